@@ -1,0 +1,45 @@
+import { defineMiddleware, sequence } from 'astro:middleware';
+import { database } from '../src/server/db';
+import { resolvePortalSession } from '../src/server/services/portal-session';
+import { routeArea } from '../src/lib/routes';
+import { loginRedirect } from '../src/lib/paths';
+
+/**
+ * The request pipeline for pages (DESIGN §4): resolve the session cookies, gate the route set of each
+ * generation, then add the security headers. /api/* is authenticated by the API router itself.
+ */
+
+const isAsset = (path: string) => path.startsWith('/_astro/') || /\.[a-z0-9]+$/i.test(path);
+const isApi = (path: string) => path.startsWith('/api/');
+
+const session = defineMiddleware(async (context, next) => {
+  context.locals.session = {};
+  const path = context.url.pathname;
+  if (isApi(path) || isAsset(path)) return next();
+  const db = await database();
+  const { session: resolved, expired } = await resolvePortalSession(db, (name) => context.cookies.get(name)?.value);
+  context.locals.session = resolved;
+  for (const name of expired) context.cookies.delete(name, { path: '/' });
+  return next();
+});
+
+const gate = defineMiddleware((context, next) => {
+  const path = context.url.pathname;
+  if (isApi(path) || isAsset(path) || context.routePattern === '/404') return next();
+  const area = routeArea(path);
+  if (area === 'public' || context.locals.session[area]) return next();
+  return context.redirect(loginRedirect(area, path + context.url.search), 302);
+});
+
+const headers = defineMiddleware(async (context, next) => {
+  const response = await next();
+  response.headers.set('x-content-type-options', 'nosniff');
+  response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+  response.headers.set('x-frame-options', 'DENY');
+  if (!isAsset(context.url.pathname) && (context.locals.session.v1 || context.locals.session.v2)) {
+    response.headers.set('cache-control', 'no-store');
+  }
+  return response;
+});
+
+export const onRequest = sequence(session, gate, headers);

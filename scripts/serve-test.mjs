@@ -1,0 +1,45 @@
+// Playwright's webServer: starts the already-built app on port 4399 with a fresh, throwaway
+// database in a temp dir, and deletes that dir when the server exits.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+
+const env = {
+  ...process.env,
+  PORT: '4399',
+  HOST: '127.0.0.1',
+  DATA_DIR: path.join(tmp, 'data'),
+  PORTAL_ENV: 'TEST',
+  PUBLIC_URL: 'http://127.0.0.1:4399',
+};
+// e2e must start empty: never point it at a shared database from the caller's environment.
+delete env.DATABASE_URL;
+
+const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--no-build'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+
+const cleanup = () => fs.rmSync(tmp, { recursive: true, force: true });
+
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  // Keep running until the server has stopped, so the temp dir is removed after it lets go.
+  process.on(signal, () => child.kill(signal));
+}
+
+child.on('error', (err) => {
+  console.error(`serve-test: could not start scripts/start.mjs: ${err.message}`);
+  cleanup();
+  process.exit(1);
+});
+
+child.on('exit', (code, signal) => {
+  cleanup();
+  // Stopped by our own forwarded signal counts as a clean shutdown.
+  process.exit(code ?? (signal === 'SIGTERM' || signal === 'SIGINT' ? 0 : 1));
+});

@@ -1,0 +1,27 @@
+// `npm start`: build when the build is missing or older than the sources, then serve the portal.
+// The server opens the database, applies migrations and seeds demo data on first use
+// (src/server/db), so a restart keeps every change.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const entry = join(root, 'dist/server/entry.mjs');
+const SOURCES = ['src', 'middleware', 'public', 'astro.config.mjs', 'package.json', 'package-lock.json'];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+const stale = !existsSync(entry) || SOURCES.some((s) => newestMtime(join(root, s)) > statSync(entry).mtimeMs);
+if (stale && !process.argv.includes('--no-build')) {
+  console.log('Construindo o portal (primeira execução ou código alterado)…');
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+await import('./serve.mjs');

@@ -1,0 +1,156 @@
+// `npm test`: runs the vitest suite, then builds the app and runs the Playwright e2e suite,
+// and ends with exactly one summary line "N passed, N failed[, N skipped]".
+//   npm test           -> everything
+//   npm test -- unit   -> vitest only
+//   npm test -- e2e    -> build + Playwright only
+// Env: CHROMIUM_PATH (browser to use), SKIP_BUILD=1 (reuse the existing dist/).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+process.chdir(root);
+
+const ARTIFACTS = '.test-artifacts';
+const VITEST_JSON = path.join(ARTIFACTS, 'vitest.json');
+const PLAYWRIGHT_JSON = path.join(ARTIFACTS, 'playwright.json');
+
+const args = process.argv.slice(2);
+const unknown = args.filter((a) => a !== 'unit' && a !== 'e2e');
+if (unknown.length) {
+  console.error(`Unknown argument(s): ${unknown.join(' ')}. Use: npm test [-- unit|e2e]`);
+  process.exit(2);
+}
+const wantUnit = args.length === 0 || args.includes('unit');
+const wantE2e = args.length === 0 || args.includes('e2e');
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+// Children (including Playwright's webServer command `node scripts/serve-test.mjs`, which goes
+// through a shell) must find the same Node 24 we run on, not the machine's older node.
+process.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
+
+function finish() {
+  const { passed, failed, skipped } = totals;
+  console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+function isExecutable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(cmd) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, cmd)));
+}
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((file) => file && isExecutable(file));
+}
+
+// Runs a JS entry point on this same Node binary (npm gives us Node 24; a bare `node` may be 20).
+function runNode(script, scriptArgs, extraEnv = {}) {
+  console.log(`\n$ ${script} ${scriptArgs.join(' ')}`);
+  const res = spawnSync(process.execPath, [script, ...scriptArgs], {
+    stdio: 'inherit',
+    env: { ...process.env, ...extraEnv },
+  });
+  if (res.error) console.error(`Could not start ${script}: ${res.error.message}`);
+  return res.status ?? 1; // null status = killed by a signal
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+// The e2e suite needs a system Chromium: Playwright must never download its own browser.
+let chromium = findChromium();
+if (!chromium && wantE2e && process.getuid?.() === 0 && onPath('apt-get')) {
+  console.log('Chromium not found; installing it with apt-get…');
+  const apt = (aptArgs) =>
+    spawnSync('apt-get', aptArgs, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  apt(['update']);
+  apt(['install', '-y', 'chromium']);
+  chromium = findChromium();
+}
+if (chromium) {
+  process.env.CHROMIUM_PATH = chromium;
+} else if (wantE2e) {
+  console.error(
+    'Chromium was not found (looked at $CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser).\n' +
+      'Install it with `sudo apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary.',
+  );
+  totals.failed += 1;
+  finish();
+}
+
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+if (wantUnit) {
+  // Delete the old report first so a crash can't be mistaken for the previous run's results.
+  fs.rmSync(VITEST_JSON, { force: true });
+  const status = runNode('node_modules/vitest/vitest.mjs', [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${VITEST_JSON}`,
+  ]);
+  const report = readJson(VITEST_JSON);
+  if (!report) {
+    console.error(`vitest produced no ${VITEST_JSON} (crashed?); counting it as 1 failure.`);
+    totals.failed += 1;
+  } else {
+    totals.passed += report.numPassedTests ?? 0;
+    totals.failed += report.numFailedTests ?? 0;
+    totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    // A file that fails to import or an unhandled error fails the run without failing any test.
+    if (status !== 0 && !report.numFailedTests) {
+      console.error(`vitest exited with ${status} but reported no failed test; counting it as 1 failure.`);
+      totals.failed += 1;
+    }
+  }
+}
+
+if (wantE2e) {
+  let built = true;
+  if (process.env.SKIP_BUILD === '1') {
+    console.log('\nSKIP_BUILD=1: using the existing build.');
+  } else if (runNode('node_modules/astro/bin/astro.mjs', ['build']) !== 0) {
+    console.error('astro build failed; skipping the e2e suite.');
+    totals.failed += 1;
+    built = false;
+  }
+
+  if (built) {
+    fs.rmSync(PLAYWRIGHT_JSON, { force: true });
+    const status = runNode('node_modules/@playwright/test/cli.js', ['test', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
+    });
+    const stats = readJson(PLAYWRIGHT_JSON)?.stats;
+    if (!stats) {
+      console.error(`Playwright produced no ${PLAYWRIGHT_JSON} (crashed?); counting it as 1 failure.`);
+      totals.failed += 1;
+    } else {
+      totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0); // flaky = passed on retry
+      totals.failed += stats.unexpected ?? 0;
+      totals.skipped += stats.skipped ?? 0;
+      // e.g. the web server did not start, or no tests were found: no test failed, yet the run did.
+      if (status !== 0 && !stats.unexpected) {
+        console.error(`Playwright exited with ${status} but reported no failed test; counting it as 1 failure.`);
+        totals.failed += 1;
+      }
+    }
+  }
+}
+
+finish();

@@ -1,0 +1,105 @@
+import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  /** Help text shown in a popover beside the label (SPEC §2: beside Login and Senha). */
+  help?: ReactNode;
+}
+
+/** SPEC §5: every non-password input drops the '|' character. */
+export const stripPipes = (value: string) => value.replace(/\|/g, '');
+
+function HelpPopover({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <>
+      <button type="button" className="help-button" popoverTarget={id} aria-label={`Ajuda: ${label}`}>?</button>
+      <div id={id} popover="auto" className="help-popover" role="tooltip">{children}</div>
+    </>
+  );
+}
+
+function Frame({ id, label, error, hint, help, children }: { id: string; label: string; error?: string; hint?: ReactNode; help?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="field">
+      <span className="field-label">
+        <label htmlFor={id}>{label}</label>
+        {help ? <HelpPopover id={`${id}-ajuda`} label={label}>{help}</HelpPopover> : null}
+      </span>
+      {children}
+      {hint ? <div className="field-hint" id={`${id}-dica`}>{hint}</div> : null}
+      {error ? <p className="field-error" id={`${id}-erro`} role="alert">{error}</p> : null}
+    </div>
+  );
+}
+
+const describedBy = (id: string, error?: string, hint?: ReactNode) =>
+  [error ? `${id}-erro` : '', hint ? `${id}-dica` : ''].filter(Boolean).join(' ') || undefined;
+
+export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field({ label, error, hint, help, onChange, ...input }, ref) {
+  const id = useId();
+  return (
+    <Frame id={id} label={label} error={error} hint={hint} help={help}>
+      <div className="field-control">
+        <input
+          {...input}
+          ref={ref}
+          id={id}
+          className="field-input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+          onChange={(event) => {
+            const clean = stripPipes(event.target.value);
+            if (clean !== event.target.value) event.target.value = clean;
+            onChange?.(event);
+          }}
+        />
+      </div>
+    </Frame>
+  );
+});
+
+/** A password input whose text shows while the eye is held and hides when released or left (SPEC §4). */
+export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type'>>(function PasswordField(
+  { label, error, hint, help, ...input }, ref,
+) {
+  const id = useId();
+  const [visible, setVisible] = useState(false);
+  const show = () => setVisible(true);
+  const hide = () => setVisible(false);
+  return (
+    <Frame id={id} label={label} error={error} hint={hint} help={help}>
+      <div className="field-control">
+        <input
+          {...input}
+          ref={ref}
+          id={id}
+          type={visible ? 'text' : 'password'}
+          className="field-input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+        />
+        <button
+          type="button"
+          className="eye"
+          aria-label="Mostrar senha enquanto pressionado"
+          aria-pressed={visible}
+          onPointerDown={show}
+          onPointerUp={hide}
+          onPointerLeave={hide}
+          onPointerCancel={hide}
+          onKeyDown={(e) => (e.key === ' ' || e.key === 'Enter') && (e.preventDefault(), show())}
+          onKeyUp={hide}
+          onBlur={hide}
+        >
+          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" />
+            <circle cx="12" cy="12" r="3" />
+            {visible ? null : <path d="M3 3l18 18" />}
+          </svg>
+        </button>
+      </div>
+    </Frame>
+  );
+});

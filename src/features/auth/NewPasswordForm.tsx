@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Field, PasswordField } from '../../components/ui/Field';
+import { Button } from '../../components/ui/Button';
+import { firstAccessSchema, resetPasswordSchema } from '../../lib/auth-schemas';
+import { createClient, toFailure, type ApiBases } from '../../lib/http';
+import { PasswordChecklist } from './PasswordChecklist';
+
+type Props =
+  | { mode: 'reset'; apis: ApiBases; base: 'plataforma' | 'bff'; token: string }
+  | { mode: 'first-access'; apis: ApiBases; email?: string };
+
+interface Values {
+  email?: string;
+  codigo?: string;
+  token?: string;
+  senha: string;
+  confirmacao: string;
+}
+
+/**
+ * Choosing a password: from a reset link (/redefinir-senha, /v2/senha) or with the e-mailed
+ * validation code on first access (/cadastro-login).
+ */
+export default function NewPasswordForm(props: Props) {
+  const [failure, setFailure] = useState<string>();
+  const isReset = props.mode === 'reset';
+  const { register, handleSubmit, watch, setError, formState: { errors, isSubmitting } } = useForm<Values>({
+    resolver: zodResolver((isReset ? resetPasswordSchema : firstAccessSchema) as never),
+    mode: 'onSubmit',
+    defaultValues: isReset ? { token: props.token } : { email: props.email ?? '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(undefined);
+    try {
+      if (props.mode === 'reset') {
+        const answer = await createClient(props.apis, props.base)<{ resultado?: { login: string }; dado?: { login: string } }>(
+          '/v1/senha/redefinir', { method: 'POST', body: values });
+        const login = (answer.resultado ?? answer.dado)?.login ?? '/signin';
+        window.location.assign(`${login}?senha=redefinida`);
+      } else {
+        const answer = await createClient(props.apis, 'plataforma')<{ resultado: { geracao: 'v1' | 'v2' } }>(
+          '/v1/primeiro-acesso', { method: 'POST', body: values });
+        window.location.assign(answer.resultado.geracao === 'v2' ? '/v2/cadastro-realizado' : '/cadastro-realizado');
+      }
+    } catch (error) {
+      const f = toFailure(error);
+      for (const [field, messages] of Object.entries(f.fieldErrors)) {
+        if (['email', 'codigo', 'senha', 'confirmacao'].includes(field)) setError(field as keyof Values, { message: messages[0] });
+      }
+      setFailure(f.message);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {isReset ? null : (
+        <>
+          <Field label="E-mail" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
+          <Field label="Código de validação" inputMode="numeric" autoComplete="one-time-code" maxLength={6} error={errors.codigo?.message} {...register('codigo')} />
+        </>
+      )}
+      <PasswordField label="Nova senha" autoComplete="new-password" error={errors.senha?.message}
+        hint={<PasswordChecklist password={watch('senha') ?? ''} />} {...register('senha')} />
+      <PasswordField label="Confirme a nova senha" autoComplete="new-password" error={errors.confirmacao?.message} {...register('confirmacao')} />
+      <Button type="submit" block loading={isSubmitting}>{isReset ? 'Redefinir senha' : 'Cadastrar senha'}</Button>
+    </form>
+  );
+}

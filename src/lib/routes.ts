@@ -1,0 +1,19 @@
+/**
+ * Which session a page needs (SPEC §2, DESIGN §4): public pages need none, /v2 pages a v2 session,
+ * every other page a legacy (v1) session.
+ */
+export type RouteArea = 'public' | 'v1' | 'v2';
+
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  '/', '/signin', '/login', '/esqueci-senha', '/reenviar-codigo-validacao', '/redefinir-senha', '/cadastro-login',
+  '/template-email', '/cadastro-realizado', '/termo-de-uso', '/termo-presente-proposta', '/mapa-dev-test', '/caixa-postal',
+  '/sair', '/404',
+  '/v2/senha', '/v2/reenviar-codigo-validacao', '/v2/cadastro-realizado', '/v2/template-email', '/v2/login', '/v2/esqueci-senha',
+]);
+const PUBLIC_PREFIXES = ['/v2/login/session/'];
+
+export function routeArea(pathname: string): RouteArea {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((p) => path.startsWith(p))) return 'public';
+  return path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1';
+}

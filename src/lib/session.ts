@@ -1,0 +1,57 @@
+import type { Profile, V1Permission } from './permissions';
+
+/**
+ * The non-secret part of a session, rendered into the page as JSON to seed the `$session` store.
+ * Tokens never appear here: they live in httpOnly cookies (docs/decisions/002-sessions-in-cookies.md).
+ */
+export interface V1SessionUser {
+  generation: 'v1';
+  idUsuario: number;
+  nome: string;
+  email: string;
+  /** Names of the user's permission groups. */
+  profile: string[];
+  permissions: V1Permission[];
+  dataUltimoAcessoFormatada: string;
+}
+
+export interface Company {
+  cdCnpj: string;
+  nmRazaoSocial: string;
+}
+
+export interface V2SessionUser {
+  generation: 'v2';
+  idUsuario: number;
+  nmUsuario: string;
+  email: string;
+  /** As stored: 'parceiro', 'parceiro_admin', 'substabelecido', 'admin'. */
+  cdPerfilUsuario: string;
+  /** The same profile as menu rules name it. */
+  profile: Profile;
+  cdOperacoes: string[];
+  cdCnpjEmpresa: string | null;
+  empresas: Company[];
+  /** Partner profiles hold a simulator token too when fully authenticated (SPEC §4). */
+  fullyAuthenticated: boolean;
+}
+
+export interface PortalSession {
+  v1?: V1SessionUser;
+  v2?: V2SessionUser;
+}
+
+/** Cookie names of the three tokens of SPEC §4. */
+export const TOKEN_COOKIES = { v1: 'tokenV1', v2: 'tokenV2', simulador: 'tokenSimulador' } as const;
+
+/** SPEC §8 messages that mean "sign in again". */
+export const TOKEN_MESSAGES = {
+  invalid: 'Este token não é mais válido solicite um novo acesso.',
+  expired: 'O prazo de utilização do token expirou.',
+  missing: 'Unauthorized',
+} as const;
+export const isTokenMessage = (message: unknown): boolean =>
+  Object.values(TOKEN_MESSAGES).includes(message as never);
+
+/** The header with which the portal's own browser client asks for cookie sessions. */
+export const COOKIE_SESSION_HEADER = 'x-portal-session';

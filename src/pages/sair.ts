@@ -1,0 +1,18 @@
+import type { APIRoute } from 'astro';
+import { database } from '../server/db';
+import { revokeTokens } from '../server/services/sessions';
+import { TOKEN_COOKIES } from '../lib/session';
+import { LOGOUT_TARGET } from '../lib/paths';
+
+/**
+ * 'Sair' as a plain form post, so signing out works without JavaScript: every session of the
+ * browser is revoked, the cookies cleared, and the user goes to `/` (legacy) or `/v2/login`.
+ */
+export const POST: APIRoute = async ({ cookies, request, redirect }) => {
+  const form = await request.formData().catch(() => undefined);
+  const generation = form?.get('geracao') === 'v2' ? 'v2' : 'v1';
+  const tokens = Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value).filter((t): t is string => Boolean(t));
+  await revokeTokens(await database(), tokens);
+  for (const name of Object.values(TOKEN_COOKIES)) cookies.delete(name, { path: '/' });
+  return redirect(LOGOUT_TARGET[generation], 303);
+};

@@ -1,0 +1,24 @@
+/** Reading and writing the session cookies: httpOnly, SameSite=Lax, Secure over HTTPS (DESIGN §4). */
+
+export function readCookies(header: string | null): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    const name = part.slice(0, index).trim();
+    try {
+      cookies[name] = decodeURIComponent(part.slice(index + 1).trim());
+    } catch {
+      // A malformed cookie is ignored, not an error.
+    }
+  }
+  return cookies;
+}
+
+export function sessionCookie(name: string, value: string, options: { maxAgeSeconds: number; secure: boolean }): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${options.maxAgeSeconds}`];
+  if (options.secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+export const clearedCookie = (name: string, secure: boolean) => sessionCookie(name, '', { maxAgeSeconds: 0, secure });

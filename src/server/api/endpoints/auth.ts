@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { endpoint } from '../router';
+import { badRequest, forbidden } from '../errors';
+import { emailField } from '../../../lib/auth-schemas';
+import { TOKEN_COOKIES } from '../../../lib/session';
+import { readCookies } from '../cookies';
+import { issueSsoSession, redeemSsoSession } from '../../services/auth';
+import { revokeTokens } from '../../services/sessions';
+import { publicUrl } from '../../mail/outbox';
+
+/** The auth base (SPEC §7): single sign-on and sign-out, `{ dado }`. */
+
+const ssoId = z.string().min(16, 'Sessão SSO inválida').max(128, 'Sessão SSO inválida');
+
+export const auth = [
+  endpoint({
+    method: 'GET', path: '/v2/cognito-auth/token/:nmIdSessao', params: z.object({ nmIdSessao: ssoId }),
+    async handle(ctx) {
+      const header = ctx.request.headers.get('nmIdSessao');
+      if (header !== ctx.params.nmIdSessao) throw badRequest('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
+      const login = await redeemSsoSession(ctx.db, ctx.params.nmIdSessao, ctx.ip);
+      if (ctx.cookieMode) {
+        ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);
+        if (login.simulator) ctx.setCookie(TOKEN_COOKIES.simulador, login.simulator.token, login.simulator.expiresAt);
+      }
+      return { mpDado: { data: { cdToken: ctx.cookieMode ? undefined : login.session.token, cdUsername: login.user.email } } };
+    },
+  }),
+  endpoint({
+    method: 'POST', path: '/v2/sessao-sso', auth: ['v2'], body: z.object({ email: emailField }),
+    async handle(ctx) {
+      if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas o administrador da seguradora emite acessos SSO.');
+      const { idSessaoSSO, expiresAt } = await issueSsoSession(ctx.db, ctx.body.email);
+      return { idSessaoSSO, link: publicUrl(`/v2/login/session/${idSessaoSSO}`), expiraEm: expiresAt.toISOString() };
+    },
+  }),
+  endpoint({
+    method: 'POST', path: '/v1/logout',
+    async handle(ctx) {
+      // Sign-out ends every session the caller holds, of both generations (SPEC §4).
+      const cookies = readCookies(ctx.request.headers.get('cookie'));
+      const tokens = [ctx.request.headers.get('authtoken'), ...Object.values(TOKEN_COOKIES).map((name) => cookies[name])];
+      await revokeTokens(ctx.db, tokens.filter((t): t is string => Boolean(t)));
+      for (const name of Object.values(TOKEN_COOKIES)) ctx.clearCookie(name);
+      return { mensagem: 'Sessão encerrada.' };
+    },
+  }),
+];

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { endpoint } from '../router';
+import { gatewayLoginBody } from '../../../lib/auth-schemas';
+import { TOKEN_COOKIES } from '../../../lib/session';
+import { issueSimulatorToken, loginV2, needsSimulatorToken } from '../../services/auth';
+
+/** The login gateway (SPEC §7): answers `{ token, message }` without an envelope. */
+export const gateway = [
+  endpoint({
+    method: 'POST', path: '/login', body: gatewayLoginBody,
+    query: z.object({ APP_NAME: z.string().max(64).optional() }),
+    async handle(ctx) {
+      const login = await loginV2(ctx.db, ctx.body.userName, ctx.body.password, ctx.ip);
+      const message = 'Login realizado com sucesso.';
+      if (!ctx.cookieMode) return { token: login.session.token, userName: login.user.email, message };
+      ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);
+      // The portal obtains the simulator token at once, so a partner's session is fully authenticated (SPEC §4).
+      if (needsSimulatorToken(login.user)) {
+        const simulator = await issueSimulatorToken(ctx.db, login.user, login.session);
+        ctx.setCookie(TOKEN_COOKIES.simulador, simulator.token, simulator.expiresAt);
+      }
+      return { userName: login.user.email, message };
+    },
+  }),
+];

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { endpoint, type Context } from '../router';
+import { forbidden, notFound } from '../errors';
+import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSchema, resendCodeSchema } from '../../../lib/auth-schemas';
+import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP } from '../../../lib/permissions';
+import { TOKEN_COOKIES } from '../../../lib/session';
+import { issueSimulatorToken, loginV1 } from '../../services/auth';
+import { v1Permissions, loadV2User } from '../../services/principals';
+import { filterUsers } from '../../services/users';
+import { completeFirstAccess, GENERIC_RECOVERY_MESSAGE, requestPasswordReset, resendValidationCode, resetPassword } from '../../services/account';
+
+/** The partner platform API (SPEC §7): `{ status: 'OK', resultado }`. */
+
+const idParam = z.object({ idUsuario: z.coerce.number({ error: 'Usuário inválido' }).int().positive('Usuário inválido').max(2 ** 31 - 1, 'Usuário inválido') });
+
+const simulatorTokenBody = z.object({
+  nome: z.string().trim().min(1, 'Nome obrigatório').max(200),
+  idCanalUltron: z.union([z.string().max(64), z.number()]).optional(),
+  nomeCanalUltron: z.string().max(100).default('Portal'),
+  email: z.string().trim().toLowerCase().max(254),
+  cdAutenticacao: z.string().max(256).optional(),
+  idCanal: z.union([z.string().max(64), z.number()]).optional(),
+});
+
+const userFilterQuery = z.object({
+  page: z.coerce.number({ error: 'Página inválida' }).int().min(0, 'Página inválida').max(100_000).default(0),
+  'page-size': z.coerce.number({ error: 'Tamanho de página inválido' }).int().min(1).max(50, 'No máximo 50 por página').default(4),
+  email: z.string().max(254).optional(),
+  nome: z.string().max(200).optional(),
+  empresa: z.string().max(200).optional(),
+  status: z.enum(['ATIVO', 'PENDENTE', 'INATIVO', 'ativo', 'pendente', 'inativo'], { error: 'Status inválido' }).optional(),
+});
+
+/** Who may search users, and within which companies (undefined = all). */
+async function userScope(ctx: Context): Promise<number[] | undefined> {
+  const { user, session } = ctx.auth;
+  if (session.kind === 'v1') {
+    const { groups, permissions } = await v1Permissions(ctx.db, user.id);
+    if (!canV1({ profile: groups, permissions }, MANAGE_USERS_V1, 'VIEW')) throw forbidden();
+    if (groups.includes(V1_ADMIN_GROUP)) return undefined;
+    return user.company_id ? [user.company_id] : [];
+  }
+  const v2 = await loadV2User(ctx.db, user, { fullyAuthenticated: false });
+  if (!canV2(v2, MANAGE_USERS_V2)) throw forbidden();
+  if (v2.profile === 'ADMIN') return undefined;
+  const linked = await ctx.db.selectFrom('user_companies').select('company_id').where('user_id', '=', user.id).execute();
+  return linked.map((l) => l.company_id);
+}
+
+export const plataforma = [
+  endpoint({
+    method: 'POST', path: '/v1/login', body: v1LoginBody,
+    async handle(ctx) {
+      const login = await loginV1(ctx.db, ctx.body.user_name, ctx.body.password, ctx.ip);
+      const { groups } = await v1Permissions(ctx.db, login.user.id);
+      if (ctx.cookieMode) {
+        ctx.setCookie(TOKEN_COOKIES.v1, login.session.token, login.session.expiresAt);
+      }
+      return {
+        ...(ctx.cookieMode ? {} : { token: login.session.token }),
+        idUsuario: login.user.id, profile: groups, nome: login.user.nome, email: login.user.email,
+        dataUltimoAcessoFormatada: login.dataUltimoAcessoFormatada,
+      };
+    },
+  }),
+  endpoint({
+    method: 'GET', path: '/v1/permissoes/:idUsuario', auth: ['v1'], params: idParam,
+    async handle(ctx) {
+      if (ctx.params.idUsuario !== ctx.auth.user.id) {
+        const own = await v1Permissions(ctx.db, ctx.auth.user.id);
+        if (!canV1({ profile: own.groups, permissions: own.permissions }, MANAGE_USERS_V1, 'VIEW')) throw forbidden();
+      }
+      const target = await ctx.db.selectFrom('users').select('id').where('id', '=', ctx.params.idUsuario).where('generation', '=', 'v1').executeTakeFirst();
+      if (!target) throw notFound('Usuário não encontrado');
+      return (await v1Permissions(ctx.db, target.id)).permissions;
+    },
+  }),
+  endpoint({
+    method: 'POST', path: '/v1/login/token', auth: ['v2'], body: simulatorTokenBody,
+    async handle(ctx) {
+      if (ctx.body.email !== ctx.auth.user.email) throw forbidden('O e-mail não corresponde ao usuário autenticado.');
+      const simulator = await issueSimulatorToken(ctx.db, ctx.auth.user, ctx.auth.session);
+      if (ctx.cookieMode) {
+        ctx.setCookie(TOKEN_COOKIES.simulador, simulator.token, simulator.expiresAt);
+        return {};
+      }
+      return { token: simulator.token };
+    },
+  }),
+  endpoint({
+    method: 'GET', path: '/v1/usuarios/filtro', auth: ['v1', 'v2'], query: userFilterQuery,
+    async handle(ctx) {
+      const companyIds = await userScope(ctx);
+      const { page, 'page-size': pageSize, email, nome, empresa, status } = ctx.query;
+      return filterUsers(ctx.db, { page, pageSize, email, nome, empresa, status, companyIds });
+    },
+  }),
+  ...recoveryEndpoints(),
+];
+
+/** Account recovery and first access; the BFF mounts the same handlers for the v2 screens. */
+export function recoveryEndpoints() {
+  return [
+    endpoint({
+      method: 'POST', path: '/v1/senha/esqueci', body: forgotPasswordSchema,
+      async handle(ctx) {
+        await requestPasswordReset(ctx.db, ctx.body.email, ctx.ip);
+        return { mensagem: GENERIC_RECOVERY_MESSAGE };
+      },
+    }),
+    endpoint({
+      method: 'POST', path: '/v1/senha/redefinir', body: resetPasswordSchema,
+      async handle(ctx) {
+        const { loginPath } = await resetPassword(ctx.db, ctx.body.token, ctx.body.senha, ctx.ip);
+        return { mensagem: 'Senha redefinida com sucesso.', login: loginPath };
+      },
+    }),
+    endpoint({
+      method: 'POST', path: '/v1/codigo-validacao/reenviar', body: resendCodeSchema,
+      async handle(ctx) {
+        await resendValidationCode(ctx.db, ctx.body.email, ctx.ip);
+        return { mensagem: GENERIC_RECOVERY_MESSAGE };
+      },
+    }),
+    endpoint({
+      method: 'POST', path: '/v1/primeiro-acesso', body: firstAccessSchema,
+      async handle(ctx) {
+        const { generation } = await completeFirstAccess(ctx.db, ctx.body.email, ctx.body.codigo, ctx.body.senha, ctx.ip);
+        return { mensagem: 'Cadastro realizado com sucesso.', geracao: generation };
+      },
+    }),
+  ];
+}
+

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import type { DB } from '../db';
+import type { SessionKind, User } from '../db/schema';
+import { ApiError, forbidden, unauthorized } from './errors';
+import { clearedCookie, readCookies, sessionCookie } from './cookies';
+import { resolveSession } from '../services/sessions';
+import { findUserById } from '../services/principals';
+import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
+
+/**
+ * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
+ * path, which sessions it accepts, zod schemas — and a handler that returns the payload; the router
+ * parses, authenticates, wraps the payload in its base's envelope and turns every failure into a JSON
+ * error with the right status. Astro only forwards requests to it (src/pages/api/[...path].ts).
+ */
+
+export type ApiBase = 'plataforma' | 'bff' | 'gateway' | 'auth';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Authenticated {
+  user: User;
+  session: { id: number; kind: SessionKind; expiresAt: Date };
+}
+
+export interface Context<B = unknown, Q = unknown, P = unknown> {
+  request: Request;
+  url: URL;
+  ip: string;
+  db: DB;
+  body: B;
+  query: Q;
+  params: P;
+  /** Present when the endpoint declares `auth`. */
+  auth: Authenticated;
+  /** True when the portal's browser client asked for its tokens as httpOnly cookies. */
+  cookieMode: boolean;
+  setCookie(name: string, value: string, expiresAt: Date): void;
+  clearCookie(name: string): void;
+}
+
+export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+  method: Method;
+  path: string;
+  /** Session kinds accepted, in the order their cookies are tried. Absent: public. */
+  auth?: readonly SessionKind[];
+  body?: B;
+  query?: Q;
+  params?: P;
+  handle(ctx: Context<z.output<B>, z.output<Q>, z.output<P>>): Promise<unknown>;
+}
+
+/** Typed helper: infers the handler's argument types from the schemas. */
+export const endpoint = <B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
+  e: Endpoint<B, Q, P>,
+) => e as unknown as Endpoint;
+
+const ENVELOPES: Record<ApiBase, (payload: unknown) => unknown> = {
+  plataforma: (resultado) => ({ status: 'OK', resultado }),
+  bff: (dado) => ({ dado }),
+  auth: (dado) => ({ dado }),
+  gateway: (payload) => payload,
+};
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const COOKIE_OF_KIND: Record<SessionKind, string> = { v1: TOKEN_COOKIES.v1, v2: TOKEN_COOKIES.v2, simulador: TOKEN_COOKIES.simulador };
+
+const json = (status: number, payload: unknown, headers: Headers = new Headers()) => {
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(payload), { status, headers });
+};
+
+export const errorResponse = (error: ApiError) => {
+  const headers = new Headers(error.headers);
+  return json(error.status, { status: error.status, message: error.message, ...(error.fieldErrors ? { erros: error.fieldErrors } : {}) }, headers);
+};
+
+/** zod issues as `{ field: [messages] }` and the first message as the summary. */
+function validationError(error: z.ZodError, where: string): ApiError {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.join('.') : where;
+    (fields[key] ??= []).push(issue.message);
+  }
+  return new ApiError(400, error.issues[0]?.message ?? 'Requisição inválida', fields);
+}
+
+function compile(path: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  const pattern = path.replace(/:(\w+)/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { regex: new RegExp(`^${pattern}/?$`), names };
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new ApiError(413, 'O corpo da requisição excede o limite de 1 MB.');
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError(413, 'O corpo da requisição excede o limite de 1 MB.');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'Corpo da requisição inválido: envie um JSON.');
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S | undefined, value: unknown, where: string) {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}
+
+async function authenticate(db: DB, request: Request, kinds: readonly SessionKind[]): Promise<Authenticated> {
+  const cookies = readCookies(request.headers.get('cookie'));
+  const token = request.headers.get('authtoken') ?? kinds.map((k) => cookies[COOKIE_OF_KIND[k]]).find(Boolean);
+  if (!token) throw unauthorized(TOKEN_MESSAGES.missing);
+  const session = await resolveSession(db, token, kinds);
+  if (!session.ok) throw unauthorized(TOKEN_MESSAGES[session.reason]);
+  const user = await findUserById(db, session.userId);
+  if (!user || user.status !== 'ATIVO') throw unauthorized(TOKEN_MESSAGES.invalid);
+  return { user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
+}
+
+/** A state-changing request from another site is refused even before its cookies are looked at. */
+function isCrossSite(request: Request, url: URL): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;
+  const origin = request.headers.get('origin');
+  if (origin) return origin !== url.origin;
+  return request.headers.get('sec-fetch-site') === 'cross-site';
+}
+
+export interface Router {
+  handle(request: Request, options: { ip: string; db: () => Promise<DB> }): Promise<Response>;
+  endpoints: readonly { base: ApiBase; method: Method; path: string; auth?: readonly SessionKind[] }[];
+}
+
+export function createRouter(prefix: string, bases: Record<ApiBase, readonly Endpoint[]>): Router {
+  const routes = (Object.entries(bases) as [ApiBase, readonly Endpoint[]][]).flatMap(([base, endpoints]) =>
+    endpoints.map((e) => ({ base, endpoint: e, ...compile(`${prefix}/${base}${e.path}`) })));
+
+  async function handle(request: Request, options: { ip: string; db: () => Promise<DB> }): Promise<Response> {
+    const url = new URL(request.url);
+    const candidates = routes.filter((r) => r.regex.test(url.pathname));
+    if (candidates.length === 0) return errorResponse(new ApiError(404, 'Recurso não encontrado.'));
+    const route = candidates.find((r) => r.endpoint.method === request.method);
+    if (!route) {
+      const allow = [...new Set(candidates.map((r) => r.endpoint.method))].join(', ');
+      return errorResponse(new ApiError(405, 'Método não permitido.', undefined, { allow }));
+    }
+    const { endpoint: e, base } = route;
+    const setCookies: string[] = [];
+    const secure = url.protocol === 'https:';
+    try {
+      if (isCrossSite(request, url)) throw forbidden('Requisição de outra origem recusada.');
+      const match = route.regex.exec(url.pathname)!;
+      const rawParams = Object.fromEntries(route.names.map((name, i) => [name, safeDecode(match[i + 1] ?? '')]));
+      const params = parse(e.params, rawParams, 'params');
+      const query = parse(e.query, Object.fromEntries(url.searchParams), 'query');
+      const body = e.body ? parse(e.body, await readJson(request), 'body') : undefined;
+      const db = await options.db();
+      const auth = e.auth ? await authenticate(db, request, e.auth) : (undefined as unknown as Authenticated);
+      const payload = await e.handle({
+        request, url, ip: options.ip, db, body, query, params, auth,
+        cookieMode: request.headers.get(COOKIE_SESSION_HEADER) === 'cookie',
+        setCookie: (name, value, expiresAt) =>
+          setCookies.push(sessionCookie(name, value, { maxAgeSeconds: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)), secure })),
+        clearCookie: (name) => setCookies.push(clearedCookie(name, secure)),
+      });
+      const headers = new Headers();
+      for (const cookie of setCookies) headers.append('set-cookie', cookie);
+      return json(200, ENVELOPES[base](payload), headers);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const response = errorResponse(error);
+        // A refused token is also cleared from the browser, so the client starts clean.
+        if (error.status === 401 && e.auth) for (const kind of e.auth) response.headers.append('set-cookie', clearedCookie(COOKIE_OF_KIND[kind], secure));
+        return response;
+      }
+      console.error(`[api] ${request.method} ${url.pathname} falhou:`, (error as Error)?.message ?? error);
+      return errorResponse(new ApiError(500, 'Ocorreu um erro, tente novamente.'));
+    }
+  }
+
+  return {
+    handle,
+    endpoints: routes.map((r) => ({ base: r.base, method: r.endpoint.method, path: `${prefix}/${r.base}${r.endpoint.path}`, auth: r.endpoint.auth })),
+  };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Server configuration from the environment (documented in .env.example), read once and validated:
+ * a typo in a variable stops the server with a clear message instead of misbehaving later.
+ */
+const environment = z.enum(['PRD', 'DEV', 'HML', 'TEST']);
+
+const schema = z.object({
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  PORTAL_ENV: z.string().default('PRD').transform((v) => v.toUpperCase()).pipe(environment),
+  PROVIDER_EMAIL_DOMAIN: z.string().default('seguradora.demo').transform((v) => v.toLowerCase()),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
+  PUBLIC_URL: z.string().optional(),
+  API_PLATAFORMA_URL: z.string().default('/api/plataforma'),
+  API_BFF_URL: z.string().default('/api/bff'),
+  API_GATEWAY_URL: z.string().default('/api/gateway'),
+  API_AUTH_URL: z.string().default('/api/auth'),
+  APP_NAME: z.string().default('portal-parceiros'),
+  CENTRAL_ATENDIMENTO: z.string().default('0800 000 0000'),
+  CHAT_WHATSAPP: z.string().default('(11) 4000-0000'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      throw new Error(`Configuração inválida: ${problems}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+export const isProduction = () => config().PORTAL_ENV === 'PRD';
+
+/**
+ * The demo mailbox shows every e-mail the portal wrote, reset links included. It is open outside
+ * production, and in production only while no SMTP server is configured — then no mail can leave
+ * this server and the mailbox is its only delivery (docs/decisions/004-demo-mailbox.md).
+ */
+export const mailboxEnabled = () => !isProduction() || !config().SMTP_URL;
+
+/** The four API bases as the browser calls them (overridable to point at an external platform). */
+export const apiBases = () => ({
+  plataforma: config().API_PLATAFORMA_URL,
+  bff: config().API_BFF_URL,
+  gateway: config().API_GATEWAY_URL,
+  auth: config().API_AUTH_URL,
+});

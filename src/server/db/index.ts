@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import { config } from '../config';
+import type { Database } from './schema';
+import * as m001 from './migrations/001_initial';
+import { seedDemoData } from './seed';
+
+export type DB = Kysely<Database>;
+
+/** Migrations are imported, not read from disk, so the built server carries them. Append only. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': m001,
+};
+
+// PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
+// server's time zone. Both drivers get the same parser so the code sees the same values.
+const DATE_OID = 1082;
+const keepDate = (value: string) => value;
+
+export interface ConnectOptions {
+  /** postgres:// URL of a PostgreSQL server; when absent PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; 'memory://' for a throwaway database. */
+  dataDir?: string;
+}
+
+export async function connect({ databaseUrl, dataDir }: ConnectOptions): Promise<DB> {
+  if (databaseUrl) {
+    const pg = await import('pg');
+    pg.default.types.setTypeParser(DATE_OID, keepDate);
+    const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const location = dataDir ?? 'memory://';
+  if (!location.startsWith('memory://')) mkdirSync(resolve(location), { recursive: true });
+  const pglite = await PGlite.create(location.startsWith('memory://') ? undefined : resolve(location), {
+    parsers: { [DATE_OID]: keepDate },
+  });
+  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+}
+
+export async function migrate(db: DB): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Falha na migração ${failed?.migrationName ?? ''}`.trim(), { cause: error });
+}
+
+/** Opens, migrates and (when empty) seeds a database: the one path every process and test takes. */
+export async function openDatabase(options: ConnectOptions & { seed?: boolean }): Promise<DB> {
+  const db = await connect(options);
+  await migrate(db);
+  if (options.seed !== false) await seedDemoData(db);
+  return db;
+}
+
+// One database per server process: PGlite is a single in-process connection and its data dir may be
+// opened by one process only.
+let shared: Promise<DB> | undefined;
+
+export function database(): Promise<DB> {
+  shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR });
+  return shared;
+}
+
+// The server script (scripts/serve.mjs) lives outside the bundle; it closes the database through
+// this well-known hook on shutdown, so PGlite flushes its data dir before the process exits.
+(globalThis as Record<symbol, unknown>)[Symbol.for('portal.shutdown')] = () => closeDatabase();
+
+/** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
+export async function closeDatabase(): Promise<void> {
+  if (!shared) return;
+  const db = await shared;
+  shared = undefined;
+  await db.destroy();
+}

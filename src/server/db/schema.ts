@@ -1,0 +1,173 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Table types of the database (snake_case, as in SQL). Migrations in ./migrations are the truth. */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type Generation = 'v1' | 'v2';
+export type UserStatus = 'ATIVO' | 'PENDENTE' | 'INATIVO';
+export type V2ProfileCode = 'admin' | 'parceiro_admin' | 'parceiro' | 'substabelecido';
+export type SessionKind = 'v1' | 'v2' | 'simulador';
+export type CodePurpose = 'RESET' | 'PRIMEIRO_ACESSO' | 'SSO';
+
+export interface CompaniesTable {
+  id: Generated<number>;
+  cnpj: string;
+  razao_social: string;
+  nome_fantasia: string;
+  tipo: 'PARCEIRO' | 'SUBSTABELECIDO';
+  parent_id: number | null;
+  status: Generated<string>;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface PointsOfSaleTable {
+  id: Generated<number>;
+  company_id: number;
+  nome: string;
+  codigo: string;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  nome: string;
+  cpf: string | null;
+  generation: Generation;
+  profile: V2ProfileCode | null;
+  status: UserStatus;
+  password_hash: string | null;
+  company_id: number | null;
+  last_access_at: Timestamp | null;
+  /** The access before the last one: what "último acesso" shows to a user who just signed in. */
+  previous_access_at: Timestamp | null;
+  password_changed_at: Timestamp | null;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface UserCompaniesTable {
+  user_id: number;
+  company_id: number;
+}
+
+export interface UserOperationsTable {
+  user_id: number;
+  operation: string;
+}
+
+export interface PermissionGroupsTable {
+  id: Generated<number>;
+  nome: string;
+  descricao: string;
+  is_admin: Generated<boolean>;
+}
+
+export interface GroupPermissionsTable {
+  group_id: number;
+  nome: string;
+  permite_visualizacao: boolean;
+  permite_alteracao: boolean;
+}
+
+export interface UserGroupsTable {
+  user_id: number;
+  group_id: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  kind: SessionKind;
+  /** The v2 session a simulator token belongs to: revoking the parent revokes it. */
+  parent_id: number | null;
+  created_at: Generated<CreatedAt>;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface OneTimeCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: CodePurpose;
+  code_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface EmailsTable {
+  id: Generated<number>;
+  to_address: string;
+  template: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: Generated<CreatedAt>;
+  sent_at: Timestamp | null;
+  error: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Timestamp;
+  hits: number;
+}
+
+export interface AccessEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  email: string;
+  event: string;
+  generation: string;
+  ip: string | null;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface SimulatorsTable {
+  id: Generated<number>;
+  code: string;
+  nome: string;
+  linha: string;
+  url_inicio: string;
+  grupo_produto: string | null;
+  ativo: Generated<boolean>;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface OffersTable {
+  id: Generated<number>;
+  simulator_id: number;
+  company_id: number;
+  nome: string;
+  vigencia_inicio: string;
+  vigencia_fim: string | null;
+  /** Partner remuneration in hundredths of a percent (1250 = 12.50 %), kept integral on purpose. */
+  comissao_centesimos: number;
+  ativo: Generated<boolean>;
+  created_at: Generated<CreatedAt>;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  points_of_sale: PointsOfSaleTable;
+  users: UsersTable;
+  user_companies: UserCompaniesTable;
+  user_operations: UserOperationsTable;
+  permission_groups: PermissionGroupsTable;
+  group_permissions: GroupPermissionsTable;
+  user_groups: UserGroupsTable;
+  sessions: SessionsTable;
+  one_time_codes: OneTimeCodesTable;
+  emails: EmailsTable;
+  rate_limits: RateLimitsTable;
+  access_events: AccessEventsTable;
+  simulators: SimulatorsTable;
+  offers: OffersTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;

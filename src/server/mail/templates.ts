@@ -1,0 +1,87 @@
+/**
+ * The portal's e-mails as templates: each renders a subject, a plain-text body and an HTML body from
+ * its data. /template-email previews them with sample data.
+ */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function layout(title: string, paragraphs: string[], action?: { label: string; href: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#0b4f9c;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>`
+    : '';
+  return `<!doctype html><html lang="pt-BR"><body style="margin:0;background:#f3f5f8;font-family:Arial,sans-serif;color:#1d2733">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px;background:#fff">
+<p style="margin:0 0 24px;font-weight:700;color:#0b4f9c">Portal de Parceiros</p>
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${button}
+<p style="margin:32px 0 0;font-size:12px;color:#5b6776">Esta é uma mensagem automática. Não responda a este e-mail.</p>
+</div></body></html>`;
+}
+
+export const TEMPLATES = {
+  'redefinir-senha': (data: { nome: string; link: string; validadeMinutos: number }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      'Recebemos um pedido para redefinir a senha do seu acesso ao Portal de Parceiros.',
+      `O link vale por ${data.validadeMinutos} minutos e pode ser usado uma única vez. Se você não fez este pedido, ignore este e-mail: sua senha continua a mesma.`,
+    ];
+    return {
+      subject: 'Redefinição de senha — Portal de Parceiros',
+      text: `${paragraphs.join('\n\n')}\n\nRedefinir senha: ${data.link}\n`,
+      html: layout('Redefinição de senha', paragraphs, { label: 'Redefinir senha', href: data.link }),
+    };
+  },
+  'codigo-validacao': (data: { nome: string; codigo: string; link: string; validadeHoras: number }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      'Seu acesso ao Portal de Parceiros foi criado. Para o primeiro acesso, use o código de validação abaixo e cadastre a sua senha.',
+      `Código de validação: ${data.codigo}`,
+      `O código vale por ${data.validadeHoras} horas.`,
+    ];
+    return {
+      subject: 'Código de validação — primeiro acesso ao Portal de Parceiros',
+      text: `${paragraphs.join('\n\n')}\n\nCadastrar senha: ${data.link}\n`,
+      html: layout('Primeiro acesso', paragraphs, { label: 'Cadastrar senha', href: data.link }),
+    };
+  },
+  'senha-alterada': (data: { nome: string; link: string }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      'A senha do seu acesso ao Portal de Parceiros foi alterada agora. As outras sessões abertas foram encerradas.',
+      'Se não foi você, redefina a senha imediatamente e avise o administrador da sua empresa.',
+    ];
+    return {
+      subject: 'Sua senha foi alterada — Portal de Parceiros',
+      text: `${paragraphs.join('\n\n')}\n\nAcessar o portal: ${data.link}\n`,
+      html: layout('Senha alterada', paragraphs, { label: 'Acessar o portal', href: data.link }),
+    };
+  },
+} as const;
+
+export type TemplateName = keyof typeof TEMPLATES;
+
+/** Sample data for the preview page. */
+export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Parameters<(typeof TEMPLATES)[K]>[0] } } = {
+  'redefinir-senha': {
+    title: 'Redefinição de senha',
+    data: { nome: 'Maria Oliveira', link: 'https://portal.exemplo/redefinir-senha?token=exemplo', validadeMinutos: 60 },
+  },
+  'codigo-validacao': {
+    title: 'Código de validação (primeiro acesso)',
+    data: { nome: 'Maria Oliveira', codigo: '482913', link: 'https://portal.exemplo/cadastro-login', validadeHoras: 24 },
+  },
+  'senha-alterada': {
+    title: 'Senha alterada',
+    data: { nome: 'Maria Oliveira', link: 'https://portal.exemplo/signin' },
+  },
+};
+
+export function renderTemplate<K extends TemplateName>(name: K, data: Parameters<(typeof TEMPLATES)[K]>[0]): RenderedEmail {
+  return (TEMPLATES[name] as (d: typeof data) => RenderedEmail)(data);
+}

@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import type { DB } from '../db';
+import type { Generation, User } from '../db/schema';
+import { config } from '../config';
+import { ApiError, forbidden, notFound, unauthorized } from '../api/errors';
+import { verifyPassword } from '../auth/passwords';
+import { normalizeEmail } from '../../lib/validators';
+import { PROFILES_WITH_SIMULATOR_TOKEN } from '../../lib/permissions';
+import { formatDateTime } from '../../lib/format';
+import { TOKEN_MESSAGES } from '../../lib/session';
+import { assertNotLimited, RATE_RULES, recordHit } from './rate-limit';
+import { createSession, type IssuedSession } from './sessions';
+import { consumeCode, issueCode } from './codes';
+import { findUserByEmail, profileOf } from './principals';
+
+/** Sign-in of both generations, the simulator token and single sign-on (SPEC §4, §7, §8). */
+
+const OTHER_LOGIN: Record<Generation, string> = {
+  v1: 'Este usuário acessa pelo login do novo portal.',
+  v2: 'Este usuário acessa pelo login do portal legado.',
+};
+
+export async function logAccess(db: DB, event: string, generation: string, email: string, userId: number | null, ip: string | null) {
+  await db.insertInto('access_events').values({ event, generation, email, user_id: userId, ip }).execute();
+}
+
+/**
+ * Checks e-mail and password for a generation. Unknown user → 404 (SPEC §8 marks the e-mail field);
+ * wrong password → 401. Failures count against the account and the IP; past the limit → 429.
+ */
+async function checkCredentials(db: DB, generation: Generation, email: string, password: string, ip: string): Promise<User> {
+  const limits: Parameters<typeof assertNotLimited>[1] = [
+    [RATE_RULES.loginFailuresPerAccount, email],
+    [RATE_RULES.loginFailuresPerIp, ip],
+  ];
+  await assertNotLimited(db, limits);
+  const user = await findUserByEmail(db, email);
+  const fail = async (error: ApiError) => {
+    await recordHit(db, limits);
+    await logAccess(db, 'LOGIN_FALHOU', generation, email, user?.id ?? null, ip);
+    return error;
+  };
+  if (!user) throw await fail(notFound('Usuário não encontrado'));
+  if (user.generation !== generation) throw await fail(notFound(`Usuário não encontrado. ${OTHER_LOGIN[generation]}`));
+  if (!(await verifyPassword(password, user.password_hash))) throw await fail(unauthorized('Usuário ou senha inválidos'));
+  // Status is told only to whoever knows the password.
+  if (user.status === 'PENDENTE') throw forbidden('Primeiro acesso pendente: valide o código enviado por e-mail em "Reenviar código de validação".');
+  if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');
+  return user;
+}
+
+async function recordLogin(db: DB, user: User, generation: Generation, ip: string) {
+  await db.updateTable('users')
+    .set({ previous_access_at: sql`last_access_at`, last_access_at: new Date() })
+    .where('id', '=', user.id)
+    .execute();
+  await logAccess(db, 'LOGIN', generation, user.email, user.id, ip);
+}
+
+export interface V1Login {
+  session: IssuedSession;
+  user: User;
+  /** The access before this one (what the drawer shows as "último acesso"). */
+  dataUltimoAcessoFormatada: string;
+}
+
+export async function loginV1(db: DB, userName: string, password: string, ip: string): Promise<V1Login> {
+  const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
+  const session = await createSession(db, user.id, 'v1');
+  await recordLogin(db, user, 'v1', ip);
+  return { session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? new Date()) };
+}
+
+/**
+ * The provider's admins sign in with their user name only (SPEC §6): a name without '@' is read as
+ * name@PROVIDER_EMAIL_DOMAIN, and only an ADMIN may use that form.
+ */
+export function resolveGatewayUserName(userName: string): { email: string; adminForm: boolean } {
+  const name = normalizeEmail(userName);
+  if (name.includes('@')) return { email: name, adminForm: false };
+  return { email: `${name}@${config().PROVIDER_EMAIL_DOMAIN}`, adminForm: true };
+}
+
+export interface V2Login {
+  session: IssuedSession;
+  simulator?: IssuedSession;
+  user: User;
+}
+
+export const needsSimulatorToken = (user: User) => PROFILES_WITH_SIMULATOR_TOKEN.includes(profileOf(user.profile));
+
+export async function loginV2(db: DB, userName: string, password: string, ip: string): Promise<V2Login> {
+  const { email, adminForm } = resolveGatewayUserName(userName);
+  const user = await checkCredentials(db, 'v2', email, password, ip);
+  if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
+  const session = await createSession(db, user.id, 'v2');
+  await recordLogin(db, user, 'v2', ip);
+  return { session, user };
+}
+
+/** Issues the simulator token of a v2 session (POST /v1/login/token). Admins sell nothing: 403. */
+export async function issueSimulatorToken(db: DB, user: User, v2Session: { id: number; expiresAt: Date }): Promise<IssuedSession> {
+  if (!needsSimulatorToken(user)) throw forbidden('Este perfil não utiliza os simuladores.');
+  return createSession(db, user.id, 'simulador', v2Session);
+}
+
+/** An SSO session id for a v2 user, to be opened once at /v2/login/session/{id} within minutes. */
+export async function issueSsoSession(db: DB, email: string): Promise<{ idSessaoSSO: string; expiresAt: Date; user: User }> {
+  const user = await findUserByEmail(db, normalizeEmail(email));
+  if (!user || user.generation !== 'v2') throw notFound('Usuário do novo portal não encontrado');
+  if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  const { secret, expiresAt } = await issueCode(db, user.id, 'SSO');
+  return { idSessaoSSO: secret, expiresAt, user };
+}
+
+/** Exchanges an SSO session id for a v2 session (and a simulator token for partner profiles). */
+export async function redeemSsoSession(db: DB, idSessaoSSO: string, ip: string): Promise<V2Login> {
+  const consumed = await consumeCode(db, 'SSO', idSessaoSSO);
+  if (!consumed.ok) throw unauthorized(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
+  const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
+  if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  const session = await createSession(db, user.id, 'v2');
+  await recordLogin(db, user, 'v2', ip);
+  await logAccess(db, 'SSO', 'v2', user.email, user.id, ip);
+  const simulator = needsSimulatorToken(user) ? await issueSimulatorToken(db, user, session) : undefined;
+  return { session, simulator, user };
+}

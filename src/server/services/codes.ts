@@ -1,0 +1,63 @@
+import { randomInt } from 'node:crypto';
+import type { DB } from '../db';
+import type { CodePurpose } from '../db/schema';
+import { hashToken, newToken } from '../auth/tokens';
+
+/**
+ * Single-use, expiring codes: password-reset links, first-access validation codes and SSO session
+ * ids. Only hashes are stored; issuing a new code of a purpose retires the user's earlier ones.
+ */
+export const CODE_LIFETIME_MS: Record<CodePurpose, number> = {
+  RESET: 60 * 60 * 1000,
+  PRIMEIRO_ACESSO: 24 * 60 * 60 * 1000,
+  SSO: 5 * 60 * 1000,
+};
+
+// A six-digit code is hashed with its user, so two users may hold the same digits.
+const codeHash = (purpose: CodePurpose, secret: string, userId?: number) =>
+  hashToken(purpose === 'PRIMEIRO_ACESSO' ? `${userId}:${secret}` : secret);
+
+export async function issueCode(db: DB, userId: number, purpose: CodePurpose): Promise<{ secret: string; expiresAt: Date }> {
+  const secret = purpose === 'PRIMEIRO_ACESSO' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : newToken();
+  const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS[purpose]);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('one_time_codes').set({ used_at: new Date() })
+      .where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await trx.insertInto('one_time_codes')
+      .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt })
+      .execute();
+  });
+  return { secret, expiresAt };
+}
+
+export type ConsumedCode = { ok: true; userId: number } | { ok: false; reason: 'invalid' | 'expired' | 'used' };
+
+/**
+ * Marks a code used and returns its user. The single UPDATE … WHERE used_at IS NULL makes it
+ * single-use even when two requests race for it.
+ */
+export async function consumeCode(db: DB, purpose: CodePurpose, secret: string, userId?: number): Promise<ConsumedCode> {
+  const hash = codeHash(purpose, secret, userId);
+  const now = new Date();
+  const used = await db
+    .updateTable('one_time_codes')
+    .set({ used_at: now })
+    .where('code_hash', '=', hash).where('purpose', '=', purpose)
+    .where('used_at', 'is', null).where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  if (used) return { ok: true, userId: used.user_id };
+  const existing = await db.selectFrom('one_time_codes').select(['used_at', 'expires_at'])
+    .where('code_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
+  if (!existing) return { ok: false, reason: 'invalid' };
+  return { ok: false, reason: existing.used_at ? 'used' : 'expired' };
+}
+
+/** True while the code is unused and unexpired, without consuming it (the reset page checks its link first). */
+export async function isCodeUsable(db: DB, purpose: CodePurpose, secret: string): Promise<boolean> {
+  const row = await db.selectFrom('one_time_codes').select('id')
+    .where('code_hash', '=', codeHash(purpose, secret)).where('purpose', '=', purpose)
+    .where('used_at', 'is', null).where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  return Boolean(row);
+}
