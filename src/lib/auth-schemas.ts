@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { isValidEmail, normalizeEmail } from './validators';
 import { PASSWORD_MAX_LENGTH, passwordProblems } from './password-policy';
 
@@ -35,17 +35,25 @@ export const newPasswordField = passwordInput.superRefine((value, ctx) => {
 export const loginFormSchema = z.object({ email: emailField, senha: passwordInput });
 export type LoginForm = z.input<typeof loginFormSchema>;
 
-const withConfirmation = <T extends z.ZodRawShape>(shape: T) =>
-  z.object({ ...shape, senha: newPasswordField, confirmacao: z.string({ error: MESSAGES.passwordsDiffer }).max(PASSWORD_MAX_LENGTH) })
-    .refine((v) => v.senha === v.confirmacao, { message: MESSAGES.passwordsDiffer, path: ['confirmacao'] });
+const newPasswordPair = {
+  senha: newPasswordField,
+  confirmacao: z.string({ error: MESSAGES.passwordsDiffer }).max(PASSWORD_MAX_LENGTH),
+};
+const confirmed = (v: { senha: string; confirmacao: string }) => v.senha === v.confirmacao;
+const confirmationMismatch = { message: MESSAGES.passwordsDiffer, path: ['confirmacao'] };
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 export const resendCodeSchema = forgotPasswordSchema;
-export const resetPasswordSchema = withConfirmation({ token: z.string().min(16, 'Link inválido').max(128, 'Link inválido') });
-export const firstAccessSchema = withConfirmation({
-  email: emailField,
-  codigo: z.string({ error: MESSAGES.codeFormat }).trim().regex(/^\d{6}$/, MESSAGES.codeFormat),
-});
+export const resetPasswordSchema = z
+  .object({ token: z.string().min(16, 'Link inválido').max(128, 'Link inválido'), ...newPasswordPair })
+  .refine(confirmed, confirmationMismatch);
+export const firstAccessSchema = z
+  .object({
+    email: emailField,
+    codigo: z.string({ error: MESSAGES.codeFormat }).trim().regex(/^\d{6}$/, MESSAGES.codeFormat),
+    ...newPasswordPair,
+  })
+  .refine(confirmed, confirmationMismatch);
 
 // The API bodies of SPEC §7 (field names as the contract gives them).
 export const v1LoginBody = z.object({ user_name: z.string().trim().min(1, MESSAGES.emailRequired).max(254), password: passwordInput });

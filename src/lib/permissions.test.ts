@@ -32,7 +32,7 @@ describe('canV2', () => {
     ['PARCEIRO_ADMIN', ['RELATORIO_VENDAS'], true, true],
     ['PARCEIRO', ['RELATORIO_VENDAS'], true, false],
   ] as const)('%s with %j (profile and operation: %s) → %s', (profile, operations, both, allowed) =>
-    expect(canV2({ profile, operations }, rule, { profileAndOperation: both })).toBe(allowed));
+    expect(canV2({ profile, cdOperacoes: operations }, rule, { profileAndOperation: both })).toBe(allowed));
 
   it('names every per-simulator offer operation', () => {
     expect(OPERATIONS.filter((op) => op.startsWith('OFERTAS_DISPONIVEIS_SIMULADORES_'))).toHaveLength(13);

@@ -52,9 +52,10 @@ export function canV1(user: V1Subject, permission: string, access: Access): bool
   return access === 'VIEW' ? found.permiteVisualizacao : found.permiteAlteracao;
 }
 
+/** The session user of v2 (lib/session) is a subject as it is. */
 export interface V2Subject {
   profile: Profile;
-  operations: readonly string[];
+  cdOperacoes: readonly string[];
 }
 export interface V2Rule {
   profiles?: readonly Profile[];
@@ -64,7 +65,7 @@ export interface V2Rule {
 /** Profile OR operation; with `profileAndOperation` both are required (SPEC §6). */
 export function canV2(user: V2Subject, rule: V2Rule, options: { profileAndOperation?: boolean } = {}): boolean {
   const byProfile = (rule.profiles ?? []).includes(user.profile);
-  const byOperation = (rule.operations ?? []).some((op) => user.operations.includes(op));
+  const byOperation = (rule.operations ?? []).some((op) => user.cdOperacoes.includes(op));
   return options.profileAndOperation ? byProfile && byOperation : byProfile || byOperation;
 }
 

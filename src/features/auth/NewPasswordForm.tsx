@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Field, PasswordField } from '../../components/ui/Field';
 import { Button } from '../../components/ui/Button';
@@ -27,7 +27,8 @@ export default function NewPasswordForm(props: Props) {
   const [failure, setFailure] = useState<string>();
   const isReset = props.mode === 'reset';
   const { register, handleSubmit, watch, setError, formState: { errors, isSubmitting } } = useForm<Values>({
-    resolver: zodResolver((isReset ? resetPasswordSchema : firstAccessSchema) as never),
+    // One form, two schemas: the values type covers both.
+    resolver: zodResolver(isReset ? resetPasswordSchema : firstAccessSchema) as unknown as Resolver<Values>,
     mode: 'onSubmit',
     defaultValues: isReset ? { token: props.token } : { email: props.email ?? '' },
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import type { DB } from '../db';
 import type { SessionKind, User } from '../db/schema';
 import { ApiError, forbidden, unauthorized } from './errors';

@@ -19,7 +19,7 @@ export interface CompaniesTable {
   tipo: 'PARCEIRO' | 'SUBSTABELECIDO';
   parent_id: number | null;
   status: Generated<string>;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface PointsOfSaleTable {
@@ -27,7 +27,7 @@ export interface PointsOfSaleTable {
   company_id: number;
   nome: string;
   codigo: string;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface UsersTable {
@@ -44,7 +44,7 @@ export interface UsersTable {
   /** The access before the last one: what "último acesso" shows to a user who just signed in. */
   previous_access_at: Timestamp | null;
   password_changed_at: Timestamp | null;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface UserCompaniesTable {
@@ -83,7 +83,7 @@ export interface SessionsTable {
   kind: SessionKind;
   /** The v2 session a simulator token belongs to: revoking the parent revokes it. */
   parent_id: number | null;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
   last_seen_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
@@ -96,7 +96,7 @@ export interface OneTimeCodesTable {
   code_hash: string;
   expires_at: Timestamp;
   used_at: Timestamp | null;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface EmailsTable {
@@ -106,7 +106,7 @@ export interface EmailsTable {
   subject: string;
   text_body: string;
   html_body: string;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
   sent_at: Timestamp | null;
   error: string | null;
 }
@@ -124,7 +124,7 @@ export interface AccessEventsTable {
   event: string;
   generation: string;
   ip: string | null;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface SimulatorsTable {
@@ -135,7 +135,7 @@ export interface SimulatorsTable {
   url_inicio: string;
   grupo_produto: string | null;
   ativo: Generated<boolean>;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface OffersTable {
@@ -148,7 +148,7 @@ export interface OffersTable {
   /** Partner remuneration in hundredths of a percent (1250 = 12.50 %), kept integral on purpose. */
   comissao_centesimos: number;
   ativo: Generated<boolean>;
-  created_at: Generated<CreatedAt>;
+  created_at: CreatedAt;
 }
 
 export interface Database {

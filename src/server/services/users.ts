@@ -27,9 +27,10 @@ export async function filterUsers(db: DB, filter: UserFilter) {
   if (filter.companyIds) {
     const ids = filter.companyIds;
     if (ids.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
-    query = query.where((eb) => eb.exists(
-      eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids),
-    ).or('u.company_id', 'in', ids));
+    query = query.where((eb) => eb.or([
+      eb.exists(eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids)),
+      eb('u.company_id', 'in', ids),
+    ]));
   }
   const { total } = await query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   const rows = await query

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import { badRequest, forbidden } from '../errors';
 import { emailField } from '../../../lib/auth-schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import { gatewayLoginBody } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';

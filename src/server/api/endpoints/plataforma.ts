@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { forbidden, notFound } from '../errors';
 import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSchema, resendCodeSchema } from '../../../lib/auth-schemas';

@@ -1,0 +1,164 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  ACCOUNTS,
+  expectHome,
+  gotoHydrated,
+  homeDetail,
+  latestResetLink,
+  latestValidationCode,
+  path,
+  signOut,
+  submitLogin,
+  waitForIslands,
+} from './helpers';
+
+/**
+ * Forgot password, reset link, first access and resend code. The two accounts whose state changes
+ * here are used by no other spec: admin@legado.demo (password reset) and novo.parceiro@parceiro.demo
+ * (first access).
+ */
+
+const GENERIC_ANSWER = /^Se o e-mail estiver cadastrado/;
+const DEAD_LINK = 'Este link de redefinição é inválido, expirou ou já foi utilizado.';
+
+function passwordForm(page: Page) {
+  return {
+    password: page.getByLabel('Nova senha', { exact: true }),
+    confirmation: page.getByLabel('Confirme a nova senha', { exact: true }),
+  };
+}
+
+/** Asks for a reset link on the forgot-password screen that is open. */
+async function requestReset(page: Page, email: string) {
+  await waitForIslands(page);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Enviar link de redefinição' }).click();
+  await expect(page.getByRole('status')).toHaveText(GENERIC_ANSWER);
+}
+
+test('legacy forgot password: e-mail → reset link → sign in with the new password; the link works once', async ({ page }) => {
+  const account = ACCOUNTS.legacyAdmin; // dedicated to this test
+  const newPassword = 'Recuperada#2026';
+
+  await gotoHydrated(page, '/signin');
+  await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
+  await expect(page).toHaveURL(path('/esqueci-senha'));
+  await requestReset(page, account.email);
+
+  const link = await latestResetLink(page, account.email);
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4399\/redefinir-senha\?token=[^&\s]+$/);
+
+  // Follow the link as a user would: by clicking it in the mailbox.
+  await page.getByRole('link', { name: link }).first().click();
+  await expect(page).toHaveURL(link);
+  await waitForIslands(page);
+  const form = passwordForm(page);
+  await form.password.fill(newPassword);
+  await form.confirmation.fill(newPassword);
+  await page.getByRole('button', { name: 'Redefinir senha' }).click();
+
+  await expect(page).toHaveURL(path('/signin', 'senha=redefinida'));
+  await expect(page.getByRole('status')).toHaveText('Senha redefinida. Entre com a nova senha.');
+
+  // The new password works (and this is where admin@legado.demo's sign-in is covered).
+  await waitForIslands(page);
+  await submitLogin(page, account.email, newPassword);
+  await expectHome(page, account);
+  await expect(homeDetail(page, 'Perfil')).toContainText('ADMIN');
+  await signOut(page, 'v1');
+
+  // The same link again: refused, no form.
+  const reused = await page.goto(link);
+  expect(reused?.status()).toBe(410);
+  await expect(page.getByRole('alert')).toContainText(DEAD_LINK);
+  await expect(passwordForm(page).password).toHaveCount(0);
+});
+
+test('v2 forgot password sends a /v2/senha link whose form checks the new password', async ({ page }) => {
+  const account = ACCOUNTS.partnerAdmin; // the link is never submitted: the password stays the demo one
+  await gotoHydrated(page, '/v2/login');
+  await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
+  await expect(page).toHaveURL(path('/v2/esqueci-senha'));
+  await requestReset(page, account.email);
+
+  const link = await latestResetLink(page, account.email);
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4399\/v2\/senha\?token=[^&\s]+$/);
+
+  await gotoHydrated(page, link);
+  const form = passwordForm(page);
+  const submit = page.getByRole('button', { name: 'Redefinir senha' });
+
+  await form.password.fill('fraca');
+  await form.confirmation.fill('fraca');
+  await submit.click();
+  await expect(form.password).toHaveAccessibleDescription(/A senha precisa ter/);
+
+  await form.password.fill('Diferente#2026');
+  await form.confirmation.fill('Diferente#2027');
+  await submit.click();
+  await expect(form.confirmation).toHaveAccessibleDescription('As senhas não conferem');
+  await expect(page).toHaveURL(link);
+});
+
+test('a made-up reset link is refused', async ({ page }) => {
+  const response = await page.goto('/redefinir-senha?token=inexistente-0123456789abcdef');
+  expect(response?.status()).toBe(410);
+  await expect(page.getByRole('alert')).toContainText(DEAD_LINK);
+  await expect(page.getByRole('link', { name: 'Solicite um novo' })).toHaveAttribute('href', '/esqueci-senha');
+});
+
+test('first access: the e-mailed code registers the password and the new user signs in', async ({ page }) => {
+  const account = ACCOUNTS.newPartner; // dedicated to this test
+  const newPassword = 'Primeiro#Acesso1';
+
+  const code = await latestValidationCode(page, account.email);
+  const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+  await gotoHydrated(page, `/cadastro-login?email=${encodeURIComponent(account.email)}`);
+  const email = page.getByLabel('E-mail', { exact: true });
+  const codeField = page.getByLabel('Código de validação', { exact: true });
+  const form = passwordForm(page);
+  const submit = page.getByRole('button', { name: 'Cadastrar senha' });
+  await expect(email).toHaveValue(account.email);
+
+  await codeField.fill(wrongCode);
+  await form.password.fill(newPassword);
+  await form.confirmation.fill(newPassword);
+  await submit.click();
+  await expect(codeField).toHaveAccessibleDescription(/^Código de validação inválido ou expirado/);
+  await expect(page).toHaveURL(path('/cadastro-login'));
+
+  await codeField.fill(code);
+  await submit.click();
+  await expect(page).toHaveURL(path('/v2/cadastro-realizado'));
+  await expect(page.getByRole('heading', { name: 'Cadastro realizado' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Entrar no portal' }).click();
+  await expect(page).toHaveURL(path('/v2/login'));
+  await waitForIslands(page);
+  await submitLogin(page, account.email, newPassword);
+  await expectHome(page, account);
+  await expect(homeDetail(page, 'Simuladores')).toHaveText('Acesso liberado');
+  await signOut(page, 'v2');
+});
+
+test('resend validation code answers generically on both screens', async ({ page }) => {
+  // The pending user may or may not have finished first access by now (tests are order-independent):
+  // the answer is the same either way, and it never tells whether an e-mail is registered.
+  for (const [url, email] of [
+    ['/reenviar-codigo-validacao', 'ninguem@exemplo.com.br'],
+    ['/v2/reenviar-codigo-validacao', ACCOUNTS.newPartner.email],
+  ] as const) {
+    await gotoHydrated(page, url);
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Reenviar código' }).click();
+    await expect(page.getByRole('status')).toHaveText(GENERIC_ANSWER);
+  }
+});
+
+test('the forgot-password form validates the e-mail before sending', async ({ page }) => {
+  await gotoHydrated(page, '/esqueci-senha');
+  await page.getByRole('button', { name: 'Enviar link de redefinição' }).click();
+  await expect(page.getByLabel('E-mail', { exact: true })).toHaveAccessibleDescription('E-mail obrigatório');
+  await expect(page.getByRole('status')).toHaveCount(0);
+});

@@ -1,0 +1,148 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * Shared pieces of the e2e journeys: the demo accounts, signing in and out through the real
+ * screens, and reading the demo mailbox (/caixa-postal).
+ *
+ * The whole run shares ONE database (see playwright.config.ts), so:
+ *  - `admin@legado.demo` belongs to account-recovery.spec.ts only (its password is changed there);
+ *  - `novo.parceiro@parceiro.demo` belongs to the first-access test only;
+ *  - every other account keeps the demo password and may be used anywhere.
+ */
+
+export const DEMO_PASSWORD = 'Portal@2026';
+
+export type Generation = 'v1' | 'v2';
+
+export interface DemoAccount {
+  email: string;
+  name: string;
+  generation: Generation;
+  /** Partner profiles get a simulator token at sign-in ("Simuladores: Acesso liberado"). */
+  partner?: boolean;
+}
+
+export const ACCOUNTS = {
+  /** Reserved for account-recovery.spec.ts (its password gets reset there). */
+  legacyAdmin: { email: 'admin@legado.demo', name: 'Ana Ribeiro', generation: 'v1' },
+  legacySeller: { email: 'vendedor@legado.demo', name: 'Bruno Carvalho', generation: 'v1' },
+  insurerAdmin: { email: 'admin@seguradora.demo', name: 'Carla Mendes', generation: 'v2' },
+  partnerAdmin: { email: 'parceiro.admin@parceiro.demo', name: 'Daniel Souza', generation: 'v2', partner: true },
+  partner: { email: 'parceiro@parceiro.demo', name: 'Eduarda Lima', generation: 'v2', partner: true },
+  subagent: { email: 'substabelecido@parceiro.demo', name: 'Felipe Araújo', generation: 'v2', partner: true },
+  /** Reserved for the first-access test (pending until it registers a password). */
+  newPartner: { email: 'novo.parceiro@parceiro.demo', name: 'Gabriela Rocha', generation: 'v2', partner: true },
+} as const satisfies Record<string, DemoAccount>;
+
+export const LOGIN_PATH = { v1: '/signin', v2: '/v2/login' } as const;
+export const HOME_PATH = { v1: '/home', v2: '/v2/home' } as const;
+
+export const SUBJECTS = {
+  reset: 'Redefinição de senha — Portal de Parceiros',
+  firstAccess: 'Código de validação — primeiro acesso ao Portal de Parceiros',
+} as const;
+
+/** A URL matcher for `expect(page).toHaveURL`: this path, with or without a query string. */
+export const path = (pathname: string, query?: string): RegExp =>
+  new RegExp(`^https?://[^/]+${escapeRegExp(pathname)}${query === undefined ? '(\\?.*)?' : `\\?${escapeRegExp(query)}`}$`);
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Waits until every React island of the page has hydrated. Submitting a form before that would
+ * be a native form submission (a GET with the password in the URL), not the app's sign-in.
+ */
+export async function waitForIslands(page: Page): Promise<void> {
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForIslands(page);
+}
+
+/** The controls of the login screen (/signin, /login, /v2/login). */
+export function loginForm(page: Page) {
+  return {
+    email: page.getByLabel('Login', { exact: true }),
+    password: page.getByLabel('Senha', { exact: true }),
+    submit: page.getByRole('button', { name: 'Entrar', exact: true }),
+    eye: page.getByRole('button', { name: 'Mostrar senha enquanto pressionado' }),
+  };
+}
+
+/** Fills and submits the login form of the page that is already open (and hydrated). */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  const form = loginForm(page);
+  await form.email.fill(email);
+  await form.password.fill(password);
+  await form.submit.click();
+}
+
+/**
+ * Signs in through the account's own login screen and waits for its home page.
+ * `loginUrl` lets a caller use `/login` or a `?next=` variant.
+ */
+export async function signIn(
+  page: Page,
+  account: DemoAccount,
+  options: { password?: string; loginUrl?: string; typedEmail?: string } = {},
+): Promise<void> {
+  await gotoHydrated(page, options.loginUrl ?? LOGIN_PATH[account.generation]);
+  await submitLogin(page, options.typedEmail ?? account.email, options.password ?? DEMO_PASSWORD);
+  await expectHome(page, account);
+}
+
+export async function expectHome(page: Page, account: DemoAccount): Promise<void> {
+  await expect(page).toHaveURL(path(HOME_PATH[account.generation]));
+  await expect(page.getByRole('heading', { level: 1, name: `Olá, ${account.name}!` })).toBeVisible();
+}
+
+/** The value shown beside a label in the home page's details list (a <dt>/<dd> pair). */
+export function homeDetail(page: Page, label: string): Locator {
+  return page.locator('dl dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+}
+
+/** Clicks "Sair" on a home page and checks where the user lands. */
+export async function signOut(page: Page, generation: Generation): Promise<void> {
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await expect(page).toHaveURL(generation === 'v1' ? path('/') : path('/v2/login'));
+}
+
+/** The e-mails of the demo mailbox sent to `to` with `subject`, newest first (opens /caixa-postal). */
+export async function openMailbox(page: Page, to: string, subject: string): Promise<Locator> {
+  await page.goto('/caixa-postal');
+  await expect(page.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
+  return page
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { level: 2, name: subject, exact: true }) })
+    .filter({ hasText: `Para ${to}` });
+}
+
+/** The text of the newest e-mail to `to` with `subject`; the mailbox is re-read until one arrives. */
+export async function latestEmail(page: Page, to: string, subject: string): Promise<Locator> {
+  let newest: Locator | undefined;
+  await expect(async () => {
+    const emails = await openMailbox(page, to, subject);
+    await expect(emails.first()).toBeVisible({ timeout: 1_000 });
+    newest = emails.first();
+  }).toPass({ timeout: 10_000 });
+  return newest!;
+}
+
+/** The reset link (http://…/redefinir-senha?token=… or /v2/senha?token=…) of the newest reset e-mail. */
+export async function latestResetLink(page: Page, to: string): Promise<string> {
+  const email = await latestEmail(page, to, SUBJECTS.reset);
+  const link = email.getByRole('link', { name: /token=/ });
+  await expect(link).toHaveCount(1);
+  return (await link.getAttribute('href'))!;
+}
+
+/** The six digits of the newest first-access e-mail. */
+export async function latestValidationCode(page: Page, to: string): Promise<string> {
+  const email = await latestEmail(page, to, SUBJECTS.firstAccess);
+  const text = (await email.textContent()) ?? '';
+  const match = /Código de validação: (\d{6})/.exec(text);
+  expect(match, `no "Código de validação: NNNNNN" line in the e-mail:\n${text}`).not.toBeNull();
+  return match![1]!;
+}
