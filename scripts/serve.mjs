@@ -1,37 +1,50 @@
-// Serves the built portal with our own http.Server around the adapter's handler, for what the
-// standalone adapter lacks: a warm-up of the database before the first visitor and a graceful
-// SIGTERM (stop accepting, let in-flight requests finish, close the database, exit within 10 s).
+// Runs the built portal inside our own http.Server, for what the standalone adapter lacks: a warm-up
+// of the database before the first visitor, an operations key for local scripts (sso-link) and a
+// graceful SIGTERM (stop accepting, finish in-flight requests, close the database, exit within 10 s).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { handler } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
+export const entryPath = join(root, 'dist/server/entry.mjs');
 
-const port = Number(process.env.PORT ?? 4321);
-const host = process.env.HOST ?? '127.0.0.1';
-const server = http.createServer(handler);
-server.keepAliveTimeout = 5_000;
+/** Where a running server tells local scripts how to reach it (PGlite allows one process per data dir). */
+export const serverInfoPath = () => join(resolve(process.env.DATA_DIR ?? './data'), '.portal-server.json');
 
-server.listen(port, host, async () => {
-  // The first request opens (and on first run migrates and seeds) the database; make it ours.
-  await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/signin`).catch(() => {});
-  console.log(`Portal de Parceiros em http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`);
-});
+export async function startPortal({ port, host, announce = true }) {
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const opsKey = randomBytes(32).toString('hex');
+  process.env.PORTAL_OPS_KEY = opsKey;
+  const { handler } = await import(pathToFileURL(entryPath).href);
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 5_000;
+  await new Promise((done, fail) => server.once('error', fail).listen(port, host, done));
+  const address = server.address();
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  // The first request opens (and on first run migrates and seeds) the database.
+  await fetch(`${url}/signin`).catch(() => {});
 
-let stopping = false;
-function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: encerrando…`);
-  const force = setTimeout(() => process.exit(1), 9_000);
-  force.unref();
-  server.close(async () => {
-    await globalThis[Symbol.for('portal.shutdown')]?.();
-    process.exit(0);
-  });
-  server.closeIdleConnections();
+  const info = serverInfoPath();
+  if (!process.env.DATABASE_URL && announce) {
+    mkdirSync(join(info, '..'), { recursive: true });
+    writeFileSync(info, JSON.stringify({ pid: process.pid, url, opsKey }), { mode: 0o600 });
+  }
+
+  let stopping;
+  function stop() {
+    stopping ??= new Promise((done) => {
+      const force = setTimeout(() => process.exit(1), 9_000);
+      force.unref();
+      server.close(async () => {
+        if (announce && existsSync(info)) rmSync(info, { force: true });
+        await globalThis[Symbol.for('portal.shutdown')]?.();
+        done();
+      });
+      server.closeIdleConnections();
+    });
+    return stopping;
+  }
+  return { server, url, opsKey, stop };
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));

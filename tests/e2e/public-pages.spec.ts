@@ -39,8 +39,8 @@ test.describe('public pages open without a session', () => {
 
   test('the e-mail templates show the subjects the portal sends', async ({ page }) => {
     await page.goto('/v2/template-email');
-    await expect(page.getByText(SUBJECTS.reset, { exact: true })).toBeVisible();
-    await expect(page.getByText(SUBJECTS.firstAccess, { exact: true })).toBeVisible();
+    await expect(page.getByText(`Assunto: ${SUBJECTS.reset}`)).toBeVisible();
+    await expect(page.getByText(`Assunto: ${SUBJECTS.firstAccess}`)).toBeVisible();
   });
 
   test('"Cadastro realizado" leads to the login of its generation', async ({ page }) => {

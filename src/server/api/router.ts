@@ -114,7 +114,7 @@ function parse<S extends z.ZodType>(schema: S | undefined, value: unknown, where
   return result.data;
 }
 
-async function authenticate(db: DB, request: Request, kinds: readonly SessionKind[]): Promise<Authenticated> {
+export async function authenticate(db: DB, request: Request, kinds: readonly SessionKind[]): Promise<Authenticated> {
   const cookies = readCookies(request.headers.get('cookie'));
   const token = request.headers.get('authtoken') ?? kinds.map((k) => cookies[COOKIE_OF_KIND[k]]).find(Boolean);
   if (!token) throw unauthorized(TOKEN_MESSAGES.missing);

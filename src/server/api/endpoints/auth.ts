@@ -1,5 +1,6 @@
 import { z } from '../../../lib/zod';
-import { endpoint } from '../router';
+import { timingSafeEqual } from 'node:crypto';
+import { authenticate, endpoint } from '../router';
 import { badRequest, forbidden } from '../errors';
 import { emailField } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
@@ -9,6 +10,14 @@ import { revokeTokens } from '../../services/sessions';
 import { publicUrl } from '../../mail/outbox';
 
 /** The auth base (SPEC §7): single sign-on and sign-out, `{ dado }`. */
+
+/** The key scripts/serve.mjs gives the server and writes, readable by its owner only, beside the data. */
+function hasOpsKey(request: Request): boolean {
+  const expected = process.env.PORTAL_OPS_KEY;
+  const given = request.headers.get('x-portal-ops-key');
+  if (!expected || !given || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
 
 const ssoId = z.string().min(16, 'Sessão SSO inválida').max(128, 'Sessão SSO inválida');
 
@@ -27,9 +36,13 @@ export const auth = [
     },
   }),
   endpoint({
-    method: 'POST', path: '/v2/sessao-sso', auth: ['v2'], body: z.object({ email: emailField }),
+    // The provider's admin, or the operations key of a local script (npm run sso-link).
+    method: 'POST', path: '/v2/sessao-sso', body: z.object({ email: emailField }),
     async handle(ctx) {
-      if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas o administrador da seguradora emite acessos SSO.');
+      if (!hasOpsKey(ctx.request)) {
+        const { user } = await authenticate(ctx.db, ctx.request, ['v2']);
+        if (user.profile !== 'admin') throw forbidden('Apenas o administrador da seguradora emite acessos SSO.');
+      }
       const { idSessaoSSO, expiresAt } = await issueSsoSession(ctx.db, ctx.body.email);
       return { idSessaoSSO, link: publicUrl(`/v2/login/session/${idSessaoSSO}`), expiraEm: expiresAt.toISOString() };
     },
