@@ -14,11 +14,13 @@ const isApi = (path: string) => path.startsWith('/api/');
 
 const session = defineMiddleware(async (context, next) => {
   context.locals.session = {};
+  context.locals.sessionExpired = false;
   const path = context.url.pathname;
   if (isApi(path) || isAsset(path)) return next();
   const db = await database();
   const { session: resolved, expired } = await resolvePortalSession(db, (name) => context.cookies.get(name)?.value);
   context.locals.session = resolved;
+  context.locals.sessionExpired = expired.length > 0;
   for (const name of expired) context.cookies.delete(name, { path: '/' });
   return next();
 });
@@ -28,7 +30,8 @@ const gate = defineMiddleware((context, next) => {
   if (isApi(path) || isAsset(path) || context.routePattern === '/404') return next();
   const area = routeArea(path);
   if (area === 'public' || context.locals.session[area]) return next();
-  return context.redirect(loginRedirect(area, path + context.url.search), 302);
+  const target = loginRedirect(area, path + context.url.search);
+  return context.redirect(context.locals.sessionExpired ? `${target}&sessao=expirada` : target, 302);
 });
 
 const headers = defineMiddleware(async (context, next) => {

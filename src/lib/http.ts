@@ -33,12 +33,9 @@ export function toFailure(error: unknown): ApiFailure {
   return new ApiFailure(0, DEFAULT_ERROR.text);
 }
 
-async function signOutAndLeave(authBase: string, target: string) {
-  await ofetch(`${authBase}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
-  window.location.assign(target);
-}
+const goTo = (url: string) => window.location.assign(url);
 
-export function createClient(bases: ApiBases, base: keyof ApiBases): $Fetch {
+export function createClient(bases: ApiBases, base: keyof ApiBases, navigate: (url: string) => void = goTo): $Fetch {
   return ofetch.create({
     baseURL: bases[base],
     credentials: 'same-origin',
@@ -46,7 +43,8 @@ export function createClient(bases: ApiBases, base: keyof ApiBases): $Fetch {
     async onResponseError({ response }) {
       const message = (response._data as { message?: unknown } | undefined)?.message;
       if ((response.status === 401 || response.status === 403) && isTokenMessage(message)) {
-        await signOutAndLeave(bases.auth, base === 'plataforma' ? LOGOUT_TARGET.v1 : LOGOUT_TARGET.v2);
+        await ofetch(`${bases.auth}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+        navigate(base === 'plataforma' ? LOGOUT_TARGET.v1 : LOGOUT_TARGET.v2);
       }
     },
   });

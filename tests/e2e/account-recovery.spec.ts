@@ -107,6 +107,20 @@ test('a made-up reset link is refused', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'Solicite um novo' })).toHaveAttribute('href', '/esqueci-senha');
 });
 
+test('resend validation code answers generically on both screens', async ({ page }) => {
+  // The pending user may or may not have finished first access by now (tests are order-independent):
+  // the answer is the same either way, and it never tells whether an e-mail is registered.
+  for (const [url, email] of [
+    ['/reenviar-codigo-validacao', 'ninguem@exemplo.com.br'],
+    ['/v2/reenviar-codigo-validacao', ACCOUNTS.newPartner.email],
+  ] as const) {
+    await gotoHydrated(page, url);
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Reenviar código' }).click();
+    await expect(page.getByRole('status')).toHaveText(GENERIC_ANSWER);
+  }
+});
+
 test('first access: the e-mailed code registers the password and the new user signs in', async ({ page }) => {
   const account = ACCOUNTS.newPartner; // dedicated to this test
   const newPassword = 'Primeiro#Acesso1';
@@ -140,20 +154,6 @@ test('first access: the e-mailed code registers the password and the new user si
   await expectHome(page, account);
   await expect(homeDetail(page, 'Simuladores')).toHaveText('Acesso liberado');
   await signOut(page, 'v2');
-});
-
-test('resend validation code answers generically on both screens', async ({ page }) => {
-  // The pending user may or may not have finished first access by now (tests are order-independent):
-  // the answer is the same either way, and it never tells whether an e-mail is registered.
-  for (const [url, email] of [
-    ['/reenviar-codigo-validacao', 'ninguem@exemplo.com.br'],
-    ['/v2/reenviar-codigo-validacao', ACCOUNTS.newPartner.email],
-  ] as const) {
-    await gotoHydrated(page, url);
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByRole('button', { name: 'Reenviar código' }).click();
-    await expect(page.getByRole('status')).toHaveText(GENERIC_ANSWER);
-  }
 });
 
 test('the forgot-password form validates the e-mail before sending', async ({ page }) => {

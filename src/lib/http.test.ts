@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createClient, toFailure } from './http';
+import { TOKEN_MESSAGES } from './session';
+
+const bases = { plataforma: 'http://portal.test/api/plataforma', bff: 'http://portal.test/api/bff', gateway: 'http://portal.test/api/gateway', auth: 'http://portal.test/api/auth' };
+const reply = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('createClient', () => {
+  it('asks for cookie sessions', async () => {
+    const fetch = vi.fn(async () => reply(200, { dado: {} }));
+    vi.stubGlobal('fetch', fetch);
+    await createClient(bases, 'bff')('/v1/usuario');
+    const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(new Headers(init.headers).get('x-portal-session')).toBe('cookie');
+  });
+
+  it.each([
+    ['plataforma', 401, TOKEN_MESSAGES.expired, '/'],
+    ['bff', 403, TOKEN_MESSAGES.invalid, '/v2/login'],
+    ['bff', 401, TOKEN_MESSAGES.missing, '/v2/login'],
+  ] as const)('on %s %i "%s": signs out and goes to %s', async (base, status, message, target) => {
+    const fetch = vi.fn(async (url: string) => (String(url).endsWith('/v1/logout') ? reply(200, {}) : reply(status, { status, message })));
+    vi.stubGlobal('fetch', fetch);
+    const navigate = vi.fn();
+    await expect(createClient(bases, base, navigate)('/x')).rejects.toThrow();
+    expect(fetch.mock.calls.map(([url]) => String(url))).toContain('http://portal.test/api/auth/v1/logout');
+    expect(navigate).toHaveBeenCalledWith(target);
+  });
+
+  it('leaves other errors to the caller, with their status, message and field errors', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => reply(400, { status: 400, message: 'E-mail obrigatório', erros: { email: ['E-mail obrigatório'] } })));
+    const navigate = vi.fn();
+    const failure = await createClient(bases, 'plataforma', navigate)('/v1/login', { method: 'POST', body: {} }).catch(toFailure);
+    expect(failure).toMatchObject({ status: 400, message: 'E-mail obrigatório', fieldErrors: { email: ['E-mail obrigatório'] } });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+});
