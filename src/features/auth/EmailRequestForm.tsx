@@ -36,7 +36,7 @@ export default function EmailRequestForm({ apis, base, path, submitLabel }: Prop
 
   if (done) return <div className="alert alert-success" role="status">{done}</div>;
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form method="post" onSubmit={onSubmit} noValidate>
       {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
       <Field label="E-mail" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...register('email')} />
       <Button type="submit" block loading={isSubmitting}>{submitLabel}</Button>

@@ -63,8 +63,9 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
     }
   });
 
+  // method="post": a submit before the island hydrates must not put the password in the URL.
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Entrar no portal">
+    <form method="post" onSubmit={onSubmit} noValidate aria-label="Entrar no portal">
       {banner ? <div className="alert alert-error" role="alert">{banner}</div> : null}
       <Field
         label="Login"

@@ -56,7 +56,7 @@ export default function NewPasswordForm(props: Props) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form method="post" onSubmit={onSubmit} noValidate>
       {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
       {isReset ? null : (
         <>
