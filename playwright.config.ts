@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 4399;
+// E2E_PORT lets two checkouts (or a developer and CI) run the journeys side by side.
+const PORT = Number(process.env.E2E_PORT ?? 4399);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // Always the system Chromium (scripts/test.mjs exports CHROMIUM_PATH): nothing downloads a browser.

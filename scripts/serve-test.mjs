@@ -1,4 +1,4 @@
-// Playwright's webServer: starts the already-built app on port 4399 with a fresh, throwaway
+// Playwright's webServer: starts the already-built app on port E2E_PORT (4399) with a fresh, throwaway
 // database in a temp dir, and deletes that dir when the server exits.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,15 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+const port = process.env.E2E_PORT ?? '4399';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
 
 const env = {
   ...process.env,
-  PORT: '4399',
+  PORT: port,
   HOST: '127.0.0.1',
   DATA_DIR: path.join(tmp, 'data'),
   PORTAL_ENV: 'TEST',
-  PUBLIC_URL: 'http://127.0.0.1:4399',
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
 };
 // e2e must start empty: never point it at a shared database from the caller's environment.
 delete env.DATABASE_URL;
