@@ -3,6 +3,9 @@ import { database } from '../src/server/db';
 import { resolvePortalSession } from '../src/server/services/portal-session';
 import { routeArea } from '../src/lib/routes';
 import { loginRedirect } from '../src/lib/paths';
+import { viewerOf } from '../src/lib/session';
+import { pageAccess } from '../src/lib/route-guards';
+import { config } from '../src/server/config';
 
 /**
  * The request pipeline for pages (DESIGN §4): resolve the session cookies, gate the route set of each
@@ -27,11 +30,19 @@ const session = defineMiddleware(async (context, next) => {
 
 const gate = defineMiddleware((context, next) => {
   const path = context.url.pathname;
-  if (isApi(path) || isAsset(path) || context.routePattern === '/404') return next();
+  if (isApi(path) || isAsset(path) || context.routePattern === '/404' || context.routePattern === '/403') return next();
   const area = routeArea(path);
-  if (area === 'public' || context.locals.session[area]) return next();
-  const target = loginRedirect(area, path + context.url.search);
-  return context.redirect(context.locals.sessionExpired ? `${target}&sessao=expirada` : target, 302);
+  if (area === 'public') return next();
+  const viewer = viewerOf(context.locals.session, area);
+  if (!viewer) {
+    const target = loginRedirect(area, path + context.url.search);
+    return context.redirect(context.locals.sessionExpired ? `${target}&sessao=expirada` : target, 302);
+  }
+  // The same rules that hide menu items refuse their pages (SPEC §6).
+  const access = pageAccess(path, viewer, config().PORTAL_ENV);
+  if (access === 'forbidden') return context.rewrite('/403');
+  if (access === 'not-found') return context.rewrite('/404');
+  return next();
 });
 
 const headers = defineMiddleware(async (context, next) => {

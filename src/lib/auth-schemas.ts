@@ -58,3 +58,8 @@ export const firstAccessSchema = z
 // The API bodies of SPEC §7 (field names as the contract gives them).
 export const v1LoginBody = z.object({ user_name: z.string().trim().min(1, MESSAGES.emailRequired).max(254), password: passwordInput });
 export const gatewayLoginBody = z.object({ userName: z.string().trim().min(1, MESSAGES.emailRequired).max(254), password: passwordInput });
+
+export const changePasswordSchema = z
+  .object({ senhaAtual: passwordInput, ...newPasswordPair })
+  .refine(confirmed, confirmationMismatch)
+  .refine((v) => v.senha !== v.senhaAtual, { message: 'A nova senha deve ser diferente da atual', path: ['senha'] });

@@ -75,3 +75,9 @@ export const MANAGE_USERS_V2: V2Rule = { profiles: ['ADMIN', 'PARCEIRO_ADMIN'], 
 
 /** Profiles that need a simulator token to be "fully authenticated" (SPEC §4). */
 export const PROFILES_WITH_SIMULATOR_TOKEN: readonly Profile[] = ['PARCEIRO_ADMIN', 'PARCEIRO', 'SUBSTABELECIDO'];
+
+/**
+ * Operation of the restricted operations group (SPEC §6, §9): its users do not see 'Gestão' outside
+ * production. The legacy generation has the equivalent permission group OPERACAO_RESTRITA.
+ */
+export const RESTRICTED_OPERATION = 'OPERACAO_RESTRITA';

@@ -7,7 +7,7 @@ export type RouteArea = 'public' | 'v1' | 'v2';
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/', '/signin', '/login', '/esqueci-senha', '/reenviar-codigo-validacao', '/redefinir-senha', '/cadastro-login',
   '/template-email', '/cadastro-realizado', '/termo-de-uso', '/termo-presente-proposta', '/mapa-dev-test', '/caixa-postal',
-  '/sair', '/404',
+  '/sair', '/403', '/404', '/dev/kit-ui',
   '/v2/senha', '/v2/reenviar-codigo-validacao', '/v2/cadastro-realizado', '/v2/template-email', '/v2/login', '/v2/esqueci-senha',
 ]);
 const PUBLIC_PREFIXES = ['/v2/login/session/'];

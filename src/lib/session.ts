@@ -55,3 +55,13 @@ export const isTokenMessage = (message: unknown): boolean =>
 
 /** The header with which the portal's own browser client asks for cookie sessions. */
 export const COOKIE_SESSION_HEADER = 'x-portal-session';
+
+/** The signed-in user of one generation, tagged, as pages and the permission rules take it. */
+export type SessionViewer = { generation: 'v1'; user: V1SessionUser } | { generation: 'v2'; user: V2SessionUser };
+
+export function viewerOf(session: PortalSession, generation: 'v1' | 'v2'): SessionViewer | undefined {
+  if (generation === 'v1') return session.v1 ? { generation, user: session.v1 } : undefined;
+  return session.v2 ? { generation, user: session.v2 } : undefined;
+}
+
+export const displayName = (viewer: SessionViewer) => (viewer.generation === 'v1' ? viewer.user.nome : viewer.user.nmUsuario);

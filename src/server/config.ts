@@ -21,6 +21,14 @@ const schema = z.object({
   APP_NAME: z.string().default('portal-parceiros'),
   CENTRAL_ATENDIMENTO: z.string().default('0800 000 0000'),
   CHAT_WHATSAPP: z.string().default('(11) 4000-0000'),
+  // External addresses of the header and the menus (SPEC §2).
+  LINK_POLITICA_PRIVACIDADE: z.string().default('https://www.seguradora.demo/politica-de-privacidade'),
+  LINK_MANUAL_PRIVACIDADE: z.string().default('https://www.seguradora.demo/manual-de-privacidade'),
+  LINK_BIBLIOTECA_PARCEIRO: z.string().default('https://parceiros.seguradora.demo/biblioteca'),
+  LINK_PERSONALIZADO_FOLDER: z.string().default('https://www.canva.com/templates/?query=folder%20seguros'),
+  LINK_PERSONALIZADO_GIFS: z.string().default('https://www.canva.com/templates/?query=gif%20seguros'),
+  LINK_CONQUISTA_PREMIADA: z.string().default('https://conquistapremiada.seguradora.demo'),
+  LINK_RELATORIO_TESTE: z.string().default('https://relatorios-hml.seguradora.demo'),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -55,3 +63,15 @@ export const apiBases = () => ({
   gateway: config().API_GATEWAY_URL,
   auth: config().API_AUTH_URL,
 });
+
+/** External addresses the menus link to (lib/menus.ts `external` keys). */
+export const externalLinks = () => ({
+  bibliotecaParceiro: config().LINK_BIBLIOTECA_PARCEIRO,
+  personalizadoFolder: config().LINK_PERSONALIZADO_FOLDER,
+  personalizadoGifs: config().LINK_PERSONALIZADO_GIFS,
+  conquistaPremiada: config().LINK_CONQUISTA_PREMIADA,
+  relatorioTeste: config().LINK_RELATORIO_TESTE,
+});
+
+/** What the footer and the chat menu show. */
+export const contactNumbers = () => ({ centralAtendimento: config().CENTRAL_ATENDIMENTO, chatWhatsapp: config().CHAT_WHATSAPP });

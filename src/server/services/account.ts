@@ -1,10 +1,10 @@
 import type { DB } from '../db';
 import type { User } from '../db/schema';
 import { ApiError, badRequest } from '../api/errors';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword, verifyPassword } from '../auth/passwords';
 import { publicUrl, sendEmail } from '../mail/outbox';
 import { CODE_LIFETIME_MS, consumeCode, issueCode, isCodeUsable } from './codes';
-import { consume, RATE_RULES } from './rate-limit';
+import { assertNotLimited, consume, RATE_RULES, recordHit } from './rate-limit';
 import { revokeUserSessions } from './sessions';
 import { findUserByEmail } from './principals';
 import { logAccess } from './auth';
@@ -36,12 +36,12 @@ export async function requestPasswordReset(db: DB, email: string, ip: string): P
 
 export const isResetLinkUsable = (db: DB, token: string) => isCodeUsable(db, 'RESET', token);
 
-async function setPassword(db: DB, user: User, passwordHash: string, ip: string): Promise<void> {
+async function setPassword(db: DB, user: User, passwordHash: string, ip: string, keepSessionId?: number): Promise<void> {
   await db.updateTable('users')
     .set({ password_hash: passwordHash, password_changed_at: new Date(), status: 'ATIVO' })
     .where('id', '=', user.id)
     .execute();
-  await revokeUserSessions(db, user.id);
+  await revokeUserSessions(db, user.id, keepSessionId);
   await logAccess(db, 'SENHA_ALTERADA', user.generation, user.email, user.id, ip);
 }
 
@@ -90,4 +90,21 @@ export async function completeFirstAccess(
   if (!consumed.ok) throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
   await setPassword(db, user, passwordHash, ip);
   return { generation: user.generation, homePath: HOME_PATH[user.generation] };
+}
+
+/**
+ * A signed-in user changes their password: the current one is required (a wrong one counts as a
+ * failed sign-in), every other session of theirs ends, the one in use stays.
+ */
+export async function changePassword(
+  db: DB, user: User, sessionId: number, current: string, next: string, ip: string,
+): Promise<void> {
+  const limits: Parameters<typeof assertNotLimited>[1] = [[RATE_RULES.loginFailuresPerAccount, user.email], [RATE_RULES.loginFailuresPerIp, ip]];
+  await assertNotLimited(db, limits);
+  if (!(await verifyPassword(current, user.password_hash))) {
+    await recordHit(db, limits);
+    throw badRequest('Senha atual incorreta', { senhaAtual: ['Senha atual incorreta'] });
+  }
+  await setPassword(db, user, await hashPassword(next), ip, sessionId);
+  await sendEmail(db, user.email, 'senha-alterada', { nome: user.nome, link: publicUrl(LOGIN_PATH[user.generation]) });
 }

@@ -2,7 +2,7 @@ import { endpoint } from '../router';
 import { forbidden } from '../errors';
 import { normalizeCnpj } from '../../../lib/validators';
 import { loadV2User } from '../../services/principals';
-import { recoveryEndpoints } from './plataforma';
+import { changePasswordEndpoint, recoveryEndpoints } from './plataforma';
 import type { DB } from '../../db';
 import type { User } from '../../db/schema';
 
@@ -33,5 +33,6 @@ export const bff = [
       return { atributos: { ...rest, nmEmail: rest.email } };
     },
   }),
+  changePasswordEndpoint('v2'),
   ...recoveryEndpoints(),
 ];

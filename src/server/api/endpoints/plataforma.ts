@@ -1,13 +1,13 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { forbidden, notFound } from '../errors';
-import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSchema, resendCodeSchema } from '../../../lib/auth-schemas';
+import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSchema, resendCodeSchema, changePasswordSchema } from '../../../lib/auth-schemas';
 import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP } from '../../../lib/permissions';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { issueSimulatorToken, loginV1 } from '../../services/auth';
 import { v1Permissions, loadV2User } from '../../services/principals';
 import { filterUsers } from '../../services/users';
-import { completeFirstAccess, GENERIC_RECOVERY_MESSAGE, requestPasswordReset, resendValidationCode, resetPassword } from '../../services/account';
+import { changePassword, completeFirstAccess, GENERIC_RECOVERY_MESSAGE, requestPasswordReset, resendValidationCode, resetPassword } from '../../services/account';
 
 /** The partner platform API (SPEC §7): `{ status: 'OK', resultado }`. */
 
@@ -95,8 +95,20 @@ export const plataforma = [
       return filterUsers(ctx.db, { page, pageSize, email, nome, empresa, status, companyIds });
     },
   }),
+  changePasswordEndpoint('v1'),
   ...recoveryEndpoints(),
 ];
+
+/** PUT /v1/senha: the signed-in user's own password (profile page); the BFF mounts it for v2. */
+export function changePasswordEndpoint(kind: 'v1' | 'v2') {
+  return endpoint({
+    method: 'PUT', path: '/v1/senha', auth: [kind], body: changePasswordSchema,
+    async handle(ctx) {
+      await changePassword(ctx.db, ctx.auth.user, ctx.auth.session.id, ctx.body.senhaAtual, ctx.body.senha, ctx.ip);
+      return { mensagem: 'Senha alterada. As outras sessões abertas foram encerradas.' };
+    },
+  });
+}
 
 /** Account recovery and first access; the BFF mounts the same handlers for the v2 screens. */
 export function recoveryEndpoints() {

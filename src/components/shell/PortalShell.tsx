@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react';
+import type { VisibleItem } from '../../lib/menu-visibility';
+import { MenuTree } from './MenuTree';
+import { ChatLink } from './ChatLink';
+import { NewSimulationButton } from './NewSimulationButton';
+import './shell.css';
+
+export interface ShellProps {
+  generation: 'v1' | 'v2';
+  userName: string;
+  /** Legacy only: the drawer shows the last access (SPEC §2). */
+  lastAccess?: string;
+  homeHref: string;
+  profileHref: string;
+  menu: VisibleItem[];
+  currentPath: string;
+  /** On simulator pages: where a new simulation starts and, when allowed, the history link. */
+  simulator?: { startHref: string; historyHref?: string };
+  contacts: { centralAtendimento: string; chatWhatsapp: string };
+}
+
+/**
+ * The signed-in portal's one island: the header bar (menu button, simulator actions), the drawer
+ * with the user and the side menu, and the floating chat link.
+ */
+export default function PortalShell(props: ShellProps) {
+  const { generation, userName, lastAccess, homeHref, profileHref, menu, currentPath, simulator, contacts } = props;
+  const drawer = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+
+  const openDrawer = () => {
+    drawer.current?.showModal();
+    setOpen(true);
+  };
+  const closeDrawer = () => drawer.current?.close();
+
+  // A page restored from the back/forward cache must not come back with the drawer open.
+  useEffect(() => {
+    const onShow = () => closeDrawer();
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
+  return (
+    <>
+      <div className="shell-bar">
+        <button type="button" className="menu-button" aria-label="Abrir menu" aria-haspopup="dialog" aria-expanded={open} onClick={openDrawer}>
+          <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round">
+            <path d="M4 7h16M4 12h16M4 17h16" />
+          </svg>
+        </button>
+        <a className="shell-brand" href={homeHref}>Portal de Parceiros</a>
+        {simulator ? (
+          <nav className="simulator-actions" aria-label="Simulação">
+            <NewSimulationButton startHref={simulator.startHref} />
+            {simulator.historyHref ? <a className="button button-outline button-small" href={simulator.historyHref}>Histórico</a> : null}
+            <a className="profile-link" href={profileHref}>{userName}</a>
+          </nav>
+        ) : null}
+      </div>
+
+      <dialog
+        ref={drawer}
+        className="drawer"
+        aria-label="Menu principal"
+        onClose={() => setOpen(false)}
+        onClick={(event) => event.target === drawer.current && closeDrawer()}
+      >
+        <div className="drawer-panel">
+          <div className="drawer-head">
+            <div>
+              <p className="drawer-user">{userName}</p>
+              {generation === 'v1' && lastAccess ? <p className="drawer-last-access">Último acesso: {lastAccess}</p> : null}
+            </div>
+            <button type="button" className="drawer-close" aria-label="Fechar menu" onClick={closeDrawer}>×</button>
+          </div>
+          <div className="drawer-actions">
+            <a className="button button-secondary button-small" href={profileHref} onClick={closeDrawer}>Ver perfil</a>
+            <form method="post" action="/sair">
+              <input type="hidden" name="geracao" value={generation} />
+              <button type="submit" className="button button-outline button-small">Sair</button>
+            </form>
+          </div>
+          <nav aria-label="Menu">
+            <MenuTree items={menu} currentPath={currentPath} onNavigate={closeDrawer} />
+          </nav>
+        </div>
+      </dialog>
+
+      <ChatLink {...contacts} />
+    </>
+  );
+}

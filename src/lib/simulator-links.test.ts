@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { historyHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
+
+describe('simulator header links', () => {
+  it.each([
+    ['v1', 'RES', '/simulador-residencial/cadastro', '/historico?funcionalidade=residencial'],
+    ['v1', 'MU', '/simulador-maquinas/cadastro', '/historico?funcionalidade=maquinas'],
+    ['v2', 'res', '/v2/home/res', '/v2/historico?simulador=RES'],
+    ['v2', 'AFU', '/v2/home/afu', '/v2/historico?simulador=AFU'],
+  ] as const)('%s %s → %s, %s', (generation, code, start, history) => {
+    expect(simulatorStartHref(generation, code)).toBe(start);
+    expect(historyHref(generation, code)).toBe(history);
+  });
+});
+
+describe('showsHistoryButton', () => {
+  const v2 = (profile: 'ADMIN' | 'PARCEIRO_ADMIN' | 'PARCEIRO' | 'SUBSTABELECIDO', cdOperacoes: string[] = []) =>
+    ({ generation: 'v2' as const, user: { profile, cdOperacoes } });
+  it.each([
+    [v2('ADMIN'), false, true],
+    [v2('PARCEIRO_ADMIN'), false, true],
+    [v2('PARCEIRO', ['HISTORICO_COTACAO_PROPOSTA']), false, true],
+    [v2('PARCEIRO', ['COTAR_VENDER']), false, false],
+    [v2('SUBSTABELECIDO', ['HISTORICO_COTACAO_PROPOSTA']), true, false], // never on the history page itself
+  ])('%# → %s', (viewer, onHistoryPage, shown) => expect(showsHistoryButton(viewer, onHistoryPage)).toBe(shown));
+
+  it('reads the legacy sales-history permissions', () => {
+    const seller = { profile: ['VENDEDOR'], permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: true, permiteAlteracao: false }] };
+    expect(showsHistoryButton({ generation: 'v1', user: seller }, false)).toBe(true);
+    expect(showsHistoryButton({ generation: 'v1', user: { profile: ['OUTRO'], permissions: [] } }, false)).toBe(false);
+  });
+});
