@@ -30,10 +30,15 @@ const session = defineMiddleware(async (context, next) => {
 
 const gate = defineMiddleware((context, next) => {
   const path = context.url.pathname;
-  if (isApi(path) || isAsset(path) || context.routePattern === '/404' || context.routePattern === '/403') return next();
+  if (isApi(path) || isAsset(path) || context.routePattern === '/403') return next();
   const area = routeArea(path);
   if (area === 'public') return next();
   const viewer = viewerOf(context.locals.session, area);
+  // An unknown path is a 404 for everyone, but a guarded one (a menu route whose page is still to
+  // come) is refused first to whoever may not open it.
+  if (context.routePattern === '/404') {
+    return viewer && pageAccess(path, viewer, config().PORTAL_ENV) === 'forbidden' ? context.rewrite('/403') : next();
+  }
   if (!viewer) {
     const target = loginRedirect(area, path + context.url.search);
     return context.redirect(context.locals.sessionExpired ? `${target}&sessao=expirada` : target, 302);

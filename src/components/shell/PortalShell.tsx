@@ -3,6 +3,7 @@ import type { VisibleItem } from '../../lib/menu-visibility';
 import { MenuTree } from './MenuTree';
 import { ChatLink } from './ChatLink';
 import { NewSimulationButton } from './NewSimulationButton';
+import { Toaster } from '../ui/Toaster';
 import './shell.css';
 
 export interface ShellProps {
@@ -21,7 +22,7 @@ export interface ShellProps {
 
 /**
  * The signed-in portal's one island: the header bar (menu button, simulator actions), the drawer
- * with the user and the side menu, and the floating chat link.
+ * with the user and the side menu, the floating chat link and the toasts.
  */
 export default function PortalShell(props: ShellProps) {
   const { generation, userName, lastAccess, homeHref, profileHref, menu, currentPath, simulator, contacts } = props;
@@ -88,6 +89,7 @@ export default function PortalShell(props: ShellProps) {
       </dialog>
 
       <ChatLink {...contacts} />
+      <Toaster />
     </>
   );
 }

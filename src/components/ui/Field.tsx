@@ -1,15 +1,41 @@
-import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, useId, useState, type ClipboardEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { formatPastedDocument, pasteDocumentMask } from '../../lib/masks';
 
-interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   error?: string;
   hint?: ReactNode;
   /** Help text shown in a popover beside the label (SPEC §2: beside Login and Senha). */
   help?: ReactNode;
+  /**
+   * SPEC §5: a CPF or CNPJ pasted into a text field is formatted (999.999.999-99,
+   * 99.999.999/9999-99). On by default for text fields; turn it off where 11 or 14 digits mean
+   * something else (RENAVAM, CNH).
+   */
+  formatPastedDocuments?: boolean;
 }
 
 /** SPEC §5: every non-password input drops the '|' character. */
 export const stripPipes = (value: string) => value.replace(/\|/g, '');
+
+const TEXT_TYPES = new Set([undefined, '', 'text', 'search']);
+
+/**
+ * Replaces the selection with the formatted CPF/CNPJ when the pasted text is one, then fires an
+ * `input` event so React's onChange (and react-hook-form's register) see the new value.
+ */
+export function pasteFormattedDocument(event: ClipboardEvent<HTMLInputElement>): void {
+  const input = event.currentTarget;
+  const text = event.clipboardData.getData('text');
+  if (!pasteDocumentMask(text)) return;
+  const formatted = formatPastedDocument(text);
+  const start = input.selectionStart ?? input.value.length;
+  const end = input.selectionEnd ?? start;
+  if (input.maxLength > 0 && input.value.length - (end - start) + formatted.length > input.maxLength) return;
+  event.preventDefault();
+  input.setRangeText(formatted, start, end, 'end');
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
 
 function HelpPopover({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
@@ -20,7 +46,17 @@ function HelpPopover({ id, label, children }: { id: string; label: string; child
   );
 }
 
-function Frame({ id, label, error, hint, help, children }: { id: string; label: string; error?: string; hint?: ReactNode; help?: ReactNode; children: ReactNode }) {
+interface FieldFrameProps {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  help?: ReactNode;
+  children: ReactNode;
+}
+
+/** Label, help popover, hint and error around a control whose id is `id` (see `describedBy`). */
+export function FieldFrame({ id, label, error, hint, help, children }: FieldFrameProps) {
   return (
     <div className="field">
       <span className="field-label">
@@ -34,13 +70,17 @@ function Frame({ id, label, error, hint, help, children }: { id: string; label: 
   );
 }
 
-const describedBy = (id: string, error?: string, hint?: ReactNode) =>
+/** The aria-describedby of a FieldFrame's control: its error and hint, when shown. */
+export const describedBy = (id: string, error?: string, hint?: ReactNode) =>
   [error ? `${id}-erro` : '', hint ? `${id}-dica` : ''].filter(Boolean).join(' ') || undefined;
 
-export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field({ label, error, hint, help, onChange, ...input }, ref) {
+export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
+  { label, error, hint, help, onChange, onPaste, formatPastedDocuments = true, ...input }, ref,
+) {
   const id = useId();
+  const formatsDocuments = formatPastedDocuments && TEXT_TYPES.has(input.type);
   return (
-    <Frame id={id} label={label} error={error} hint={hint} help={help}>
+    <FieldFrame id={id} label={label} error={error} hint={hint} help={help}>
       <div className="field-control">
         <input
           {...input}
@@ -54,14 +94,18 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field({ l
             if (clean !== event.target.value) event.target.value = clean;
             onChange?.(event);
           }}
+          onPaste={(event) => {
+            onPaste?.(event);
+            if (formatsDocuments && !event.defaultPrevented) pasteFormattedDocument(event);
+          }}
         />
       </div>
-    </Frame>
+    </FieldFrame>
   );
 });
 
 /** A password input whose text shows while the eye is held and hides when released or left (SPEC §4). */
-export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type'>>(function PasswordField(
+export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type' | 'formatPastedDocuments'>>(function PasswordField(
   { label, error, hint, help, ...input }, ref,
 ) {
   const id = useId();
@@ -69,7 +113,7 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type
   const show = () => setVisible(true);
   const hide = () => setVisible(false);
   return (
-    <Frame id={id} label={label} error={error} hint={hint} help={help}>
+    <FieldFrame id={id} label={label} error={error} hint={hint} help={help}>
       <div className="field-control">
         <input
           {...input}
@@ -100,6 +144,6 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type
           </svg>
         </button>
       </div>
-    </Frame>
+    </FieldFrame>
   );
 });

@@ -156,13 +156,15 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
     const secure = url.protocol === 'https:';
     try {
       if (isCrossSite(request, url)) throw forbidden('Requisição de outra origem recusada.');
+      const rawBody = e.body ? await readJson(request) : undefined;
+      // Who is asking comes before what they sent: a stranger learns nothing of the schemas.
+      const db = await options.db();
+      const auth = e.auth ? await authenticate(db, request, e.auth) : (undefined as unknown as Authenticated);
       const match = route.regex.exec(url.pathname)!;
       const rawParams = Object.fromEntries(route.names.map((name, i) => [name, safeDecode(match[i + 1] ?? '')]));
       const params = parse(e.params, rawParams, 'params');
       const query = parse(e.query, Object.fromEntries(url.searchParams), 'query');
-      const body = e.body ? parse(e.body, await readJson(request), 'body') : undefined;
-      const db = await options.db();
-      const auth = e.auth ? await authenticate(db, request, e.auth) : (undefined as unknown as Authenticated);
+      const body = e.body ? parse(e.body, rawBody, 'body') : undefined;
       const payload = await e.handle({
         request, url, ip: options.ip, db, body, query, params, auth,
         cookieMode: request.headers.get(COOKIE_SESSION_HEADER) === 'cookie',
