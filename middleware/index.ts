@@ -4,8 +4,11 @@ import { resolvePortalSession } from '../src/server/services/portal-session';
 import { routeArea } from '../src/lib/routes';
 import { loginRedirect } from '../src/lib/paths';
 import { viewerOf } from '../src/lib/session';
-import { pageAccess } from '../src/lib/route-guards';
+import { isGuardedRoute, pageAccess } from '../src/lib/route-guards';
 import { config } from '../src/server/config';
+import { ApiError } from '../src/server/api/errors';
+import { errorResponse } from '../src/server/api/router';
+import { isCrossSiteRequest } from '../src/server/security';
 
 /**
  * The request pipeline for pages (DESIGN §4): resolve the session cookies, gate the route set of each
@@ -14,6 +17,15 @@ import { config } from '../src/server/config';
 
 const isAsset = (path: string) => path.startsWith('/_astro/') || /\.[a-z0-9]+$/i.test(path);
 const isApi = (path: string) => path.startsWith('/api/');
+
+/** A state-changing request from another site is refused before anything else runs. */
+const sameOrigin = defineMiddleware((context, next) => {
+  const { request, url } = context;
+  if (!isCrossSiteRequest(request, url)) return next();
+  return isApi(url.pathname)
+    ? errorResponse(new ApiError(403, 'Requisição de outra origem recusada.'))
+    : new Response('Requisição de outra origem recusada.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+});
 
 const session = defineMiddleware(async (context, next) => {
   context.locals.session = {};
@@ -34,11 +46,9 @@ const gate = defineMiddleware((context, next) => {
   const area = routeArea(path);
   if (area === 'public') return next();
   const viewer = viewerOf(context.locals.session, area);
-  // An unknown path is a 404 for everyone, but a guarded one (a menu route whose page is still to
-  // come) is refused first to whoever may not open it.
-  if (context.routePattern === '/404') {
-    return viewer && pageAccess(path, viewer, config().PORTAL_ENV) === 'forbidden' ? context.rewrite('/403') : next();
-  }
+  // A path without a page is a 404 — unless it is a guarded portal route whose page is still to
+  // come: that one asks for the login first, and is refused to whoever may not open it.
+  if (context.routePattern === '/404' && !isGuardedRoute(path, area)) return next();
   if (!viewer) {
     const target = loginRedirect(area, path + context.url.search);
     return context.redirect(context.locals.sessionExpired ? `${target}&sessao=expirada` : target, 302);
@@ -54,11 +64,13 @@ const headers = defineMiddleware(async (context, next) => {
   const response = await next();
   response.headers.set('x-content-type-options', 'nosniff');
   response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-  response.headers.set('x-frame-options', 'DENY');
+  if (!response.headers.has('x-frame-options')) response.headers.set('x-frame-options', 'DENY');
+  const https = context.url.protocol === 'https:' || context.request.headers.get('x-forwarded-proto') === 'https';
+  if (https) response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
   if (!isAsset(context.url.pathname) && (context.locals.session.v1 || context.locals.session.v2)) {
     response.headers.set('cache-control', 'no-store');
   }
   return response;
 });
 
-export const onRequest = sequence(session, gate, headers);
+export const onRequest = sequence(sameOrigin, session, gate, headers);

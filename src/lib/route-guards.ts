@@ -59,3 +59,9 @@ export const ROUTE_GUARDS = {
 export function pageAccess(path: string, viewer: Viewer, environment: Environment): RouteAccess {
   return routeAccess(ROUTE_GUARDS[viewer.generation], path, viewer, environment);
 }
+
+/** Is this path a portal route some guard knows (a menu route or one of its sections)? */
+export function isGuardedRoute(path: string, generation: 'v1' | 'v2'): boolean {
+  const target = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return ROUTE_GUARDS[generation].some((g) => target === g.prefix || target.startsWith(`${g.prefix}/`));
+}

@@ -10,7 +10,7 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/sair', '/403', '/404', '/dev/kit-ui',
   '/v2/senha', '/v2/reenviar-codigo-validacao', '/v2/cadastro-realizado', '/v2/template-email', '/v2/login', '/v2/esqueci-senha',
 ]);
-const PUBLIC_PREFIXES = ['/v2/login/session/'];
+const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/'];
 
 export function routeArea(pathname: string): RouteArea {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

@@ -5,7 +5,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
  * screens, and reading the demo mailbox (/caixa-postal).
  *
  * The whole run shares ONE database (see playwright.config.ts), so:
- *  - `admin@legado.demo` belongs to account-recovery.spec.ts only (its password is changed there);
+ *  - `admin@legado.demo` belongs to account-recovery.spec.ts (its password is reset there, and set back
+ *    to the demo one at the end, for the authorization matrix);
  *  - `novo.parceiro@parceiro.demo` belongs to the first-access test only;
  *  - every other account keeps the demo password and may be used anywhere.
  */
@@ -98,14 +99,15 @@ export async function expectHome(page: Page, account: DemoAccount): Promise<void
   await expect(page.getByRole('heading', { level: 1, name: `Olá, ${account.name}!` })).toBeVisible();
 }
 
-/** The value shown beside a label in the home page's details list (a <dt>/<dd> pair). */
-export function homeDetail(page: Page, label: string): Locator {
-  return page.locator('dl dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+/** The v2 home's line about simulator access ('Simuladores: Acesso liberado' when fully authenticated). */
+export function simulatorAccess(page: Page): Locator {
+  return page.getByText(/^Simuladores: /);
 }
 
-/** Clicks "Sair" on a home page and checks where the user lands. */
+/** Clicks "Sair" in the drawer of a signed-in page and checks where the user lands. */
 export async function signOut(page: Page, generation: Generation): Promise<void> {
-  await page.getByRole('button', { name: 'Sair' }).click();
+  const menu = await openDrawer(page);
+  await menu.getByRole('button', { name: 'Sair' }).click();
   await expect(page).toHaveURL(generation === 'v1' ? path('/') : path('/v2/login'));
 }
 
@@ -145,4 +147,18 @@ export async function latestValidationCode(page: Page, to: string): Promise<stri
   const match = /Código de validação: (\d{6})/.exec(text);
   expect(match, `no "Código de validação: NNNNNN" line in the e-mail:\n${text}`).not.toBeNull();
   return match![1]!;
+}
+
+/** The drawer of the signed-in frame (a modal <dialog> named "Menu principal"). */
+export function drawer(page: Page): Locator {
+  return page.getByRole('dialog', { name: 'Menu principal' });
+}
+
+/** Opens the drawer with the header's "Abrir menu" button (the page must be hydrated) and returns it. */
+export async function openDrawer(page: Page): Promise<Locator> {
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Abrir menu' }).click();
+  const dialog = drawer(page);
+  await expect(dialog).toBeVisible();
+  return dialog;
 }

@@ -4,6 +4,7 @@ import type { SessionKind, User } from '../db/schema';
 import { ApiError, forbidden, unauthorized } from './errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
+import { isCrossSiteRequest } from '../security';
 import { findUserById } from '../services/principals';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 
@@ -125,14 +126,6 @@ export async function authenticate(db: DB, request: Request, kinds: readonly Ses
   return { user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
 }
 
-/** A state-changing request from another site is refused even before its cookies are looked at. */
-function isCrossSite(request: Request, url: URL): boolean {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;
-  const origin = request.headers.get('origin');
-  if (origin) return origin !== url.origin;
-  return request.headers.get('sec-fetch-site') === 'cross-site';
-}
-
 export interface Router {
   handle(request: Request, options: { ip: string; db: () => Promise<DB> }): Promise<Response>;
   endpoints: readonly { base: ApiBase; method: Method; path: string; auth?: readonly SessionKind[] }[];
@@ -155,7 +148,8 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
     const setCookies: string[] = [];
     const secure = url.protocol === 'https:';
     try {
-      if (isCrossSite(request, url)) throw forbidden('Requisição de outra origem recusada.');
+      // Refused before its cookies are looked at.
+      if (isCrossSiteRequest(request, url)) throw forbidden('Requisição de outra origem recusada.');
       const rawBody = e.body ? await readJson(request) : undefined;
       // Who is asking comes before what they sent: a stranger learns nothing of the schemas.
       const db = await options.db();

@@ -1,0 +1,173 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { api } from '../../src/server/api';
+import { routeOfPageFile } from '../../src/lib/page-routes';
+import { DEMO_PASSWORD } from './helpers';
+
+/**
+ * The authorization matrix (issue 4): every page route and every API endpoint found in the source
+ * tree, checked for an anonymous visitor and each demo account that can sign in. A route or endpoint
+ * missing from the tables below fails the test, so nothing ships unchecked.
+ *
+ * Outcomes: an HTTP status, or 'v1' / 'v2' for a redirect to that generation's login (keeping the
+ * path), or 'home' for a redirect to the user's home (a login page opened while signed in).
+ */
+type Account = 'anon' | 'vendedor' | 'adminLegado' | 'adminV2' | 'parceiroAdmin' | 'parceiro' | 'substabelecido';
+type Outcome = number | 'v1' | 'v2' | 'home';
+type Row = Record<Account, Outcome>;
+
+const ACCOUNTS: Record<Exclude<Account, 'anon'>, { email: string; generation: 'v1' | 'v2' }> = {
+  vendedor: { email: 'vendedor@legado.demo', generation: 'v1' },
+  adminLegado: { email: 'admin@legado.demo', generation: 'v1' },
+  adminV2: { email: 'admin@seguradora.demo', generation: 'v2' },
+  parceiroAdmin: { email: 'parceiro.admin@parceiro.demo', generation: 'v2' },
+  parceiro: { email: 'parceiro@parceiro.demo', generation: 'v2' },
+  substabelecido: { email: 'substabelecido@parceiro.demo', generation: 'v2' },
+};
+
+const all = (outcome: Outcome): Row =>
+  ({ anon: outcome, vendedor: outcome, adminLegado: outcome, adminV2: outcome, parceiroAdmin: outcome, parceiro: outcome, substabelecido: outcome });
+const legacyOnly = (signedIn: Outcome, others: Outcome): Row =>
+  ({ ...all(others), vendedor: signedIn, adminLegado: signedIn });
+const v2Only = (signedIn: Outcome, others: Outcome): Row =>
+  ({ ...all(others), adminV2: signedIn, parceiroAdmin: signedIn, parceiro: signedIn, substabelecido: signedIn });
+
+/** Page routes (as files name them) → the path requested and the outcome per account (PORTAL_ENV=TEST). */
+const PAGES: Record<string, { path: string; expect: Row }> = {
+  '/': { path: '/', expect: all(200) },
+  '/403': { path: '/403', expect: all(403) },
+  '/404': { path: '/404', expect: all(404) },
+  '/signin': { path: '/signin', expect: legacyOnly('home', 200) },
+  '/login': { path: '/login', expect: legacyOnly('home', 200) },
+  '/esqueci-senha': { path: '/esqueci-senha', expect: all(200) },
+  '/reenviar-codigo-validacao': { path: '/reenviar-codigo-validacao', expect: all(200) },
+  '/redefinir-senha': { path: '/redefinir-senha?token=nao-existe-este-token', expect: all(410) },
+  '/cadastro-login': { path: '/cadastro-login', expect: all(200) },
+  '/cadastro-realizado': { path: '/cadastro-realizado', expect: all(200) },
+  '/template-email': { path: '/template-email', expect: all(200) },
+  '/termo-de-uso': { path: '/termo-de-uso', expect: all(200) },
+  '/termo-presente-proposta': { path: '/termo-presente-proposta', expect: all(200) },
+  '/mapa-dev-test': { path: '/mapa-dev-test', expect: all(200) },
+  '/caixa-postal': { path: '/caixa-postal', expect: all(200) },
+  '/dev/kit-ui': { path: '/dev/kit-ui', expect: all(200) },
+  '/sair': { path: '/sair', expect: all(404) }, // POST only: a GET finds nothing
+  '/home': { path: '/home', expect: legacyOnly(200, 'v1') },
+  '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
+  '/v2/login': { path: '/v2/login', expect: v2Only('home', 200) },
+  '/v2/login/session/[idSessaoSSO]': { path: '/v2/login/session/sessao-sso-inexistente', expect: all(303) },
+  '/v2/esqueci-senha': { path: '/v2/esqueci-senha', expect: all(200) },
+  '/v2/reenviar-codigo-validacao': { path: '/v2/reenviar-codigo-validacao', expect: all(200) },
+  '/v2/senha': { path: '/v2/senha?token=nao-existe-este-token', expect: all(410) },
+  '/v2/cadastro-realizado': { path: '/v2/cadastro-realizado', expect: all(200) },
+  '/v2/template-email': { path: '/v2/template-email', expect: all(200) },
+  '/v2/home': { path: '/v2/home', expect: v2Only(200, 'v2') },
+  '/v2/perfil': { path: '/v2/perfil', expect: v2Only(200, 'v2') },
+};
+
+/** API endpoints ('METHOD /path') → a request and the outcome per account. */
+const API: Record<string, { path?: string; body?: unknown; headers?: Record<string, string>; expect: Row }> = {
+  'POST /api/plataforma/v1/login': { body: {}, expect: all(400) },
+  'GET /api/plataforma/v1/permissoes/:idUsuario': {
+    path: '/api/plataforma/v1/permissoes/1', // admin@legado.demo's permissions
+    expect: { ...all(401), vendedor: 403, adminLegado: 200 },
+  },
+  'POST /api/plataforma/v1/login/token': {
+    body: { nome: 'Portal', email: 'parceiro@parceiro.demo' },
+    expect: { ...all(401), adminV2: 403, parceiroAdmin: 403, parceiro: 200, substabelecido: 403 },
+  },
+  'GET /api/plataforma/v1/usuarios/filtro': {
+    expect: { anon: 401, vendedor: 403, adminLegado: 200, adminV2: 200, parceiroAdmin: 200, parceiro: 403, substabelecido: 200 },
+  },
+  'PUT /api/plataforma/v1/senha': { body: {}, expect: legacyOnly(400, 401) },
+  'POST /api/plataforma/v1/senha/esqueci': { body: {}, expect: all(400) },
+  'POST /api/plataforma/v1/senha/redefinir': { body: {}, expect: all(400) },
+  'POST /api/plataforma/v1/codigo-validacao/reenviar': { body: {}, expect: all(400) },
+  'POST /api/plataforma/v1/primeiro-acesso': { body: {}, expect: all(400) },
+  'GET /api/bff/v1/usuario': { expect: v2Only(200, 401) },
+  'PUT /api/bff/v1/senha': { body: {}, expect: v2Only(400, 401) },
+  'POST /api/bff/v1/senha/esqueci': { body: {}, expect: all(400) },
+  'POST /api/bff/v1/senha/redefinir': { body: {}, expect: all(400) },
+  'POST /api/bff/v1/codigo-validacao/reenviar': { body: {}, expect: all(400) },
+  'POST /api/bff/v1/primeiro-acesso': { body: {}, expect: all(400) },
+  'POST /api/gateway/login': { body: {}, expect: all(400) },
+  'GET /api/auth/v2/cognito-auth/token/:nmIdSessao': {
+    path: '/api/auth/v2/cognito-auth/token/sessao-sso-inexistente', headers: { nmIdSessao: 'sessao-sso-inexistente' }, expect: all(401),
+  },
+  'POST /api/auth/v2/sessao-sso': {
+    body: { email: 'parceiro@parceiro.demo' },
+    expect: { ...all(401), adminV2: 200, parceiroAdmin: 403, parceiro: 403, substabelecido: 403 },
+  },
+  // Checked last for each account: it ends the session.
+  'POST /api/auth/v1/logout': { expect: all(200) },
+};
+
+function pageFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : [join(dir, entry.name)]);
+}
+const pagesDir = join(process.cwd(), 'src/pages');
+const sourcePages = pageFiles(pagesDir)
+  .map((file) => routeOfPageFile(`/pages/${relative(pagesDir, file)}`))
+  .filter((route): route is string => Boolean(route));
+const sourceEndpoints = api.endpoints.map((e) => `${e.method} ${e.path}`);
+
+test('every page and endpoint of the source tree has a row in the matrix', () => {
+  expect(sourcePages.filter((route) => !PAGES[route]), 'pages without a row').toEqual([]);
+  expect(sourceEndpoints.filter((key) => !API[key]), 'endpoints without a row').toEqual([]);
+  expect(Object.keys(PAGES).filter((route) => !sourcePages.includes(route)), 'rows of pages that no longer exist').toEqual([]);
+  expect(Object.keys(API).filter((key) => !sourceEndpoints.includes(key)), 'rows of endpoints that no longer exist').toEqual([]);
+});
+
+async function contextFor(account: Account, baseURL: string): Promise<APIRequestContext> {
+  const context = await playwrightRequest.newContext({ baseURL, maxRedirects: 0 });
+  if (account === 'anon') return context;
+  const { email, generation } = ACCOUNTS[account];
+  const login = generation === 'v1'
+    ? await context.post('/api/plataforma/v1/login', { data: { user_name: email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' } })
+    : await context.post('/api/gateway/login', { data: { userName: email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' } });
+  expect(login.status(), `${email} signs in: ${await login.text()}`).toBe(200);
+  return context;
+}
+
+function outcomeOf(status: number, location: string | undefined, requested: string): Outcome {
+  if (status !== 302 || !location) return status;
+  const target = new URL(location, 'http://x');
+  for (const generation of ['v1', 'v2'] as const) {
+    const login = generation === 'v1' ? '/signin' : '/v2/login';
+    if (target.pathname === login && target.searchParams.get('next') === requested) return generation;
+  }
+  if (target.pathname === '/home' || target.pathname === '/v2/home') return 'home';
+  return status;
+}
+
+for (const account of ['anon', ...Object.keys(ACCOUNTS)] as Account[]) {
+  test(`matrix for ${account}`, async ({ baseURL }) => {
+    const context = await contextFor(account, baseURL!);
+    const mismatches: string[] = [];
+    for (const [route, row] of Object.entries(PAGES)) {
+      const response = await context.get(row.path);
+      const outcome = outcomeOf(response.status(), response.headers().location, row.path);
+      if (outcome !== row.expect[account]) mismatches.push(`page ${route}: expected ${row.expect[account]}, got ${outcome}`);
+    }
+    for (const [key, row] of Object.entries(API)) {
+      const [method, path] = key.split(' ') as [string, string];
+      const response = await context.fetch(row.path ?? path, {
+        method, headers: { 'x-portal-session': 'cookie', ...row.headers }, ...(row.body === undefined ? {} : { data: row.body }),
+      });
+      if (response.status() !== row.expect[account]) mismatches.push(`api ${key}: expected ${row.expect[account]}, got ${response.status()}`);
+    }
+    await context.dispose();
+    expect(mismatches).toEqual([]);
+  });
+}
+
+test('a v2 user may not act for a company they are not linked to (empresa header → 403)', async ({ baseURL }) => {
+  const context = await contextFor('substabelecido', baseURL!);
+  const own = await context.get('/api/bff/v1/usuario', { headers: { empresa: '33444555000181', 'x-portal-session': 'cookie' } });
+  expect(own.status()).toBe(200);
+  const foreign = await context.get('/api/bff/v1/usuario', { headers: { empresa: '11222333000181', 'x-portal-session': 'cookie' } });
+  expect(foreign.status()).toBe(403);
+  expect(await foreign.json()).toMatchObject({ status: 403, message: 'Você não tem acesso a esta empresa.' });
+  await context.dispose();
+});
