@@ -46,6 +46,7 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/cadastro-login': { path: '/cadastro-login', expect: all(200) },
   '/cadastro-realizado': { path: '/cadastro-realizado', expect: all(200) },
   '/template-email': { path: '/template-email', expect: all(200) },
+  '/template-email/[template]': { path: '/template-email/redefinir-senha', expect: all(200) },
   '/termo-de-uso': { path: '/termo-de-uso', expect: all(200) },
   '/termo-presente-proposta': { path: '/termo-presente-proposta', expect: all(200) },
   '/mapa-dev-test': { path: '/mapa-dev-test', expect: all(200) },

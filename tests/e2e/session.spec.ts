@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, expectHome, gotoHydrated, path, signIn, submitLogin, waitForIslands } from './helpers';
+import { ACCOUNTS, DEMO_PASSWORD, expectHome, gotoHydrated, path, signIn, signOut, submitLogin, waitForIslands } from './helpers';
 
 test.describe('session cookies', () => {
   test('the legacy token is an httpOnly cookie, invisible to scripts', async ({ page, context }) => {
@@ -33,8 +33,7 @@ test.describe('session cookies', () => {
 
   test('signing out removes the cookies', async ({ page, context }) => {
     await signIn(page, ACCOUNTS.subagent);
-    await page.getByRole('button', { name: 'Sair' }).click();
-    await expect(page).toHaveURL(path('/v2/login'));
+    await signOut(page, 'v2');
     const names = (await context.cookies()).map((c) => c.name);
     expect(names).not.toContain('tokenV2');
     expect(names).not.toContain('tokenSimulador');

@@ -205,7 +205,8 @@ test.describe('header, chat link and footer', () => {
     await page.setViewportSize({ width: 1280, height: 500 });
     await signIn(page, ACCOUNTS.legacySeller);
     // Make the page long enough for the footer to start out of view.
-    await page.addStyleTag({ content: 'main.portal-content { min-height: 2000px; }' });
+    // Through the CSSOM: the page's CSP refuses injected <style> elements.
+    await page.evaluate(() => { document.querySelector<HTMLElement>('main.portal-content')!.style.minHeight = '2000px'; });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => window.dispatchEvent(new Event('resize')));
 

@@ -1,9 +1,8 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState, type FormEvent } from 'react';
+import { safeParse } from 'zod/v4/core';
 import { Field, PasswordField } from '../../components/ui/Field';
 import { Button } from '../../components/ui/Button';
-import { loginFormSchema, type LoginForm as LoginValues } from '../../lib/auth-schemas';
+import { loginFormSchema } from '../../lib/auth-schemas';
 import { createClient, toFailure, DEFAULT_ERROR, type ApiBases } from '../../lib/http';
 import { stripProviderDomain } from '../../lib/admin-login';
 import { HOME_PATH } from '../../lib/paths';
@@ -18,19 +17,23 @@ interface Props {
   appName: string;
 }
 
+type Errors = Partial<Record<'email' | 'senha', string>>;
+
 const PASSWORD_HELP = 'A senha deve ter no mínimo 8 caracteres, com letras maiúsculas e minúsculas e caracteres especiais.';
 const LOGIN_HELP = {
   v1: 'Use o e-mail cadastrado para você no portal.',
   v2: 'Use o e-mail cadastrado para você pela sua empresa. Administradores da seguradora podem usar o e-mail corporativo.',
 };
 
+/**
+ * The sign-in form of both generations (SPEC §2, §5, §8). Two fields validated on submit only: it
+ * reads the form itself rather than pulling react-hook-form into the lightest page of the portal
+ * (docs/decisions/012-javascript-budget.md).
+ */
 export default function LoginForm({ generation, apis, next, providerDomain, appName }: Props) {
+  const [errors, setErrors] = useState<Errors>({});
   const [banner, setBanner] = useState<string>();
-  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<LoginValues>({
-    resolver: zodResolver(loginFormSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onSubmit',
-  });
+  const [submitting, setSubmitting] = useState(false);
 
   async function signInV1(email: string, senha: string) {
     const plataforma = createClient(apis, 'plataforma');
@@ -50,18 +53,37 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
     await createClient(apis, 'bff')('/v1/usuario');
   }
 
-  const onSubmit = handleSubmit(async ({ email, senha }) => {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const values = Object.fromEntries(new FormData(form));
+    const parsed = safeParse(loginFormSchema, values);
+    if (!parsed.success) {
+      const found: Errors = {};
+      for (const issue of parsed.error.issues) found[issue.path[0] as keyof Errors] ??= issue.message;
+      setErrors(found);
+      form.querySelector<HTMLInputElement>(`[name="${found.email ? 'email' : 'senha'}"]`)?.focus();
+      return;
+    }
+    setErrors({});
     setBanner(undefined);
+    setSubmitting(true);
     try {
+      const { email, senha } = parsed.data;
       await (generation === 'v1' ? signInV1(email, senha) : signInV2(email, senha));
       window.location.assign(next ?? HOME_PATH[generation]);
     } catch (error) {
       const failure = toFailure(error);
       const placement = loginErrorPlacement(failure.status, failure.message);
-      if (placement.field) setError(placement.field, { message: placement.message }, { shouldFocus: true });
-      else setBanner(placement.message || DEFAULT_ERROR.title);
+      if (placement.field) {
+        setErrors({ [placement.field]: placement.message });
+        form.querySelector<HTMLInputElement>(`[name="${placement.field}"]`)?.focus();
+      } else {
+        setBanner(placement.message || DEFAULT_ERROR.title);
+      }
+      setSubmitting(false);
     }
-  });
+  }
 
   // method="post": a submit before the island hydrates must not put the password in the URL.
   return (
@@ -69,22 +91,16 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
       {banner ? <div className="alert alert-error" role="alert">{banner}</div> : null}
       <Field
         label="Login"
+        name="email"
         type="email"
         autoComplete="username"
         inputMode="email"
         placeholder="seu.email@empresa.com.br"
-        error={errors.email?.message}
+        error={errors.email}
         help={LOGIN_HELP[generation]}
-        {...register('email')}
       />
-      <PasswordField
-        label="Senha"
-        autoComplete="current-password"
-        error={errors.senha?.message}
-        help={PASSWORD_HELP}
-        {...register('senha')}
-      />
-      <Button type="submit" block loading={isSubmitting}>Entrar</Button>
+      <PasswordField label="Senha" name="senha" autoComplete="current-password" error={errors.senha} help={PASSWORD_HELP} />
+      <Button type="submit" block loading={submitting}>Entrar</Button>
     </form>
   );
 }

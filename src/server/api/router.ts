@@ -1,4 +1,5 @@
-import { z } from '../../lib/zod';
+import * as core from 'zod/v4/core';
+import '../../lib/zod'; // pt-BR messages for every schema the router parses
 import type { DB } from '../db';
 import type { SessionKind, User } from '../db/schema';
 import { ApiError, forbidden, unauthorized } from './errors';
@@ -39,7 +40,10 @@ export interface Context<B = unknown, Q = unknown, P = unknown> {
   clearCookie(name: string): void;
 }
 
-export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+/** Any zod schema, classic or mini (both share zod's core). */
+type Schema = core.$ZodType;
+
+export interface Endpoint<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema> {
   method: Method;
   path: string;
   /** Session kinds accepted, in the order their cookies are tried. Absent: public. */
@@ -47,11 +51,11 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   body?: B;
   query?: Q;
   params?: P;
-  handle(ctx: Context<z.output<B>, z.output<Q>, z.output<P>>): Promise<unknown>;
+  handle(ctx: Context<core.output<B>, core.output<Q>, core.output<P>>): Promise<unknown>;
 }
 
 /** Typed helper: infers the handler's argument types from the schemas. */
-export const endpoint = <B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
+export const endpoint = <B extends Schema = core.$ZodUnknown, Q extends Schema = core.$ZodUnknown, P extends Schema = core.$ZodUnknown>(
   e: Endpoint<B, Q, P>,
 ) => e as unknown as Endpoint;
 
@@ -77,7 +81,7 @@ export const errorResponse = (error: ApiError) => {
 };
 
 /** zod issues as `{ field: [messages] }` and the first message as the summary. */
-function validationError(error: z.ZodError, where: string): ApiError {
+function validationError(error: core.$ZodError, where: string): ApiError {
   const fields: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? issue.path.join('.') : where;
@@ -108,9 +112,9 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-function parse<S extends z.ZodType>(schema: S | undefined, value: unknown, where: string) {
+function parse(schema: Schema | undefined, value: unknown, where: string) {
   if (!schema) return value;
-  const result = schema.safeParse(value);
+  const result = core.safeParse(schema, value);
   if (!result.success) throw validationError(result.error, where);
   return result.data;
 }
