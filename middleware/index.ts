@@ -7,7 +7,7 @@ import { viewerOf } from '../src/lib/session';
 import { isGuardedRoute, pageAccess } from '../src/lib/route-guards';
 import { config } from '../src/server/config';
 import { ApiError } from '../src/server/api/errors';
-import { errorResponse } from '../src/server/api/router';
+import { errorResponse, MAX_BODY_BYTES } from '../src/server/api/router';
 import { isCrossSiteRequest } from '../src/server/security';
 
 /**
@@ -18,13 +18,23 @@ import { isCrossSiteRequest } from '../src/server/security';
 const isAsset = (path: string) => path.startsWith('/_astro/') || /\.[a-z0-9]+$/i.test(path);
 const isApi = (path: string) => path.startsWith('/api/');
 
-/** A state-changing request from another site is refused before anything else runs. */
-const sameOrigin = defineMiddleware((context, next) => {
+const refuse = (path: string, status: number, message: string) =>
+  isApi(path)
+    ? errorResponse(new ApiError(status, message))
+    : new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+/**
+ * Before anything else runs: a state-changing request from another site is refused (403), and so
+ * is a body declared over 1 MB (413) — the adapter's own limit (astro.config.mjs) catches bodies
+ * that do not declare their length.
+ */
+const requestLimits = defineMiddleware((context, next) => {
   const { request, url } = context;
-  if (!isCrossSiteRequest(request, url)) return next();
-  return isApi(url.pathname)
-    ? errorResponse(new ApiError(403, 'Requisição de outra origem recusada.'))
-    : new Response('Requisição de outra origem recusada.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (isCrossSiteRequest(request, url)) return refuse(url.pathname, 403, 'Requisição de outra origem recusada.');
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+    return refuse(url.pathname, 413, 'O corpo da requisição excede o limite de 1 MB.');
+  }
+  return next();
 });
 
 const session = defineMiddleware(async (context, next) => {
@@ -73,4 +83,4 @@ const headers = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(sameOrigin, session, gate, headers);
+export const onRequest = sequence(requestLimits, session, gate, headers);
