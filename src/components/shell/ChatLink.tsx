@@ -9,9 +9,11 @@ interface Props {
 const whatsappHref = (number: string) => `https://wa.me/55${number.replace(/\D/g, '')}`;
 const telHref = (number: string) => `tel:${number.replace(/\D/g, '')}`;
 
-/** The floating chat link and its menu (shown when signed in), kept clear of the footer. */
+/**
+ * The floating chat link and its menu (shown when signed in), kept clear of the footer. The offset
+ * is written through the CSSOM: the page's CSP refuses server-rendered `style` attributes.
+ */
 export function ChatLink({ centralAtendimento, chatWhatsapp }: Props) {
-  const [bottom, setBottom] = useState(80);
   const [open, setOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -23,7 +25,7 @@ export function ChatLink({ centralAtendimento, chatWhatsapp }: Props) {
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
         const rect = footer.getBoundingClientRect();
-        setBottom(chatLinkBottom(rect.top, rect.height, window.innerHeight));
+        menuRef.current?.style.setProperty('bottom', `${chatLinkBottom(rect.top, rect.height, window.innerHeight)}px`);
       });
     };
     update();
@@ -50,7 +52,7 @@ export function ChatLink({ centralAtendimento, chatWhatsapp }: Props) {
   }, [open]);
 
   return (
-    <div className="chat-link" style={{ bottom: `${bottom}px` }} ref={menuRef} data-testid="chat-link">
+    <div className="chat-link" ref={menuRef} data-testid="chat-link">
       {open ? (
         <div className="chat-menu" id="chat-menu" role="menu" aria-label="Fale conosco">
           <a role="menuitem" href={whatsappHref(chatWhatsapp)} target="_blank" rel="noopener noreferrer">Chat no WhatsApp {chatWhatsapp}</a>
