@@ -34,7 +34,12 @@ export async function requestPasswordReset(db: DB, email: string, ip: string): P
   });
 }
 
-export const isResetLinkUsable = (db: DB, token: string) => isCodeUsable(db, 'RESET', token);
+/** The token of a reset page's URL when the link is still usable; undefined for a dead one. */
+export async function resetLinkOf(db: DB, url: URL): Promise<string | undefined> {
+  const token = url.searchParams.get('token') ?? '';
+  if (token.length < 16 || token.length > 128) return undefined;
+  return (await isCodeUsable(db, 'RESET', token)) ? token : undefined;
+}
 
 async function setPassword(db: DB, user: User, passwordHash: string, ip: string, keepSessionId?: number): Promise<void> {
   await db.updateTable('users')
