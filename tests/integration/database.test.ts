@@ -72,5 +72,5 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded database on disk', 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two cold opens of an on-disk database and two full-cost hashes: slow on a busy machine
 });
