@@ -1,0 +1,17 @@
+// The throughput baseline: a bare Node http server answering one HTML page from memory, i.e. the
+// ceiling for any Node server on this machine. Run as a child process (pinned like the portal).
+// argv[2]: the HTML file. Prints {"port": n} once listening; exits when its stdin closes, so it never
+// outlives the benchmark.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+
+const html = readFileSync(process.argv[2]);
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html', 'content-length': html.length });
+  res.end(html);
+});
+server.keepAliveTimeout = 5_000; // as in scripts/serve.mjs
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+
+process.stdin.resume();
+process.stdin.on('end', () => process.exit(0));
