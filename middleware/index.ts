@@ -11,8 +11,9 @@ import { errorResponse, MAX_BODY_BYTES } from '../src/server/api/router';
 import { isCrossSiteRequest } from '../src/server/security';
 
 /**
- * The request pipeline for pages (DESIGN §4): resolve the session cookies, gate the route set of each
- * generation, then add the security headers. /api/* is authenticated by the API router itself.
+ * The request pipeline (DESIGN §4): refuse cross-site and oversized requests, resolve the session
+ * cookies, gate the route set of each generation, then add the security headers. /api/* is
+ * authenticated by the API router itself.
  */
 
 const isAsset = (path: string) => path.startsWith('/_astro/') || /\.[a-z0-9]+$/i.test(path);
