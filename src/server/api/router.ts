@@ -6,7 +6,6 @@ import { ApiError, forbidden, unauthorized } from './errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
-import { findUserById } from '../services/principals';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 
 /**
@@ -125,9 +124,8 @@ export async function authenticate(db: DB, request: Request, kinds: readonly Ses
   if (!token) throw unauthorized(TOKEN_MESSAGES.missing);
   const session = await resolveSession(db, token, kinds);
   if (!session.ok) throw unauthorized(TOKEN_MESSAGES[session.reason]);
-  const user = await findUserById(db, session.userId);
-  if (!user || user.status !== 'ATIVO') throw unauthorized(TOKEN_MESSAGES.invalid);
-  return { user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
+  if (session.user.status !== 'ATIVO') throw unauthorized(TOKEN_MESSAGES.invalid);
+  return { user: session.user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
 }
 
 export interface Router {

@@ -2,7 +2,7 @@ import type { DB } from '../db';
 import type { SessionKind } from '../db/schema';
 import { TOKEN_COOKIES, type PortalSession } from '../../lib/session';
 import { resolveSession } from './sessions';
-import { findUserById, loadV1User, loadV2User } from './principals';
+import { loadV1User, loadV2User } from './principals';
 
 /**
  * The session of a page request, from the three token cookies. Tokens that no longer resolve are
@@ -18,7 +18,7 @@ export async function resolvePortalSession(
     const token = cookie(TOKEN_COOKIES[kind]);
     if (!token) return undefined;
     const resolved = await resolveSession(db, token, [kind]);
-    const found = resolved.ok ? await findUserById(db, resolved.userId) : undefined;
+    const found = resolved.ok ? resolved.user : undefined;
     if (!found || found.status !== 'ATIVO' || found.generation !== (kind === 'v1' ? 'v1' : 'v2')) {
       expired.push(TOKEN_COOKIES[kind]);
       return undefined;

@@ -1,5 +1,5 @@
 import type { DB } from '../db';
-import type { SessionKind } from '../db/schema';
+import type { SessionKind, User } from '../db/schema';
 import { hashToken, newToken } from '../auth/tokens';
 
 /**
@@ -36,24 +36,33 @@ export async function createSession(
 }
 
 export type ResolvedSession =
-  | { ok: true; id: number; userId: number; kind: SessionKind; expiresAt: Date }
+  | { ok: true; id: number; kind: SessionKind; expiresAt: Date; user: User }
   | { ok: false; reason: 'invalid' | 'expired' };
 
+/** The session behind a token, with its user in the same query (every signed-in request asks). */
 export async function resolveSession(db: DB, token: string, kinds: readonly SessionKind[]): Promise<ResolvedSession> {
   const row = await db
     .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('sessions as p', 'p.id', 's.parent_id')
-    .select(['s.id', 's.user_id', 's.kind', 's.expires_at', 's.last_seen_at', 's.revoked_at', 'p.revoked_at as parent_revoked_at'])
+    .selectAll('u')
+    .select([
+      's.id as session_id', 's.kind as session_kind', 's.expires_at as session_expires_at',
+      's.last_seen_at as session_last_seen_at', 's.revoked_at as session_revoked_at', 'p.revoked_at as parent_revoked_at',
+    ])
     .where('s.token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  if (!row || row.revoked_at || row.parent_revoked_at || !kinds.includes(row.kind)) return { ok: false, reason: 'invalid' };
+  if (!row) return { ok: false, reason: 'invalid' };
+  const { session_id: id, session_kind: kind, session_expires_at: expiresAt, session_last_seen_at: lastSeen,
+    session_revoked_at: revoked, parent_revoked_at: parentRevoked, ...user } = row;
+  if (revoked || parentRevoked || !kinds.includes(kind)) return { ok: false, reason: 'invalid' };
   const now = Date.now();
-  const idle = row.kind !== 'simulador' && now - row.last_seen_at.getTime() > SESSION_IDLE_MS;
-  if (row.expires_at.getTime() <= now || idle) return { ok: false, reason: 'expired' };
-  if (now - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id', '=', row.id).execute();
+  const idle = kind !== 'simulador' && now - lastSeen.getTime() > SESSION_IDLE_MS;
+  if (expiresAt.getTime() <= now || idle) return { ok: false, reason: 'expired' };
+  if (now - lastSeen.getTime() > TOUCH_EVERY_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id', '=', id).execute();
   }
-  return { ok: true, id: row.id, userId: row.user_id, kind: row.kind, expiresAt: row.expires_at };
+  return { ok: true, id, kind, expiresAt, user };
 }
 
 /** Revokes the sessions behind the given tokens (sign-out); unknown tokens are ignored. */
