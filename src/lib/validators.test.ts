@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatCnpj, formatCpf, isValidCnpj, isValidCpf, isValidEmail, maskCpf, normalizeEmail, parsePhone,
+  alphanumericOnly, digitsOnly, formatCnpj, formatCpf, isValidCnpj, isValidCpf, isValidEmail, lettersOnly, maskCpf,
+  normalizeEmail, parsePhone,
 } from './validators';
 
 describe('isValidCpf', () => {
@@ -55,4 +56,12 @@ describe('parsePhone', () => {
     ['(01) 98765-4321', null],
     ['98765-4321', null],
   ])('%s', (phone, parsed) => expect(parsePhone(phone)).toEqual(parsed));
+});
+
+describe('sanitizers', () => {
+  it.each([
+    [digitsOnly, '529.982.247-25', '52998224725'],
+    [lettersOnly, 'João da Silva 3º!', 'João da Silva º'],
+    [alphanumericOnly, '12.ABC.345/01DE-35', '12ABC34501DE35'],
+  ] as const)('%o keeps what it names', (sanitize, input, output) => expect(sanitize(input)).toBe(output));
 });
