@@ -11,8 +11,7 @@ import { LOGOUT_TARGET } from '../lib/paths';
 export const POST: APIRoute = async ({ cookies, request, redirect }) => {
   const form = await request.formData().catch(() => undefined);
   const generation = form?.get('geracao') === 'v2' ? 'v2' : 'v1';
-  const tokens = Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value).filter((t): t is string => Boolean(t));
-  await revokeTokens(await database(), tokens);
+  await revokeTokens(await database(), Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value));
   for (const name of Object.values(TOKEN_COOKIES)) cookies.delete(name, { path: '/' });
   return redirect(LOGOUT_TARGET[generation], 303);
 };

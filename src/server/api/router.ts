@@ -66,7 +66,6 @@ const ENVELOPES: Record<ApiBase, (payload: unknown) => unknown> = {
 };
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-const COOKIE_OF_KIND: Record<SessionKind, string> = { v1: TOKEN_COOKIES.v1, v2: TOKEN_COOKIES.v2, simulador: TOKEN_COOKIES.simulador };
 
 const json = (status: number, payload: unknown, headers: Headers = new Headers()) => {
   headers.set('content-type', 'application/json; charset=utf-8');
@@ -120,7 +119,7 @@ function parse(schema: Schema | undefined, value: unknown, where: string) {
 
 export async function authenticate(db: DB, request: Request, kinds: readonly SessionKind[]): Promise<Authenticated> {
   const cookies = readCookies(request.headers.get('cookie'));
-  const token = request.headers.get('authtoken') ?? kinds.map((k) => cookies[COOKIE_OF_KIND[k]]).find(Boolean);
+  const token = request.headers.get('authtoken') ?? kinds.map((k) => cookies[TOKEN_COOKIES[k]]).find(Boolean);
   if (!token) throw unauthorized(TOKEN_MESSAGES.missing);
   const session = await resolveSession(db, token, kinds);
   if (!session.ok) throw unauthorized(TOKEN_MESSAGES[session.reason]);
@@ -175,7 +174,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       if (error instanceof ApiError) {
         const response = errorResponse(error);
         // A refused token is also cleared from the browser, so the client starts clean.
-        if (error.status === 401 && e.auth) for (const kind of e.auth) response.headers.append('set-cookie', clearedCookie(COOKIE_OF_KIND[kind], secure));
+        if (error.status === 401 && e.auth) for (const kind of e.auth) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
         return response;
       }
       console.error(`[api] ${request.method} ${url.pathname} falhou:`, (error as Error)?.message ?? error);

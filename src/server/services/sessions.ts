@@ -65,13 +65,14 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
   return { ok: true, id, kind, expiresAt, user };
 }
 
-/** Revokes the sessions behind the given tokens (sign-out); unknown tokens are ignored. */
-export async function revokeTokens(db: DB, tokens: string[]): Promise<void> {
-  if (tokens.length === 0) return;
+/** Revokes the sessions behind the given tokens (sign-out); absent and unknown tokens are ignored. */
+export async function revokeTokens(db: DB, tokens: readonly (string | null | undefined)[]): Promise<void> {
+  const present = tokens.filter((t): t is string => Boolean(t));
+  if (present.length === 0) return;
   await db
     .updateTable('sessions')
     .set({ revoked_at: new Date() })
-    .where('token_hash', 'in', tokens.map(hashToken))
+    .where('token_hash', 'in', present.map(hashToken))
     .where('revoked_at', 'is', null)
     .execute();
 }

@@ -52,8 +52,7 @@ export const auth = [
     async handle(ctx) {
       // Sign-out ends every session the caller holds, of both generations (SPEC §4).
       const cookies = readCookies(ctx.request.headers.get('cookie'));
-      const tokens = [ctx.request.headers.get('authtoken'), ...Object.values(TOKEN_COOKIES).map((name) => cookies[name])];
-      await revokeTokens(ctx.db, tokens.filter((t): t is string => Boolean(t)));
+      await revokeTokens(ctx.db, [ctx.request.headers.get('authtoken'), ...Object.values(TOKEN_COOKIES).map((name) => cookies[name])]);
       for (const name of Object.values(TOKEN_COOKIES)) ctx.clearCookie(name);
       return { mensagem: 'Sessão encerrada.' };
     },
