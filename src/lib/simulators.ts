@@ -20,25 +20,41 @@ export interface SimulatorCode {
   startUrl: string;
   /** True for the old agricultural simulator, which redirects to an external application. */
   external?: boolean;
+  /** Sold in the v2 generation, at /v2/simulador-{line} (SPEC §2). */
+  v2?: boolean;
 }
 
 export const SIMULATOR_CODES: readonly SimulatorCode[] = [
-  { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL' },
-  { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON' },
+  { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL', v2: true },
+  { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON', v2: true },
   { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', offerSuffix: 'AGRICOLAFLEX', external: true },
-  { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON' },
-  { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL' },
-  { code: 'EVI', name: 'Empresarial Individual', line: 'empresarial-individual', startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar', offerSuffix: 'EMPRESARIAL_ALELO' },
-  { code: 'VEU', name: 'Vida', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAESSENCIALULTRON' },
-  { code: 'IPU', name: 'Itens Pessoais', line: 'itens-pessoais', startUrl: '/v2/simulador-itens-pessoais/cadastro/iniciar', offerSuffix: 'ITENS_PESSOAIS' },
+  { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON', v2: true },
+  { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL', v2: true },
+  { code: 'EVI', name: 'Empresarial Individual', line: 'empresarial-individual', startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar', offerSuffix: 'EMPRESARIAL_ALELO', v2: true },
+  { code: 'VEU', name: 'Vida', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAESSENCIALULTRON', v2: true },
+  { code: 'IPU', name: 'Itens Pessoais', line: 'itens-pessoais', startUrl: '/v2/simulador-itens-pessoais/cadastro/iniciar', offerSuffix: 'ITENS_PESSOAIS', v2: true },
   { code: 'EMP', name: 'Empresarial (antigo)', line: 'empresarial', startUrl: '/emissao/consulta-cotacao/iniciar/empresarial', offerSuffix: 'EMPRESARIAL', productGroup: '0118' },
   { code: 'IP', name: 'Itens Pessoais (antigo)', line: 'itens-pessoais', startUrl: '/emissao/itens-pessoais/iniciar/itens-pessoais', offerSuffix: 'ITENS_PESSOAIS', productGroup: '0171' },
   { code: 'VE', name: 'Vida Essencial', line: 'vida', startUrl: '/emissao/cotacao/vida/nova-cotacao', offerSuffix: 'VIDAESSENCIAL', productGroup: '1391' },
-  { code: 'PR', name: 'Patrimônio Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PATRIMONIO_RURAL' },
-  { code: 'FL', name: 'Floresta', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'FLORESTA' },
-  { code: 'PRS', name: 'Penhor Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PENHOR_RURAL' },
-  { code: 'VG', name: 'Vida Flex', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAFLEX' },
+  { code: 'PR', name: 'Patrimônio Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PATRIMONIO_RURAL', v2: true },
+  { code: 'FL', name: 'Floresta', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'FLORESTA', v2: true },
+  { code: 'PRS', name: 'Penhor Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PENHOR_RURAL', v2: true },
+  { code: 'VG', name: 'Vida Flex', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAFLEX', v2: true },
 ];
 
 export const findSimulatorCode = (code: string): SimulatorCode | undefined =>
   SIMULATOR_CODES.find((s) => s.code === code.toUpperCase());
+
+/** v2 simulators live at /v2/simulador-{line}: the line names are the route segments (SPEC §2). */
+export const v2SimulatorBase = (line: ProductLine) => `/v2/simulador-${line}`;
+
+/** SPEC §2: individual business and personal items start with cadastro/iniciar/{nrOferta} only. */
+const STARTS_WITHOUT_SIMULATOR_ID: readonly ProductLine[] = ['empresarial-individual', 'itens-pessoais'];
+
+/** The v2 start route of an offer: cadastro/iniciar/{idSimulador}/{nrOferta}. */
+export function v2StartPath(line: ProductLine, idSimulador: number, nrOferta: number): string {
+  const ids = STARTS_WITHOUT_SIMULATOR_ID.includes(line) ? [nrOferta] : [idSimulador, nrOferta];
+  return `${v2SimulatorBase(line)}/cadastro/iniciar/${ids.join('/')}`;
+}
+
+export const V2_SIMULATOR_CODES = SIMULATOR_CODES.filter((s) => s.v2);
