@@ -5,6 +5,8 @@ import react from '@astrojs/react';
 
 export default defineConfig({
   output: 'server',
+  // PORTAL_DIST lets two builds of one checkout live side by side (e.g. a second e2e run).
+  outDir: process.env.PORTAL_DIST ?? './dist',
   adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
   integrations: [react()],
   // Cross-site requests are refused by our middleware (middleware/index.ts) for every method and
