@@ -5,6 +5,7 @@ import { Migrator, type Migration } from 'kysely/migration';
 import { config } from '../config';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
+import * as m002 from './migrations/002_quotes';
 import { seedDemoData } from './seed';
 
 export type DB = Kysely<Database>;
@@ -12,6 +13,7 @@ export type DB = Kysely<Database>;
 /** Migrations are imported, not read from disk, so the built server carries them. Append only. */
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': m001,
+  '002_quotes': m002,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

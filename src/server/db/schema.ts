@@ -151,6 +151,49 @@ export interface OffersTable {
   created_at: CreatedAt;
 }
 
+export type QuoteStatus = 'EM_ELABORACAO' | 'PROPOSTA_EM_ANALISE';
+type Json<T> = ColumnType<T, string, string>;
+
+export interface QuotesTable {
+  id: Generated<number>;
+  nr_cotacao: string;
+  simulator_code: string;
+  line: string;
+  generation: Generation;
+  offer_id: number;
+  user_id: number;
+  company_id: number | null;
+  status: Generated<QuoteStatus>;
+  /** The step the quote resumes at. */
+  etapa: string;
+  segurado: Json<Record<string, unknown>>;
+  nome_segurado: string;
+  /** CPF or CNPJ without mask, for the history filter. Never logged. */
+  documento_segurado: string;
+  /** Line-specific answers of the cadastro step. */
+  respostas: Json<Record<string, unknown>>;
+  risco: Json<Record<string, unknown>> | null;
+  selecao: Json<Record<string, unknown>> | null;
+  precificacao: Json<Record<string, unknown>> | null;
+  contratacao: Json<Record<string, unknown>> | null;
+  premio_total: number | null;
+  /** The offer's commission when the quote was made (hundredths of a percent). */
+  comissao_centesimos: number;
+  valida_ate: Timestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProposalsTable {
+  id: Generated<number>;
+  quote_id: number;
+  nr_proposta: string;
+  status: Generated<string>;
+  user_id: number;
+  aceite_termo_em: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   companies: CompaniesTable;
   points_of_sale: PointsOfSaleTable;
@@ -167,6 +210,8 @@ export interface Database {
   access_events: AccessEventsTable;
   simulators: SimulatorsTable;
   offers: OffersTable;
+  quotes: QuotesTable;
+  proposals: ProposalsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { contractingSchema, dueDates } from './contracting';
+
+const messages = (value: unknown) => {
+  const result = z.safeParse(contractingSchema, value);
+  return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+};
+
+describe('contractingSchema', () => {
+  it('accepts a boleto in 3 installments and a bank debit with masked numbers', () => {
+    expect(messages({ formaPagamento: 'boleto', parcelas: 3, diaVencimento: 10 })).toEqual([]);
+    const debit = z.parse(contractingSchema, {
+      formaPagamento: 'debito', parcelas: 12, diaVencimento: 5, debito: { banco: '341', agencia: '0123', conta: '12345-6' },
+    });
+    expect(debit.debito).toEqual({ banco: '341', agencia: '0123', conta: '123456' });
+  });
+
+  it('names every wrong field in pt-BR', () => {
+    expect(messages({ formaPagamento: 'cheque', parcelas: 0, diaVencimento: 31 })).toEqual([
+      'formaPagamento: Escolha a forma de pagamento.',
+      'parcelas: Escolha o número de parcelas.',
+      'diaVencimento: Escolha o dia de vencimento.',
+    ]);
+  });
+
+  it('asks for the bank account of a debit', () => {
+    expect(messages({ formaPagamento: 'debito', parcelas: 1, diaVencimento: 5 })).toEqual(['debito.banco: Escolha o banco.']);
+  });
+
+  it('needs beneficiary shares that sum to 100 %', () => {
+    const base = { formaPagamento: 'cartao', parcelas: 1, diaVencimento: 15 };
+    const ana = { nome: 'Ana Maria Souza', parentesco: 'conjuge', percentual: 60 };
+    expect(messages({ ...base, beneficiarios: [ana, { ...ana, nome: 'João Souza', parentesco: 'filho', percentual: 40 }] })).toEqual([]);
+    expect(messages({ ...base, beneficiarios: [ana] })).toEqual(['beneficiarios: Os percentuais dos beneficiários devem somar 100%.']);
+    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: 'Al', percentual: 100 }] }))
+      .toEqual(['beneficiarios.0.nome: Informe o nome completo do beneficiário.']);
+  });
+});
+
+describe('dueDates', () => {
+  it('puts the first due day at least 5 days ahead, then monthly', () => {
+    expect(dueDates('2026-11-22', 10, 3)).toEqual(['2026-12-10', '2027-01-10', '2027-02-10']);
+    expect(dueDates('2026-11-22', 25, 2)).toEqual(['2026-12-25', '2027-01-25']);
+    expect(dueDates('2026-11-20', 25, 1)).toEqual(['2026-11-25']);
+    expect(dueDates('2026-11-21', 25, 1)).toEqual(['2026-12-25']);
+  });
+});

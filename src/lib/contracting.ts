@@ -1,0 +1,93 @@
+import * as z from 'zod/mini';
+import { digitsOnly } from './validators';
+
+/**
+ * The contratacao step (SPEC §4): how the insured pays and, for life, who receives. zod/mini: the
+ * same schema checks the form in the browser and the endpoint on the server. The card number is
+ * never asked: the insurer collects it in its own PCI environment after the proposal
+ * (docs/decisions/017-quote-routes.md).
+ */
+export const DUE_DAYS = [5, 10, 15, 20, 25] as const;
+
+export const RELATIONSHIPS = [
+  { value: 'conjuge', label: 'Cônjuge ou companheiro(a)' },
+  { value: 'filho', label: 'Filho(a)' },
+  { value: 'pai_mae', label: 'Pai ou mãe' },
+  { value: 'irmao', label: 'Irmão(ã)' },
+  { value: 'outro', label: 'Outro' },
+] as const;
+
+export const BANKS = [
+  { value: '001', label: '001 — Banco do Brasil' },
+  { value: '033', label: '033 — Santander' },
+  { value: '104', label: '104 — Caixa Econômica Federal' },
+  { value: '237', label: '237 — Bradesco' },
+  { value: '341', label: '341 — Itaú Unibanco' },
+  { value: '756', label: '756 — Sicoob' },
+] as const;
+
+const MESSAGES = {
+  method: 'Escolha a forma de pagamento.',
+  installments: 'Escolha o número de parcelas.',
+  dueDay: 'Escolha o dia de vencimento.',
+  bank: 'Escolha o banco.',
+  branch: 'Informe a agência (até 5 dígitos).',
+  account: 'Informe a conta com o dígito (até 13 dígitos).',
+  beneficiaryName: 'Informe o nome completo do beneficiário.',
+  relationship: 'Escolha o parentesco.',
+  share: 'O percentual deve ser um número inteiro entre 1 e 100.',
+  shares: 'Os percentuais dos beneficiários devem somar 100%.',
+  tooMany: 'Informe no máximo 5 beneficiários.',
+} as const;
+
+const oneOf = <T extends string>(values: readonly T[], message: string) =>
+  z.string({ error: message }).check(z.refine((v) => (values as readonly string[]).includes(v), message));
+
+const digitsField = (min: number, max: number, message: string) =>
+  z.pipe(z.string({ error: message }), z.transform(digitsOnly)).check(z.minLength(min, message), z.maxLength(max, message));
+
+export const beneficiarySchema = z.object({
+  nome: z.string({ error: MESSAGES.beneficiaryName }).check(z.trim(), z.minLength(5, MESSAGES.beneficiaryName), z.maxLength(120, MESSAGES.beneficiaryName)),
+  parentesco: oneOf(RELATIONSHIPS.map((r) => r.value), MESSAGES.relationship),
+  percentual: z.number({ error: MESSAGES.share }).check(z.int(MESSAGES.share), z.gte(1, MESSAGES.share), z.lte(100, MESSAGES.share)),
+});
+
+export const contractingSchema = z.object({
+  formaPagamento: oneOf(['boleto', 'cartao', 'debito', 'pix'], MESSAGES.method),
+  parcelas: z.number({ error: MESSAGES.installments }).check(z.int(MESSAGES.installments), z.gte(1, MESSAGES.installments), z.lte(12, MESSAGES.installments)),
+  diaVencimento: z.number({ error: MESSAGES.dueDay }).check(z.refine((d) => (DUE_DAYS as readonly number[]).includes(d), MESSAGES.dueDay)),
+  debito: z.optional(z.object({
+    banco: oneOf(BANKS.map((b) => b.value), MESSAGES.bank),
+    agencia: digitsField(1, 5, MESSAGES.branch),
+    conta: digitsField(2, 13, MESSAGES.account),
+  })),
+  beneficiarios: z.optional(z.array(beneficiarySchema).check(z.maxLength(5, MESSAGES.tooMany))),
+}).check(z.superRefine((value, ctx) => {
+  if (value.formaPagamento === 'debito' && !value.debito) {
+    ctx.addIssue({ code: 'custom', input: value, path: ['debito', 'banco'], message: MESSAGES.bank });
+  }
+  const shares = value.beneficiarios ?? [];
+  if (shares.length > 0 && shares.reduce((sum, b) => sum + b.percentual, 0) !== 100) {
+    ctx.addIssue({ code: 'custom', input: value, path: ['beneficiarios'], message: MESSAGES.shares });
+  }
+}));
+export type Contracting = z.output<typeof contractingSchema>;
+export type ContractingInput = z.input<typeof contractingSchema>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDate = (year: number, monthIndex: number, day: number) => {
+  const date = new Date(Date.UTC(year, monthIndex, day));
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+};
+
+/**
+ * Due dates of `count` monthly installments on `dueDay`: the first falls on the first such day at
+ * least 5 days after `from` (time to pay the first boleto), then one per month. ISO dates.
+ */
+export function dueDates(from: string, dueDay: number, count: number): string[] {
+  const [year, month, day] = from.split('-').map(Number) as [number, number, number];
+  const earliest = Date.UTC(year, month - 1, day + 5);
+  let monthIndex = month - 1;
+  while (Date.UTC(year, monthIndex, dueDay) < earliest) monthIndex += 1;
+  return Array.from({ length: count }, (_, i) => isoDate(year, monthIndex + i, dueDay));
+}

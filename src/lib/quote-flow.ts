@@ -1,0 +1,103 @@
+import type { ProductLine } from './simulators';
+
+/**
+ * The quote flow of SPEC §4 as data: which steps a line has, where each step lives, and what the
+ * `{action}` and `{nrType}` route parameters mean (docs/decisions/017-quote-routes.md). Pure: the
+ * pages parse routes with it and the islands build their links with it.
+ */
+export const QUOTE_STEPS = ['cadastro', 'risco', 'planos', 'contratacao', 'resumo', 'proposta', 'finalizacao'] as const;
+export type QuoteStep = (typeof QUOTE_STEPS)[number];
+
+export const STEP_LABELS: Record<QuoteStep, string> = {
+  cadastro: 'Cadastro', risco: 'Risco', planos: 'Planos', contratacao: 'Contratação', resumo: 'Resumo',
+  proposta: 'Proposta', finalizacao: 'Finalização',
+};
+
+/** `{action}`: 'editar' opens the step's form; 'visualizar' shows it read-only (a sent or expired quote). */
+export const ACTIONS = ['editar', 'visualizar'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** Agricultural resumo's `{nrType}`: 1 summarises the quote before sending, 2 the sent proposal. */
+export const RESUMO_TYPES = { cotacao: '1', proposta: '2' } as const;
+
+export interface FlowShape {
+  hasRisk: boolean;
+  finalStep: 'proposta' | 'finalizacao';
+}
+
+/** SPEC §4: cadastro → risco (lines that have it) → planos → contratacao → resumo → proposta or finalizacao. */
+export function stepsOf(flow: FlowShape): QuoteStep[] {
+  return QUOTE_STEPS.filter((step) => {
+    if (step === 'risco') return flow.hasRisk;
+    if (step === 'proposta' || step === 'finalizacao') return step === flow.finalStep;
+    return true;
+  });
+}
+
+export const nextStep = (flow: FlowShape, step: QuoteStep): QuoteStep | undefined => {
+  const steps = stepsOf(flow);
+  return steps[steps.indexOf(step) + 1];
+};
+export const previousStep = (flow: FlowShape, step: QuoteStep): QuoteStep | undefined => {
+  const steps = stepsOf(flow);
+  const index = steps.indexOf(step);
+  return index > 0 ? steps[index - 1] : undefined;
+};
+
+export type Generation = 'v1' | 'v2';
+export const simulatorBase = (generation: Generation, line: ProductLine) =>
+  `${generation === 'v2' ? '/v2' : ''}/simulador-${line}`;
+
+/**
+ * The address of a step of a saved quote. Life's resumo takes only the number and agricultural
+ * resumo takes {nrType} instead of {action} (SPEC §2); every other step takes {nrCotation}/{action}.
+ */
+export function stepPath(generation: Generation, line: ProductLine, step: QuoteStep, nrCotacao: string, options: { action?: Action; sent?: boolean } = {}): string {
+  const base = `${simulatorBase(generation, line)}/${step}/${nrCotacao}`;
+  if (step === 'resumo' && line === 'vida') return base;
+  if (step === 'resumo' && line === 'agricola') return `${base}/${options.sent ? RESUMO_TYPES.proposta : RESUMO_TYPES.cotacao}`;
+  return `${base}/${options.action ?? 'editar'}`;
+}
+
+export type SimulatorRoute =
+  | { kind: 'start'; idSimulador?: number; nrOferta: number }
+  /** A step without a quote number: resumes the user's latest open quote of the line. */
+  | { kind: 'resume'; step: QuoteStep }
+  | { kind: 'step'; step: QuoteStep; nrCotacao: string; action: Action };
+
+const isId = (value: string | undefined): value is string => value !== undefined && /^[1-9]\d{0,9}$/.test(value);
+const isQuoteNumber = isId;
+
+/**
+ * Reads the segments after /simulador-{line}/. Unknown shapes answer undefined (the page shows 404).
+ * Start routes: cadastro/iniciar/{idSimulador}/{nrOferta}, or cadastro/iniciar/{nrOferta} for the
+ * lines that start by offer alone (individual business and personal items).
+ */
+export function parseSimulatorRoute(line: ProductLine, segments: readonly string[], flow: FlowShape): SimulatorRoute | undefined {
+  const [stepName, ...rest] = segments;
+  const step = QUOTE_STEPS.find((s) => s === stepName);
+  if (!step) return undefined;
+  // Residential's proposal route exists (SPEC §2) and shows its finalizacao; other lines have no finalizacao.
+  const known = stepsOf(flow).includes(step) || (step === 'proposta' && flow.finalStep === 'finalizacao');
+  if (!known) return undefined;
+
+  if (step === 'cadastro' && rest[0] === 'iniciar') {
+    const ids = rest.slice(1);
+    const byOfferOnly = line === 'empresarial-individual' || line === 'itens-pessoais';
+    if (byOfferOnly && ids.length === 1 && isId(ids[0])) return { kind: 'start', nrOferta: Number(ids[0]) };
+    if (!byOfferOnly && ids.length === 2 && isId(ids[0]) && isId(ids[1])) {
+      return { kind: 'start', idSimulador: Number(ids[0]), nrOferta: Number(ids[1]) };
+    }
+    return undefined;
+  }
+  if (rest.length === 0) return { kind: 'resume', step };
+  const [nrCotacao, third, ...extra] = rest;
+  if (!isQuoteNumber(nrCotacao) || extra.length > 0) return undefined;
+  if (third === undefined) return { kind: 'step', step, nrCotacao, action: 'editar' };
+  if (step === 'resumo' && line === 'agricola') {
+    const type = Object.values(RESUMO_TYPES).find((t) => t === third);
+    return type ? { kind: 'step', step, nrCotacao, action: type === RESUMO_TYPES.proposta ? 'visualizar' : 'editar' } : undefined;
+  }
+  const action = ACTIONS.find((a) => a === third);
+  return action ? { kind: 'step', step, nrCotacao, action } : undefined;
+}
