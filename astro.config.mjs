@@ -32,8 +32,9 @@ export default defineConfig({
   server: { port: 4321, host: '127.0.0.1' },
   vite: {
     ssr: {
-      // Native and WASM database drivers stay in node_modules instead of the server bundle.
-      external: ['@electric-sql/pglite', 'pg', 'nodemailer'],
+      // Native and WASM database drivers stay in node_modules instead of the server bundle; so does
+      // pdfkit, which loads its font metrics and colour profile from its own package at run time.
+      external: ['@electric-sql/pglite', 'pg', 'nodemailer', 'pdfkit'],
     },
   },
 });

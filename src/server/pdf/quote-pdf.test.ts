@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { pdfInfo, pdfPageTexts, pdfText } from '../../../tests/fixtures/pdf';
+import { quotePdfFileName, renderQuotePdf, toWinAnsi, type QuoteDocument } from './quote-pdf';
+
+/** Line breaks and column gaps of the extracted text become single spaces. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+// Net 1.119,71 + policy 30,00 + IOF 7,38 % (84,85) = 1.234,56, in 10 installments (the first takes the remainder).
+const INSTALLMENT_VALUES = [12351, ...Array<number>(9).fill(12345)];
+
+const residentialProposal: QuoteDocument = {
+  kind: 'proposta',
+  nrCotacao: '202600007',
+  nrProposta: '202600012',
+  status: 'Em análise',
+  product: 'Residencial',
+  offer: 'Residencial Essencial',
+  partner: { razaoSocial: 'Corretora Exemplo Ltda.', cnpj: '12.345.678/0001-95', commissionPercent: 20, commission: 22394 },
+  seller: 'Ana Vendedora',
+  insured: {
+    name: 'José da Conceição Araújo', document: '123.***.***-09', email: 'jose@example.com',
+    phone: '(11) 98765-4321', address: 'Rua das Acácias, 100, Pinheiros, São Paulo - SP, 05422-000',
+  },
+  answers: [
+    { label: 'Tipo de imóvel', value: 'Casa' },
+    { label: 'Valor do imóvel', value: 'R$ 500.000,00' },
+    { label: 'Construção', value: 'Alvenaria' },
+  ],
+  plan: 'Completo',
+  coverages: [
+    { name: 'Incêndio, raio e explosão', capital: 50_000_000, premium: 80_000, deductible: 'Não há' },
+    { name: 'Danos elétricos', capital: 1_000_000, premium: 20_000, deductible: 'R$ 500,00' },
+    { name: 'Responsabilidade civil familiar', capital: 2_000_000, premium: 11_971, deductible: '10 % dos prejuízos, mínimo R$ 1.000,00' },
+  ],
+  premium: { net: 111_971, policyCost: 3_000, iofRate: 0.0738, iof: 8_485, total: 123_456 },
+  payment: {
+    method: 'Boleto bancário',
+    dueDay: 10,
+    installments: INSTALLMENT_VALUES.map((value, index) => ({
+      number: index + 1, dueDate: `10/${String(index + 2).padStart(2, '0')}/2026`, value,
+    })),
+    total: 123_456,
+  },
+  createdAt: '15/01/2026',
+  validUntil: '14/02/2026',
+  issuedAt: '15/01/2026 10:30',
+};
+
+const lifeProposal: QuoteDocument = {
+  ...residentialProposal,
+  nrCotacao: '202600031',
+  nrProposta: '202600044',
+  product: 'Vida',
+  offer: 'Vida Individual',
+  status: 'Proposta em análise',
+  answers: [{ label: 'Data de nascimento', value: '03/05/1985' }, { label: 'Profissão', value: 'Engenheira' }],
+  plan: 'Vida Mais',
+  coverages: [
+    { name: 'Morte por qualquer causa', capital: 10_000_000, premium: 24_000, deductible: 'Não há' },
+    { name: 'Invalidez permanente total ou parcial por acidente', capital: 10_000_000, premium: 6_000, deductible: 'Não há' },
+  ],
+  premium: { net: 30_000, policyCost: 0, iofRate: 0.0038, iof: 114, total: 30_114 },
+  payment: undefined,
+  beneficiaries: [
+    { name: 'Maria Conceição Souza', relationship: 'Cônjuge', percent: 60 },
+    { name: 'João Pedro Souza', relationship: 'Filho', percent: 40 },
+  ],
+};
+
+const residentialQuote: QuoteDocument = {
+  ...residentialProposal, kind: 'cotacao', nrProposta: undefined, status: 'Em elaboração', payment: undefined,
+};
+
+describe('renderQuotePdf', () => {
+  it('writes a PDF whose text carries the residential proposal', async () => {
+    const bytes = await renderQuotePdf(residentialProposal);
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe('%PDF-');
+
+    const rawText = await pdfText(bytes);
+    expect(rawText).toContain('R$ 1.234,56'); // found as typed, without flattening the extracted text
+    const text = flat(rawText);
+    expect(text).toContain('Proposta de Seguro — Residencial');
+    expect(text).toContain('202600012');
+    expect(text).toContain('202600007');
+    expect(text).toContain('José da Conceição Araújo');
+    for (const coverage of residentialProposal.coverages) expect(text).toContain(coverage.name);
+    expect(text).toContain('Cobertura Capital segurado Prêmio Franquia');
+    expect(text).toContain('Incêndio, raio e explosão R$ 500.000,00 R$ 800,00 Não há');
+    expect(text).toContain('IOF (7,38 %) R$ 84,85');
+    expect(text).toContain('Prêmio total R$ 1.234,56');
+    expect(text).toContain('1/10 10/02/2026 R$ 123,51');
+    expect(text).toContain('10/10 10/11/2026 R$ 123,45');
+    expect(text).toContain('Total R$ 1.234,56');
+    expect(text).toContain('Válida até 14/02/2026');
+    expect(text).toContain('Em análise');
+    expect(text).toContain(
+      'Em cumprimento à Resolução CNSP nº 382/2020, informamos que o parceiro Corretora Exemplo Ltda. ' +
+      '(CNPJ 12.345.678/0001-95) receberá remuneração de 20 % sobre o prêmio líquido, equivalente a R$ 223,94.',
+    );
+    expect(text).toContain('Documento sem valor de apólice. Sujeito à análise de aceitação da seguradora.');
+    expect(text).not.toContain('Beneficiários');
+  });
+
+  it('lists every installment value of the payment', async () => {
+    const text = flat(await pdfText(await renderQuotePdf(residentialProposal)));
+    const installmentRows = text.match(/\d+\/10 \d{2}\/\d{2}\/2026 R\$ [\d.]+,\d{2}/g) ?? [];
+    expect(installmentRows.map((row) => row.split(' R$ ')[1])).toEqual(['123,51', ...Array<string>(9).fill('123,45')]);
+    expect(text).toContain('Forma de pagamento Boleto bancário');
+  });
+
+  it('writes the beneficiaries and the life IOF of a life proposal, without a payment section', async () => {
+    const text = flat(await pdfText(await renderQuotePdf(lifeProposal)));
+    expect(text).toContain('Proposta de Seguro — Vida');
+    expect(text).toContain('202600044');
+    expect(text).toContain('Beneficiários');
+    expect(text).toContain('Maria Conceição Souza Cônjuge 60 %');
+    expect(text).toContain('João Pedro Souza Filho 40 %');
+    expect(text).toContain('IOF (0,38 %) R$ 1,14');
+    expect(text).toContain('Prêmio total R$ 301,14');
+    expect(text).toContain('Proposta em análise');
+    expect(text).not.toContain('Pagamento');
+  });
+
+  it('writes a quote without a proposal number and with the validity notice', async () => {
+    const bytes = await renderQuotePdf(residentialQuote);
+    const text = flat(await pdfText(bytes));
+    expect(text).toContain('Cotação de Seguro — Residencial');
+    expect(text).toContain('Nº da cotação 202600007');
+    expect(text).not.toContain('Nº da proposta');
+    expect(text).not.toContain('202600012');
+    expect(text).toContain('Cotação válida até 14/02/2026; valores sujeitos a alteração após essa data.');
+    expect(text).not.toContain('Documento sem valor de apólice');
+    expect(quotePdfFileName(residentialQuote)).toBe('cotacao-202600007.pdf');
+    expect(quotePdfFileName(residentialProposal)).toBe('proposta-202600012.pdf');
+  });
+
+  it('continues a long coverage table on the next pages, repeating its header and numbering every page', async () => {
+    const coverages = Array.from({ length: 40 }, (_, index) => ({
+      name: `Cobertura adicional ${index + 1}`, capital: 100_000 * (index + 1), premium: 1_000, deductible: 'Não há',
+    }));
+    const pages = await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, coverages }));
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    const second = flat(pages[1] ?? '');
+    expect(second).toContain('Cobertura Capital segurado Prêmio Franquia');
+    expect(second).toMatch(/Cobertura adicional \d+ R\$/);
+    const all = flat(pages.join(' '));
+    for (const coverage of coverages) expect(all).toContain(`${coverage.name} ${'R$ '}`);
+    pages.forEach((page, index) => {
+      expect(flat(page)).toContain(`Proposta nº 202600012 · Página ${index + 1} de ${pages.length}`);
+    });
+  });
+
+  it('sets the document metadata from the document, the same bytes for the same document', async () => {
+    const bytes = await renderQuotePdf(residentialProposal);
+    const info = await pdfInfo(bytes);
+    expect(info).toMatchObject({ Title: 'Proposta de Seguro — Residencial 202600012', Author: 'Portal de Parceiros' });
+    expect(String(info.Producer)).not.toMatch(/pdfkit|\d+\.\d+/i);
+    expect(info.CreationDate).toBe("D:20260115133000Z");
+    expect(await renderQuotePdf(residentialProposal)).toEqual(bytes);
+  });
+
+  it('draws names outside the standard fonts’ characters legibly', async () => {
+    const text = flat(await pdfText(await renderQuotePdf({
+      ...residentialProposal, insured: { ...residentialProposal.insured, name: 'Łukasz Ŕibeiro 😀 Ação' },
+    })));
+    expect(text).toContain('?ukasz Ribeiro ? Ação');
+  });
+
+  it('refuses a proposal without its number and an emission date in another format', async () => {
+    await expect(renderQuotePdf({ ...residentialProposal, nrProposta: undefined })).rejects.toThrow(/nrProposta/);
+    await expect(renderQuotePdf({ ...residentialProposal, issuedAt: '2026-01-15T10:30' })).rejects.toThrow(/issuedAt/);
+  });
+
+  it('renders 20 documents in a few seconds', async () => {
+    const started = performance.now();
+    for (let index = 0; index < 20; index += 1) await renderQuotePdf(index % 2 ? lifeProposal : residentialProposal);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('toWinAnsi', () => {
+  it.each([
+    ['Conceição, Ação, Pêssego, à, ü', 'Conceição, Ação, Pêssego, à, ü'],
+    ['“aspas” – travessão — € …', '“aspas” – travessão — € …'],
+    ['Ŕita\tŁ', 'Rita ?'],
+    ['Ação'.normalize('NFD'), 'Ação'],
+    ['emoji 😀', 'emoji ?'],
+  ])('%s → %s', (input, output) => expect(toWinAnsi(input)).toBe(output));
+});
