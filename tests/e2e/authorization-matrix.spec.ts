@@ -99,6 +99,19 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     body: { email: 'parceiro@parceiro.demo' },
     expect: { ...all(401), adminV2: 200, parceiroAdmin: 403, parceiro: 403, substabelecido: 403 },
   },
+  'GET /api/plataforma/v1/simuladores': { expect: { ...all(200), anon: 401 } },
+  'GET /api/plataforma/v1/simuladores/produtos/data-para-cotacao': {
+    path: '/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=1', // RES: every v2 account reaches its offer
+    expect: v2Only(200, 401),
+  },
+  'POST /api/plataforma/v1/simuladores/iniciar': {
+    body: { cdTipoSimulador: 'AFU' }, // the sub-delegated user may not sell the agricultural simulator
+    expect: { ...v2Only(200, 401), substabelecido: 403 },
+  },
+  'GET /api/bff/v1/ofertas': { expect: v2Only(200, 401) },
+  'POST /api/bff/v1/ofertas': { body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
+  'PUT /api/bff/v1/ofertas/:nrOferta': { path: '/api/bff/v1/ofertas/1', body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
+  'GET /api/bff/v1/empresas': { expect: { ...v2Only(403, 401), adminV2: 200 } },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

@@ -1,8 +1,10 @@
-import { endpoint } from '../router';
-import { forbidden } from '../errors';
+import { z } from '../../../lib/zod';
+import { endpoint, type Context } from '../router';
+import { forbidden, notFound } from '../errors';
 import { normalizeCnpj } from '../../../lib/validators';
 import { loadV2User } from '../../services/principals';
 import { changePasswordEndpoint, recoveryEndpoints } from './plataforma';
+import { createOffers, listCompanies, listOffers, sellableOffers, updateOffer } from '../../services/offers';
 import type { DB } from '../../db';
 import type { User } from '../../db/schema';
 
@@ -23,6 +25,14 @@ export async function actingCompany(db: DB, user: User, header: string | null): 
   return cnpj;
 }
 
+/** Offer management is the provider admin's (the menu's 'Seguros' group, SPEC §6). */
+function requireProviderAdmin(ctx: Context): void {
+  if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas o administrador da seguradora gerencia ofertas.');
+}
+
+const optionalId = z.coerce.number().int().positive().max(2 ** 31 - 1).optional().catch(undefined);
+const offerListQuery = z.object({ idSimulador: optionalId, idEmpresa: optionalId });
+
 export const bff = [
   endpoint({
     method: 'GET', path: '/v1/usuario', auth: ['v2'],
@@ -31,6 +41,38 @@ export const bff = [
       const atributos = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false, empresa });
       const { fullyAuthenticated: _, generation: __, ...rest } = atributos;
       return { atributos: { ...rest, nmEmail: rest.email } };
+    },
+  }),
+  endpoint({
+    method: 'GET', path: '/v1/ofertas', auth: ['v2'], query: offerListQuery,
+    async handle(ctx) {
+      if (ctx.auth.user.profile === 'admin') return listOffers(ctx.db, ctx.query);
+      return sellableOffers(ctx.db, await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false }));
+    },
+  }),
+  // The body is read as it comes and validated by the service after the role check: whoever may
+  // not manage offers gets 403 whatever they send.
+  endpoint({
+    method: 'POST', path: '/v1/ofertas', auth: ['v2'], body: z.unknown(),
+    async handle(ctx) {
+      requireProviderAdmin(ctx);
+      return createOffers(ctx.db, ctx.body);
+    },
+  }),
+  endpoint({
+    method: 'PUT', path: '/v1/ofertas/:nrOferta', auth: ['v2'], body: z.unknown(), params: z.object({ nrOferta: z.string() }),
+    async handle(ctx) {
+      requireProviderAdmin(ctx);
+      const nrOferta = /^\d{1,9}$/.test(ctx.params.nrOferta) ? Number(ctx.params.nrOferta) : NaN;
+      if (!Number.isInteger(nrOferta) || nrOferta < 1) throw notFound('Oferta não encontrada.');
+      return updateOffer(ctx.db, nrOferta, ctx.body);
+    },
+  }),
+  endpoint({
+    method: 'GET', path: '/v1/empresas', auth: ['v2'],
+    async handle(ctx) {
+      requireProviderAdmin(ctx);
+      return listCompanies(ctx.db);
     },
   }),
   changePasswordEndpoint('v2'),

@@ -8,6 +8,7 @@ import { issueSimulatorToken, loginV1 } from '../../services/auth';
 import { v1Permissions, loadV2User } from '../../services/principals';
 import { filterUsers } from '../../services/users';
 import { changePassword, completeFirstAccess, GENERIC_RECOVERY_MESSAGE, requestPasswordReset, resendValidationCode, resetPassword } from '../../services/account';
+import { quotationData, simulatorList, startSimulator } from '../../services/offers';
 
 /** The partner platform API (SPEC §7): `{ status: 'OK', resultado }`. */
 
@@ -29,6 +30,16 @@ const userFilterQuery = z.object({
   nome: z.string().max(200).optional(),
   empresa: z.string().max(200).optional(),
   status: z.enum(['ATIVO', 'PENDENTE', 'INATIVO', 'ativo', 'pendente', 'inativo'], { error: 'Status inválido' }).optional(),
+});
+
+const productGroup = z.string().trim().max(10, 'Grupo de produto inválido').optional();
+const quotationQuery = z.object({
+  idSimulador: z.coerce.number({ error: 'Simulador inválido' }).int('Simulador inválido').positive('Simulador inválido').max(2 ** 31 - 1, 'Simulador inválido'),
+  nrGrupoProduto: productGroup,
+});
+const startSimulatorBody = z.object({
+  cdTipoSimulador: z.string({ error: 'Tipo de simulador obrigatório' }).trim().min(1, 'Tipo de simulador obrigatório').max(10, 'Tipo de simulador inválido'),
+  nrGrupoProduto: productGroup,
 });
 
 /** Who may search users, and within which companies (undefined = all). */
@@ -93,6 +104,28 @@ export const plataforma = [
       const companyIds = await userScope(ctx);
       const { page, 'page-size': pageSize, email, nome, empresa, status } = ctx.query;
       return filterUsers(ctx.db, { page, pageSize, email, nome, empresa, status, companyIds });
+    },
+  }),
+  // The simulator list serves both generations; quoting and starting a simulator are v2 only (the
+  // legacy generation's simulators get their own rules later).
+  endpoint({
+    method: 'GET', path: '/v1/simuladores', auth: ['v1', 'v2', 'simulador'],
+    async handle(ctx) {
+      return simulatorList(ctx.db, ctx.auth.session.kind === 'v1' ? 'v1' : 'v2');
+    },
+  }),
+  endpoint({
+    method: 'GET', path: '/v1/simuladores/produtos/data-para-cotacao', auth: ['v2', 'simulador'], query: quotationQuery,
+    async handle(ctx) {
+      const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
+      return quotationData(ctx.db, user, ctx.query.idSimulador, ctx.query.nrGrupoProduto || undefined);
+    },
+  }),
+  endpoint({
+    method: 'POST', path: '/v1/simuladores/iniciar', auth: ['v2', 'simulador'], body: startSimulatorBody,
+    async handle(ctx) {
+      const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
+      return startSimulator(ctx.db, user, ctx.body.cdTipoSimulador, ctx.body.nrGrupoProduto || undefined);
     },
   }),
   changePasswordEndpoint('v1'),

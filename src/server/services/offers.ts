@@ -1,0 +1,274 @@
+import * as core from 'zod/v4/core';
+import type { DB } from '../db';
+import { badRequest, forbidden, notFound } from '../api/errors';
+import { canSellCode } from '../../lib/offers';
+import { findSimulatorCode, v2StartPath, type ProductLine } from '../../lib/simulators';
+import { offerOperation, v1OfferPermission } from '../../lib/permissions';
+import { dateInBrasilia } from '../../lib/offer-validity';
+import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../lib/offer-schema';
+import type { V2SessionUser } from '../../lib/session';
+
+/**
+ * Offers (`offers`, id = nrOferta): which ones a v2 user may sell now, the simulator start, and the
+ * provider admin's offer management. The rules are in docs/decisions/016-offers.md: a user sells the
+ * offers of their companies and of the partner above a sub-delegated company, only in force, only of
+ * active v2 simulators they may sell (lib/offers.ts); the provider's admin sees every one.
+ */
+
+/** An offer a v2 user may sell now, as the home cards, the simulator pages and GET /v1/ofertas show it. */
+export interface SellableOffer {
+  nrOferta: number;
+  idSimulador: number;
+  /** Simulator code, upper case ('RES'). */
+  code: string;
+  simulatorName: string;
+  offerName: string;
+  line: ProductLine;
+  companyName: string;
+  /** 'YYYY-MM-DD', or null for an open-ended offer. */
+  vigenciaFim: string | null;
+  /** 20 for 20 % (the database keeps hundredths: 2000). */
+  commissionPercent: number;
+  /** The offer's v2 start route: /v2/simulador-{line}/cadastro/iniciar/… */
+  startPath: string;
+}
+
+/** An offer as the admin's list and form see it, whatever its state. */
+export interface AdminOffer {
+  nrOferta: number;
+  idSimulador: number;
+  code: string;
+  simulatorName: string;
+  offerName: string;
+  idEmpresa: number;
+  companyName: string;
+  vigenciaInicio: string;
+  vigenciaFim: string | null;
+  comissaoCentesimos: number;
+  commissionPercent: number;
+  ativo: boolean;
+}
+
+const offerRows = (db: DB) =>
+  db.selectFrom('offers as o')
+    .innerJoin('simulators as s', 's.id', 'o.simulator_id')
+    .innerJoin('companies as c', 'c.id', 'o.company_id')
+    .select([
+      'o.id as nrOferta', 's.id as idSimulador', 's.code', 's.nome as simulatorName', 'o.nome as offerName',
+      'c.id as idEmpresa', 'c.nome_fantasia as companyName', 'o.vigencia_inicio as vigenciaInicio',
+      'o.vigencia_fim as vigenciaFim', 'o.comissao_centesimos as comissaoCentesimos', 'o.ativo',
+    ]);
+
+type OfferRow = Omit<AdminOffer, 'commissionPercent'>;
+
+const byName = (a: string, b: string) => a.localeCompare(b, 'pt-BR');
+const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
+  byName(a.simulatorName, b.simulatorName) || byName(a.offerName, b.offerName) || byName(a.companyName, b.companyName) || a.nrOferta - b.nrOferta;
+
+const toAdminOffer = (row: OfferRow): AdminOffer => ({ ...row, commissionPercent: row.comissaoCentesimos / 100 });
+
+function toSellable(row: OfferRow): SellableOffer {
+  const line = findSimulatorCode(row.code)!.line;
+  return {
+    nrOferta: row.nrOferta, idSimulador: row.idSimulador, code: row.code, simulatorName: row.simulatorName,
+    offerName: row.offerName, line, companyName: row.companyName, vigenciaFim: row.vigenciaFim,
+    commissionPercent: row.comissaoCentesimos / 100, startPath: v2StartPath(line, row.idSimulador, row.nrOferta),
+  };
+}
+
+/**
+ * The user's own companies (by the CNPJs of the session) and, for each, the one it sells for.
+ * undefined: the provider's admin, who sees the offers of every company.
+ */
+async function companiesOfUser(db: DB, user: V2SessionUser): Promise<{ id: number; parentId: number | null; cnpj: string }[] | undefined> {
+  if (user.profile === 'ADMIN') return undefined;
+  const cnpjs = user.empresas.map((e) => e.cdCnpj);
+  if (cnpjs.length === 0) return [];
+  const rows = await db.selectFrom('companies').select(['id', 'parent_id', 'cnpj']).where('cnpj', 'in', cnpjs).orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, parentId: r.parent_id, cnpj: r.cnpj }));
+}
+
+/** Offers in force today of active simulators the user may sell, with the company each belongs to. */
+async function sellableRows(db: DB, user: V2SessionUser, today: Date, only: { nrOferta?: number; idSimulador?: number } = {}): Promise<OfferRow[]> {
+  const companies = await companiesOfUser(db, user);
+  // A sub-delegated company sells the offers of the partner above it (its parent).
+  const reachable = companies && [...new Set(companies.flatMap((c) => (c.parentId === null ? [c.id] : [c.id, c.parentId])))];
+  if (reachable?.length === 0) return [];
+  const day = dateInBrasilia(today);
+  let query = offerRows(db)
+    .where('o.ativo', '=', true)
+    .where('s.ativo', '=', true)
+    .where('o.vigencia_inicio', '<=', day)
+    .where((eb) => eb.or([eb('o.vigencia_fim', 'is', null), eb('o.vigencia_fim', '>=', day)]));
+  if (reachable) query = query.where('o.company_id', 'in', reachable);
+  if (only.nrOferta !== undefined) query = query.where('o.id', '=', only.nrOferta);
+  if (only.idSimulador !== undefined) query = query.where('s.id', '=', only.idSimulador);
+  const rows = await query.execute();
+  return rows
+    .filter((row) => findSimulatorCode(row.code)?.v2 && canSellCode(user, row.code))
+    .sort(bySimulatorThenOffer);
+}
+
+/** The offers the v2 user may sell now, sorted by simulator name. */
+export async function sellableOffers(db: DB, user: V2SessionUser, today: Date = new Date()): Promise<SellableOffer[]> {
+  return (await sellableRows(db, user, today)).map(toSellable);
+}
+
+/** One offer the user may sell now (same rules as sellableOffers), or undefined. */
+export async function findSellableOffer(db: DB, user: V2SessionUser, nrOferta: number, today: Date = new Date()): Promise<SellableOffer | undefined> {
+  const [row] = await sellableRows(db, user, today, { nrOferta });
+  return row && toSellable(row);
+}
+
+// --- The platform's simulator list and the simulator start (SPEC §3, §7) ---
+
+/** GET /v1/simuladores: the database rows merged with the local code table (SPEC §3). */
+export async function simulatorList(db: DB, generation: 'v1' | 'v2') {
+  const rows = await db.selectFrom('simulators').select(['id', 'code', 'nome', 'ativo', 'url_inicio', 'linha', 'grupo_produto']).orderBy('id').execute();
+  return rows.map((row) => {
+    const local = findSimulatorCode(row.code);
+    return {
+      id: row.id,
+      tipoSimulador: { cdTipoSimulador: row.code },
+      nome: row.nome,
+      ativo: row.ativo,
+      url: local?.startUrl ?? row.url_inicio,
+      tipo: local?.line ?? row.linha,
+      // Each generation names the offer permission its own way (SPEC §6).
+      permissao: local ? (generation === 'v1' ? v1OfferPermission(row.code) : offerOperation(local.offerSuffix)) : null,
+      grupoProduto: row.grupo_produto ?? local?.productGroup ?? null,
+    };
+  });
+}
+
+const NO_OFFER = 'Não há oferta vigente deste produto para a sua empresa.';
+
+/** SPEC §9 product groups: when the caller names one, it must be the simulator's (codes without one accept any). */
+const groupMatches = (simulatorGroup: string | null, asked?: string) => !asked || !simulatorGroup || simulatorGroup === asked;
+
+/**
+ * The user's offer for a simulator: 403 when the user may not sell its code, 404 when there is none
+ * in force. With several, the first by name (the home lets the user choose before this is asked).
+ */
+async function offerForSimulator(db: DB, user: V2SessionUser, simulator: { id: number; code: string; grupo_produto: string | null }, nrGrupoProduto?: string, today = new Date()) {
+  if (!canSellCode(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
+  if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
+  const [row] = await sellableRows(db, user, today, { idSimulador: simulator.id });
+  if (!row) throw notFound(NO_OFFER);
+  return row;
+}
+
+/** POST /v1/simuladores/iniciar: the offer a new quote of this simulator type starts from. */
+export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = new Date()) {
+  const simulator = await db.selectFrom('simulators').select(['id', 'code', 'grupo_produto']).where('code', '=', cdTipoSimulador.toUpperCase()).executeTakeFirst();
+  if (!simulator) throw notFound('Simulador não encontrado.');
+  const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
+  return { nrOferta: row.nrOferta };
+}
+
+/**
+ * GET /v1/simuladores/produtos/data-para-cotacao: the sellable offer and the channel that sells it —
+ * the user's own company through which the offer is reached (a sub-delegated company sells as itself),
+ * and that company's first point of sale.
+ */
+export async function quotationData(db: DB, user: V2SessionUser, idSimulador: number, nrGrupoProduto?: string, today = new Date()) {
+  const simulator = await db.selectFrom('simulators').select(['id', 'code', 'grupo_produto']).where('id', '=', idSimulador).executeTakeFirst();
+  if (!simulator) throw notFound('Simulador não encontrado.');
+  const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
+  const own = await companiesOfUser(db, user);
+  const seller = own?.find((c) => c.id === row.idEmpresa) ?? own?.find((c) => c.parentId === row.idEmpresa);
+  const sellerId = seller?.id ?? row.idEmpresa;
+  const company = await db.selectFrom('companies').select('cnpj').where('id', '=', sellerId).executeTakeFirstOrThrow();
+  const pointOfSale = await db.selectFrom('points_of_sale').select('codigo').where('company_id', '=', sellerId).orderBy('id').executeTakeFirst();
+  return { nrOferta: row.nrOferta, meioCanal: 'PORTAL' as const, canal: company.cnpj, pontoVenda: pointOfSale?.codigo ?? null };
+}
+
+// --- The provider admin's offer management ---
+
+export async function listOffers(db: DB, filter: { idSimulador?: number; idEmpresa?: number } = {}): Promise<AdminOffer[]> {
+  let query = offerRows(db);
+  if (filter.idSimulador !== undefined) query = query.where('s.id', '=', filter.idSimulador);
+  if (filter.idEmpresa !== undefined) query = query.where('c.id', '=', filter.idEmpresa);
+  return (await query.execute()).sort(bySimulatorThenOffer).map(toAdminOffer);
+}
+
+export async function findOffer(db: DB, nrOferta: number): Promise<AdminOffer | undefined> {
+  const row = await offerRows(db).where('o.id', '=', nrOferta).executeTakeFirst();
+  return row && toAdminOffer(row);
+}
+
+export async function findSimulator(db: DB, idSimulador: number) {
+  return db.selectFrom('simulators').select(['id', 'code', 'nome', 'ativo']).where('id', '=', idSimulador).executeTakeFirst();
+}
+
+export async function listSimulators(db: DB) {
+  const rows = await db.selectFrom('simulators').select(['id', 'code', 'nome', 'ativo']).execute();
+  return rows.sort((a, b) => byName(a.nome, b.nome));
+}
+
+/** Companies an offer may be given to (the admin form's checkboxes). */
+export async function listCompanies(db: DB) {
+  const rows = await db.selectFrom('companies').select(['id', 'cnpj', 'nome_fantasia as nome', 'razao_social as razaoSocial', 'tipo']).execute();
+  return rows.sort((a, b) => byName(a.nome, b.nome));
+}
+
+/** zod issues as the API's `{ campo: [mensagens] }`, keyed by the top-level field. */
+function parseOrThrow<S extends core.$ZodType>(schema: S, input: unknown): core.output<S> {
+  const result = core.safeParse(schema, input);
+  if (result.success) return result.data;
+  const fields: Record<string, string[]> = {};
+  for (const issue of result.error.issues) (fields[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
+  throw badRequest(result.error.issues[0]?.message ?? 'Dados da oferta inválidos.', fields);
+}
+
+async function assertCompaniesExist(db: DB, ids: number[]): Promise<void> {
+  const found = await db.selectFrom('companies').select('id').where('id', 'in', ids).execute();
+  if (found.length !== ids.length) throw badRequest('Empresa não encontrada.', { empresas: ['Selecione apenas empresas cadastradas'] });
+}
+
+const offerValues = (input: OfferUpdate) => ({
+  nome: input.nome, vigencia_inicio: input.vigenciaInicio, vigencia_fim: input.vigenciaFim,
+  comissao_centesimos: input.comissao, ativo: input.ativo,
+});
+
+/**
+ * POST /v1/ofertas: one offer per company checked (each company's quotes carry its own nrOferta and
+ * its own channel), all with the same name, validity, commission and state.
+ */
+export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]> {
+  const data = parseOrThrow(offerCreateSchema, input);
+  const companies = [...new Set(data.empresas)];
+  if (!(await findSimulator(db, data.idSimulador))) throw badRequest('Simulador não encontrado.', { idSimulador: ['Simulador não encontrado'] });
+  await assertCompaniesExist(db, companies);
+  const ids = await db.transaction().execute(async (trx) => {
+    const created = await trx.insertInto('offers')
+      .values(companies.map((company_id) => ({ simulator_id: data.idSimulador, company_id, ...offerValues(data) })))
+      .returning('id').execute();
+    return created.map((c) => c.id);
+  });
+  return (await Promise.all(ids.map((id) => findOffer(db, id)))).filter((o): o is AdminOffer => Boolean(o));
+}
+
+/**
+ * PUT /v1/ofertas/{nrOferta}: changes one offer. Its company stays when still checked (otherwise it
+ * moves to the first one checked); every other company checked gets a copy of the offer.
+ */
+export async function updateOffer(db: DB, nrOferta: number, input: unknown): Promise<{ oferta: AdminOffer; criadas: AdminOffer[] }> {
+  const current = await findOffer(db, nrOferta);
+  if (!current) throw notFound('Oferta não encontrada.');
+  const data = parseOrThrow(offerUpdateSchema, input);
+  const companies = [...new Set(data.empresas)];
+  await assertCompaniesExist(db, companies);
+  const companyId = companies.includes(current.idEmpresa) ? current.idEmpresa : companies[0]!;
+  const copies = companies.filter((id) => id !== companyId);
+  const createdIds = await db.transaction().execute(async (trx) => {
+    await trx.updateTable('offers').set({ ...offerValues(data), company_id: companyId }).where('id', '=', nrOferta).execute();
+    if (copies.length === 0) return [];
+    const created = await trx.insertInto('offers')
+      .values(copies.map((company_id) => ({ simulator_id: current.idSimulador, company_id, ...offerValues(data) })))
+      .returning('id').execute();
+    return created.map((c) => c.id);
+  });
+  const criadas = (await Promise.all(createdIds.map((id) => findOffer(db, id)))).filter((o): o is AdminOffer => Boolean(o));
+  return { oferta: (await findOffer(db, nrOferta))!, criadas };
+}
