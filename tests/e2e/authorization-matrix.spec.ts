@@ -64,6 +64,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/template-email': { path: '/v2/template-email', expect: all(200) },
   '/v2/home': { path: '/v2/home', expect: v2Only(200, 'v2') },
   '/v2/perfil': { path: '/v2/perfil', expect: v2Only(200, 'v2') },
+  // Every v2 account sells the seed's one Residencial offer: straight to its start route.
+  '/v2/home/[codigo]': { path: '/v2/home/res', expect: v2Only(303, 'v2') },
+  '/v2/ofertas': { path: '/v2/ofertas', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  '/v2/ofertas/cadastro/[idSimulador]': { path: '/v2/ofertas/cadastro/1', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
 };
 
 /** API endpoints ('METHOD /path') → a request and the outcome per account. */
