@@ -38,10 +38,21 @@ export interface Question {
   min?: number;
   max?: number;
   help?: string;
+  /** The label's definite article ('o', 'a', …), so a message can say 'Informe o valor do imóvel.'. */
+  article?: 'o' | 'a' | 'os' | 'as';
 }
 
 export type AnswerValue = string | number | boolean;
 export type Answers = Record<string, AnswerValue>;
+
+/**
+ * Answers that are not questions of the product: the caller merges them into `Answers` before
+ * pricing, and `factors` may read them. `tipoPessoa` ('PF' | 'PJ') and `dataNascimento`
+ * ('YYYY-MM-DD') come from the insured of the cadastro step; `dataCotacao` ('YYYY-MM-DD') is the day
+ * the quote is priced, so an age factor gives the same premium on every later recomputation
+ * (today when absent).
+ */
+export type ContextAnswerName = 'tipoPessoa' | 'dataNascimento' | 'dataCotacao';
 
 /** How a plan sets a coverage's sum insured (capital segurado). */
 export type CapitalRule =
@@ -100,7 +111,10 @@ export interface ProductDef {
   riskQuestions: readonly Question[];
   coverages: readonly CoverageDef[];
   plans: readonly PlanDef[];
-  /** Rating factors from the answers of cadastro and risco; they multiply the net premium. */
+  /**
+   * Rating factors from the answers of cadastro and risco (and the `ContextAnswerName`s); they
+   * multiply the net premium. Never throws: a missing or unknown answer contributes no factor.
+   */
   factors: (answers: Answers) => Factor[];
   policyCost: Cents;
   minimumPremium: Cents;
@@ -111,6 +125,8 @@ export interface ProductDef {
   beneficiaries: boolean;
   /** Where the flow ends after resumo (SPEC §4): residential ends in 'finalizacao'. */
   finalStep: 'proposta' | 'finalizacao';
+  /** Ages (whole years on the quote day) the insured person may have; life: 18 to 70. */
+  insuredAge?: { min: number; max: number };
 }
 
 /** What the partner chose on the planos step: a plan and the sums of its adjustable coverages. */
