@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, gotoHydrated, path, signIn, waitForIslands } from './helpers';
 
@@ -116,4 +117,21 @@ test('the offer form of an unknown simulator is a 404; the offers list is the pr
   await signIn(page, ACCOUNTS.insurerAdmin);
   expect((await page.goto('/v2/ofertas/cadastro/99999'))?.status()).toBe(404);
   expect((await page.goto('/v2/ofertas/cadastro/1?nrOferta=99999'))?.status()).toBe(404);
+});
+
+test('the offer pages have no serious or critical axe violations', async ({ page }) => {
+  const scan = async (what: string) => {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
+    expect(serious, what).toEqual([]);
+  };
+  await signIn(page, ACCOUNTS.insurerAdmin);
+  await scan('/v2/home with offer cards');
+  await gotoHydrated(page, '/v2/ofertas');
+  await scan('/v2/ofertas');
+  await gotoHydrated(page, '/v2/ofertas/cadastro/1');
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByText('Selecione ao menos uma empresa')).toBeVisible();
+  await scan('the offer form showing its errors');
 });
