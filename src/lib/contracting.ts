@@ -53,7 +53,7 @@ export const beneficiarySchema = z.object({
 });
 
 export const contractingSchema = z.object({
-  formaPagamento: oneOf(['boleto', 'cartao', 'debito', 'pix'], MESSAGES.method),
+  formaPagamento: z.enum(['boleto', 'cartao', 'debito', 'pix'], MESSAGES.method),
   parcelas: z.number({ error: MESSAGES.installments }).check(z.int(MESSAGES.installments), z.gte(1, MESSAGES.installments), z.lte(12, MESSAGES.installments)),
   diaVencimento: z.number({ error: MESSAGES.dueDay }).check(z.refine((d) => (DUE_DAYS as readonly number[]).includes(d), MESSAGES.dueDay)),
   debito: z.optional(z.object({

@@ -5,3 +5,11 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
 
 /** '22/11/2026 14:05' — the form of `dataUltimoAcessoFormatada`. */
 export const formatDateTime = (date: Date): string => dateTime.format(date).replace(', ', ' ');
+
+const dateOnly = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric' });
+
+/** '22/11/2026' in Brasília time. */
+export const formatDate = (date: Date | string): string => dateOnly.format(typeof date === 'string' ? new Date(date) : date);
+
+/** An ISO calendar date ('2026-12-10') as '10/12/2026', with no time-zone shift. */
+export const formatIsoDate = (iso: string): string => iso.slice(0, 10).split('-').reverse().join('/');

@@ -3,6 +3,7 @@ import { plataforma } from './endpoints/plataforma';
 import { bff } from './endpoints/bff';
 import { gateway } from './endpoints/gateway';
 import { auth } from './endpoints/auth';
+import { quoteEndpoints } from './endpoints/quotes';
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
-export const api = createRouter('/api', { plataforma, bff, gateway, auth });
+export const api = createRouter('/api', { plataforma, bff: [...bff, ...quoteEndpoints], gateway, auth });

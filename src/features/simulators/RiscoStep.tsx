@@ -1,0 +1,74 @@
+import { useRef, useState, type FormEvent } from 'react';
+import * as z from 'zod/mini';
+import type { ApiBases } from '../../lib/http';
+import { productFor } from '../../lib/products/catalog';
+import { answersSchema } from '../../lib/products/questions';
+import type { Answers } from '../../lib/products/types';
+import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quote-flow';
+import type { ProductLine } from '../../lib/simulators';
+import { answersFromTexts, focusFirstError, issuesToErrors, textsFromAnswers, type FieldErrors } from './form';
+import { QuestionInput } from './QuestionInput';
+import { StepActions } from './StepActions';
+import { goTo, quoteApi } from './quote-api';
+
+interface Props {
+  apis: ApiBases;
+  generation: Generation;
+  code: string;
+  line: ProductLine;
+  nrCotacao: string;
+  risco: Answers | null;
+  readOnly: boolean;
+}
+
+/** Risco (agricultural, machinery, business and personal items — SPEC §4): what is insured and how. */
+export default function RiscoStep({ apis, generation, code, line, nrCotacao, risco, readOnly }: Props) {
+  const product = productFor(code)!;
+  const questions = product.riskQuestions;
+  const flow = { hasRisk: true, finalStep: product.finalStep };
+  const [texts, setTexts] = useState(() => textsFromAnswers(questions, risco));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string>();
+  const [submitting, setSubmitting] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(undefined);
+    const answers = answersFromTexts(questions, texts);
+    const checked = z.safeParse(answersSchema(questions), answers);
+    const found = checked.success ? {} : issuesToErrors(checked.error, 'risco');
+    setErrors(found);
+    if (!checked.success) return focusFirstError(form.current, found);
+    setSubmitting(true);
+    const result = await quoteApi(apis, generation).save(nrCotacao, 'risco', { risco: answers });
+    if (!result.ok) {
+      setSubmitting(false);
+      setErrors(result.errors);
+      setFailure(result.message);
+      return focusFirstError(form.current, result.errors);
+    }
+    goTo(stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao));
+  }
+
+  return (
+    <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Dados do risco">
+      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      <fieldset disabled={readOnly} className="step-fieldset">
+        <section className="step-section">
+          <h2>Dados do risco</h2>
+          <div className="step-grid">
+            {questions.map((question) => (
+              <QuestionInput key={question.name} question={question} fieldKey={`risco.${question.name}`}
+                value={texts[question.name] ?? ''} error={errors[`risco.${question.name}`]}
+                onChange={(value) => setTexts((t) => ({ ...t, [question.name]: value }))} />
+            ))}
+          </div>
+        </section>
+      </fieldset>
+      <StepActions readOnly={readOnly} submitting={submitting}
+        backHref={stepPath(generation, line, previousStep(flow, 'risco')!, nrCotacao, { action: readOnly ? 'visualizar' : 'editar' })}
+        nextHref={stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao, { action: 'visualizar' })} />
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+import type { QuoteDocument } from '../pdf/quote-pdf';
+import { formatDate, formatDateTime } from '../../lib/format';
+import type { ProductDef } from '../../lib/products/types';
+import { answerLines, commissionOf, insuredLines, installmentLines, paymentMethodLabel, relationshipLabel } from '../../lib/quote-summary';
+import type { QuoteView } from '../../lib/quotes';
+import { formatCnpj } from '../../lib/validators';
+
+/**
+ * The PDF's content from a quote (issue 5: insured, plan, coverages, premium with IOF,
+ * installments, validity), built from the same lines the resumo page shows.
+ */
+export function quoteDocument(quote: QuoteView, product: ProductDef, kind: QuoteDocument['kind'], now = new Date()): QuoteDocument {
+  const pricing = quote.precificacao;
+  const insured = Object.fromEntries(insuredLines(quote.segurado).map((l) => [l.label, l.value]));
+  const contracting = quote.contratacao;
+  const from = (quote.proposta?.createdAt ?? now.toISOString()).slice(0, 10);
+  return {
+    kind,
+    nrCotacao: quote.nrCotacao,
+    nrProposta: kind === 'proposta' ? quote.proposta?.nrProposta : undefined,
+    status: kind === 'proposta' ? quote.proposta!.status : quote.statusLabel,
+    product: product.name,
+    offer: quote.offerName,
+    partner: {
+      razaoSocial: quote.partner?.razaoSocial ?? 'Portal de Parceiros',
+      cnpj: quote.partner ? formatCnpj(quote.partner.cnpj) : '',
+      commissionPercent: quote.commissionPercent,
+      commission: pricing ? commissionOf(pricing.netPremium, quote.commissionPercent) : 0,
+    },
+    seller: quote.seller,
+    insured: {
+      name: insured.Nome ?? insured['Razão social'] ?? '',
+      document: insured.CPF ?? insured.CNPJ ?? '',
+      email: insured['E-mail'] ?? '', phone: insured.Telefone ?? '', address: insured['Endereço'] ?? '',
+    },
+    answers: answerLines(product, quote),
+    plan: product.plans.find((p) => p.id === pricing?.plan)?.name ?? '—',
+    coverages: (pricing?.coverages ?? []).map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
+    premium: {
+      net: pricing?.netPremium ?? 0, policyCost: pricing?.policyCost ?? 0, iofRate: pricing?.iofRate ?? 0,
+      iof: pricing?.iof ?? 0, total: pricing?.total ?? 0,
+    },
+    payment: contracting ? {
+      method: paymentMethodLabel(contracting.formaPagamento), dueDay: contracting.diaVencimento,
+      installments: installmentLines(contracting, from), total: contracting.opcao.total,
+    } : undefined,
+    beneficiaries: contracting?.beneficiarios?.map((b) => ({ name: b.nome, relationship: relationshipLabel(b.parentesco), percent: b.percentual })),
+    createdAt: formatDate(quote.createdAt),
+    validUntil: formatDate(quote.validaAte),
+    issuedAt: formatDateTime(now),
+  };
+}

@@ -1,0 +1,22 @@
+import type { DB } from '../db';
+import { canSellCode } from '../../lib/offers';
+import type { V2SessionUser } from '../../lib/session';
+import type { Seller } from './quotes';
+
+/**
+ * The v2 seller: partners and sub-delegated users see their own quotes, a partner admin those of
+ * their companies (the history "for managers"), the provider's admin every quote.
+ */
+export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller> {
+  const [row, companies] = await Promise.all([
+    db.selectFrom('users').select('company_id').where('id', '=', user.idUsuario).executeTakeFirst(),
+    db.selectFrom('user_companies').select('company_id').where('user_id', '=', user.idUsuario).execute(),
+  ]);
+  const scope: Seller['scope'] = user.profile === 'ADMIN' ? { kind: 'all' }
+    : user.profile === 'PARCEIRO_ADMIN' ? { kind: 'companies', ids: companies.map((c) => c.company_id) }
+    : { kind: 'own' };
+  return {
+    generation: 'v2', userId: user.idUsuario, companyId: row?.company_id ?? null, scope,
+    canSell: (code) => user.fullyAuthenticated && canSellCode(user, code),
+  };
+}
