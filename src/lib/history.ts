@@ -1,0 +1,140 @@
+import * as z from 'zod/mini';
+import type * as core from 'zod/v4/core';
+import { isIsoDate } from './offer-schema';
+import { HISTORY_STATUSES } from './quotes';
+import { V2_SIMULATOR_CODES, type ProductLine } from './simulators';
+import { isValidCnpj, isValidCpf, normalizeCnpj } from './validators';
+import type { Cents } from './products/types';
+
+/**
+ * The v2 quote and proposal history (/v2/historico and GET /api/bff/v1/cotacoes): its filters, one
+ * schema for the page's GET form and the endpoint, the row both show, and the masked document
+ * (docs/decisions/018-history.md). Pure: the page renders with it on the server.
+ */
+export const HISTORY_PAGE_SIZE = 10;
+
+export type HistoryStatus = (typeof HISTORY_STATUSES)[number]['value'];
+
+export const HISTORY_MESSAGES = {
+  date: 'Informe uma data válida.',
+  order: 'A data final não pode ser anterior à data inicial.',
+  product: 'Escolha um produto da lista.',
+  line: 'Escolha uma linha de produto da lista.',
+  status: 'Escolha uma situação da lista.',
+  document: 'Informe um CPF ou CNPJ válido.',
+  number: 'Informe só os números da cotação ou da proposta (até 20 dígitos).',
+  page: 'Página inválida.',
+} as const;
+
+const V2_CODES = V2_SIMULATOR_CODES.map((s) => s.code);
+const V2_LINES = [...new Set(V2_SIMULATOR_CODES.map((s) => s.line))];
+const STATUS_VALUES = HISTORY_STATUSES.map((s) => s.value);
+
+/** An HTML form sends every field, blank or not: a blank one is no filter at all. */
+const blankToUndefined = (value: unknown) => (typeof value === 'string' ? value.trim() || undefined : value);
+const optionalField = <T extends core.$ZodType>(schema: T) => z.pipe(z.transform(blankToUndefined), z.optional(schema));
+
+/** One of a table's values, typed in any case. */
+const oneOf = <T extends string>(values: readonly T[], message: string, normalize: (v: string) => string) =>
+  z.pipe(z.pipe(z.string({ error: message }).check(z.maxLength(40, message)), z.transform(normalize)), z.enum(values, { error: message }));
+
+const isoDate = z.string({ error: HISTORY_MESSAGES.date }).check(z.refine(isIsoDate, HISTORY_MESSAGES.date));
+
+/** CPF or CNPJ, typed with the mask or without: compared unmasked (CPF digits, CNPJ upper-cased alphanumerics). */
+const documentField = z.pipe(z.string({ error: HISTORY_MESSAGES.document }).check(z.maxLength(40, HISTORY_MESSAGES.document)), z.transform(normalizeCnpj))
+  .check(z.refine((v) => (v.length === 11 && isValidCpf(v)) || isValidCnpj(v), HISTORY_MESSAGES.document));
+
+const pageField = z.pipe(z.string({ error: HISTORY_MESSAGES.page }).check(z.regex(/^[1-9]\d{0,5}$/, HISTORY_MESSAGES.page)), z.transform(Number));
+
+export const historyQuerySchema = z.object({
+  de: optionalField(isoDate),
+  ate: optionalField(isoDate),
+  simulador: optionalField(oneOf(V2_CODES, HISTORY_MESSAGES.product, (v) => v.toUpperCase())),
+  linha: optionalField(oneOf(V2_LINES, HISTORY_MESSAGES.line, (v) => v.toLowerCase())),
+  status: optionalField(oneOf(STATUS_VALUES, HISTORY_MESSAGES.status, (v) => v.toUpperCase())),
+  documento: optionalField(documentField),
+  numero: optionalField(z.string({ error: HISTORY_MESSAGES.number }).check(z.regex(/^\d{1,20}$/, HISTORY_MESSAGES.number))),
+  page: optionalField(pageField),
+}).check(z.superRefine((value, ctx) => {
+  // ISO dates compare as text.
+  if (value.de && value.ate && value.de > value.ate) {
+    ctx.addIssue({ code: 'custom', input: value, path: ['ate'], message: HISTORY_MESSAGES.order });
+  }
+}));
+
+export type HistoryQuery = z.output<typeof historyQuerySchema>;
+export type HistoryFilters = Omit<HistoryQuery, 'page'>;
+
+/** The query-string fields of the history, in the order the form shows them. */
+export const HISTORY_FIELDS = ['de', 'ate', 'simulador', 'status', 'documento', 'numero', 'linha'] as const;
+export type HistoryField = (typeof HISTORY_FIELDS)[number];
+
+export type ParsedHistoryQuery =
+  | { ok: true; filters: HistoryFilters; page: number }
+  | { ok: false; errors: Record<string, string[]> };
+
+/** The history's query string as filters and a 1-based page, or the messages of each bad field. */
+export function parseHistoryQuery(input: URLSearchParams | Record<string, unknown>): ParsedHistoryQuery {
+  const raw = input instanceof URLSearchParams ? Object.fromEntries(input) : input;
+  const result = z.safeParse(historyQuerySchema, raw);
+  if (!result.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of result.error.issues) (errors[issue.path.map(String).join('.') || 'query'] ??= []).push(issue.message);
+    return { ok: false, errors };
+  }
+  const { page = 1, ...filters } = result.data;
+  return { ok: true, filters, page };
+}
+
+/** The history's address for these filters and page (page 1 and blank filters are left out). */
+export function historyPageHref(values: Partial<Record<HistoryField, string>>, page = 1): string {
+  const params = new URLSearchParams();
+  for (const field of HISTORY_FIELDS) {
+    const value = values[field]?.trim();
+    if (value) params.set(field, value);
+  }
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `/v2/historico?${query}` : '/v2/historico';
+}
+
+/**
+ * A CPF or CNPJ as a list may show it: only the middle digits, which tell two customers apart on a
+ * screen without giving away a whole document ('***.444.777-**', '**.222.333/****-**').
+ */
+export function maskDocument(document: string): string {
+  const value = normalizeCnpj(document);
+  if (/^\d{11}$/.test(value)) return `***.${value.slice(3, 6)}.${value.slice(6, 9)}-**`;
+  if (/^[0-9A-Z]{14}$/.test(value)) return `**.${value.slice(2, 5)}.${value.slice(5, 8)}/****-**`;
+  return '***';
+}
+
+/** One quote of the history, as the page and GET /v1/cotacoes show it. */
+export interface HistoryRow {
+  nrCotacao: string;
+  nrProposta: string | null;
+  code: string;
+  line: ProductLine;
+  productName: string;
+  nomeSegurado: string;
+  /** Masked (maskDocument): a list never carries a whole CPF. */
+  documentoSegurado: string;
+  premioTotal: Cents | null;
+  /** The history status: an unsent quote past its validity is VENCIDA. */
+  status: HistoryStatus;
+  statusLabel: string;
+  createdAt: string;
+  validaAte: string;
+  seller: string;
+  /** Where the quote opens: its furthest step, read-only when sent or expired. */
+  href: string;
+  pdf: { cotacao: string; proposta: string | null };
+}
+
+export interface HistoryResult {
+  content: HistoryRow[];
+  totalElements: number;
+  totalPages: number;
+  /** 1-based. */
+  page: number;
+}

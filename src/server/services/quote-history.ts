@@ -1,0 +1,84 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { DB } from '../db';
+import type { Database } from '../db/schema';
+import { HISTORY_PAGE_SIZE, maskDocument, type HistoryFilters, type HistoryResult, type HistoryRow, type HistoryStatus } from '../../lib/history';
+import { stepPath, type QuoteStep } from '../../lib/quote-flow';
+import { statusLabel, type QuoteStatus } from '../../lib/quotes';
+import type { ProductLine } from '../../lib/simulators';
+import { isExpired, visibleTo, type Seller } from './quotes';
+
+/**
+ * The quote and proposal history (docs/decisions/018-history.md): the quotes a seller may see —
+ * the same rule as opening one (services/quotes `visibleTo`) — filtered, newest first, one page of
+ * HISTORY_PAGE_SIZE at a time, with each row's document masked.
+ */
+
+type HistoryEb = ExpressionBuilder<Database & { q: Database['quotes']; p: Database['proposals'] }, 'q' | 'p'>;
+
+/** What each history status means in the database; VENCIDA is not stored, it is an unsent quote past `valida_ate`. */
+const STATUS_CONDITIONS: Record<HistoryStatus, (eb: HistoryEb, now: Date) => ReturnType<HistoryEb['and']>> = {
+  EM_ELABORACAO: (eb, now) => eb.and([eb('q.status', '=', 'EM_ELABORACAO'), eb('q.valida_ate', '>=', now)]),
+  VENCIDA: (eb, now) => eb.and([eb('q.status', '=', 'EM_ELABORACAO'), eb('q.valida_ate', '<', now)]),
+  PROPOSTA_EM_ANALISE: (eb) => eb.and([eb('q.status', '=', 'PROPOSTA_EM_ANALISE')]),
+};
+
+/**
+ * Brasília has kept UTC−3 all year since daylight saving ended in 2019, so a calendar day there
+ * starts at 03:00 UTC. A fixed offset keeps the filter a plain range on the indexed created_at.
+ */
+const BRASILIA_OFFSET = '-03:00';
+const startOfDay = (isoDate: string) => new Date(`${isoDate}T00:00:00${BRASILIA_OFFSET}`);
+const startOfNextDay = (isoDate: string) => new Date(startOfDay(isoDate).getTime() + 86_400_000);
+
+function filteredQuotes(db: DB, seller: Seller, filters: HistoryFilters, now: Date) {
+  const { de, ate, simulador, linha, status, documento, numero } = filters;
+  return visibleTo(seller)(db.selectFrom('quotes as q'))
+    .leftJoin('proposals as p', 'p.quote_id', 'q.id')
+    .where('q.generation', '=', seller.generation)
+    .$if(de !== undefined, (qb) => qb.where('q.created_at', '>=', startOfDay(de!)))
+    .$if(ate !== undefined, (qb) => qb.where('q.created_at', '<', startOfNextDay(ate!)))
+    .$if(simulador !== undefined, (qb) => qb.where('q.simulator_code', '=', simulador!))
+    .$if(linha !== undefined, (qb) => qb.where('q.line', '=', linha!))
+    .$if(status !== undefined, (qb) => qb.where((eb) => STATUS_CONDITIONS[status!](eb, now)))
+    .$if(documento !== undefined, (qb) => qb.where('q.documento_segurado', '=', documento!))
+    .$if(numero !== undefined, (qb) => qb.where((eb) => eb.or([eb('q.nr_cotacao', '=', numero!), eb('p.nr_proposta', '=', numero!)])));
+}
+
+/** PDFs of a v2 quote (src/pages/v2/relatorios/pdf): the quote always, the proposal once sent. */
+const pdfLinks = (nrCotacao: string, sent: boolean) => ({
+  cotacao: `/v2/relatorios/pdf/cotacao/${nrCotacao}`,
+  proposta: sent ? `/v2/relatorios/pdf/proposta/${nrCotacao}` : null,
+});
+
+/** One page (1-based) of the quotes the seller may see that match the filters, newest first. */
+export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters, page = 1, now = new Date()): Promise<HistoryResult> {
+  const [{ total }, rows] = await Promise.all([
+    filteredQuotes(db, seller, filters, now).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    filteredQuotes(db, seller, filters, now)
+      .innerJoin('offers as o', 'o.id', 'q.offer_id')
+      .innerJoin('simulators as s', 's.id', 'o.simulator_id')
+      .innerJoin('users as u', 'u.id', 'q.user_id')
+      .select(['q.nr_cotacao', 'q.simulator_code', 'q.line', 'q.generation', 'q.status', 'q.etapa', 'q.nome_segurado',
+        'q.documento_segurado', 'q.premio_total', 'q.valida_ate', 'q.created_at', 'p.nr_proposta', 's.nome as product_name',
+        'u.nome as seller_name'])
+      .orderBy('q.created_at', 'desc').orderBy('q.id', 'desc')
+      .limit(HISTORY_PAGE_SIZE).offset((page - 1) * HISTORY_PAGE_SIZE)
+      .execute(),
+  ]);
+  const totalElements = Number(total);
+  const content = rows.map((row): HistoryRow => {
+    const quoteStatus = row.status as QuoteStatus;
+    const sent = quoteStatus === 'PROPOSTA_EM_ANALISE';
+    const expired = isExpired(row, now);
+    const line = row.line as ProductLine;
+    return {
+      nrCotacao: row.nr_cotacao, nrProposta: row.nr_proposta, code: row.simulator_code, line, productName: row.product_name,
+      nomeSegurado: row.nome_segurado, documentoSegurado: maskDocument(row.documento_segurado), premioTotal: row.premio_total,
+      status: expired ? 'VENCIDA' : quoteStatus, statusLabel: statusLabel(quoteStatus, expired),
+      createdAt: new Date(row.created_at).toISOString(), validaAte: new Date(row.valida_ate).toISOString(), seller: row.seller_name,
+      href: stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, { action: sent || expired ? 'visualizar' : 'editar', sent }),
+      pdf: pdfLinks(row.nr_cotacao, sent),
+    };
+  });
+  return { content, totalElements, totalPages: Math.ceil(totalElements / HISTORY_PAGE_SIZE), page };
+}
