@@ -169,7 +169,7 @@ export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, i
     etapa: nextStep(flowOf(product), 'cadastro') ?? 'cadastro',
     segurado: JSON.stringify(segurado), nome_segurado: insuredName(segurado as never),
     documento_segurado: insuredDocument(segurado as never), respostas: JSON.stringify(respostas),
-    comissao_centesimos: Math.round(offer.commissionPercent * 100), valida_ate: validUntil, updated_at: now,
+    comissao_centesimos: Math.round(offer.commissionPercent * 100), valida_ate: validUntil, created_at: now, updated_at: now,
   }).execute();
   return (await findQuote(db, seller, nrCotacao, now))!;
 }
