@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import { SIMULATOR_CODES } from '../../lib/simulators';
 import { offerOperation, SIMULATOR_OFFER_SUFFIXES, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
 import { startFirstAccess } from '../services/account';
+import { seedDemoQuotes } from './seed-quotes';
 
 /**
  * Demo data for an empty database (README lists the accounts). Runs once: a database that has users
@@ -142,5 +143,6 @@ export async function seedDemoData(db: DB): Promise<boolean> {
     const user = await db.selectFrom('users').selectAll().where('email', '=', demo.email).executeTakeFirstOrThrow();
     await startFirstAccess(db, user);
   }
+  await seedDemoQuotes(db);
   return true;
 }
