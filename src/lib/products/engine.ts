@@ -149,8 +149,12 @@ function interestFree(total: Cents, count: number): InstallmentOption {
 
 /** Price table: equal installments PMT = PV × i / (1 − (1 + i)^−n), rounded to the centavo. */
 function withInterest(total: Cents, count: number, monthlyInterest: number): InstallmentOption {
-  if (monthlyInterest <= 0) return interestFree(total, count);
-  const installment = roundHalfUp((total * monthlyInterest) / (1 - (1 + monthlyInterest) ** -count));
+  // 1 − (1 + i)^−n through log1p/expm1: exact enough even for rates near zero, where the plain form
+  // loses every digit and would price installments below the premium.
+  const discount = -Math.expm1(-count * Math.log1p(monthlyInterest));
+  if (!(monthlyInterest > 0 && discount > 0)) return interestFree(total, count);
+  // Never below an even split: rounding a near-zero-interest PMT down must not undercharge the premium.
+  const installment = Math.max(roundHalfUp((total * monthlyInterest) / discount), Math.ceil(total / count));
   return { count, first: installment, other: installment, total: installment * count, interestFree: false, monthlyInterest };
 }
 
@@ -164,7 +168,8 @@ export function installmentOptions(product: ProductDef, total: Cents, method: Pa
   const methodMax = PAYMENT_METHODS.find((m) => m.value === method)?.maxInstallments ?? 1;
   const options: InstallmentOption[] = [];
   for (let count = 1; count <= Math.min(methodMax, rules.maxInstallments); count++) {
-    const option = count <= rules.interestFreeUpTo
+    // Paying at once never carries interest, whatever the product's interest-free limit.
+    const option = count === 1 || count <= rules.interestFreeUpTo
       ? interestFree(total, count)
       : withInterest(total, count, rules.monthlyInterest);
     if (count === 1 || Math.min(option.first, option.other) >= rules.minimumInstallment) options.push(option);

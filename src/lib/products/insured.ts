@@ -115,6 +115,9 @@ export type InsuredCompany = z.output<ReturnType<typeof companySchema>>;
 export type Insured = InsuredPerson | InsuredCompany;
 
 /** The cadastro schema of the insured for a product's `InsuredKind`. */
+export function insuredSchema(kind: 'PF', options?: InsuredOptions): z.ZodMiniType<InsuredPerson, unknown>;
+export function insuredSchema(kind: 'PJ', options?: InsuredOptions): z.ZodMiniType<InsuredCompany, unknown>;
+export function insuredSchema(kind: InsuredKind, options?: InsuredOptions): z.ZodMiniType<Insured, unknown>;
 export function insuredSchema(kind: InsuredKind, options: InsuredOptions = {}): z.ZodMiniType<Insured, unknown> {
   const schemas = {
     PF: () => personSchema(options),

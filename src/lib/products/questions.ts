@@ -122,7 +122,7 @@ const PARSERS: Record<QuestionKind, Parser> = {
 const isBlank = (raw: unknown) => raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
 
 function answerSchema(q: Question, today: Date) {
-  return z.pipe(z.unknown(), z.transform((raw, ctx): AnswerValue | undefined => {
+  const schema = z.pipe(z.unknown(), z.transform((raw, ctx): AnswerValue | undefined => {
     // A boolean question is never missing: an unticked box is "não".
     if (q.kind === 'boolean' && isBlank(raw)) return false;
     if (isBlank(raw)) {
@@ -137,6 +137,8 @@ function answerSchema(q: Question, today: Date) {
     }
     return parsed.value;
   }));
+  // An optional question may be left out; zod/mini then needs the field itself marked optional.
+  return q.required === false ? z.optional(schema) : schema;
 }
 
 /**
@@ -145,7 +147,12 @@ function answerSchema(q: Question, today: Date) {
  */
 export function answersSchema(questions: readonly Question[], today: Date = new Date()): z.ZodMiniType<Answers> {
   const shape = Object.fromEntries(questions.map((q) => [q.name, answerSchema(q, today)]));
-  return z.pipe(z.object(shape), z.transform((answers) => {
+  // zod skips or refuses keys absent from the input before a field's own parser sees them; every
+  // question is given a value (null = blank), so one parser decides what a blank answer means.
+  const withEveryQuestion = (input: unknown) => (typeof input === 'object' && input !== null && !Array.isArray(input)
+    ? { ...Object.fromEntries(questions.map((q) => [q.name, null])), ...input }
+    : input);
+  return z.pipe(z.pipe(z.transform(withEveryQuestion), z.object(shape)), z.transform((answers) => {
     const clean: Answers = {};
     for (const [name, value] of Object.entries(answers)) if (value !== undefined) clean[name] = value as AnswerValue;
     return clean;
