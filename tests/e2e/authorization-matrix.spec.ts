@@ -68,6 +68,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/home/[codigo]': { path: '/v2/home/res', expect: v2Only(303, 'v2') },
   '/v2/ofertas': { path: '/v2/ofertas', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   '/v2/ofertas/cadastro/[idSimulador]': { path: '/v2/ofertas/cadastro/1', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  // Guarded like /v2/home: every v2 demo account may open the history (invalid filters are a 200 page too).
+  '/v2/historico': { path: '/v2/historico?simulador=RES&de=2026-13-01', expect: v2Only(200, 'v2') },
 };
 
 /** API endpoints ('METHOD /path') → a request and the outcome per account. */
@@ -116,6 +118,7 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'POST /api/bff/v1/ofertas': { body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'PUT /api/bff/v1/ofertas/:nrOferta': { path: '/api/bff/v1/ofertas/1', body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'GET /api/bff/v1/empresas': { expect: { ...v2Only(403, 401), adminV2: 200 } },
+  'GET /api/bff/v1/cotacoes': { path: '/api/bff/v1/cotacoes?status=VENCIDA', expect: v2Only(200, 401) },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };
