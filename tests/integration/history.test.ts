@@ -220,7 +220,7 @@ describe('rows', () => {
     const expired = byName(DEMO_INSURED.vencida.nome);
     expect(expired).toMatchObject({
       status: 'VENCIDA', documentoSegurado: '***.819.375-**', premioTotal: expect.any(Number),
-      href: `/v2/simulador-residencial/contratacao/${expired.nrCotacao}/visualizar`,
+      href: `/v2/simulador-residencial/resumo/${expired.nrCotacao}/visualizar`,
     });
     expect(new Date(expired.validaAte).getTime()).toBeLessThan(Date.now());
     expect(Date.now() - new Date(expired.createdAt).getTime()).toBeGreaterThan(59 * 86_400_000);

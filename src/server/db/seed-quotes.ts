@@ -9,7 +9,7 @@ import type { V2SessionUser } from '../../lib/session';
  * Demo quotes, so /v2/historico shows every status on a fresh portal: made through the real quote
  * services (validation and pricing included), never inserted by hand. parceiro@parceiro.demo gets a
  * residential quote at planos, a life quote sent as a proposal and a residential quote made 60 days
- * ago that has expired ('Vencida'); substabelecido@parceiro.demo one residential quote of its own.
+ * ago, filled up to the resumo, that has expired ('Vencida'); substabelecido@parceiro.demo one residential quote of its own.
  */
 const DAY_MS = 86_400_000;
 
@@ -65,6 +65,9 @@ export async function seedDemoQuotes(db: DB, now = new Date()): Promise<void> {
   const expired = await createQuote(db, partner.seller, residencial, { segurado: DEMO_INSURED.vencida, respostas: APARTMENT }, sixtyDaysAgo);
   await saveStep(db, partner.seller, expired.nrCotacao, 'planos',
     { selecao: { plan: 'essencial', capitals: { danosEletricos: 10_000_00 } } }, new Date(sixtyDaysAgo.getTime() + 10 * 60_000));
+  // Filled up to the resumo and never sent: it shows what an expired quote still lets a partner see.
+  await saveStep(db, partner.seller, expired.nrCotacao, 'contratacao',
+    { contratacao: { formaPagamento: 'boleto', parcelas: 1, diaVencimento: 10 } }, new Date(sixtyDaysAgo.getTime() + 15 * 60_000));
 
   const life = await createQuote(db, partner.seller, vida,
     { segurado: DEMO_INSURED.vida, respostas: { profissao: 'administrativa', fumante: false } }, new Date(now.getTime() - 2 * DAY_MS));

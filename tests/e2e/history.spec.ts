@@ -1,0 +1,156 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ACCOUNTS, DEMO_PASSWORD, path, signIn } from './helpers';
+
+/**
+ * The v2 quote and proposal history (/v2/historico) over the demo seed's quotes of
+ * parceiro@parceiro.demo: a residential quote at planos, a life proposal and a residential quote
+ * that expired. Other journeys add quotes to the same database, so rows are found by insured name.
+ */
+const INSURED = {
+  open: 'Marina Costa Alves',
+  sent: 'Rafael Nogueira Pinto',
+  expired: 'Juliana Ferreira Rocha',
+  subagent: 'Paulo Henrique Dias',
+} as const;
+
+const table = (page: Page) => page.getByRole('table', { name: /^Cotações e propostas/ });
+const rowOf = (page: Page, insured: string) => table(page).getByRole('row').filter({ hasText: insured });
+const statusCells = (page: Page) => table(page).locator('tbody td[data-label="Situação"]');
+
+test('the partner sees the demo quotes with their statuses, masked documents and no own history button', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  await page.goto('/v2/historico');
+  await expect(page.getByRole('heading', { level: 1, name: 'Histórico de cotações e propostas' })).toBeVisible();
+  await expect(page).toHaveTitle(/Histórico de cotações e propostas/);
+
+  await expect(rowOf(page, INSURED.open)).toContainText('Em elaboração');
+  await expect(rowOf(page, INSURED.open)).toContainText('Residencial');
+  await expect(rowOf(page, INSURED.open)).toContainText('***.185.963-**');
+  await expect(rowOf(page, INSURED.sent)).toContainText('Proposta em análise');
+  await expect(rowOf(page, INSURED.sent)).toContainText(/Proposta \d+/);
+  await expect(rowOf(page, INSURED.sent)).toContainText(/R\$ \d/);
+  await expect(rowOf(page, INSURED.expired)).toContainText('Vencida');
+  // Only the partner's own quotes, and never a whole CPF.
+  await expect(rowOf(page, INSURED.subagent)).toHaveCount(0);
+  const html = await page.content();
+  expect(html).not.toContain('274.185.963-91');
+  expect(html).not.toContain('27418596391');
+  await expect(page.getByRole('link', { name: 'Histórico', exact: true })).toHaveCount(0);
+});
+
+test('filters by product and by status with the GET form, and clears the filters', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  await page.goto('/v2/historico');
+
+  await page.getByLabel('Produto').selectOption({ label: 'Vida' });
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page).toHaveURL(/\/v2\/historico\?.*simulador=VEU/);
+  await expect(page.getByLabel('Produto')).toHaveValue('VEU');
+  await expect(rowOf(page, INSURED.sent)).toBeVisible();
+  await expect(rowOf(page, INSURED.open)).toHaveCount(0);
+  await expect(table(page).locator('tbody td[data-label="Produto"]').first()).toHaveText('Vida');
+
+  await page.getByLabel('Produto').selectOption({ label: 'Todos' });
+  await page.getByLabel('Situação').selectOption({ label: 'Vencida' });
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page).toHaveURL(/status=VENCIDA/);
+  await expect(rowOf(page, INSURED.expired)).toBeVisible();
+  await expect(rowOf(page, INSURED.sent)).toHaveCount(0);
+  for (const status of await statusCells(page).allTextContents()) expect(status).toBe('Vencida');
+
+  await page.getByRole('link', { name: 'Limpar filtros' }).click();
+  await expect(page).toHaveURL(path('/v2/historico'));
+  await expect(page.getByLabel('Situação')).toHaveValue('');
+});
+
+test('the simulator header’s ?simulador=RES selects the product; bad filters show messages beside the fields', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  await page.goto('/v2/historico?simulador=res');
+  await expect(page.getByLabel('Produto')).toHaveValue('RES');
+  await expect(rowOf(page, INSURED.open)).toBeVisible();
+  await expect(rowOf(page, INSURED.sent)).toHaveCount(0);
+
+  const response = await page.goto('/v2/historico?de=2026-11-30&ate=2026-11-01&documento=123');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('alert')).toContainText('Verifique os filtros destacados.');
+  await expect(page.getByLabel('Até')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('A data final não pode ser anterior à data inicial.')).toBeVisible();
+  await expect(page.getByText('Informe um CPF ou CNPJ válido.')).toBeVisible();
+  await expect(page.getByLabel('CPF/CNPJ do segurado')).toHaveValue('123');
+  await expect(table(page)).toContainText('Corrija os filtros destacados para ver as cotações.');
+});
+
+test('an expired quote opens read-only with the “venceu” alert and cannot be contracted', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  await page.goto('/v2/historico?status=VENCIDA');
+  const row = rowOf(page, INSURED.expired);
+  const nrCotacao = (await row.locator('td[data-label="Número"] a').textContent())!.trim();
+  await row.getByRole('link', { name: `Abrir a cotação ${nrCotacao}` }).click();
+  // It stopped at the resumo, and opens there read-only: no proposal can be sent.
+  await expect(page).toHaveURL(new RegExp(`/v2/simulador-residencial/resumo/${nrCotacao}/visualizar$`));
+  await expect(page.getByRole('alert').filter({ hasText: 'venceu' })).toContainText('não contratá-la');
+  await expect(page.getByRole('button', { name: 'Enviar proposta' })).toHaveCount(0);
+  await expect(page.locator('main button[type="submit"]')).toHaveCount(0);
+
+  await page.goto(`/v2/simulador-residencial/contratacao/${nrCotacao}/editar`);
+  await expect(page.getByRole('alert').filter({ hasText: 'venceu' })).toBeVisible();
+  await expect(page.locator('main button[type="submit"]')).toHaveCount(0);
+});
+
+test('the PDF links answer PDFs: the quote’s, and the proposal’s once sent', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  await page.goto('/v2/historico?simulador=VEU');
+  const row = rowOf(page, INSURED.sent);
+  const nrCotacao = (await row.locator('td[data-label="Número"] a').textContent())!.trim();
+  for (const name of [`PDF da cotação ${nrCotacao}`, /^PDF da proposta \d+$/]) {
+    const href = await row.getByRole('link', { name }).getAttribute('href');
+    const pdf = await page.request.get(href!);
+    expect(pdf.status(), href!).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+  }
+  await expect(rowOf(page, INSURED.open)).toHaveCount(0);
+});
+
+test('the sub-delegated user sees their own quote only; the partner admin sees both companies’ with the seller', async ({ page }) => {
+  await signIn(page, ACCOUNTS.subagent);
+  await page.goto('/v2/historico');
+  await expect(rowOf(page, INSURED.subagent)).toBeVisible();
+  await expect(rowOf(page, INSURED.open)).toHaveCount(0);
+  await expect(rowOf(page, INSURED.expired)).toHaveCount(0);
+
+  await page.context().clearCookies();
+  await signIn(page, ACCOUNTS.partnerAdmin);
+  await page.goto(`/v2/historico?documento=${encodeURIComponent('593.817.264-00')}`);
+  await expect(rowOf(page, INSURED.subagent)).toContainText('Felipe Araújo');
+  await page.goto('/v2/historico?documento=46281937546');
+  await expect(rowOf(page, INSURED.expired)).toContainText('Eduarda Lima');
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the form filters and the table renders on the server', async ({ page }) => {
+    const login = await page.request.post('/api/gateway/login', {
+      data: { userName: ACCOUNTS.partner.email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' },
+    });
+    expect(login.status()).toBe(200);
+    await page.goto('/v2/historico');
+    await page.getByLabel('Situação').selectOption({ label: 'Proposta em análise' });
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await expect(page).toHaveURL(/status=PROPOSTA_EM_ANALISE/);
+    await expect(rowOf(page, INSURED.sent)).toBeVisible();
+    for (const status of await statusCells(page).allTextContents()) expect(status).toBe('Proposta em análise');
+  });
+});
+
+test('the history page has no serious accessibility violations', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  for (const url of ['/v2/historico', '/v2/historico?de=2026-13-01']) {
+    await page.goto(url);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
+    expect(serious, url).toEqual([]);
+  }
+});
