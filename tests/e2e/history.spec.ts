@@ -142,6 +142,40 @@ test.describe('without JavaScript', () => {
     await expect(rowOf(page, INSURED.sent)).toBeVisible();
     for (const status of await statusCells(page).allTextContents()) expect(status).toBe('Proposta em análise');
   });
+
+  test('pages of 10 with links that keep the filters', async ({ page }) => {
+    const login = await page.request.post('/api/gateway/login', {
+      data: { userName: ACCOUNTS.partner.email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' },
+    });
+    expect(login.status()).toBe(200);
+    // Enough residential quotes for a second page, made through the quote API as the simulator does.
+    const offers = await (await page.request.get('/api/bff/v1/ofertas', { headers: { 'x-portal-session': 'cookie' } })).json();
+    const nrOferta = offers.dado.find((o: { code: string }) => o.code === 'RES').nrOferta;
+    for (let i = 1; i <= 10; i++) {
+      const created = await page.request.post('/api/bff/v1/cotacoes', {
+        headers: { 'x-portal-session': 'cookie' },
+        data: {
+          nrOferta,
+          segurado: {
+            tipoPessoa: 'PF', nome: `Cliente Paginação ${i}`, cpf: '59381726400', dataNascimento: '1980-01-01', email: 'cliente@exemplo.com.br',
+            telefone: '(11) 98888-7777', endereco: { cep: '01310-100', logradouro: 'Avenida Paulista', numero: '1', bairro: 'Bela Vista', cidade: 'São Paulo', uf: 'SP' },
+          },
+          respostas: { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 'R$ 200.000,00', alarme: false },
+        },
+      });
+      expect(created.status(), await created.text()).toBe(200);
+    }
+    await page.goto('/v2/historico?simulador=RES');
+    const pagination = page.getByRole('navigation', { name: 'Paginação: cotações e propostas' });
+    await expect(pagination).toContainText(/Página 1 de \d+/);
+    await expect(table(page).locator('tbody tr')).toHaveCount(10);
+    await pagination.getByRole('link', { name: 'Próxima' }).click();
+    await expect(page).toHaveURL(/\/v2\/historico\?simulador=RES&page=2$/);
+    await expect(page.getByLabel('Produto')).toHaveValue('RES');
+    await expect(pagination.getByRole('link', { name: 'Página 2' })).toHaveAttribute('aria-current', 'page');
+    await expect(rowOf(page, INSURED.expired)).toBeVisible(); // the oldest residential quote moved to page 2
+    for (const product of await table(page).locator('tbody td[data-label="Produto"]').allTextContents()) expect(product).toBe('Residencial');
+  });
 });
 
 test('the history page has no serious accessibility violations', async ({ page }) => {
