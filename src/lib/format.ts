@@ -13,3 +13,8 @@ export const formatDate = (date: Date | string): string => dateOnly.format(typeo
 
 /** An ISO calendar date ('2026-12-10') as '10/12/2026', with no time-zone shift. */
 export const formatIsoDate = (iso: string): string => iso.slice(0, 10).split('-').reverse().join('/');
+
+const isoDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The calendar day in Brasília as 'YYYY-MM-DD' (the day a quote was made, for age factors). */
+export const brasiliaDay = (date: Date | string): string => isoDay.format(typeof date === 'string' ? new Date(date) : date);

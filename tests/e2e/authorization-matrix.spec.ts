@@ -70,6 +70,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/ofertas/cadastro/[idSimulador]': { path: '/v2/ofertas/cadastro/1', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   // Guarded like /v2/home: every v2 demo account may open the history (invalid filters are a 200 page too).
   '/v2/historico': { path: '/v2/historico?simulador=RES&de=2026-13-01', expect: v2Only(200, 'v2') },
+  // A step without a number resumes the latest quote (or goes home): 303; the sub-delegated user sells no agricultural product.
+  '/v2/simulador-[linha]/[...passo]': { path: '/v2/simulador-agricola/cadastro', expect: { ...v2Only(303, 'v2'), substabelecido: 403 } },
+  // Nobody sees a quote that does not exist (nor one they may not see): 404, never a PDF.
+  '/v2/relatorios/pdf/[type]/[nrCotation]': { path: '/v2/relatorios/pdf/cotacao/999999', expect: v2Only(404, 'v2') },
 };
 
 /** API endpoints ('METHOD /path') → a request and the outcome per account. */
@@ -119,6 +123,14 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'PUT /api/bff/v1/ofertas/:nrOferta': { path: '/api/bff/v1/ofertas/1', body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'GET /api/bff/v1/empresas': { expect: { ...v2Only(403, 401), adminV2: 200 } },
   'GET /api/bff/v1/cotacoes': { path: '/api/bff/v1/cotacoes?status=VENCIDA', expect: v2Only(200, 401) },
+  'POST /api/bff/v1/cotacoes': { body: {}, expect: v2Only(400, 401) },
+  'GET /api/bff/v1/cotacoes/:nrCotacao': { path: '/api/bff/v1/cotacoes/999999', expect: v2Only(404, 401) },
+  'PUT /api/bff/v1/cotacoes/:nrCotacao/:etapa': { path: '/api/bff/v1/cotacoes/999999/planos', body: {}, expect: v2Only(404, 401) },
+  'POST /api/bff/v1/cotacoes/:nrCotacao/proposta': { path: '/api/bff/v1/cotacoes/999999/proposta', body: { aceiteTermo: true }, expect: v2Only(404, 401) },
+  'POST /api/bff/v1/precificacao': {
+    body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, // answers missing: 400; the sub-delegated user may not price AFU
+    expect: { ...v2Only(400, 401), substabelecido: 403 },
+  },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

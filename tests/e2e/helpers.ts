@@ -54,6 +54,8 @@ const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * be a native form submission (a GET with the password in the URL), not the app's sign-in.
  */
 export async function waitForIslands(page: Page): Promise<void> {
+  // Right after a navigation the islands may not be parsed yet: a count of 0 would then mean nothing.
+  await page.waitForLoadState('domcontentloaded');
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 

@@ -286,3 +286,16 @@ test.describe('UI kit page', () => {
     expect(reached.size).toBe(expected);
   });
 });
+
+test('typing over a selected money value replaces it (the R$ prefix does not keep the old number)', async ({ page }) => {
+  await gotoHydrated(page, '/dev/kit-ui');
+  const premio = page.getByLabel('Prêmio');
+  await premio.pressSequentially('100000');
+  await premio.blur();
+  await expect(premio).toHaveValue('R$ 100.000,00');
+  await premio.click();
+  await premio.press('Control+a');
+  await premio.pressSequentially('30000');
+  await premio.blur();
+  await expect(premio).toHaveValue('R$ 30.000,00');
+});

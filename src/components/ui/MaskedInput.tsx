@@ -1,4 +1,4 @@
-import { forwardRef, useId, type ComponentType, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { forwardRef, useId, type ComponentType, type InputHTMLAttributes, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { IMaskInput } from 'react-imask';
 import type { FactoryOpts, InputMask } from 'imask';
 import { MASKS, MASK_INPUT_MODE, type MaskName } from '../../lib/masks';
@@ -49,14 +49,28 @@ const MaskInput = IMaskInput as unknown as ComponentType<IMaskInputLooseProps>;
  * `<input>`, so `setFocus` and focus-on-error work. The form holds the masked text; the zod schema
  * strips the mask (STYLE: masks are stripped inside the schema).
  */
+/**
+ * Typing over a fully selected value must replace it. imask cannot delete a pattern's fixed prefix
+ * ('R$ '), so it keeps the old number and inserts the new digit before it ('R$ 3100.000,00'):
+ * empty the field first, through an input event imask listens to, and let the key land in it.
+ */
+function replaceWholeSelection(event: KeyboardEvent<HTMLElement>) {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement)) return;
+  const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+  if (!printable || input.value === '' || input.selectionStart !== 0 || input.selectionEnd !== input.value.length) return;
+  input.value = '';
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 export const MaskedInput = forwardRef<HTMLInputElement, MaskedInputProps>(function MaskedInput(
-  { label, mask, error, hint, help, value, defaultValue, unmask = false, onAccept, onChange, inputMode, ...input },
+  { label, mask, error, hint, help, value, defaultValue, unmask = false, onAccept, onChange, inputMode, onKeyDown, ...input },
   ref,
 ) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} help={help}>
-      <div className="field-control">
+      <div className="field-control" onKeyDownCapture={replaceWholeSelection}>
         <MaskInput
           {...input}
           {...MASKS[mask]}
@@ -69,6 +83,7 @@ export const MaskedInput = forwardRef<HTMLInputElement, MaskedInputProps>(functi
           defaultValue={defaultValue}
           unmask={unmask}
           inputRef={ref}
+          onKeyDown={onKeyDown}
           onAccept={(_value, maskRef) => {
             onAccept?.(maskRef.value, maskRef.unmaskedValue);
             onChange?.(unmask ? maskRef.unmaskedValue : maskRef.value);

@@ -5,7 +5,7 @@ import type { DB } from '../db';
 import type { QuotesTable } from '../db/schema';
 import { ApiError, badRequest, forbidden, notFound } from '../api/errors';
 import { contractingSchema, type Contracting } from '../../lib/contracting';
-import { formatDate } from '../../lib/format';
+import { brasiliaDay, formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
 import { installmentOptions, price, validateSelection } from '../../lib/products/engine';
 import { insuredDocument, insuredName, insuredSchema } from '../../lib/products/insured';
@@ -85,17 +85,19 @@ function throwIfAny(errors: Record<string, string[]>) {
   if (first) throw badRequest(Object.keys(errors).length === 1 ? first : MESSAGES.invalid, errors);
 }
 
-/** What the rating factors read: the line's answers plus the insured's type and birth date. */
-export function ratingAnswers(row: Pick<QuoteRow, 'segurado' | 'respostas' | 'risco'>): Answers {
-  const insured = row.segurado as Record<string, unknown>;
-  const fromInsured: Answers = {};
+/**
+ * What the rating factors read: the line's answers plus the insured's type and birth date, and the
+ * day of the quote (ages are taken on it, so a quote re-priced after a birthday keeps its premium).
+ */
+export function ratingAnswers(quote: { segurado: unknown; respostas: unknown; risco: unknown; createdAt: Date | string }): Answers {
+  const insured = quote.segurado as Record<string, unknown>;
+  const context: Answers = { dataCotacao: brasiliaDay(quote.createdAt) };
   for (const key of ['tipoPessoa', 'dataNascimento'] as const) {
-    if (typeof insured[key] === 'string') fromInsured[key] = insured[key];
+    if (typeof insured[key] === 'string') context[key] = insured[key];
   }
-  return { ...fromInsured, ...(row.respostas as Answers), ...((row.risco ?? {}) as Answers) };
+  return { ...context, ...(quote.respostas as Answers), ...((quote.risco ?? {}) as Answers) };
 }
 
-/** An unsent quote past its validity (shared with services/quote-history). */
 export const isExpired = (row: Pick<QuoteRow, 'status' | 'valida_ate'>, now: Date) =>
   row.status === 'EM_ELABORACAO' && new Date(row.valida_ate).getTime() < now.getTime();
 
@@ -210,7 +212,7 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     return {
       segurado: JSON.stringify(segurado), respostas: JSON.stringify(respostas),
       nome_segurado: insuredName(segurado as never), documento_segurado: insuredDocument(segurado as never),
-      ...repriced(product, row, ratingAnswers({ segurado, respostas, risco: row.risco })),
+      ...repriced(product, row, ratingAnswers({ segurado, respostas, risco: row.risco, createdAt: row.created_at })),
     };
   },
   async risco({ product, row, body }) {
@@ -218,12 +220,12 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     const errors: Record<string, string[]> = {};
     const risco = parseOrCollect(answersSchema(product.riskQuestions), (body as { risco?: unknown })?.risco ?? {}, 'risco', errors);
     throwIfAny(errors);
-    return { risco: JSON.stringify(risco), ...repriced(product, row, ratingAnswers({ ...row, risco: risco as Answers })) };
+    return { risco: JSON.stringify(risco), ...repriced(product, row, ratingAnswers({ ...row, risco, createdAt: row.created_at })) };
   },
   async planos({ product, row, body }) {
     if (product.riskQuestions.length > 0 && !row.risco) throw new ApiError(409, stepFirst('planos'));
     const selection = parseSelection(body);
-    const answers = ratingAnswers(row);
+    const answers = ratingAnswers({ ...row, createdAt: row.created_at });
     const errors = validateSelection(product, answers, selection);
     throwIfAny(Object.fromEntries(Object.entries(errors).map(([k, m]) => [`selecao.${k}`, [m]])));
     const pricing = price(product, answers, selection);
@@ -363,7 +365,7 @@ export function priceSelection(code: string, answers: unknown, selection: unknow
   throwIfAny(errors);
   const extra = (answers ?? {}) as Record<string, unknown>;
   const rating: Answers = { ...(parsedAnswers as Answers) };
-  for (const key of ['tipoPessoa', 'dataNascimento'] as const) if (typeof extra[key] === 'string') rating[key] = extra[key];
+  for (const key of ['tipoPessoa', 'dataNascimento', 'dataCotacao'] as const) if (typeof extra[key] === 'string') rating[key] = extra[key];
   const selectionErrors = validateSelection(product, rating, parsedSelection!);
   throwIfAny(Object.fromEntries(Object.entries(selectionErrors).map(([k, m]) => [`selecao.${k}`, [m]])));
   const pricing = price(product, rating, parsedSelection!);

@@ -1,5 +1,5 @@
 import { endpoint, type Context } from '../router';
-import { notFound } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { z } from '../../../lib/zod';
 import { loadV2User } from '../../services/principals';
 import { findSellableOffer } from '../../services/offers';
@@ -64,7 +64,7 @@ export const quoteEndpoints = [
     body: z.object({ cdSimulador: z.string().max(5), respostas: z.unknown(), selecao: z.unknown() }),
     async handle(ctx) {
       const { seller } = await v2Seller(ctx);
-      if (!seller.canSell(ctx.body.cdSimulador)) throw notFound('Produto sem simulador disponível.');
+      if (!seller.canSell(ctx.body.cdSimulador)) throw forbidden();
       return { precificacao: priceSelection(ctx.body.cdSimulador, ctx.body.respostas, ctx.body.selecao) };
     },
   }),

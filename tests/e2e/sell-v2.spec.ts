@@ -1,0 +1,217 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ACCOUNTS, signIn, waitForIslands } from './helpers';
+import { productFor } from '../../src/lib/products/catalog';
+import type { ProductDef, Question } from '../../src/lib/products/types';
+import { formatBRL } from '../../src/lib/products/money';
+import { resolveCapitals } from '../../src/lib/products/engine';
+import { pdfText } from '../fixtures/pdf';
+
+/**
+ * Selling in v2 (issue 5), as a partner does it in the browser: from the offer on /v2/home through
+ * every step of the line's flow to a proposal number, then finding the quote in the history. The
+ * forms are filled from the catalog's own questions, so a line that gains a question is still sold.
+ */
+
+const LINES = [
+  { code: 'RES', card: 'Residencial', path: 'simulador-residencial' },
+  { code: 'AFU', card: 'Agrícola', path: 'simulador-agricola' },
+  { code: 'MU', card: 'Máquinas e Equipamentos', path: 'simulador-maquinas' },
+  { code: 'EAU', card: 'Empresarial', path: 'simulador-empresarial' },
+  { code: 'EVI', card: 'Empresarial Individual', path: 'simulador-empresarial-individual' },
+  { code: 'VEU', card: 'Vida', path: 'simulador-vida' },
+  { code: 'IPU', card: 'Itens Pessoais', path: 'simulador-itens-pessoais' },
+] as const;
+
+/** A valid answer inside the question's bounds, typed as a person types it. */
+async function answer(page: Page, question: Question) {
+  const field = page.getByLabel(question.label, { exact: true });
+  switch (question.kind) {
+    case 'select':
+      return field.selectOption({ index: 1 });
+    case 'radio':
+      return page.getByRole('group', { name: question.label }).getByRole('radio').first().check();
+    case 'boolean':
+      return undefined;
+    case 'money': {
+      const min = question.min ?? 1_000_00;
+      const cents = Math.min(min * 3, question.max ?? Number.MAX_SAFE_INTEGER);
+      return field.pressSequentially(String(Math.round(cents / 100)));
+    }
+    case 'integer':
+    case 'area':
+      return field.pressSequentially(String(Math.max(question.min ?? 1, Math.min(question.max ?? 10, 10))));
+    case 'date':
+      return field.fill('1985-04-12');
+    default:
+      return field.fill('Modelo de teste 2026');
+  }
+}
+
+async function fillInsured(page: Page, product: ProductDef) {
+  if (product.insured === 'PJ') {
+    await page.getByLabel('Razão social').fill('Comércio Horizonte Ltda');
+    await page.getByLabel('CNPJ').pressSequentially('11222333000181');
+  } else {
+    await page.getByLabel('Nome completo').fill('Mariana Alves Pereira');
+    await page.getByLabel('CPF').pressSequentially('52998224725');
+    await page.getByLabel('Data de nascimento').fill('1985-04-12');
+  }
+  await page.getByLabel('E-mail').fill('mariana.pereira@exemplo.com.br');
+  await page.getByLabel('Telefone').pressSequentially('11987654321');
+  await page.getByLabel('CEP').fill('01310-100');
+  await page.getByLabel('Logradouro').fill('Avenida Paulista');
+  await page.getByLabel('Número', { exact: true }).fill('1000');
+  await page.getByLabel('Bairro').fill('Bela Vista');
+  await page.getByLabel('Cidade').fill('São Paulo');
+  await page.getByLabel('UF', { exact: true }).selectOption('SP');
+}
+
+async function startFromHome(page: Page, card: string) {
+  await page.goto('/v2/home');
+  await page.getByRole('link', { name: `Simular ${card}`, exact: true }).click();
+  await page.waitForURL(/\/cadastro\/iniciar\//);
+  await waitForIslands(page);
+}
+
+for (const line of LINES) {
+  test(`${line.card}: from the offer on /v2/home to a proposal number, then in the history`, async ({ page }) => {
+    const product = productFor(line.code)!;
+    await signIn(page, ACCOUNTS.partner);
+    await startFromHome(page, line.card);
+    await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/cadastro/iniciar/`));
+    await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+
+    await fillInsured(page, product);
+    for (const question of product.cadastroQuestions) await answer(page, question);
+    await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+
+    if (product.riskQuestions.length > 0) {
+      await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/risco/\\d+/editar$`));
+      await waitForIslands(page);
+      for (const question of product.riskQuestions) await answer(page, question);
+      await page.getByRole('button', { name: 'Continuar' }).click();
+    }
+
+    await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/planos/\\d+/editar$`));
+    const nrCotacao = (await page.getByTestId('nr-cotacao').textContent())!.trim();
+    await waitForIslands(page);
+    await expect(page.getByRole('heading', { level: 2 })).toHaveCount(product.plans.length);
+    const plan = product.plans[product.plans.length - 1]!;
+    await page.getByRole('button', { name: `Escolher ${plan.name}` }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/contratacao/${nrCotacao}/editar$`));
+    await waitForIslands(page);
+    await page.getByRole('radio', { name: 'Cartão de crédito' }).check();
+    const installments = page.getByLabel('Parcelas');
+    const options = await installments.locator('option').count();
+    await installments.selectOption({ index: Math.min(2, options - 1) });
+    if (product.beneficiaries) {
+      await page.getByRole('button', { name: 'Adicionar beneficiário' }).click();
+      await page.getByLabel('Nome do beneficiário 1').fill('João Alves Pereira');
+      await page.getByLabel('Parentesco').selectOption('filho');
+    }
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/resumo/${nrCotacao}`));
+    await expect(page.getByTestId('remuneracao')).toContainText('Resolução CNSP nº 382/2020');
+    const total = (await page.getByTestId('premio-total').textContent())!.trim();
+    await waitForIslands(page);
+    await page.getByLabel('Li e aceito o termo de presente proposta.').check();
+    await page.getByRole('button', { name: 'Enviar proposta' }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/${product.finalStep}/${nrCotacao}/visualizar$`));
+    const nrProposta = (await page.getByTestId('nr-proposta').textContent())!.trim();
+    expect(nrProposta).toMatch(/^\d{12}$/);
+    await expect(page.getByText('Em análise', { exact: true })).toBeVisible();
+
+    const pdf = await page.request.get(`/v2/relatorios/pdf/proposta/${nrCotacao}`);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    const text = await pdfText(new Uint8Array(await pdf.body()));
+    expect(text).toContain(nrProposta);
+    expect(text).toContain(total);
+
+    await page.goto(`/v2/historico?simulador=${line.code}`);
+    await expect(page.getByRole('link', { name: nrCotacao, exact: true })).toBeVisible();
+  });
+}
+
+test('the sub-delegated user opens only their three simulators: another start route is 403', async ({ page }) => {
+  await signIn(page, ACCOUNTS.subagent);
+  for (const path of ['/v2/simulador-agricola/cadastro/iniciar/2/2', '/v2/simulador-maquinas/cadastro', '/v2/simulador-empresarial-individual/cadastro/iniciar/6']) {
+    expect((await page.goto(path))?.status(), path).toBe(403);
+  }
+  await startFromHome(page, 'Residencial');
+  await expect(page).toHaveURL(/\/v2\/simulador-residencial\/cadastro\/iniciar\/\d+\/\d+$/);
+});
+
+test('bad input at cadastro shows pt-BR messages beside the fields and saves nothing', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  await startFromHome(page, 'Residencial');
+  const start = page.url();
+  await page.getByLabel('CPF').pressSequentially('11111111111');
+  await page.getByLabel('E-mail').fill('sem-arroba');
+  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+  await expect(page.getByText('Informe o nome completo.')).toBeVisible();
+  await expect(page.getByText('Informe um CPF válido.')).toBeVisible();
+  await expect(page.getByLabel('Nome completo')).toBeFocused();
+  expect(page.url()).toBe(start);
+});
+
+test('a double click on "Enviar proposta" sends one proposal', async ({ page }) => {
+  const product = productFor('IPU')!;
+  await signIn(page, ACCOUNTS.partner);
+  await startFromHome(page, 'Itens Pessoais');
+  await fillInsured(page, product);
+  for (const question of product.cadastroQuestions) await answer(page, question);
+  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+  await expect(page).toHaveURL(/\/risco\//);
+  await waitForIslands(page);
+  for (const question of product.riskQuestions) await answer(page, question);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page).toHaveURL(/\/planos\//);
+  const nrCotacao = (await page.getByTestId('nr-cotacao').textContent())!.trim();
+  await waitForIslands(page);
+  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
+  await expect(page).toHaveURL(/\/contratacao\//);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page).toHaveURL(/\/resumo\//);
+  await waitForIslands(page);
+  await page.getByLabel('Li e aceito o termo de presente proposta.').check();
+
+  // Two sends race: a double click, and the same request from a second tab.
+  const send = () => page.request.post(`/api/bff/v1/cotacoes/${nrCotacao}/proposta`, {
+    data: { aceiteTermo: true }, headers: { 'x-portal-session': 'cookie', origin: new URL(page.url()).origin },
+  });
+  const [first, second] = await Promise.all([send(), send(), page.getByRole('button', { name: 'Enviar proposta' }).dblclick()]);
+  const numbers = [(await first.json()).dado.nrProposta, (await second.json()).dado.nrProposta];
+  await expect(page).toHaveURL(/\/proposta\/\d+\/visualizar$/);
+  await expect(page.getByTestId('nr-proposta')).toHaveText(numbers[0]);
+  expect(numbers[1]).toBe(numbers[0]);
+});
+
+test('planos re-prices in the browser as a sum insured changes, and refuses one out of range', async ({ page }) => {
+  const product = productFor('VEU')!;
+  await signIn(page, ACCOUNTS.partner);
+  await startFromHome(page, 'Vida');
+  await fillInsured(page, product);
+  for (const question of product.cadastroQuestions) await answer(page, question);
+  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+  await expect(page).toHaveURL(/\/planos\//);
+  await waitForIslands(page);
+  const plan = page.getByRole('region', { name: product.plans[0]!.name });
+  const before = await plan.locator('.plan-total').textContent();
+  const adjustable = resolveCapitals(product, {}, product.plans[0]!.id).find((c) => c.adjustable)!;
+  const capital = plan.getByLabel(adjustable.name);
+  const retype = async (reais: string) => {
+    await capital.click();
+    await capital.press('Control+a');
+    await capital.pressSequentially(reais);
+  };
+  await retype(String((adjustable.min + adjustable.step) / 100));
+  await expect(plan.locator('.plan-total')).not.toHaveText(before!);
+  await retype('1');
+  await expect(plan.getByRole('alert')).toContainText('entre');
+  await expect(plan.getByRole('alert')).toContainText(formatBRL(adjustable.min));
+  await expect(plan.getByRole('button')).toBeDisabled();
+});
