@@ -17,7 +17,7 @@ beforeAll(async () => ({ db, close } = await freshDatabase()));
 afterAll(() => close());
 
 const BUSINESS_TABLES = ['users', 'companies', 'points_of_sale', 'user_companies', 'user_operations', 'permission_groups',
-  'group_permissions', 'user_groups', 'sessions', 'one_time_codes', 'emails', 'simulators', 'offers'];
+  'group_permissions', 'user_groups', 'sessions', 'one_time_codes', 'emails', 'simulators', 'offers', 'quotes', 'proposals'];
 
 async function fingerprint(): Promise<string> {
   const hash = createHash('sha256');
