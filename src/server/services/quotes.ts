@@ -234,6 +234,8 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     return {
       selecao: JSON.stringify(selection), precificacao: JSON.stringify(pricing), premio_total: pricing.total,
       contratacao: keep ? JSON.stringify(withOption(product, pricing.total, contracting)) : null,
+      // A contracting the new premium no longer allows is dropped: the quote goes back to contratacao.
+      ...(contracting && !keep ? { etapa: 'contratacao' } : {}),
     };
   },
   async contratacao({ product, row, body }) {
