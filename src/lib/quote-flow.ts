@@ -49,19 +49,34 @@ export const simulatorBase = (generation: Generation, line: ProductLine) =>
   `${generation === 'v2' ? '/v2' : ''}/simulador-${line}`;
 
 /**
- * The address of a step of a saved quote. Life's resumo takes only the number and agricultural
- * resumo takes {nrType} instead of {action} (SPEC §2); every other step takes {nrCotation}/{action}.
+ * Resumo with the quote number only (SPEC §2): life in both generations; machinery in legacy.
+ * Agricultural resumo takes {nrType} instead of {action}.
  */
-export function stepPath(generation: Generation, line: ProductLine, step: QuoteStep, nrCotacao: string, options: { action?: Action; sent?: boolean } = {}): string {
-  const base = `${simulatorBase(generation, line)}/${step}/${nrCotacao}`;
-  if (step === 'resumo' && line === 'vida') return base;
+const RESUMO_NUMBER_ONLY: Record<Generation, readonly ProductLine[]> = { v1: ['vida', 'maquinas'], v2: ['vida'] };
+
+/**
+ * The address of a step of a saved quote. Every step takes {nrCotation}/{action}, except the
+ * resumos above and legacy residential finalizacao, which SPEC §2 gives only plain: it resumes the
+ * latest proposal of the line, which right after sending is this one. `pinned` keeps the number on
+ * it anyway (the history opens one specific proposal; docs/decisions/019-legacy-sell.md).
+ */
+export function stepPath(
+  generation: Generation, line: ProductLine, step: QuoteStep, nrCotacao: string,
+  options: { action?: Action; sent?: boolean; pinned?: boolean } = {},
+): string {
+  const plain = `${simulatorBase(generation, line)}/${step}`;
+  if (step === 'finalizacao' && generation === 'v1' && !options.pinned) return plain;
+  const base = `${plain}/${nrCotacao}`;
+  if (step === 'resumo' && RESUMO_NUMBER_ONLY[generation].includes(line)) return base;
   if (step === 'resumo' && line === 'agricola') return `${base}/${options.sent ? RESUMO_TYPES.proposta : RESUMO_TYPES.cotacao}`;
   return `${base}/${options.action ?? 'editar'}`;
 }
 
 export type SimulatorRoute =
   | { kind: 'start'; idSimulador?: number; nrOferta: number }
-  /** A step without a quote number: resumes the user's latest open quote of the line. */
+  /** Legacy plain cadastro: a new simulation (of the offer chosen with ?oferta=, or of the line's only offer). */
+  | { kind: 'new' }
+  /** A step without a quote number: resumes the user's latest open quote of the line (finalizacao: latest proposal). */
   | { kind: 'resume'; step: QuoteStep }
   | { kind: 'step'; step: QuoteStep; nrCotacao: string; action: Action };
 
@@ -70,10 +85,12 @@ const isQuoteNumber = isId;
 
 /**
  * Reads the segments after /simulador-{line}/. Unknown shapes answer undefined (the page shows 404).
- * Start routes: cadastro/iniciar/{idSimulador}/{nrOferta}, or cadastro/iniciar/{nrOferta} for the
- * lines that start by offer alone (individual business and personal items).
+ * v2 start routes: cadastro/iniciar/{idSimulador}/{nrOferta}, or cadastro/iniciar/{nrOferta} for the
+ * lines that start by offer alone (individual business and personal items). Legacy has no iniciar:
+ * its plain cadastro starts a new simulation. Every step also takes {nrCotation}[/{action}] in both
+ * generations, so a reload resumes it.
  */
-export function parseSimulatorRoute(line: ProductLine, segments: readonly string[], flow: FlowShape): SimulatorRoute | undefined {
+export function parseSimulatorRoute(generation: Generation, line: ProductLine, segments: readonly string[], flow: FlowShape): SimulatorRoute | undefined {
   const [stepName, ...rest] = segments;
   const step = QUOTE_STEPS.find((s) => s === stepName);
   if (!step) return undefined;
@@ -82,6 +99,7 @@ export function parseSimulatorRoute(line: ProductLine, segments: readonly string
   if (!known) return undefined;
 
   if (step === 'cadastro' && rest[0] === 'iniciar') {
+    if (generation === 'v1') return undefined;
     const ids = rest.slice(1);
     const byOfferOnly = line === 'empresarial-individual' || line === 'itens-pessoais';
     if (byOfferOnly && ids.length === 1 && isId(ids[0])) return { kind: 'start', nrOferta: Number(ids[0]) };
@@ -90,7 +108,7 @@ export function parseSimulatorRoute(line: ProductLine, segments: readonly string
     }
     return undefined;
   }
-  if (rest.length === 0) return { kind: 'resume', step };
+  if (rest.length === 0) return generation === 'v1' && step === 'cadastro' ? { kind: 'new' } : { kind: 'resume', step };
   const [nrCotacao, third, ...extra] = rest;
   if (!isQuoteNumber(nrCotacao) || extra.length > 0) return undefined;
   if (third === undefined) return { kind: 'step', step, nrCotacao, action: 'editar' };

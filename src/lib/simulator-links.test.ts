@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { historyHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
+import { historyHref, reportHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
 
 describe('simulator header links', () => {
   it.each([
     ['v1', 'RES', '/simulador-residencial/cadastro', '/historico?funcionalidade=residencial'],
     ['v1', 'MU', '/simulador-maquinas/cadastro', '/historico?funcionalidade=maquinas'],
+    ['v1', 'PRS', '/simulador-agricola/cadastro', '/historico?funcionalidade=agricola'],
+    ['v1', 'vg', '/simulador-vida/cadastro', '/historico?funcionalidade=vida'],
+    ['v1', 'EAU', '/simulador-empresarial/cadastro', '/historico?funcionalidade=empresarial'],
     ['v2', 'res', '/v2/home/res', '/v2/historico?simulador=RES'],
     ['v2', 'AFU', '/v2/home/afu', '/v2/historico?simulador=AFU'],
   ] as const)('%s %s → %s, %s', (generation, code, start, history) => {
     expect(simulatorStartHref(generation, code)).toBe(start);
     expect(historyHref(generation, code)).toBe(history);
+  });
+});
+
+describe('reportHref', () => {
+  it('serves legacy PDFs under /relatorios and v2 ones under /v2/relatorios/pdf', () => {
+    expect(reportHref('v1', 'cotacao', '7')).toBe('/relatorios/cotacao/7');
+    expect(reportHref('v1', 'proposta', '7')).toBe('/relatorios/proposta/7');
+    expect(reportHref('v2', 'proposta', '7')).toBe('/v2/relatorios/pdf/proposta/7');
   });
 });
 

@@ -33,3 +33,10 @@ export function showsHistoryButton(
   const { profile, cdOperacoes } = viewer.user;
   return profile === 'ADMIN' || profile === 'PARCEIRO_ADMIN' || cdOperacoes.includes('HISTORICO_COTACAO_PROPOSTA');
 }
+
+/**
+ * A quote's PDF (the quote, or its proposal once sent): /relatorios/{type}/{nr} in legacy,
+ * /v2/relatorios/pdf/{type}/{nr} in v2 (SPEC §2). Both serve the same document.
+ */
+export const reportHref = (generation: 'v1' | 'v2', type: 'cotacao' | 'proposta', nrCotacao: string): string =>
+  `${generation === 'v2' ? '/v2/relatorios/pdf' : '/relatorios'}/${type}/${nrCotacao}`;

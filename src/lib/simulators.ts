@@ -22,24 +22,29 @@ export interface SimulatorCode {
   external?: boolean;
   /** Sold in the v2 generation, at /v2/simulador-{line} (SPEC §2). */
   v2?: boolean;
+  /**
+   * Sold by the legacy simulators at /simulador-{line} (SPEC §2; docs/decisions/019-legacy-sell.md).
+   * EMP, IP and VE are embedded applications and AFS redirects externally: none is sold there.
+   */
+  legacy?: boolean;
 }
 
 export const SIMULATOR_CODES: readonly SimulatorCode[] = [
-  { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL', v2: true },
-  { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON', v2: true },
+  { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL', v2: true, legacy: true },
+  { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON', v2: true, legacy: true },
   { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', offerSuffix: 'AGRICOLAFLEX', external: true },
-  { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON', v2: true },
-  { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL', v2: true },
+  { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON', v2: true, legacy: true },
+  { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL', v2: true, legacy: true },
   { code: 'EVI', name: 'Empresarial Individual', line: 'empresarial-individual', startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar', offerSuffix: 'EMPRESARIAL_ALELO', v2: true },
-  { code: 'VEU', name: 'Vida', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAESSENCIALULTRON', v2: true },
+  { code: 'VEU', name: 'Vida', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAESSENCIALULTRON', v2: true, legacy: true },
   { code: 'IPU', name: 'Itens Pessoais', line: 'itens-pessoais', startUrl: '/v2/simulador-itens-pessoais/cadastro/iniciar', offerSuffix: 'ITENS_PESSOAIS', v2: true },
   { code: 'EMP', name: 'Empresarial (antigo)', line: 'empresarial', startUrl: '/emissao/consulta-cotacao/iniciar/empresarial', offerSuffix: 'EMPRESARIAL', productGroup: '0118' },
   { code: 'IP', name: 'Itens Pessoais (antigo)', line: 'itens-pessoais', startUrl: '/emissao/itens-pessoais/iniciar/itens-pessoais', offerSuffix: 'ITENS_PESSOAIS', productGroup: '0171' },
   { code: 'VE', name: 'Vida Essencial', line: 'vida', startUrl: '/emissao/cotacao/vida/nova-cotacao', offerSuffix: 'VIDAESSENCIAL', productGroup: '1391' },
-  { code: 'PR', name: 'Patrimônio Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PATRIMONIO_RURAL', v2: true },
-  { code: 'FL', name: 'Floresta', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'FLORESTA', v2: true },
-  { code: 'PRS', name: 'Penhor Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PENHOR_RURAL', v2: true },
-  { code: 'VG', name: 'Vida Flex', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAFLEX', v2: true },
+  { code: 'PR', name: 'Patrimônio Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PATRIMONIO_RURAL', v2: true, legacy: true },
+  { code: 'FL', name: 'Floresta', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'FLORESTA', v2: true, legacy: true },
+  { code: 'PRS', name: 'Penhor Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PENHOR_RURAL', v2: true, legacy: true },
+  { code: 'VG', name: 'Vida Flex', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAFLEX', v2: true, legacy: true },
 ];
 
 export const findSimulatorCode = (code: string): SimulatorCode | undefined =>
@@ -58,3 +63,7 @@ export function v2StartPath(line: ProductLine, idSimulador: number, nrOferta: nu
 }
 
 export const V2_SIMULATOR_CODES = SIMULATOR_CODES.filter((s) => s.v2);
+export const LEGACY_SIMULATOR_CODES = SIMULATOR_CODES.filter((s) => s.legacy);
+
+/** The five legacy simulators (SPEC §2): /simulador-{residencial|agricola|vida|maquinas|empresarial}. */
+export const LEGACY_LINES: readonly ProductLine[] = [...new Set(LEGACY_SIMULATOR_CODES.map((s) => s.line))];
