@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_MESSAGES, historyPageHref, maskDocument, parseHistoryQuery } from './history';
+import { HISTORY_MESSAGES, historyPageHref, maskDocument, parseHistoryQuery, withLegacyLine } from './history';
 
 describe('parseHistoryQuery', () => {
   it('treats the blank fields an HTML form sends as no filter, on page 1', () => {
@@ -64,5 +64,18 @@ describe('maskDocument', () => {
     const masked = maskDocument('52998224725');
     expect(masked).not.toContain('529');
     expect(masked).not.toContain('25');
+  });
+});
+
+describe('legacy history links', () => {
+  it('reads the header\'s funcionalidade as the line filter, unless linha is given', () => {
+    expect(withLegacyLine({ funcionalidade: 'vida' })).toEqual({ linha: 'vida' });
+    expect(withLegacyLine({ funcionalidade: 'vida', linha: 'residencial' })).toEqual({ linha: 'residencial' });
+    expect(parseHistoryQuery(withLegacyLine({ funcionalidade: 'maquinas' }))).toMatchObject({ ok: true, filters: { linha: 'maquinas' } });
+    expect(parseHistoryQuery(withLegacyLine({ funcionalidade: 'nada' }))).toMatchObject({ ok: false });
+  });
+  it('pages the legacy history at /historico', () => {
+    expect(historyPageHref({ linha: 'vida' }, 2, 'v1')).toBe('/historico?linha=vida&page=2');
+    expect(historyPageHref({}, 1, 'v1')).toBe('/historico');
   });
 });

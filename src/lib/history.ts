@@ -86,8 +86,20 @@ export function parseHistoryQuery(input: URLSearchParams | Record<string, unknow
   return { ok: true, filters, page };
 }
 
+/**
+ * The legacy header sends the line as `funcionalidade` (SPEC §2: "/historico carrying the feature
+ * name"): it is the `linha` filter, unless the query names one itself.
+ */
+export function withLegacyLine(input: Record<string, string>): Record<string, string> {
+  const { funcionalidade, ...rest } = input;
+  return funcionalidade && !rest.linha?.trim() ? { ...rest, linha: funcionalidade } : rest;
+}
+
+/** The history page of each generation (SPEC §2). */
+export const HISTORY_PAGE = { v1: '/historico', v2: '/v2/historico' } as const;
+
 /** The history's address for these filters and page (page 1 and blank filters are left out). */
-export function historyPageHref(values: Partial<Record<HistoryField, string>>, page = 1): string {
+export function historyPageHref(values: Partial<Record<HistoryField, string>>, page = 1, generation: 'v1' | 'v2' = 'v2'): string {
   const params = new URLSearchParams();
   for (const field of HISTORY_FIELDS) {
     const value = values[field]?.trim();
@@ -95,7 +107,7 @@ export function historyPageHref(values: Partial<Record<HistoryField, string>>, p
   }
   if (page > 1) params.set('page', String(page));
   const query = params.toString();
-  return query ? `/v2/historico?${query}` : '/v2/historico';
+  return query ? `${HISTORY_PAGE[generation]}?${query}` : HISTORY_PAGE[generation];
 }
 
 /**

@@ -28,3 +28,18 @@ export const formatIsoDate = (iso: string): string => {
 /** The validity line of an offer card. */
 export const validityText = (vigenciaFim: string | null): string =>
   vigenciaFim === null ? 'Vigência sem prazo final' : `Vigente até ${formatIsoDate(vigenciaFim)}`;
+
+/** Where an offer stands today, as the legacy /ofertas lists it. */
+export const OFFER_SITUATIONS = {
+  VIGENTE: 'Vigente',
+  A_INICIAR: 'A iniciar',
+  ENCERRADA: 'Encerrada',
+  INATIVA: 'Inativa',
+} as const;
+export type OfferSituation = keyof typeof OFFER_SITUATIONS;
+
+export function offerSituation(offer: Validity & { ativo: boolean }, today: string): OfferSituation {
+  if (!offer.ativo) return 'INATIVA';
+  if (isInForce(offer, today)) return 'VIGENTE';
+  return today < offer.vigenciaInicio ? 'A_INICIAR' : 'ENCERRADA';
+}

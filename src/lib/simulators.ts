@@ -67,3 +67,10 @@ export const LEGACY_SIMULATOR_CODES = SIMULATOR_CODES.filter((s) => s.legacy);
 
 /** The five legacy simulators (SPEC §2): /simulador-{residencial|agricola|vida|maquinas|empresarial}. */
 export const LEGACY_LINES: readonly ProductLine[] = [...new Set(LEGACY_SIMULATOR_CODES.map((s) => s.line))];
+
+/**
+ * Where a legacy offer starts: its line's plain cadastro with the offer chosen (the plain cadastro
+ * starts a new simulation, docs/decisions/019-legacy-sell.md); AFS at its external start.
+ */
+export const legacyStartPath = (simulator: SimulatorCode, nrOferta: number): string =>
+  simulator.legacy ? `/simulador-${simulator.line}/cadastro?oferta=${nrOferta}` : simulator.startUrl;

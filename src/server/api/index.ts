@@ -7,4 +7,8 @@ import { quoteEndpoints } from './endpoints/quotes';
 import { historyEndpoints } from './endpoints/history';
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
-export const api = createRouter('/api', { plataforma, bff: [...bff, ...quoteEndpoints, ...historyEndpoints], gateway, auth });
+export const api = createRouter('/api', {
+  plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1')],
+  bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2')],
+  gateway, auth,
+});

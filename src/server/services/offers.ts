@@ -1,18 +1,20 @@
 import * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import { badRequest, forbidden, notFound } from '../api/errors';
-import { canSellCode } from '../../lib/offers';
-import { findSimulatorCode, v2StartPath, type ProductLine } from '../../lib/simulators';
-import { offerOperation, v1OfferPermission } from '../../lib/permissions';
-import { dateInBrasilia } from '../../lib/offer-validity';
+import { canOfferCodeV1, canSellCode } from '../../lib/offers';
+import { findSimulatorCode, legacyStartPath, v2StartPath, type ProductLine } from '../../lib/simulators';
+import { offerOperation, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
+import { dateInBrasilia, offerSituation, type OfferSituation } from '../../lib/offer-validity';
 import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../lib/offer-schema';
-import type { V2SessionUser } from '../../lib/session';
+import type { V1SessionUser, V2SessionUser } from '../../lib/session';
 
 /**
  * Offers (`offers`, id = nrOferta): which ones a v2 user may sell now, the simulator start, and the
  * provider admin's offer management. The rules are in docs/decisions/016-offers.md: a user sells the
  * offers of their companies and of the partner above a sub-delegated company, only in force, only of
- * active v2 simulators they may sell (lib/offers.ts); the provider's admin sees every one.
+ * active v2 simulators they may sell (lib/offers.ts); the provider's admin sees every one. A legacy
+ * user sells the offers of their own company (users.company_id), the admin group those of every
+ * company, for the codes lib/offers.ts lets them offer (docs/decisions/019-legacy-sell.md).
  */
 
 /** An offer a v2 user may sell now, as the home cards, the simulator pages and GET /v1/ofertas show it. */
@@ -29,8 +31,14 @@ export interface SellableOffer {
   vigenciaFim: string | null;
   /** 20 for 20 % (the database keeps hundredths: 2000). */
   commissionPercent: number;
-  /** The offer's v2 start route: /v2/simulador-{line}/cadastro/iniciar/… */
+  /** Where the offer starts: v2 /v2/simulador-{line}/cadastro/iniciar/…; legacy /simulador-{line}/cadastro?oferta=… */
   startPath: string;
+}
+
+/** A legacy offer as /ofertas lists it, whatever its state. */
+export interface LegacyOffer extends SellableOffer {
+  vigenciaInicio: string;
+  situacao: OfferSituation;
 }
 
 /** An offer as the admin's list and form see it, whatever its state. */
@@ -67,12 +75,13 @@ const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
 
 const toAdminOffer = (row: OfferRow): AdminOffer => ({ ...row, commissionPercent: row.comissaoCentesimos / 100 });
 
-function toSellable(row: OfferRow): SellableOffer {
-  const line = findSimulatorCode(row.code)!.line;
+function toSellable(row: OfferRow, generation: 'v1' | 'v2'): SellableOffer {
+  const simulator = findSimulatorCode(row.code)!;
   return {
     nrOferta: row.nrOferta, idSimulador: row.idSimulador, code: row.code, simulatorName: row.simulatorName,
-    offerName: row.offerName, line, companyName: row.companyName, vigenciaFim: row.vigenciaFim,
-    commissionPercent: row.comissaoCentesimos / 100, startPath: v2StartPath(line, row.idSimulador, row.nrOferta),
+    offerName: row.offerName, line: simulator.line, companyName: row.companyName, vigenciaFim: row.vigenciaFim,
+    commissionPercent: row.comissaoCentesimos / 100,
+    startPath: generation === 'v2' ? v2StartPath(simulator.line, row.idSimulador, row.nrOferta) : legacyStartPath(simulator, row.nrOferta),
   };
 }
 
@@ -88,36 +97,89 @@ async function companiesOfUser(db: DB, user: V2SessionUser): Promise<{ id: numbe
   return rows.map((r) => ({ id: r.id, parentId: r.parent_id, cnpj: r.cnpj }));
 }
 
-/** Offers in force today of active simulators the user may sell, with the company each belongs to. */
-async function sellableRows(db: DB, user: V2SessionUser, today: Date, only: { nrOferta?: number; idSimulador?: number } = {}): Promise<OfferRow[]> {
+/** Whose offers a user reaches and which simulator codes they may be shown, in their generation. */
+interface OfferAudience {
+  generation: 'v1' | 'v2';
+  /** undefined: every company. */
+  companyIds: number[] | undefined;
+  offers(code: string): boolean;
+}
+
+async function v2Audience(db: DB, user: V2SessionUser): Promise<OfferAudience> {
   const companies = await companiesOfUser(db, user);
   // A sub-delegated company sells the offers of the partner above it (its parent).
-  const reachable = companies && [...new Set(companies.flatMap((c) => (c.parentId === null ? [c.id] : [c.id, c.parentId])))];
-  if (reachable?.length === 0) return [];
+  const companyIds = companies && [...new Set(companies.flatMap((c) => (c.parentId === null ? [c.id] : [c.id, c.parentId])))];
+  return { generation: 'v2', companyIds, offers: (code) => Boolean(findSimulatorCode(code)?.v2) && canSellCode(user, code) };
+}
+
+async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
+  const offers = (code: string) => canOfferCodeV1(user, code);
+  if (user.profile.includes(V1_ADMIN_GROUP)) return { generation: 'v1', companyIds: undefined, offers };
+  const row = await db.selectFrom('users').select('company_id').where('id', '=', user.idUsuario).executeTakeFirst();
+  return { generation: 'v1', companyIds: row?.company_id ? [row.company_id] : [], offers };
+}
+
+/**
+ * Offers of active simulators the audience may be shown, with the company each belongs to: only
+ * those in force today unless `anyState` (the legacy /ofertas tabs list ended ones too).
+ */
+async function offerRowsFor(
+  db: DB, audience: OfferAudience, today: Date, only: { nrOferta?: number; idSimulador?: number; anyState?: boolean } = {},
+): Promise<OfferRow[]> {
+  if (audience.companyIds?.length === 0) return [];
   const day = dateInBrasilia(today);
-  let query = offerRows(db)
-    .where('o.ativo', '=', true)
-    .where('s.ativo', '=', true)
-    .where('o.vigencia_inicio', '<=', day)
-    .where((eb) => eb.or([eb('o.vigencia_fim', 'is', null), eb('o.vigencia_fim', '>=', day)]));
-  if (reachable) query = query.where('o.company_id', 'in', reachable);
+  let query = offerRows(db).where('s.ativo', '=', true);
+  if (!only.anyState) {
+    query = query.where('o.ativo', '=', true)
+      .where('o.vigencia_inicio', '<=', day)
+      .where((eb) => eb.or([eb('o.vigencia_fim', 'is', null), eb('o.vigencia_fim', '>=', day)]));
+  }
+  if (audience.companyIds) query = query.where('o.company_id', 'in', audience.companyIds);
   if (only.nrOferta !== undefined) query = query.where('o.id', '=', only.nrOferta);
   if (only.idSimulador !== undefined) query = query.where('s.id', '=', only.idSimulador);
   const rows = await query.execute();
-  return rows
-    .filter((row) => findSimulatorCode(row.code)?.v2 && canSellCode(user, row.code))
-    .sort(bySimulatorThenOffer);
+  return rows.filter((row) => audience.offers(row.code)).sort(bySimulatorThenOffer);
+}
+
+/** Offers in force today of active simulators the v2 user may sell, with the company each belongs to. */
+async function sellableRows(db: DB, user: V2SessionUser, today: Date, only: { nrOferta?: number; idSimulador?: number } = {}): Promise<OfferRow[]> {
+  return offerRowsFor(db, await v2Audience(db, user), today, only);
 }
 
 /** The offers the v2 user may sell now, sorted by simulator name. */
 export async function sellableOffers(db: DB, user: V2SessionUser, today: Date = new Date()): Promise<SellableOffer[]> {
-  return (await sellableRows(db, user, today)).map(toSellable);
+  return (await sellableRows(db, user, today)).map((row) => toSellable(row, 'v2'));
 }
 
 /** One offer the user may sell now (same rules as sellableOffers), or undefined. */
 export async function findSellableOffer(db: DB, user: V2SessionUser, nrOferta: number, today: Date = new Date()): Promise<SellableOffer | undefined> {
   const [row] = await sellableRows(db, user, today, { nrOferta });
-  return row && toSellable(row);
+  return row && toSellable(row, 'v2');
+}
+
+/** The offers in force the legacy user may be shown (home, /ofertas-disponiveis), sorted by simulator name. */
+export async function sellableOffersV1(db: DB, user: V1SessionUser, today: Date = new Date()): Promise<SellableOffer[]> {
+  return (await offerRowsFor(db, await v1Audience(db, user), today)).map((row) => toSellable(row, 'v1'));
+}
+
+/** One offer in force the legacy user may be shown, or undefined (the quote service still checks the code is sold here). */
+export async function findSellableOfferV1(db: DB, user: V1SessionUser, nrOferta: number, today: Date = new Date()): Promise<SellableOffer | undefined> {
+  const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { nrOferta });
+  return row && toSellable(row, 'v1');
+}
+
+/** The simulator code of an offer, whoever it belongs to (undefined when there is no such offer). */
+export async function simulatorCodeOfOffer(db: DB, nrOferta: number): Promise<string | undefined> {
+  const row = await offerRows(db).where('o.id', '=', nrOferta).executeTakeFirst();
+  return row?.code;
+}
+
+/** Every offer of the legacy user's company for codes they may be shown, in force or not, with its situation (/ofertas). */
+export async function legacyOffers(db: DB, user: V1SessionUser, today: Date = new Date()): Promise<LegacyOffer[]> {
+  const day = dateInBrasilia(today);
+  return (await offerRowsFor(db, await v1Audience(db, user), today, { anyState: true })).map((row) => ({
+    ...toSellable(row, 'v1'), vigenciaInicio: row.vigenciaInicio, situacao: offerSituation(row, day),
+  }));
 }
 
 // --- The platform's simulator list and the simulator start (SPEC §3, §7) ---

@@ -2,7 +2,8 @@ import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
 import { HISTORY_PAGE_SIZE, maskDocument, type HistoryFilters, type HistoryResult, type HistoryRow, type HistoryStatus } from '../../lib/history';
-import { stepPath, type QuoteStep } from '../../lib/quote-flow';
+import { stepPath, type Generation, type QuoteStep } from '../../lib/quote-flow';
+import { reportHref } from '../../lib/simulator-links';
 import { statusLabel, type QuoteStatus } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 import { isExpired, visibleTo, type Seller } from './quotes';
@@ -44,10 +45,10 @@ function filteredQuotes(db: DB, seller: Seller, filters: HistoryFilters, now: Da
     .$if(numero !== undefined, (qb) => qb.where((eb) => eb.or([eb('q.nr_cotacao', '=', numero!), eb('p.nr_proposta', '=', numero!)])));
 }
 
-/** PDFs of a v2 quote (src/pages/v2/relatorios/pdf): the quote always, the proposal once sent. */
-const pdfLinks = (nrCotacao: string, sent: boolean) => ({
-  cotacao: `/v2/relatorios/pdf/cotacao/${nrCotacao}`,
-  proposta: sent ? `/v2/relatorios/pdf/proposta/${nrCotacao}` : null,
+/** PDFs of a quote in its generation's report routes: the quote always, the proposal once sent. */
+const pdfLinks = (generation: Generation, nrCotacao: string, sent: boolean) => ({
+  cotacao: reportHref(generation, 'cotacao', nrCotacao),
+  proposta: sent ? reportHref(generation, 'proposta', nrCotacao) : null,
 });
 
 /** One page (1-based) of the quotes the seller may see that match the filters, newest first. */
@@ -76,8 +77,9 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       nomeSegurado: row.nome_segurado, documentoSegurado: maskDocument(row.documento_segurado), premioTotal: row.premio_total,
       status: expired ? 'VENCIDA' : quoteStatus, statusLabel: statusLabel(quoteStatus, expired),
       createdAt: new Date(row.created_at).toISOString(), validaAte: new Date(row.valida_ate).toISOString(), seller: row.seller_name,
-      href: stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, { action: sent || expired ? 'visualizar' : 'editar', sent }),
-      pdf: pdfLinks(row.nr_cotacao, sent),
+      // pinned: a legacy residential finalizacao without its number would open the latest proposal, not this one.
+      href: stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, { action: sent || expired ? 'visualizar' : 'editar', sent, pinned: true }),
+      pdf: pdfLinks(row.generation, row.nr_cotacao, sent),
     };
   });
   return { content, totalElements, totalPages: Math.ceil(totalElements / HISTORY_PAGE_SIZE), page };

@@ -357,6 +357,14 @@ export async function latestOpenQuote(db: DB, seller: Seller, line: ProductLine,
   return row?.nr_cotacao;
 }
 
+/** The seller's latest sent quote of a line: where legacy's plain finalizacao resumes (SPEC §2 gives it no number). */
+export async function latestProposal(db: DB, seller: Seller, line: ProductLine): Promise<string | undefined> {
+  const row = await quotesQuery(db).innerJoin('proposals as p', 'p.quote_id', 'q.id').select('q.nr_cotacao')
+    .where('q.user_id', '=', seller.userId).where('q.generation', '=', seller.generation).where('q.line', '=', line)
+    .orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(1).executeTakeFirst();
+  return row?.nr_cotacao;
+}
+
 /** Pricing without saving (the planos step's instant re-price, checked by the server). */
 export function priceSelection(code: string, answers: unknown, selection: unknown) {
   const product = productOf(code);

@@ -1,6 +1,7 @@
 import type { DB } from '../db';
-import { canSellCode } from '../../lib/offers';
-import type { V2SessionUser } from '../../lib/session';
+import { canSellCode, canSellCodeV1 } from '../../lib/offers';
+import { V1_ADMIN_GROUP } from '../../lib/permissions';
+import type { V1SessionUser, V2SessionUser } from '../../lib/session';
 import type { Seller } from './quotes';
 
 /**
@@ -18,5 +19,18 @@ export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller>
   return {
     generation: 'v2', userId: user.idUsuario, companyId: row?.company_id ?? null, scope,
     canSell: (code) => user.fullyAuthenticated && canSellCode(user, code),
+  };
+}
+
+/**
+ * The legacy seller (docs/decisions/019-legacy-sell.md): their own quotes; the admin group, which
+ * may do everything (SPEC §6), every legacy quote. Quotes are sold for the user's company.
+ */
+export async function sellerFromV1(db: DB, user: V1SessionUser): Promise<Seller> {
+  const row = await db.selectFrom('users').select('company_id').where('id', '=', user.idUsuario).executeTakeFirst();
+  return {
+    generation: 'v1', userId: user.idUsuario, companyId: row?.company_id ?? null,
+    scope: user.profile.includes(V1_ADMIN_GROUP) ? { kind: 'all' } : { kind: 'own' },
+    canSell: (code) => canSellCodeV1(user, code),
   };
 }

@@ -1,71 +1,118 @@
 import { endpoint, type Context } from '../router';
 import { forbidden, notFound } from '../errors';
 import { z } from '../../../lib/zod';
-import { loadV2User } from '../../services/principals';
-import { findSellableOffer } from '../../services/offers';
-import { createQuote, findQuote, priceSelection, SAVED_STEPS, saveStep, sendProposal } from '../../services/quotes';
-import { sellerFromV2 } from '../../services/sellers';
+import type { Generation } from '../../../lib/quote-flow';
+import { loadV1User, loadV2User } from '../../services/principals';
+import { findSellableOffer, findSellableOfferV1, simulatorCodeOfOffer } from '../../services/offers';
+import { canSellCodeV1 } from '../../../lib/offers';
+import { createQuote, findQuote, priceSelection, SAVED_STEPS, saveStep, sendProposal, type Seller } from '../../services/quotes';
+import { sellerFromV1, sellerFromV2 } from '../../services/sellers';
+import type { SessionKind } from '../../db/schema';
+import type { SessionViewer } from '../../../lib/session';
 
 /**
- * The v2 quote calls of the BFF (SPEC §7 leaves them "not shown"): one per step of SPEC §4, each
- * validated and priced on the server. They take the simulator token (or the provider admin's v2
- * token): a quote needs a fully authenticated session (SPEC §4, DESIGN §4).
+ * The quote calls (SPEC §7 leaves them "not shown"): one per step of SPEC §4, each validated and
+ * priced on the server. Both generations take the same paths and bodies — the BFF for v2, the
+ * platform API for legacy — and differ only in the session, the seller and the offers it reaches.
  */
-const QUOTE_AUTH = ['simulador', 'v2'] as const;
-
-async function v2Seller(ctx: Context) {
-  const fullyAuthenticated = ctx.auth.session.kind === 'simulador' || ctx.auth.user.profile === 'admin';
-  const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated });
-  return { user, seller: await sellerFromV2(ctx.db, user) };
+export interface QuoteGeneration {
+  generation: Generation;
+  auth: readonly SessionKind[];
+  /** The signed-in seller, and the offer they may start a quote from. */
+  seller(ctx: Context): Promise<{ seller: Seller; offer(nrOferta: number): Promise<{ nrOferta: number; code: string; commissionPercent: number } | undefined> }>;
+  /** The page whose guard the history endpoint shares. */
+  historyPage: string;
+  /** Lets the history through (pageAccess) for this generation's viewer. */
+  viewer(ctx: Context): Promise<SessionViewer>;
 }
+
+// v2: a quote needs a fully authenticated session (SPEC §4, DESIGN §4): the simulator token, or
+// the provider admin's v2 token alone.
+const v2User = (ctx: Context) => {
+  const fullyAuthenticated = ctx.auth.session.kind === 'simulador' || ctx.auth.user.profile === 'admin';
+  return loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated });
+};
+
+export const QUOTE_GENERATIONS: Record<Generation, QuoteGeneration> = {
+  v2: {
+    generation: 'v2', auth: ['simulador', 'v2'], historyPage: '/v2/historico',
+    async seller(ctx) {
+      const user = await v2User(ctx);
+      return { seller: await sellerFromV2(ctx.db, user), offer: (nr) => findSellableOffer(ctx.db, user, nr) };
+    },
+    async viewer(ctx) {
+      return { generation: 'v2', user: await v2User(ctx) };
+    },
+  },
+  v1: {
+    generation: 'v1', auth: ['v1'], historyPage: '/historico',
+    async seller(ctx) {
+      const user = await loadV1User(ctx.db, ctx.auth.user);
+      // A legacy user without the offer permission of a product is refused (403) rather than told
+      // the offer does not exist: SPEC §6's permission is the reason (docs/decisions/019-legacy-sell.md).
+      const offer = async (nr: number) => {
+        const code = await simulatorCodeOfOffer(ctx.db, nr);
+        if (code && !canSellCodeV1(user, code)) throw forbidden('Você não tem permissão para vender este produto.');
+        return findSellableOfferV1(ctx.db, user, nr);
+      };
+      return { seller: await sellerFromV1(ctx.db, user), offer };
+    },
+    async viewer(ctx) {
+      return { generation: 'v1', user: await loadV1User(ctx.db, ctx.auth.user) };
+    },
+  },
+};
 
 const nrCotacaoParam = z.object({ nrCotacao: z.string().regex(/^\d{1,12}$/, 'Número de cotação inválido.') });
 
-export const quoteEndpoints = [
-  endpoint({
-    method: 'POST', path: '/v1/cotacoes', auth: QUOTE_AUTH,
-    body: z.object({ nrOferta: z.number().int().positive(), segurado: z.unknown(), respostas: z.unknown().optional() }),
-    async handle(ctx) {
-      const { user, seller } = await v2Seller(ctx);
-      const offer = await findSellableOffer(ctx.db, user, ctx.body.nrOferta);
-      if (!offer) throw notFound('Oferta não encontrada ou fora de vigência.');
-      return { cotacao: await createQuote(ctx.db, seller, offer, ctx.body) };
-    },
-  }),
-  endpoint({
-    method: 'GET', path: '/v1/cotacoes/:nrCotacao', auth: QUOTE_AUTH, params: nrCotacaoParam,
-    async handle(ctx) {
-      const { seller } = await v2Seller(ctx);
-      const cotacao = await findQuote(ctx.db, seller, ctx.params.nrCotacao);
-      if (!cotacao) throw notFound('Cotação não encontrada.');
-      return { cotacao };
-    },
-  }),
-  endpoint({
-    method: 'PUT', path: '/v1/cotacoes/:nrCotacao/:etapa', auth: QUOTE_AUTH,
-    params: nrCotacaoParam.extend({ etapa: z.enum(SAVED_STEPS, 'Etapa inválida.') }),
-    body: z.record(z.string(), z.unknown()),
-    async handle(ctx) {
-      const { seller } = await v2Seller(ctx);
-      return { cotacao: await saveStep(ctx.db, seller, ctx.params.nrCotacao, ctx.params.etapa, ctx.body) };
-    },
-  }),
-  endpoint({
-    method: 'POST', path: '/v1/cotacoes/:nrCotacao/proposta', auth: QUOTE_AUTH, params: nrCotacaoParam,
-    body: z.object({ aceiteTermo: z.unknown() }),
-    async handle(ctx) {
-      const { seller } = await v2Seller(ctx);
-      const { nrProposta, quote } = await sendProposal(ctx.db, seller, ctx.params.nrCotacao, ctx.body);
-      return { nrProposta, cotacao: quote };
-    },
-  }),
-  endpoint({
-    method: 'POST', path: '/v1/precificacao', auth: QUOTE_AUTH,
-    body: z.object({ cdSimulador: z.string().max(5), respostas: z.unknown(), selecao: z.unknown() }),
-    async handle(ctx) {
-      const { seller } = await v2Seller(ctx);
-      if (!seller.canSell(ctx.body.cdSimulador)) throw forbidden();
-      return { precificacao: priceSelection(ctx.body.cdSimulador, ctx.body.respostas, ctx.body.selecao) };
-    },
-  }),
-];
+export function quoteEndpoints(generation: Generation) {
+  const { auth, seller: sellerOf } = QUOTE_GENERATIONS[generation];
+  return [
+    endpoint({
+      method: 'POST', path: '/v1/cotacoes', auth,
+      body: z.object({ nrOferta: z.number().int().positive(), segurado: z.unknown(), respostas: z.unknown().optional() }),
+      async handle(ctx) {
+        const { seller, offer: findOffer } = await sellerOf(ctx);
+        const offer = await findOffer(ctx.body.nrOferta);
+        if (!offer) throw notFound('Oferta não encontrada ou fora de vigência.');
+        return { cotacao: await createQuote(ctx.db, seller, offer, ctx.body) };
+      },
+    }),
+    endpoint({
+      method: 'GET', path: '/v1/cotacoes/:nrCotacao', auth, params: nrCotacaoParam,
+      async handle(ctx) {
+        const { seller } = await sellerOf(ctx);
+        const cotacao = await findQuote(ctx.db, seller, ctx.params.nrCotacao);
+        if (!cotacao) throw notFound('Cotação não encontrada.');
+        return { cotacao };
+      },
+    }),
+    endpoint({
+      method: 'PUT', path: '/v1/cotacoes/:nrCotacao/:etapa', auth,
+      params: nrCotacaoParam.extend({ etapa: z.enum(SAVED_STEPS, 'Etapa inválida.') }),
+      body: z.record(z.string(), z.unknown()),
+      async handle(ctx) {
+        const { seller } = await sellerOf(ctx);
+        return { cotacao: await saveStep(ctx.db, seller, ctx.params.nrCotacao, ctx.params.etapa, ctx.body) };
+      },
+    }),
+    endpoint({
+      method: 'POST', path: '/v1/cotacoes/:nrCotacao/proposta', auth, params: nrCotacaoParam,
+      body: z.object({ aceiteTermo: z.unknown() }),
+      async handle(ctx) {
+        const { seller } = await sellerOf(ctx);
+        const { nrProposta, quote } = await sendProposal(ctx.db, seller, ctx.params.nrCotacao, ctx.body);
+        return { nrProposta, cotacao: quote };
+      },
+    }),
+    endpoint({
+      method: 'POST', path: '/v1/precificacao', auth,
+      body: z.object({ cdSimulador: z.string().max(5), respostas: z.unknown(), selecao: z.unknown() }),
+      async handle(ctx) {
+        const { seller } = await sellerOf(ctx);
+        if (!seller.canSell(ctx.body.cdSimulador)) throw forbidden();
+        return { precificacao: priceSelection(ctx.body.cdSimulador, ctx.body.respostas, ctx.body.selecao) };
+      },
+    }),
+  ];
+}
