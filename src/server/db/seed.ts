@@ -38,6 +38,16 @@ const V1_GROUPS = [
       'DOCUMENTO_CONSULTA_E_DOWNLOAD', 'CLIENTES_CONSULTA_PAGAMENTO', 'FINANCEIRO_INFORME_RENDIMENTO', 'HIERARQUIA', 'USUARIOS',
     ].map((nome) => ({ nome, view: true, edit: true })),
   },
+  // Sells only residential and life (Vida): the legacy routes of the other lines answer 403 to it.
+  {
+    nome: 'CONSULTOR',
+    descricao: 'Consultor: ofertas Residencial e Vida, histórico de vendas',
+    is_admin: false,
+    permissions: [
+      v1OfferPermission('RES'), v1OfferPermission('VEU'),
+      'HISTORICO_VENDAS', 'HISTORICO_VENDAS_PROPOSTAS', 'HISTORICO_VENDAS_SIMULACAO',
+    ].map((nome) => ({ nome, view: true, edit: false })),
+  },
   {
     nome: 'OPERACAO_RESTRITA',
     descricao: 'Operação restrita: apenas consulta de documentos',
@@ -63,6 +73,7 @@ const ALL_OFFER_OPERATIONS = SIMULATOR_OFFER_SUFFIXES.map(offerOperation);
 export const DEMO_USERS: DemoUser[] = [
   { email: 'admin@legado.demo', nome: 'Ana Ribeiro', cpf: '52998224725', generation: 'v1', groups: [V1_ADMIN_GROUP], companies: ['parceiro'] },
   { email: 'vendedor@legado.demo', nome: 'Bruno Carvalho', cpf: '11144477735', generation: 'v1', groups: ['VENDEDOR'], companies: ['parceiro'] },
+  { email: 'consultor@legado.demo', nome: 'Helena Martins', cpf: '98765432100', generation: 'v1', groups: ['CONSULTOR'], companies: ['parceiro'] },
   { email: 'admin@seguradora.demo', nome: 'Carla Mendes', cpf: '39053344705', generation: 'v2', profile: 'admin', companies: [] },
   { email: 'parceiro.admin@parceiro.demo', nome: 'Daniel Souza', cpf: '45317828791', generation: 'v2', profile: 'parceiro_admin', companies: ['parceiro', 'substabelecido'] },
   {
@@ -108,6 +119,13 @@ export async function seedDemoData(db: DB): Promise<boolean> {
         vigencia_inicio: '2026-01-01', vigencia_fim: '2027-12-31', comissao_centesimos: 2000,
       }).execute();
     }
+
+    // An offer that has ended, so the legacy /ofertas/encerradas has something to show.
+    const residencial = await trx.selectFrom('simulators').select('id').where('code', '=', 'RES').executeTakeFirstOrThrow();
+    await trx.insertInto('offers').values({
+      simulator_id: residencial.id, company_id: parceiro.id, nome: 'Residencial — Campanha 2025',
+      vigencia_inicio: '2025-01-01', vigencia_fim: '2025-12-31', comissao_centesimos: 2500,
+    }).execute();
 
     const groupIds = new Map<string, number>();
     for (const group of V1_GROUPS) {

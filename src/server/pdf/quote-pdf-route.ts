@@ -1,0 +1,36 @@
+import type { APIRoute } from 'astro';
+import { database, type DB } from '../db';
+import { renderQuotePdf, quotePdfFileName } from './quote-pdf';
+import { quoteDocument } from '../services/quote-document';
+import { findQuote, type Seller } from '../services/quotes';
+import { productFor } from '../../lib/products/catalog';
+import type { PortalSession } from '../../lib/session';
+
+/**
+ * The quote or proposal PDF of either generation — /v2/relatorios/pdf/{type}/{nrCotation} and the
+ * legacy /relatorios/{type}/{nrCotation} (SPEC §2) — generated on request for whoever may see the
+ * quote; 404 for anyone else, so numbers cannot be probed. Each page names its seller.
+ */
+const TYPES = ['cotacao', 'proposta'] as const;
+
+export function quotePdfRoute(sellerOf: (db: DB, session: PortalSession) => Promise<Seller> | undefined): APIRoute {
+  return async ({ params, locals, rewrite }) => {
+    const type = TYPES.find((t) => t === params.type);
+    if (!type || !/^\d{1,12}$/.test(params.nrCotation ?? '')) return rewrite('/404');
+    const db = await database();
+    const seller = await sellerOf(db, locals.session);
+    if (!seller) return rewrite('/404');
+    const quote = await findQuote(db, seller, params.nrCotation!);
+    const product = quote && productFor(quote.code);
+    if (!quote || !product || (type === 'proposta' && !quote.proposta)) return rewrite('/404');
+    const document = quoteDocument(quote, product, type);
+    const bytes = await renderQuotePdf(document);
+    return new Response(bytes as BodyInit, {
+      headers: {
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="${quotePdfFileName(document)}"`,
+        'cache-control': 'private, no-store',
+      },
+    });
+  };
+}
