@@ -120,13 +120,6 @@ export async function seedDemoData(db: DB): Promise<boolean> {
       }).execute();
     }
 
-    // An offer that has ended, so the legacy /ofertas/encerradas has something to show.
-    const residencial = await trx.selectFrom('simulators').select('id').where('code', '=', 'RES').executeTakeFirstOrThrow();
-    await trx.insertInto('offers').values({
-      simulator_id: residencial.id, company_id: parceiro.id, nome: 'Residencial — Campanha 2025',
-      vigencia_inicio: '2025-01-01', vigencia_fim: '2025-12-31', comissao_centesimos: 2500,
-    }).execute();
-
     const groupIds = new Map<string, number>();
     for (const group of V1_GROUPS) {
       const { id } = await trx.insertInto('permission_groups')
