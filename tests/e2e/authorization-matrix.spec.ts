@@ -54,6 +54,14 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/dev/kit-ui': { path: '/dev/kit-ui', expect: all(200) },
   '/sair': { path: '/sair', expect: all(404) }, // POST only: a GET finds nothing
   '/home': { path: '/home', expect: legacyOnly(200, 'v1') },
+  // Legacy selling (issue 6): both legacy accounts hold every offer permission and the history ones.
+  '/ofertas': { path: '/ofertas', expect: legacyOnly(200, 'v1') },
+  '/ofertas/[tab]': { path: '/ofertas/encerradas', expect: legacyOnly(200, 'v1') },
+  '/ofertas-disponiveis': { path: '/ofertas-disponiveis', expect: legacyOnly(200, 'v1') },
+  '/historico': { path: '/historico?funcionalidade=residencial', expect: legacyOnly(200, 'v1') },
+  // The plain cadastro starts a new simulation: machinery has one offer, started at once.
+  '/simulador-[linha]/[...passo]': { path: '/simulador-maquinas/cadastro', expect: legacyOnly(200, 'v1') },
+  '/relatorios/[type]/[nrCotation]': { path: '/relatorios/cotacao/999999', expect: legacyOnly(404, 'v1') },
   '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
   '/v2/login': { path: '/v2/login', expect: v2Only('home', 200) },
   '/v2/login/session/[idSessaoSSO]': { path: '/v2/login/session/sessao-sso-inexistente', expect: all(303) },
@@ -131,6 +139,13 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, // answers missing: 400; the sub-delegated user may not price AFU
     expect: { ...v2Only(400, 401), substabelecido: 403 },
   },
+  // The legacy quote calls: the same as the BFF's, with the legacy token only.
+  'POST /api/plataforma/v1/cotacoes': { body: {}, expect: legacyOnly(400, 401) },
+  'GET /api/plataforma/v1/cotacoes/:nrCotacao': { path: '/api/plataforma/v1/cotacoes/999999', expect: legacyOnly(404, 401) },
+  'PUT /api/plataforma/v1/cotacoes/:nrCotacao/:etapa': { path: '/api/plataforma/v1/cotacoes/999999/planos', body: {}, expect: legacyOnly(404, 401) },
+  'POST /api/plataforma/v1/cotacoes/:nrCotacao/proposta': { path: '/api/plataforma/v1/cotacoes/999999/proposta', body: { aceiteTermo: true }, expect: legacyOnly(404, 401) },
+  'POST /api/plataforma/v1/precificacao': { body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, expect: legacyOnly(400, 401) },
+  'GET /api/plataforma/v1/cotacoes': { path: '/api/plataforma/v1/cotacoes?status=VENCIDA', expect: legacyOnly(200, 401) },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

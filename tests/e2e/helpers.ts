@@ -27,6 +27,8 @@ export const ACCOUNTS = {
   /** Reserved for account-recovery.spec.ts (its password gets reset there). */
   legacyAdmin: { email: 'admin@legado.demo', name: 'Ana Ribeiro', generation: 'v1' },
   legacySeller: { email: 'vendedor@legado.demo', name: 'Bruno Carvalho', generation: 'v1' },
+  /** Legacy group CONSULTOR: sells only Residencial (RES) and Vida (VEU). */
+  legacyConsultant: { email: 'consultor@legado.demo', name: 'Helena Martins', generation: 'v1' },
   insurerAdmin: { email: 'admin@seguradora.demo', name: 'Carla Mendes', generation: 'v2' },
   partnerAdmin: { email: 'parceiro.admin@parceiro.demo', name: 'Daniel Souza', generation: 'v2', partner: true },
   partner: { email: 'parceiro@parceiro.demo', name: 'Eduarda Lima', generation: 'v2', partner: true },
