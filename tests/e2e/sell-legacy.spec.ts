@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { ACCOUNTS, DEMO_PASSWORD, signIn, waitForIslands } from './helpers';
 import { productFor } from '../../src/lib/products/catalog';
@@ -200,4 +201,15 @@ test('/ofertas lists the offers the seller may sell, by tab and product', async 
   expect((await page.goto('/ofertas/outras'))?.status()).toBe(404);
   await page.goto('/ofertas-disponiveis');
   await expect(page.getByRole('link', { name: 'Simular Vida Flex', exact: true })).toBeVisible();
+});
+
+test('the legacy offers, history and offer choice pages have no serious accessibility violations', async ({ page }) => {
+  await signIn(page, ACCOUNTS.legacySeller);
+  for (const url of ['/home', '/ofertas', '/ofertas/todas?produto=RES', '/ofertas-disponiveis', '/historico?funcionalidade=vida', '/simulador-agricola/cadastro']) {
+    await page.goto(url);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
+    expect(serious, url).toEqual([]);
+  }
 });
