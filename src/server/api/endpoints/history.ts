@@ -14,19 +14,20 @@ import { QUOTE_GENERATIONS } from './quotes';
  * the same guard as the page, the same filters as the page's form (lib/history.ts).
  */
 export function historyEndpoints(generation: Generation) {
-  const { auth, historyPage, viewer, seller } = QUOTE_GENERATIONS[generation];
+  const { auth, historyPage, seller: sellerOf } = QUOTE_GENERATIONS[generation];
   return [
     // The query is read as it comes and parsed after the guard: whoever may not open the history
     // gets 403 whatever they send.
     endpoint({
       method: 'GET', path: '/v1/cotacoes', auth, query: z.record(z.string(), z.string()),
       async handle(ctx) {
-        if (pageAccess(historyPage, await viewer(ctx), config().PORTAL_ENV) !== 'allowed') {
+        const { viewer, seller } = await sellerOf(ctx);
+        if (pageAccess(historyPage, viewer, config().PORTAL_ENV) !== 'allowed') {
           throw forbidden('Você não tem acesso ao histórico de cotações e propostas.');
         }
         const query = parseHistoryQuery(generation === 'v1' ? withLegacyLine(ctx.query) : ctx.query);
         if (!query.ok) throw badRequest(Object.values(query.errors)[0]![0]!, query.errors);
-        return listQuotes(ctx.db, (await seller(ctx)).seller, query.filters, query.page);
+        return listQuotes(ctx.db, seller, query.filters, query.page);
       },
     }),
   ];

@@ -5,7 +5,7 @@ import type { Generation } from '../../../lib/quote-flow';
 import { loadV1User, loadV2User } from '../../services/principals';
 import { findSellableOffer, findSellableOfferV1, simulatorCodeOfOffer } from '../../services/offers';
 import { canSellCodeV1 } from '../../../lib/offers';
-import { createQuote, findQuote, priceSelection, SAVED_STEPS, saveStep, sendProposal, type Seller } from '../../services/quotes';
+import { createQuote, findQuote, priceSelection, SAVED_STEPS, saveStep, sendProposal, type OfferToQuote, type Seller } from '../../services/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../services/sellers';
 import type { SessionKind } from '../../db/schema';
 import type { SessionViewer } from '../../../lib/session';
@@ -18,12 +18,10 @@ import type { SessionViewer } from '../../../lib/session';
 export interface QuoteGeneration {
   generation: Generation;
   auth: readonly SessionKind[];
-  /** The signed-in seller, and the offer they may start a quote from. */
-  seller(ctx: Context): Promise<{ seller: Seller; offer(nrOferta: number): Promise<{ nrOferta: number; code: string; commissionPercent: number } | undefined> }>;
+  /** The signed-in user (as the page guards take them), their seller, and the offer they may start a quote from. */
+  seller(ctx: Context): Promise<{ viewer: SessionViewer; seller: Seller; offer(nrOferta: number): Promise<OfferToQuote | undefined> }>;
   /** The page whose guard the history endpoint shares. */
   historyPage: string;
-  /** Lets the history through (pageAccess) for this generation's viewer. */
-  viewer(ctx: Context): Promise<SessionViewer>;
 }
 
 // v2: a quote needs a fully authenticated session (SPEC §4, DESIGN §4): the simulator token, or
@@ -38,10 +36,7 @@ export const QUOTE_GENERATIONS: Record<Generation, QuoteGeneration> = {
     generation: 'v2', auth: ['simulador', 'v2'], historyPage: '/v2/historico',
     async seller(ctx) {
       const user = await v2User(ctx);
-      return { seller: await sellerFromV2(ctx.db, user), offer: (nr) => findSellableOffer(ctx.db, user, nr) };
-    },
-    async viewer(ctx) {
-      return { generation: 'v2', user: await v2User(ctx) };
+      return { viewer: { generation: 'v2', user }, seller: await sellerFromV2(ctx.db, user), offer: (nr) => findSellableOffer(ctx.db, user, nr) };
     },
   },
   v1: {
@@ -55,10 +50,7 @@ export const QUOTE_GENERATIONS: Record<Generation, QuoteGeneration> = {
         if (code && !canSellCodeV1(user, code)) throw forbidden('Você não tem permissão para vender este produto.');
         return findSellableOfferV1(ctx.db, user, nr);
       };
-      return { seller: await sellerFromV1(ctx.db, user), offer };
-    },
-    async viewer(ctx) {
-      return { generation: 'v1', user: await loadV1User(ctx.db, ctx.auth.user) };
+      return { viewer: { generation: 'v1', user }, seller: await sellerFromV1(ctx.db, user), offer };
     },
   },
 };
