@@ -1,11 +1,14 @@
 // Runs one autocannon measurement in its own process (pinned to a core apart from the server's) and
-// prints a JSON summary. argv[2]: JSON {url, headers, connections, duration, warmup}.
+// prints a JSON summary. argv[2]: JSON {url, method, headers, body, connections, duration, warmup};
+// method defaults to GET, body (a string) is sent as is with every request.
 import autocannon from 'autocannon';
 
-const { url, headers, connections, duration, warmup } = JSON.parse(process.argv[2]);
+const { url, method = 'GET', headers, body, connections, duration, warmup } = JSON.parse(process.argv[2]);
 const run = autocannon({
   url,
+  method,
   headers,
+  body,
   connections,
   duration,
   // Discarded first seconds: JIT, caches and keep-alive sockets warm up before we count.

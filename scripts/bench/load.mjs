@@ -10,7 +10,9 @@ const HERE = import.meta.dirname;
 const CHILD_TIMEOUT_MS = 120_000; // far above warm-up + duration; a hung child must not hang the run
 
 /**
- * @param {{url: string, tmpDir: string, pinning: object, targets: {name: string, path: string, cookie?: string}[],
+ * A target is a GET unless it names a method; a `body` is sent as JSON with every request.
+ * @param {{url: string, tmpDir: string, pinning: object,
+ *   targets: {name: string, path: string, method?: string, body?: object, cookie?: string}[],
  *   connections: number, duration: number, warmup: number}} options
  */
 export async function measureLoad({ url, tmpDir, pinning, targets, connections, duration, warmup }) {
@@ -18,15 +20,39 @@ export async function measureLoad({ url, tmpDir, pinning, targets, connections, 
   const raw = await startRawServer(url, tmpDir, pinning);
   let baseline;
   try {
-    baseline = await runAutocannon(`${raw.url}/signin`, undefined, settings);
+    baseline = await runAutocannon({ url: `${raw.url}/signin`, method: 'GET', headers: {} }, settings);
   } finally {
     await raw.stop();
   }
-  const results = [{ name: 'raw Node http, /signin HTML from memory', path: '/signin', ...baseline, baseline: true }];
-  for (const { name, path, cookie } of targets) {
-    results.push({ name, path, ...(await runAutocannon(`${url}${path}`, cookie, settings)) });
+  const results = [{ name: 'raw Node http, /signin HTML from memory', path: '/signin', method: 'GET', ...baseline, baseline: true }];
+  for (const target of targets) {
+    const request = requestOf(url, target);
+    await answersOnce(request);
+    const { cookie: _cookie, body: _body, ...described } = target; // the session stays out of the results
+    results.push({ ...described, method: request.method, ...(await runAutocannon(request, settings)) });
   }
   return results;
+}
+
+/** The one request autocannon repeats: URL, method, headers and the body as a string. */
+function requestOf(url, { path, method = 'GET', body, cookie }) {
+  const headers = {};
+  if (cookie) headers.cookie = cookie;
+  // A POST signed in by cookie is what the portal's own fetches send (see server.mjs's signIn).
+  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'x-portal-session': 'cookie' });
+  return { url: `${url}${path}`, method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+}
+
+/**
+ * One request before the load: a target that answers an error (a stale body, a lost session) stops
+ * the run with the server's message instead of ten seconds of identical non-2xx responses.
+ */
+async function answersOnce({ url, method, headers, body }) {
+  const res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  if (res.status < 200 || res.status >= 300) {
+    throw new Error(`${method} ${url} answered ${res.status} before the load: ${text.slice(0, 500)}`);
+  }
 }
 
 /** Saves the portal's /signin HTML and serves it from a child on the server's core. */
@@ -44,9 +70,9 @@ async function startRawServer(url, tmpDir, pinning) {
 }
 
 /** One autocannon run in a child on the load generator's core; its JSON summary. */
-async function runAutocannon(url, cookie, { pinning, connections, duration, warmup }) {
-  console.error(`  autocannon ${url} (${connections} connections, ${warmup} s warm-up + ${duration} s)`);
-  const job = JSON.stringify({ url, headers: cookie ? { cookie } : {}, connections, duration, warmup });
+async function runAutocannon({ url, method, headers, body }, { pinning, connections, duration, warmup }) {
+  console.error(`  autocannon ${method} ${url} (${connections} connections, ${warmup} s warm-up + ${duration} s)`);
+  const job = JSON.stringify({ url, method, headers, body, connections, duration, warmup });
   const [command, args] = onCore(pinning, 1, process.execPath, [join(HERE, 'load-worker.mjs'), job]);
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   onCleanup(() => child.kill('SIGKILL'));

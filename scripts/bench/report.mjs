@@ -50,7 +50,7 @@ ${renderTables(results, checks)}
 `;
 }
 
-function bundlesTable({ bundles, environment }) {
+function bundlesTable({ bundles, environment, jsBudgets }) {
   const compressed = bundles.some((route) => route.compressed);
   const how = compressed
     ? 'zlib.gzipSync of each response body (the server compressed some responses itself)'
@@ -58,7 +58,10 @@ function bundlesTable({ bundles, environment }) {
   return `### JS and CSS shipped per route (gzip bytes: ${how})
 
 First visit in Chromium ${environment.chromium}, empty cache, until the network is idle. Inline scripts
-(Astro's island bootstrap, part of the HTML) are shown apart and are not in the budget.
+(Astro's island bootstrap, part of the HTML) are shown apart and are not in the budget. JS budgets by
+island:
+
+${Object.entries(jsBudgets).map(([island, { jsBudget, why }]) => `- ${island}: ≤ ${bytes(jsBudget)}, ${why}.`).join('\n')}
 
 ${table(
   ['route', 'island', 'JS files', 'JS gzip bytes', 'JS budget', 'CSS files', 'CSS gzip bytes', 'inline JS gzip bytes', 'budget'],
@@ -78,13 +81,18 @@ ${table(
 
 function loadTable({ load, loadSettings, environment }) {
   const base = load.find((row) => row.baseline);
+  const floors = load
+    .filter((r) => r.minRequestsPerSecond !== undefined)
+    .map((r) => `- \`${r.method} ${r.path}\` ≥ ${number.format(r.minRequestsPerSecond)} req/s: ${r.floorWhy}.`);
+  const floorNote = floors.length === 0 ? '' : `Throughput floors (any error or non-2xx response fails every target):\n\n${floors.join('\n')}\n\n`;
   return `### Server throughput (autocannon: ${loadSettings.connections} connections, ${loadSettings.warmup} s warm-up then ${loadSettings.duration} s; ${environment.pinning})
 
-${table(
-  ['target', 'req/s', 'p50', 'p99', 'requests', 'errors', 'non-2xx', 'req/s vs raw', 'p50 vs raw', 'p99 vs raw'],
+${floorNote}${table(
+  ['target', 'req/s', 'floor', 'p50', 'p99', 'requests', 'errors', 'non-2xx', 'req/s vs raw', 'p50 vs raw', 'p99 vs raw'],
   load.map((r) => [
-    r.baseline ? r.name : `${r.name} \`${r.path}\``,
+    r.baseline ? r.name : `${r.name} \`${r.method} ${r.path}\``,
     number.format(r.requestsPerSecond),
+    r.minRequestsPerSecond === undefined ? '—' : `≥ ${number.format(r.minRequestsPerSecond)}`,
     latency(r.p50),
     latency(r.p99),
     number.format(r.total),

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import * as z from 'zod/mini';
 import { Field } from '../../components/ui/Field';
 import { MaskedInput } from '../../components/ui/MaskedInput';
@@ -11,10 +11,11 @@ import type { Answers } from '../../lib/products/types';
 import { nextStep, stepPath, type Generation } from '../../lib/quote-flow';
 import type { ProductLine } from '../../lib/simulators';
 import { formatCnpj, formatCpf } from '../../lib/validators';
-import { answersFromTexts, focusFirstError, issuesToErrors, textsFromAnswers, type FieldErrors } from './form';
+import { answersFromTexts, issuesToErrors, textsFromAnswers, type FieldErrors } from './form';
+import { useStepForm } from './useStepForm';
 import { QuestionInput } from './QuestionInput';
 import { StepActions } from './StepActions';
-import { goTo, quoteApi } from './quote-api';
+import { quoteApi } from './quote-api';
 
 interface Props {
   apis: ApiBases;
@@ -66,10 +67,7 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
   const defaultType = product.insured === 'PJ' ? 'PJ' : 'PF';
   const [texts, setTexts] = useState<Texts>(() => insuredTexts(quote?.segurado, defaultType));
   const [answers, setAnswers] = useState<Texts>(() => textsFromAnswers(product.cadastroQuestions, quote?.respostas));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const { form, errors, failure, submitting, submit: save } = useStepForm();
   const flow = { hasRisk: product.riskQuestions.length > 0, finalStep: product.finalStep };
   const person = texts.tipoPessoa !== 'PJ';
 
@@ -78,9 +76,8 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
     value: texts[name] ?? '', error: errors[key],
   });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setFailure(undefined);
     const segurado = insuredFromTexts(texts);
     const respostas = answersFromTexts(product.cadastroQuestions, answers);
     const found: FieldErrors = {};
@@ -88,21 +85,10 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
     if (!insured.success) Object.assign(found, issuesToErrors(insured.error, 'segurado'));
     const own = z.safeParse(answersSchema(product.cadastroQuestions), respostas);
     if (!own.success) Object.assign(found, issuesToErrors(own.error, 'respostas'));
-    setErrors(found);
-    if (Object.keys(found).length > 0) return focusFirstError(form.current, found);
-
-    setSubmitting(true);
     const api = quoteApi(apis, generation);
-    const result = quote
-      ? await api.save(quote.nrCotacao, 'cadastro', { segurado, respostas })
-      : await api.create({ nrOferta, segurado, respostas });
-    if (!result.ok) {
-      setSubmitting(false);
-      setErrors(result.errors);
-      setFailure(result.message);
-      return focusFirstError(form.current, result.errors);
-    }
-    goTo(stepPath(generation, line, nextStep(flow, 'cadastro')!, result.value.cotacao.nrCotacao));
+    void save(found,
+      () => (quote ? api.save(quote.nrCotacao, 'cadastro', { segurado, respostas }) : api.create({ nrOferta, segurado, respostas })),
+      ({ cotacao }) => stepPath(generation, line, nextStep(flow, 'cadastro')!, cotacao.nrCotacao));
   }
 
   const wrap = (key: string, node: ReactNode) => <div data-field={key}>{node}</div>;

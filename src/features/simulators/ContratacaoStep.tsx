@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import * as z from 'zod/mini';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
@@ -11,9 +11,10 @@ import { formatBRL } from '../../lib/products/money';
 import type { InstallmentOption, PaymentMethod } from '../../lib/products/types';
 import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quote-flow';
 import type { ProductLine } from '../../lib/simulators';
-import { focusFirstError, issuesToErrors, type FieldErrors } from './form';
+import { issuesToErrors, type FieldErrors } from './form';
+import { useStepForm } from './useStepForm';
 import { StepActions } from './StepActions';
-import { goTo, quoteApi } from './quote-api';
+import { quoteApi } from './quote-api';
 
 interface Props {
   apis: ApiBases;
@@ -54,10 +55,7 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
   const [debit, setDebit] = useState({ banco: contratacao?.debito?.banco ?? '', agencia: contratacao?.debito?.agencia ?? '', conta: contratacao?.debito?.conta ?? '' });
   const [beneficiaries, setBeneficiaries] = useState<Beneficiary[]>(() =>
     (contratacao?.beneficiarios ?? []).map((b) => ({ nome: b.nome, parentesco: b.parentesco, percentual: String(b.percentual) })));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const { form, errors, failure, submitting, submit: save } = useStepForm();
 
   const options = installmentOptions(product, total, method);
   const chosen = options.find((o) => String(o.count) === count);
@@ -71,9 +69,8 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
   const setBeneficiary = (index: number, patch: Partial<Beneficiary>) =>
     setBeneficiaries((list) => list.map((b, i) => (i === index ? { ...b, ...patch } : b)));
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setFailure(undefined);
     const body = {
       formaPagamento: method, parcelas: Number(count), diaVencimento: Number(dueDay),
       ...(method === 'debito' ? { debito: debit } : {}),
@@ -82,19 +79,10 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
         : {}),
     };
     const checked = z.safeParse(contractingSchema, body);
-    const found = checked.success ? {} : issuesToErrors(checked.error, 'contratacao');
+    const found: FieldErrors = checked.success ? {} : issuesToErrors(checked.error, 'contratacao');
     if (!chosen) found['contratacao.parcelas'] ??= 'Escolha o número de parcelas.';
-    setErrors(found);
-    if (Object.keys(found).length > 0) return focusFirstError(form.current, found);
-    setSubmitting(true);
-    const result = await quoteApi(apis, generation).save(nrCotacao, 'contratacao', { contratacao: body });
-    if (!result.ok) {
-      setSubmitting(false);
-      setErrors(result.errors);
-      setFailure(result.message);
-      return focusFirstError(form.current, result.errors);
-    }
-    goTo(stepPath(generation, line, nextStep(flow, 'contratacao')!, nrCotacao));
+    void save(found, () => quoteApi(apis, generation).save(nrCotacao, 'contratacao', { contratacao: body }),
+      () => stepPath(generation, line, nextStep(flow, 'contratacao')!, nrCotacao));
   }
 
   return (

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import * as z from 'zod/mini';
 import type { ApiBases } from '../../lib/http';
 import { productFor } from '../../lib/products/catalog';
@@ -6,10 +6,11 @@ import { answersSchema } from '../../lib/products/questions';
 import type { Answers } from '../../lib/products/types';
 import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quote-flow';
 import type { ProductLine } from '../../lib/simulators';
-import { answersFromTexts, focusFirstError, issuesToErrors, textsFromAnswers, type FieldErrors } from './form';
+import { answersFromTexts, issuesToErrors, textsFromAnswers } from './form';
+import { useStepForm } from './useStepForm';
 import { QuestionInput } from './QuestionInput';
 import { StepActions } from './StepActions';
-import { goTo, quoteApi } from './quote-api';
+import { quoteApi } from './quote-api';
 
 interface Props {
   apis: ApiBases;
@@ -27,28 +28,15 @@ export default function RiscoStep({ apis, generation, code, line, nrCotacao, ris
   const questions = product.riskQuestions;
   const flow = { hasRisk: true, finalStep: product.finalStep };
   const [texts, setTexts] = useState(() => textsFromAnswers(questions, risco));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const { form, errors, failure, submitting, submit: save } = useStepForm();
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setFailure(undefined);
     const answers = answersFromTexts(questions, texts);
     const checked = z.safeParse(answersSchema(questions), answers);
-    const found = checked.success ? {} : issuesToErrors(checked.error, 'risco');
-    setErrors(found);
-    if (!checked.success) return focusFirstError(form.current, found);
-    setSubmitting(true);
-    const result = await quoteApi(apis, generation).save(nrCotacao, 'risco', { risco: answers });
-    if (!result.ok) {
-      setSubmitting(false);
-      setErrors(result.errors);
-      setFailure(result.message);
-      return focusFirstError(form.current, result.errors);
-    }
-    goTo(stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao));
+    void save(checked.success ? {} : issuesToErrors(checked.error, 'risco'),
+      () => quoteApi(apis, generation).save(nrCotacao, 'risco', { risco: answers }),
+      () => stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao));
   }
 
   return (

@@ -177,6 +177,16 @@ export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, i
 }
 
 /**
+ * The contracting after a new price: kept (with its installments recomputed) while the method still
+ * offers its number of installments, else dropped and the quote goes back to contratacao.
+ */
+function contractingAfter(product: ProductDef, total: number, contracting: Contracting | null) {
+  if (!contracting) return {};
+  const opcao = installmentOptions(product, total, contracting.formaPagamento).find((o) => o.count === contracting.parcelas);
+  return opcao ? { contratacao: JSON.stringify({ ...contracting, opcao }) } : { contratacao: null, etapa: 'contratacao' };
+}
+
+/**
  * Re-prices after the answers changed. A selection that no longer fits (a capital now out of its
  * range) is dropped with the contracting that depended on it, and the quote goes back to planos.
  */
@@ -187,19 +197,7 @@ function repriced(product: ProductDef, row: QuoteRow, answers: Answers) {
     return { selecao: null, precificacao: null, contratacao: null, premio_total: null, etapa: 'planos' };
   }
   const pricing = price(product, answers, selection);
-  const contracting = row.contratacao as (Contracting & { opcao?: unknown }) | null;
-  const stillAllowed = contracting && installmentOptions(product, pricing.total, contracting.formaPagamento)
-    .some((o) => o.count === contracting.parcelas);
-  return {
-    precificacao: JSON.stringify(pricing), premio_total: pricing.total,
-    ...(contracting && !stillAllowed ? { contratacao: null, etapa: 'contratacao' } : {}),
-    ...(stillAllowed ? { contratacao: JSON.stringify(withOption(product, pricing.total, contracting)) } : {}),
-  };
-}
-
-function withOption(product: ProductDef, total: number, contracting: Contracting) {
-  const opcao = installmentOptions(product, total, contracting.formaPagamento).find((o) => o.count === contracting.parcelas);
-  return { ...contracting, opcao };
+  return { precificacao: JSON.stringify(pricing), premio_total: pricing.total, ...contractingAfter(product, pricing.total, row.contratacao as Contracting | null) };
 }
 
 type StepSaver = (ctx: { db: DB; product: ProductDef; row: QuoteRow; body: unknown }) => Promise<Record<string, unknown>>;
@@ -229,13 +227,9 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     const errors = validateSelection(product, answers, selection);
     throwIfAny(Object.fromEntries(Object.entries(errors).map(([k, m]) => [`selecao.${k}`, [m]])));
     const pricing = price(product, answers, selection);
-    const contracting = row.contratacao as Contracting | null;
-    const keep = contracting && installmentOptions(product, pricing.total, contracting.formaPagamento).some((o) => o.count === contracting.parcelas);
     return {
       selecao: JSON.stringify(selection), precificacao: JSON.stringify(pricing), premio_total: pricing.total,
-      contratacao: keep ? JSON.stringify(withOption(product, pricing.total, contracting)) : null,
-      // A contracting the new premium no longer allows is dropped: the quote goes back to contratacao.
-      ...(contracting && !keep ? { etapa: 'contratacao' } : {}),
+      ...contractingAfter(product, pricing.total, row.contratacao as Contracting | null),
     };
   },
   async contratacao({ product, row, body }) {
@@ -251,7 +245,7 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
       throwIfAny({ 'contratacao.beneficiarios': ['Este produto não tem beneficiários.'] });
     }
     const cleaned: Contracting = { ...value, debito: value.formaPagamento === 'debito' ? value.debito : undefined };
-    return { contratacao: JSON.stringify(withOption(product, row.premio_total, cleaned)) };
+    return contractingAfter(product, row.premio_total, cleaned);
   },
 };
 
