@@ -27,7 +27,7 @@ export interface SimulatorCode {
 export const SIMULATOR_CODES: readonly SimulatorCode[] = [
   { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL', v2: true },
   { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON', v2: true },
-  { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', offerSuffix: 'AGRICOLAFLEX', external: true },
+  { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/simulador-agricola-antigo', offerSuffix: 'AGRICOLAFLEX', external: true },
   { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON', v2: true },
   { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL', v2: true },
   { code: 'EVI', name: 'Empresarial Individual', line: 'empresarial-individual', startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar', offerSuffix: 'EMPRESARIAL_ALELO', v2: true },
@@ -58,3 +58,6 @@ export function v2StartPath(line: ProductLine, idSimulador: number, nrOferta: nu
 }
 
 export const V2_SIMULATOR_CODES = SIMULATOR_CODES.filter((s) => s.v2);
+
+/** Codes whose simulator is another application reached by the key redirect (SPEC §7: only AFS). */
+export const EXTERNAL_SIMULATOR_CODES: readonly string[] = SIMULATOR_CODES.filter((s) => s.external).map((s) => s.code);
