@@ -52,7 +52,7 @@ export function bearerToken(authorization: string | null | undefined): string | 
   if (!value) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(value);
   if (match) return match[1];
-  return /\s/.test(value) ? undefined : value;
+  return /\s/.test(value) || /^bearer$/i.test(value) ? undefined : value;
 }
 
 export interface RedirectAnswer {
