@@ -52,6 +52,8 @@ export const ROUTE_GUARDS = {
     // Only the admin group (allowed everything) edits simulators: nobody holds this code.
     { prefix: '/editar-simulador', rule: { permissions: ['EDITAR_SIMULADOR'] } },
     { prefix: '/ofertas', rule: { permissions: SIMULATOR_CODES.map((s) => v1OfferPermission(s.code)) } },
+    // The AFS redirect page (decision 020): whoever may sell the old agricultural simulator.
+    { prefix: '/simulador-agricola-antigo', rule: { permissions: [v1OfferPermission('AFS')] } },
   ]),
   v2: guardsOf(V2_MENU, V2_SECTIONS, []),
 };

@@ -32,7 +32,7 @@ export interface SimulatorCode {
 export const SIMULATOR_CODES: readonly SimulatorCode[] = [
   { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL', v2: true, legacy: true },
   { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON', v2: true, legacy: true },
-  { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', offerSuffix: 'AGRICOLAFLEX', external: true },
+  { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/simulador-agricola-antigo', offerSuffix: 'AGRICOLAFLEX', external: true },
   { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON', v2: true, legacy: true },
   { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL', v2: true, legacy: true },
   { code: 'EVI', name: 'Empresarial Individual', line: 'empresarial-individual', startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar', offerSuffix: 'EMPRESARIAL_ALELO', v2: true },
@@ -74,3 +74,6 @@ export const LEGACY_LINES: readonly ProductLine[] = [...new Set(LEGACY_SIMULATOR
  */
 export const legacyStartPath = (simulator: SimulatorCode, nrOferta: number): string =>
   simulator.legacy ? `/simulador-${simulator.line}/cadastro?oferta=${nrOferta}` : simulator.startUrl;
+
+/** Codes whose simulator is another application reached by the key redirect (SPEC §7: only AFS). */
+export const EXTERNAL_SIMULATOR_CODES: readonly string[] = SIMULATOR_CODES.filter((s) => s.external).map((s) => s.code);

@@ -6,6 +6,12 @@ import { z } from 'zod';
  */
 const environment = z.enum(['PRD', 'DEV', 'HML', 'TEST']);
 
+/** A same-site path ('/afs/receptor') or an absolute http(s) address. */
+const pathOrHttpUrl = z.string().trim().refine(
+  (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\/[^/]/i.test(value) && URL.canParse(value)),
+  'use um caminho iniciado por / ou um endereço http(s)://',
+);
+
 const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -29,6 +35,10 @@ const schema = z.object({
   LINK_PERSONALIZADO_GIFS: z.string().default('https://www.canva.com/templates/?query=gif%20seguros'),
   LINK_CONQUISTA_PREMIADA: z.string().default('https://conquistapremiada.seguradora.demo'),
   LINK_RELATORIO_TESTE: z.string().default('https://relatorios-hml.seguradora.demo'),
+  // The AFS redirect (docs/decisions/020-afs-redirect.md): where the browser posts the one-time key,
+  // and the secret that signs the app token the receiver checks.
+  AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
+  REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -72,6 +82,17 @@ export const externalLinks = () => ({
   conquistaPremiada: config().LINK_CONQUISTA_PREMIADA,
   relatorioTeste: config().LINK_RELATORIO_TESTE,
 });
+
+/**
+ * Where the AFS redirect posts its key: AFS_REDIRECT_URL, else the built-in receiver — under
+ * PUBLIC_URL when one is set, otherwise the same-origin path, so the form POST is same-origin
+ * whatever host name the browser used.
+ */
+export function afsRedirectUrl(): string {
+  const { AFS_REDIRECT_URL, PUBLIC_URL } = config();
+  if (AFS_REDIRECT_URL) return AFS_REDIRECT_URL;
+  return PUBLIC_URL ? `${PUBLIC_URL.replace(/\/+$/, '')}/afs/receptor` : '/afs/receptor';
+}
 
 /** What the footer and the chat menu show. */
 export const contactNumbers = () => ({ centralAtendimento: config().CENTRAL_ATENDIMENTO, chatWhatsapp: config().CHAT_WHATSAPP });

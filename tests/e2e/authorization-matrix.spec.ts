@@ -63,6 +63,12 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/simulador-[linha]/[...passo]': { path: '/simulador-maquinas/cadastro', expect: legacyOnly(200, 'v1') },
   '/relatorios/[type]/[nrCotation]': { path: '/relatorios/cotacao/999999', expect: legacyOnly(404, 'v1') },
   '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
+  // The AFS redirect page (the seller and the admin group hold OFERTAS_DISPONIVEIS_AFS) and its
+  // built-in receiver, public and POST-only: a GET explains itself with 405.
+  '/simulador-agricola-antigo': { path: '/simulador-agricola-antigo', expect: legacyOnly(200, 'v1') },
+  '/afs/receptor': { path: '/afs/receptor', expect: all(405) },
+  // Only the legacy admin group edits simulators.
+  '/editar-simulador/[id]': { path: '/editar-simulador/1', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/v2/login': { path: '/v2/login', expect: v2Only('home', 200) },
   '/v2/login/session/[idSessaoSSO]': { path: '/v2/login/session/sessao-sso-inexistente', expect: all(303) },
   '/v2/esqueci-senha': { path: '/v2/esqueci-senha', expect: all(200) },
@@ -126,6 +132,8 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     body: { cdTipoSimulador: 'AFU' }, // the sub-delegated user may not sell the agricultural simulator
     expect: { ...v2Only(200, 401), substabelecido: 403 },
   },
+  'GET /api/plataforma/v1/simuladores/redirect': { path: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', expect: legacyOnly(200, 401) },
+  'PUT /api/plataforma/v1/simuladores/:id': { path: '/api/plataforma/v1/simuladores/1', body: {}, expect: { ...legacyOnly(403, 401), adminLegado: 400 } },
   'GET /api/bff/v1/ofertas': { expect: v2Only(200, 401) },
   'POST /api/bff/v1/ofertas': { body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'PUT /api/bff/v1/ofertas/:nrOferta': { path: '/api/bff/v1/ofertas/1', body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },

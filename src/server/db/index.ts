@@ -6,6 +6,7 @@ import { config } from '../config';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_quotes';
+import * as m003 from './migrations/003_afs_redirect_keys';
 import { seedDemoData } from './seed';
 
 export type DB = Kysely<Database>;
@@ -14,6 +15,7 @@ export type DB = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': m001,
   '002_quotes': m002,
+  '003_afs_redirect_keys': m003,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

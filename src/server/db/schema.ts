@@ -9,7 +9,8 @@ export type Generation = 'v1' | 'v2';
 export type UserStatus = 'ATIVO' | 'PENDENTE' | 'INATIVO';
 export type V2ProfileCode = 'admin' | 'parceiro_admin' | 'parceiro' | 'substabelecido';
 export type SessionKind = 'v1' | 'v2' | 'simulador';
-export type CodePurpose = 'RESET' | 'PRIMEIRO_ACESSO' | 'SSO';
+/** REDIRECT_AFS: the one-time key (chaveBroto) of the AFS external redirect (migration 003). */
+export type CodePurpose = 'RESET' | 'PRIMEIRO_ACESSO' | 'SSO' | 'REDIRECT_AFS';
 
 export interface CompaniesTable {
   id: Generated<number>;

@@ -5,12 +5,14 @@ import { hashToken, newToken } from '../auth/tokens';
 
 /**
  * Single-use, expiring codes: password-reset links, first-access validation codes and SSO session
- * ids. Only hashes are stored; issuing a new code of a purpose retires the user's earlier ones.
+ * ids, and the AFS redirect key (chaveBroto). Only hashes are stored; issuing a new code of a purpose retires the user's earlier ones.
  */
 export const CODE_LIFETIME_MS: Record<CodePurpose, number> = {
   RESET: 60 * 60 * 1000,
   PRIMEIRO_ACESSO: 24 * 60 * 60 * 1000,
   SSO: 5 * 60 * 1000,
+  // The browser posts the AFS key the moment it gets it: two minutes cover a slow network, not a replay.
+  REDIRECT_AFS: 2 * 60 * 1000,
 };
 
 // A six-digit code is hashed with its user, so two users may hold the same digits.

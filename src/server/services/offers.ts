@@ -194,7 +194,8 @@ export async function simulatorList(db: DB, generation: 'v1' | 'v2') {
       tipoSimulador: { cdTipoSimulador: row.code },
       nome: row.nome,
       ativo: row.ativo,
-      url: local?.startUrl ?? row.url_inicio,
+      // The row is what the legacy admin edits (/editar-simulador/{id}); the seed copies the code table.
+      url: row.url_inicio,
       tipo: local?.line ?? row.linha,
       // Each generation names the offer permission its own way (SPEC §6).
       permissao: local ? (generation === 'v1' ? v1OfferPermission(row.code) : offerOperation(local.offerSuffix)) : null,

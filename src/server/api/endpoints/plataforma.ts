@@ -2,13 +2,16 @@ import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { forbidden, notFound } from '../errors';
 import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSchema, resendCodeSchema, changePasswordSchema } from '../../../lib/auth-schemas';
-import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP } from '../../../lib/permissions';
+import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP, v1OfferPermission } from '../../../lib/permissions';
+import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { issueSimulatorToken, loginV1 } from '../../services/auth';
 import { v1Permissions, loadV2User } from '../../services/principals';
 import { filterUsers } from '../../services/users';
 import { changePassword, completeFirstAccess, GENERIC_RECOVERY_MESSAGE, requestPasswordReset, resendValidationCode, resetPassword } from '../../services/account';
 import { quotationData, simulatorList, startSimulator } from '../../services/offers';
+import { issueRedirect } from '../../services/simulator-redirect';
+import { updateSimulator } from '../../services/simulators';
 
 /** The partner platform API (SPEC §7): `{ status: 'OK', resultado }`. */
 
@@ -41,6 +44,18 @@ const startSimulatorBody = z.object({
   cdTipoSimulador: z.string({ error: 'Tipo de simulador obrigatório' }).trim().min(1, 'Tipo de simulador obrigatório').max(10, 'Tipo de simulador inválido'),
   nrGrupoProduto: productGroup,
 });
+
+const redirectQuery = z.object({
+  tipo: z.string({ error: 'Tipo de simulador obrigatório' }).trim().toUpperCase()
+    .refine((tipo) => EXTERNAL_SIMULATOR_CODES.includes(tipo), `Tipo de simulador sem redirecionamento externo (use ${EXTERNAL_SIMULATOR_CODES.join(', ')})`),
+});
+const simulatorIdParam = z.object({ id: z.string() });
+
+/** The legacy admin group: the only one that edits simulators (route-guards' EDITAR_SIMULADOR). */
+async function requireV1Admin(ctx: Context): Promise<void> {
+  const { groups } = await v1Permissions(ctx.db, ctx.auth.user.id);
+  if (!groups.includes(V1_ADMIN_GROUP)) throw forbidden('Apenas o administrador do portal edita simuladores.');
+}
 
 /** Who may search users, and within which companies (undefined = all). */
 async function userScope(ctx: Context): Promise<number[] | undefined> {
@@ -126,6 +141,29 @@ export const plataforma = [
     async handle(ctx) {
       const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
       return startSimulator(ctx.db, user, ctx.body.cdTipoSimulador, ctx.body.nrGrupoProduto || undefined);
+    },
+  }),
+  // AFS is a legacy simulator: only the legacy session reaches it, with the legacy offer permission
+  // (decision 020). The key is issued only to whoever may sell it, and only while it is active.
+  endpoint({
+    method: 'GET', path: '/v1/simuladores/redirect', auth: ['v1'], query: redirectQuery,
+    async handle(ctx) {
+      const { groups, permissions } = await v1Permissions(ctx.db, ctx.auth.user.id);
+      if (!canV1({ profile: groups, permissions }, v1OfferPermission(ctx.query.tipo), 'VIEW')) {
+        throw forbidden('Você não tem permissão para este simulador.');
+      }
+      const simulator = await ctx.db.selectFrom('simulators').select('ativo').where('code', '=', ctx.query.tipo).executeTakeFirst();
+      if (!simulator?.ativo) throw notFound('Simulador indisponível.');
+      return issueRedirect(ctx.db, ctx.auth.user.id, ctx.query.tipo);
+    },
+  }),
+  // The body is validated by the service after the role check: whoever may not edit gets 403.
+  endpoint({
+    method: 'PUT', path: '/v1/simuladores/:id', auth: ['v1'], params: simulatorIdParam, body: z.unknown(),
+    async handle(ctx) {
+      await requireV1Admin(ctx);
+      const id = /^\d{1,9}$/.test(ctx.params.id) ? Number(ctx.params.id) : 0;
+      return updateSimulator(ctx.db, id, ctx.body);
     },
   }),
   changePasswordEndpoint('v1'),
