@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, gotoHydrated, signIn } from './helpers';
+import { ACCOUNTS, gotoHydrated, signIn, waitForIslands } from './helpers';
 
 /**
  * /editar-simulador/{id} (issue 6): the legacy admin renames the Residencial simulator and the new
@@ -42,8 +42,11 @@ test('the legacy admin renames a simulator: the offer cards show the new name; i
     await expect(form.name).toHaveAttribute('aria-invalid', 'true');
     expect((await residencial(page)).nome).toBe('Residencial');
 
-    // A valid name saves.
-    await gotoHydrated(page, `/editar-simulador/${original.id}`);
+    // A valid name saves. The admin gets there from the offers list.
+    await page.goto('/ofertas/todas?produto=RES');
+    await page.getByRole('link', { name: 'Editar simulador Residencial' }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/editar-simulador/${original.id}$`));
+    await waitForIslands(page);
     await form.name.fill(NEW_NAME);
     await form.save.click();
     await expect(page.getByRole('status')).toHaveText(`Simulador “${NEW_NAME}” salvo.`);
@@ -77,4 +80,11 @@ test('an unknown simulator is a 404 page', async ({ page }) => {
   await signIn(page, ACCOUNTS.legacyAdmin);
   const response = await page.goto('/editar-simulador/999999');
   expect(response?.status()).toBe(404);
+});
+
+test('only the legacy admin finds "Editar simulador" on the offers list', async ({ page }) => {
+  await signIn(page, ACCOUNTS.legacySeller);
+  await page.goto('/ofertas/todas');
+  await expect(page.getByRole('link', { name: /^Simular / }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Editar simulador/ })).toHaveCount(0);
 });
