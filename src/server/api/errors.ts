@@ -1,3 +1,5 @@
+import type * as core from 'zod/v4/core';
+
 /**
  * An error the API answers as JSON `{ status, message, erros? }` with its HTTP status. Anything
  * else thrown inside a handler becomes a 500 with a generic message and no stack trace.
@@ -22,3 +24,16 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiError(429, 'Muitas tentativas. Aguarde alguns minutos e tente novamente.', undefined, {
     'retry-after': String(retryAfterSeconds),
   });
+
+/**
+ * zod issues as `{ 'prefix.field.sub': [messages] }`, the field-error shape of every 400. An issue
+ * about the whole value (no path) is filed under `prefix`, or under `root` when there is no prefix.
+ */
+export function fieldErrorsOf(error: core.$ZodError, prefix = '', root = 'body'): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || root;
+    (fields[key] ??= []).push(issue.message);
+  }
+  return fields;
+}

@@ -2,7 +2,7 @@ import * as core from 'zod/v4/core';
 import '../../lib/zod'; // pt-BR messages for every schema the router parses
 import type { DB } from '../db';
 import type { SessionKind, User } from '../db/schema';
-import { ApiError, forbidden, unauthorized } from './errors';
+import { ApiError, fieldErrorsOf, forbidden, unauthorized } from './errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
@@ -78,15 +78,9 @@ export const errorResponse = (error: ApiError) => {
   return json(error.status, { status: error.status, message: error.message, ...(error.fieldErrors ? { erros: error.fieldErrors } : {}) }, headers);
 };
 
-/** zod issues as `{ field: [messages] }` and the first message as the summary. */
-function validationError(error: core.$ZodError, where: string): ApiError {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.join('.') : where;
-    (fields[key] ??= []).push(issue.message);
-  }
-  return new ApiError(400, error.issues[0]?.message ?? 'Requisição inválida', fields);
-}
+/** zod issues as field errors, with the first message as the summary. */
+const validationError = (error: core.$ZodError, where: string): ApiError =>
+  new ApiError(400, error.issues[0]?.message ?? 'Requisição inválida', fieldErrorsOf(error, '', where));
 
 function compile(path: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];

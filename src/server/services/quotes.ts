@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import type { QuotesTable } from '../db/schema';
-import { ApiError, badRequest, forbidden, notFound } from '../api/errors';
+import { ApiError, badRequest, fieldErrorsOf, forbidden, notFound } from '../api/errors';
 import { contractingSchema, type Contracting } from '../../lib/contracting';
 import { brasiliaDay, formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
@@ -62,21 +62,10 @@ function productOf(code: string): ProductDef {
   return product;
 }
 
-
-/** zod issues as `{ 'prefix.field': [messages] }`, the router's field-error shape. */
-function fieldErrors(error: core.$ZodError, prefix: string): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    (fields[key] ??= []).push(issue.message);
-  }
-  return fields;
-}
-
 function parseOrCollect<S extends core.$ZodType>(schema: S, value: unknown, prefix: string, errors: Record<string, string[]>): core.output<S> | undefined {
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
-  Object.assign(errors, fieldErrors(result.error, prefix));
+  Object.assign(errors, fieldErrorsOf(result.error, prefix));
   return undefined;
 }
 
