@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dateInBrasilia, formatIsoDate, isInForce, validityText } from './offer-validity';
+import { brasiliaDay, formatIsoDate } from './format';
+import { isInForce, validityText } from './offer-validity';
 
 describe('isInForce', () => {
   const year = { vigenciaInicio: '2026-01-01', vigenciaFim: '2026-12-31' };
@@ -15,11 +16,11 @@ describe('isInForce', () => {
   });
 });
 
-describe('dateInBrasilia', () => {
+describe('brasiliaDay', () => {
   it('reads the day in Brasília time, not UTC', () => {
     // 02:00 UTC on 1 January is still 31 December in Brasília (UTC−3).
-    expect(dateInBrasilia(new Date('2027-01-01T02:00:00Z'))).toBe('2026-12-31');
-    expect(dateInBrasilia(new Date('2027-01-01T03:00:00Z'))).toBe('2027-01-01');
+    expect(brasiliaDay(new Date('2027-01-01T02:00:00Z'))).toBe('2026-12-31');
+    expect(brasiliaDay(new Date('2027-01-01T03:00:00Z'))).toBe('2027-01-01');
   });
 });
 

@@ -4,10 +4,7 @@
  * on 31/12 is sold until 23:59 of 31/12 in Brazil, whatever the server's time zone.
  */
 
-const brasiliaDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The calendar day `instant` falls on in Brasília, as 'YYYY-MM-DD'. */
-export const dateInBrasilia = (instant: Date): string => brasiliaDate.format(instant);
+import { formatIsoDate } from './format';
 
 export interface Validity {
   vigenciaInicio: string;
@@ -19,11 +16,10 @@ export interface Validity {
 export const isInForce = ({ vigenciaInicio, vigenciaFim }: Validity, today: string): boolean =>
   vigenciaInicio <= today && (vigenciaFim === null || today <= vigenciaFim);
 
-/** '2027-12-31' → '31/12/2027'. */
-export const formatIsoDate = (iso: string): string => {
-  const [year, month, day] = iso.split('-');
-  return `${day}/${month}/${year}`;
-};
+
+/** The validity of an offer in a table: '01/01/2026 a 31/12/2027', or 'A partir de 01/01/2026'. */
+export const validityRange = ({ vigenciaInicio, vigenciaFim }: Validity): string =>
+  vigenciaFim ? `${formatIsoDate(vigenciaInicio)} a ${formatIsoDate(vigenciaFim)}` : `A partir de ${formatIsoDate(vigenciaInicio)}`;
 
 /** The validity line of an offer card. */
 export const validityText = (vigenciaFim: string | null): string =>

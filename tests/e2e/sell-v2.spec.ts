@@ -1,10 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, signIn, waitForIslands } from './helpers';
 import { productFor } from '../../src/lib/products/catalog';
-import type { ProductDef, Question } from '../../src/lib/products/types';
 import { formatBRL } from '../../src/lib/products/money';
 import { resolveCapitals } from '../../src/lib/products/engine';
 import { pdfText } from '../fixtures/pdf';
+import { answer, fillInsured } from './selling';
 
 /**
  * Selling in v2 (issue 5), as a partner does it in the browser: from the offer on /v2/home through
@@ -21,50 +21,6 @@ const LINES = [
   { code: 'VEU', card: 'Vida', path: 'simulador-vida' },
   { code: 'IPU', card: 'Itens Pessoais', path: 'simulador-itens-pessoais' },
 ] as const;
-
-/** A valid answer inside the question's bounds, typed as a person types it. */
-async function answer(page: Page, question: Question) {
-  const field = page.getByLabel(question.label, { exact: true });
-  switch (question.kind) {
-    case 'select':
-      return field.selectOption({ index: 1 });
-    case 'radio':
-      return page.getByRole('group', { name: question.label }).getByRole('radio').first().check();
-    case 'boolean':
-      return undefined;
-    case 'money': {
-      const min = question.min ?? 1_000_00;
-      const cents = Math.min(min * 3, question.max ?? Number.MAX_SAFE_INTEGER);
-      return field.pressSequentially(String(Math.round(cents / 100)));
-    }
-    case 'integer':
-    case 'area':
-      return field.pressSequentially(String(Math.max(question.min ?? 1, Math.min(question.max ?? 10, 10))));
-    case 'date':
-      return field.fill('1985-04-12');
-    default:
-      return field.fill('Modelo de teste 2026');
-  }
-}
-
-async function fillInsured(page: Page, product: ProductDef) {
-  if (product.insured === 'PJ') {
-    await page.getByLabel('Razão social').fill('Comércio Horizonte Ltda');
-    await page.getByLabel('CNPJ').pressSequentially('11222333000181');
-  } else {
-    await page.getByLabel('Nome completo').fill('Mariana Alves Pereira');
-    await page.getByLabel('CPF').pressSequentially('52998224725');
-    await page.getByLabel('Data de nascimento').fill('1985-04-12');
-  }
-  await page.getByLabel('E-mail').fill('mariana.pereira@exemplo.com.br');
-  await page.getByLabel('Telefone').pressSequentially('11987654321');
-  await page.getByLabel('CEP').fill('01310-100');
-  await page.getByLabel('Logradouro').fill('Avenida Paulista');
-  await page.getByLabel('Número', { exact: true }).fill('1000');
-  await page.getByLabel('Bairro').fill('Bela Vista');
-  await page.getByLabel('Cidade').fill('São Paulo');
-  await page.getByLabel('UF', { exact: true }).selectOption('SP');
-}
 
 async function startFromHome(page: Page, card: string) {
   await page.goto('/v2/home');

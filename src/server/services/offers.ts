@@ -4,7 +4,8 @@ import { badRequest, forbidden, notFound } from '../api/errors';
 import { canOfferCodeV1, canSellCode } from '../../lib/offers';
 import { findSimulatorCode, legacyStartPath, v2StartPath, type ProductLine } from '../../lib/simulators';
 import { offerOperation, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
-import { dateInBrasilia, offerSituation, type OfferSituation } from '../../lib/offer-validity';
+import { offerSituation, type OfferSituation } from '../../lib/offer-validity';
+import { brasiliaDay } from '../../lib/format';
 import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../lib/offer-schema';
 import type { V1SessionUser, V2SessionUser } from '../../lib/session';
 
@@ -127,7 +128,7 @@ async function offerRowsFor(
   db: DB, audience: OfferAudience, today: Date, only: { nrOferta?: number; idSimulador?: number; anyState?: boolean } = {},
 ): Promise<OfferRow[]> {
   if (audience.companyIds?.length === 0) return [];
-  const day = dateInBrasilia(today);
+  const day = brasiliaDay(today);
   let query = offerRows(db).where('s.ativo', '=', true);
   if (!only.anyState) {
     query = query.where('o.ativo', '=', true)
@@ -176,7 +177,7 @@ export async function simulatorCodeOfOffer(db: DB, nrOferta: number): Promise<st
 
 /** Every offer of the legacy user's company for codes they may be shown, in force or not, with its situation (/ofertas). */
 export async function legacyOffers(db: DB, user: V1SessionUser, today: Date = new Date()): Promise<LegacyOffer[]> {
-  const day = dateInBrasilia(today);
+  const day = brasiliaDay(today);
   return (await offerRowsFor(db, await v1Audience(db, user), today, { anyState: true })).map((row) => ({
     ...toSellable(row, 'v1'), vigenciaInicio: row.vigenciaInicio, situacao: offerSituation(row, day),
   }));
