@@ -78,7 +78,10 @@ const headers = defineMiddleware(async (context, next) => {
   if (!response.headers.has('x-frame-options')) response.headers.set('x-frame-options', 'DENY');
   const https = context.url.protocol === 'https:' || context.request.headers.get('x-forwarded-proto') === 'https';
   if (https) response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
-  if (!isAsset(context.url.pathname) && (context.locals.session.v1 || context.locals.session.v2)) {
+  // Pages are not stored by default: a signed-in page holds personal data, and a public one may hold
+  // a secret in its address (a reset link). A page that may be cached says so itself.
+  const signedIn = Boolean(context.locals.session.v1 || context.locals.session.v2);
+  if (!isAsset(context.url.pathname) && (signedIn || !response.headers.has('cache-control'))) {
     response.headers.set('cache-control', 'no-store');
   }
   return response;

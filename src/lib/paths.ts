@@ -4,12 +4,18 @@ export const HOME_PATH = { v1: '/home', v2: '/v2/home' } as const;
 export const LOGOUT_TARGET = { v1: '/', v2: '/v2/login' } as const;
 
 /**
- * The `next` parameter of a login page, accepted only as a path of this site: an absolute or
- * protocol-relative address would turn the login into an open redirect.
+ * The `next` parameter of a login page, accepted only as a path of this site. It is read the way the
+ * browser will read it — the URL parser drops tabs and line breaks and takes a backslash for '/' — so
+ * '/\t/evil.example' is the other site it becomes, and refused; so is a path that normalises to
+ * '//host'. Answers the normalised path (with its query and fragment), or the fallback.
  */
 export function safeNextPath(next: string | null | undefined, fallback: string): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  return next;
+  if (!next || !next.startsWith('/')) return fallback;
+  const base = 'http://portal.invalid';
+  if (!URL.canParse(next, base)) return fallback;
+  const url = new URL(next, base);
+  if (url.origin !== base || url.pathname.startsWith('//')) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 export const loginRedirect = (generation: 'v1' | 'v2', requested: string): string =>

@@ -21,8 +21,10 @@ export interface QuoteView {
   /** 'Em elaboração', 'Vencida' or 'Proposta em análise'. */
   statusLabel: string;
   expired: boolean;
-  /** Still open to change: not sent and not expired. */
+  /** Still open to change: not sent and not expired — by its own seller only. */
   editable: boolean;
+  /** Sold by the user who is looking: managers who see their team's quotes read them, only the seller writes. */
+  mine: boolean;
   /** The furthest step reached: where the history opens the quote. */
   etapa: QuoteStep;
   segurado: Record<string, unknown>;

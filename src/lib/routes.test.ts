@@ -26,5 +26,15 @@ describe('safeNextPath', () => {
     ['//evil.example', '/fallback'],
     ['/\\evil.example', '/fallback'],
     [null, '/fallback'],
+    // What the browser's URL parser makes of them (tabs, line breaks, backslashes, dot segments).
+    ['/\t/evil.example/phish', '/fallback'],
+    ['/\n/evil.example', '/fallback'],
+    ['/\r\n/evil.example', '/fallback'],
+    ['\\/evil.example', '/fallback'],
+    ['/.//evil.example', '/fallback'],
+    ['/a/../..//evil.example', '/fallback'],
+    ['javascript:alert(1)', '/fallback'],
+    ['/v2/simulador-residencial/cadastro/2026000123/editar#x', '/v2/simulador-residencial/cadastro/2026000123/editar#x'],
+    ['/v2/./home', '/v2/home'],
   ])('%s → %s', (next, expected) => expect(safeNextPath(next, '/fallback')).toBe(expected));
 });

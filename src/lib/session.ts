@@ -1,4 +1,4 @@
-import type { Profile, V1Permission } from './permissions';
+import { V1_ADMIN_GROUP, type Profile, type V1Permission } from './permissions';
 
 /**
  * The non-secret part of a session, rendered into the page as JSON to seed the `$session` store.
@@ -65,3 +65,10 @@ export function viewerOf(session: PortalSession, generation: 'v1' | 'v2'): Sessi
 }
 
 export const displayName = (viewer: SessionViewer) => (viewer.generation === 'v1' ? viewer.user.nome : viewer.user.nmUsuario);
+
+/**
+ * The provider's administrators, of either generation: the only readers of the demo mailbox, which
+ * holds reset links and validation codes (docs/decisions/028-mailbox-and-secrets.md).
+ */
+export const isProviderAdmin = (session: PortalSession): boolean =>
+  Boolean(session.v1?.profile.includes(V1_ADMIN_GROUP) || session.v2?.profile === 'ADMIN');

@@ -53,16 +53,27 @@ export function config(): Config {
       throw new Error(`Configuração inválida: ${problems}`);
     }
     cached = parsed.data;
+    for (const warning of configurationWarnings(cached)) console.warn(`[config] ${warning}`);
   }
   return cached;
+}
+
+/** What an operator must hear at start-up (the first request reads the configuration: serve.mjs warms up). */
+export function configurationWarnings(settings: Config): string[] {
+  const warnings: string[] = [];
+  if (settings.PORTAL_ENV === 'PRD' && !settings.SMTP_URL) {
+    warnings.push('PORTAL_ENV=PRD sem SMTP_URL: os e-mails (redefinição de senha, códigos de primeiro acesso) NÃO são entregues; '
+      + 'ficam na caixa postal /caixa-postal, que só administradores da seguradora leem. Configure SMTP_URL.');
+  }
+  return warnings;
 }
 
 export const isProduction = () => config().PORTAL_ENV === 'PRD';
 
 /**
- * The demo mailbox shows every e-mail the portal wrote, reset links included. It is open outside
- * production, and in production only while no SMTP server is configured — then no mail can leave
- * this server and the mailbox is its only delivery (docs/decisions/004-demo-mailbox.md).
+ * The demo mailbox shows the e-mails the portal wrote, to the provider's administrators only. It
+ * exists outside production, and in production only while no SMTP server is configured — then no
+ * mail can leave this server and the mailbox is its only delivery (docs/decisions/028-mailbox-and-secrets.md).
  */
 export const mailboxEnabled = () => !isProduction() || !config().SMTP_URL;
 

@@ -49,9 +49,9 @@ test('legacy forgot password: e-mail → reset link → sign in with the new pas
   const link = await latestResetLink(page, account.email);
   expect(link.startsWith(`${baseURL}/redefinir-senha?token=`), link).toBe(true);
 
-  // Follow the link as a user would: by clicking it in the mailbox.
-  await page.getByRole('link', { name: link }).first().click();
-  await expect(page).toHaveURL(link);
+  // Follow the link as the user would from their e-mail. The reset page is never stored by a cache.
+  const opened = await page.goto(link);
+  expect(opened?.headers()['cache-control']).toBe('no-store');
   await waitForIslands(page);
   const form = passwordForm(page);
   await form.password.fill(newPassword);
@@ -130,6 +130,11 @@ test('resend validation code answers generically on both screens', async ({ page
 test('first access: the e-mailed code registers the password and the new user signs in', async ({ page }) => {
   const account = ACCOUNTS.newPartner; // dedicated to this test
   const newPassword = 'Primeiro#Acesso1';
+
+  // Before finishing the first access, signing in says what to do instead of "wrong password".
+  await gotoHydrated(page, '/v2/login');
+  await submitLogin(page, account.email, newPassword);
+  await expect(page.getByLabel('Senha', { exact: true })).toHaveAccessibleDescription(/PRIMEIRO ACESSO AINDA NÃO FOI CONCLUÍDO.*\(403\)$/);
 
   const code = await latestValidationCode(page, account.email);
   const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, '0');

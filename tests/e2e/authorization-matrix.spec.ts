@@ -50,7 +50,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/termo-de-uso': { path: '/termo-de-uso', expect: all(200) },
   '/termo-presente-proposta': { path: '/termo-presente-proposta', expect: all(200) },
   '/mapa-dev-test': { path: '/mapa-dev-test', expect: all(200) },
-  '/caixa-postal': { path: '/caixa-postal', expect: all(200) },
+  // Reset links and codes: the provider's admins only (issue 11).
+  '/caixa-postal': { path: '/caixa-postal', expect: { ...all(403), anon: 401, adminLegado: 200, adminV2: 200 } },
   '/dev/kit-ui': { path: '/dev/kit-ui', expect: all(200) },
   '/sair': { path: '/sair', expect: all(404) }, // POST only: a GET finds nothing
   '/home': { path: '/home', expect: legacyOnly(200, 'v1') },

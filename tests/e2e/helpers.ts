@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 /**
  * Shared pieces of the e2e journeys: the demo accounts, signing in and out through the real
- * screens, and reading the demo mailbox (/caixa-postal).
+ * screens, and reading the demo mailbox (/caixa-postal) as the provider's admin.
  *
  * The whole run shares ONE database (see playwright.config.ts), so:
  *  - `admin@legado.demo` belongs to account-recovery.spec.ts (its password is reset there, and set back
@@ -36,6 +36,9 @@ export const ACCOUNTS = {
   /** Reserved for the first-access test (pending until it registers a password). */
   newPartner: { email: 'novo.parceiro@parceiro.demo', name: 'Gabriela Rocha', generation: 'v2', partner: true },
 } as const satisfies Record<string, DemoAccount>;
+
+/** Where the e2e server answers (playwright.config.ts starts it on E2E_PORT). */
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 4399}`;
 
 export const LOGIN_PATH = { v1: '/signin', v2: '/v2/login' } as const;
 export const HOME_PATH = { v1: '/home', v2: '/v2/home' } as const;
@@ -115,39 +118,51 @@ export async function signOut(page: Page, generation: Generation): Promise<void>
   await expect(page).toHaveURL(generation === 'v1' ? path('/') : path('/v2/login'));
 }
 
-/** The e-mails of the demo mailbox sent to `to` with `subject`, newest first (opens /caixa-postal). */
-export async function openMailbox(page: Page, to: string, subject: string): Promise<Locator> {
-  await page.goto('/caixa-postal');
-  await expect(page.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
-  return page
-    .getByRole('article')
-    .filter({ has: page.getByRole('heading', { level: 2, name: subject, exact: true }) })
-    .filter({ hasText: `Para ${to}` });
-}
-
-/** The text of the newest e-mail to `to` with `subject`; the mailbox is re-read until one arrives. */
-export async function latestEmail(page: Page, to: string, subject: string): Promise<Locator> {
-  let newest: Locator | undefined;
-  await expect(async () => {
-    const emails = await openMailbox(page, to, subject);
-    await expect(emails.first()).toBeVisible({ timeout: 1_000 });
-    newest = emails.first();
-  }).toPass({ timeout: 10_000 });
-  return newest!;
+/**
+ * The demo mailbox holds reset links and codes, so only the provider's admin reads it: a context of
+ * its own signs admin@seguradora.demo in (through the API, as the login form does) and opens
+ * /caixa-postal. Answers the text and links of the newest e-mail to `to` with `subject`, re-reading
+ * until one arrives.
+ */
+export async function latestEmail(page: Page, to: string, subject: string): Promise<{ text: string; links: string[] }> {
+  const context = await page.context().browser()!.newContext({ baseURL: BASE_URL });
+  try {
+    const login = await context.request.post('/api/gateway/login', {
+      data: { userName: ACCOUNTS.insurerAdmin.email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+    const mailbox = await context.newPage();
+    let found: { text: string; links: string[] } | undefined;
+    await expect(async () => {
+      await mailbox.goto('/caixa-postal');
+      await expect(mailbox.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
+      const newest = mailbox.getByRole('article')
+        .filter({ has: mailbox.getByRole('heading', { level: 2, name: subject, exact: true }) })
+        .filter({ hasText: `Para ${to}` })
+        .first();
+      await expect(newest).toBeVisible({ timeout: 1_000 });
+      found = {
+        text: (await newest.textContent()) ?? '',
+        links: await newest.getByRole('link').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href)),
+      };
+    }).toPass({ timeout: 10_000 });
+    return found!;
+  } finally {
+    await context.close();
+  }
 }
 
 /** The reset link (http://…/redefinir-senha?token=… or /v2/senha?token=…) of the newest reset e-mail. */
 export async function latestResetLink(page: Page, to: string): Promise<string> {
-  const email = await latestEmail(page, to, SUBJECTS.reset);
-  const link = email.getByRole('link', { name: /token=/ });
-  await expect(link).toHaveCount(1);
-  return (await link.getAttribute('href'))!;
+  const { links } = await latestEmail(page, to, SUBJECTS.reset);
+  const resetLinks = links.filter((href) => href.includes('token='));
+  expect(resetLinks).toHaveLength(1);
+  return resetLinks[0]!;
 }
 
 /** The six digits of the newest first-access e-mail. */
 export async function latestValidationCode(page: Page, to: string): Promise<string> {
-  const email = await latestEmail(page, to, SUBJECTS.firstAccess);
-  const text = (await email.textContent()) ?? '';
+  const { text } = await latestEmail(page, to, SUBJECTS.firstAccess);
   const match = /Código de validação: (\d{6})/.exec(text);
   expect(match, `no "Código de validação: NNNNNN" line in the e-mail:\n${text}`).not.toBeNull();
   return match![1]!;

@@ -25,7 +25,6 @@ test.describe('public pages open without a session', () => {
     { url: '/v2/template-email', heading: 'Modelos de e-mail' },
     { url: '/cadastro-realizado', heading: 'Cadastro realizado' },
     { url: '/v2/cadastro-realizado', heading: 'Cadastro realizado' },
-    { url: '/caixa-postal', heading: 'Caixa postal de demonstração' },
   ];
 
   for (const { url, heading } of pages) {

@@ -67,6 +67,19 @@ test.describe('redirects', () => {
     await expectHome(page, ACCOUNTS.legacySeller);
   });
 
+  test('?next that the browser would read as another site (a tab, a backslash) is ignored, in both generations', async ({ page }) => {
+    for (const [account, next] of [
+      [ACCOUNTS.partner, '/%09/evil.example/phish'],
+      [ACCOUNTS.legacySeller, '/%5C/evil.example/phish'],
+      [ACCOUNTS.partner, '/.//evil.example/phish'],
+    ] as const) {
+      await page.context().clearCookies();
+      await gotoHydrated(page, `${account.generation === 'v1' ? '/signin' : '/v2/login'}?next=${next}`);
+      await submitLogin(page, account.email, DEMO_PASSWORD);
+      await expectHome(page, account);
+    }
+  });
+
   test('a signed-in legacy user opening the login goes home', async ({ page }) => {
     await signIn(page, ACCOUNTS.legacySeller);
     for (const login of ['/signin', '/login']) {

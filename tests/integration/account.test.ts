@@ -3,6 +3,8 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { TOKEN_MESSAGES } from '../../src/lib/session';
+import { listEmails } from '../../src/server/mail/outbox';
+import { useManualClock } from '../../src/server/clock';
 
 let db: DB;
 let close: () => Promise<void>;
@@ -14,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const lastEmailTo = (to: string) =>
-  db.selectFrom('emails').selectAll().where('to_address', '=', to).orderBy('id', 'desc').limit(1).executeTakeFirst();
+/** The newest message to `to` as the demo mailbox shows it to an administrator (secrets filled while they last). */
+const lastEmailTo = async (to: string) => (await listEmails(db, 500)).find((email) => email.to_address === to);
 
 describe('forgot password → reset link → new password', () => {
   it('e-mails a single-use link that sets a new password and ends the old sessions', async () => {
@@ -59,6 +61,24 @@ describe('forgot password → reset link → new password', () => {
     expect((await call('POST', '/api/plataforma/v1/senha/redefinir', { body: { token: second, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' } })).status).toBe(200);
   });
 
+  it('keeps the link out of the stored message, shows it to the mailbox while it lasts, then redacts it', async () => {
+    const clock = useManualClock();
+    try {
+      await call('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'consultor@legado.demo' } });
+      const row = await db.selectFrom('emails').selectAll().where('to_address', '=', 'consultor@legado.demo').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const token = /token=([\w-]+)/.exec((await lastEmailTo('consultor@legado.demo'))!.text_body)![1]!;
+      expect(token).toMatch(/^[\w-]{40,}$/);
+      expect(row.text_body).not.toContain(token);
+      expect(row.html_body).not.toContain(token);
+      expect(row.segredos).toEqual({ token });
+      clock.advance(60 * 60 * 1000 + 1);
+      expect((await lastEmailTo('consultor@legado.demo'))!.text_body).not.toContain(token);
+      expect((await db.selectFrom('emails').select('segredos').where('id', '=', row.id).executeTakeFirstOrThrow()).segredos).toBeNull();
+    } finally {
+      clock.restore();
+    }
+  });
+
   it('limits recovery requests per account (429)', async () => {
     const limited = apiClient(db, { ip: '10.7.7.7' });
     await db.deleteFrom('rate_limits').execute();
@@ -70,7 +90,7 @@ describe('forgot password → reset link → new password', () => {
 
 describe('first access', () => {
   it('a pending user cannot sign in, then validates the e-mailed code and chooses a password', async () => {
-    expect((await call('POST', '/api/gateway/login', { body: { userName: 'novo.parceiro@parceiro.demo', password: DEMO_PASSWORD } })).status).toBe(401);
+    expect((await call('POST', '/api/gateway/login', { body: { userName: 'novo.parceiro@parceiro.demo', password: DEMO_PASSWORD } })).status).toBe(403);
 
     const resend = await call('POST', '/api/bff/v1/codigo-validacao/reenviar', { body: { email: 'novo.parceiro@parceiro.demo' } });
     expect(resend.status).toBe(200);

@@ -393,6 +393,21 @@ describe('authorization', () => {
     expect((await getQuote(await simulatorToken(PARTNER), ofSubagent)).status).toBe(404);
   });
 
+  it('managers read, sellers write: the partner admin may not change or send the partner\'s quote (403), the partner may', async () => {
+    const nr = await residentialAtResumo(PARTNER);
+    const partnerAdmin = await simulatorToken(PARTNER_ADMIN);
+    const read = await getQuote(partnerAdmin, nr);
+    expect(read).toMatchObject({ status: 200, json: { dado: { cotacao: { mine: false, editable: false } } } });
+    const refusal = await expectRowUnchanged(nr, () => putStep(partnerAdmin, nr, 'planos', { selecao: ESSENCIAL }), 403);
+    expect(refusal.message).toMatch(/Só quem fez esta cotação/);
+    await expectRowUnchanged(nr, () => propose(partnerAdmin, nr), 403);
+    expect(await proposalRows(nr)).toHaveLength(0);
+    expect((await getQuote(await simulatorToken(PARTNER), nr)).json.dado.cotacao).toMatchObject({ mine: true, editable: true });
+    expect((await propose(await simulatorToken(PARTNER), nr)).status).toBe(200);
+    // Once sent, the manager still gets 403 (not the proposal of someone else).
+    expect((await propose(partnerAdmin, nr)).status).toBe(403);
+  });
+
   it('no token and a legacy (v1) token are 401', async () => {
     const nr = await createResidentialQuote(PARTNER);
     expect((await getQuote(undefined, nr)).status).toBe(401);

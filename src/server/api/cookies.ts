@@ -1,3 +1,6 @@
+import type { SessionKind } from '../db/schema';
+import { TOKEN_COOKIES } from '../../lib/session';
+
 /** Reading and writing the session cookies: httpOnly, SameSite=Lax, Secure over HTTPS (DESIGN §4). */
 
 export function readCookies(header: string | null): Record<string, string> {
@@ -13,6 +16,12 @@ export function readCookies(header: string | null): Record<string, string> {
     }
   }
   return cookies;
+}
+
+/** The session tokens a browser sent in its cookies, of the given kinds (what a new sign-in replaces). */
+export function browserTokens(request: Request, kinds: readonly SessionKind[]): string[] {
+  const cookies = readCookies(request.headers.get('cookie'));
+  return kinds.map((kind) => cookies[TOKEN_COOKIES[kind]]).filter((token): token is string => Boolean(token));
 }
 
 export function sessionCookie(name: string, value: string, options: { maxAgeSeconds: number; secure: boolean }): string {

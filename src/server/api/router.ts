@@ -167,8 +167,9 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
     } catch (error) {
       if (error instanceof ApiError) {
         const response = errorResponse(error);
-        // A refused token is also cleared from the browser, so the client starts clean.
-        if (error.status === 401 && e.auth) for (const kind of e.auth) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
+        // A refused token is also cleared from the browser, so the client starts clean — a v2 session
+        // and its simulator token together, as one ends with the other.
+        if (error.status === 401 && e.auth) for (const kind of tokenFamily(e.auth)) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
         return response;
       }
       console.error(`[api] ${request.method} ${url.pathname} falhou:`, (error as Error)?.message ?? error);
@@ -181,6 +182,9 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
     endpoints: routes.map((r) => ({ base: r.base, method: r.endpoint.method, path: `${prefix}/${r.base}${r.endpoint.path}`, auth: r.endpoint.auth })),
   };
 }
+
+const tokenFamily = (kinds: readonly SessionKind[]): SessionKind[] =>
+  kinds.some((k) => k !== 'v1') ? [...new Set<SessionKind>([...kinds, 'v2', 'simulador'])] : [...kinds];
 
 function safeDecode(value: string): string {
   try {

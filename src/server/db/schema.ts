@@ -110,12 +110,24 @@ export interface EmailsTable {
   created_at: CreatedAt;
   sent_at: Timestamp | null;
   error: string | null;
+  /** The message's secrets by placeholder name; null once redacted (sent, or expired). Migration 004. */
+  segredos: ColumnType<Record<string, string> | null, string | null, string | null>;
+  /** When the secrets are redacted even if the message was never sent by SMTP (the code's expiry). */
+  redigir_em: Timestamp | null;
 }
 
 export interface RateLimitsTable {
   key: string;
   window_start: Timestamp;
   hits: number;
+}
+
+/** A throttled sign-in subject (migration 004): attempts no success cleared, and when the next may start. */
+export interface ThrottlesTable {
+  key: string;
+  attempts: number;
+  last_at: Timestamp;
+  next_at: Timestamp;
 }
 
 export interface AccessEventsTable {
@@ -208,6 +220,7 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   emails: EmailsTable;
   rate_limits: RateLimitsTable;
+  throttles: ThrottlesTable;
   access_events: AccessEventsTable;
   simulators: SimulatorsTable;
   offers: OffersTable;

@@ -1,36 +1,75 @@
 import type { DB } from '../db';
 import { config } from '../config';
+import { now } from '../clock';
 import { renderTemplate, type TemplateName, TEMPLATES } from './templates';
 
 /**
  * Every e-mail is written to the outbox table first; with SMTP_URL set it is then sent by SMTP and
- * marked sent (or its error kept). Without SMTP the demo mailbox page is the delivery.
+ * marked sent (or its error kept). Without SMTP the demo mailbox (/caixa-postal, administrators only)
+ * is the delivery.
+ *
+ * A message's secrets (a reset link's token, a validation code) are not written into its bodies: the
+ * bodies hold a placeholder per secret and the secrets sit in their own column, which is cleared —
+ * the message redacted — once it was sent, or when the secret expires (docs/decisions/028-mailbox-and-secrets.md).
  */
+
+/** What a template receives in place of a secret; `fillSecrets` puts the secret (or a notice) back. */
+export const secretSlot = (name: string) => `__segredo_${name}__`;
+const REDACTED = '[removido: o código só é mostrado enquanto vale e até o e-mail ser enviado]';
+
+export interface MessageSecrets {
+  values: Record<string, string>;
+  /** When the secrets stop being useful (the code's expiry): redacted then at the latest. */
+  expiresAt: Date;
+}
+
+export function fillSecrets(body: string, secrets: Record<string, string> | null): string {
+  return body.replace(/__segredo_(\w+)__/g, (_, name: string) => secrets?.[name] ?? REDACTED);
+}
+
 export async function sendEmail<K extends TemplateName>(
-  db: DB, to: string, template: K, data: Parameters<(typeof TEMPLATES)[K]>[0],
+  db: DB, to: string, template: K, data: Parameters<(typeof TEMPLATES)[K]>[0], secrets?: MessageSecrets,
 ): Promise<void> {
   const rendered = renderTemplate(template, data);
   const { id } = await db
     .insertInto('emails')
-    .values({ to_address: to, template, subject: rendered.subject, text_body: rendered.text, html_body: rendered.html })
+    .values({
+      to_address: to, template, subject: rendered.subject, text_body: rendered.text, html_body: rendered.html,
+      segredos: secrets ? JSON.stringify(secrets.values) : null, redigir_em: secrets?.expiresAt ?? null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await redactExpired(db);
   const smtpUrl = config().SMTP_URL;
   if (!smtpUrl) return;
   try {
     const nodemailer = await import('nodemailer');
+    const values = secrets?.values ?? null;
     await nodemailer.default.createTransport(smtpUrl).sendMail({
-      from: config().MAIL_FROM, to, subject: rendered.subject, text: rendered.text, html: rendered.html,
+      from: config().MAIL_FROM, to, subject: rendered.subject,
+      text: fillSecrets(rendered.text, values), html: fillSecrets(rendered.html, values),
     });
-    await db.updateTable('emails').set({ sent_at: new Date() }).where('id', '=', id).execute();
+    // Sent: the outbox keeps no secret of it.
+    await db.updateTable('emails').set({ sent_at: now(), segredos: null }).where('id', '=', id).execute();
   } catch (error) {
-    // The message stays in the outbox with its error; the user's request still succeeds.
+    // The message stays in the outbox with its error (its secrets until they expire); the user's
+    // request still succeeds.
     await db.updateTable('emails').set({ error: String((error as Error).message).slice(0, 500) }).where('id', '=', id).execute();
   }
 }
 
-export const listEmails = (db: DB, limit = 50) =>
-  db.selectFrom('emails').selectAll().orderBy('id', 'desc').limit(limit).execute();
+/** Clears the secrets of messages whose secrets expired. */
+export async function redactExpired(db: DB): Promise<void> {
+  await db.updateTable('emails').set({ segredos: null })
+    .where('segredos', 'is not', null).where('redigir_em', '<=', now()).execute();
+}
+
+/** The newest messages as their reader sees them: secrets filled in while they last. */
+export async function listEmails(db: DB, limit = 50) {
+  await redactExpired(db);
+  const rows = await db.selectFrom('emails').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((row) => ({ ...row, text_body: fillSecrets(row.text_body, row.segredos), html_body: fillSecrets(row.html_body, row.segredos) }));
+}
 
 /** Absolute links in e-mails come from PUBLIC_URL, never from the request's Host header. */
 export const publicUrl = (path: string): string =>

@@ -2,13 +2,14 @@ import type { DB } from '../db';
 import type { User } from '../db/schema';
 import { ApiError, badRequest } from '../api/errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { publicUrl, sendEmail } from '../mail/outbox';
+import { publicUrl, secretSlot, sendEmail } from '../mail/outbox';
 import { CODE_LIFETIME_MS, consumeCode, issueCode, isCodeUsable } from './codes';
-import { assertNotLimited, consume, RATE_RULES, recordHit } from './rate-limit';
+import { countAttempt, forgetAttempts, RATE_RULES } from './rate-limit';
 import { revokeUserSessions } from './sessions';
 import { findUserByEmail } from './principals';
 import { logAccess } from './auth';
 import { HOME_PATH, LOGIN_PATH } from '../../lib/paths';
+import { now } from '../clock';
 
 /**
  * Password recovery and first access. Answers never tell whether an e-mail is registered: a
@@ -21,17 +22,17 @@ export const GENERIC_RECOVERY_MESSAGE =
 const INVALID_LINK = 'Este link de redefinição é inválido, expirou ou já foi utilizado. Solicite um novo.';
 
 export async function requestPasswordReset(db: DB, email: string, ip: string): Promise<void> {
-  await consume(db, [[RATE_RULES.recoveryPerIp, ip], [RATE_RULES.recoveryPerAccount, email]]);
+  await countAttempt(db, [[RATE_RULES.recoveryPerIp, ip], [RATE_RULES.recoveryPerAccount, email]]);
   const user = await findUserByEmail(db, email);
   if (!user || user.status === 'INATIVO') return;
   // A user still in first access gets the validation code again instead: there is no password to reset.
   if (user.status === 'PENDENTE') return sendValidationCode(db, user);
-  const { secret } = await issueCode(db, user.id, 'RESET');
+  const { secret, expiresAt } = await issueCode(db, user.id, 'RESET');
   await sendEmail(db, user.email, 'redefinir-senha', {
     nome: user.nome,
-    link: publicUrl(`${RESET_PAGE[user.generation]}?token=${secret}`),
+    link: publicUrl(`${RESET_PAGE[user.generation]}?token=${secretSlot('token')}`),
     validadeMinutos: CODE_LIFETIME_MS.RESET / 60_000,
-  });
+  }, { values: { token: secret }, expiresAt });
 }
 
 /** The token of a reset page's URL when the link is still usable; undefined for a dead one. */
@@ -43,16 +44,21 @@ export async function resetLinkOf(db: DB, url: URL): Promise<string | undefined>
 
 async function setPassword(db: DB, user: User, passwordHash: string, ip: string, keepSessionId?: number): Promise<void> {
   await db.updateTable('users')
-    .set({ password_hash: passwordHash, password_changed_at: new Date(), status: 'ATIVO' })
+    .set({ password_hash: passwordHash, password_changed_at: now(), status: 'ATIVO' })
     .where('id', '=', user.id)
     .execute();
   await revokeUserSessions(db, user.id, keepSessionId);
   await logAccess(db, 'SENHA_ALTERADA', user.generation, user.email, user.id, ip);
 }
 
-/** Sets a new password from a reset link (single use) and returns where to sign in. */
+/**
+ * Sets a new password from a reset link (single use) and returns where to sign in. The attempt is
+ * counted and the link looked up before the slow hash, so bogus links cost nothing; the link is
+ * consumed only once the new password is ready to be written.
+ */
 export async function resetPassword(db: DB, token: string, password: string, ip: string): Promise<{ loginPath: string }> {
-  // Hash first (the slow part): the link is consumed only when the new password is ready to be written.
+  await countAttempt(db, [[RATE_RULES.resetPerIp, ip]]);
+  if (!(await isCodeUsable(db, 'RESET', token))) throw new ApiError(410, INVALID_LINK);
   const passwordHash = await hashPassword(password);
   const consumed = await consumeCode(db, 'RESET', token);
   if (!consumed.ok) throw new ApiError(410, INVALID_LINK);
@@ -63,20 +69,20 @@ export async function resetPassword(db: DB, token: string, password: string, ip:
 }
 
 async function sendValidationCode(db: DB, user: User): Promise<void> {
-  const { secret } = await issueCode(db, user.id, 'PRIMEIRO_ACESSO');
+  const { secret, expiresAt } = await issueCode(db, user.id, 'PRIMEIRO_ACESSO');
   await sendEmail(db, user.email, 'codigo-validacao', {
     nome: user.nome,
-    codigo: secret,
+    codigo: secretSlot('codigo'),
     link: publicUrl(`/cadastro-login?email=${encodeURIComponent(user.email)}`),
     validadeHoras: CODE_LIFETIME_MS.PRIMEIRO_ACESSO / 3_600_000,
-  });
+  }, { values: { codigo: secret }, expiresAt });
 }
 
 /** Creates a pending user's validation code (user registration and seed call this). */
 export const startFirstAccess = sendValidationCode;
 
 export async function resendValidationCode(db: DB, email: string, ip: string): Promise<void> {
-  await consume(db, [[RATE_RULES.recoveryPerIp, ip], [RATE_RULES.recoveryPerAccount, email]]);
+  await countAttempt(db, [[RATE_RULES.recoveryPerIp, ip], [RATE_RULES.recoveryPerAccount, email]]);
   const user = await findUserByEmail(db, email);
   if (user?.status === 'PENDENTE') await sendValidationCode(db, user);
 }
@@ -87,9 +93,11 @@ const INVALID_CODE = 'Código de validação inválido ou expirado. Solicite um 
 export async function completeFirstAccess(
   db: DB, email: string, code: string, password: string, ip: string,
 ): Promise<{ generation: User['generation']; homePath: string }> {
-  await consume(db, [[RATE_RULES.codeAttemptsPerAccount, email], [RATE_RULES.recoveryPerIp, ip]]);
+  await countAttempt(db, [[RATE_RULES.codeAttemptsPerAccount, email], [RATE_RULES.recoveryPerIp, ip]]);
   const user = await findUserByEmail(db, email);
-  if (!user || user.status !== 'PENDENTE') throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
+  if (!user || user.status !== 'PENDENTE' || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, user.id))) {
+    throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
+  }
   const passwordHash = await hashPassword(password);
   const consumed = await consumeCode(db, 'PRIMEIRO_ACESSO', code, user.id);
   if (!consumed.ok) throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
@@ -104,12 +112,12 @@ export async function completeFirstAccess(
 export async function changePassword(
   db: DB, user: User, sessionId: number, current: string, next: string, ip: string,
 ): Promise<void> {
-  const limits: Parameters<typeof assertNotLimited>[1] = [[RATE_RULES.loginFailuresPerAccount, user.email], [RATE_RULES.loginFailuresPerIp, ip]];
-  await assertNotLimited(db, limits);
+  const pair = `${user.email}|${ip}`;
+  await countAttempt(db, [[RATE_RULES.loginPerAccountAndAddress, pair]]);
   if (!(await verifyPassword(current, user.password_hash))) {
-    await recordHit(db, limits);
     throw badRequest('Senha atual incorreta', { senhaAtual: ['Senha atual incorreta'] });
   }
+  await forgetAttempts(db, RATE_RULES.loginPerAccountAndAddress, pair);
   await setPassword(db, user, await hashPassword(next), ip, sessionId);
   await sendEmail(db, user.email, 'senha-alterada', { nome: user.nome, link: publicUrl(LOGIN_PATH[user.generation]) });
 }

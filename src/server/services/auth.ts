@@ -8,12 +8,17 @@ import { normalizeEmail } from '../../lib/validators';
 import { PROFILES_WITH_SIMULATOR_TOKEN } from '../../lib/permissions';
 import { formatDateTime } from '../../lib/format';
 import { TOKEN_MESSAGES } from '../../lib/session';
-import { assertNotLimited, RATE_RULES, recordHit } from './rate-limit';
-import { createSession, type IssuedSession } from './sessions';
+import { now } from '../clock';
+import { countAttempt, forgetAttempts, pruneLimits, RATE_RULES, THROTTLES, throttle, throttleSucceeded } from './rate-limit';
+import { createSession, revokeTokens, type IssuedSession } from './sessions';
 import { consumeCode, issueCode } from './codes';
 import { findUserByEmail, profileOf } from './principals';
 
 /** Sign-in of both generations, the simulator token and single sign-on (SPEC §4, §7, §8). */
+
+/** A user created by their company who has not chosen a password yet: where to finish the first access. */
+const PENDING_FIRST_ACCESS =
+  'Seu primeiro acesso ainda não foi concluído. Use o código enviado por e-mail (ou peça outro em "Reenviar código de validação - 1º acesso") para cadastrar sua senha.';
 
 const OTHER_LOGIN: Record<Generation, string> = {
   v1: 'Este usuário acessa pelo login do novo portal.',
@@ -26,32 +31,39 @@ export async function logAccess(db: DB, event: string, generation: string, email
 
 /**
  * Checks e-mail and password for a generation. Unknown user → 404 (SPEC §8 marks the e-mail field);
- * wrong password → 401. Failures count against the account and the IP; past the limit → 429.
+ * first access pending → 403 saying so; wrong password → 401. Before any hash, the attempt is counted
+ * for the account from this address (a hard limit) and takes its slot in the throttles of the
+ * address and of the account (a growing delay, never a lock); a success gives those back
+ * (docs/decisions/027-sign-in-limits.md). Every path hashes once, so timing tells nothing.
  */
 async function checkCredentials(db: DB, generation: Generation, email: string, password: string, ip: string): Promise<User> {
-  const limits: Parameters<typeof assertNotLimited>[1] = [
-    [RATE_RULES.loginFailuresPerAccount, email],
-    [RATE_RULES.loginFailuresPerIp, ip],
-  ];
-  await assertNotLimited(db, limits);
-  const user = await findUserByEmail(db, email);
+  const pair = `${email}|${ip}`;
+  await countAttempt(db, [[RATE_RULES.loginPerAccountAndAddress, pair]]);
+  await throttle(db, THROTTLES.loginPerAddress, ip);
+  await throttle(db, THROTTLES.loginPerAccount, email);
+  if (Math.random() < 0.01) await pruneLimits(db);
+  const found = await findUserByEmail(db, email);
+  const user = found?.generation === generation ? found : undefined;
+  const valid = await verifyPassword(password, user?.password_hash ?? null);
   const fail = async (error: ApiError) => {
-    await recordHit(db, limits);
-    await logAccess(db, 'LOGIN_FALHOU', generation, email, user?.id ?? null, ip);
+    await logAccess(db, 'LOGIN_FALHOU', generation, email, found?.id ?? null, ip);
     return error;
   };
-  if (!user) throw await fail(notFound('Usuário não encontrado'));
-  if (user.generation !== generation) throw await fail(notFound(`Usuário não encontrado. ${OTHER_LOGIN[generation]}`));
-  if (!(await verifyPassword(password, user.password_hash))) throw await fail(unauthorized('Usuário ou senha inválidos'));
-  // Status is told only to whoever knows the password.
-  if (user.status === 'PENDENTE') throw forbidden('Primeiro acesso pendente: valide o código enviado por e-mail em "Reenviar código de validação".');
+  if (!found) throw await fail(notFound('Usuário não encontrado'));
+  if (!user) throw await fail(notFound(`Usuário não encontrado. ${OTHER_LOGIN[generation]}`));
+  if (user.status === 'PENDENTE') throw await fail(forbidden(PENDING_FIRST_ACCESS));
+  if (!valid) throw await fail(unauthorized('Usuário ou senha inválidos'));
+  await forgetAttempts(db, RATE_RULES.loginPerAccountAndAddress, pair);
+  await throttleSucceeded(db, THROTTLES.loginPerAccount, email, 'reset');
+  await throttleSucceeded(db, THROTTLES.loginPerAddress, ip, 'release');
+  // Inactivity is told only to whoever knows the password.
   if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');
   return user;
 }
 
 async function recordLogin(db: DB, user: User, generation: Generation, ip: string) {
   await db.updateTable('users')
-    .set({ previous_access_at: sql`last_access_at`, last_access_at: new Date() })
+    .set({ previous_access_at: sql`last_access_at`, last_access_at: now() })
     .where('id', '=', user.id)
     .execute();
   await logAccess(db, 'LOGIN', generation, user.email, user.id, ip);
@@ -64,8 +76,13 @@ export interface V1Login {
   dataUltimoAcessoFormatada: string;
 }
 
-export async function loginV1(db: DB, userName: string, password: string, ip: string): Promise<V1Login> {
+/**
+ * `replacing`: the tokens of the sessions this browser held, which the new session replaces — they
+ * are revoked, not left valid behind the new cookie.
+ */
+export async function loginV1(db: DB, userName: string, password: string, ip: string, replacing: readonly (string | undefined)[] = []): Promise<V1Login> {
   const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
+  await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v1');
   await recordLogin(db, user, 'v1', ip);
   return { session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? new Date()) };
@@ -89,10 +106,11 @@ export interface V2Login {
 
 export const needsSimulatorToken = (user: User) => PROFILES_WITH_SIMULATOR_TOKEN.includes(profileOf(user.profile));
 
-export async function loginV2(db: DB, userName: string, password: string, ip: string): Promise<V2Login> {
+export async function loginV2(db: DB, userName: string, password: string, ip: string, replacing: readonly (string | undefined)[] = []): Promise<V2Login> {
   const { email, adminForm } = resolveGatewayUserName(userName);
   const user = await checkCredentials(db, 'v2', email, password, ip);
   if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
+  await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v2');
   await recordLogin(db, user, 'v2', ip);
   return { session, user };
@@ -114,11 +132,12 @@ export async function issueSsoSession(db: DB, email: string): Promise<{ idSessao
 }
 
 /** Exchanges an SSO session id for a v2 session (and a simulator token for partner profiles). */
-export async function redeemSsoSession(db: DB, idSessaoSSO: string, ip: string): Promise<V2Login> {
+export async function redeemSsoSession(db: DB, idSessaoSSO: string, ip: string, replacing: readonly (string | undefined)[] = []): Promise<V2Login> {
   const consumed = await consumeCode(db, 'SSO', idSessaoSSO);
   if (!consumed.ok) throw unauthorized(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v2');
   await recordLogin(db, user, 'v2', ip);
   await logAccess(db, 'SSO', 'v2', user.email, user.id, ip);

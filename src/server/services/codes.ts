@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { DB } from '../db';
 import type { CodePurpose } from '../db/schema';
 import { hashToken, newToken } from '../auth/tokens';
+import { now } from '../clock';
 
 /**
  * Single-use, expiring codes: password-reset links, first-access validation codes and SSO session
@@ -21,9 +22,9 @@ const codeHash = (purpose: CodePurpose, secret: string, userId?: number) =>
 
 export async function issueCode(db: DB, userId: number, purpose: CodePurpose): Promise<{ secret: string; expiresAt: Date }> {
   const secret = purpose === 'PRIMEIRO_ACESSO' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : newToken();
-  const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS[purpose]);
+  const expiresAt = new Date(now().getTime() + CODE_LIFETIME_MS[purpose]);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('one_time_codes').set({ used_at: new Date() })
+    await trx.updateTable('one_time_codes').set({ used_at: now() })
       .where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
     await trx.insertInto('one_time_codes')
       .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt })
@@ -40,12 +41,12 @@ export type ConsumedCode = { ok: true; userId: number } | { ok: false; reason: '
  */
 export async function consumeCode(db: DB, purpose: CodePurpose, secret: string, userId?: number): Promise<ConsumedCode> {
   const hash = codeHash(purpose, secret, userId);
-  const now = new Date();
+  const at = now();
   const used = await db
     .updateTable('one_time_codes')
-    .set({ used_at: now })
+    .set({ used_at: at })
     .where('code_hash', '=', hash).where('purpose', '=', purpose)
-    .where('used_at', 'is', null).where('expires_at', '>', now)
+    .where('used_at', 'is', null).where('expires_at', '>', at)
     .returning('user_id')
     .executeTakeFirst();
   if (used) return { ok: true, userId: used.user_id };
@@ -56,10 +57,10 @@ export async function consumeCode(db: DB, purpose: CodePurpose, secret: string, 
 }
 
 /** True while the code is unused and unexpired, without consuming it (the reset page checks its link first). */
-export async function isCodeUsable(db: DB, purpose: CodePurpose, secret: string): Promise<boolean> {
+export async function isCodeUsable(db: DB, purpose: CodePurpose, secret: string, userId?: number): Promise<boolean> {
   const row = await db.selectFrom('one_time_codes').select('id')
-    .where('code_hash', '=', codeHash(purpose, secret)).where('purpose', '=', purpose)
-    .where('used_at', 'is', null).where('expires_at', '>', new Date())
+    .where('code_hash', '=', codeHash(purpose, secret, userId)).where('purpose', '=', purpose)
+    .where('used_at', 'is', null).where('expires_at', '>', now())
     .executeTakeFirst();
   return Boolean(row);
 }

@@ -33,6 +33,9 @@ export async function resolvePortalSession(
     const simulator = await user('simulador');
     const fullyAuthenticated = v2.profile === 'admin' || simulator?.id === v2.id;
     session.v2 = await loadV2User(db, v2, { fullyAuthenticated });
+  } else if (cookie(TOKEN_COOKIES.simulador)) {
+    // The simulator token ends with its v2 session: its cookie goes too.
+    expired.push(TOKEN_COOKIES.simulador);
   }
   return { session, expired };
 }

@@ -47,6 +47,7 @@ const MESSAGES = {
   invalid: 'Verifique os campos destacados.',
   noProduct: 'Produto sem simulador disponível.',
   acceptTerms: 'Para enviar a proposta, aceite o termo de presente proposta.',
+  notYours: 'Só quem fez esta cotação pode alterá-la ou enviá-la. Você pode consultá-la.',
 } as const;
 const expiredMessage = (validUntil: Date) =>
   `Esta cotação venceu em ${formatDate(validUntil)} e não pode mais ser contratada. Faça uma nova simulação.`;
@@ -111,7 +112,13 @@ async function findRow(db: DB, seller: Seller, nrCotacao: string): Promise<Quote
   return row;
 }
 
-function assertEditable(row: QuoteRow, now: Date) {
+/**
+ * Managers read, sellers write (docs/decisions/029-managers-read-sellers-write.md): a partner admin
+ * or the provider's admin sees the quotes of their team, but only the seller who made a quote
+ * changes or sends it — a proposal carries its seller's name and acceptance.
+ */
+function assertEditable(row: QuoteRow, seller: Seller, now: Date) {
+  if (row.user_id !== seller.userId) throw forbidden(MESSAGES.notYours);
   if (row.status !== 'EM_ELABORACAO') throw new ApiError(409, MESSAGES.sent);
   if (isExpired(row, now)) throw new ApiError(409, expiredMessage(new Date(row.valida_ate)));
 }
@@ -259,7 +266,7 @@ export async function saveStep(db: DB, seller: Seller, nrCotacao: string, step: 
   return db.transaction().execute(async (trx) => {
     const row = await findRow(trx, seller, nrCotacao);
     await lockQuote(trx, row.id);
-    assertEditable(row, now);
+    assertEditable(row, seller, now);
     if (!seller.canSell(row.simulator_code)) throw forbidden();
     const product = productOf(row.simulator_code);
     const changes = await STEP_SAVERS[step]!({ db: trx, product, row, body });
@@ -281,8 +288,8 @@ export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, in
     const row = await findRow(trx, seller, nrCotacao);
     await lockQuote(trx, row.id);
     const existing = await trx.selectFrom('proposals').select(['nr_proposta']).where('quote_id', '=', row.id).executeTakeFirst();
-    if (existing) return { nrProposta: existing.nr_proposta, quote: (await findQuote(trx, seller, nrCotacao, now))!, created: false };
-    assertEditable(row, now);
+    if (existing && row.user_id === seller.userId) return { nrProposta: existing.nr_proposta, quote: (await findQuote(trx, seller, nrCotacao, now))!, created: false };
+    assertEditable(row, seller, now);
     if (!seller.canSell(row.simulator_code)) throw forbidden();
     if (!row.contratacao) throw new ApiError(409, stepFirst('proposta'));
     if (input.aceiteTermo !== true) throwIfAny({ aceiteTermo: [MESSAGES.acceptTerms] });
@@ -317,7 +324,8 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
   return {
     nrCotacao: row.nr_cotacao, code: row.simulator_code, line: row.line as ProductLine, generation: row.generation,
     productName: row.simulator_name, offerName: row.offer_name, nrOferta: row.offer_id,
-    status, statusLabel: statusLabel(status, expired), expired, editable: status === 'EM_ELABORACAO' && !expired,
+    status, statusLabel: statusLabel(status, expired), expired, mine: row.user_id === seller.userId,
+    editable: status === 'EM_ELABORACAO' && !expired && row.user_id === seller.userId,
     etapa: row.etapa as QuoteStep,
     segurado: row.segurado as Record<string, unknown>, respostas: row.respostas as Answers, risco: row.risco as Answers | null,
     selecao: row.selecao as Selection | null, precificacao: row.precificacao as QuoteView['precificacao'],

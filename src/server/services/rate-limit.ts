@@ -1,63 +1,152 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
 import { tooManyRequests } from '../api/errors';
+import { now as clockNow, sleep } from '../clock';
 
 /**
- * Fixed-window counters in the database, so every instance of the server sees the same counts.
- * A rule names what it protects; keys are `rule:subject` (an IP or a normalized e-mail).
+ * Limits on attempts, kept in the database so every instance of the server counts the same
+ * (docs/decisions/027-sign-in-limits.md). Two kinds:
+ *
+ * - A **limit** counts attempts in a fixed window and refuses (429) past its number. The attempt is
+ *   counted atomically *before* the work it guards, so a burst of parallel requests cannot all slip
+ *   under the limit; a success may give its attempt back (`forgetAttempts`).
+ * - A **throttle** never locks: past its free attempts, each further attempt waits for a slot, and
+ *   the slots grow apart (a growing delay). An attempt whose slot is too far away is refused with the
+ *   time to wait, without taking the slot, so a flood cannot push the next slot ever further.
+ *
+ * Keys are `rule:subject` (an address, a normalized e-mail, or both).
  */
-export interface RateRule {
+export interface LimitRule {
   name: string;
   limit: number;
   windowSeconds: number;
 }
 
+export interface ThrottleRule {
+  name: string;
+  /** Attempts without delay, before the delay starts. */
+  free: number;
+  /** The first delay, doubling with each further attempt up to `maxDelayMs`. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** An attempt waits for its slot up to this long; a slot further away is refused (429). */
+  maxWaitMs: number;
+  /** Attempts are forgotten after this long without one. */
+  quietSeconds: number;
+}
+
 export const RATE_RULES = {
-  loginFailuresPerAccount: { name: 'login-conta', limit: 5, windowSeconds: 15 * 60 },
-  loginFailuresPerIp: { name: 'login-ip', limit: 30, windowSeconds: 15 * 60 },
+  /** One account from one address: the guesser's own budget (a success clears it). */
+  loginPerAccountAndAddress: { name: 'login-par', limit: 5, windowSeconds: 15 * 60 },
   recoveryPerAccount: { name: 'recuperacao-conta', limit: 3, windowSeconds: 15 * 60 },
   recoveryPerIp: { name: 'recuperacao-ip', limit: 20, windowSeconds: 15 * 60 },
   codeAttemptsPerAccount: { name: 'codigo-conta', limit: 5, windowSeconds: 15 * 60 },
-} satisfies Record<string, RateRule>;
+  /** Password resets hash the new password: each address gets a budget of them. */
+  resetPerIp: { name: 'redefinicao-ip', limit: 20, windowSeconds: 15 * 60 },
+} satisfies Record<string, LimitRule>;
 
-const windowStart = (rule: RateRule, now: number) =>
-  new Date(Math.floor(now / (rule.windowSeconds * 1000)) * rule.windowSeconds * 1000);
+export const THROTTLES = {
+  /** Failures against one account from anywhere: 5 free, then 1 s, 2 s, 4 s … at most 30 s apart. */
+  loginPerAccount: { name: 'login-conta', free: 5, baseDelayMs: 1_000, maxDelayMs: 30_000, maxWaitMs: 5_000, quietSeconds: 15 * 60 },
+  /** Failures from one address (an office behind one NAT): 30 free, then ½ s … at most 5 s apart. */
+  loginPerAddress: { name: 'login-ip', free: 30, baseDelayMs: 500, maxDelayMs: 5_000, maxWaitMs: 10_000, quietSeconds: 15 * 60 },
+} satisfies Record<string, ThrottleRule>;
 
-async function count(db: DB, rule: RateRule, subject: string, now: number): Promise<number> {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select('hits')
-    .where('key', '=', `${rule.name}:${subject}`)
-    .where('window_start', '=', windowStart(rule, now))
-    .executeTakeFirst();
-  return row?.hits ?? 0;
-}
+const keyOf = (rule: { name: string }, subject: string) => `${rule.name}:${subject}`;
 
-/** Throws 429 when any of the subjects has used up its rule in the current window. */
-export async function assertNotLimited(db: DB, checks: [RateRule, string][], now = Date.now()): Promise<void> {
+const windowStart = (rule: LimitRule, at: number) =>
+  new Date(Math.floor(at / (rule.windowSeconds * 1000)) * rule.windowSeconds * 1000);
+
+/**
+ * Counts one attempt against each check, then refuses (429) if any is past its limit. One atomic
+ * statement per check: two parallel requests never read the same count.
+ */
+export async function countAttempt(db: DB, checks: [LimitRule, string][], at = clockNow()): Promise<void> {
   for (const [rule, subject] of checks) {
-    if ((await count(db, rule, subject, now)) >= rule.limit) {
-      const retryAfter = Math.ceil((windowStart(rule, now).getTime() + rule.windowSeconds * 1000 - now) / 1000);
-      throw tooManyRequests(retryAfter);
+    const key = keyOf(rule, subject);
+    const start = windowStart(rule, at.getTime());
+    const { hits } = await db
+      .insertInto('rate_limits')
+      .values({ key, window_start: start, hits: 1 })
+      .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
+      .returning('hits')
+      .executeTakeFirstOrThrow();
+    // Old windows of this key are never read again.
+    if (hits === 1) await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', start).execute();
+    if (hits > rule.limit) {
+      throw tooManyRequests(Math.ceil((start.getTime() + rule.windowSeconds * 1000 - at.getTime()) / 1000));
     }
   }
 }
 
-export async function recordHit(db: DB, checks: [RateRule, string][], now = Date.now()): Promise<void> {
-  for (const [rule, subject] of checks) {
-    const key = `${rule.name}:${subject}`;
-    await db
-      .insertInto('rate_limits')
-      .values({ key, window_start: windowStart(rule, now), hits: 1 })
-      .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
-      .execute();
-    // Old windows of this key are never read again.
-    await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', windowStart(rule, now)).execute();
-  }
+/** Gives back the attempts of a subject (a success: the attempts were the rightful user's). */
+export async function forgetAttempts(db: DB, rule: LimitRule, subject: string): Promise<void> {
+  await db.deleteFrom('rate_limits').where('key', '=', keyOf(rule, subject)).execute();
 }
 
-/** Counts a request and refuses it once the window is used up (for endpoints limited on every call). */
-export async function consume(db: DB, checks: [RateRule, string][], now = Date.now()): Promise<void> {
-  await assertNotLimited(db, checks, now);
-  await recordHit(db, checks, now);
+export interface ThrottleState {
+  attempts: number;
+  lastAt: number;
+  nextAt: number;
+}
+
+export type ThrottlePlan = { waitMs: number; state: ThrottleState } | { refuseMs: number };
+
+/** The delay after the n-th attempt past the free ones (n ≥ 1). */
+export const throttleDelay = (rule: ThrottleRule, n: number) => Math.min(rule.maxDelayMs, rule.baseDelayMs * 2 ** (n - 1));
+
+/**
+ * Where one more attempt stands (pure): free, waiting for its slot, or refused because its slot is
+ * further than the rule lets anyone wait. A refusal changes nothing.
+ */
+export function planThrottle(rule: ThrottleRule, state: ThrottleState | undefined, at: number): ThrottlePlan {
+  const quiet = !state || at - state.lastAt >= rule.quietSeconds * 1000;
+  const current = quiet ? { attempts: 0, lastAt: at, nextAt: at } : state;
+  const attempts = current.attempts + 1;
+  if (attempts <= rule.free) return { waitMs: 0, state: { attempts, lastAt: at, nextAt: Math.max(current.nextAt, at) } };
+  const start = Math.max(current.nextAt, at);
+  if (start - at > rule.maxWaitMs) return { refuseMs: start - at };
+  return { waitMs: start - at, state: { attempts, lastAt: at, nextAt: start + throttleDelay(rule, attempts - rule.free) } };
+}
+
+/**
+ * Takes one attempt's slot of a throttle and waits for it; 429 when the slot is too far away. The
+ * row is locked while the slot is chosen, so parallel attempts take successive slots.
+ */
+export async function throttle(db: DB, rule: ThrottleRule, subject: string): Promise<void> {
+  const key = keyOf(rule, subject);
+  const at = clockNow().getTime();
+  const plan = await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('throttles').selectAll().where('key', '=', key).forUpdate().executeTakeFirst();
+    const plan = planThrottle(rule, row && { attempts: row.attempts, lastAt: row.last_at.getTime(), nextAt: row.next_at.getTime() }, at);
+    if ('state' in plan) {
+      const values = { attempts: plan.state.attempts, last_at: new Date(plan.state.lastAt), next_at: new Date(plan.state.nextAt) };
+      await trx.insertInto('throttles').values({ key, ...values })
+        .onConflict((oc) => oc.column('key').doUpdateSet(values)).execute();
+    }
+    return plan;
+  });
+  if ('refuseMs' in plan) throw tooManyRequests(Math.ceil(plan.refuseMs / 1000));
+  await sleep(plan.waitMs);
+}
+
+/**
+ * After a success: `reset` forgets the subject's attempts (the account's owner is here); `release`
+ * gives back this one attempt only (the address also carries other accounts' failures).
+ */
+export async function throttleSucceeded(db: DB, rule: ThrottleRule, subject: string, mode: 'reset' | 'release'): Promise<void> {
+  const key = keyOf(rule, subject);
+  if (mode === 'reset') {
+    await db.deleteFrom('throttles').where('key', '=', key).execute();
+    return;
+  }
+  await db.updateTable('throttles').set({ attempts: sql`greatest(attempts - 1, 0)` }).where('key', '=', key).execute();
+}
+
+/** Drops the rows nobody will read again (called now and then by the sign-in, so no job is needed). */
+export async function pruneLimits(db: DB, at = clockNow()): Promise<void> {
+  const longest = Math.max(...Object.values(THROTTLES).map((r) => r.quietSeconds), ...Object.values(RATE_RULES).map((r) => r.windowSeconds));
+  const before = new Date(at.getTime() - longest * 1000);
+  await db.deleteFrom('throttles').where('last_at', '<', before).execute();
+  await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();
 }

@@ -4,7 +4,7 @@ import { authenticate, endpoint } from '../router';
 import { badRequest, forbidden } from '../errors';
 import { emailField } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
-import { readCookies } from '../cookies';
+import { browserTokens, readCookies } from '../cookies';
 import { issueSsoSession, redeemSsoSession } from '../../services/auth';
 import { revokeTokens } from '../../services/sessions';
 import { publicUrl } from '../../mail/outbox';
@@ -27,7 +27,7 @@ export const auth = [
     async handle(ctx) {
       const header = ctx.request.headers.get('nmIdSessao');
       if (header !== ctx.params.nmIdSessao) throw badRequest('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
-      const login = await redeemSsoSession(ctx.db, ctx.params.nmIdSessao, ctx.ip);
+      const login = await redeemSsoSession(ctx.db, ctx.params.nmIdSessao, ctx.ip, ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : []);
       if (ctx.cookieMode) {
         ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);
         if (login.simulator) ctx.setCookie(TOKEN_COOKIES.simulador, login.simulator.token, login.simulator.expiresAt);

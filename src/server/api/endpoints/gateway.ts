@@ -2,6 +2,7 @@ import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import { gatewayLoginBody } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
+import { browserTokens } from '../cookies';
 import { issueSimulatorToken, loginV2, needsSimulatorToken } from '../../services/auth';
 
 /** The login gateway (SPEC §7): answers `{ token, message }` without an envelope. */
@@ -10,7 +11,7 @@ export const gateway = [
     method: 'POST', path: '/login', body: gatewayLoginBody,
     query: z.object({ APP_NAME: z.string().max(64).optional() }),
     async handle(ctx) {
-      const login = await loginV2(ctx.db, ctx.body.userName, ctx.body.password, ctx.ip);
+      const login = await loginV2(ctx.db, ctx.body.userName, ctx.body.password, ctx.ip, ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : []);
       const message = 'Login realizado com sucesso.';
       if (!ctx.cookieMode) return { token: login.session.token, userName: login.user.email, message };
       ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);

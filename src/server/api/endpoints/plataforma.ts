@@ -5,6 +5,7 @@ import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSche
 import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP, v1OfferPermission } from '../../../lib/permissions';
 import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
+import { browserTokens } from '../cookies';
 import { issueSimulatorToken, loginV1 } from '../../services/auth';
 import { v1Permissions, loadV2User } from '../../services/principals';
 import { filterUsers } from '../../services/users';
@@ -77,7 +78,7 @@ export const plataforma = [
   endpoint({
     method: 'POST', path: '/v1/login', body: v1LoginBody,
     async handle(ctx) {
-      const login = await loginV1(ctx.db, ctx.body.user_name, ctx.body.password, ctx.ip);
+      const login = await loginV1(ctx.db, ctx.body.user_name, ctx.body.password, ctx.ip, ctx.cookieMode ? browserTokens(ctx.request, ['v1']) : []);
       const { groups } = await v1Permissions(ctx.db, login.user.id);
       if (ctx.cookieMode) {
         ctx.setCookie(TOKEN_COOKIES.v1, login.session.token, login.session.expiresAt);

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, DEMO_PASSWORD, gotoHydrated, path, signIn, submitLogin } from './helpers';
+
+/**
+ * The demo mailbox holds reset links and first-access codes: whoever is not the provider's admin
+ * reads nothing there (issue 11, item 1), and the admin gets to it through the login's `next`.
+ */
+test('a stranger sees no e-mail and is asked to sign in as an administrator', async ({ page }) => {
+  // Someone asks for the admin's reset link, hoping to read it.
+  await page.request.post('/api/bff/v1/senha/esqueci', { data: { email: ACCOUNTS.insurerAdmin.email } });
+  const response = await page.goto('/caixa-postal');
+  expect(response?.status()).toBe(401);
+  expect(response?.headers()['cache-control']).toBe('no-store');
+  await expect(page.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(0);
+  await expect(page.getByText(/token=/)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'novo portal' })).toHaveAttribute('href', '/v2/login?next=%2Fcaixa-postal');
+});
+
+test('a partner signed in is refused (403)', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  const response = await page.goto('/caixa-postal');
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole('article')).toHaveCount(0);
+});
+
+test("the provider's admin signs in from the mailbox's link and reads the e-mails", async ({ page }) => {
+  await page.goto('/caixa-postal');
+  await page.getByRole('link', { name: 'novo portal' }).click();
+  await gotoHydrated(page, page.url());
+  await submitLogin(page, ACCOUNTS.insurerAdmin.email, DEMO_PASSWORD);
+  await expect(page).toHaveURL(path('/caixa-postal'));
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await expect(page.getByRole('article').filter({ hasText: `Para ${ACCOUNTS.newPartner.email}` }).first()).toBeVisible();
+});
