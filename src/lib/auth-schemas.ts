@@ -18,8 +18,11 @@ export const MESSAGES = {
   invalidLink: 'Link inválido',
 } as const;
 
+/** RFC 5321's longest address; forms set it as the input's maxLength. */
+export const EMAIL_MAX_LENGTH = 254;
+
 export const emailField = z.pipe(
-  z.string({ error: MESSAGES.emailRequired }).check(z.maxLength(254, MESSAGES.emailRequired)),
+  z.string({ error: MESSAGES.emailRequired }).check(z.maxLength(EMAIL_MAX_LENGTH, MESSAGES.emailRequired)),
   z.transform(normalizeEmail),
 ).check(z.refine(isValidEmail, MESSAGES.emailRequired));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { contractingSchema, dueDates } from './contracting';
+import { contractingDueDates, contractingSchema, dueDates } from './contracting';
 
 const messages = (value: unknown) => {
   const result = z.safeParse(contractingSchema, value);
@@ -24,6 +24,13 @@ describe('contractingSchema', () => {
     ]);
   });
 
+  it('asks no due day for Pix, which is paid on the day the proposal is sent; every other method needs one', () => {
+    expect(messages({ formaPagamento: 'pix', parcelas: 1 })).toEqual([]);
+    expect(messages({ formaPagamento: 'boleto', parcelas: 1 })).toEqual(['diaVencimento: Escolha o dia de vencimento.']);
+    expect(contractingDueDates({ formaPagamento: 'pix', diaVencimento: 20 }, '2026-11-22', 1)).toEqual(['2026-11-22']);
+    expect(contractingDueDates({ formaPagamento: 'boleto', diaVencimento: 10 }, '2026-11-22', 2)).toEqual(['2026-12-10', '2027-01-10']);
+  });
+
   it('asks for the bank account of a debit', () => {
     expect(messages({ formaPagamento: 'debito', parcelas: 1, diaVencimento: 5 })).toEqual(['debito.banco: Escolha o banco.']);
   });
@@ -35,6 +42,8 @@ describe('contractingSchema', () => {
     expect(messages({ ...base, beneficiarios: [ana] })).toEqual(['beneficiarios: Os percentuais dos beneficiários devem somar 100%.']);
     expect(messages({ ...base, beneficiarios: [{ ...ana, nome: 'Al', percentual: 100 }] }))
       .toEqual(['beneficiarios.0.nome: Informe o nome completo do beneficiário.']);
+    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: `Ana ${'a'.repeat(400)}`, percentual: 100 }] }))
+      .toEqual(['beneficiarios.0.nome: Use no máximo 120 caracteres.']);
   });
 });
 

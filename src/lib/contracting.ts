@@ -9,6 +9,16 @@ import { digitsOnly } from './validators';
  */
 export const DUE_DAYS = [5, 10, 15, 20, 25] as const;
 
+/** The longest beneficiary name; the form sets it as the input's maxLength. */
+export const BENEFICIARY_NAME_MAX_LENGTH = 120;
+
+/**
+ * Methods paid at once, on the day the proposal is sent: no due day is asked for them
+ * (docs/decisions/024-selling-flow.md). Pix is the only one.
+ */
+export const PAID_ON_SENDING: readonly string[] = ['pix'];
+export const asksDueDay = (method: string) => !PAID_ON_SENDING.includes(method);
+
 export const RELATIONSHIPS = [
   { value: 'conjuge', label: 'Cônjuge ou companheiro(a)' },
   { value: 'filho', label: 'Filho(a)' },
@@ -34,6 +44,7 @@ const MESSAGES = {
   branch: 'Informe a agência (até 5 dígitos).',
   account: 'Informe a conta com o dígito (até 13 dígitos).',
   beneficiaryName: 'Informe o nome completo do beneficiário.',
+  beneficiaryNameTooLong: `Use no máximo ${BENEFICIARY_NAME_MAX_LENGTH} caracteres.`,
   relationship: 'Escolha o parentesco.',
   share: 'O percentual deve ser um número inteiro entre 1 e 100.',
   shares: 'Os percentuais dos beneficiários devem somar 100%.',
@@ -47,7 +58,8 @@ const digitsField = (min: number, max: number, message: string) =>
   z.pipe(z.string({ error: message }), z.transform(digitsOnly)).check(z.minLength(min, message), z.maxLength(max, message));
 
 export const beneficiarySchema = z.object({
-  nome: z.string({ error: MESSAGES.beneficiaryName }).check(z.trim(), z.minLength(5, MESSAGES.beneficiaryName), z.maxLength(120, MESSAGES.beneficiaryName)),
+  nome: z.string({ error: MESSAGES.beneficiaryName }).check(z.trim(), z.minLength(5, MESSAGES.beneficiaryName),
+    z.maxLength(BENEFICIARY_NAME_MAX_LENGTH, MESSAGES.beneficiaryNameTooLong)),
   parentesco: oneOf(RELATIONSHIPS.map((r) => r.value), MESSAGES.relationship),
   percentual: z.number({ error: MESSAGES.share }).check(z.int(MESSAGES.share), z.gte(1, MESSAGES.share), z.lte(100, MESSAGES.share)),
 });
@@ -55,7 +67,8 @@ export const beneficiarySchema = z.object({
 export const contractingSchema = z.object({
   formaPagamento: z.enum(['boleto', 'cartao', 'debito', 'pix'], MESSAGES.method),
   parcelas: z.number({ error: MESSAGES.installments }).check(z.int(MESSAGES.installments), z.gte(1, MESSAGES.installments), z.lte(12, MESSAGES.installments)),
-  diaVencimento: z.number({ error: MESSAGES.dueDay }).check(z.refine((d) => (DUE_DAYS as readonly number[]).includes(d), MESSAGES.dueDay)),
+  // Required for every method but Pix (superRefine below); Pix is due on the day the proposal is sent.
+  diaVencimento: z.optional(z.number({ error: MESSAGES.dueDay }).check(z.refine((d) => (DUE_DAYS as readonly number[]).includes(d), MESSAGES.dueDay))),
   debito: z.optional(z.object({
     banco: oneOf(BANKS.map((b) => b.value), MESSAGES.bank),
     agencia: digitsField(1, 5, MESSAGES.branch),
@@ -63,6 +76,9 @@ export const contractingSchema = z.object({
   })),
   beneficiarios: z.optional(z.array(beneficiarySchema).check(z.maxLength(5, MESSAGES.tooMany))),
 }).check(z.superRefine((value, ctx) => {
+  if (asksDueDay(value.formaPagamento) && value.diaVencimento === undefined) {
+    ctx.addIssue({ code: 'custom', input: value, path: ['diaVencimento'], message: MESSAGES.dueDay });
+  }
   if (value.formaPagamento === 'debito' && !value.debito) {
     ctx.addIssue({ code: 'custom', input: value, path: ['debito', 'banco'], message: MESSAGES.bank });
   }
@@ -79,6 +95,15 @@ const isoDate = (year: number, monthIndex: number, day: number) => {
   const date = new Date(Date.UTC(year, monthIndex, day));
   return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 };
+
+/**
+ * The due dates of a contracting's installments counted from `from` (the day the proposal is sent,
+ * or today before that): on the day itself for a method paid at once, else monthly on its due day.
+ */
+export function contractingDueDates(contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento'>, from: string, count: number): string[] {
+  if (!asksDueDay(contracting.formaPagamento) || contracting.diaVencimento === undefined) return Array.from({ length: count }, () => from);
+  return dueDates(from, contracting.diaVencimento, count);
+}
 
 /**
  * Due dates of `count` monthly installments on `dueDay`: the first falls on the first such day at

@@ -18,14 +18,14 @@ describe('createClient', () => {
   });
 
   it.each([
-    ['plataforma', 401, TOKEN_MESSAGES.expired, '/'],
-    ['bff', 403, TOKEN_MESSAGES.invalid, '/v2/login'],
-    ['bff', 401, TOKEN_MESSAGES.missing, '/v2/login'],
-  ] as const)('on %s %i "%s": signs out and goes to %s', async (base, status, message, target) => {
+    ['plataforma', 401, TOKEN_MESSAGES.expired, '/signin?next=%2Fsimulador-vida%2Fcadastro%3Foferta%3D4&sessao=expirada'],
+    ['bff', 403, TOKEN_MESSAGES.invalid, '/v2/login?next=%2Fsimulador-vida%2Fcadastro%3Foferta%3D4&sessao=expirada'],
+    ['bff', 401, TOKEN_MESSAGES.missing, '/v2/login?next=%2Fsimulador-vida%2Fcadastro%3Foferta%3D4&sessao=expirada'],
+  ] as const)('on %s %i "%s": signs out and goes to %s, saying why and keeping the page', async (base, status, message, target) => {
     const fetch = vi.fn(async (url: string) => (String(url).endsWith('/v1/logout') ? reply(200, {}) : reply(status, { status, message })));
     vi.stubGlobal('fetch', fetch);
     const navigate = vi.fn();
-    await expect(createClient(bases, base, navigate)('/x')).rejects.toThrow();
+    await expect(createClient(bases, base, navigate, () => '/simulador-vida/cadastro?oferta=4')('/x')).rejects.toThrow();
     expect(fetch.mock.calls.map(([url]) => String(url))).toContain('http://portal.test/api/auth/v1/logout');
     expect(navigate).toHaveBeenCalledWith(target);
   });

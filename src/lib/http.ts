@@ -1,11 +1,13 @@
 import { FetchError, ofetch, type $Fetch } from 'ofetch';
 import { isTokenMessage, COOKIE_SESSION_HEADER } from './session';
-import { LOGOUT_TARGET } from './paths';
+import { loginRedirect } from './paths';
 
 /**
  * The islands' one HTTP client (DESIGN §1). Tokens travel as httpOnly cookies, so the client only
  * asks for cookie sessions; a 401/403 carrying a SPEC §8 token message clears the session and goes
- * to `/` (legacy) or `/v2/login` (BFF, v2).
+ * to the generation's login saying why ('sessao=expirada') and keeping the page the user was on as
+ * `next`, so the sign-in brings them back to it (`/signin` for the platform API, `/v2/login` for the
+ * other bases).
  */
 export interface ApiBases {
   plataforma: string;
@@ -33,18 +35,28 @@ export function toFailure(error: unknown): ApiFailure {
   return new ApiFailure(0, DEFAULT_ERROR.text);
 }
 
-const goTo = (url: string) => window.location.assign(url);
+/** A refusal that means the session is over (SPEC §8 token messages), not a refusal of the input. */
+export const endsSession = (status: number, message: unknown): boolean => (status === 401 || status === 403) && isTokenMessage(message);
 
-export function createClient(bases: ApiBases, base: keyof ApiBases, navigate: (url: string) => void = goTo): $Fetch {
+/** Where a session that ended on `here` (path and query) sends the user: the login, saying why, then back. */
+export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string): string =>
+  `${loginRedirect(generation, here)}&sessao=expirada`;
+
+const goTo = (url: string) => window.location.assign(url);
+const currentAddress = () => `${window.location.pathname}${window.location.search}`;
+
+export function createClient(
+  bases: ApiBases, base: keyof ApiBases, navigate: (url: string) => void = goTo, here: () => string = currentAddress,
+): $Fetch {
   return ofetch.create({
     baseURL: bases[base],
     credentials: 'same-origin',
     headers: { [COOKIE_SESSION_HEADER]: 'cookie' },
     async onResponseError({ response }) {
       const message = (response._data as { message?: unknown } | undefined)?.message;
-      if ((response.status === 401 || response.status === 403) && isTokenMessage(message)) {
+      if (endsSession(response.status, message)) {
         await ofetch(`${bases.auth}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
-        navigate(base === 'plataforma' ? LOGOUT_TARGET.v1 : LOGOUT_TARGET.v2);
+        navigate(expiredSessionTarget(base === 'plataforma' ? 'v1' : 'v2', here()));
       }
     },
   });

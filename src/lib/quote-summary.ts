@@ -1,5 +1,4 @@
-import { dueDates } from './contracting';
-import { BANKS, RELATIONSHIPS } from './contracting';
+import { asksDueDay, BANKS, contractingDueDates, RELATIONSHIPS, type Contracting } from './contracting';
 import { formatIsoDate } from './format';
 import { PAYMENT_METHODS, installmentSchedule } from './products/engine';
 import { formatBRL } from './products/money';
@@ -14,6 +13,8 @@ import { formatCnpj, formatCpf } from './validators';
 export interface Line {
   label: string;
   value: string;
+  /** A value long enough to want a whole row of a document's grid (a bank account). */
+  wide?: boolean;
 }
 
 export function formatAnswer(question: Question, value: AnswerValue | undefined): string {
@@ -71,9 +72,33 @@ export interface InstallmentLine {
 /** The installments of the chosen option with their due dates, counted from `fromIso` (a 'YYYY-MM-DD'). */
 export function installmentLines(contracting: NonNullable<QuoteView['contratacao']>, fromIso: string): InstallmentLine[] {
   const values = installmentSchedule(contracting.opcao);
-  const dates = dueDates(fromIso, contracting.diaVencimento, values.length);
+  const dates = contractingDueDates(contracting, fromIso, values.length);
   return values.map((value, i) => ({ number: i + 1, dueDate: formatIsoDate(dates[i]!), value }));
 }
+
+/** '341 — Itaú Unibanco · Ag. 0123 · C/C 123456': the account a debit is drawn from. */
+export const debitAccountLine = (debito: NonNullable<Contracting['debito']>) =>
+  `${bankLabel(debito.banco)} · Ag. ${debito.agencia} · C/C ${debito.conta}`;
+
+/**
+ * How the quote is paid, as the resumo and the proposal PDF both show it: the method, when it is due
+ * ('Dia 10' each month, or at once on the day the proposal is sent for Pix) and the debit account.
+ * `fromIso` is the day the proposal was sent, or today before that.
+ */
+export function paymentLines(contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento' | 'debito'>, fromIso: string): Line[] {
+  const due = asksDueDay(contracting.formaPagamento)
+    ? `Dia ${contracting.diaVencimento}`
+    : `À vista, no envio da proposta (${formatIsoDate(fromIso)})`;
+  return [
+    { label: 'Forma de pagamento', value: paymentMethodLabel(contracting.formaPagamento) },
+    { label: 'Vencimento', value: due },
+    ...(contracting.debito ? [{ label: 'Conta para débito', value: debitAccountLine(contracting.debito), wide: true }] : []),
+  ];
+}
+
+/** Under the coverages on the resumo and in the PDFs: how their premiums relate to the net premium (decision 023). */
+export const COVERAGE_PREMIUM_NOTE =
+  'O prêmio de cada cobertura já inclui os fatores de risco e, quando aplicado, o prêmio mínimo: a soma é o prêmio líquido.';
 
 /** The partner's remuneration on the net premium (CNSP 382/2020 asks that the client be told it). */
 export const commissionOf = (netPremium: number, percent: number) => Math.round((netPremium * percent) / 100);

@@ -31,13 +31,21 @@ export async function answer(page: Page, question: Question) {
   }
 }
 
-export async function fillInsured(page: Page, product: ProductDef) {
+/** A valid CPF (11 digits) of its own for each seed: a journey can find its quotes by the insured's document. */
+export function cpfFor(seed: number): string {
+  const base = String(100_000_000 + (Math.abs(Math.trunc(seed)) % 899_999_999)).split('').map(Number);
+  const digit = (digits: number[]) => ((digits.reduce((sum, d, i) => sum + d * (digits.length + 1 - i), 0) * 10) % 11) % 10;
+  const first = digit(base);
+  return [...base, first, digit([...base, first])].join('');
+}
+
+export async function fillInsured(page: Page, product: ProductDef, options: { cpf?: string } = {}) {
   if (product.insured === 'PJ') {
     await page.getByLabel('Razão social').fill('Comércio Horizonte Ltda');
     await page.getByLabel('CNPJ').pressSequentially('11222333000181');
   } else {
     await page.getByLabel('Nome completo').fill('Mariana Alves Pereira');
-    await page.getByLabel('CPF').pressSequentially('52998224725');
+    await page.getByLabel('CPF').pressSequentially(options.cpf ?? '52998224725');
     await page.getByLabel('Data de nascimento').fill('1985-04-12');
   }
   await page.getByLabel('E-mail').fill('mariana.pereira@exemplo.com.br');

@@ -5,7 +5,14 @@ import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
 import { installmentOptions, installmentSchedule, price } from '../../src/lib/products/engine';
 import { RESIDENCIAL } from '../../src/lib/products/residencial';
-import type { Answers, PaymentMethod, Selection } from '../../src/lib/products/types';
+import type { Answers, PaymentMethod, Pricing, Selection } from '../../src/lib/products/types';
+import { formatBRL } from '../../src/lib/products/money';
+import { renderQuotePdf } from '../../src/server/pdf/quote-pdf';
+import { quoteDocument } from '../../src/server/services/quote-document';
+import { pdfText } from '../fixtures/pdf';
+import { formatIsoDate } from '../../src/lib/format';
+
+const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /**
  * The v2 quote API (POST/GET/PUT /api/bff/v1/cotacoes…, POST /api/bff/v1/precificacao) end to end
@@ -503,5 +510,67 @@ describe('etapa never moves back when an earlier step is saved again', () => {
     expect(cadastro.json.dado.cotacao).toMatchObject({ etapa: 'resumo', contratacao: CARD_3X, precificacao: residentialPrice({ ...HOUSE, alarme: true }, CONFORTO) });
     const planos = await putStep(token, nr, 'planos', { selecao: CONFORTO });
     expect(planos.json.dado.cotacao).toMatchObject({ etapa: 'resumo', contratacao: CARD_3X });
+  });
+});
+
+describe('the premium breakdown (decision 023)', () => {
+  it("the coverages' premiums add up to the net premium on the API, and in the PDF's table", async () => {
+    const nr = await residentialAtResumo();
+    const { json } = await getQuote(await simulatorToken(PARTNER), nr);
+    const pricing = json.dado.cotacao.precificacao as Pricing;
+    expect(pricing.coverages.reduce((sum, c) => sum + c.premium, 0)).toBe(pricing.netPremium);
+    expect(pricing.coverages.reduce((sum, c) => sum + c.tariffPremium, 0)).not.toBe(pricing.netPremium);
+    const text = await pdfText(await renderQuotePdf(quoteDocument(json.dado.cotacao, RESIDENCIAL, 'cotacao')));
+    for (const c of pricing.coverages) expect(text.replace(/\s+/g, ' ')).toContain(`${formatBRL(c.capital)} ${formatBRL(c.premium)}`);
+  });
+
+  it('a quote stored before it (coverages at tariff, no tariffPremium) shows its stored totals, with shares that add up', async () => {
+    const nr = await residentialAtResumo();
+    const saved = (await row(nr)).precificacao as unknown as Pricing;
+    const oldShape = { ...saved, coverages: saved.coverages.map(({ tariffPremium, ...c }) => ({ ...c, premium: tariffPremium })) };
+    await db.updateTable('quotes').set({ precificacao: JSON.stringify(oldShape) }).where('nr_cotacao', '=', nr).execute();
+    const { status, json } = await getQuote(await simulatorToken(PARTNER), nr);
+    expect(status).toBe(200);
+    const shown = json.dado.cotacao.precificacao as Pricing;
+    expect(shown).toEqual(saved);
+    expect(shown.coverages.reduce((sum, c) => sum + c.premium, 0)).toBe(saved.netPremium);
+  });
+});
+
+describe('how the contracting is shown (issue 11)', () => {
+  it('Pix is paid on the day the proposal is sent: no due day asked or kept, and the PDF says so', async () => {
+    const nr = await createResidentialQuote();
+    await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }]]);
+    const token = await simulatorToken(PARTNER);
+    const { status, json } = await putStep(token, nr, 'contratacao', { contratacao: { formaPagamento: 'pix', parcelas: 1, diaVencimento: 20 } });
+    expect(status, JSON.stringify(json)).toBe(200);
+    expect(json.dado.cotacao.contratacao.diaVencimento).toBeUndefined();
+    const sent = await propose(token, nr);
+    expect(sent.status).toBe(200);
+    const { json: read } = await getQuote(token, nr);
+    const sentOn = formatIsoDate(read.dado.cotacao.proposta.createdAt.slice(0, 10));
+    const text = flat(await pdfText(await renderQuotePdf(quoteDocument(read.dado.cotacao, RESIDENCIAL, 'proposta'))));
+    expect(text).toContain(`Vencimento À vista, no envio da proposta (${sentOn})`);
+    expect(text).toContain(`1/1 ${sentOn}`);
+    expect(text).not.toContain('Dia 20');
+  });
+
+  it('every other method still needs its due day', async () => {
+    const nr = await createResidentialQuote();
+    await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }]]);
+    const { status, json } = await putStep(await simulatorToken(PARTNER), nr, 'contratacao', { contratacao: { formaPagamento: 'boleto', parcelas: 1 } });
+    expect(status).toBe(400);
+    expect(json.erros).toEqual({ 'contratacao.diaVencimento': ['Escolha o dia de vencimento.'] });
+  });
+
+  it('the proposal PDF names the account of a bank debit, as the resumo does', async () => {
+    const nr = await createResidentialQuote();
+    const debito = { banco: '341', agencia: '0123', conta: '12345-6' };
+    await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }], ['contratacao', { contratacao: { formaPagamento: 'debito', parcelas: 1, diaVencimento: 5, debito } }]]);
+    const token = await simulatorToken(PARTNER);
+    expect((await propose(token, nr)).status).toBe(200);
+    const { json } = await getQuote(token, nr);
+    const text = flat(await pdfText(await renderQuotePdf(quoteDocument(json.dado.cotacao, RESIDENCIAL, 'proposta'))));
+    expect(text).toContain('Conta para débito 341 — Itaú Unibanco · Ag. 0123 · C/C 123456');
   });
 });

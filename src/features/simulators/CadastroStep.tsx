@@ -1,11 +1,11 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import * as z from 'zod/mini';
 import { Field } from '../../components/ui/Field';
 import { MaskedInput } from '../../components/ui/MaskedInput';
 import { RadioGroup, SelectField } from '../../components/ui/Choice';
 import type { ApiBases } from '../../lib/http';
 import { productFor } from '../../lib/products/catalog';
-import { insuredSchema, UFS } from '../../lib/products/insured';
+import { INSURED_MAX_LENGTH, insuredSchema, UFS } from '../../lib/products/insured';
 import { answersSchema } from '../../lib/products/questions';
 import type { Answers } from '../../lib/products/types';
 import { nextStep, stepPath, type Generation } from '../../lib/quote-flow';
@@ -13,9 +13,10 @@ import type { ProductLine } from '../../lib/simulators';
 import { formatCnpj, formatCpf } from '../../lib/validators';
 import { answersFromTexts, issuesToErrors, textsFromAnswers, type FieldErrors } from './form';
 import { useStepForm } from './useStepForm';
+import { RESTORED_NOTE } from './useStepDraft';
 import { QuestionInput } from './QuestionInput';
 import { StepActions } from './StepActions';
-import { quoteApi } from './quote-api';
+import { quoteApi, replaceAddress } from './quote-api';
 
 interface Props {
   apis: ApiBases;
@@ -59,6 +60,26 @@ function insuredFromTexts(texts: Texts) {
 }
 
 /**
+ * Once the start form has created its quote, the browser's history must not lead back to a blank
+ * start form (filling it again would create a second quote): the entry becomes the new quote's own
+ * cadastro address, and a copy of the page the back/forward cache brings back is replaced by it.
+ */
+function useCreatedQuoteAddress() {
+  const address = useRef<string>(undefined);
+  useEffect(() => {
+    const reopened = (event: PageTransitionEvent) => {
+      if (event.persisted && address.current) window.location.replace(address.current);
+    };
+    window.addEventListener('pageshow', reopened);
+    return () => window.removeEventListener('pageshow', reopened);
+  }, []);
+  return (path: string) => {
+    address.current = path;
+    replaceAddress(path);
+  };
+}
+
+/**
  * Cadastro (SPEC §4): the insured person or company, contact and address, and the line's own
  * rating questions. Saving the first time creates the quote and its number.
  */
@@ -67,14 +88,24 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
   const defaultType = product.insured === 'PJ' ? 'PJ' : 'PF';
   const [texts, setTexts] = useState<Texts>(() => insuredTexts(quote?.segurado, defaultType));
   const [answers, setAnswers] = useState<Texts>(() => textsFromAnswers(product.cadastroQuestions, quote?.respostas));
-  const { form, errors, failure, submitting, submit: save } = useStepForm();
+  const { form, errors, failure, submitting, submit: save, restored } = useStepForm<{ texts: Texts; answers: Texts }>({
+    values: () => ({ texts, answers }),
+    restore: (draft) => {
+      setTexts((t) => ({ ...t, ...draft.texts }));
+      setAnswers((a) => ({ ...a, ...draft.answers }));
+    },
+    enabled: !readOnly,
+  });
+  const created = useCreatedQuoteAddress();
   const flow = { hasRisk: product.riskQuestions.length > 0, finalStep: product.finalStep };
   const person = texts.tipoPessoa !== 'PJ';
 
   const set = (name: string) => (value: string) => setTexts((t) => ({ ...t, [name]: value }));
-  const field = (name: string, key = `segurado.${name}`) => ({
-    value: texts[name] ?? '', error: errors[key],
-  });
+  // The schema's own limits (one source of truth): the input cannot take more than the server accepts.
+  const field = (name: string, key = `segurado.${name}`) => {
+    const maxLength = INSURED_MAX_LENGTH[name as keyof typeof INSURED_MAX_LENGTH];
+    return { value: texts[name] ?? '', error: errors[key], ...(maxLength ? { maxLength } : {}) };
+  };
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -88,13 +119,17 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
     const api = quoteApi(apis, generation);
     void save(found,
       () => (quote ? api.save(quote.nrCotacao, 'cadastro', { segurado, respostas }) : api.create({ nrOferta, segurado, respostas })),
-      ({ cotacao }) => stepPath(generation, line, nextStep(flow, 'cadastro')!, cotacao.nrCotacao));
+      ({ cotacao }) => {
+        if (!quote) created(stepPath(generation, line, 'cadastro', cotacao.nrCotacao));
+        return stepPath(generation, line, nextStep(flow, 'cadastro')!, cotacao.nrCotacao);
+      });
   }
 
   const wrap = (key: string, node: ReactNode) => <div data-field={key}>{node}</div>;
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Cadastro do segurado">
+      {restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
       {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">

@@ -3,16 +3,17 @@ import * as z from 'zod/mini';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
 import { RadioGroup, SelectField } from '../../components/ui/Choice';
-import { BANKS, contractingSchema, DUE_DAYS, RELATIONSHIPS, type Contracting } from '../../lib/contracting';
+import { asksDueDay, BANKS, BENEFICIARY_NAME_MAX_LENGTH, contractingSchema, DUE_DAYS, RELATIONSHIPS, type Contracting } from '../../lib/contracting';
 import type { ApiBases } from '../../lib/http';
 import { productFor } from '../../lib/products/catalog';
-import { installmentOptions, PAYMENT_METHODS } from '../../lib/products/engine';
+import { DEFAULT_PAYMENT_METHOD, installmentOptions, PAYMENT_METHODS } from '../../lib/products/engine';
 import { formatBRL } from '../../lib/products/money';
 import type { InstallmentOption, PaymentMethod } from '../../lib/products/types';
 import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quote-flow';
 import type { ProductLine } from '../../lib/simulators';
 import { issuesToErrors, type FieldErrors } from './form';
 import { useStepForm } from './useStepForm';
+import { RESTORED_NOTE } from './useStepDraft';
 import { StepActions } from './StepActions';
 import { quoteApi } from './quote-api';
 
@@ -34,6 +35,14 @@ interface Beneficiary {
   percentual: string;
 }
 
+interface ContractingDraft {
+  method: PaymentMethod;
+  count: string;
+  dueDay: string;
+  debit: { banco: string; agencia: string; conta: string };
+  beneficiaries: Beneficiary[];
+}
+
 export const installmentLabel = (option: InstallmentOption): string => {
   if (option.count === 1) return `À vista: ${formatBRL(option.total)}`;
   const each = option.first === option.other
@@ -49,13 +58,23 @@ export const installmentLabel = (option: InstallmentOption): string => {
 export default function ContratacaoStep({ apis, generation, code, line, nrCotacao, total, contratacao, readOnly }: Props) {
   const product = productFor(code)!;
   const flow = { hasRisk: product.riskQuestions.length > 0, finalStep: product.finalStep };
-  const [method, setMethod] = useState<PaymentMethod>(contratacao?.formaPagamento ?? 'boleto');
+  const [method, setMethod] = useState<PaymentMethod>(contratacao?.formaPagamento ?? DEFAULT_PAYMENT_METHOD);
   const [count, setCount] = useState(String(contratacao?.parcelas ?? 1));
   const [dueDay, setDueDay] = useState(String(contratacao?.diaVencimento ?? 10));
   const [debit, setDebit] = useState({ banco: contratacao?.debito?.banco ?? '', agencia: contratacao?.debito?.agencia ?? '', conta: contratacao?.debito?.conta ?? '' });
   const [beneficiaries, setBeneficiaries] = useState<Beneficiary[]>(() =>
     (contratacao?.beneficiarios ?? []).map((b) => ({ nome: b.nome, parentesco: b.parentesco, percentual: String(b.percentual) })));
-  const { form, errors, failure, submitting, submit: save } = useStepForm();
+  const { form, errors, failure, submitting, submit: save, restored } = useStepForm<ContractingDraft>({
+    values: () => ({ method, count, dueDay, debit, beneficiaries }),
+    restore: (draft) => {
+      setMethod(draft.method);
+      setCount(draft.count);
+      setDueDay(draft.dueDay);
+      setDebit(draft.debit);
+      setBeneficiaries(draft.beneficiaries);
+    },
+    enabled: !readOnly,
+  });
 
   const options = installmentOptions(product, total, method);
   const chosen = options.find((o) => String(o.count) === count);
@@ -72,7 +91,8 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = {
-      formaPagamento: method, parcelas: Number(count), diaVencimento: Number(dueDay),
+      formaPagamento: method, parcelas: Number(count),
+      ...(asksDueDay(method) ? { diaVencimento: Number(dueDay) } : {}),
       ...(method === 'debito' ? { debito: debit } : {}),
       ...(product.beneficiaries && beneficiaries.length > 0
         ? { beneficiarios: beneficiaries.map((b) => ({ ...b, percentual: Number(b.percentual.replace(/\D/g, '') || NaN) })) }
@@ -87,6 +107,7 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Contratação">
+      {restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
       {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">
@@ -101,11 +122,14 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
               <SelectField label="Parcelas" value={count} onChange={(e) => setCount(e.target.value)} error={errors['contratacao.parcelas']}
                 options={options.map((o) => ({ value: String(o.count), label: installmentLabel(o) }))} />
             </div>
-            <div data-field="contratacao.diaVencimento">
-              <SelectField label="Dia de vencimento" value={dueDay} onChange={(e) => setDueDay(e.target.value)} error={errors['contratacao.diaVencimento']}
-                options={DUE_DAYS.map((d) => ({ value: String(d), label: `Dia ${d}` }))} />
-            </div>
+            {asksDueDay(method) ? (
+              <div data-field="contratacao.diaVencimento">
+                <SelectField label="Dia de vencimento" value={dueDay} onChange={(e) => setDueDay(e.target.value)} error={errors['contratacao.diaVencimento']}
+                  options={DUE_DAYS.map((d) => ({ value: String(d), label: `Dia ${d}` }))} />
+              </div>
+            ) : null}
           </div>
+          {asksDueDay(method) ? null : <p className="alert alert-info">O Pix é pago à vista: vence no dia do envio da proposta.</p>}
           {method === 'cartao' ? <p className="alert alert-info">Os dados do cartão serão pedidos pela seguradora, em ambiente seguro, depois do envio da proposta.</p> : null}
           {method === 'debito' ? (
             <div className="step-grid">
@@ -133,7 +157,7 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
             {beneficiaries.map((b, index) => (
               <div key={index} className="beneficiary step-grid">
                 <div data-field={`contratacao.beneficiarios.${index}.nome`}>
-                  <Field label={`Nome do beneficiário ${index + 1}`} value={b.nome} error={errors[`contratacao.beneficiarios.${index}.nome`]}
+                  <Field label={`Nome do beneficiário ${index + 1}`} maxLength={BENEFICIARY_NAME_MAX_LENGTH} value={b.nome} error={errors[`contratacao.beneficiarios.${index}.nome`]}
                     onChange={(e) => setBeneficiary(index, { nome: e.target.value })} />
                 </div>
                 <div data-field={`contratacao.beneficiarios.${index}.parentesco`}>

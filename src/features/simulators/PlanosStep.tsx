@@ -3,7 +3,7 @@ import { Button } from '../../components/ui/Button';
 import { MaskedInput } from '../../components/ui/MaskedInput';
 import type { ApiBases } from '../../lib/http';
 import { productFor } from '../../lib/products/catalog';
-import { installmentOptions, price, resolveCapitals, validateSelection } from '../../lib/products/engine';
+import { interestFreeOffer, price, resolveCapitals, validateSelection } from '../../lib/products/engine';
 import { formatBRL } from '../../lib/products/money';
 import type { Answers, Selection } from '../../lib/products/types';
 import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quote-flow';
@@ -11,6 +11,7 @@ import type { ProductLine } from '../../lib/simulators';
 import { centsFromText, textFromCents, type FieldErrors } from './form';
 import { StepActions } from './StepActions';
 import { goTo, quoteApi } from './quote-api';
+import { RESTORED_NOTE, useStepDraft } from './useStepDraft';
 
 interface Props {
   apis: ApiBases;
@@ -42,6 +43,8 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string>();
   const [saving, setSaving] = useState<string>();
+  // The sums typed in every plan survive a session that ends before the choice is saved (see useStepForm).
+  const draft = useStepDraft<CapitalTexts>((kept) => setTexts((t) => ({ ...t, ...kept })), !readOnly);
 
   const selectionOf = (planId: string): Selection => ({
     plan: planId,
@@ -52,7 +55,8 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
     const selection = selectionOf(plan.id);
     const errors = validateSelection(product, answers, selection);
     const pricing = Object.keys(errors).length === 0 ? price(product, answers, selection) : undefined;
-    const best = pricing ? installmentOptions(product, pricing.total, 'cartao').filter((o) => o.interestFree).at(-1) : undefined;
+    // Only what the contratação offers as it opens (boleto), so the card never promises more than the next step.
+    const best = pricing ? interestFreeOffer(product, pricing.total) : undefined;
     return { plan, selection, errors, pricing, best };
   });
 
@@ -61,7 +65,10 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
     setFailure(undefined);
     if (!chosen.pricing) return;
     setSaving(planId);
+    draft.keep(texts);
     const result = await quoteApi(apis, generation).save(nrCotacao, 'planos', { selecao: chosen.selection });
+    if (!result.ok && result.sessionEnded) return;
+    draft.drop();
     if (!result.ok) {
       setSaving(undefined);
       setServerErrors(result.errors);
@@ -73,6 +80,7 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
 
   return (
     <div className="step-form">
+      {draft.restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
       {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
       <div className="plans">
         {quotes.map(({ plan, errors, pricing, best }) => {
@@ -111,7 +119,7 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
                   <>
                     <span className="plan-total">{formatBRL(pricing.total)}</span>
                     <span className="plan-total-label">prêmio total por ano, com IOF</span>
-                    {best && best.count > 1 ? <span>ou {best.count}x de {formatBRL(best.other)} sem juros</span> : null}
+                    {best ? <span>ou {best.option.count}x de {formatBRL(best.option.other)} sem juros {best.phrase}</span> : null}
                   </>
                 ) : <span className="plan-total-label">Ajuste os capitais para ver o prêmio.</span>}
               </div>

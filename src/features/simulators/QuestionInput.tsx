@@ -1,6 +1,7 @@
 import { Field } from '../../components/ui/Field';
 import { MaskedInput } from '../../components/ui/MaskedInput';
 import { CheckboxField, RadioGroup, SelectField } from '../../components/ui/Choice';
+import { TEXT_MAX_LENGTH } from '../../lib/products/questions';
 import type { Question } from '../../lib/products/types';
 
 interface Props {
@@ -33,7 +34,7 @@ export function QuestionInput({ question, fieldKey, value, error, onChange }: Pr
       case 'boolean':
         return <CheckboxField label={question.label} error={error} checked={value === 'true'} onChange={(e) => onChange(String(e.target.checked))} />;
       default:
-        return <Field {...common} value={value} onChange={(e) => onChange(e.target.value)} />;
+        return <Field {...common} maxLength={TEXT_MAX_LENGTH} value={value} onChange={(e) => onChange(e.target.value)} />;
     }
   })();
   return <div data-field={fieldKey}>{control}</div>;

@@ -8,6 +8,7 @@ import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quo
 import type { ProductLine } from '../../lib/simulators';
 import { answersFromTexts, issuesToErrors, textsFromAnswers } from './form';
 import { useStepForm } from './useStepForm';
+import { RESTORED_NOTE } from './useStepDraft';
 import { QuestionInput } from './QuestionInput';
 import { StepActions } from './StepActions';
 import { quoteApi } from './quote-api';
@@ -28,7 +29,9 @@ export default function RiscoStep({ apis, generation, code, line, nrCotacao, ris
   const questions = product.riskQuestions;
   const flow = { hasRisk: true, finalStep: product.finalStep };
   const [texts, setTexts] = useState(() => textsFromAnswers(questions, risco));
-  const { form, errors, failure, submitting, submit: save } = useStepForm();
+  const { form, errors, failure, submitting, submit: save, restored } = useStepForm<Record<string, string>>({
+    values: () => texts, restore: (draft) => setTexts((t) => ({ ...t, ...draft })), enabled: !readOnly,
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -41,6 +44,7 @@ export default function RiscoStep({ apis, generation, code, line, nrCotacao, ris
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Dados do risco">
+      {restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
       {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">

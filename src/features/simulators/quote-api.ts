@@ -1,4 +1,4 @@
-import { createClient, toFailure, type ApiBases } from '../../lib/http';
+import { createClient, endsSession, toFailure, type ApiBases } from '../../lib/http';
 import type { QuoteView } from '../../lib/quotes';
 import type { Generation } from '../../lib/quote-flow';
 import { serverErrors, type FieldErrors } from './form';
@@ -7,7 +7,8 @@ import { serverErrors, type FieldErrors } from './form';
  * The step forms' calls. v2 quotes go to the BFF, legacy ones to the platform API; both take the
  * same paths and bodies (server/api/endpoints/quotes.ts).
  */
-export type SaveResult<T> = { ok: true; value: T } | { ok: false; message: string; errors: FieldErrors };
+/** `sessionEnded`: the session was over and the client is already on its way to the login. */
+export type SaveResult<T> = { ok: true; value: T } | { ok: false; message: string; errors: FieldErrors; sessionEnded?: boolean };
 
 function client(apis: ApiBases, generation: Generation) {
   const base = generation === 'v2' ? 'bff' : 'plataforma';
@@ -18,7 +19,7 @@ function client(apis: ApiBases, generation: Generation) {
       return { ok: true, value: (answer.dado ?? answer.resultado) as T };
     } catch (error) {
       const failure = toFailure(error);
-      return { ok: false, message: failure.message, errors: serverErrors(failure.fieldErrors) };
+      return { ok: false, message: failure.message, errors: serverErrors(failure.fieldErrors), sessionEnded: endsSession(failure.status, failure.message) };
     }
   };
 }
@@ -36,3 +37,6 @@ export function quoteApi(apis: ApiBases, generation: Generation) {
 }
 
 export const goTo = (path: string) => window.location.assign(path);
+
+/** Gives the current history entry the address `path` without loading it: Back and reload then lead there. */
+export const replaceAddress = (path: string) => window.history.replaceState(window.history.state, '', path);

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PRODUCTS } from './catalog';
 import {
-  IOF_RATES, PAYMENT_METHODS, installmentOptions, installmentSchedule, isAllowedInstallment, price, resolveCapitals,
-  validateSelection,
+  IOF_RATES, PAYMENT_METHODS, allocate, installmentOptions, interestFreeOffer, installmentSchedule, isAllowedInstallment, price, resolveCapitals,
+  validateSelection, withCoverageShares, type StoredPricing,
 } from './engine';
 import type { ProductDef } from './types';
 
@@ -100,34 +101,56 @@ describe('price', () => {
   it('sums rated and fixed premiums, applies the factors once and adds policy cost and IOF', () => {
     // basica 200.000,00 × 1 ‰ = 200,00; roubo 20.000,00 × 10 ‰ = 200,00; assist fixed 50,00 → 450,00
     // × 1,5 = 675,00; IOF (675,00 + 10,00) × 7,38 % = 50,553 → 50,55; total 675,00 + 10,00 + 50,55 = 735,55
+    // each coverage's premium is its share of 675,00: 300,00 + 300,00 + 75,00 (its tariff premium × 1,5)
     const pricing = price(TEST_PRODUCT, { valor: 200_000_00, fator: true }, { plan: 'p1', capitals: { roubo: 20_000_00 } });
     expect(pricing).toEqual({
       plan: 'p1',
       coverages: [
-        { id: 'basica', name: 'Incêndio', capital: 200_000_00, premium: 200_00, deductible: 'Não há' },
-        { id: 'roubo', name: 'Roubo', capital: 20_000_00, premium: 200_00, deductible: 'R$ 500,00' },
-        { id: 'assist', name: 'Assistência', capital: 1_000_00, premium: 50_00, deductible: 'Não há' },
+        { id: 'basica', name: 'Incêndio', capital: 200_000_00, premium: 300_00, tariffPremium: 200_00, deductible: 'Não há' },
+        { id: 'roubo', name: 'Roubo', capital: 20_000_00, premium: 300_00, tariffPremium: 200_00, deductible: 'R$ 500,00' },
+        { id: 'assist', name: 'Assistência', capital: 1_000_00, premium: 75_00, tariffPremium: 50_00, deductible: 'Não há' },
       ],
       factors: [{ label: 'Fator', value: 1.5 }],
       netPremium: 675_00, policyCost: 10_00, iofRate: 0.0738, iof: 50_55, total: 735_55,
     });
   });
 
-  it('rounds each coverage premium half-up to the cent', () => {
-    // 15.000,51 × 2 ‰ = 30,00102 → 30,00; the minimum premium (100,00) then applies
+  it('rounds each tariff premium half-up to the cent', () => {
+    // 15.000,51 × 2 ‰ = 30,00102 → 30,00; the minimum premium (100,00) then applies, all of it on the one coverage
     const pricing = price(TEST_PRODUCT, { valor: 30_001_01 }, { plan: 'p2', capitals: {} });
-    expect(pricing.coverages[0]!.premium).toBe(30_00);
+    expect(pricing.coverages[0]).toMatchObject({ tariffPremium: 30_00, premium: 100_00 });
     // 1.234,75 × 2 ‰ = 2,4695 → 2,47
-    expect(price(TEST_PRODUCT, { valor: 30_001_01 }, { plan: 'p2', capitals: { ajuste: 1_234_75 } }).coverages[0]!.premium).toBe(2_47);
+    expect(price(TEST_PRODUCT, { valor: 30_001_01 }, { plan: 'p2', capitals: { ajuste: 1_234_75 } }).coverages[0]!.tariffPremium).toBe(2_47);
   });
 
-  it('charges the minimum premium when the rated premium is below it', () => {
+  it('charges the minimum premium when the rated premium is below it, spread over the coverages', () => {
     // basica 10.000,00 (share clamped up) × 1 ‰ = 10,00; roubo 1.000,00 × 10 ‰ = 10,00; assist 50,00 → 70,00 < 100,00
     const pricing = price(TEST_PRODUCT, { valor: 0 }, { plan: 'p1', capitals: { roubo: 1_000_00 } });
     expect(pricing.netPremium).toBe(100_00);
+    // 100,00 in proportion to 10 : 10 : 50 → 14,28|57, 14,28|57, 71,42|86 → cut 99,98; the 2 centavos left go to
+    // the largest cut-off fractions: assist (0,86), then basica (0,57, first of the tie) → 14,29 + 14,28 + 71,43
+    expect(pricing.coverages.map((c) => c.premium)).toEqual([14_29, 14_28, 71_43]);
     // IOF (100,00 + 10,00) × 7,38 % = 8,118 → 8,12
     expect(pricing.iof).toBe(8_12);
     expect(pricing.total).toBe(118_12);
+  });
+
+  it('gives coverage premiums that always sum exactly to the net premium, for every product and plan', () => {
+    const products = Object.values(PRODUCTS);
+    fc.assert(fc.property(
+      fc.constantFrom(...products), fc.nat(), fc.integer({ min: 0, max: 5_000_000_00 }), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+      (product, planIndex, money, picks) => {
+        // Any answers: money questions take `money`, choices one of their options; capitals at the plan's defaults.
+        const questions = [...product.cadastroQuestions, ...product.riskQuestions];
+        const answers = Object.fromEntries(questions.map((q, i) => [q.name,
+          q.options ? q.options[(picks[i % picks.length] ?? 0) % q.options.length]!.value
+            : q.kind === 'boolean' ? (picks[i % picks.length] ?? 0) % 2 === 0 : q.kind === 'date' ? '1980-01-15' : money]));
+        const plan = product.plans[planIndex % product.plans.length]!;
+        const pricing = price(product, { ...answers, dataCotacao: '2026-03-15' }, { plan: plan.id, capitals: {} });
+        expect(pricing.coverages.reduce((sum, c) => sum + c.premium, 0)).toBe(pricing.netPremium);
+        for (const c of pricing.coverages) expect(Number.isSafeInteger(c.premium) && c.premium >= 0).toBe(true);
+      },
+    ), { numRuns: 500 });
   });
 
   it('throws for an unknown plan (callers validate first)', () => {
@@ -149,10 +172,79 @@ describe('price', () => {
   });
 });
 
+describe('allocate', () => {
+  it('splits in proportion to the weights, the centavos left going to the largest remainders', () => {
+    // 100 × 1/3 = 33,33… each → 33 + 33 + 33 = 99; the 1 left goes to the first of the equal remainders
+    expect(allocate(100, [1, 1, 1])).toEqual([34, 33, 33]);
+    // 10 × 2/7 = 2,857; × 5/7 = 7,142 → 2 + 7 = 9; the larger remainder (0,857) takes the last one
+    expect(allocate(10, [2, 5])).toEqual([3, 7]);
+    expect(allocate(0, [5, 5])).toEqual([0, 0]);
+    expect(allocate(7, [0, 3, 0])).toEqual([0, 7, 0]);
+    expect(allocate(5, [0, 0])).toEqual([3, 2]);
+    expect(allocate(5, [])).toEqual([]);
+  });
+
+  it('is exact for sums beyond 2^53 when multiplied', () => {
+    expect(allocate(90_071_992_547_409, [3_000_000_000_000, 1])).toEqual([90_071_992_547_379, 30]);
+  });
+
+  it('always sums exactly to the total, with each part within a centavo of its exact share', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 10_000_000_000_00 }), fc.array(fc.integer({ min: 0, max: 100_000_000_00 }), { minLength: 1, maxLength: 12 }),
+      (total, weights) => {
+        const parts = allocate(total, weights);
+        expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+        const sum = weights.reduce((a, b) => a + b, 0);
+        parts.forEach((part, i) => {
+          const exact = sum === 0 ? total / weights.length : (total * weights[i]!) / sum;
+          expect(Math.abs(part - exact)).toBeLessThan(1.000001);
+        });
+      },
+    ), { numRuns: 1000 });
+  });
+});
+
+describe('withCoverageShares', () => {
+  it('splits the stored net premium of a quote priced before the shares existed, keeping every total', () => {
+    // Stored before decision 023: premiums at tariff (160,00 + 45,00 + … = 420,00) under a net premium of 357,00.
+    const stored: StoredPricing = {
+      plan: 'conforto', factors: [{ label: 'Tipo de imóvel: Apartamento', value: 0.85 }],
+      coverages: [
+        { id: 'incendio', name: 'Incêndio', capital: 400_000_00, premium: 160_00, deductible: 'Não há' },
+        { id: 'roubo', name: 'Roubo', capital: 10_000_00, premium: 100_00, deductible: 'R$ 500,00' },
+        { id: 'outros', name: 'Outros', capital: 40_000_00, premium: 160_00, deductible: 'Não há' },
+      ],
+      netPremium: 357_00, policyCost: 0, iofRate: 0.0738, iof: 26_35, total: 383_35,
+    };
+    const shown = withCoverageShares(stored);
+    // × 0,85: 136,00 + 85,00 + 136,00 = 357,00
+    expect(shown.coverages.map((c) => [c.tariffPremium, c.premium])).toEqual([[160_00, 136_00], [100_00, 85_00], [160_00, 136_00]]);
+    expect(shown).toMatchObject({ netPremium: 357_00, iof: 26_35, total: 383_35 });
+  });
+
+  it('leaves a pricing with its shares as it is', () => {
+    const pricing = price(TEST_PRODUCT, { valor: 200_000_00, fator: true }, { plan: 'p1', capitals: {} });
+    expect(withCoverageShares(pricing)).toBe(pricing);
+  });
+});
+
 describe('PAYMENT_METHODS', () => {
   it('lists pix (à vista), boleto up to 10, credit card and bank debit up to 12', () => {
     expect(PAYMENT_METHODS.map((m) => [m.value, m.maxInstallments])).toEqual([['pix', 1], ['boleto', 10], ['cartao', 12], ['debito', 12]]);
     expect(PAYMENT_METHODS.find((m) => m.value === 'pix')!.label).toContain('à vista');
+  });
+});
+
+describe('interestFreeOffer', () => {
+  it('promises the most interest-free installments of the method the contratação starts on (boleto), not of the card', () => {
+    // 1.000,00: interest-free up to 3 on every method; boleto (the default) and card both reach 3
+    expect(interestFreeOffer(TEST_PRODUCT, 1_000_00)).toEqual({ option: installmentOptions(TEST_PRODUCT, 1_000_00, 'boleto')[2], phrase: 'no boleto' });
+    // a product interest-free up to 12: the card would offer 12x, the default boleto stops at 10
+    const twelve = { ...TEST_PRODUCT, installments: { ...TEST_PRODUCT.installments, maxInstallments: 12, interestFreeUpTo: 12 } };
+    expect(interestFreeOffer(twelve, 1_200_00)?.option.count).toBe(10);
+    expect(interestFreeOffer(twelve, 1_200_00, 'cartao')).toMatchObject({ option: { count: 12 }, phrase: 'no cartão' });
+    // below twice the minimum installment only paying at once is offered: no promise
+    expect(interestFreeOffer(TEST_PRODUCT, 90_00)).toBeUndefined();
   });
 });
 

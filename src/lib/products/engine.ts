@@ -8,8 +8,10 @@ import type {
  * The one rating engine of every line (DESIGN §7, docs/decisions/014-illustrative-tariff.md). A line
  * is data (a `ProductDef`); nothing here knows about a particular product.
  *
- *   coverage premium = round(capital × rate ‰)  or its fixed premium
- *   net premium      = max(round(Σ premiums × Π factors), minimum premium)
+ *   tariff premium   = round(capital × rate ‰)  or its fixed premium
+ *   net premium      = max(round(Σ tariff premiums × Π factors), minimum premium)
+ *   coverage premium = the net premium split in proportion to the tariff premiums (largest
+ *                      remainder), so the coverages sum exactly to it (decision 023)
  *   IOF              = round((net premium + policy cost) × IOF rate)
  *   total            = net premium + policy cost + IOF
  */
@@ -99,6 +101,45 @@ function capitalProblem(capital: ResolvedCapital, chosen: Cents): string | undef
   return undefined;
 }
 
+/**
+ * Splits `total` centavos in proportion to `weights` by the largest-remainder method: each part is
+ * floor(total × weight / Σ weights), and the centavos left go one each to the largest remainders
+ * (the earlier part first on a tie). The parts always sum exactly to `total`. Exact integer
+ * arithmetic (BigInt): total × weight may pass 2^53. All-zero weights split evenly.
+ */
+export function allocate(total: Cents, weights: readonly number[]): Cents[] {
+  if (weights.length === 0) return [];
+  const even = weights.every((w) => w === 0);
+  const ws = weights.map((w) => BigInt(even ? 1 : Math.max(0, Math.round(w))));
+  const sum = ws.reduce((a, b) => a + b, 0n);
+  const whole = BigInt(total);
+  const parts = ws.map((w) => (whole * w) / sum);
+  const remainders = ws.map((w, index) => ({ index, rest: (whole * w) % sum }));
+  let left = Number(whole - parts.reduce((a, b) => a + b, 0n));
+  remainders.sort((a, b) => (a.rest === b.rest ? a.index - b.index : a.rest > b.rest ? -1 : 1));
+  for (const { index } of remainders) {
+    if (left <= 0) break;
+    parts[index]! += 1n;
+    left -= 1;
+  }
+  return parts.map(Number);
+}
+
+/** A pricing as a quote's `precificacao` column may hold it: before decision 023 without `tariffPremium`. */
+export type StoredPricing = Omit<Pricing, 'coverages'> & { coverages: (Omit<CoveragePrice, 'tariffPremium'> & { tariffPremium?: Cents })[] };
+
+/**
+ * A pricing whose coverages' premiums sum to its net premium. Quotes priced before decision 023
+ * stored each coverage's tariff premium as `premium` (and no `tariffPremium`): the stored net
+ * premium is kept as it was and split again, so such a quote shows the same totals, now adding up.
+ */
+export function withCoverageShares(pricing: StoredPricing): Pricing {
+  const tariffs = pricing.coverages.map((c) => c.tariffPremium ?? c.premium);
+  const shares = allocate(pricing.netPremium, tariffs);
+  if (pricing.coverages.every((c, i) => c.tariffPremium !== undefined && c.premium === shares[i])) return pricing as Pricing;
+  return { ...pricing, coverages: pricing.coverages.map((c, i) => ({ ...c, tariffPremium: tariffs[i]!, premium: shares[i]! })) };
+}
+
 /** The product of the factors, kept as a float until the one rounding of the net premium. */
 const combined = (factors: readonly Factor[]): number => factors.reduce((acc, f) => acc * f.value, 1);
 
@@ -109,15 +150,18 @@ const combined = (factors: readonly Factor[]): number => factors.reduce((acc, f)
 export function price(product: ProductDef, answers: Answers, selection: Selection): Pricing {
   const plan = findPlan(product, selection.plan);
   if (!plan) throw new Error(`Plano desconhecido: ${selection.plan}`);
-  const coverages: CoveragePrice[] = resolveCapitals(product, answers, plan.id).map((resolved) => {
+  const tariff = resolveCapitals(product, answers, plan.id).map((resolved) => {
     const def = product.coverages.find((c) => c.id === resolved.id);
     const capital = selection.capitals[resolved.id] ?? resolved.default;
-    const premium = def?.fixedPremium ?? roundHalfUp((capital * (def?.rate ?? 0)) / 1000);
-    return { id: resolved.id, name: resolved.name, capital, premium, deductible: def?.deductible ?? '' };
+    const tariffPremium = def?.fixedPremium ?? roundHalfUp((capital * (def?.rate ?? 0)) / 1000);
+    return { id: resolved.id, name: resolved.name, capital, tariffPremium, deductible: def?.deductible ?? '' };
   });
   const factors = product.factors(answers);
-  const gross = coverages.reduce((sum, c) => sum + c.premium, 0);
+  const gross = tariff.reduce((sum, c) => sum + c.tariffPremium, 0);
   const netPremium = Math.max(roundHalfUp(gross * combined(factors)), product.minimumPremium);
+  const shares = allocate(netPremium, tariff.map((c) => c.tariffPremium));
+  const coverages: CoveragePrice[] = tariff.map(({ id, name, capital, tariffPremium, deductible }, i) =>
+    ({ id, name, capital, premium: shares[i]!, tariffPremium, deductible }));
   const iofRate = IOF_RATES[product.iof];
   const iof = roundHalfUp((netPremium + product.policyCost) * iofRate);
   return {
@@ -131,15 +175,20 @@ export function price(product: ProductDef, answers: Answers, selection: Selectio
 export interface PaymentMethodDef {
   value: PaymentMethod;
   label: string;
+  /** 'no boleto': how an offer names the method ('10x sem juros no boleto'). */
+  phrase: string;
   maxInstallments: number;
 }
 
 export const PAYMENT_METHODS: readonly PaymentMethodDef[] = [
-  { value: 'pix', label: 'Pix (à vista)', maxInstallments: 1 },
-  { value: 'boleto', label: 'Boleto bancário', maxInstallments: 10 },
-  { value: 'cartao', label: 'Cartão de crédito', maxInstallments: 12 },
-  { value: 'debito', label: 'Débito em conta', maxInstallments: 12 },
+  { value: 'pix', label: 'Pix (à vista)', phrase: 'no Pix', maxInstallments: 1 },
+  { value: 'boleto', label: 'Boleto bancário', phrase: 'no boleto', maxInstallments: 10 },
+  { value: 'cartao', label: 'Cartão de crédito', phrase: 'no cartão', maxInstallments: 12 },
+  { value: 'debito', label: 'Débito em conta', phrase: 'no débito em conta', maxInstallments: 12 },
 ];
+
+/** The method the contratação step starts on; a plan card promises only what this method offers. */
+export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'boleto';
 
 /** Even split; the first installment carries the centavos the division leaves over. */
 function interestFree(total: Cents, count: number): InstallmentOption {
@@ -180,6 +229,15 @@ export function installmentOptions(product: ProductDef, total: Cents, method: Pa
 /** Every installment of an option, first to last; they sum exactly to `option.total`. */
 export const installmentSchedule = (option: InstallmentOption): Cents[] =>
   Array.from({ length: option.count }, (_, i) => (i === 0 ? option.first : option.other));
+
+/**
+ * The most interest-free installments a method offers for a total — what a plan card may promise
+ * ('ou 10x de R$ 119,24 sem juros no boleto'); undefined when only paying at once is offered.
+ */
+export function interestFreeOffer(product: ProductDef, total: Cents, method: PaymentMethod = DEFAULT_PAYMENT_METHOD) {
+  const option = installmentOptions(product, total, method).filter((o) => o.interestFree && o.count > 1).at(-1);
+  return option && { option, phrase: PAYMENT_METHODS.find((m) => m.value === method)!.phrase };
+}
 
 export const isAllowedInstallment = (product: ProductDef, total: Cents, method: PaymentMethod, count: number): boolean =>
   installmentOptions(product, total, method).some((option) => option.count === count);

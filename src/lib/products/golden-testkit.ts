@@ -7,9 +7,14 @@ import type { Cents, PaymentMethod, Pricing, ProductDef } from './types';
  * compare with the worked arithmetic beside each example.
  */
 
-/** { coverage id: [capital, premium] } in centavos. */
-export const coverageTable = (pricing: Pricing): Record<string, [Cents, Cents]> =>
-  Object.fromEntries(pricing.coverages.map((c) => [c.id, [c.capital, c.premium]]));
+/**
+ * { coverage id: [capital, tariff premium, premium] } in centavos: the premium is the coverage's
+ * share of the net premium, and the shares sum exactly to it (checked here, decision 023).
+ */
+export function coverageTable(pricing: Pricing): Record<string, [Cents, Cents, Cents]> {
+  expect(pricing.coverages.reduce((sum, c) => sum + c.premium, 0)).toBe(pricing.netPremium);
+  return Object.fromEntries(pricing.coverages.map((c) => [c.id, [c.capital, c.tariffPremium, c.premium]]));
+}
 
 export const factorValues = (pricing: Pricing): number[] => pricing.factors.map((f) => f.value);
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { UFS, insuredDocument, insuredName, insuredSchema } from './insured';
+import { INSURED_MAX_LENGTH, UFS, insuredDocument, insuredName, insuredSchema } from './insured';
 
 const TODAY = new Date(2026, 2, 15);
 
@@ -47,6 +47,18 @@ describe('insuredSchema', () => {
     expect(messagesOf('PF', { ...PERSON, cpf: '529.982.247-24' })).toEqual({ cpf: 'Informe um CPF válido.' });
     expect(messagesOf('PF', { ...PERSON, cpf: '111.111.111-11' })).toEqual({ cpf: 'Informe um CPF válido.' });
     expect(messagesOf('PJ', { ...COMPANY, cnpj: '11.222.333/0001-80' })).toEqual({ cnpj: 'Informe um CNPJ válido.' });
+  });
+
+  it('tells the limit of a text that is too long, instead of asking for it again', () => {
+    const long = (n: number) => `Maria ${'a'.repeat(n)}`;
+    expect(messagesOf('PF', { ...PERSON, nome: long(500) })).toEqual({ nome: 'Use no máximo 120 caracteres.' });
+    expect(messagesOf('PJ', { ...COMPANY, razaoSocial: long(150) })).toEqual({ razaoSocial: 'Use no máximo 150 caracteres.' });
+    expect(messagesOf('PF', { ...PERSON, endereco: { ...ENDERECO, logradouro: long(120), complemento: long(60) } })).toEqual({
+      'endereco.logradouro': 'Use no máximo 120 caracteres.', 'endereco.complemento': 'Use no máximo 60 caracteres.',
+    });
+    expect(INSURED_MAX_LENGTH).toMatchObject({ nome: 120, razaoSocial: 150, logradouro: 120, complemento: 60 });
+    // at the limit it is accepted
+    expect(messagesOf('PF', { ...PERSON, nome: long(114) })).toEqual({});
   });
 
   it('refuses a UF that does not exist, a short CEP and a phone without area code', () => {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { emailField } from '../auth-schemas';
+import { EMAIL_MAX_LENGTH, emailField } from '../auth-schemas';
 import { digitsOnly, isValidCnpj, isValidCpf, normalizeCnpj, parsePhone } from '../validators';
 import { ageOn, parseIsoDate } from './questions';
 import type { InsuredKind, Option } from './types';
@@ -27,6 +27,14 @@ export const UFS: readonly Option[] = [
 /** The insured person's age bounds when the product sets none (DESIGN §7: adults only). */
 export const INSURED_AGE = { min: 18, max: 100 } as const;
 
+/**
+ * The longest text each free-text field of the insured takes: the schema refuses more with
+ * `INSURED_MESSAGES.tooLong`, and the form sets the same number as the input's maxLength.
+ */
+export const INSURED_MAX_LENGTH = {
+  nome: 120, razaoSocial: 150, email: EMAIL_MAX_LENGTH, logradouro: 120, numero: 10, complemento: 60, bairro: 60, cidade: 60,
+} as const;
+
 export const INSURED_MESSAGES = {
   nome: 'Informe o nome completo.',
   razaoSocial: 'Informe a razão social.',
@@ -38,22 +46,22 @@ export const INSURED_MESSAGES = {
   cep: 'Informe o CEP com 8 dígitos.',
   logradouro: 'Informe o logradouro.',
   numero: 'Informe o número.',
-  complemento: 'O complemento deve ter no máximo 60 caracteres.',
+  tooLong: (max: number) => `Use no máximo ${max} caracteres.`,
   bairro: 'Informe o bairro.',
   cidade: 'Informe a cidade.',
   uf: 'Escolha a UF.',
   tipoPessoa: 'Escolha pessoa física ou pessoa jurídica.',
 } as const;
 
-/** A trimmed, required text of at most `max` characters. */
-const text = (message: string, max = 120) =>
-  z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, message));
+/** A trimmed, required text of at most `max` characters; a longer one is told the limit. */
+const text = (message: string, max: number) =>
+  z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, INSURED_MESSAGES.tooLong(max)));
 
 /** A string reduced by `normalize`, then checked. */
 const normalized = (message: string, normalize: (v: string) => string, valid: (v: string) => boolean) =>
   z.pipe(z.string({ error: message }).check(z.maxLength(40, message)), z.transform(normalize)).check(z.refine(valid, message));
 
-const fullName = text(INSURED_MESSAGES.nome).check(z.refine((v) => /\S+\s+\S+/.test(v), INSURED_MESSAGES.nome));
+const fullName = text(INSURED_MESSAGES.nome, INSURED_MAX_LENGTH.nome).check(z.refine((v) => /\S+\s+\S+/.test(v), INSURED_MESSAGES.nome));
 const cpf = normalized(INSURED_MESSAGES.cpf, digitsOnly, isValidCpf);
 const cnpj = normalized(INSURED_MESSAGES.cnpj, normalizeCnpj, isValidCnpj);
 const telefone = normalized(INSURED_MESSAGES.telefone, digitsOnly, (v) => parsePhone(v) !== null);
@@ -63,11 +71,12 @@ const uf = z.pipe(z.string({ error: INSURED_MESSAGES.uf }).check(z.maxLength(2, 
 
 export const addressSchema = z.object({
   cep,
-  logradouro: text(INSURED_MESSAGES.logradouro),
-  numero: text(INSURED_MESSAGES.numero, 10),
-  complemento: z.optional(z.string({ error: INSURED_MESSAGES.complemento }).check(z.trim(), z.maxLength(60, INSURED_MESSAGES.complemento))),
-  bairro: text(INSURED_MESSAGES.bairro, 60),
-  cidade: text(INSURED_MESSAGES.cidade, 60),
+  logradouro: text(INSURED_MESSAGES.logradouro, INSURED_MAX_LENGTH.logradouro),
+  numero: text(INSURED_MESSAGES.numero, INSURED_MAX_LENGTH.numero),
+  complemento: z.optional(z.string({ error: INSURED_MESSAGES.tooLong(INSURED_MAX_LENGTH.complemento) })
+    .check(z.trim(), z.maxLength(INSURED_MAX_LENGTH.complemento, INSURED_MESSAGES.tooLong(INSURED_MAX_LENGTH.complemento)))),
+  bairro: text(INSURED_MESSAGES.bairro, INSURED_MAX_LENGTH.bairro),
+  cidade: text(INSURED_MESSAGES.cidade, INSURED_MAX_LENGTH.cidade),
   uf,
 });
 
@@ -102,7 +111,7 @@ const personSchema = ({ today = new Date(), age = INSURED_AGE }: InsuredOptions)
 
 const companySchema = () => z.object({
   tipoPessoa: tipoPessoa('PJ'),
-  razaoSocial: text(INSURED_MESSAGES.razaoSocial, 150),
+  razaoSocial: text(INSURED_MESSAGES.razaoSocial, INSURED_MAX_LENGTH.razaoSocial),
   cnpj,
   email: emailField,
   telefone,

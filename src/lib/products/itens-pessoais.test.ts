@@ -18,8 +18,8 @@ describe('Itens Pessoais (IPU, IP)', () => {
     const answers = { tipoItem: 'celular', marcaModelo: 'Samsung Galaxy S25', valorBem: 6_000_00, idadeBem: 6, usoProfissional: false };
     const pricing = price(ITENS_PESSOAIS, answers, { plan: 'conforto', capitals: {} });
     // roubo 6.000,00 × 60 ‰ = 360,00; quebra 6.000,00 × 45 ‰ = 270,00 → 630,00
-    expect(coverageTable(pricing)).toEqual({ roubo: [6_000_00, 360_00], quebra: [6_000_00, 270_00] });
-    // smartphone 1,2 × 6 meses (até 12) 1 × uso pessoal 1 → 756,00
+    // smartphone 1,2 × 6 meses (até 12) 1 × uso pessoal 1 → 756,00; shares × 1,2: 432,00 + 324,00 = 756,00
+    expect(coverageTable(pricing)).toEqual({ roubo: [6_000_00, 360_00, 432_00], quebra: [6_000_00, 270_00, 324_00] });
     expect(factorValues(pricing)).toEqual([1.2, 1, 1]);
     // IOF 756,00 × 7,38 % = 55,7928 → 55,79; total 811,79
     expect(figures(pricing)).toEqual({ netPremium: 756_00, policyCost: 0, iofRate: 0.0738, iof: 55_79, total: 811_79 });
@@ -37,8 +37,9 @@ describe('Itens Pessoais (IPU, IP)', () => {
     expect(validateSelection(ITENS_PESSOAIS, answers, selection)).toEqual({});
     const pricing = price(ITENS_PESSOAIS, answers, selection);
     // 8.000,00 × (roubo 60 ‰ = 480,00; quebra 45 ‰ = 360,00; furto simples 30 ‰ = 240,00) → 1.080,00
-    expect(coverageTable(pricing)).toEqual({ roubo: [8_000_00, 480_00], quebra: [8_000_00, 360_00], furtoSimples: [8_000_00, 240_00] });
     // notebook 1 × 18 meses (13–24) 1,15 × uso profissional 1,15 = 1,3225 → 1.428,30
+    // shares × 1,3225, exact: 634,80 + 476,10 + 317,40 = 1.428,30
+    expect(coverageTable(pricing)).toEqual({ roubo: [8_000_00, 480_00, 634_80], quebra: [8_000_00, 360_00, 476_10], furtoSimples: [8_000_00, 240_00, 317_40] });
     expect(factorValues(pricing)).toEqual([1, 1.15, 1.15]);
     // IOF 1.428,30 × 7,38 % = 105,40854 → 105,41; total 1.533,71
     expect(figures(pricing)).toEqual({ netPremium: 1_428_30, policyCost: 0, iofRate: 0.0738, iof: 105_41, total: 1_533_71 });

@@ -19,7 +19,8 @@ describe('Máquinas e Equipamentos (MU)', () => {
     const answers = { tipoEquipamento: 'trator', fabricanteModelo: 'Massey Ferguson 4275', valorEquipamento: 280_000_00, idadeEquipamento: 5, uso: 'agricola', rastreador: false };
     const pricing = price(MAQUINAS, answers, { plan: 'conforto', capitals: {} });
     // básica 280.000,00 × 12 ‰ = 3.360,00; roubo 280.000,00 × 5 ‰ = 1.400,00; RC 100.000,00 × 3 ‰ = 300,00 → 5.060,00
-    expect(coverageTable(pricing)).toEqual({ basica: [280_000_00, 3_360_00], roubo: [280_000_00, 1_400_00], rc: [100_000_00, 300_00] });
+    // every factor is 1 (below): each coverage's share of the net premium is its tariff premium
+    expect(coverageTable(pricing)).toEqual({ basica: [280_000_00, 3_360_00, 3_360_00], roubo: [280_000_00, 1_400_00, 1_400_00], rc: [100_000_00, 300_00, 300_00] });
     // trator 1 × 5 anos (4–8) 1 × agrícola 1 × sem rastreador 1 → 5.060,00
     expect(pricing.factors.map((f) => f.label)).toEqual([
       'Tipo de equipamento: Trator', 'Idade do equipamento (anos): 5', 'Uso do equipamento: Agrícola', 'Possui rastreador: não',
@@ -41,11 +42,12 @@ describe('Máquinas e Equipamentos (MU)', () => {
     const pricing = price(MAQUINAS, answers, selection);
     // básica 950.000,00 × 12 ‰ = 11.400,00; roubo × 5 ‰ = 4.750,00; RC 300.000,00 × 3 ‰ = 900,00
     // danos elétricos 50.000,00 × 2 ‰ = 100,00; substituto 60.000,00 × 10 ‰ = 600,00 → 17.750,00
-    expect(coverageTable(pricing)).toEqual({
-      basica: [950_000_00, 11_400_00], roubo: [950_000_00, 4_750_00], rc: [300_000_00, 900_00],
-      danosEletricos: [50_000_00, 100_00], aluguel: [60_000_00, 600_00],
-    });
     // escavadeira 1,15 × 10 anos (9–14) 1,2 × locação 1,4 × rastreador 0,9 = 1,73880 → 30.863,70
+    // shares: each tariff premium × 1,7388, exact: 19.822,32 + 8.259,30 + 1.564,92 + 173,88 + 1.043,28 = 30.863,70
+    expect(coverageTable(pricing)).toEqual({
+      basica: [950_000_00, 11_400_00, 19_822_32], roubo: [950_000_00, 4_750_00, 8_259_30], rc: [300_000_00, 900_00, 1_564_92],
+      danosEletricos: [50_000_00, 100_00, 173_88], aluguel: [60_000_00, 600_00, 1_043_28],
+    });
     expect(factorValues(pricing)).toEqual([1.15, 1.2, 1.4, 0.9]);
     // IOF (30.863,70 + 50,00) × 7,38 % = 2.281,431… → 2.281,43; total 33.195,13
     expect(figures(pricing)).toEqual({ netPremium: 30_863_70, policyCost: 50_00, iofRate: 0.0738, iof: 2_281_43, total: 33_195_13 });

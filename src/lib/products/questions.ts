@@ -57,7 +57,8 @@ export const answerMessages = {
   tooLong: (q: Question) => `${upperFirst(named(q))} deve ter no máximo ${TEXT_MAX_LENGTH} caracteres.`,
 } as const;
 
-const TEXT_MAX_LENGTH = 200;
+/** The longest answer a text question takes; the form sets it as the input's maxLength. */
+export const TEXT_MAX_LENGTH = 200;
 
 // ——— One parser per kind: raw form value → answer or message ———
 

@@ -19,11 +19,13 @@ describe('Residencial (RES)', () => {
     // incêndio 400.000,00 × 0,4 ‰ = 160,00   danos elétricos 15.000,00 × 3 ‰ = 45,00
     // roubo 10.000,00 × 10 ‰ = 100,00        vendaval 20.000,00 × 1,5 ‰ = 30,00
     // RC familiar 20.000,00 × 2 ‰ = 40,00    assistência 45,00                      sum 420,00
-    expect(coverageTable(pricing)).toEqual({
-      incendio: [400_000_00, 160_00], danosEletricos: [15_000_00, 45_00], roubo: [10_000_00, 100_00],
-      vendaval: [20_000_00, 30_00], rcFamiliar: [20_000_00, 40_00], assistencia: [1_500_00, 45_00],
-    });
     // apartamento 0,85 × habitual 1 × alvenaria 1 × sem alarme 1 → 420,00 × 0,85 = 357,00
+    // each coverage's share of the net premium is its tariff premium × 0,85, exact here:
+    // 136,00 + 38,25 + 85,00 + 25,50 + 34,00 + 38,25 = 357,00
+    expect(coverageTable(pricing)).toEqual({
+      incendio: [400_000_00, 160_00, 136_00], danosEletricos: [15_000_00, 45_00, 38_25], roubo: [10_000_00, 100_00, 85_00],
+      vendaval: [20_000_00, 30_00, 25_50], rcFamiliar: [20_000_00, 40_00, 34_00], assistencia: [1_500_00, 45_00, 38_25],
+    });
     expect(pricing.factors).toEqual([
       { label: 'Tipo de imóvel: Apartamento', value: 0.85 }, { label: 'Uso do imóvel: Moradia habitual', value: 1 },
       { label: 'Tipo de construção: Alvenaria', value: 1 }, { label: 'Possui alarme monitorado: não', value: 1 },
@@ -51,12 +53,16 @@ describe('Residencial (RES)', () => {
     // roubo 30.000,00 × 10 ‰ = 300,00        vendaval 50.000,00 × 1,5 ‰ = 75,00
     // RC familiar 100.000,00 × 2 ‰ = 200,00  aluguel 12.000,00 × 2 ‰ = 24,00
     // vidros 8.000,00 × 8 ‰ = 64,00          assistência 45,00                     sum 1.088,00
-    expect(coverageTable(pricing)).toEqual({
-      incendio: [800_000_00, 320_00], danosEletricos: [20_000_00, 60_00], roubo: [30_000_00, 300_00],
-      vendaval: [50_000_00, 75_00], rcFamiliar: [100_000_00, 200_00], aluguel: [12_000_00, 24_00],
-      vidros: [8_000_00, 64_00], assistencia: [1_500_00, 45_00],
-    });
     // casa 1,15 × veraneio 1,3 × mista 1,4 × alarme 0,95 = 1,98835 → 1.088,00 × 1,98835 = 2.163,3248 → 2.163,32
+    // shares of the net premium (tariff × 2.163,32 / 1.088,00) cut to the centavo: incêndio 636,27|06;
+    // danos elétricos 119,30|07; roubo 596,50|37; vendaval 149,12|59; RC 397,66|91; aluguel 47,72|03;
+    // vidros 127,25|41; assistência 89,47|56 → 2.163,29; the 3 centavos left go to the largest cut-off
+    // fractions (RC 0,91, vendaval 0,59, assistência 0,56) → 397,67, 149,13 and 89,48
+    expect(coverageTable(pricing)).toEqual({
+      incendio: [800_000_00, 320_00, 636_27], danosEletricos: [20_000_00, 60_00, 119_30], roubo: [30_000_00, 300_00, 596_50],
+      vendaval: [50_000_00, 75_00, 149_13], rcFamiliar: [100_000_00, 200_00, 397_67], aluguel: [12_000_00, 24_00, 47_72],
+      vidros: [8_000_00, 64_00, 127_25], assistencia: [1_500_00, 45_00, 89_48],
+    });
     expect(factorValues(pricing)).toEqual([1.15, 1.3, 1.4, 0.95]);
     // IOF 2.163,32 × 7,38 % = 159,653 → 159,65; total 2.163,32 + 159,65 = 2.322,97
     expect(figures(pricing)).toEqual({ netPremium: 2_163_32, policyCost: 0, iofRate: 0.0738, iof: 159_65, total: 2_322_97 });

@@ -139,7 +139,10 @@ export interface CoveragePrice {
   id: string;
   name: string;
   capital: Cents;
+  /** The coverage's share of the net premium: the coverages' premiums sum exactly to `netPremium`. */
   premium: Cents;
+  /** Capital × rate (or the fixed premium), before the rating factors and the minimum premium. */
+  tariffPremium: Cents;
   deductible: string;
 }
 

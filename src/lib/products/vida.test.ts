@@ -25,7 +25,10 @@ describe('Vida (VEU, VG, VE)', () => {
     const answers = { profissao: 'administrativa', fumante: false, dataNascimento: '1990-05-10', dataCotacao: QUOTE_DAY };
     const pricing = price(VIDA, answers, { plan: 'conforto', capitals: {} });
     // morte 100.000,00 × 1 ‰ = 100,00; morte acidental 100.000,00 × 0,3 ‰ = 30,00; funeral 30,00 → 160,00
-    expect(coverageTable(pricing)).toEqual({ morte: [100_000_00, 100_00], morteAcidental: [100_000_00, 30_00], funeral: [5_000_00, 30_00] });
+    // every factor is 1 (below): each coverage's share of the net premium is its tariff premium
+    expect(coverageTable(pricing)).toEqual({
+      morte: [100_000_00, 100_00, 100_00], morteAcidental: [100_000_00, 30_00, 30_00], funeral: [5_000_00, 30_00, 30_00],
+    });
     // 35 anos (31–40) 1 × administrativa 1 × não fumante 1 → 160,00
     expect(pricing.factors).toEqual([
       { label: 'Idade: 35', value: 1 }, { label: 'Categoria da profissão: Administrativa ou de escritório', value: 1 },
@@ -49,10 +52,14 @@ describe('Vida (VEU, VG, VE)', () => {
     const pricing = price(VIDA, answers, selection);
     // morte 300.000,00 × 1 ‰ = 300,00; morte acidental 200.000,00 × 0,3 ‰ = 60,00;
     // IPA 100.000,00 × 0,4 ‰ = 40,00; funeral 30,00 → 430,00
-    expect(coverageTable(pricing)).toEqual({
-      morte: [300_000_00, 300_00], morteAcidental: [200_000_00, 60_00], ipa: [100_000_00, 40_00], funeral: [5_000_00, 30_00],
-    });
     // 45 anos (41–50) 1,7 × técnica 1,25 × fumante 1,3 = 2,7625 → 430,00 × 2,7625 = 1.187,875 → 1.187,88
+    // shares of the net premium (tariff × 1.187,88 / 430,00) cut to the centavo: morte 828,75|35;
+    // morte acidental 165,75|07; IPA 110,50|05; funeral 82,87|53 → 1.187,87; the centavo left goes to the
+    // largest cut-off fraction (funeral 0,53) → 82,88
+    expect(coverageTable(pricing)).toEqual({
+      morte: [300_000_00, 300_00, 828_75], morteAcidental: [200_000_00, 60_00, 165_75], ipa: [100_000_00, 40_00, 110_50],
+      funeral: [5_000_00, 30_00, 82_88],
+    });
     expect(factorValues(pricing)).toEqual([1.7, 1.25, 1.3]);
     // IOF 1.187,88 × 0,38 % = 4,513944 → 4,51; total 1.192,39
     expect(figures(pricing)).toEqual({ netPremium: 1_187_88, policyCost: 0, iofRate: 0.0038, iof: 4_51, total: 1_192_39 });
@@ -66,8 +73,9 @@ describe('Vida (VEU, VG, VE)', () => {
     const answers = { profissao: 'comercial', fumante: false, dataNascimento: '1998-01-31', dataCotacao: QUOTE_DAY };
     const pricing = price(VIDA_FLEX, answers, { plan: 'flexEssencial', capitals: { dit: 150_00 } });
     // morte 50.000,00 × 1 ‰ = 50,00; IPA 50.000,00 × 0,4 ‰ = 20,00; diária 150,00 × 500 ‰ = 75,00 → 145,00
-    expect(coverageTable(pricing)).toEqual({ morte: [50_000_00, 50_00], ipa: [50_000_00, 20_00], dit: [150_00, 75_00] });
     // 28 anos (até 30) 0,6 × comércio 1,1 × não fumante 1 = 0,66 → 145,00 × 0,66 = 95,70
+    // shares × 0,66, exact: 33,00 + 13,20 + 49,50 = 95,70
+    expect(coverageTable(pricing)).toEqual({ morte: [50_000_00, 50_00, 33_00], ipa: [50_000_00, 20_00, 13_20], dit: [150_00, 75_00, 49_50] });
     // IOF 95,70 × 0,38 % = 0,36366 → 0,36; total 96,06; 4 × 24,01 (first 24,03) is the most
     expect(figures(pricing)).toEqual({ netPremium: 95_70, policyCost: 0, iofRate: 0.0038, iof: 36, total: 96_06 });
     expect(optionRows(VIDA_FLEX, 96_06, 'debito').map((r) => r[0])).toEqual([1, 2, 3, 4]);
@@ -79,7 +87,8 @@ describe('Vida (VEU, VG, VE)', () => {
     const pricing = price(VIDA_ESSENCIAL, answers, { plan: 'essencial', capitals: {} });
     // morte 30.000,00 × 1 ‰ = 30,00 + funeral 30,00 = 60,00 × 0,6 = 36,00 < 60,00 → minimum 60,00
     // IOF 60,00 × 0,38 % = 0,228 → 0,23; total 60,23
-    expect(coverageTable(pricing)).toEqual({ morte: [30_000_00, 30_00], funeral: [5_000_00, 30_00] });
+    // shares of the minimum 60,00 in proportion to 30,00 and 30,00: 30,00 each
+    expect(coverageTable(pricing)).toEqual({ morte: [30_000_00, 30_00, 30_00], funeral: [5_000_00, 30_00, 30_00] });
     expect(figures(pricing)).toEqual({ netPremium: 60_00, policyCost: 0, iofRate: 0.0038, iof: 23, total: 60_23 });
     expect(validateSelection(VIDA_ESSENCIAL, answers, { plan: 'essencial', capitals: { morte: 40_000_00 } }))
       .toEqual({ morte: 'O capital de Morte por qualquer causa é fixo em R$ 30.000,00 neste plano.' });

@@ -34,8 +34,7 @@ const residentialProposal: QuoteDocument = {
   ],
   premium: { net: 111_971, policyCost: 3_000, iofRate: 0.0738, iof: 8_485, total: 123_456 },
   payment: {
-    method: 'Boleto bancário',
-    dueDay: 10,
+    lines: [{ label: 'Forma de pagamento', value: 'Boleto bancário' }, { label: 'Vencimento', value: 'Dia 10' }],
     installments: INSTALLMENT_VALUES.map((value, index) => ({
       number: index + 1, dueDate: `10/${String(index + 2).padStart(2, '0')}/2026`, value,
     })),
@@ -108,6 +107,16 @@ describe('renderQuotePdf', () => {
     expect(text).toContain('Forma de pagamento Boleto bancário');
   });
 
+  it('names the account of a bank debit (as the resumo does)', async () => {
+    const lines = [
+      { label: 'Forma de pagamento', value: 'Débito em conta' }, { label: 'Vencimento', value: 'Dia 5' },
+      { label: 'Conta para débito', value: '341 — Itaú Unibanco · Ag. 0123 · C/C 123456', wide: true },
+    ];
+    const text = flat(await pdfText(await renderQuotePdf({ ...residentialProposal, payment: { ...residentialProposal.payment!, lines } })));
+    expect(text).toContain('Conta para débito');
+    expect(text).toContain('341 — Itaú Unibanco · Ag. 0123 · C/C 123456');
+  });
+
   it('writes the beneficiaries and the life IOF of a life proposal, without a payment section', async () => {
     const text = flat(await pdfText(await renderQuotePdf(lifeProposal)));
     expect(text).toContain('Proposta de Seguro — Vida');
@@ -148,6 +157,17 @@ describe('renderQuotePdf', () => {
     pages.forEach((page, index) => {
       expect(flat(page)).toContain(`Proposta nº 202600012 · Página ${index + 1} de ${pages.length}`);
     });
+  });
+
+  it('never leaves the premium heading alone at the foot of a page, however many coverages come before it', async () => {
+    for (let count = 1; count <= 40; count += 1) {
+      const coverages = Array.from({ length: count }, (_, index) => ({
+        name: `Cobertura ${index + 1}`, capital: 100_000, premium: 1_000, deductible: 'Não há',
+      }));
+      const pages = (await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, coverages }))).map(flat);
+      const page = pages.find((text) => text.includes('Composição do prêmio'))!;
+      expect(page, `${count} coverages`).toContain('Prêmio total');
+    }
   });
 
   it('sets the document metadata from the document, the same bytes for the same document', async () => {

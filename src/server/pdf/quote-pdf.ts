@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Cents } from '../../lib/products/types';
 import { formatMoney } from '../../lib/masks';
+import { COVERAGE_PREMIUM_NOTE } from '../../lib/quote-summary';
 
 /**
  * The quote (cotação) and proposal (proposta) as PDF documents, drawn on the server with pdfkit and
@@ -23,7 +24,8 @@ export interface QuoteDocument {
   coverages: { name: string; capital: Cents; premium: Cents; deductible: string }[];
   /** `iofRate` as a fraction, as in `Pricing`: 0.0738, 0.0038 or 0. */
   premium: { net: Cents; policyCost: Cents; iofRate: number; iof: Cents; total: Cents };
-  payment?: { method: string; dueDay: number; installments: { number: number; dueDate: string; value: Cents }[]; total: Cents };
+  /** `lines`: method, due date and (debit) account, already formatted — the resumo's payment lines. */
+  payment?: { lines: Field[]; installments: { number: number; dueDate: string; value: Cents }[]; total: Cents };
   /** `percent` in percent (50 → '50 %'). */
   beneficiaries?: { name: string; relationship: string; percent: number }[];
   createdAt: string;   // 'dd/mm/aaaa'
@@ -91,7 +93,9 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
   page.table(COVERAGE_COLUMNS, doc.coverages.map((coverage) => [
     coverage.name, money(coverage.capital), money(coverage.premium), coverage.deductible,
   ]));
-  page.section('Composição do prêmio');
+  page.note(toWinAnsi(COVERAGE_PREMIUM_NOTE));
+  // Its four short rows go with the heading: a table that opens on the next page would leave it alone.
+  page.section('Composição do prêmio', { keep: 4 * (SIZE.body * 1.2 + 2 * CELL_PADDING.y) + 8 });
   page.table(PREMIUM_COLUMNS, [
     ['Prêmio líquido', money(doc.premium.net)],
     ['Custo de apólice', money(doc.premium.policyCost)],
@@ -100,11 +104,8 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
   if (doc.payment) {
     const { payment } = doc;
     page.section('Pagamento');
-    page.fields([
-      { label: 'Forma de pagamento', value: payment.method },
-      { label: 'Dia de vencimento', value: String(payment.dueDay) },
-      { label: 'Parcelas', value: `${payment.installments.length}x` },
-    ], 3);
+    const count = { label: 'Parcelas', value: `${payment.installments.length}x` };
+    page.fields([...payment.lines.filter((l) => !l.wide), count, ...payment.lines.filter((l) => l.wide)], 3);
     page.table(INSTALLMENT_COLUMNS, payment.installments.map((installment) => [
       `${installment.number}/${payment.installments.length}`, installment.dueDate, money(installment.value),
     ]), { totalRow: ['Total', '', money(payment.total)] });
@@ -272,22 +273,28 @@ class PageWriter {
     this.pdf.moveDown(0.6);
   }
 
-  /** A section heading, kept on the same page as at least the start of its content. */
-  section(text: string): void {
+  /** A section heading, kept on the same page as at least `keep` points of its content. */
+  section(text: string, { keep = 48 } = {}): void {
     this.pdf.moveDown(0.8);
-    this.ensureSpace(this.textHeight(text, this.width, FONT.bold, SIZE.section) + 48);
+    this.ensureSpace(this.textHeight(text, this.width, FONT.bold, SIZE.section) + keep);
     this.pdf.font(FONT.bold).fontSize(SIZE.section).fillColor(COLOR.accent)
       .text(text, this.left, this.pdf.y, { width: this.width });
     this.rule(COLOR.rule, 0.6);
     this.pdf.moveDown(0.4);
   }
 
-  paragraph(text: string, { bold = false } = {}): void {
+  paragraph(text: string, { bold = false, muted = false } = {}): void {
     const font = bold ? FONT.bold : FONT.regular;
-    this.ensureSpace(Math.min(this.textHeight(text, this.width, font, SIZE.body), 3 * SIZE.body * 1.3));
-    this.pdf.font(font).fontSize(SIZE.body).fillColor(COLOR.text)
+    const size = muted ? SIZE.label : SIZE.body;
+    this.ensureSpace(Math.min(this.textHeight(text, this.width, font, size), 3 * size * 1.3));
+    this.pdf.font(font).fontSize(size).fillColor(muted ? COLOR.muted : COLOR.text)
       .text(text, this.left, this.pdf.y, { width: this.width, align: 'justify' });
     this.pdf.moveDown(0.4);
+  }
+
+  /** A small muted line that explains the block above it. */
+  note(text: string): void {
+    this.paragraph(text, { muted: true });
   }
 
   /** Label-over-value pairs in a grid of `columns`; a `wide` field takes a whole row. */

@@ -1,7 +1,7 @@
 import type { QuoteDocument } from '../pdf/quote-pdf';
 import { formatDate, formatDateTime } from '../../lib/format';
 import type { ProductDef } from '../../lib/products/types';
-import { answerLines, commissionOf, insuredLines, installmentLines, paymentMethodLabel, relationshipLabel } from '../../lib/quote-summary';
+import { answerLines, commissionOf, insuredLines, installmentLines, paymentLines, relationshipLabel } from '../../lib/quote-summary';
 import type { QuoteView } from '../../lib/quotes';
 import { formatCnpj } from '../../lib/validators';
 
@@ -41,8 +41,7 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
       iof: pricing?.iof ?? 0, total: pricing?.total ?? 0,
     },
     payment: contracting ? {
-      method: paymentMethodLabel(contracting.formaPagamento), dueDay: contracting.diaVencimento,
-      installments: installmentLines(contracting, from), total: contracting.opcao.total,
+      lines: paymentLines(contracting, from), installments: installmentLines(contracting, from), total: contracting.opcao.total,
     } : undefined,
     beneficiaries: contracting?.beneficiarios?.map((b) => ({ name: b.nome, relationship: relationshipLabel(b.parentesco), percent: b.percentual })),
     createdAt: formatDate(quote.createdAt),

@@ -4,10 +4,10 @@ import type * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import type { QuotesTable } from '../db/schema';
 import { ApiError, badRequest, fieldErrorsOf, forbidden, notFound } from '../api/errors';
-import { contractingSchema, type Contracting } from '../../lib/contracting';
+import { asksDueDay, contractingSchema, type Contracting } from '../../lib/contracting';
 import { brasiliaDay, formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
-import { installmentOptions, price, validateSelection } from '../../lib/products/engine';
+import { installmentOptions, price, validateSelection, withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import { insuredDocument, insuredName, insuredSchema } from '../../lib/products/insured';
 import { answersSchema } from '../../lib/products/questions';
 import { flowOf } from '../../lib/products/flow';
@@ -240,7 +240,11 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     if (!product.beneficiaries && value.beneficiarios?.length) {
       throwIfAny({ 'contratacao.beneficiarios': ['Este produto não tem beneficiários.'] });
     }
-    const cleaned: Contracting = { ...value, debito: value.formaPagamento === 'debito' ? value.debito : undefined };
+    // What the method does not use is not kept: a debit account only for debit, a due day never for Pix.
+    const cleaned: Contracting = {
+      ...value, debito: value.formaPagamento === 'debito' ? value.debito : undefined,
+      diaVencimento: asksDueDay(value.formaPagamento) ? value.diaVencimento : undefined,
+    };
     return contractingAfter(product, row.premio_total, cleaned);
   },
 };
@@ -328,7 +332,9 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     editable: status === 'EM_ELABORACAO' && !expired && row.user_id === seller.userId,
     etapa: row.etapa as QuoteStep,
     segurado: row.segurado as Record<string, unknown>, respostas: row.respostas as Answers, risco: row.risco as Answers | null,
-    selecao: row.selecao as Selection | null, precificacao: row.precificacao as QuoteView['precificacao'],
+    // A quote priced before decision 023 is shown with its stored net premium split over the coverages.
+    selecao: row.selecao as Selection | null,
+    precificacao: row.precificacao ? withCoverageShares(row.precificacao as unknown as StoredPricing) : null,
     contratacao: row.contratacao as QuoteView['contratacao'],
     commissionPercent: row.comissao_centesimos / 100,
     partner: row.razao_social && row.cnpj ? { razaoSocial: row.razao_social, cnpj: row.cnpj } : null,
