@@ -8,7 +8,7 @@ import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
 import { BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, MAX_BODY_BYTES, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
-import { unstorablePaths } from '../../lib/storable-text';
+import { isStorableText, unstorablePaths } from '../../lib/storable-text';
 
 /**
  * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
@@ -122,6 +122,16 @@ function refuseUnstorable(value: unknown, where: string) {
   throw new ApiError(400, UNSTORABLE_MESSAGE, fields);
 }
 
+/** The same for every query pair — repeated names included, which the record handlers get keeps only once. */
+function refuseUnstorableQuery(search: URLSearchParams) {
+  const fields: Record<string, string[]> = {};
+  for (const [name, value] of search) {
+    if (!isStorableText(name)) fields.query = [UNSTORABLE_MESSAGE];
+    else if (!isStorableText(value)) fields[name] = [UNSTORABLE_MESSAGE];
+  }
+  if (Object.keys(fields).length > 0) throw new ApiError(400, UNSTORABLE_MESSAGE, fields);
+}
+
 function parse(schema: Schema | undefined, value: unknown, where: string) {
   refuseUnstorable(value, where);
   if (!schema) return value;
@@ -181,6 +191,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       const match = route.regex.exec(url.pathname)!;
       const rawParams = Object.fromEntries(route.names.map((name, i) => [name, decodeParam(name, match[i + 1] ?? '')]));
       const params = parse(e.params, rawParams, 'params');
+      refuseUnstorableQuery(url.searchParams);
       const query = parse(e.query, Object.fromEntries(url.searchParams), 'query');
       const body = e.body ? parse(e.body, rawBody, 'body') : undefined;
       const payload = await e.handle({
