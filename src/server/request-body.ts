@@ -8,6 +8,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export const BODY_TOO_LARGE_MESSAGE = 'O corpo da requisição excede o limite de 1 MB.';
 
+/**
+ * Headers of every 413: the rest of the refused body was never read, so the connection cannot carry
+ * another request — without this the answer says keep-alive, the client sends its next request on
+ * the same socket, and the server resets it.
+ */
+export const BODY_TOO_LARGE_HEADERS = { connection: 'close' } as const;
+
 export class BodyTooLargeError extends Error {
   constructor() {
     super(BODY_TOO_LARGE_MESSAGE);

@@ -61,9 +61,11 @@ describe('bodies', () => {
     return api.handle(request, { ip: '10.0.0.1', db: async () => db });
   }
 
-  it('a body sent in chunks, without Content-Length, past 1 MB is a 413', async () => {
+  it('a body sent in chunks, without Content-Length, past 1 MB is a 413 that closes the connection', async () => {
     const response = await chunkedSignIn();
     expect(response.status).toBe(413);
+    // The rest of the body was never read: the connection cannot carry another request.
+    expect(response.headers.get('connection')).toBe('close');
     expect(await response.json()).toEqual({ status: 413, message: 'O corpo da requisição excede o limite de 1 MB.' });
   });
 

@@ -6,7 +6,7 @@ import { ApiError, fieldErrorsOf, forbidden, unauthorized } from './errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
-import { BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, MAX_BODY_BYTES, readBodyText } from '../request-body';
+import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, MAX_BODY_BYTES, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 import { isStorableText, unstorablePaths } from '../../lib/storable-text';
 
@@ -98,7 +98,7 @@ async function readJson(request: Request): Promise<unknown> {
   try {
     text = await readBodyText(request);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ApiError(413, BODY_TOO_LARGE_MESSAGE);
+    if (error instanceof BodyTooLargeError) throw new ApiError(413, BODY_TOO_LARGE_MESSAGE, undefined, BODY_TOO_LARGE_HEADERS);
     throw error;
   }
   if (text.trim() === '') return {};
