@@ -153,12 +153,16 @@ test('SIGTERM under keep-alive load: in-flight requests answered, connections an
   const started = Date.now();
   server.child.kill('SIGTERM');
   const signIn = await inFlight;
+  const answered = Date.now();
   expect(signIn.status).toBe(200);
   expect(signIn.headers.get('connection')).toBe('close');
   expect(await server.exited, server.output()).toBe(0);
-  const elapsed = Date.now() - started;
+  const exited = Date.now();
   const tally = await load.stop();
-  expect(elapsed, JSON.stringify(tally)).toBeLessThan(3_000);
+  // The in-flight sign-in (scrypt, on a machine busy with the load) sets the pace; once it is
+  // answered, closing the connections and the database is quick. Before: the 9 s forced exit, code 1.
+  expect(exited - started, JSON.stringify(tally)).toBeLessThan(5_000);
+  expect(exited - answered, JSON.stringify(tally)).toBeLessThan(2_000);
   expect(tally.cut, tally.cuts.join('; ')).toBe(0);
   // The requests the signal caught before their answer began were answered, saying the connection closes.
   expect(tally.completeWithClose).toBeGreaterThan(0);
