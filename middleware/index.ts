@@ -7,34 +7,86 @@ import { viewerOf } from '../src/lib/session';
 import { isGuardedRoute, pageAccess } from '../src/lib/route-guards';
 import { config } from '../src/server/config';
 import { ApiError } from '../src/server/api/errors';
-import { errorResponse, MAX_BODY_BYTES } from '../src/server/api/router';
+import { errorResponse } from '../src/server/api/router';
+import { sessionCookieOptions } from '../src/server/api/cookies';
 import { isCrossSiteRequest } from '../src/server/security';
+import { resolveClient } from '../src/server/proxy';
+import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, declaresTooLargeBody, isBodyTooLarge, readBodyText } from '../src/server/request-body';
+import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
 
 /**
- * The request pipeline (DESIGN §4): refuse cross-site and oversized requests, resolve the session
- * cookies, gate the route set of each generation, then add the security headers. /api/* is
- * authenticated by the API router itself.
+ * The request pipeline (DESIGN §4): learn who the client is (behind which proxies), refuse
+ * cross-site, oversized and unstorable requests, resolve the session cookies, gate the route set of
+ * each generation, then add the security headers. /api/* is authenticated by the API router itself.
  */
 
 const isAsset = (path: string) => path.startsWith('/_astro/') || /\.[a-z0-9]+$/i.test(path);
 const isApi = (path: string) => path.startsWith('/api/');
 
-const refuse = (path: string, status: number, message: string) =>
+const refuse = (path: string, status: number, message: string, headers: Record<string, string> = {}) =>
   isApi(path)
-    ? errorResponse(new ApiError(status, message))
-    : new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    ? errorResponse(new ApiError(status, message, undefined, headers))
+    : new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } });
+
+/** The socket peer; a request built without one (none are prerendered today) has no address. */
+function peerAddress(context: { clientAddress: string }): string {
+  try {
+    return context.clientAddress ?? '';
+  } catch {
+    return '';
+  }
+}
 
 /**
- * Before anything else runs: a state-changing request from another site is refused (403), and so
- * is a body declared over 1 MB (413) — the adapter's own limit (astro.config.mjs) catches bodies
- * that do not declare their length.
+ * Who the client is — address, https, the origins it may post from — worked out once from the
+ * socket peer, PUBLIC_URL and what trusted proxies forwarded (docs/decisions/021). Everything after
+ * reads `locals.client`, never the raw X-Forwarded-* headers.
  */
-const requestLimits = defineMiddleware((context, next) => {
-  const { request, url } = context;
-  if (isCrossSiteRequest(request, url)) return refuse(url.pathname, 403, 'Requisição de outra origem recusada.');
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-    return refuse(url.pathname, 413, 'O corpo da requisição excede o limite de 1 MB.');
+const client = defineMiddleware((context, next) => {
+  const { PUBLIC_URL, TRUST_PROXY } = config();
+  context.locals.client = resolveClient(
+    { url: new URL(context.request.url), headers: context.request.headers, peer: peerAddress(context) },
+    { publicUrl: PUBLIC_URL, trustedProxies: TRUST_PROXY },
+  );
+  return next();
+});
+
+const UNSTORABLE_PAGE_MESSAGE = 'Endereço ou formulário com caractere não permitido (caractere nulo ou Unicode inválido).';
+
+/**
+ * A page request whose form body holds text the database cannot store (the API router checks its
+ * own JSON). Reading a copy of the body also finds, before any page runs, a body sent in chunks that
+ * passes the 1 MB limit — by our count or the adapter's (astro.config.mjs bodySizeLimit).
+ */
+async function pageBodyProblem(request: Request): Promise<'too-large' | 'unstorable' | undefined> {
+  if (!request.body) return undefined;
+  let text: string;
+  try {
+    text = await readBodyText(request.clone());
+  } catch (error) {
+    if (isBodyTooLarge(error)) return 'too-large';
+    throw error;
   }
+  const form = request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded');
+  if (form && ![...new URLSearchParams(text)].every(([name, value]) => isStorableText(name) && isStorableText(value))) return 'unstorable';
+  return undefined;
+}
+
+/**
+ * Before anything else runs: a state-changing request from another site is refused (403); so is a
+ * body over 1 MB (413), declared or streamed; and, on pages, a path, query or form holding text the
+ * database cannot store — U+0000, a lone surrogate — or an escape that does not decode (400).
+ */
+const requestLimits = defineMiddleware(async (context, next) => {
+  const { request, url } = context;
+  if (isCrossSiteRequest(request, context.locals.client.allowedOrigins)) return refuse(url.pathname, 403, 'Requisição de outra origem recusada.');
+  if (declaresTooLargeBody(request)) return refuse(url.pathname, 413, BODY_TOO_LARGE_MESSAGE, BODY_TOO_LARGE_HEADERS);
+  if (isApi(url.pathname)) return next();
+  const raw = new URL(request.url);
+  if (!isStorableUrlPart(raw.pathname) || !isStorableUrlPart(raw.search.slice(1))) return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);
+  const bodyProblem = await pageBodyProblem(request);
+  if (bodyProblem === 'too-large') return refuse(url.pathname, 413, BODY_TOO_LARGE_MESSAGE, BODY_TOO_LARGE_HEADERS);
+  if (bodyProblem === 'unstorable') return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);
   return next();
 });
 
@@ -47,7 +99,7 @@ const session = defineMiddleware(async (context, next) => {
   const { session: resolved, expired } = await resolvePortalSession(db, (name) => context.cookies.get(name)?.value);
   context.locals.session = resolved;
   context.locals.sessionExpired = expired.length > 0;
-  for (const name of expired) context.cookies.delete(name, { path: '/' });
+  for (const name of expired) context.cookies.delete(name, sessionCookieOptions(context.locals.client.https));
   return next();
 });
 
@@ -76,8 +128,8 @@ const headers = defineMiddleware(async (context, next) => {
   response.headers.set('x-content-type-options', 'nosniff');
   response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
   if (!response.headers.has('x-frame-options')) response.headers.set('x-frame-options', 'DENY');
-  const https = context.url.protocol === 'https:' || context.request.headers.get('x-forwarded-proto') === 'https';
-  if (https) response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  // Only when the browser really speaks https: X-Forwarded-Proto counts only from a trusted proxy.
+  if (context.locals.client.https) response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
   // Pages are not stored by default: a signed-in page holds personal data, and a public one may hold
   // a secret in its address (a reset link). A page that may be cached says so itself.
   const signedIn = Boolean(context.locals.session.v1 || context.locals.session.v2);
@@ -87,4 +139,4 @@ const headers = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(requestLimits, session, gate, headers);
+export const onRequest = sequence(client, requestLimits, session, gate, headers);

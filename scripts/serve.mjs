@@ -1,7 +1,8 @@
 // Runs the built portal inside our own http.Server, for what the standalone adapter lacks: response
 // compression, a warm-up of the database before the first visitor, an operations key for local
-// scripts (sso-link) and a graceful SIGTERM (stop accepting, finish in-flight requests, close the
-// database, exit within 10 s).
+// scripts (sso-link), pt-BR answers to addresses that do not decode, and a graceful SIGTERM — stop
+// accepting, answer the requests in flight with `Connection: close`, close idle connections and the
+// rest as their requests end, close the database, exit (docs/decisions/022).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -15,6 +16,29 @@ export const entryPath = join(root, process.env.PORTAL_DIST ?? 'dist', 'server/e
 /** Where a running server tells local scripts how to reach it (PGlite allows one process per data dir). */
 export const serverInfoPath = () => join(resolve(process.env.DATA_DIR ?? './data'), '.portal-server.json');
 
+/**
+ * An address whose escapes do not decode (%E0%A4%A, or %ED%A0%80 — a lone surrogate's bytes): the
+ * adapter refuses it before the portal's middleware runs, in English; this says it in pt-BR, as JSON
+ * under /api like every API error. Same text as the middleware's for a NUL (middleware/index.ts).
+ */
+function refuseUndecodableUrl(req, res) {
+  try {
+    decodeURI(req.url ?? '/');
+    return false;
+  } catch {
+    const message = 'Endereço ou formulário com caractere não permitido (caractere nulo ou Unicode inválido).';
+    const api = (req.url ?? '').startsWith('/api/');
+    res.writeHead(400, { 'content-type': api ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(api ? JSON.stringify({ status: 400, message }) : message);
+    return true;
+  }
+}
+
+/** How long a shutdown may take before the process exits anyway (a request that never ends). */
+const FORCED_EXIT_MS = 9_000;
+/** While stopping, how often connections that went idle since the last look are closed. */
+const IDLE_SWEEP_MS = 25;
+
 export async function startPortal({ port, host, announce = true }) {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   // React renders with its development build unless told otherwise: twice the work per page.
@@ -24,7 +48,20 @@ export async function startPortal({ port, host, announce = true }) {
   const { handler } = await import(pathToFileURL(entryPath).href);
   // gzip/brotli for HTML, JSON, JS and CSS (the `compression` package works on plain req/res).
   const compress = compression();
-  const server = http.createServer((req, res) => compress(req, res, () => handler(req, res)));
+  let stopping;
+  // Answers not yet sent: when the signal comes, each is told to close its connection.
+  const unanswered = new Set();
+  const server = http.createServer((req, res) => {
+    // Once stopping, every answer closes its connection: a keep-alive client reconnects elsewhere
+    // instead of sending its next request to a server that is going away.
+    if (stopping) res.setHeader('connection', 'close');
+    else {
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    }
+    if (refuseUndecodableUrl(req, res)) return;
+    compress(req, res, () => handler(req, res));
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise((done, fail) => server.once('error', fail).listen(port, host, done));
   const address = server.address();
@@ -38,14 +75,27 @@ export async function startPortal({ port, host, announce = true }) {
     writeFileSync(info, JSON.stringify({ pid: process.pid, url, opsKey }), { mode: 0o600 });
   }
 
-  let stopping;
+  /**
+   * Stops accepting, lets every request in flight finish, then closes the database. Responses not
+   * yet begun say `Connection: close`; a response already under way when the signal came
+   * leaves its keep-alive connection idle when it ends, so idle connections are closed until none
+   * is left — never one that is mid-request. `server.close` calls back once the last one is gone.
+   */
   function stop() {
     stopping ??= new Promise((done) => {
-      const force = setTimeout(() => process.exit(1), 9_000);
+      const force = setTimeout(() => {
+        console.error(`Encerramento excedeu ${FORCED_EXIT_MS / 1000} s: saindo sem fechar o banco de dados.`);
+        process.exit(1);
+      }, FORCED_EXIT_MS);
       force.unref();
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      unanswered.clear();
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
       server.close(async () => {
+        clearInterval(sweep);
         if (announce && existsSync(info)) rmSync(info, { force: true });
         await globalThis[Symbol.for('portal.shutdown')]?.();
+        console.log('Conexões encerradas e banco de dados fechado.');
         done();
       });
       server.closeIdleConnections();

@@ -73,14 +73,20 @@ function readJson(file) {
   }
 }
 
-// The e2e suite needs a system Chromium: Playwright must never download its own browser.
+// nginx lives in sbin, which a non-login PATH may lack.
+const hasNginx = () => isExecutable('/usr/sbin/nginx') || onPath('nginx');
+
+// The e2e suite needs a system Chromium (Playwright must never download its own browser), and
+// nginx and openssl for the deployment behind a TLS proxy (tests/e2e/behind-proxy.spec.ts, which
+// skips loudly without them).
 let chromium = findChromium();
-if (!chromium && wantE2e && process.getuid?.() === 0 && onPath('apt-get')) {
-  console.log('Chromium not found; installing it with apt-get…');
+const missingPackages = [!chromium && 'chromium', !hasNginx() && 'nginx', !onPath('openssl') && 'openssl'].filter(Boolean);
+if (missingPackages.length && wantE2e && process.getuid?.() === 0 && onPath('apt-get')) {
+  console.log(`Not found: ${missingPackages.join(', ')}; installing with apt-get…`);
   const apt = (aptArgs) =>
     spawnSync('apt-get', aptArgs, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   apt(['update']);
-  apt(['install', '-y', 'chromium']);
+  apt(['install', '-y', ...missingPackages]);
   chromium = findChromium();
 }
 if (chromium) {

@@ -2,6 +2,8 @@
 
 declare namespace App {
   interface Locals {
+    /** Who the client is — address, https, allowed origins — behind any trusted proxy (server/proxy.ts). */
+    client: import('./server/proxy').ClientInfo;
     /** The signed-in users of each generation, resolved from the session cookies by the middleware. */
     session: import('./lib/session').PortalSession;
     /** A token cookie came in but no longer resolves (expired or revoked): the login says so. */

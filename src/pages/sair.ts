@@ -3,15 +3,16 @@ import { database } from '../server/db';
 import { revokeTokens } from '../server/services/sessions';
 import { TOKEN_COOKIES } from '../lib/session';
 import { LOGOUT_TARGET } from '../lib/paths';
+import { sessionCookieOptions } from '../server/api/cookies';
 
 /**
  * 'Sair' as a plain form post, so signing out works without JavaScript: every session of the
  * browser is revoked, the cookies cleared, and the user goes to `/` (legacy) or `/v2/login`.
  */
-export const POST: APIRoute = async ({ cookies, request, redirect }) => {
+export const POST: APIRoute = async ({ cookies, request, redirect, locals }) => {
   const form = await request.formData().catch(() => undefined);
   const generation = form?.get('geracao') === 'v2' ? 'v2' : 'v1';
   await revokeTokens(await database(), Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value));
-  for (const name of Object.values(TOKEN_COOKIES)) cookies.delete(name, { path: '/' });
+  for (const name of Object.values(TOKEN_COOKIES)) cookies.delete(name, sessionCookieOptions(locals.client.https));
   return redirect(LOGOUT_TARGET[generation], 303);
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustedProxies } from './proxy';
 
 /**
  * Server configuration from the environment (documented in .env.example), read once and validated:
@@ -12,6 +13,29 @@ const pathOrHttpUrl = z.string().trim().refine(
   'use um caminho iniciado por / ou um endereço http(s)://',
 );
 
+/**
+ * PUBLIC_URL: the origin browsers use (https://parceiros.seguradora.com.br), trailing slash allowed;
+ * empty is unset. A path is refused, not ignored: the portal is served at the root, and a path would
+ * promise otherwise (docs/decisions/021-public-origin-and-proxies.md).
+ */
+const publicOrigin = z.string().trim().refine((value) => {
+  if (value === '') return true;
+  const url = URL.parse(value);
+  return url !== null && /^https?:$/.test(url.protocol) && url.hostname !== '' && !url.username && !url.password
+    && url.pathname === '/' && !url.search && !url.hash && !value.endsWith('?') && !value.endsWith('#');
+}, 'use só a origem pública, como https://parceiros.seguradora.com.br (sem caminho: o portal é servido na raiz)')
+  .transform((value) => (value === '' ? undefined : new URL(value).origin));
+
+/** TRUST_PROXY: the reverse proxies whose X-Forwarded-* headers are believed (server/proxy.ts). */
+const trustedProxies = z.string().default('').transform((value, ctx) => {
+  try {
+    return parseTrustedProxies(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
 const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -19,7 +43,8 @@ const schema = z.object({
   PROVIDER_EMAIL_DOMAIN: z.string().default('seguradora.demo').transform((v) => v.toLowerCase()),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
-  PUBLIC_URL: z.string().optional(),
+  PUBLIC_URL: publicOrigin.optional(),
+  TRUST_PROXY: trustedProxies,
   API_PLATAFORMA_URL: z.string().default('/api/plataforma'),
   API_BFF_URL: z.string().default('/api/bff'),
   API_GATEWAY_URL: z.string().default('/api/gateway'),

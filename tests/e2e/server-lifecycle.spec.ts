@@ -1,42 +1,69 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { DEMO_PASSWORD } from './helpers';
+import { DB_SHUT_DOWN, pgControlState, postChunked, startOwnServer, type OwnServer } from './own-server';
 
 /**
  * The server as an operator sees it: started from the built tree on its own port and database, it
- * refuses oversized and cross-site requests, and on SIGTERM finishes the requests in flight and exits
- * within 10 s.
+ * refuses oversized, hostile and cross-site requests, and on SIGTERM under keep-alive load answers
+ * the requests in flight, closes every connection and the database, and exits 0 within seconds.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4399) + 50;
-const base = `http://127.0.0.1:${PORT}`;
 
-let server: ChildProcess;
-let dataDir: string;
+let server: OwnServer;
+let base: string;
 
 test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'portal-lifecycle-'));
-  server = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'data'), PORTAL_ENV: 'TEST', DATABASE_URL: '' },
-    stdio: 'ignore',
-  });
-  await expect(async () => expect((await fetch(`${base}/signin`)).status).toBe(200)).toPass({ timeout: 60_000 });
+  server = await startOwnServer(PORT);
+  base = server.base;
 });
 
-test.afterAll(() => {
-  server?.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => server?.dispose());
+
+const MB = 1024 * 1024;
+const TOO_LARGE = 'O corpo da requisição excede o limite de 1 MB.';
 
 test('a body over 1 MB is refused with 413, on the API and on pages', async () => {
-  const big = 'x'.repeat(1024 * 1024 + 1);
+  const big = 'x'.repeat(MB + 1);
   const api = await fetch(`${base}/api/plataforma/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
   expect(api.status).toBe(413);
   expect(await api.json()).toMatchObject({ status: 413 });
   const page = await fetch(`${base}/sair`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `geracao=${big}` });
   expect(page.status).toBe(413);
+});
+
+test('a body over 1 MB sent in chunks, without Content-Length, is refused with 413 too', async () => {
+  // Only the adapter's streaming limit (astro.config.mjs bodySizeLimit) or our count can see these.
+  const api = await postChunked(`${base}/api/gateway/login`, 'application/json', '{"userName":"', MB + 256 * 1024);
+  expect(api.status).toBe(413);
+  expect(JSON.parse(api.body)).toEqual({ status: 413, message: TOO_LARGE });
+  // The unread rest of the body makes the connection unusable: the answer says so, or the client's next request is reset.
+  expect(api.headers.connection).toBe('close');
+  for (const path of ['/sair', '/v2/login', '/afs/receptor']) {
+    const page = await postChunked(`${base}${path}`, 'application/x-www-form-urlencoded', 'geracao=', MB + 256 * 1024);
+    expect(page.status, path).toBe(413);
+    expect(page.body).toBe(TOO_LARGE);
+  }
+  // Within the limit, a chunked body still works.
+  const small = await postChunked(`${base}/sair`, 'application/x-www-form-urlencoded', 'geracao=v2&x=', 100 * 1024);
+  expect(small.status).toBe(303);
+});
+
+test('a NUL, a lone surrogate\'s bytes or a broken escape in an address or a form is a 400 in pt-BR, never a 500', async () => {
+  const refused = 'Endereço ou formulário com caractere não permitido (caractere nulo ou Unicode inválido).';
+  for (const path of ['/signin?email=a%00b', '/v2/historico?nome=%00', '/signin%00', '/redefinir-senha?token=%00', '/signin?x=%ED%A0%80', '/%ED%A0%80', '/signin?x=%E0%A4%A']) {
+    const response = await fetch(`${base}${path}`, { redirect: 'manual' });
+    expect(response.status, path).toBe(400);
+    expect(await response.text(), path).toBe(refused);
+  }
+  const api = await fetch(`${base}/api/bff/v1/cotacoes/%ED%A0%80`);
+  expect(api.status).toBe(400);
+  expect(await api.json()).toEqual({ status: 400, message: refused });
+  const body = await fetch(`${base}/api/plataforma/v1/senha/esqueci`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a\\u0000@b.com"}' });
+  expect(body.status).toBe(400);
+  expect((await body.json()).erros).toEqual({ email: [expect.stringContaining('caractere não permitido')] });
+  const form = await fetch(`${base}/afs/receptor`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'chave=a%00b' });
+  expect(form.status).toBe(400);
 });
 
 test('a state-changing request from another origin is refused with 403, JSON included', async () => {
@@ -57,22 +84,90 @@ test('pages and API answers carry the security headers', async () => {
   expect(csp).not.toContain('unsafe-inline');
   expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  // Plain http, and an X-Forwarded-Proto from an untrusted peer changes nothing: no HSTS.
+  expect(page.headers.get('strict-transport-security')).toBeNull();
+  expect((await fetch(`${base}/signin`, { headers: { 'x-forwarded-proto': 'https' } })).headers.get('strict-transport-security')).toBeNull();
   const api = await fetch(`${base}/api/bff/v1/usuario`);
   expect(api.headers.get('cache-control')).toBe('no-store');
 });
 
-test('SIGTERM lets the requests in flight finish and exits within 10 s', async () => {
+/**
+ * Keep-alive load: `connections` sockets, each sending GET `path` again as soon as the last answer
+ * ended, until the server is gone. Every request ends one of three ways: answered in full;
+ * not served (refused, or its idle connection closed before the server read it — the client may
+ * retry); or cut — the answer began and never ended, which a graceful shutdown must never do.
+ */
+function keepAliveLoad(url: string, connections: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const tally = { complete: 0, completeWithClose: 0, notServed: 0, cut: 0, cuts: [] as string[] };
+  let running = true;
+  const once = () => new Promise<'complete' | 'not-served' | 'cut'>((resolve) => {
+    const request = http.get(url, { agent }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        if (response.headers.connection === 'close') tally.completeWithClose += 1;
+        resolve('complete');
+      });
+      response.on('error', (error) => {
+        tally.cuts.push(error.message);
+        resolve('cut');
+      });
+      response.on('close', () => {
+        if (!response.complete) resolve('cut');
+      });
+    });
+    request.on('error', () => resolve('not-served'));
+  });
+  const worker = async () => {
+    while (running) {
+      const outcome = await once();
+      if (outcome === 'complete') tally.complete += 1;
+      else if (outcome === 'cut') tally.cut += 1;
+      else {
+        tally.notServed += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  };
+  const workers = Array.from({ length: connections }, worker);
+  return {
+    tally,
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+      agent.destroy();
+      return tally;
+    },
+  };
+}
+
+test('SIGTERM under keep-alive load: in-flight requests answered, connections and database closed, exit 0 within seconds', async () => {
+  const load = keepAliveLoad(`${base}/signin`, 10);
+  await expect.poll(() => load.tally.complete, { timeout: 10_000 }).toBeGreaterThan(50);
   // A sign-in takes a few hundred ms (scrypt): it is in flight when the signal arrives.
   const inFlight = fetch(`${base}/api/gateway/login`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
   });
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
   const started = Date.now();
-  server.kill('SIGTERM');
-  expect((await inFlight).status).toBe(200);
-  expect(await exited).toBe(0);
-  expect(Date.now() - started).toBeLessThan(10_000);
+  server.child.kill('SIGTERM');
+  const signIn = await inFlight;
+  const answered = Date.now();
+  expect(signIn.status).toBe(200);
+  expect(signIn.headers.get('connection')).toBe('close');
+  expect(await server.exited, server.output()).toBe(0);
+  const exited = Date.now();
+  const tally = await load.stop();
+  // The in-flight sign-in (scrypt, on a machine busy with the load) sets the pace; once it is
+  // answered, closing the connections and the database is quick. Before: the 9 s forced exit, code 1.
+  expect(exited - started, JSON.stringify(tally)).toBeLessThan(5_000);
+  expect(exited - answered, JSON.stringify(tally)).toBeLessThan(2_000);
+  expect(tally.cut, tally.cuts.join('; ')).toBe(0);
+  // The requests the signal caught before their answer began were answered, saying the connection closes.
+  expect(tally.completeWithClose).toBeGreaterThan(0);
   await expect(fetch(`${base}/signin`)).rejects.toThrow();
+  // PGlite shut down: its control file says so, and the next start needs no recovery.
+  expect(pgControlState(server.dataDir)).toBe(DB_SHUT_DOWN);
+  expect(server.output()).toContain('banco de dados fechado');
 });

@@ -3,12 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { hostileSegment, hostileText, MALFORMED_ESCAPES } from '../fixtures/hostile-text';
+import { isStorableText } from '../../src/lib/storable-text';
 
 /**
  * The quote endpoints under random input from a signed-in partner (fuzz.test.ts covers strangers):
  * bodies that look almost right — the right keys with random values, numbers where strings go,
- * huge and negative capitals — must answer 4xx with a message, never a 5xx, and an invalid body
- * must never change the saved quote.
+ * huge and negative capitals, text with NUL and lone surrogates — must answer 4xx with a message,
+ * never a 5xx, and an invalid body must never change the saved quote. The history's filters and the
+ * quote's address take the same hostile text.
  */
 let db: DB;
 let close: () => Promise<void>;
@@ -43,9 +46,23 @@ beforeAll(async () => {
 afterAll(() => close());
 
 const value = fc.oneof(
-  fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+  fc.string({ maxLength: 30 }), hostileText(30), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
   fc.constant(-1), fc.constant(Number.MAX_SAFE_INTEGER), fc.constant('R$ 1.000,00'), fc.constant(''),
+  fc.constant('Mariana\u0000Alves'), fc.constant('\ud800'),
 );
+
+/** True when some string (or key) of a JSON value is text PostgreSQL cannot store. */
+const holdsUnstorable = (body: unknown): boolean => JSON.stringify(body, (key, v) => {
+  if (!isStorableText(key) || (typeof v === 'string' && !isStorableText(v))) throw new Error('unstorable');
+  return v;
+}) === undefined;
+const unstorable = (body: unknown) => {
+  try {
+    return holdsUnstorable(body);
+  } catch {
+    return true;
+  }
+};
 const almost = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), fc.oneof(value, fc.dictionary(fc.string({ maxLength: 12 }), value)), { maxKeys: keys.length });
 
 const BODIES: [string, string, () => fc.Arbitrary<unknown>][] = [
@@ -64,6 +81,7 @@ describe.each(BODIES)('%s /cotacoes/{nr}/%s with almost-valid bodies', (method, 
       const before = await savedQuote();
       const { status, json } = await call(method, `/api/bff/v1/cotacoes/${nrCotacao}/${step}`, { body, headers: { authtoken: token } });
       expect(status, JSON.stringify({ body, json })).toBeLessThan(500);
+      if (unstorable(body)) expect(status, JSON.stringify({ body, json })).toBe(400);
       if (status >= 400) {
         expect(json).toMatchObject({ status, message: expect.any(String) });
         const after = await savedQuote();
@@ -80,4 +98,23 @@ it('pricing answers 4xx, never 5xx, for random answers and selections', async ()
       const { status } = await call('POST', '/api/bff/v1/precificacao', { body: { cdSimulador, respostas, selecao }, headers: { authtoken: token } });
       expect(status).toBeLessThan(500);
     }), { numRuns: 300 });
+}, 120_000);
+
+it('the history and a quote\'s address answer 4xx, never 5xx, for hostile filters and segments', async () => {
+  const keys = ['nome', 'nrCotacao', 'cpfCnpj', 'status', 'produto', 'dataInicio', 'dataFim', 'page', 'size', 'x'];
+  await fc.assert(fc.asyncProperty(
+    fc.dictionary(fc.constantFrom(...keys), hostileText(20), { maxKeys: 3 }),
+    fc.array(fc.tuple(fc.constantFrom(...keys), fc.constantFrom(...MALFORMED_ESCAPES)).map(([k, v]) => `${k}=1${v}`), { maxLength: 2 }),
+    hostileSegment,
+    async (filters, raw, segment) => {
+      const search = [new URLSearchParams(filters).toString(), ...raw].filter(Boolean).join('&');
+      const history = await call('GET', `/api/bff/v1/cotacoes?${search}`, { headers: { authtoken: token } });
+      expect(history.status, `${search} → ${JSON.stringify(history.json)}`).toBeLessThan(500);
+      // URLSearchParams writes a lone surrogate as U+FFFD (storable); a NUL stays a NUL.
+      if (Object.values(filters).some((v) => v.includes('\u0000')) || raw.some((r) => r.includes('%00'))) expect(history.status).toBe(400);
+      const quote = await call('GET', `/api/bff/v1/cotacoes/${segment}`, { headers: { authtoken: token } });
+      expect(quote.status, `${segment} → ${JSON.stringify(quote.json)}`).toBeLessThan(500);
+      expect(quote.status).toBeGreaterThanOrEqual(400);
+    },
+  ), { numRuns: 300 });
 }, 120_000);

@@ -5,11 +5,13 @@ import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { freshDatabase } from '../fixtures/db';
+import { hostileSegment, hostileText, hostileUnit, MALFORMED_ESCAPES } from '../fixtures/hostile-text';
 
 /**
  * Property-based fuzzing of every API endpoint: random and malformed bodies, query strings, path
- * parameters and headers. No answer may be a 5xx or carry a stack trace, and the business data may
- * not change (audit rows — rate-limit counters and access events — are allowed to grow).
+ * parameters and headers — text with NUL, lone surrogates, other control and astral characters,
+ * escapes that do not decode. No answer may be a 5xx or carry a stack trace, and the business data
+ * may not change (audit rows — rate-limit counters and access events — are allowed to grow).
  */
 let db: DB;
 let close: () => Promise<void>;
@@ -29,13 +31,20 @@ async function fingerprint(): Promise<string> {
 }
 
 const printable = fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
-const pathSegment = fc.oneof(printable.filter((s) => s.length > 0 && !s.includes('/') && !s.includes('?') && !s.includes('#')), fc.integer().map(String));
+
+const unit = hostileUnit;
+const text = hostileText();
+const pathSegment = hostileSegment;
 
 const bodyText = fc.oneof(
   fc.anything().map((v) => JSON.stringify(v) ?? ''),
+  fc.anything({ stringUnit: unit }).map((v) => JSON.stringify(v) ?? ''),
   fc.json(),
   fc.string({ maxLength: 200 }),
+  text,
   fc.record({ user_name: fc.anything(), password: fc.anything(), userName: fc.anything(), email: fc.anything() }).map((v) => JSON.stringify(v)),
+  fc.record({ user_name: text, password: text, userName: text, email: text, token: text, codigo: text, senha: text }).map((v) => JSON.stringify(v)),
+  fc.dictionary(text, text, { maxKeys: 3 }).map((v) => JSON.stringify(v)),
   fc.constant('{"user_name": "vendedor@legado.demo", "password": '),
 );
 
@@ -43,12 +52,17 @@ const headers = fc.record({
   authtoken: fc.option(printable, { nil: undefined }),
   empresa: fc.option(printable, { nil: undefined }),
   nmIdSessao: fc.option(printable, { nil: undefined }),
-  cookie: fc.option(printable.map((s) => `tokenV2=${s}; tokenV1=${s}`), { nil: undefined }),
+  cookie: fc.option(fc.oneof(printable, fc.constantFrom(...MALFORMED_ESCAPES)).map((s) => `tokenV2=${s}; tokenV1=${s}`), { nil: undefined }),
   'content-type': fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'), { nil: undefined }),
   'x-portal-session': fc.option(fc.constantFrom('cookie', 'x'), { nil: undefined }),
 });
 
-const query = fc.dictionary(fc.constantFrom('page', 'page-size', 'email', 'nome', 'empresa', 'status', 'APP_NAME', 'x'), printable, { maxKeys: 4 });
+const QUERY_KEYS = ['page', 'page-size', 'email', 'nome', 'empresa', 'status', 'APP_NAME', 'tipo', 'produto', 'x'];
+/** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */
+const query = fc.tuple(
+  fc.dictionary(fc.constantFrom(...QUERY_KEYS), fc.oneof(printable, text), { maxKeys: 4 }).map((params) => new URLSearchParams(params).toString()),
+  fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS, '%00'), fc.constantFrom(...MALFORMED_ESCAPES)).map(([key, value]) => `${key}=a${value}b`), { maxLength: 2 }),
+).map(([encoded, raw]) => [encoded, ...raw].filter(Boolean).join('&'));
 
 describe.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('%s under random input', (_, e) => {
   it('never answers 5xx, never leaks a stack trace, never changes business data', async () => {
@@ -58,11 +72,10 @@ describe.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('
       fc.asyncProperty(
         fc.array(pathSegment, { minLength: 3, maxLength: 3 }), bodyText, query, headers,
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), fc.boolean(),
-        async (segments, body, params, rawHeaders, otherMethod, useOtherMethod) => {
+        async (segments, body, search, rawHeaders, otherMethod, useOtherMethod) => {
           let index = 0;
-          const path = e.path.replace(/:\w+/g, () => encodeURIComponent(segments[index++] ?? 'x'));
+          const path = e.path.replace(/:\w+/g, () => segments[index++] ?? 'x');
           const method = useOtherMethod ? otherMethod : e.method;
-          const search = new URLSearchParams(params).toString();
           const requestHeaders = new Headers();
           for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) requestHeaders.set(name, value);
           const response = await api.handle(

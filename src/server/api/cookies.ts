@@ -31,3 +31,9 @@ export function sessionCookie(name: string, value: string, options: { maxAgeSeco
 }
 
 export const clearedCookie = (name: string, secure: boolean) => sessionCookie(name, '', { maxAgeSeconds: 0, secure });
+
+/**
+ * The same attributes for Astro's cookie API (pages and middleware). `secure` is `locals.client.https`:
+ * behind a TLS-terminating proxy the request URL says http, the browser does not.
+ */
+export const sessionCookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure });

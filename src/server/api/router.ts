@@ -6,7 +6,9 @@ import { ApiError, fieldErrorsOf, forbidden, unauthorized } from './errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
+import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, MAX_BODY_BYTES, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
+import { isStorableText, unstorablePaths } from '../../lib/storable-text';
 
 /**
  * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
@@ -65,7 +67,7 @@ const ENVELOPES: Record<ApiBase, (payload: unknown) => unknown> = {
   gateway: (payload) => payload,
 };
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 const json = (status: number, payload: unknown, headers: Headers = new Headers()) => {
   headers.set('content-type', 'application/json; charset=utf-8');
@@ -92,10 +94,13 @@ function compile(path: string): { regex: RegExp; names: string[] } {
 }
 
 async function readJson(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, 'O corpo da requisição excede o limite de 1 MB.');
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError(413, 'O corpo da requisição excede o limite de 1 MB.');
+  let text: string;
+  try {
+    text = await readBodyText(request);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ApiError(413, BODY_TOO_LARGE_MESSAGE, undefined, BODY_TOO_LARGE_HEADERS);
+    throw error;
+  }
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
@@ -104,7 +109,31 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
+const UNSTORABLE_MESSAGE = 'Texto com caractere não permitido (caractere nulo ou Unicode inválido).';
+
+/**
+ * A string (or key) PostgreSQL cannot store — U+0000, a lone surrogate — is refused before any
+ * schema or handler sees it, whatever the endpoint: field errors name where it is.
+ */
+function refuseUnstorable(value: unknown, where: string) {
+  const paths = unstorablePaths(value);
+  if (paths.length === 0) return;
+  const fields = Object.fromEntries(paths.map((path) => [path.map(String).join('.') || where, [UNSTORABLE_MESSAGE]]));
+  throw new ApiError(400, UNSTORABLE_MESSAGE, fields);
+}
+
+/** The same for every query pair — repeated names included, which the record handlers get keeps only once. */
+function refuseUnstorableQuery(search: URLSearchParams) {
+  const fields: Record<string, string[]> = {};
+  for (const [name, value] of search) {
+    if (!isStorableText(name)) fields.query = [UNSTORABLE_MESSAGE];
+    else if (!isStorableText(value)) fields[name] = [UNSTORABLE_MESSAGE];
+  }
+  if (Object.keys(fields).length > 0) throw new ApiError(400, UNSTORABLE_MESSAGE, fields);
+}
+
 function parse(schema: Schema | undefined, value: unknown, where: string) {
+  refuseUnstorable(value, where);
   if (!schema) return value;
   const result = core.safeParse(schema, value);
   if (!result.success) throw validationError(result.error, where);
@@ -121,8 +150,18 @@ export async function authenticate(db: DB, request: Request, kinds: readonly Ses
   return { user: session.user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
 }
 
+export interface HandleOptions {
+  /** The client's address: the socket peer, or what a trusted proxy forwarded (server/proxy.ts). */
+  ip: string;
+  db: () => Promise<DB>;
+  /** The browser reached the portal over https, so cookies are Secure. Default: the request URL's scheme. */
+  https?: boolean;
+  /** Origins a state-changing request may come from. Default: the request URL's own origin. */
+  allowedOrigins?: readonly string[];
+}
+
 export interface Router {
-  handle(request: Request, options: { ip: string; db: () => Promise<DB> }): Promise<Response>;
+  handle(request: Request, options: HandleOptions): Promise<Response>;
   endpoints: readonly { base: ApiBase; method: Method; path: string; auth?: readonly SessionKind[] }[];
 }
 
@@ -130,7 +169,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
   const routes = (Object.entries(bases) as [ApiBase, readonly Endpoint[]][]).flatMap(([base, endpoints]) =>
     endpoints.map((e) => ({ base, endpoint: e, ...compile(`${prefix}/${base}${e.path}`) })));
 
-  async function handle(request: Request, options: { ip: string; db: () => Promise<DB> }): Promise<Response> {
+  async function handle(request: Request, options: HandleOptions): Promise<Response> {
     const url = new URL(request.url);
     const candidates = routes.filter((r) => r.regex.test(url.pathname));
     if (candidates.length === 0) return errorResponse(new ApiError(404, 'Recurso não encontrado.'));
@@ -141,17 +180,18 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
     }
     const { endpoint: e, base } = route;
     const setCookies: string[] = [];
-    const secure = url.protocol === 'https:';
+    const secure = options.https ?? url.protocol === 'https:';
     try {
       // Refused before its cookies are looked at.
-      if (isCrossSiteRequest(request, url)) throw forbidden('Requisição de outra origem recusada.');
+      if (isCrossSiteRequest(request, options.allowedOrigins ?? [url.origin])) throw forbidden('Requisição de outra origem recusada.');
       const rawBody = e.body ? await readJson(request) : undefined;
       // Who is asking comes before what they sent: a stranger learns nothing of the schemas.
       const db = await options.db();
       const auth = e.auth ? await authenticate(db, request, e.auth) : (undefined as unknown as Authenticated);
       const match = route.regex.exec(url.pathname)!;
-      const rawParams = Object.fromEntries(route.names.map((name, i) => [name, safeDecode(match[i + 1] ?? '')]));
+      const rawParams = Object.fromEntries(route.names.map((name, i) => [name, decodeParam(name, match[i + 1] ?? '')]));
       const params = parse(e.params, rawParams, 'params');
+      refuseUnstorableQuery(url.searchParams);
       const query = parse(e.query, Object.fromEntries(url.searchParams), 'query');
       const body = e.body ? parse(e.body, rawBody, 'body') : undefined;
       const payload = await e.handle({
@@ -186,10 +226,11 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
 const tokenFamily = (kinds: readonly SessionKind[]): SessionKind[] =>
   kinds.some((k) => k !== 'v1') ? [...new Set<SessionKind>([...kinds, 'v2', 'simulador'])] : [...kinds];
 
-function safeDecode(value: string): string {
+/** A path parameter, percent-decoded; a malformed escape (or bytes that are not UTF-8) is a 400 naming it. */
+function decodeParam(name: string, value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    return value;
+    throw new ApiError(400, 'Endereço inválido: codificação de caracteres malformada.', { [name]: ['Codificação de caracteres malformada.'] });
   }
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { BodyTooLargeError, isBodyTooLarge, MAX_BODY_BYTES, readBody, readBodyText } from './request-body';
+
+/** A request whose body arrives in chunks without a Content-Length, as a chunked upload does. */
+function chunked(chunks: (Uint8Array | Error)[]) {
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next === undefined) controller.close();
+      else if (next instanceof Error) controller.error(next);
+      else controller.enqueue(next);
+    },
+  });
+  return new Request('http://portal.test/', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+}
+const bytes = (size: number) => new Uint8Array(size).fill(120);
+
+describe('readBody', () => {
+  it('reads a chunked body within the limit', async () => {
+    expect((await readBody(chunked([bytes(10), bytes(20)]))).byteLength).toBe(30);
+    expect(await readBodyText(new Request('http://portal.test/', { method: 'POST', body: 'ação' }))).toBe('ação');
+  });
+
+  it('reads an empty body and a request without one', async () => {
+    expect((await readBody(new Request('http://portal.test/'))).byteLength).toBe(0);
+    expect((await readBody(chunked([]))).byteLength).toBe(0);
+  });
+
+  it('stops a chunked body as soon as it passes the limit', async () => {
+    const request = chunked([bytes(MAX_BODY_BYTES), bytes(1), bytes(10)]);
+    await expect(readBody(request)).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(readBody(chunked([bytes(6)]), 5)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it('refuses a declared length over the limit without reading', async () => {
+    const request = new Request('http://portal.test/', { method: 'POST', body: 'x', headers: { 'content-length': String(MAX_BODY_BYTES + 1) } });
+    await expect(readBody(request)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it('turns the node adapter\'s own limit error into BodyTooLargeError', async () => {
+    // What astro/app/node throws into the stream past bodySizeLimit.
+    const adapterError = new Error('Body size limit exceeded: received more than 1048576 bytes');
+    await expect(readBody(chunked([bytes(10), adapterError]))).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it('lets any other read failure through as it is', async () => {
+    const aborted = new TypeError('terminated');
+    await expect(readBody(chunked([bytes(10), aborted]))).rejects.toBe(aborted);
+  });
+});
+
+describe('isBodyTooLarge', () => {
+  it.each([
+    [new BodyTooLargeError(), true],
+    [new Error('Body size limit exceeded: received more than 1048576 bytes'), true],
+    [new Error('Body size limit exceeded'), false],
+    [new TypeError('terminated'), false],
+    ['Body size limit exceeded: received more than 1 bytes', false],
+  ])('%s → %s', (error, expected) => expect(isBodyTooLarge(error)).toBe(expected));
+});

@@ -1,0 +1,63 @@
+/**
+ * Reading a request body within the 1 MB limit (docs/decisions/011-http-hardening.md, 022). A body
+ * that declares its length is judged by the header before anything runs; one sent in chunks, without
+ * a length, is only known to be too big while it streams — by our own count, or by the node
+ * adapter's `bodySizeLimit` (astro.config.mjs), which aborts the stream with an error of its own.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const BODY_TOO_LARGE_MESSAGE = 'O corpo da requisição excede o limite de 1 MB.';
+
+/**
+ * Headers of every 413: the rest of the refused body was never read, so the connection cannot carry
+ * another request — without this the answer says keep-alive, the client sends its next request on
+ * the same socket, and the server resets it.
+ */
+export const BODY_TOO_LARGE_HEADERS = { connection: 'close' } as const;
+
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(BODY_TOO_LARGE_MESSAGE);
+  }
+}
+
+/**
+ * What @astrojs/node (astro/app/node `limitAsyncIterable`) throws into the body stream past its
+ * limit: a plain Error with this message, no class or code to test for. Matched exactly, so any
+ * other read failure stays what it is; tests/e2e/server-lifecycle.spec.ts sends a real chunked
+ * body over the limit, so a change of wording in the adapter fails a test instead of becoming a 500.
+ */
+const ADAPTER_LIMIT_MESSAGE = /^Body size limit exceeded: received more than \d+ bytes$/;
+
+export const isBodyTooLarge = (error: unknown): boolean =>
+  error instanceof BodyTooLargeError || (error instanceof Error && ADAPTER_LIMIT_MESSAGE.test(error.message));
+
+export const declaresTooLargeBody = (request: Request, limit = MAX_BODY_BYTES) =>
+  Number(request.headers.get('content-length') ?? 0) > limit;
+
+/** The whole body as bytes, or BodyTooLargeError as soon as it passes `limit` (declared or streamed). */
+export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  if (declaresTooLargeBody(request, limit)) throw new BodyTooLargeError();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        throw new BodyTooLargeError();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (isBodyTooLarge(error)) throw new BodyTooLargeError();
+    throw error;
+  }
+  return Buffer.concat(chunks);
+}
+
+export const readBodyText = async (request: Request, limit = MAX_BODY_BYTES) => new TextDecoder().decode(await readBody(request, limit));

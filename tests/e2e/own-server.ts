@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from '@playwright/test';
+
+/**
+ * A portal server of a spec's own — started from the built tree (`scripts/start.mjs --no-build`) on
+ * its own port and a throwaway data dir — for specs about the server itself (shutdown, limits, a
+ * reverse proxy in front), which must not disturb the shared one of playwright.config.ts.
+ */
+export interface OwnServer {
+  child: ChildProcess;
+  base: string;
+  dataDir: string;
+  /** Everything the server printed, for failure messages. */
+  output: () => string;
+  /** Resolves with the exit code once the process ends. */
+  exited: Promise<number | null>;
+  /** Kills what is left and deletes the data dir. */
+  dispose: () => void;
+}
+
+export async function startOwnServer(port: number, env: Record<string, string> = {}): Promise<OwnServer> {
+  const tmp = mkdtempSync(join(tmpdir(), 'portal-own-'));
+  const dataDir = join(tmp, 'data');
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTAL_ENV: 'TEST', DATABASE_URL: '', PUBLIC_URL: '', TRUST_PROXY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  await expect(async () => {
+    expect(child.exitCode, output).toBeNull();
+    expect((await fetch(`${base}/signin`)).status).toBe(200);
+  }).toPass({ timeout: 60_000 });
+  return {
+    child, base, dataDir, exited,
+    output: () => output,
+    dispose: () => {
+      child.kill('SIGKILL');
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The state PostgreSQL (PGlite) wrote in the data dir's control file: 1 = shut down cleanly,
+ * 6 = in production — still open, or left without closing (the next start must recover).
+ * `DBState` is the int32 after the system identifier and the two version numbers (pg_control.h).
+ */
+export const DB_SHUT_DOWN = 1;
+export const pgControlState = (dataDir: string) => readFileSync(join(dataDir, 'global', 'pg_control')).readInt32LE(16);
+
+/**
+ * POSTs `size` bytes in 64 KiB chunks with no Content-Length (Transfer-Encoding: chunked), as a
+ * client streaming an upload does. The server may answer before the body ends: the answer counts.
+ */
+export function postChunked(url: string, contentType: string, prefix: string, size: number, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { 'content-type': contentType, ...headers } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    let answered = false;
+    request.once('response', () => (answered = true));
+    request.on('error', (error) => !answered && reject(error));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let sent = 0;
+    const pump = () => {
+      while (sent < size && !request.destroyed) {
+        const piece = sent === 0 ? Buffer.concat([Buffer.from(prefix), chunk]) : chunk;
+        sent += piece.length;
+        if (!request.write(piece)) return void request.once('drain', pump);
+      }
+      request.end();
+    };
+    // Once the answer is in, the rest of the body no longer matters (the server may close the socket).
+    request.once('response', () => (sent = size));
+    pump();
+  });
+}
