@@ -72,10 +72,19 @@ export async function hashPassword(password: string): Promise<string> {
 // takes as long as a real check and timing does not tell which accounts exist.
 let dummyHash: Promise<string> | undefined;
 
+function standInHash(): Promise<string> {
+  // A refusal (all slots busy) is not kept: the next check makes it again.
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
+  return dummyHash;
+}
+
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parts = (stored ?? '').split('$');
   const usable = parts[0] === 'scrypt' && Boolean(parts[4]) && Boolean(parts[5]);
-  const [, n, r, p, salt, key] = usable ? parts : (await (dummyHash ??= hashPassword(randomBytes(16).toString('hex')))).split('$');
+  const [, n, r, p, salt, key] = usable ? parts : (await standInHash()).split('$');
   const expected = Buffer.from(key!, 'base64');
   const actual = await scrypt(password, Buffer.from(salt!, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
   return usable && actual.length === expected.length && timingSafeEqual(actual, expected);
