@@ -32,7 +32,6 @@ const FORBIDDEN_ROUTES: { account: DemoAccount; routes: [group: string, url: str
       ['Gestão', '/v2/log-acesso'],
       ['Dados › Relatórios', '/v2/relatorios/vendas/consulta'],
       ['Documentos', '/v2/documentos/consulta'],
-      ['Meus Clientes › Apólices', '/v2/apolices'],
       ['Financeiro › Informe', '/v2/informe-rendimentos'],
       ['Acesso › Parceiro', '/v2/parceiros/consulta'],
       ['Acesso › Usuários › Permissões', '/v2/usuario/permissoes/consulta'],
@@ -94,7 +93,8 @@ test.describe('403 on routes the user may not open', () => {
     }
     await page.context().clearCookies();
     await signIn(page, ACCOUNTS.partner);
-    for (const url of ['/v2/metricas/evolucao-vendas', '/v2/boleto', '/v2/comissoes/extrato-comissoes']) await expectNotForbidden(page, url);
+    // /v2/apolices: APOLICE_VENDEDOR opens it though its row lists only PARCEIRO_ADMIN (SPEC §6, decision 007).
+    for (const url of ['/v2/metricas/evolucao-vendas', '/v2/boleto', '/v2/comissoes/extrato-comissoes', '/v2/apolices']) await expectNotForbidden(page, url);
   });
 });
 
