@@ -12,8 +12,7 @@ for (const { account, history } of [
 ]) {
   test(`${HOME_PATH[account.generation]} leads ${account.email} to the history of quotes and proposals`, async ({ page }) => {
     await signIn(page, account);
-    const shortcut = page.getByRole('region', { name: 'Cotações e propostas' });
-    const link = shortcut.getByRole('link', { name: 'Histórico de cotações e propostas' });
+    const link = page.getByRole('main').getByRole('link', { name: 'Histórico de cotações e propostas' });
     await expect(link).toHaveAttribute('href', history);
     await link.click();
     await expect(page).toHaveURL(path(history));
