@@ -17,26 +17,34 @@ const v2Paths = (profile: Profile, cdOperacoes: string[], environment: Environme
   paths(visibleMenu(V2_MENU, { generation: 'v2', user: { profile, cdOperacoes } }, environment, links));
 
 /**
- * One row per row of the SPEC §6 newer-menu table. Columns: the operations a partner holds in the
- * "with" columns, then whether the item shows for ADMIN, PARCEIRO_ADMIN (no operations), PARCEIRO
- * with / without the operations, SUBSTABELECIDO with / without them (environment DEV).
+ * One row per row of the SPEC §6 newer-menu table, re-derived from it (docs/decisions/007): ADMIN sees
+ * every item; PARCEIRO_ADMIN the items listing PARCEIRO_ADMIN; PARCEIRO and SUBSTABELECIDO an item
+ * whose operations they hold one of (whether or not their profile is listed), or, for an item listing
+ * no operation, whose profile list names them. Columns: the operations a partner holds in the "with"
+ * columns, then whether the item shows for ADMIN, PARCEIRO_ADMIN (no operations), PARCEIRO with /
+ * without the operations, SUBSTABELECIDO with / without them (environment DEV).
  */
 const V2_TABLE: [string, string[], boolean, boolean, boolean, boolean, boolean, boolean][] = [
   ['Home', ['HISTORICO_COTACAO_PROPOSTA'], true, true, true, false, true, false],
   ['Seguros › Ofertas', [], true, false, false, false, false, false],
   ['Gestão › Log de Acesso', [], true, false, false, false, false, false],
   ['Dados', [], true, true, false, false, false, false],
-  ['Dados › Relatórios', ['RELATORIO_VENDAS'], true, true, false, false, true, false],
-  ['Dados › Métricas › Evolução de vendas', ['METRICAS'], true, true, true, false, false, false],
+  // Relatórios lists PARCEIRO_ADMIN and SUBSTABELECIDO, but the operation alone shows it to a PARCEIRO.
+  ['Dados › Relatórios', ['RELATORIO_VENDAS'], true, true, true, false, true, false],
+  ['Dados › Métricas › Evolução de vendas', ['METRICAS'], true, true, true, false, true, false],
   ['Campanhas › Biblioteca do parceiro', [], true, true, false, false, false, false],
   ['Conquista Premiada', [], true, true, true, true, true, true],
-  ['Documentos › Consulta e Download', ['DOCUMENTOS'], true, true, false, false, false, false],
-  ['Meus Clientes › Apólices', ['APOLICE_VENDEDOR'], true, true, false, false, false, false],
-  ['Meus Clientes › 2ª via de boleto', ['BOLETOS_VENDEDOR'], true, true, true, false, false, false],
-  ['Financeiro › Informe de rendimentos', ['INFORME_RENDIMENTO'], true, true, false, false, false, false],
+  ['Documentos › Consulta e Download', ['DOCUMENTOS'], true, true, true, false, true, false],
+  // SPEC §6's own example: a PARCEIRO holding APOLICE_VENDEDOR sees Apólices.
+  ['Meus Clientes › Apólices', ['APOLICE_VENDEDOR'], true, true, true, false, true, false],
+  ['Meus Clientes › Apólices', ['APOLICE_EMPRESA'], true, true, true, false, true, false],
+  ['Meus Clientes › 2ª via de boleto', ['BOLETOS_VENDEDOR'], true, true, true, false, true, false],
+  ['Financeiro › Informe de rendimentos', ['INFORME_RENDIMENTO'], true, true, true, false, true, false],
+  // No operation listed: the profile list decides (SUBSTABELECIDO is not on it).
   ['Financeiro › Comissões › Extrato', [], true, true, true, true, false, false],
   ['Acesso', ['GERENCIAR_USUARIOS'], true, true, true, false, true, false],
   ['Acesso › Parceiro', [], true, false, false, false, false, false],
+  ['Acesso › Parceiro', ['GERENCIAR_PARCEIRO'], true, false, false, false, false, false],
   ['Acesso › Substabelecido', ['GERENCIAR_SUBSTABELECIDO'], true, true, true, false, true, false],
   ['Acesso › Ponto de Venda', ['GERENCIAR_PONTO_VENDA'], true, true, true, false, true, false],
   ['Acesso › Usuários › Cadastro', ['GERENCIAR_USUARIOS'], true, true, true, false, true, false],
@@ -116,6 +124,8 @@ describe('older menu', () => {
 
 describe('pageAccess: the server refuses what the menu hides', () => {
   const partner = { generation: 'v2' as const, user: { profile: 'PARCEIRO' as Profile, cdOperacoes: ['HISTORICO_COTACAO_PROPOSTA', 'METRICAS'] } };
+  const partnerWithPolicies = { generation: 'v2' as const, user: { profile: 'PARCEIRO' as Profile, cdOperacoes: ['APOLICE_VENDEDOR'] } };
+  const subagentWithMetrics = { generation: 'v2' as const, user: { profile: 'SUBSTABELECIDO' as Profile, cdOperacoes: ['METRICAS'] } };
   const seller = { generation: 'v1' as const, user: { profile: ['VENDEDOR'], permissions: [{ nome: 'RELATORIO_GESTAO', permiteVisualizacao: true, permiteAlteracao: false }] } };
   it.each([
     [partner, '/v2/ofertas', 'forbidden'],
@@ -124,6 +134,10 @@ describe('pageAccess: the server refuses what the menu hides', () => {
     [partner, '/v2/parceiros/consulta', 'forbidden'],
     [partner, '/v2/usuario/cadastro/dados-pessoais', 'forbidden'],
     [partner, '/v2/log-acesso', 'forbidden'],
+    // An operation opens its page without the profile being listed (SPEC §6): APOLICE_VENDEDOR → Apólices.
+    [partnerWithPolicies, '/v2/apolices', 'allowed'],
+    [partner, '/v2/apolices', 'forbidden'],
+    [subagentWithMetrics, '/v2/metricas/atingimento-meta', 'allowed'],
     [partner, '/v2/comissoes/nota-fiscal', 'not-found'],
     [partner, '/v2/perfil', 'allowed'],
     [seller, '/consulta-usuarios', 'forbidden'],

@@ -6,8 +6,9 @@ import type { ExternalLinkKey, MenuItem } from './menus';
  *
  * - Legacy: an item without permissions is visible to all; otherwise VIEW on one of them is needed.
  * - v2: ADMIN sees everything; PARCEIRO_ADMIN sees items whose profiles include PARCEIRO_ADMIN;
- *   PARCEIRO and SUBSTABELECIDO see an item when their profile is listed and the item lists no
- *   operation or they hold one of its operations; other profiles see nothing.
+ *   PARCEIRO and SUBSTABELECIDO see an item when they hold one of its operations (their profile need
+ *   not be listed), or, for an item that lists no operation, when their profile is listed; other
+ *   profiles see nothing.
  * - An item without a rule of its own takes its group's rule; a group shows when one of its children
  *   shows (docs/decisions/007-menu-visibility.md).
  */
@@ -32,7 +33,8 @@ export function allowsV2(rule: Rule | undefined, user: V2Subject): boolean {
   if (user.profile === 'PARCEIRO_ADMIN') return profiles.includes('PARCEIRO_ADMIN');
   if (user.profile !== 'PARCEIRO' && user.profile !== 'SUBSTABELECIDO') return false;
   const operations = rule?.operations ?? [];
-  return profiles.includes(user.profile) && (operations.length === 0 || operations.some((op) => user.cdOperacoes.includes(op)));
+  if (operations.length === 0) return profiles.includes(user.profile);
+  return operations.some((op) => user.cdOperacoes.includes(op));
 }
 
 export function allowsV1(rule: Rule | undefined, user: V1Subject): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyHref, reportHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
+import { historyHref, mayOpenHistory, reportHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
 
 describe('simulator header links', () => {
   it.each([
@@ -39,5 +39,30 @@ describe('showsHistoryButton', () => {
     const seller = { profile: ['VENDEDOR'], permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: true, permiteAlteracao: false }] };
     expect(showsHistoryButton({ generation: 'v1', user: seller }, false)).toBe(true);
     expect(showsHistoryButton({ generation: 'v1', user: { profile: ['OUTRO'], permissions: [] } }, false)).toBe(false);
+  });
+});
+
+describe('mayOpenHistory: the homes offer the history to whoever its route guard lets in', () => {
+  const v1 = (permissions: string[], profile = ['VENDEDOR']) => ({
+    generation: 'v1' as const,
+    user: { profile, permissions: permissions.map((nome) => ({ nome, permiteVisualizacao: true, permiteAlteracao: false })) },
+  });
+  const v2 = (profile: 'ADMIN' | 'PARCEIRO_ADMIN' | 'PARCEIRO' | 'SUBSTABELECIDO', cdOperacoes: string[] = []) =>
+    ({ generation: 'v2' as const, user: { profile, cdOperacoes } });
+  it.each([
+    [v2('ADMIN'), true],
+    [v2('PARCEIRO_ADMIN'), true],
+    [v2('PARCEIRO', ['HISTORICO_COTACAO_PROPOSTA']), true],
+    [v2('SUBSTABELECIDO', ['HISTORICO_COTACAO_PROPOSTA']), true],
+    [v2('PARCEIRO', ['COTAR_VENDER', 'METRICAS']), false],
+    [v2('SUBSTABELECIDO'), false],
+    [v1(['HISTORICO_VENDAS_SIMULACAO']), true],
+    [v1(['OFERTAS_DISPONIVEIS_RES']), false],
+    [v1([], ['ADMINISTRADOR']), true],
+  ])('%# → %s', (viewer, allowed) => expect(mayOpenHistory(viewer)).toBe(allowed));
+
+  it('a legacy viewer without VIEW (only EDIT) on the history permissions may not', () => {
+    const editOnly = { generation: 'v1' as const, user: { profile: ['VENDEDOR'], permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: false, permiteAlteracao: true }] } };
+    expect(mayOpenHistory(editOnly)).toBe(false);
   });
 });

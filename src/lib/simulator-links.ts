@@ -1,5 +1,7 @@
 import { findSimulatorCode } from './simulators';
-import { canV1, type V1Subject, type V2Subject } from './permissions';
+import { HISTORY_PAGE } from './history';
+import { pageAccess } from './route-guards';
+import type { Viewer } from './menu-visibility';
 
 /**
  * Where the simulator header's buttons lead (SPEC §2): 'Nova Simulação' to the simulator start (the
@@ -17,22 +19,21 @@ export function historyHref(generation: 'v1' | 'v2', code: string): string {
   return `/historico?funcionalidade=${encodeURIComponent(findSimulatorCode(code)?.line ?? code.toLowerCase())}`;
 }
 
-const V1_HISTORY = ['HISTORICO_VENDAS', 'HISTORICO_VENDAS_PROPOSTAS', 'HISTORICO_VENDAS_SIMULACAO'];
+/**
+ * Whoever the history route's guard lets in (lib/route-guards.ts): v2 ADMIN, PARCEIRO_ADMIN and
+ * holders of HISTORICO_COTACAO_PROPOSTA; legacy users with VIEW on a sales-history permission. The
+ * simulator header's button and the homes' shortcut ask this, so no one is shown a link to a 403.
+ */
+export function mayOpenHistory(viewer: Viewer): boolean {
+  // The history is no non-production route: the environment cannot change the answer.
+  return pageAccess(HISTORY_PAGE[viewer.generation], viewer, 'PRD') === 'allowed';
+}
 
 /**
  * SPEC §6 leaves the history button's rule ambiguous. We show it except on the history page itself,
- * and only to whoever may open the history: v2 ADMIN, PARCEIRO_ADMIN or a holder of
- * HISTORICO_COTACAO_PROPOSTA; legacy users with VIEW on a sales-history permission
- * (docs/decisions/008-history-button.md).
+ * and only to whoever may open the history (docs/decisions/008-history-button.md).
  */
-export function showsHistoryButton(
-  viewer: { generation: 'v1'; user: V1Subject } | { generation: 'v2'; user: V2Subject }, onHistoryPage: boolean,
-): boolean {
-  if (onHistoryPage) return false;
-  if (viewer.generation === 'v1') return V1_HISTORY.some((p) => canV1(viewer.user, p, 'VIEW'));
-  const { profile, cdOperacoes } = viewer.user;
-  return profile === 'ADMIN' || profile === 'PARCEIRO_ADMIN' || cdOperacoes.includes('HISTORICO_COTACAO_PROPOSTA');
-}
+export const showsHistoryButton = (viewer: Viewer, onHistoryPage: boolean): boolean => !onHistoryPage && mayOpenHistory(viewer);
 
 /**
  * A quote's PDF (the quote, or its proposal once sent): /relatorios/{type}/{nr} in legacy,

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, path, signIn, type DemoAccount } from './helpers';
+import { ACCOUNTS, DEMO_PASSWORD, HOME_PATH, openDrawer, path, signIn, type DemoAccount } from './helpers';
 
 /**
  * Route guards (SPEC §6): the rules that hide a menu item also refuse its page, with HTTP 403 and the
@@ -32,7 +32,6 @@ const FORBIDDEN_ROUTES: { account: DemoAccount; routes: [group: string, url: str
       ['Gestão', '/v2/log-acesso'],
       ['Dados › Relatórios', '/v2/relatorios/vendas/consulta'],
       ['Documentos', '/v2/documentos/consulta'],
-      ['Meus Clientes › Apólices', '/v2/apolices'],
       ['Financeiro › Informe', '/v2/informe-rendimentos'],
       ['Acesso › Parceiro', '/v2/parceiros/consulta'],
       ['Acesso › Usuários › Permissões', '/v2/usuario/permissoes/consulta'],
@@ -94,34 +93,57 @@ test.describe('403 on routes the user may not open', () => {
     }
     await page.context().clearCookies();
     await signIn(page, ACCOUNTS.partner);
-    for (const url of ['/v2/metricas/evolucao-vendas', '/v2/boleto', '/v2/comissoes/extrato-comissoes']) await expectNotForbidden(page, url);
+    // /v2/apolices: APOLICE_VENDEDOR opens it though its row lists only PARCEIRO_ADMIN (SPEC §6, decision 007).
+    for (const url of ['/v2/metricas/evolucao-vendas', '/v2/boleto', '/v2/comissoes/extrato-comissoes', '/v2/apolices']) await expectNotForbidden(page, url);
   });
 });
 
 test.describe('404 on unknown addresses', () => {
   const cases = [
-    { url: '/v2/x', home: '/v2/login', account: ACCOUNTS.partner },
-    { url: '/x', home: '/', account: ACCOUNTS.legacySeller },
+    { url: '/v2/x', signedOutHome: '/v2/login', account: ACCOUNTS.partner },
+    { url: '/x', signedOutHome: '/', account: ACCOUNTS.legacySeller },
   ];
 
-  for (const { url, home, account } of cases) {
-    test(`${url} answers 404 and leads to ${home}, without and with a session`, async ({ page }) => {
-      const expectNotFound = async () => {
-        const response = await page.goto(url);
-        expect(response?.status(), `status of ${url}`).toBe(404);
-        await expect(page).toHaveURL(path(url));
-        await expect(page.getByRole('heading', { level: 1, name: NOT_FOUND })).toBeVisible();
-        await expect(page.getByRole('link', { name: 'Página inicial' })).toHaveAttribute('href', home);
-      };
+  /** The not-found page at `url`: status, address kept, text, image, the way home, and the frame. */
+  async function expectNotFound(page: Page, url: string, home: string, signedIn: boolean) {
+    const response = await page.goto(url);
+    expect(response?.status(), `status of ${url}`).toBe(404);
+    await expect(page).toHaveURL(path(url));
+    await expect(page.getByRole('heading', { level: 1, name: NOT_FOUND })).toBeVisible();
+    await expect(page.locator('.status-image')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Página inicial' })).toHaveAttribute('href', home);
+    // Signed in, the page stays inside the portal: its header with the drawer, not the public one.
+    await expect(page.getByRole('button', { name: 'Abrir menu' })).toHaveCount(signedIn ? 1 : 0);
+    await expect(page.getByRole('navigation', { name: 'Links institucionais' })).toHaveCount(signedIn ? 0 : 1);
+  }
 
-      await expectNotFound();
+  for (const { url, signedOutHome, account } of cases) {
+    test(`${url} answers 404: signed out it leads to ${signedOutHome}, signed in it keeps the drawer and leads home`, async ({ page }) => {
+      await expectNotFound(page, url, signedOutHome, false);
       await signIn(page, account);
-      await expectNotFound();
+      await expectNotFound(page, url, HOME_PATH[account.generation], true);
+      const dialog = await openDrawer(page);
+      await expect(dialog.locator('p.drawer-user')).toHaveText(account.name);
+      await dialog.getByRole('button', { name: 'Fechar menu' }).click();
       await page.getByRole('link', { name: 'Página inicial' }).click();
-      // Signed in, the login page (v2) sends on to the home page.
-      await expect(page).toHaveURL(path(home === '/' ? '/' : '/v2/home'));
+      await expect(page).toHaveURL(path(HOME_PATH[account.generation]));
     });
   }
+
+  test('the legacy and v2 not-found pages say the same', async ({ page }) => {
+    const textOf = async (url: string) => {
+      await page.goto(url);
+      return page.locator('main').innerText();
+    };
+    expect(await textOf('/v2/nao-existe')).toBe(await textOf('/nao-existe'));
+  });
+
+  test('a signed-in user refused a page (403) keeps the drawer', async ({ page }) => {
+    await signIn(page, ACCOUNTS.legacySeller);
+    await expectForbidden(page, '/consulta-usuarios');
+    const dialog = await openDrawer(page);
+    await expect(dialog.getByRole('link', { name: 'Ver perfil' })).toHaveAttribute('href', '/perfil');
+  });
 });
 
 test.describe('the JSON API refuses with 403', () => {

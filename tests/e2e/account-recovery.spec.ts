@@ -4,7 +4,7 @@ import {
   DEMO_PASSWORD,
   expectHome,
   gotoHydrated,
-  simulatorAccess,
+  expectSimulatorsAvailable,
   latestResetLink,
   latestValidationCode,
   path,
@@ -163,7 +163,7 @@ test('first access: the e-mailed code registers the password and the new user si
   await waitForIslands(page);
   await submitLogin(page, account.email, newPassword);
   await expectHome(page, account);
-  await expect(simulatorAccess(page)).toHaveText('Simuladores: Acesso liberado');
+  await expectSimulatorsAvailable(page);
   await signOut(page, 'v2');
 });
 

@@ -30,6 +30,9 @@ test('the seller reaches the receiver with a verified key; replaying the same fo
   await expect(page.getByRole('status')).toHaveText('Chave verificada. Você chegou ao simulador agrícola pelo Portal de Parceiros.');
   await expect(page.getByText('Bruno Carvalho', { exact: true })).toBeVisible();
   await expect(page.getByText('Agrícola (antigo)', { exact: true })).toBeVisible();
+  // Said as a partner reads it: no configuration names on screen (issue 11).
+  await expect(page.getByText('Esta é uma página de demonstração do portal', { exact: false })).toBeVisible();
+  await expect(page.locator('main')).not.toContainText(/[A-Z]+_[A-Z_]+/);
   // No secret on the page.
   const html = await page.content();
   expect(html).not.toContain(chaveBroto);

@@ -19,7 +19,7 @@ export interface DemoAccount {
   email: string;
   name: string;
   generation: Generation;
-  /** Partner profiles get a simulator token at sign-in ("Simuladores: Acesso liberado"). */
+  /** Partner profiles get a simulator token at sign-in (see expectSimulatorsAvailable). */
   partner?: boolean;
 }
 
@@ -106,9 +106,16 @@ export async function expectHome(page: Page, account: DemoAccount): Promise<void
   await expect(page.getByRole('heading', { level: 1, name: `Olá, ${account.name}!` })).toBeVisible();
 }
 
-/** The v2 home's line about simulator access ('Simuladores: Acesso liberado' when fully authenticated). */
-export function simulatorAccess(page: Page): Locator {
-  return page.getByText(/^Simuladores: /);
+/** What the v2 home says to a partner signed in without the simulators' token. */
+export const SIMULATORS_UNAVAILABLE = 'Os simuladores não estão disponíveis nesta sessão. Para simular, saia e entre novamente.';
+
+/**
+ * The v2 home of a partner who may simulate (signed in with the simulators' token): no note that
+ * the simulators are unavailable, and a 'Simular' link on the offers.
+ */
+export async function expectSimulatorsAvailable(page: Page): Promise<void> {
+  await expect(page.getByRole('link', { name: /^Simular / }).first()).toBeVisible();
+  await expect(page.getByText(SIMULATORS_UNAVAILABLE)).toHaveCount(0);
 }
 
 /** Clicks "Sair" in the drawer of a signed-in page and checks where the user lands. */

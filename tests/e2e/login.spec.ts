@@ -5,7 +5,7 @@ import {
   type DemoAccount,
   expectHome,
   gotoHydrated,
-  simulatorAccess,
+  expectSimulatorsAvailable,
   HOME_PATH,
   LOGIN_PATH,
   loginForm,
@@ -71,7 +71,7 @@ test.describe('every demo account signs in on its own screen and signs out', () 
   for (const account of accounts) {
     test(`${account.email} (${account.generation})`, async ({ page }) => {
       await signIn(page, account);
-      if (account.partner) await expect(simulatorAccess(page)).toHaveText('Simuladores: Acesso liberado');
+      if (account.partner) await expectSimulatorsAvailable(page);
 
       await signOut(page, account.generation);
       await page.goto(HOME_PATH[account.generation]);

@@ -89,7 +89,8 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
       'Dados › Métricas › Evolução de vendas',
       'Dados › Métricas › Atingimento de meta',
       'Conquista Premiada',
-      // Apólices is PARCEIRO_ADMIN only (APOLICE_VENDEDOR alone does not show it).
+      // Apólices lists only PARCEIRO_ADMIN, but holding APOLICE_VENDEDOR shows it (SPEC §6, decision 007).
+      'Meus Clientes › Apólices',
       'Meus Clientes › 2ª via de boleto',
       'Financeiro › Comissões › Extrato',
       'Financeiro › Comissões › Nota Fiscal',
@@ -162,6 +163,8 @@ test.describe('side menu per profile (PORTAL_ENV=TEST)', () => {
     expect(partnerAdmin).not.toContain('Acesso › Parceiro');
     expect(groups(partner!).has('Campanhas')).toBe(false);
     expect(partner!.some((p) => p.includes('Relatórios'))).toBe(false);
+    expect(partner).toContain('Meus Clientes › Apólices'); // an operation suffices without the profile
+    expect(partner!.some((p) => p.startsWith('Documentos'))).toBe(false); // DOCUMENTOS not held
     expect(groups(seller!).has('Acesso')).toBe(false);
     expect(groups(subagent!).has('Seguros')).toBe(false);
     for (const menu of [seller, admin, partnerAdmin, partner, subagent]) expect(menu!.some((p) => p.endsWith('› Envio'))).toBe(false);

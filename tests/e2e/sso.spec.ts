@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, expectHome, path, signIn, simulatorAccess } from './helpers';
+import { ACCOUNTS, DEMO_PASSWORD, expectHome, path, signIn, expectSimulatorsAvailable } from './helpers';
 
 /**
  * Single sign-on: the insurer's admin (ADMIN, v2) issues a one-time link for a v2 user; opening
@@ -45,7 +45,7 @@ test('an SSO link issued by the admin in the browser signs the partner in exactl
   const first = await openFresh(browser, baseURL, `/v2/login/session/${dado.idSessaoSSO}`);
   try {
     await expectHome(first.page, ACCOUNTS.partner);
-    await expect(simulatorAccess(first.page)).toHaveText('Simuladores: Acesso liberado');
+    await expectSimulatorsAvailable(first.page);
     const cookies = await first.context.cookies();
     expect(cookies.find((c) => c.name === 'tokenV2')?.httpOnly).toBe(true);
     expect(await first.page.evaluate(() => document.cookie)).not.toContain('tokenV2');

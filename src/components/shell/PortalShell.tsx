@@ -20,6 +20,12 @@ export interface ShellProps {
   contacts: { centralAtendimento: string; chatWhatsapp: string };
 }
 
+/** 'Eduarda Lima' → 'EL': the profile link's face on narrow screens. */
+const initialsOf = (name: string) => {
+  const words = name.split(/\s+/).filter(Boolean);
+  return [words[0], words.length > 1 ? words[words.length - 1] : undefined].map((w) => w?.[0] ?? '').join('').toUpperCase();
+};
+
 /**
  * The signed-in portal's one island: the header bar (menu button, simulator actions), the drawer
  * with the user and the side menu, the floating chat link and the toasts.
@@ -44,7 +50,7 @@ export default function PortalShell(props: ShellProps) {
 
   return (
     <>
-      <div className="shell-bar">
+      <div className={simulator ? 'shell-bar shell-bar-simulator' : 'shell-bar'}>
         <button type="button" className="menu-button" aria-label="Abrir menu" aria-haspopup="dialog" aria-expanded={open} onClick={openDrawer}>
           <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round">
             <path d="M4 7h16M4 12h16M4 17h16" />
@@ -55,7 +61,10 @@ export default function PortalShell(props: ShellProps) {
           <nav className="simulator-actions" aria-label="Simulação">
             <NewSimulationButton startHref={simulator.startHref} />
             {simulator.historyHref ? <a className="button button-outline button-small" href={simulator.historyHref}>Histórico</a> : null}
-            <a className="profile-link" href={profileHref}>{userName}</a>
+            <a className="profile-link" href={profileHref}>
+              <span className="profile-initials" aria-hidden="true">{initialsOf(userName)}</span>
+              <span className="profile-name">{userName}</span>
+            </a>
           </nav>
         ) : null}
       </div>

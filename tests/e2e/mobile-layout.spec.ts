@@ -1,0 +1,317 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { routeOfPageFile } from '../../src/lib/page-routes';
+import { productFor } from '../../src/lib/products/catalog';
+import { ACCOUNTS, signIn, waitForIslands, type DemoAccount } from './helpers';
+import { answer, fillInsured } from './selling';
+
+/**
+ * Phones (issue 11): no page of either generation may scroll sideways at 360, 390 or 414 px, no
+ * element may stick out of the screen (a table too wide for it scrolls inside its own box), the
+ * signed-in header keeps every control inside its 68 px, and the floating chat link can be scrolled
+ * clear of the content (SPEC §9).
+ *
+ * The pages come from data, so a new one is not forgotten: every page file under src/pages must
+ * have a row below (or say why it is left out); each account also opens every internal link of its
+ * menu and of its home, and walks every step of real saved quotes (the demo seed's, and one sold
+ * here in each generation) through the stepper's links.
+ */
+
+const WIDTHS = [390, 360, 414] as const;
+const SMALL_HEADER = 68;
+
+type Account = 'anon' | 'vendedor' | 'consultor' | 'adminLegado' | 'adminV2' | 'parceiroAdmin' | 'parceiro' | 'substabelecido';
+const SIGN_IN: Record<Exclude<Account, 'anon'>, DemoAccount> = {
+  vendedor: ACCOUNTS.legacySeller,
+  consultor: ACCOUNTS.legacyConsultant,
+  adminLegado: ACCOUNTS.legacyAdmin,
+  adminV2: ACCOUNTS.insurerAdmin,
+  parceiroAdmin: ACCOUNTS.partnerAdmin,
+  parceiro: ACCOUNTS.partner,
+  substabelecido: ACCOUNTS.subagent,
+};
+
+/** Page routes (as files name them) → what each account opens of it; a string says why it is left out. */
+const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
+  '/': { anon: ['/'] },
+  '/403': { anon: ['/403'], vendedor: ['/consulta-usuarios'], parceiro: ['/v2/ofertas'] },
+  '/404': { anon: ['/nao-existe', '/v2/nao-existe'], vendedor: ['/nao-existe'], parceiro: ['/v2/nao-existe'] },
+  '/afs/receptor': { anon: ['/afs/receptor'] },
+  '/cadastro-login': { anon: ['/cadastro-login'] },
+  '/cadastro-realizado': { anon: ['/cadastro-realizado'] },
+  '/caixa-postal': { anon: ['/caixa-postal'] },
+  '/dev/kit-ui': { anon: ['/dev/kit-ui'] },
+  '/editar-simulador/[id]': { adminLegado: ['/editar-simulador/1'] },
+  '/esqueci-senha': { anon: ['/esqueci-senha'] },
+  '/historico': { vendedor: ['/historico'], adminLegado: ['/historico'] },
+  '/home': { vendedor: ['/home'], consultor: ['/home'], adminLegado: ['/home'] },
+  '/login': { anon: ['/login'] },
+  '/mapa-dev-test': { anon: ['/mapa-dev-test'] },
+  '/ofertas-disponiveis': { vendedor: ['/ofertas-disponiveis'] },
+  '/ofertas': { vendedor: ['/ofertas'] },
+  '/ofertas/[tab]': { vendedor: ['/ofertas/encerradas', '/ofertas/todas'] },
+  '/perfil': { vendedor: ['/perfil'] },
+  '/redefinir-senha': { anon: ['/redefinir-senha?token=nao-existe-este-token'] },
+  '/reenviar-codigo-validacao': { anon: ['/reenviar-codigo-validacao'] },
+  '/relatorios/[type]/[nrCotation]': 'PDF documents, not pages',
+  '/sair': 'POST only: signs out and redirects',
+  '/signin': { anon: ['/signin'] },
+  // The plain cadastro of each line (the agricultural one lists its offers); the steps of a saved
+  // quote are walked below.
+  '/simulador-[linha]/[...passo]': {
+    vendedor: ['residencial', 'agricola', 'vida', 'maquinas', 'empresarial'].map((line) => `/simulador-${line}/cadastro`),
+  },
+  '/simulador-agricola-antigo': { vendedor: ['/simulador-agricola-antigo'] },
+  '/template-email': { anon: ['/template-email'] },
+  '/template-email/[template]': 'an e-mail body (HTML for mail clients), shown inside /template-email',
+  '/termo-de-uso': { anon: ['/termo-de-uso'] },
+  '/termo-presente-proposta': { anon: ['/termo-presente-proposta'] },
+  '/v2/cadastro-realizado': { anon: ['/v2/cadastro-realizado'] },
+  '/v2/esqueci-senha': { anon: ['/v2/esqueci-senha'] },
+  // Managers' history has the seller's column.
+  '/v2/historico': { parceiro: ['/v2/historico'], parceiroAdmin: ['/v2/historico'], substabelecido: ['/v2/historico'], adminV2: ['/v2/historico'] },
+  '/v2/home': { parceiro: ['/v2/home'], parceiroAdmin: ['/v2/home'], substabelecido: ['/v2/home'], adminV2: ['/v2/home'] },
+  '/v2/home/[codigo]': { parceiro: ['/v2/home/res'] },
+  '/v2/login': { anon: ['/v2/login'] },
+  '/v2/login/session/[idSessaoSSO]': { anon: ['/v2/login/session/sessao-sso-inexistente'] },
+  '/v2/ofertas': { adminV2: ['/v2/ofertas'] },
+  '/v2/ofertas/cadastro/[idSimulador]': { adminV2: ['/v2/ofertas/cadastro/1'] },
+  '/v2/perfil': { parceiro: ['/v2/perfil'] },
+  '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },
+  '/v2/relatorios/pdf/[type]/[nrCotation]': 'PDF documents, not pages',
+  '/v2/senha': { anon: ['/v2/senha?token=nao-existe-este-token'] },
+  // Every line's start comes from the offers on /v2/home; the steps of saved quotes are walked below.
+  '/v2/simulador-[linha]/[...passo]': { parceiro: ['/v2/simulador-residencial/planos'] },
+  '/v2/template-email': { anon: ['/v2/template-email'] },
+};
+
+const isPage = (href: string) => href.startsWith('/') && !href.startsWith('//') && !/\/relatorios\//.test(href) && !href.startsWith('/sair');
+
+function pageFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : [join(dir, entry.name)]);
+}
+
+test('every page file has a row (or a reason to be left out)', () => {
+  const pagesDir = join(process.cwd(), 'src/pages');
+  const routes = pageFiles(pagesDir).map((file) => routeOfPageFile(`/pages/${relative(pagesDir, file)}`)).filter((r): r is string => Boolean(r));
+  expect(routes.filter((route) => !PAGES[route]), 'pages without a row').toEqual([]);
+  expect(Object.keys(PAGES).filter((route) => !routes.includes(route)), 'rows of pages that no longer exist').toEqual([]);
+});
+
+/** What is wrong with the layout of the open page at the current width (empty: nothing). */
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate((smallHeader) => {
+    const problems: string[] = [];
+    const width = window.innerWidth;
+    const describe = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30);
+      return `<${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? ` class="${el.className}"` : ''}> "${text}" [${Math.round(r.left)}…${Math.round(r.right)}]`;
+    };
+    if (document.documentElement.scrollWidth > width) problems.push(`scrolls sideways: ${document.documentElement.scrollWidth} px in ${width}`);
+
+    // An element outside the screen, unless a box around it clips or scrolls it (that box is checked instead).
+    const clips = (el: Element) => {
+      const style = getComputedStyle(el);
+      return style.overflowX !== 'visible' || style.clipPath !== 'none';
+    };
+    const stickingOut: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const out = r.right > width + 0.5 || (r.left < -0.5 && r.right > 0); // wholly off to the left: a skip link
+      if (!out || !el.checkVisibility({ visibilityProperty: true })) continue;
+      let inside = false;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (clips(a)) { inside = true; break; }
+      if (!inside) stickingOut.push(describe(el));
+    }
+    if (stickingOut.length > 0) problems.push(`sticks out: ${stickingOut.slice(0, 5).join('; ')}`);
+
+    // The header of either frame: its height, and nothing of it cut off or wrapped out of it (the
+    // signed-in one also holds the floating chat link, which is not part of the bar).
+    const header = document.querySelector('header.portal-header, header.site-header');
+    if (header) {
+      const h = header.getBoundingClientRect();
+      if (Math.round(h.height) !== smallHeader) problems.push(`header is ${h.height} px high, not ${smallHeader}`);
+      for (const el of header.querySelectorAll('.shell-bar a, .shell-bar button, .site-header a')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || !el.checkVisibility()) continue;
+        if (r.top < h.top - 0.5 || r.bottom > h.bottom + 0.5 || r.right > width + 0.5) problems.push(`header control cut off: ${describe(el)}`);
+      }
+    }
+    return problems;
+  }, SMALL_HEADER);
+}
+
+/**
+ * At the bottom of the page the chat link (SPEC §9: visible footer + 180 px) covers nothing of the
+ * page's content: the content keeps room for it, so everything can be scrolled clear of it.
+ */
+async function chatCoverage(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const chat = document.querySelector('[data-testid="chat-link"] .chat-button');
+    if (!chat) return [];
+    // 'instant': the page scrolls smoothly otherwise, and would still be on its way.
+    window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+    window.dispatchEvent(new Event('scroll'));
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const c = chat.getBoundingClientRect();
+    const covered: string[] = [];
+    for (const el of document.querySelectorAll('main *')) {
+      const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+      if (!ownText && !el.matches('a, button, input, select, textarea, img, svg')) continue;
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.left < c.right && r.right > c.left && r.top < c.bottom && r.bottom > c.top) {
+        covered.push(`<${el.tagName.toLowerCase()}> "${(el.textContent ?? '').trim().slice(0, 30)}"`);
+      }
+    }
+    window.scrollTo({ top: 0, behavior: 'instant' });
+    return covered.length > 0 ? [`the chat link covers ${covered.slice(0, 3).join(', ')}`] : [];
+  });
+}
+
+/** Opens `url` and checks it at every width; returns the problems found, each prefixed by where. */
+async function checkPage(page: Page, url: string): Promise<string[]> {
+  await page.setViewportSize({ width: WIDTHS[0], height: 844 });
+  await page.goto(url);
+  // A page may move on by itself (the AFS redirect posts its form at once): check where it lands.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await checkOpenPage(page);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('Execution context was destroyed')) throw error;
+      await page.waitForLoadState();
+    }
+  }
+}
+
+async function checkOpenPage(page: Page): Promise<string[]> {
+  await waitForIslands(page);
+  const where = page.url().replace(/^https?:\/\/[^/]+/, '');
+  const problems: string[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const problem of await layoutProblems(page)) problems.push(`${where} at ${width} px: ${problem}`);
+  }
+  await page.setViewportSize({ width: WIDTHS[0], height: 844 });
+  for (const problem of await chatCoverage(page)) problems.push(`${where} at ${WIDTHS[0]} px: ${problem}`);
+  return problems;
+}
+
+/** The internal pages a signed-in user reaches from the menu (every item, open or not) and the home. */
+async function linksOf(page: Page, home: string): Promise<string[]> {
+  await page.goto(home);
+  const hrefs = await page.locator('dialog.drawer a.menu-link, main a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  return hrefs.filter(isPage);
+}
+
+/** The stepper's links of the simulator step that is open: every step the quote has reached. */
+const stepLinks = (page: Page) => page.locator('.stepper a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+
+/**
+ * Sells `code` up to its resumo from the start page that is open, answering from the catalog's
+ * questions as a partner would; returns the resumo's address.
+ */
+async function sellToResumo(page: Page, code: string): Promise<string> {
+  const product = productFor(code)!;
+  await waitForIslands(page);
+  await fillInsured(page, product);
+  for (const question of product.cadastroQuestions) await answer(page, question);
+  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+  if (product.riskQuestions.length > 0) {
+    await page.waitForURL(/\/risco\/\d+\/editar$/);
+    await waitForIslands(page);
+    for (const question of product.riskQuestions) await answer(page, question);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+  }
+  await page.waitForURL(/\/planos\/\d+\/editar$/);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
+  await page.waitForURL(/\/contratacao\/\d+\/editar$/);
+  await waitForIslands(page);
+  await page.getByRole('radio', { name: 'Boleto bancário' }).check();
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.waitForURL(/\/resumo\/\d+/);
+  return page.url();
+}
+
+async function sendProposal(page: Page) {
+  await waitForIslands(page);
+  await page.getByLabel('Li e aceito o termo de presente proposta.').check();
+  await page.getByRole('button', { name: 'Enviar proposta' }).click();
+  await page.waitForURL(/\/(proposta|finalizacao)\/\d+\/visualizar$/);
+}
+
+/** Walks every step of the quote whose step page is open, then sends it and walks its steps again (read-only). */
+async function walkQuote(page: Page, resumo: string, visit: (url: string) => Promise<void>) {
+  await page.goto(resumo);
+  for (const href of await stepLinks(page)) await visit(href);
+  await page.goto(resumo);
+  await sendProposal(page);
+  const done = page.url();
+  for (const href of [done, ...await stepLinks(page)]) await visit(href);
+}
+
+/** The menu and home links checked so far, per generation. */
+const REACHED = { v1: new Set<string>(), v2: new Set<string>() };
+
+/** The rows of PAGES for one account. */
+const listedFor = (account: Account) =>
+  Object.values(PAGES).flatMap((row) => (typeof row === 'string' ? [] : row[account] ?? []));
+
+test.describe('no page scrolls sideways on a phone', () => {
+  test.use({ viewport: { width: WIDTHS[0], height: 844 } });
+
+  test('public pages', async ({ page }) => {
+    const problems: string[] = [];
+    for (const url of listedFor('anon')) problems.push(...await checkPage(page, url));
+    expect(problems).toEqual([]);
+  });
+
+  for (const account of Object.keys(SIGN_IN) as Exclude<Account, 'anon'>[]) {
+    test(`signed in as ${SIGN_IN[account].email}`, async ({ page }) => {
+      test.setTimeout(240_000);
+      const demo = SIGN_IN[account];
+      await signIn(page, demo);
+      const home = demo.generation === 'v1' ? '/home' : '/v2/home';
+      const seen = new Set<string>();
+      const problems: string[] = [];
+      const visit = async (url: string) => {
+        if (seen.has(url)) return;
+        seen.add(url);
+        problems.push(...await checkPage(page, url));
+      };
+      for (const url of listedFor(account)) await visit(url);
+      // Menu and home links another account of the generation has checked are not checked again
+      // (most are the same pages); a retry checks everything.
+      const reached = test.info().retry === 0 ? REACHED[demo.generation] : new Set<string>();
+      for (const url of await linksOf(page, home)) {
+        if (!reached.has(url)) await visit(url);
+        reached.add(url);
+      }
+
+      if (account === 'parceiro') {
+        // The demo seed's quotes (one at planos, one sent, one expired) and every step they reached.
+        await page.goto('/v2/historico');
+        const quotes = (await page.locator('main table a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))).filter(isPage);
+        for (const quote of quotes) {
+          await visit(quote);
+          for (const step of await stepLinks(page)) await visit(step);
+        }
+        // A machinery quote sold here: it has every step, risco included, editable and then sent.
+        await page.goto('/v2/home/mu');
+        await walkQuote(page, await sellToResumo(page, 'MU'), visit);
+      }
+      if (account === 'vendedor') {
+        // A residential quote sold in legacy, down to its finalização.
+        await page.goto('/simulador-residencial/cadastro');
+        await walkQuote(page, await sellToResumo(page, 'RES'), visit);
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});
