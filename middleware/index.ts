@@ -1,5 +1,5 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { database } from '../src/server/db';
+import { database } from '../src/server/database';
 import { resolvePortalSession } from '../src/server/services/portal-session';
 import { routeArea } from '../src/lib/routes';
 import { loginRedirect } from '../src/lib/paths';

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { database } from '../server/db';
+import { database } from '../server/database';
 import { revokeTokens } from '../server/services/sessions';
 import { TOKEN_COOKIES } from '../lib/session';
 import { LOGOUT_TARGET } from '../lib/paths';

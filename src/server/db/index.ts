@@ -2,13 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
-import { config } from '../config';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_quotes';
 import * as m003 from './migrations/003_afs_redirect_keys';
 import * as m004 from './migrations/004_throttles_and_mail_secrets';
-import { seedDemoData } from './seed';
 
 export type DB = Kysely<Database>;
 
@@ -53,33 +51,4 @@ export async function migrate(db: DB): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Falha na migração ${failed?.migrationName ?? ''}`.trim(), { cause: error });
-}
-
-/** Opens, migrates and (when empty) seeds a database: the one path every process and test takes. */
-export async function openDatabase(options: ConnectOptions & { seed?: boolean }): Promise<DB> {
-  const db = await connect(options);
-  await migrate(db);
-  if (options.seed !== false) await seedDemoData(db);
-  return db;
-}
-
-// One database per server process: PGlite is a single in-process connection and its data dir may be
-// opened by one process only.
-let shared: Promise<DB> | undefined;
-
-export function database(): Promise<DB> {
-  shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR });
-  return shared;
-}
-
-// The server script (scripts/serve.mjs) lives outside the bundle; it closes the database through
-// this well-known hook on shutdown, so PGlite flushes its data dir before the process exits.
-(globalThis as Record<symbol, unknown>)[Symbol.for('portal.shutdown')] = () => closeDatabase();
-
-/** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
-export async function closeDatabase(): Promise<void> {
-  if (!shared) return;
-  const db = await shared;
-  shared = undefined;
-  await db.destroy();
 }

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
-import { database, type DB } from '../db';
+import type { DB } from '../db';
+import { database } from '../database';
 import { renderQuotePdf, quotePdfFileName } from './quote-pdf';
 import { quoteDocument } from '../services/quote-document';
 import { findQuote, type Seller } from '../services/quotes';

@@ -1,0 +1,38 @@
+import { config } from './config';
+import { connect, migrate, type ConnectOptions, type DB } from './db';
+import { seedDemoData } from './db/seed';
+
+/**
+ * The database a process works with: opened, migrated and (when empty) seeded with the demo data.
+ * It lives apart from `db/` on purpose: the seed sells through the services, and every service
+ * imports `db/` for its types — with the seed inside `db/` the module graph would be a circle.
+ */
+
+/** Opens, migrates and (when empty) seeds a database: the one path every process and test takes. */
+export async function openDatabase(options: ConnectOptions & { seed?: boolean }): Promise<DB> {
+  const db = await connect(options);
+  await migrate(db);
+  if (options.seed !== false) await seedDemoData(db);
+  return db;
+}
+
+// One database per server process: PGlite is a single in-process connection and its data dir may be
+// opened by one process only.
+let shared: Promise<DB> | undefined;
+
+export function database(): Promise<DB> {
+  shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR });
+  return shared;
+}
+
+// The server script (scripts/serve.mjs) lives outside the bundle; it closes the database through
+// this well-known hook on shutdown, so PGlite flushes its data dir before the process exits.
+(globalThis as Record<symbol, unknown>)[Symbol.for('portal.shutdown')] = () => closeDatabase();
+
+/** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
+export async function closeDatabase(): Promise<void> {
+  if (!shared) return;
+  const db = await shared;
+  shared = undefined;
+  await db.destroy();
+}
