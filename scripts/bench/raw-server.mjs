@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const html = readFileSync(process.argv[2]);
-const server = http.createServer((req, res) => {
+const server = http.createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html', 'content-length': html.length });
   res.end(html);
 });

@@ -1,3 +1,4 @@
+import { messagesByField } from './field-errors';
 import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import { isIsoDate } from './offer-schema';
@@ -78,9 +79,7 @@ export function parseHistoryQuery(input: URLSearchParams | Record<string, unknow
   const raw = input instanceof URLSearchParams ? Object.fromEntries(input) : input;
   const result = z.safeParse(historyQuerySchema, raw);
   if (!result.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of result.error.issues) (errors[issue.path.map(String).join('.') || 'query'] ??= []).push(issue.message);
-    return { ok: false, errors };
+    return { ok: false, errors: messagesByField(result.error.issues, (issue) => issue.path.map(String).join('.') || 'query') };
   }
   const { page = 1, ...filters } = result.data;
   return { ok: true, filters, page };

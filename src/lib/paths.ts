@@ -10,7 +10,7 @@ export const LOGOUT_TARGET = { v1: '/', v2: '/v2/login' } as const;
  * '//host'. Answers the normalised path (with its query and fragment), or the fallback.
  */
 export function safeNextPath(next: string | null | undefined, fallback: string): string {
-  if (!next || !next.startsWith('/')) return fallback;
+  if (!next?.startsWith('/')) return fallback;
   const base = 'http://portal.invalid';
   if (!URL.canParse(next, base)) return fallback;
   const url = new URL(next, base);

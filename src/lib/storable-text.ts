@@ -5,6 +5,7 @@
  * (docs/decisions/022-hostile-input-and-shutdown.md). Other control and astral characters are text
  * like any other: the schemas decide about them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what this refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
@@ -29,7 +30,7 @@ export function unstorablePaths(value: unknown, limit = 20): (string | number)[]
     if (typeof current === 'string') {
       if (!isStorableText(current)) found.push(pathOf(step));
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => pending.push([item, { key: index, parent: step }]));
+      for (const [index, item] of current.entries()) pending.push([item, { key: index, parent: step }]);
     } else if (current !== null && typeof current === 'object') {
       const entries = Object.entries(current);
       if (entries.some(([key]) => !isStorableText(key))) found.push(pathOf(step));

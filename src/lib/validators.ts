@@ -42,7 +42,7 @@ function cnpjCheckDigit(base: string): number {
 }
 
 /** Strips the mask ('.', '/', '-') and upper-cases, keeping letters of the alphanumeric CNPJ. */
-export const normalizeCnpj = (value: string): string => value.replace(/[.\/\-\s]/g, '').toUpperCase();
+export const normalizeCnpj = (value: string): string => value.replace(/[./\-\s]/g, '').toUpperCase();
 
 export function isValidCnpj(value: string): boolean {
   const cnpj = normalizeCnpj(value);

@@ -105,7 +105,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate((smallHeader) => {
     const problems: string[] = [];
     const width = window.innerWidth;
-    const describe = (el: Element) => {
+    const describeElement = (el: Element) => {
       const r = el.getBoundingClientRect();
       const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30);
       return `<${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? ` class="${el.className}"` : ''}> "${text}" [${Math.round(r.left)}…${Math.round(r.right)}]`;
@@ -125,7 +125,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
       if (!out || !el.checkVisibility({ visibilityProperty: true })) continue;
       let inside = false;
       for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (clips(a)) { inside = true; break; }
-      if (!inside) stickingOut.push(describe(el));
+      if (!inside) stickingOut.push(describeElement(el));
     }
     if (stickingOut.length > 0) problems.push(`sticks out: ${stickingOut.slice(0, 5).join('; ')}`);
 
@@ -138,7 +138,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
       for (const el of header.querySelectorAll('.shell-bar a, .shell-bar button, .site-header a')) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 || !el.checkVisibility()) continue;
-        if (r.top < h.top - 0.5 || r.bottom > h.bottom + 0.5 || r.right > width + 0.5) problems.push(`header control cut off: ${describe(el)}`);
+        if (r.top < h.top - 0.5 || r.bottom > h.bottom + 0.5 || r.right > width + 0.5) problems.push(`header control cut off: ${describeElement(el)}`);
       }
     }
     return problems;

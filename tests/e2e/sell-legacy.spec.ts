@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test, } from '@playwright/test';
 import { ACCOUNTS, DEMO_PASSWORD, signIn, waitForIslands } from './helpers';
 import { productFor } from '../../src/lib/products/catalog';
 import { pdfText } from '../fixtures/pdf';

@@ -31,7 +31,10 @@ const GENERATIONS = [
 ] as const;
 
 let seed = Date.now() % 800_000_000;
-const nextCpf = () => cpfFor((seed += 7_919));
+const nextCpf = () => {
+  seed += 7_919;
+  return cpfFor(seed);
+};
 
 /** The quotes of the history (API) whose insured has this CPF. */
 async function quotesOf(page: Page, api: string, envelope: string, cpf: string): Promise<string[]> {

@@ -21,6 +21,7 @@ export function MenuTree({ items, currentPath, onNavigate, level = 0 }: Props) {
   const [expanded, setExpanded] = useState(() => items.find((i) => i.children && leadsTo(i, currentPath))?.id);
   const baseId = useId();
   return (
+    // biome-ignore lint/a11y/noRedundantRoles: Safari drops the list role of a list styled without markers
     <ul className={level === 0 ? 'menu' : 'menu submenu'} role="list">
       {items.map((item) => {
         if (!item.children) {
@@ -35,7 +36,7 @@ export function MenuTree({ items, currentPath, onNavigate, level = 0 }: Props) {
                 {...(item.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
               >
                 {item.title}
-                {item.external ? <span className="external-mark" aria-label="(abre em nova aba)">↗</span> : null}
+                {item.external ? <span className="external-mark" role="img" aria-label="(abre em nova aba)">↗</span> : null}
               </a>
             </li>
           );

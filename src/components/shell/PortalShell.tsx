@@ -43,7 +43,7 @@ export default function PortalShell(props: ShellProps) {
 
   // A page restored from the back/forward cache must not come back with the drawer open.
   useEffect(() => {
-    const onShow = () => closeDrawer();
+    const onShow = () => drawer.current?.close();
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
   }, []);
@@ -69,6 +69,8 @@ export default function PortalShell(props: ShellProps) {
         ) : null}
       </div>
 
+      {/* A click on the backdrop (the dialog itself, outside its panel) closes it; the keyboard has Esc. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Esc closes a modal <dialog> natively */}
       <dialog
         ref={drawer}
         className="drawer"

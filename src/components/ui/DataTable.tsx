@@ -88,9 +88,9 @@ export function DataTable<Row>({
             Anterior
           </button>
           <ul className="pagination-pages">
-            {pageWindow(page, totalPages).map((p, i) =>
+            {pageWindow(page, totalPages).map((p, i, all) =>
               p === 'gap' ? (
-                <li key={`gap-${i}`} aria-hidden="true" className="pagination-gap">…</li>
+                <li key={`gap-after-${all[i - 1]}`} aria-hidden="true" className="pagination-gap">…</li>
               ) : (
                 <li key={p}>
                   <button

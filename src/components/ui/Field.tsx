@@ -133,7 +133,11 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type
           onPointerUp={hide}
           onPointerLeave={hide}
           onPointerCancel={hide}
-          onKeyDown={(e) => (e.key === ' ' || e.key === 'Enter') && (e.preventDefault(), show())}
+          onKeyDown={(e) => {
+            if (e.key !== ' ' && e.key !== 'Enter') return;
+            e.preventDefault();
+            show();
+          }}
           onKeyUp={hide}
           onBlur={hide}
         >

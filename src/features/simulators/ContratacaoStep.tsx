@@ -155,6 +155,7 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
             <p>Sem beneficiários indicados, o capital é pago aos herdeiros legais. Os percentuais devem somar 100%.</p>
             {errors['contratacao.beneficiarios'] ? <p className="field-error" role="alert">{errors['contratacao.beneficiarios']}</p> : null}
             {beneficiaries.map((b, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position, as the API's errors name it (beneficiarios.N)
               <div key={index} className="beneficiary step-grid">
                 <div data-field={`contratacao.beneficiarios.${index}.nome`}>
                   <Field label={`Nome do beneficiário ${index + 1}`} maxLength={BENEFICIARY_NAME_MAX_LENGTH} value={b.nome} error={errors[`contratacao.beneficiarios.${index}.nome`]}

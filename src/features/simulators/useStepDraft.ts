@@ -7,11 +7,13 @@ import { dropDraft, keepDraft, takeDraft } from '../../lib/step-drafts';
  * sign-in returns a user whose session ended mid-form (docs/decisions/024-selling-flow.md).
  * `restore` runs after hydration, never during the server render, so both renders agree.
  */
+/** The address a draft belongs to: the step's path and query. */
+const address = () => `${window.location.pathname}${window.location.search}`;
+
 export function useStepDraft<T>(restore: (values: T) => void, enabled = true) {
   const [restored, setRestored] = useState(false);
   const restoreRef = useRef(restore);
   restoreRef.current = restore;
-  const address = () => `${window.location.pathname}${window.location.search}`;
 
   useEffect(() => {
     if (!enabled) return;

@@ -1,3 +1,4 @@
+import { messagesByField } from '../../lib/field-errors';
 import type * as core from 'zod/v4/core';
 
 /**
@@ -30,10 +31,5 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
  * about the whole value (no path) is filed under `prefix`, or under `root` when there is no prefix.
  */
 export function fieldErrorsOf(error: core.$ZodError, prefix = '', root = 'body'): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || root;
-    (fields[key] ??= []).push(issue.message);
-  }
-  return fields;
+  return messagesByField(error.issues, (issue) => [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || root);
 }

@@ -1,7 +1,7 @@
 import type { DB } from '../db';
 import { config } from '../config';
 import { now } from '../clock';
-import { renderTemplate, type TemplateName, TEMPLATES } from './templates';
+import { renderTemplate, type TemplateName, type TEMPLATES } from './templates';
 
 /**
  * Every e-mail is written to the outbox table first; with SMTP_URL set it is then sent by SMTP and

@@ -95,7 +95,7 @@ export async function completeFirstAccess(
 ): Promise<{ generation: User['generation']; homePath: string }> {
   await countAttempt(db, [[RATE_RULES.codeAttemptsPerAccount, email], [RATE_RULES.recoveryPerIp, ip]]);
   const user = await findUserByEmail(db, email);
-  if (!user || user.status !== 'PENDENTE' || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, user.id))) {
+  if (user?.status !== 'PENDENTE' || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, user.id))) {
     throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
   }
   const passwordHash = await hashPassword(password);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Generation, User } from '../db/schema';
 import { config } from '../config';
-import { ApiError, forbidden, notFound, unauthorized } from '../api/errors';
+import { type ApiError, forbidden, notFound, unauthorized } from '../api/errors';
 import { verifyPassword } from '../auth/passwords';
 import { normalizeEmail } from '../../lib/validators';
 import { PROFILES_WITH_SIMULATOR_TOKEN } from '../../lib/permissions';
@@ -125,7 +125,7 @@ export async function issueSimulatorToken(db: DB, user: User, v2Session: { id: n
 /** An SSO session id for a v2 user, to be opened once at /v2/login/session/{id} within minutes. */
 export async function issueSsoSession(db: DB, email: string): Promise<{ idSessaoSSO: string; expiresAt: Date; user: User }> {
   const user = await findUserByEmail(db, normalizeEmail(email));
-  if (!user || user.generation !== 'v2') throw notFound('Usuário do novo portal não encontrado');
+  if (user?.generation !== 'v2') throw notFound('Usuário do novo portal não encontrado');
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   const { secret, expiresAt } = await issueCode(db, user.id, 'SSO');
   return { idSessaoSSO: secret, expiresAt, user };

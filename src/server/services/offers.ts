@@ -1,6 +1,7 @@
 import * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import { badRequest, forbidden, notFound } from '../api/errors';
+import { messagesByField, topField } from '../../lib/field-errors';
 import { canOfferCodeV1, canSellCode } from '../../lib/offers';
 import { findSimulatorCode, legacyStartPath, v2StartPath, type ProductLine } from '../../lib/simulators';
 import { offerOperation, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
@@ -280,9 +281,7 @@ export async function listCompanies(db: DB) {
 function parseOrThrow<S extends core.$ZodType>(schema: S, input: unknown): core.output<S> {
   const result = core.safeParse(schema, input);
   if (result.success) return result.data;
-  const fields: Record<string, string[]> = {};
-  for (const issue of result.error.issues) (fields[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
-  throw badRequest(result.error.issues[0]?.message ?? 'Dados da oferta inválidos.', fields);
+  throw badRequest(result.error.issues[0]?.message ?? 'Dados da oferta inválidos.', messagesByField(result.error.issues, topField));
 }
 
 async function assertCompaniesExist(db: DB, ids: number[]): Promise<void> {

@@ -19,7 +19,7 @@ export async function resolvePortalSession(
     if (!token) return undefined;
     const resolved = await resolveSession(db, token, [kind]);
     const found = resolved.ok ? resolved.user : undefined;
-    if (!found || found.status !== 'ATIVO' || found.generation !== (kind === 'v1' ? 'v1' : 'v2')) {
+    if (found?.status !== 'ATIVO' || found.generation !== (kind === 'v1' ? 'v1' : 'v2')) {
       expired.push(TOKEN_COOKIES[kind]);
       return undefined;
     }

@@ -31,7 +31,7 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
     insured: {
       name: insured.Nome ?? insured['Razão social'] ?? '',
       document: insured.CPF ?? insured.CNPJ ?? '',
-      email: insured['E-mail'] ?? '', phone: insured.Telefone ?? '', address: insured['Endereço'] ?? '',
+      email: insured['E-mail'] ?? '', phone: insured.Telefone ?? '', address: insured.Endereço ?? '',
     },
     answers: answerLines(product, quote),
     plan: product.plans.find((p) => p.id === pricing?.plan)?.name ?? '—',

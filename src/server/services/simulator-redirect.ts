@@ -25,7 +25,10 @@ export const REDIRECT_PURPOSE: Readonly<Record<string, CodePurpose>> = { AFS: 'R
 // Without REDIRECT_APP_SECRET a random secret lives as long as the process: enough for one server
 // and its built-in receiver; several instances or an external receiver need the shared setting.
 let processSecret: string | undefined;
-const appSecret = () => config().REDIRECT_APP_SECRET ?? (processSecret ??= randomBytes(32).toString('base64url'));
+function appSecret(): string {
+  processSecret ??= randomBytes(32).toString('base64url');
+  return config().REDIRECT_APP_SECRET ?? processSecret;
+}
 
 const signature = (app: string, tipo: string, chaveBroto: string) =>
   createHmac('sha256', appSecret()).update(`${app}\n${tipo}\n${chaveBroto}`).digest('base64url');

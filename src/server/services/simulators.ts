@@ -1,6 +1,7 @@
 import * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import { badRequest, notFound } from '../api/errors';
+import { messagesByField, topField } from '../../lib/field-errors';
 import { simulatorUpdateSchema } from '../../lib/simulator-schema';
 
 /**
@@ -29,9 +30,7 @@ export async function updateSimulator(db: DB, id: number, input: unknown): Promi
   if (!(await findEditableSimulator(db, id))) throw notFound('Simulador não encontrado.');
   const result = core.safeParse(simulatorUpdateSchema, input);
   if (!result.success) {
-    const fields: Record<string, string[]> = {};
-    for (const issue of result.error.issues) (fields[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
-    throw badRequest(result.error.issues[0]?.message ?? 'Dados do simulador inválidos.', fields);
+    throw badRequest(result.error.issues[0]?.message ?? 'Dados do simulador inválidos.', messagesByField(result.error.issues, topField));
   }
   const { nome, urlInicio, ativo, grupoProduto } = result.data;
   await db.updateTable('simulators').set({ nome, url_inicio: urlInicio, ativo, grupo_produto: grupoProduto }).where('id', '=', id).execute();
