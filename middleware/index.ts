@@ -11,7 +11,13 @@ import { errorResponse } from '../src/server/api/router';
 import { sessionCookieOptions } from '../src/server/api/cookies';
 import { isCrossSiteRequest } from '../src/server/security';
 import { resolveClient } from '../src/server/proxy';
-import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, declaresTooLargeBody, isBodyTooLarge, readBodyText } from '../src/server/request-body';
+import {
+  BODY_TOO_LARGE_HEADERS,
+  BODY_TOO_LARGE_MESSAGE,
+  declaresTooLargeBody,
+  isBodyTooLarge,
+  readBodyText,
+} from '../src/server/request-body';
 import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
 
 /**
@@ -79,11 +85,13 @@ async function pageBodyProblem(request: Request): Promise<'too-large' | 'unstora
  */
 const requestLimits = defineMiddleware(async (context, next) => {
   const { request, url } = context;
-  if (isCrossSiteRequest(request, context.locals.client.allowedOrigins)) return refuse(url.pathname, 403, 'Requisição de outra origem recusada.');
+  if (isCrossSiteRequest(request, context.locals.client.allowedOrigins))
+    return refuse(url.pathname, 403, 'Requisição de outra origem recusada.');
   if (declaresTooLargeBody(request)) return refuse(url.pathname, 413, BODY_TOO_LARGE_MESSAGE, BODY_TOO_LARGE_HEADERS);
   if (isApi(url.pathname)) return next();
   const raw = new URL(request.url);
-  if (!isStorableUrlPart(raw.pathname) || !isStorableUrlPart(raw.search.slice(1))) return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);
+  if (!isStorableUrlPart(raw.pathname) || !isStorableUrlPart(raw.search.slice(1)))
+    return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);
   const bodyProblem = await pageBodyProblem(request);
   if (bodyProblem === 'too-large') return refuse(url.pathname, 413, BODY_TOO_LARGE_MESSAGE, BODY_TOO_LARGE_HEADERS);
   if (bodyProblem === 'unstorable') return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);

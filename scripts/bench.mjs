@@ -30,7 +30,8 @@ const JS_BUDGETS = {
   shell: { jsBudget: 100 * KB, why: 'React and the portal shell, no page island' },
   simulator: {
     jsBudget: 135 * KB,
-    why: 'the shell plus a simulator step (forms, product catalog, pricing engine, imask): 120.5 KB at the ' +
+    why:
+      'the shell plus a simulator step (forms, product catalog, pricing engine, imask): 120.5 KB at the ' +
       'cadastro start and 120.1 KB on planos when set (2026-11), +12 %, so a step may grow a little but ' +
       'classic zod (≈ 20 KB gzip more than zod/mini) or a chart library cannot come in unnoticed',
   },
@@ -55,8 +56,14 @@ const ROUTES = [
 const PRICING_BODY = {
   cdSimulador: 'RES',
   respostas: {
-    tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 450_000_00, alarme: true,
-    tipoPessoa: 'PF', dataNascimento: '1985-04-12', dataCotacao: '2026-11-21',
+    tipoImovel: 'casa',
+    uso: 'habitual',
+    construcao: 'alvenaria',
+    valorImovel: 450_000_00,
+    alarme: true,
+    tipoPessoa: 'PF',
+    dataNascimento: '1985-04-12',
+    dataCotacao: '2026-11-21',
   },
   selecao: {
     plan: 'conforto',
@@ -70,9 +77,14 @@ const LOAD_TARGETS = [
   { name: 'signed-in v2 home', path: '/v2/home', account: 'parceiro' },
   { name: 'BFF user API', path: '/api/bff/v1/usuario', account: 'parceiro' },
   {
-    name: 'BFF pricing API', path: '/api/bff/v1/precificacao', method: 'POST', body: PRICING_BODY, account: 'parceiro',
+    name: 'BFF pricing API',
+    path: '/api/bff/v1/precificacao',
+    method: 'POST',
+    body: PRICING_BODY,
+    account: 'parceiro',
     minRequestsPerSecond: 50,
-    floorWhy: 'the simulator waits on it at every change of plan or capital; 79–196 req/s measured on this ' +
+    floorWhy:
+      'the simulator waits on it at every change of plan or capital; 79–196 req/s measured on this ' +
       '2-core machine while other suites ran (2026-11), so 50 leaves room for that noise and still fails ' +
       'a pricing path that starts doing several times the work',
   },
@@ -81,7 +93,11 @@ const LOAD_TARGETS = [
 const LIGHTHOUSE = { pages: ['/', '/signin', '/v2/login'], runs: 3, targets: { performance: 95, accessibility: 95 } };
 
 // Other work on the machine moves every figure here; the load average tells a reader how quiet it was.
-const loadAverage = () => os.loadavg().map((n) => n.toFixed(2)).join(' / ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
 
 function environment(pinning) {
   const cpus = os.cpus();
@@ -92,9 +108,7 @@ function environment(pinning) {
     memory: os.totalmem(),
     loadAverage: loadAverage(),
     node: process.version,
-    pinning: pinning.enabled
-      ? 'server pinned to core 0, load generator to core 1 (taskset)'
-      : `not pinned (${pinning.reason})`,
+    pinning: pinning.enabled ? 'server pinned to core 0, load generator to core 1 (taskset)' : `not pinned (${pinning.reason})`,
   };
 }
 
@@ -121,7 +135,10 @@ async function main() {
     path: typeof route.path === 'function' ? route.path(simulator) : route.path,
     jsBudget: JS_BUDGETS[route.island].jsBudget,
   }));
-  const weighed = await measureBundles(first.url, routes.map(({ path, account }) => ({ path, cookie: cookies[account] })));
+  const weighed = await measureBundles(
+    first.url,
+    routes.map(({ path, account }) => ({ path, cookie: cookies[account] })),
+  );
   const bundles = weighed.routes.map((measured, i) => ({ ...routes[i], ...measured }));
 
   console.error('Load…');
@@ -170,13 +187,21 @@ function evaluate({ bundles, load, lighthouse }) {
       name: `load ${r.method} \`${r.path}\`${r.baseline ? ' (raw baseline)' : ''}: ${r.total} requests, ${r.errors} errors, ${r.non2xx} non-2xx`,
       pass: r.total > 0 && r.errors === 0 && r.non2xx === 0,
     })),
-    ...load.filter((r) => r.minRequestsPerSecond !== undefined).map((r) => ({
-      name: `load ${r.method} \`${r.path}\` ${Math.round(r.requestsPerSecond)} req/s ≥ ${r.minRequestsPerSecond} req/s`,
-      pass: r.requestsPerSecond >= r.minRequestsPerSecond,
-    })),
+    ...load
+      .filter((r) => r.minRequestsPerSecond !== undefined)
+      .map((r) => ({
+        name: `load ${r.method} \`${r.path}\` ${Math.round(r.requestsPerSecond)} req/s ≥ ${r.minRequestsPerSecond} req/s`,
+        pass: r.requestsPerSecond >= r.minRequestsPerSecond,
+      })),
     ...lighthouse.pages.flatMap((p) => [
-      { name: `Lighthouse \`${p.path}\` performance ${p.performance} ≥ ${targets.performance}`, pass: p.performance >= targets.performance },
-      { name: `Lighthouse \`${p.path}\` accessibility ${p.accessibility} ≥ ${targets.accessibility}`, pass: p.accessibility >= targets.accessibility },
+      {
+        name: `Lighthouse \`${p.path}\` performance ${p.performance} ≥ ${targets.performance}`,
+        pass: p.performance >= targets.performance,
+      },
+      {
+        name: `Lighthouse \`${p.path}\` accessibility ${p.accessibility} ≥ ${targets.accessibility}`,
+        pass: p.accessibility >= targets.accessibility,
+      },
     ]),
   ];
 }

@@ -28,7 +28,10 @@ function refuseUndecodableUrl(req, res) {
   } catch {
     const message = 'Endereço ou formulário com caractere não permitido (caractere nulo ou Unicode inválido).';
     const api = (req.url ?? '').startsWith('/api/');
-    res.writeHead(400, { 'content-type': api ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    res.writeHead(400, {
+      'content-type': api ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+    });
     res.end(api ? JSON.stringify({ status: 400, message }) : message);
     return true;
   }

@@ -83,8 +83,7 @@ let chromium = findChromium();
 const missingPackages = [!chromium && 'chromium', !hasNginx() && 'nginx', !onPath('openssl') && 'openssl'].filter(Boolean);
 if (missingPackages.length && wantE2e && process.getuid?.() === 0 && onPath('apt-get')) {
   console.log(`Not found: ${missingPackages.join(', ')}; installing with apt-get…`);
-  const apt = (aptArgs) =>
-    spawnSync('apt-get', aptArgs, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const apt = (aptArgs) => spawnSync('apt-get', aptArgs, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   apt(['update']);
   apt(['install', '-y', ...missingPackages]);
   chromium = findChromium();
@@ -105,12 +104,7 @@ fs.mkdirSync(ARTIFACTS, { recursive: true });
 if (wantUnit) {
   // Delete the old report first so a crash can't be mistaken for the previous run's results.
   fs.rmSync(VITEST_JSON, { force: true });
-  const status = runNode('node_modules/vitest/vitest.mjs', [
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${VITEST_JSON}`,
-  ]);
+  const status = runNode('node_modules/vitest/vitest.mjs', ['run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_JSON}`]);
   const report = readJson(VITEST_JSON);
   if (!report) {
     console.error(`vitest produced no ${VITEST_JSON} (crashed?); counting it as 1 failure.`);

@@ -10,8 +10,7 @@ const ms = (n) => `${number.format(n)} ms`;
 const latency = (n) => `${n < 10 ? n.toFixed(2) : number.format(n)} ms`;
 const ratio = (value, base) => (base > 0 ? `${(value / base).toFixed(2)}×` : '—');
 const verdict = (pass) => (pass ? 'pass' : '**FAIL**');
-const table = (headings, rows) =>
-  [headings, headings.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+const table = (headings, rows) => [headings, headings.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
 /** The tables and the verdicts. */
 function renderTables(results, checks) {
@@ -61,7 +60,9 @@ First visit in Chromium ${environment.chromium}, empty cache, until the network 
 (Astro's island bootstrap, part of the HTML) are shown apart and are not in the budget. JS budgets by
 island:
 
-${Object.entries(jsBudgets).map(([island, { jsBudget, why }]) => `- ${island}: ≤ ${bytes(jsBudget)}, ${why}.`).join('\n')}
+${Object.entries(jsBudgets)
+  .map(([island, { jsBudget, why }]) => `- ${island}: ≤ ${bytes(jsBudget)}, ${why}.`)
+  .join('\n')}
 
 ${table(
   ['route', 'island', 'JS files', 'JS gzip bytes', 'JS budget', 'CSS files', 'CSS gzip bytes', 'inline JS gzip bytes', 'budget'],
@@ -84,7 +85,8 @@ function loadTable({ load, loadSettings, environment }) {
   const floors = load
     .filter((r) => r.minRequestsPerSecond !== undefined)
     .map((r) => `- \`${r.method} ${r.path}\` ≥ ${number.format(r.minRequestsPerSecond)} req/s: ${r.floorWhy}.`);
-  const floorNote = floors.length === 0 ? '' : `Throughput floors (any error or non-2xx response fails every target):\n\n${floors.join('\n')}\n\n`;
+  const floorNote =
+    floors.length === 0 ? '' : `Throughput floors (any error or non-2xx response fails every target):\n\n${floors.join('\n')}\n\n`;
   return `### Server throughput (autocannon: ${loadSettings.connections} connections, ${loadSettings.warmup} s warm-up then ${loadSettings.duration} s; ${environment.pinning})
 
 ${floorNote}${table(
@@ -155,7 +157,10 @@ ${lines.join('\n')}`;
 function whyMissed({ lighthouse, lighthouseSettings }) {
   const sections = [];
   for (const page of lighthouse.pages) {
-    for (const [key, categoryId] of [['performance', 'performance'], ['accessibility', 'accessibility']]) {
+    for (const [key, categoryId] of [
+      ['performance', 'performance'],
+      ['accessibility', 'accessibility'],
+    ]) {
       if (page[key] >= lighthouseSettings.targets[key]) continue;
       const audits = page.failing[categoryId].map((line) => `  - ${line}`).join('\n') || '  - (no single audit below 0.9)';
       const lcp = key === 'performance' && page.lcpBreakdown ? `\n  - LCP breakdown: ${page.lcpBreakdown}` : '';

@@ -21,19 +21,25 @@ export const MESSAGES = {
 /** RFC 5321's longest address; forms set it as the input's maxLength. */
 export const EMAIL_MAX_LENGTH = 254;
 
-export const emailField = z.pipe(
-  z.string({ error: MESSAGES.emailRequired }).check(z.maxLength(EMAIL_MAX_LENGTH, MESSAGES.emailRequired)),
-  z.transform(normalizeEmail),
-).check(z.refine(isValidEmail, MESSAGES.emailRequired));
+export const emailField = z
+  .pipe(
+    z.string({ error: MESSAGES.emailRequired }).check(z.maxLength(EMAIL_MAX_LENGTH, MESSAGES.emailRequired)),
+    z.transform(normalizeEmail),
+  )
+  .check(z.refine(isValidEmail, MESSAGES.emailRequired));
 
-const passwordInput = z.string({ error: MESSAGES.passwordRequired })
+const passwordInput = z
+  .string({ error: MESSAGES.passwordRequired })
   .check(z.minLength(1, MESSAGES.passwordRequired), z.maxLength(PASSWORD_MAX_LENGTH, MESSAGES.passwordTooLong));
 
 /** A new password must follow the SPEC §5 guidance; the message lists what is missing. */
-export const newPasswordField = passwordInput.check(z.superRefine((value, ctx) => {
-  const problems = passwordProblems(value);
-  if (problems.length > 0) ctx.addIssue({ code: 'custom', input: value, message: `A senha precisa ter: ${problems.join(', ').toLowerCase()}` });
-}));
+export const newPasswordField = passwordInput.check(
+  z.superRefine((value, ctx) => {
+    const problems = passwordProblems(value);
+    if (problems.length > 0)
+      ctx.addIssue({ code: 'custom', input: value, message: `A senha precisa ter: ${problems.join(', ').toLowerCase()}` });
+  }),
+);
 
 export const loginFormSchema = z.object({ email: emailField, senha: passwordInput });
 export type LoginForm = z.input<typeof loginFormSchema>;
@@ -43,7 +49,8 @@ const newPasswordPair = {
   confirmacao: z.string({ error: MESSAGES.passwordsDiffer }).check(z.maxLength(PASSWORD_MAX_LENGTH)),
 };
 const confirmed = z.refine<{ senha: string; confirmacao: string }>((v) => v.senha === v.confirmacao, {
-  message: MESSAGES.passwordsDiffer, path: ['confirmacao'],
+  message: MESSAGES.passwordsDiffer,
+  path: ['confirmacao'],
 });
 
 export const forgotPasswordSchema = z.object({ email: emailField });
@@ -59,9 +66,13 @@ export const firstAccessSchema = z
   })
   .check(confirmed);
 
-export const changePasswordSchema = z
-  .object({ senhaAtual: passwordInput, ...newPasswordPair })
-  .check(confirmed, z.refine<{ senha: string; senhaAtual: string }>((v) => v.senha !== v.senhaAtual, { message: 'A nova senha deve ser diferente da atual', path: ['senha'] }));
+export const changePasswordSchema = z.object({ senhaAtual: passwordInput, ...newPasswordPair }).check(
+  confirmed,
+  z.refine<{ senha: string; senhaAtual: string }>((v) => v.senha !== v.senhaAtual, {
+    message: 'A nova senha deve ser diferente da atual',
+    path: ['senha'],
+  }),
+);
 
 // The API bodies of SPEC §7 (field names as the contract gives them).
 const userName = z.string({ error: MESSAGES.emailRequired }).check(z.trim(), z.minLength(1, MESSAGES.emailRequired), z.maxLength(254));

@@ -11,7 +11,10 @@ describe('contractingSchema', () => {
   it('accepts a boleto in 3 installments and a bank debit with masked numbers', () => {
     expect(messages({ formaPagamento: 'boleto', parcelas: 3, diaVencimento: 10 })).toEqual([]);
     const debit = z.parse(contractingSchema, {
-      formaPagamento: 'debito', parcelas: 12, diaVencimento: 5, debito: { banco: '341', agencia: '0123', conta: '12345-6' },
+      formaPagamento: 'debito',
+      parcelas: 12,
+      diaVencimento: 5,
+      debito: { banco: '341', agencia: '0123', conta: '12345-6' },
     });
     expect(debit.debito).toEqual({ banco: '341', agencia: '0123', conta: '123456' });
   });
@@ -40,10 +43,12 @@ describe('contractingSchema', () => {
     const ana = { nome: 'Ana Maria Souza', parentesco: 'conjuge', percentual: 60 };
     expect(messages({ ...base, beneficiarios: [ana, { ...ana, nome: 'João Souza', parentesco: 'filho', percentual: 40 }] })).toEqual([]);
     expect(messages({ ...base, beneficiarios: [ana] })).toEqual(['beneficiarios: Os percentuais dos beneficiários devem somar 100%.']);
-    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: 'Al', percentual: 100 }] }))
-      .toEqual(['beneficiarios.0.nome: Informe o nome completo do beneficiário.']);
-    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: `Ana ${'a'.repeat(400)}`, percentual: 100 }] }))
-      .toEqual(['beneficiarios.0.nome: Use no máximo 120 caracteres.']);
+    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: 'Al', percentual: 100 }] })).toEqual([
+      'beneficiarios.0.nome: Informe o nome completo do beneficiário.',
+    ]);
+    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: `Ana ${'a'.repeat(400)}`, percentual: 100 }] })).toEqual([
+      'beneficiarios.0.nome: Use no máximo 120 caracteres.',
+    ]);
   });
 });
 

@@ -58,35 +58,52 @@ const digitsField = (min: number, max: number, message: string) =>
   z.pipe(z.string({ error: message }), z.transform(digitsOnly)).check(z.minLength(min, message), z.maxLength(max, message));
 
 export const beneficiarySchema = z.object({
-  nome: z.string({ error: MESSAGES.beneficiaryName }).check(z.trim(), z.minLength(5, MESSAGES.beneficiaryName),
-    z.maxLength(BENEFICIARY_NAME_MAX_LENGTH, MESSAGES.beneficiaryNameTooLong)),
-  parentesco: oneOf(RELATIONSHIPS.map((r) => r.value), MESSAGES.relationship),
+  nome: z
+    .string({ error: MESSAGES.beneficiaryName })
+    .check(z.trim(), z.minLength(5, MESSAGES.beneficiaryName), z.maxLength(BENEFICIARY_NAME_MAX_LENGTH, MESSAGES.beneficiaryNameTooLong)),
+  parentesco: oneOf(
+    RELATIONSHIPS.map((r) => r.value),
+    MESSAGES.relationship,
+  ),
   percentual: z.number({ error: MESSAGES.share }).check(z.int(MESSAGES.share), z.gte(1, MESSAGES.share), z.lte(100, MESSAGES.share)),
 });
 
-export const contractingSchema = z.object({
-  formaPagamento: z.enum(['boleto', 'cartao', 'debito', 'pix'], MESSAGES.method),
-  parcelas: z.number({ error: MESSAGES.installments }).check(z.int(MESSAGES.installments), z.gte(1, MESSAGES.installments), z.lte(12, MESSAGES.installments)),
-  // Required for every method but Pix (superRefine below); Pix is due on the day the proposal is sent.
-  diaVencimento: z.optional(z.number({ error: MESSAGES.dueDay }).check(z.refine((d) => (DUE_DAYS as readonly number[]).includes(d), MESSAGES.dueDay))),
-  debito: z.optional(z.object({
-    banco: oneOf(BANKS.map((b) => b.value), MESSAGES.bank),
-    agencia: digitsField(1, 5, MESSAGES.branch),
-    conta: digitsField(2, 13, MESSAGES.account),
-  })),
-  beneficiarios: z.optional(z.array(beneficiarySchema).check(z.maxLength(5, MESSAGES.tooMany))),
-}).check(z.superRefine((value, ctx) => {
-  if (asksDueDay(value.formaPagamento) && value.diaVencimento === undefined) {
-    ctx.addIssue({ code: 'custom', input: value, path: ['diaVencimento'], message: MESSAGES.dueDay });
-  }
-  if (value.formaPagamento === 'debito' && !value.debito) {
-    ctx.addIssue({ code: 'custom', input: value, path: ['debito', 'banco'], message: MESSAGES.bank });
-  }
-  const shares = value.beneficiarios ?? [];
-  if (shares.length > 0 && shares.reduce((sum, b) => sum + b.percentual, 0) !== 100) {
-    ctx.addIssue({ code: 'custom', input: value, path: ['beneficiarios'], message: MESSAGES.shares });
-  }
-}));
+export const contractingSchema = z
+  .object({
+    formaPagamento: z.enum(['boleto', 'cartao', 'debito', 'pix'], MESSAGES.method),
+    parcelas: z
+      .number({ error: MESSAGES.installments })
+      .check(z.int(MESSAGES.installments), z.gte(1, MESSAGES.installments), z.lte(12, MESSAGES.installments)),
+    // Required for every method but Pix (superRefine below); Pix is due on the day the proposal is sent.
+    diaVencimento: z.optional(
+      z.number({ error: MESSAGES.dueDay }).check(z.refine((d) => (DUE_DAYS as readonly number[]).includes(d), MESSAGES.dueDay)),
+    ),
+    debito: z.optional(
+      z.object({
+        banco: oneOf(
+          BANKS.map((b) => b.value),
+          MESSAGES.bank,
+        ),
+        agencia: digitsField(1, 5, MESSAGES.branch),
+        conta: digitsField(2, 13, MESSAGES.account),
+      }),
+    ),
+    beneficiarios: z.optional(z.array(beneficiarySchema).check(z.maxLength(5, MESSAGES.tooMany))),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (asksDueDay(value.formaPagamento) && value.diaVencimento === undefined) {
+        ctx.addIssue({ code: 'custom', input: value, path: ['diaVencimento'], message: MESSAGES.dueDay });
+      }
+      if (value.formaPagamento === 'debito' && !value.debito) {
+        ctx.addIssue({ code: 'custom', input: value, path: ['debito', 'banco'], message: MESSAGES.bank });
+      }
+      const shares = value.beneficiarios ?? [];
+      if (shares.length > 0 && shares.reduce((sum, b) => sum + b.percentual, 0) !== 100) {
+        ctx.addIssue({ code: 'custom', input: value, path: ['beneficiarios'], message: MESSAGES.shares });
+      }
+    }),
+  );
 export type Contracting = z.output<typeof contractingSchema>;
 export type ContractingInput = z.input<typeof contractingSchema>;
 
@@ -100,7 +117,11 @@ const isoDate = (year: number, monthIndex: number, day: number) => {
  * The due dates of a contracting's installments counted from `from` (the day the proposal is sent,
  * or today before that): on the day itself for a method paid at once, else monthly on its due day.
  */
-export function contractingDueDates(contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento'>, from: string, count: number): string[] {
+export function contractingDueDates(
+  contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento'>,
+  from: string,
+  count: number,
+): string[] {
   if (!asksDueDay(contracting.formaPagamento) || contracting.diaVencimento === undefined) return Array.from({ length: count }, () => from);
   return dueDates(from, contracting.diaVencimento, count);
 }

@@ -1,6 +1,11 @@
 /** pt-BR formatting shared by pages, islands and e-mails. Dates are shown in Brasília time. */
 const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit',
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
 });
 
 /** '22/11/2026 14:05' — the form of `dataUltimoAcessoFormatada`. */

@@ -8,12 +8,30 @@ describe('parseHistoryQuery', () => {
   });
 
   it('normalizes what the partner typed: code and status in any case, a masked CPF or CNPJ unmasked', () => {
-    const parsed = parseHistoryQuery(new URLSearchParams({
-      de: '2026-11-01', ate: '2026-11-30', simulador: 'res', status: 'vencida', documento: ' 111.444.777-35 ', numero: '2026000001', linha: 'VIDA', page: '3',
-    }));
+    const parsed = parseHistoryQuery(
+      new URLSearchParams({
+        de: '2026-11-01',
+        ate: '2026-11-30',
+        simulador: 'res',
+        status: 'vencida',
+        documento: ' 111.444.777-35 ',
+        numero: '2026000001',
+        linha: 'VIDA',
+        page: '3',
+      }),
+    );
     expect(parsed).toEqual({
-      ok: true, page: 3,
-      filters: { de: '2026-11-01', ate: '2026-11-30', simulador: 'RES', status: 'VENCIDA', documento: '11144477735', numero: '2026000001', linha: 'vida' },
+      ok: true,
+      page: 3,
+      filters: {
+        de: '2026-11-01',
+        ate: '2026-11-30',
+        simulador: 'RES',
+        status: 'VENCIDA',
+        documento: '11144477735',
+        numero: '2026000001',
+        linha: 'vida',
+      },
     });
     expect(parseHistoryQuery({ documento: '11.222.333/0001-81' })).toMatchObject({ ok: true, filters: { documento: '11222333000181' } });
   });
@@ -45,8 +63,9 @@ describe('parseHistoryQuery', () => {
 describe('historyPageHref', () => {
   it('keeps the filled filters and the page, and leaves out blanks and page 1', () => {
     expect(historyPageHref({})).toBe('/v2/historico');
-    expect(historyPageHref({ simulador: 'RES', status: '', documento: '111.444.777-35' }, 1))
-      .toBe('/v2/historico?simulador=RES&documento=111.444.777-35');
+    expect(historyPageHref({ simulador: 'RES', status: '', documento: '111.444.777-35' }, 1)).toBe(
+      '/v2/historico?simulador=RES&documento=111.444.777-35',
+    );
     expect(historyPageHref({ de: '2026-11-01', numero: ' 12 ' }, 2)).toBe('/v2/historico?de=2026-11-01&numero=12&page=2');
   });
 });
@@ -68,7 +87,7 @@ describe('maskDocument', () => {
 });
 
 describe('legacy history links', () => {
-  it('reads the header\'s funcionalidade as the line filter, unless linha is given', () => {
+  it("reads the header's funcionalidade as the line filter, unless linha is given", () => {
     expect(withLegacyLine({ funcionalidade: 'vida' })).toEqual({ linha: 'vida' });
     expect(withLegacyLine({ funcionalidade: 'vida', linha: 'residencial' })).toEqual({ linha: 'residencial' });
     expect(parseHistoryQuery(withLegacyLine({ funcionalidade: 'maquinas' }))).toMatchObject({ ok: true, filters: { linha: 'maquinas' } });

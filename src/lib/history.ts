@@ -42,26 +42,34 @@ const oneOf = <T extends string>(values: readonly T[], message: string, normaliz
 const isoDate = z.string({ error: HISTORY_MESSAGES.date }).check(z.refine(isIsoDate, HISTORY_MESSAGES.date));
 
 /** CPF or CNPJ, typed with the mask or without: compared unmasked (CPF digits, CNPJ upper-cased alphanumerics). */
-const documentField = z.pipe(z.string({ error: HISTORY_MESSAGES.document }).check(z.maxLength(40, HISTORY_MESSAGES.document)), z.transform(normalizeCnpj))
+const documentField = z
+  .pipe(z.string({ error: HISTORY_MESSAGES.document }).check(z.maxLength(40, HISTORY_MESSAGES.document)), z.transform(normalizeCnpj))
   .check(z.refine((v) => (v.length === 11 && isValidCpf(v)) || isValidCnpj(v), HISTORY_MESSAGES.document));
 
-const pageField = z.pipe(z.string({ error: HISTORY_MESSAGES.page }).check(z.regex(/^[1-9]\d{0,5}$/, HISTORY_MESSAGES.page)), z.transform(Number));
+const pageField = z.pipe(
+  z.string({ error: HISTORY_MESSAGES.page }).check(z.regex(/^[1-9]\d{0,5}$/, HISTORY_MESSAGES.page)),
+  z.transform(Number),
+);
 
-export const historyQuerySchema = z.object({
-  de: optionalField(isoDate),
-  ate: optionalField(isoDate),
-  simulador: optionalField(oneOf(V2_CODES, HISTORY_MESSAGES.product, (v) => v.toUpperCase())),
-  linha: optionalField(oneOf(V2_LINES, HISTORY_MESSAGES.line, (v) => v.toLowerCase())),
-  status: optionalField(oneOf(STATUS_VALUES, HISTORY_MESSAGES.status, (v) => v.toUpperCase())),
-  documento: optionalField(documentField),
-  numero: optionalField(z.string({ error: HISTORY_MESSAGES.number }).check(z.regex(/^\d{1,20}$/, HISTORY_MESSAGES.number))),
-  page: optionalField(pageField),
-}).check(z.superRefine((value, ctx) => {
-  // ISO dates compare as text.
-  if (value.de && value.ate && value.de > value.ate) {
-    ctx.addIssue({ code: 'custom', input: value, path: ['ate'], message: HISTORY_MESSAGES.order });
-  }
-}));
+export const historyQuerySchema = z
+  .object({
+    de: optionalField(isoDate),
+    ate: optionalField(isoDate),
+    simulador: optionalField(oneOf(V2_CODES, HISTORY_MESSAGES.product, (v) => v.toUpperCase())),
+    linha: optionalField(oneOf(V2_LINES, HISTORY_MESSAGES.line, (v) => v.toLowerCase())),
+    status: optionalField(oneOf(STATUS_VALUES, HISTORY_MESSAGES.status, (v) => v.toUpperCase())),
+    documento: optionalField(documentField),
+    numero: optionalField(z.string({ error: HISTORY_MESSAGES.number }).check(z.regex(/^\d{1,20}$/, HISTORY_MESSAGES.number))),
+    page: optionalField(pageField),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      // ISO dates compare as text.
+      if (value.de && value.ate && value.de > value.ate) {
+        ctx.addIssue({ code: 'custom', input: value, path: ['ate'], message: HISTORY_MESSAGES.order });
+      }
+    }),
+  );
 
 export type HistoryQuery = z.output<typeof historyQuerySchema>;
 export type HistoryFilters = Omit<HistoryQuery, 'page'>;
@@ -70,9 +78,7 @@ export type HistoryFilters = Omit<HistoryQuery, 'page'>;
 export const HISTORY_FIELDS = ['de', 'ate', 'simulador', 'status', 'documento', 'numero', 'linha'] as const;
 export type HistoryField = (typeof HISTORY_FIELDS)[number];
 
-export type ParsedHistoryQuery =
-  | { ok: true; filters: HistoryFilters; page: number }
-  | { ok: false; errors: Record<string, string[]> };
+export type ParsedHistoryQuery = { ok: true; filters: HistoryFilters; page: number } | { ok: false; errors: Record<string, string[]> };
 
 /** The history's query string as filters and a 1-based page, or the messages of each bad field. */
 export function parseHistoryQuery(input: URLSearchParams | Record<string, unknown>): ParsedHistoryQuery {

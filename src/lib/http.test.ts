@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, toFailure } from './http';
 import { TOKEN_MESSAGES } from './session';
 
-const bases = { plataforma: 'http://portal.test/api/plataforma', bff: 'http://portal.test/api/bff', gateway: 'http://portal.test/api/gateway', auth: 'http://portal.test/api/auth' };
+const bases = {
+  plataforma: 'http://portal.test/api/plataforma',
+  bff: 'http://portal.test/api/bff',
+  gateway: 'http://portal.test/api/gateway',
+  auth: 'http://portal.test/api/auth',
+};
 const reply = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -31,7 +36,10 @@ describe('createClient', () => {
   });
 
   it('leaves other errors to the caller, with their status, message and field errors', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => reply(400, { status: 400, message: 'E-mail obrigatório', erros: { email: ['E-mail obrigatório'] } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply(400, { status: 400, message: 'E-mail obrigatório', erros: { email: ['E-mail obrigatório'] } })),
+    );
     const navigate = vi.fn();
     const failure = await createClient(bases, 'plataforma', navigate)('/v1/login', { method: 'POST', body: {} }).catch(toFailure);
     expect(failure).toMatchObject({ status: 400, message: 'E-mail obrigatório', fieldErrors: { email: ['E-mail obrigatório'] } });

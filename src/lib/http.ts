@@ -18,7 +18,11 @@ export interface ApiBases {
 
 /** An API error as the islands use it: status, message and field errors. */
 export class ApiFailure extends Error {
-  constructor(readonly status: number, message: string, readonly fieldErrors: Record<string, string[]> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
     super(message);
   }
 }
@@ -39,14 +43,16 @@ export function toFailure(error: unknown): ApiFailure {
 export const endsSession = (status: number, message: unknown): boolean => (status === 401 || status === 403) && isTokenMessage(message);
 
 /** Where a session that ended on `here` (path and query) sends the user: the login, saying why, then back. */
-export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string): string =>
-  `${loginRedirect(generation, here)}&sessao=expirada`;
+export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string): string => `${loginRedirect(generation, here)}&sessao=expirada`;
 
 const goTo = (url: string) => window.location.assign(url);
 const currentAddress = () => `${window.location.pathname}${window.location.search}`;
 
 export function createClient(
-  bases: ApiBases, base: keyof ApiBases, navigate: (url: string) => void = goTo, here: () => string = currentAddress,
+  bases: ApiBases,
+  base: keyof ApiBases,
+  navigate: (url: string) => void = goTo,
+  here: () => string = currentAddress,
 ): $Fetch {
   return ofetch.create({
     baseURL: bases[base],

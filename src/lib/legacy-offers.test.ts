@@ -5,7 +5,10 @@ import { offerSituation } from './offer-validity';
 describe('offerSituation', () => {
   const offer = { ativo: true, vigenciaInicio: '2026-01-01', vigenciaFim: '2026-12-31' };
   it.each([
-    ['2025-12-31', 'A_INICIAR'], ['2026-01-01', 'VIGENTE'], ['2026-12-31', 'VIGENTE'], ['2027-01-01', 'ENCERRADA'],
+    ['2025-12-31', 'A_INICIAR'],
+    ['2026-01-01', 'VIGENTE'],
+    ['2026-12-31', 'VIGENTE'],
+    ['2027-01-01', 'ENCERRADA'],
   ])('on %s → %s', (today, expected) => {
     expect(offerSituation(offer, today)).toBe(expected);
   });

@@ -19,7 +19,11 @@ export const findOfferTab = (value: string | undefined): OfferTab | undefined =>
  * The offers of a tab, optionally of one product (simulator code, any case). An unknown product
  * code is no filter the user could have meant: it lists nothing rather than everything.
  */
-export function offersOfTab<T extends { situacao: OfferSituation; code: string }>(offers: readonly T[], tab: OfferTab, produto?: string): T[] {
+export function offersOfTab<T extends { situacao: OfferSituation; code: string }>(
+  offers: readonly T[],
+  tab: OfferTab,
+  produto?: string,
+): T[] {
   const situations: readonly OfferSituation[] = OFFER_TABS[tab].situations;
   const code = produto?.trim().toUpperCase();
   return offers.filter((o) => situations.includes(o.situacao) && (!code || o.code === code));

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import IMask, { DIRECTION, type FactoryOpts, type Masked } from 'imask';
 import {
-  AREA_MASK, CNPJ_MASK, CPF_MASK, DOCUMENT_MASK, MASKS, MONEY_MASK, NUMBER_MASK, PERCENTAGE_MASK, PHONE_MASK,
-  formatMoney, formatPastedDocument, parseMoney, pasteDocumentMask,
+  AREA_MASK,
+  CNPJ_MASK,
+  CPF_MASK,
+  DOCUMENT_MASK,
+  MASKS,
+  MONEY_MASK,
+  NUMBER_MASK,
+  PERCENTAGE_MASK,
+  PHONE_MASK,
+  formatMoney,
+  formatPastedDocument,
+  parseMoney,
+  pasteDocumentMask,
 } from './masks';
 
 /**

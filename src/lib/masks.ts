@@ -25,8 +25,10 @@ const dropPipe = (ch: string): string => ch.replace(/\|/g, '');
  * is dropped; anything else is dropped before it reaches the pattern, which would otherwise show
  * its 'R$ ' prefix for a refused key.
  */
-const keepTyped = (refused: RegExp) => (ch: string, _masked: unknown, flags?: { input?: boolean; raw?: boolean }): string =>
-  dropPipe(flags?.input && flags.raw ? ch.replace(refused, '') : ch);
+const keepTyped =
+  (refused: RegExp) =>
+  (ch: string, _masked: unknown, flags?: { input?: boolean; raw?: boolean }): string =>
+    dropPipe(flags?.input && flags.raw ? ch.replace(refused, '') : ch);
 const unsignedTyped = keepTyped(/[^\d,]/g);
 const signedTyped = keepTyped(/[^\d,+-]/g);
 
@@ -80,8 +82,7 @@ export const AREA_MASK = {
     { mask: 'num m²', lazy: false, blocks: areaBlocks },
   ],
   prepareChar: unsignedTyped,
-  dispatch: ((appended, masked, _flags, tail) =>
-    masked.compiledMasks[/\d/.test(pendingInput(masked, appended, tail)) ? 1 : 0]) as Dispatch,
+  dispatch: ((appended, masked, _flags, tail) => masked.compiledMasks[/\d/.test(pendingInput(masked, appended, tail)) ? 1 : 0]) as Dispatch,
 } satisfies FactoryOpts;
 
 export const CPF_MASK = { mask: '000.000.000-00', prepareChar: dropPipe } satisfies FactoryOpts;
@@ -107,10 +108,7 @@ export const DOCUMENT_MASK = {
 
 /** '(11) 4000-0000' for landlines, '(11) 94000-0000' once an 11th digit is typed. */
 export const PHONE_MASK = {
-  mask: [
-    { mask: '(00) 0000-0000' },
-    { mask: '(00) 00000-0000' },
-  ],
+  mask: [{ mask: '(00) 0000-0000' }, { mask: '(00) 00000-0000' }],
   prepareChar: dropPipe,
   dispatch: ((appended, masked, _flags, tail) =>
     masked.compiledMasks[pendingInput(masked, appended, tail).replace(/\D/g, '').length > 10 ? 1 : 0]) as Dispatch,
@@ -151,7 +149,10 @@ export function formatMoney(value: number): string {
 /** 'R$ 1.234,56' → 1234.56; null when there is no number in the text. */
 export function parseMoney(value: string): number | null {
   const negative = /^\s*-/.test(value) || /^\s*R\$\s*-/.test(value);
-  const digits = value.replace(/[^\d,]/g, '').replace(',', '.').replace(/,/g, '');
+  const digits = value
+    .replace(/[^\d,]/g, '')
+    .replace(',', '.')
+    .replace(/,/g, '');
   if (!/\d/.test(digits)) return null;
   const number = Number(digits);
   if (Number.isNaN(number)) return null;

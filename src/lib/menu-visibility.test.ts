@@ -81,16 +81,26 @@ describe('newer menu (SPEC §6 table)', () => {
   });
 
   it('resolves external links and marks them', () => {
-    const [campanhas] = visibleMenu(V2_MENU, { generation: 'v2', user: { profile: 'ADMIN', cdOperacoes: [] } }, 'PRD', links)
-      .filter((i) => i.id === 'campanhas');
-    expect(campanhas?.children?.[0]).toEqual({ id: 'biblioteca', title: 'Biblioteca do parceiro', href: 'https://externo.example/bibliotecaParceiro', external: true });
+    const [campanhas] = visibleMenu(V2_MENU, { generation: 'v2', user: { profile: 'ADMIN', cdOperacoes: [] } }, 'PRD', links).filter(
+      (i) => i.id === 'campanhas',
+    );
+    expect(campanhas?.children?.[0]).toEqual({
+      id: 'biblioteca',
+      title: 'Biblioteca do parceiro',
+      href: 'https://externo.example/bibliotecaParceiro',
+      external: true,
+    });
   });
 });
 
 describe('older menu', () => {
   const seller = {
     profile: ['VENDEDOR'],
-    permissions: ['OFERTAS_DISPONIVEIS_RES', 'HISTORICO_VENDAS', 'RELATORIO_GESTAO'].map((nome) => ({ nome, permiteVisualizacao: true, permiteAlteracao: false })),
+    permissions: ['OFERTAS_DISPONIVEIS_RES', 'HISTORICO_VENDAS', 'RELATORIO_GESTAO'].map((nome) => ({
+      nome,
+      permiteVisualizacao: true,
+      permiteAlteracao: false,
+    })),
   };
   const legacyPaths = (user: typeof seller, environment: Environment = 'PRD') =>
     paths(visibleMenu(LEGACY_MENU, { generation: 'v1', user }, environment, links));
@@ -123,10 +133,16 @@ describe('older menu', () => {
 });
 
 describe('pageAccess: the server refuses what the menu hides', () => {
-  const partner = { generation: 'v2' as const, user: { profile: 'PARCEIRO' as Profile, cdOperacoes: ['HISTORICO_COTACAO_PROPOSTA', 'METRICAS'] } };
+  const partner = {
+    generation: 'v2' as const,
+    user: { profile: 'PARCEIRO' as Profile, cdOperacoes: ['HISTORICO_COTACAO_PROPOSTA', 'METRICAS'] },
+  };
   const partnerWithPolicies = { generation: 'v2' as const, user: { profile: 'PARCEIRO' as Profile, cdOperacoes: ['APOLICE_VENDEDOR'] } };
   const subagentWithMetrics = { generation: 'v2' as const, user: { profile: 'SUBSTABELECIDO' as Profile, cdOperacoes: ['METRICAS'] } };
-  const seller = { generation: 'v1' as const, user: { profile: ['VENDEDOR'], permissions: [{ nome: 'RELATORIO_GESTAO', permiteVisualizacao: true, permiteAlteracao: false }] } };
+  const seller = {
+    generation: 'v1' as const,
+    user: { profile: ['VENDEDOR'], permissions: [{ nome: 'RELATORIO_GESTAO', permiteVisualizacao: true, permiteAlteracao: false }] },
+  };
   it.each([
     [partner, '/v2/ofertas', 'forbidden'],
     [partner, '/v2/ofertas/cadastro/3', 'forbidden'],

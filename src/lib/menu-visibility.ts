@@ -63,7 +63,10 @@ export interface VisibleItem {
 }
 
 export function visibleMenu(
-  items: readonly MenuItem[], viewer: Viewer, environment: Environment, links: Record<ExternalLinkKey, string>,
+  items: readonly MenuItem[],
+  viewer: Viewer,
+  environment: Environment,
+  links: Record<ExternalLinkKey, string>,
   inherited?: Rule,
 ): VisibleItem[] {
   const visible: VisibleItem[] = [];
@@ -102,7 +105,10 @@ export type RouteAccess = 'allowed' | 'forbidden' | 'not-found';
  * Paths no menu guards are left to the page: 'allowed'.
  */
 export function routeAccess(
-  guards: readonly { prefix: string; rule?: Rule; nonProduction?: boolean }[], path: string, viewer: Viewer, environment: Environment,
+  guards: readonly { prefix: string; rule?: Rule; nonProduction?: boolean }[],
+  path: string,
+  viewer: Viewer,
+  environment: Environment,
 ): RouteAccess {
   const target = normalize(path);
   const guard = guards

@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { formatCommission, hundredthsToPercentText, isIsoDate, OFFER_MESSAGES, offerCreateSchema, offerUpdateSchema, percentToHundredths } from './offer-schema';
+import {
+  formatCommission,
+  hundredthsToPercentText,
+  isIsoDate,
+  OFFER_MESSAGES,
+  offerCreateSchema,
+  offerUpdateSchema,
+  percentToHundredths,
+} from './offer-schema';
 
-const valid = { nome: 'Residencial — Vale Verde', empresas: [2], vigenciaInicio: '2026-01-01', vigenciaFim: '2026-12-31', comissao: '12,50', ativo: true };
+const valid = {
+  nome: 'Residencial — Vale Verde',
+  empresas: [2],
+  vigenciaInicio: '2026-01-01',
+  vigenciaFim: '2026-12-31',
+  comissao: '12,50',
+  ativo: true,
+};
 
 /** The messages of a failed parse by field, as the API answers them. */
 function errors(input: unknown, schema: typeof offerUpdateSchema | typeof offerCreateSchema = offerUpdateSchema) {
@@ -13,8 +28,18 @@ function errors(input: unknown, schema: typeof offerUpdateSchema | typeof offerC
 
 describe('percentToHundredths', () => {
   it.each([
-    ['12,50', 1250], ['12.5', 1250], ['0', 0], ['0,01', 1], ['99,99', 9999], ['100', 10000], ['100,00', 10000], [' 7 ', 700],
-    [12.5, 1250], [0, 0], [100, 10000], [0.1 + 0.2, 30],
+    ['12,50', 1250],
+    ['12.5', 1250],
+    ['0', 0],
+    ['0,01', 1],
+    ['99,99', 9999],
+    ['100', 10000],
+    ['100,00', 10000],
+    [' 7 ', 700],
+    [12.5, 1250],
+    [0, 0],
+    [100, 10000],
+    [0.1 + 0.2, 30],
   ] as const)('%j → %i hundredths', (input, expected) => {
     expect(percentToHundredths(input)).toBe(expected);
   });
@@ -45,7 +70,9 @@ describe('isIsoDate', () => {
 describe('offer schemas', () => {
   it('turns the form input into what the database keeps', () => {
     expect(z.parse(offerUpdateSchema, { ...valid, nome: '  Residencial  ' })).toEqual({
-      ...valid, nome: 'Residencial', comissao: 1250,
+      ...valid,
+      nome: 'Residencial',
+      comissao: 1250,
     });
     expect(z.parse(offerCreateSchema, { ...valid, idSimulador: 1 }).idSimulador).toBe(1);
   });

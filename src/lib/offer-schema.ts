@@ -51,19 +51,25 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-const nameField = z.string({ error: OFFER_MESSAGES.name })
+const nameField = z
+  .string({ error: OFFER_MESSAGES.name })
   .check(z.trim(), z.minLength(OFFER_NAME_MIN, OFFER_MESSAGES.name), z.maxLength(OFFER_NAME_MAX, OFFER_MESSAGES.name));
 
-const companiesField = z.array(z.int({ error: OFFER_MESSAGES.companies }).check(z.positive(OFFER_MESSAGES.companies), z.lte(2 ** 31 - 1)), { error: OFFER_MESSAGES.companies })
+const companiesField = z
+  .array(z.int({ error: OFFER_MESSAGES.companies }).check(z.positive(OFFER_MESSAGES.companies), z.lte(2 ** 31 - 1)), {
+    error: OFFER_MESSAGES.companies,
+  })
   .check(z.minLength(1, OFFER_MESSAGES.companies), z.maxLength(500, OFFER_MESSAGES.companies));
 
 const startField = z.string({ error: OFFER_MESSAGES.start }).check(z.refine(isIsoDate, OFFER_MESSAGES.start));
 
 /** An empty end date means an open validity (vigência sem prazo final). */
-const endField = z.pipe(
-  z.optional(z.nullable(z.string({ error: OFFER_MESSAGES.end }))),
-  z.transform((value) => (value == null || value.trim() === '' ? null : value.trim())),
-).check(z.refine((value) => value === null || isIsoDate(value), OFFER_MESSAGES.end));
+const endField = z
+  .pipe(
+    z.optional(z.nullable(z.string({ error: OFFER_MESSAGES.end }))),
+    z.transform((value) => (value == null || value.trim() === '' ? null : value.trim())),
+  )
+  .check(z.refine((value) => value === null || isIsoDate(value), OFFER_MESSAGES.end));
 
 const commissionField = z.pipe(
   z.union([z.string(), z.number()], { error: OFFER_MESSAGES.commission }),
@@ -97,10 +103,14 @@ const startBeforeEnd = z.refine<{ vigenciaInicio: string; vigenciaFim: string | 
 export const offerUpdateSchema = z.object(offerFields).check(startBeforeEnd);
 
 /** POST /v1/ofertas. */
-export const offerCreateSchema = z.object({
-  idSimulador: z.int({ error: OFFER_MESSAGES.simulator }).check(z.positive(OFFER_MESSAGES.simulator), z.lte(2 ** 31 - 1, OFFER_MESSAGES.simulator)),
-  ...offerFields,
-}).check(startBeforeEnd);
+export const offerCreateSchema = z
+  .object({
+    idSimulador: z
+      .int({ error: OFFER_MESSAGES.simulator })
+      .check(z.positive(OFFER_MESSAGES.simulator), z.lte(2 ** 31 - 1, OFFER_MESSAGES.simulator)),
+    ...offerFields,
+  })
+  .check(startBeforeEnd);
 
 /** What the form holds and sends (the commission as the mask shows it). */
 export type OfferFormInput = z.input<typeof offerUpdateSchema>;

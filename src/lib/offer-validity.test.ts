@@ -5,7 +5,11 @@ import { isInForce, validityText } from './offer-validity';
 describe('isInForce', () => {
   const year = { vigenciaInicio: '2026-01-01', vigenciaFim: '2026-12-31' };
   it.each([
-    ['2025-12-31', false], ['2026-01-01', true], ['2026-06-15', true], ['2026-12-31', true], ['2027-01-01', false],
+    ['2025-12-31', false],
+    ['2026-01-01', true],
+    ['2026-06-15', true],
+    ['2026-12-31', true],
+    ['2027-01-01', false],
   ])('an offer of 2026 on %s → %s', (today, expected) => {
     expect(isInForce(year, today)).toBe(expected);
   });

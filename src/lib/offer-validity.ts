@@ -16,7 +16,6 @@ export interface Validity {
 export const isInForce = ({ vigenciaInicio, vigenciaFim }: Validity, today: string): boolean =>
   vigenciaInicio <= today && (vigenciaFim === null || today <= vigenciaFim);
 
-
 /** The validity of an offer in a table: '01/01/2026 a 31/12/2027', or 'A partir de 01/01/2026'. */
 export const validityRange = ({ vigenciaInicio, vigenciaFim }: Validity): string =>
   vigenciaFim ? `${formatIsoDate(vigenciaInicio)} a ${formatIsoDate(vigenciaFim)}` : `A partir de ${formatIsoDate(vigenciaInicio)}`;

@@ -4,15 +4,28 @@ import type { V1Subject, V2Subject } from './permissions';
 
 const substabelecido: V2Subject = {
   profile: 'SUBSTABELECIDO',
-  cdOperacoes: ['OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL', 'OFERTAS_DISPONIVEIS_SIMULADORES_ITENS_PESSOAIS', 'OFERTAS_DISPONIVEIS_SIMULADORES_VIDAESSENCIALULTRON'],
+  cdOperacoes: [
+    'OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL',
+    'OFERTAS_DISPONIVEIS_SIMULADORES_ITENS_PESSOAIS',
+    'OFERTAS_DISPONIVEIS_SIMULADORES_VIDAESSENCIALULTRON',
+  ],
 };
 
 describe('canSellCode', () => {
   it.each([
-    ['RES', true], ['IPU', true], ['VEU', true], ['res', true],
-    ['AFU', false], ['MU', false], ['EAU', false], ['EVI', false], ['VG', false],
+    ['RES', true],
+    ['IPU', true],
+    ['VEU', true],
+    ['res', true],
+    ['AFU', false],
+    ['MU', false],
+    ['EAU', false],
+    ['EVI', false],
+    ['VG', false],
     // Legacy-only codes are never sold in v2, whatever the operations.
-    ['IP', false], ['AFS', false], ['XYZ', false],
+    ['IP', false],
+    ['AFS', false],
+    ['XYZ', false],
   ])('a sub-delegated user with three offer operations: %s → %s', (code, allowed) => {
     expect(canSellCode(substabelecido, code)).toBe(allowed);
   });
@@ -33,19 +46,28 @@ describe('canSellLine', () => {
   });
 });
 
-const viewOnly = (...codes: string[]) => codes.map((code) => ({ nome: `OFERTAS_DISPONIVEIS_${code}`, permiteVisualizacao: true, permiteAlteracao: false }));
+const viewOnly = (...codes: string[]) =>
+  codes.map((code) => ({ nome: `OFERTAS_DISPONIVEIS_${code}`, permiteVisualizacao: true, permiteAlteracao: false }));
 const consultor: V1Subject = { profile: ['CONSULTOR'], permissions: viewOnly('RES', 'VEU') };
 
 describe('canSellCodeV1', () => {
   it.each([
-    ['RES', true], ['res', true], ['VEU', true],
-    ['VG', false], ['AFU', false], ['MU', false], ['EAU', false],
+    ['RES', true],
+    ['res', true],
+    ['VEU', true],
+    ['VG', false],
+    ['AFU', false],
+    ['MU', false],
+    ['EAU', false],
   ])('a legacy user with the RES and VEU offers: %s → %s', (code, allowed) => {
     expect(canSellCodeV1(consultor, code)).toBe(allowed);
   });
 
   it('needs VIEW, not just the permission name', () => {
-    const editOnly: V1Subject = { profile: [], permissions: [{ nome: 'OFERTAS_DISPONIVEIS_RES', permiteVisualizacao: false, permiteAlteracao: true }] };
+    const editOnly: V1Subject = {
+      profile: [],
+      permissions: [{ nome: 'OFERTAS_DISPONIVEIS_RES', permiteVisualizacao: false, permiteAlteracao: true }],
+    };
     expect(canSellCodeV1(editOnly, 'RES')).toBe(false);
   });
 

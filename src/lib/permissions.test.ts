@@ -15,8 +15,7 @@ describe('canV1', () => {
     ['RELATORIO_GESTAO', 'VIEW', false],
     ['RELATORIO_GESTAO', 'EDIT', true],
     ['USUARIOS', 'VIEW', false], // no match denies
-  ] as const)('seller %s %s → %s', (permission, access, allowed) =>
-    expect(canV1(seller, permission, access)).toBe(allowed));
+  ] as const)('seller %s %s → %s', (permission, access, allowed) => expect(canV1(seller, permission, access)).toBe(allowed));
 
   it('lets the admin group do everything, even without the permission listed', () =>
     expect(canV1({ profile: [V1_ADMIN_GROUP], permissions: [] }, 'USUARIOS', 'EDIT')).toBe(true));
@@ -32,7 +31,8 @@ describe('canV2', () => {
     ['PARCEIRO_ADMIN', ['RELATORIO_VENDAS'], true, true],
     ['PARCEIRO', ['RELATORIO_VENDAS'], true, false],
   ] as const)('%s with %j (profile and operation: %s) → %s', (profile, operations, both, allowed) =>
-    expect(canV2({ profile, cdOperacoes: operations }, rule, { profileAndOperation: both })).toBe(allowed));
+    expect(canV2({ profile, cdOperacoes: operations }, rule, { profileAndOperation: both })).toBe(allowed),
+  );
 
   it('names every per-simulator offer operation', () => {
     expect(OPERATIONS.filter((op) => op.startsWith('OFERTAS_DISPONIVEIS_SIMULADORES_'))).toHaveLength(13);

@@ -6,8 +6,12 @@ import { LEGACY_LINES, type ProductLine } from './simulators';
 const parse = (generation: Generation, line: ProductLine, path: string) =>
   parseSimulatorRoute(generation, line, path.split('/').filter(Boolean), lineFlow(line));
 
-const step = (name: string, nrCotacao: string, action: 'editar' | 'visualizar' = 'editar'): SimulatorRoute =>
-  ({ kind: 'step', step: name as never, nrCotacao, action });
+const step = (name: string, nrCotacao: string, action: 'editar' | 'visualizar' = 'editar'): SimulatorRoute => ({
+  kind: 'step',
+  step: name as never,
+  nrCotacao,
+  action,
+});
 const resume = (name: string): SimulatorRoute => ({ kind: 'resume', step: name as never });
 const NEW: SimulatorRoute = { kind: 'new' };
 

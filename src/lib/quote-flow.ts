@@ -9,8 +9,13 @@ export const QUOTE_STEPS = ['cadastro', 'risco', 'planos', 'contratacao', 'resum
 export type QuoteStep = (typeof QUOTE_STEPS)[number];
 
 export const STEP_LABELS: Record<QuoteStep, string> = {
-  cadastro: 'Cadastro', risco: 'Risco', planos: 'Planos', contratacao: 'Contratação', resumo: 'Resumo',
-  proposta: 'Proposta', finalizacao: 'Finalização',
+  cadastro: 'Cadastro',
+  risco: 'Risco',
+  planos: 'Planos',
+  contratacao: 'Contratação',
+  resumo: 'Resumo',
+  proposta: 'Proposta',
+  finalizacao: 'Finalização',
 };
 
 /** `{action}`: 'editar' opens the step's form; 'visualizar' shows it read-only (a sent or expired quote). */
@@ -45,8 +50,7 @@ export const previousStep = (flow: FlowShape, step: QuoteStep): QuoteStep | unde
 };
 
 export type Generation = 'v1' | 'v2';
-export const simulatorBase = (generation: Generation, line: ProductLine) =>
-  `${generation === 'v2' ? '/v2' : ''}/simulador-${line}`;
+export const simulatorBase = (generation: Generation, line: ProductLine) => `${generation === 'v2' ? '/v2' : ''}/simulador-${line}`;
 
 /**
  * Resumo with the quote number only (SPEC §2): life in both generations; machinery in legacy.
@@ -61,7 +65,10 @@ const RESUMO_NUMBER_ONLY: Record<Generation, readonly ProductLine[]> = { v1: ['v
  * it anyway (the history opens one specific proposal; docs/decisions/019-legacy-sell.md).
  */
 export function stepPath(
-  generation: Generation, line: ProductLine, step: QuoteStep, nrCotacao: string,
+  generation: Generation,
+  line: ProductLine,
+  step: QuoteStep,
+  nrCotacao: string,
   options: { action?: Action; sent?: boolean; pinned?: boolean } = {},
 ): string {
   const plain = `${simulatorBase(generation, line)}/${step}`;
@@ -90,7 +97,12 @@ const isQuoteNumber = isId;
  * its plain cadastro starts a new simulation. Every step also takes {nrCotation}[/{action}] in both
  * generations, so a reload resumes it.
  */
-export function parseSimulatorRoute(generation: Generation, line: ProductLine, segments: readonly string[], flow: FlowShape): SimulatorRoute | undefined {
+export function parseSimulatorRoute(
+  generation: Generation,
+  line: ProductLine,
+  segments: readonly string[],
+  flow: FlowShape,
+): SimulatorRoute | undefined {
   const [stepName, ...rest] = segments;
   const step = QUOTE_STEPS.find((s) => s === stepName);
   if (!step) return undefined;

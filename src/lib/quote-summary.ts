@@ -20,13 +20,19 @@ export interface Line {
 export function formatAnswer(question: Question, value: AnswerValue | undefined): string {
   if (value === undefined || value === '') return '—';
   switch (question.kind) {
-    case 'money': return formatBRL(Number(value));
-    case 'area': return `${Number(value).toLocaleString('pt-BR')} m²`;
-    case 'boolean': return value ? 'Sim' : 'Não';
-    case 'date': return formatIsoDate(String(value));
+    case 'money':
+      return formatBRL(Number(value));
+    case 'area':
+      return `${Number(value).toLocaleString('pt-BR')} m²`;
+    case 'boolean':
+      return value ? 'Sim' : 'Não';
+    case 'date':
+      return formatIsoDate(String(value));
     case 'select':
-    case 'radio': return question.options?.find((o) => o.value === value)?.label ?? String(value);
-    default: return String(value);
+    case 'radio':
+      return question.options?.find((o) => o.value === value)?.label ?? String(value);
+    default:
+      return String(value);
   }
 }
 
@@ -34,16 +40,24 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export function insuredLines(segurado: Record<string, unknown>): Line[] {
   const address = (segurado.endereco ?? {}) as Record<string, unknown>;
-  const identity: Line[] = segurado.tipoPessoa === 'PJ'
-    ? [{ label: 'Razão social', value: text(segurado.razaoSocial) }, { label: 'CNPJ', value: formatCnpj(text(segurado.cnpj)) }]
-    : [
-      { label: 'Nome', value: text(segurado.nome) },
-      { label: 'CPF', value: formatCpf(text(segurado.cpf)) },
-      { label: 'Data de nascimento', value: formatIsoDate(text(segurado.dataNascimento)) },
-    ];
+  const identity: Line[] =
+    segurado.tipoPessoa === 'PJ'
+      ? [
+          { label: 'Razão social', value: text(segurado.razaoSocial) },
+          { label: 'CNPJ', value: formatCnpj(text(segurado.cnpj)) },
+        ]
+      : [
+          { label: 'Nome', value: text(segurado.nome) },
+          { label: 'CPF', value: formatCpf(text(segurado.cpf)) },
+          { label: 'Data de nascimento', value: formatIsoDate(text(segurado.dataNascimento)) },
+        ];
   const phone = text(segurado.telefone).replace(/^(\d{2})(\d{4,5})(\d{4})$/, '($1) $2-$3');
-  return [...identity, { label: 'E-mail', value: text(segurado.email) }, { label: 'Telefone', value: phone },
-    { label: 'Endereço', value: addressLine(address) }];
+  return [
+    ...identity,
+    { label: 'E-mail', value: text(segurado.email) },
+    { label: 'Telefone', value: phone },
+    { label: 'Endereço', value: addressLine(address) },
+  ];
 }
 
 export function addressLine(address: Record<string, unknown>): string {

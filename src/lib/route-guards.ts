@@ -8,7 +8,11 @@ import { v1OfferPermission } from './permissions';
  * that belong to it, are opened only by whoever the menu would show them to. Hiding a menu item is a
  * convenience; this table is the protection. Paths not listed here are guarded by their own page.
  */
-type Guard = { prefix: string; rule?: { permissions?: string[]; profiles?: MenuItem['profiles']; operations?: string[] }; nonProduction?: boolean };
+type Guard = {
+  prefix: string;
+  rule?: { permissions?: string[]; profiles?: MenuItem['profiles']; operations?: string[] };
+  nonProduction?: boolean;
+};
 
 function findRule(items: readonly MenuItem[], route: string): Omit<Guard, 'prefix'> {
   const found = menuRoutes(items).find((r) => r.route === route);

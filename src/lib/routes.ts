@@ -5,12 +5,31 @@
 export type RouteArea = 'public' | 'v1' | 'v2';
 
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
-  '/', '/signin', '/login', '/esqueci-senha', '/reenviar-codigo-validacao', '/redefinir-senha', '/cadastro-login',
-  '/template-email', '/cadastro-realizado', '/termo-de-uso', '/termo-presente-proposta', '/mapa-dev-test', '/caixa-postal',
-  '/sair', '/403', '/404', '/dev/kit-ui',
+  '/',
+  '/signin',
+  '/login',
+  '/esqueci-senha',
+  '/reenviar-codigo-validacao',
+  '/redefinir-senha',
+  '/cadastro-login',
+  '/template-email',
+  '/cadastro-realizado',
+  '/termo-de-uso',
+  '/termo-presente-proposta',
+  '/mapa-dev-test',
+  '/caixa-postal',
+  '/sair',
+  '/403',
+  '/404',
+  '/dev/kit-ui',
   // The built-in AFS receiver stands for an external application: it trusts the posted key, not our session.
   '/afs/receptor',
-  '/v2/senha', '/v2/reenviar-codigo-validacao', '/v2/cadastro-realizado', '/v2/template-email', '/v2/login', '/v2/esqueci-senha',
+  '/v2/senha',
+  '/v2/reenviar-codigo-validacao',
+  '/v2/cadastro-realizado',
+  '/v2/template-email',
+  '/v2/login',
+  '/v2/esqueci-senha',
 ]);
 const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/'];
 

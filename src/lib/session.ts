@@ -50,8 +50,7 @@ export const TOKEN_MESSAGES = {
   expired: 'O prazo de utilização do token expirou.',
   missing: 'Unauthorized',
 } as const;
-export const isTokenMessage = (message: unknown): boolean =>
-  Object.values(TOKEN_MESSAGES).includes(message as never);
+export const isTokenMessage = (message: unknown): boolean => Object.values(TOKEN_MESSAGES).includes(message as never);
 
 /** The header with which the portal's own browser client asks for cookie sessions. */
 export const COOKIE_SESSION_HEADER = 'x-portal-session';

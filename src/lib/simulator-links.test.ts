@@ -25,8 +25,10 @@ describe('reportHref', () => {
 });
 
 describe('showsHistoryButton', () => {
-  const v2 = (profile: 'ADMIN' | 'PARCEIRO_ADMIN' | 'PARCEIRO' | 'SUBSTABELECIDO', cdOperacoes: string[] = []) =>
-    ({ generation: 'v2' as const, user: { profile, cdOperacoes } });
+  const v2 = (profile: 'ADMIN' | 'PARCEIRO_ADMIN' | 'PARCEIRO' | 'SUBSTABELECIDO', cdOperacoes: string[] = []) => ({
+    generation: 'v2' as const,
+    user: { profile, cdOperacoes },
+  });
   it.each([
     [v2('ADMIN'), false, true],
     [v2('PARCEIRO_ADMIN'), false, true],
@@ -36,7 +38,10 @@ describe('showsHistoryButton', () => {
   ])('%# → %s', (viewer, onHistoryPage, shown) => expect(showsHistoryButton(viewer, onHistoryPage)).toBe(shown));
 
   it('reads the legacy sales-history permissions', () => {
-    const seller = { profile: ['VENDEDOR'], permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: true, permiteAlteracao: false }] };
+    const seller = {
+      profile: ['VENDEDOR'],
+      permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: true, permiteAlteracao: false }],
+    };
     expect(showsHistoryButton({ generation: 'v1', user: seller }, false)).toBe(true);
     expect(showsHistoryButton({ generation: 'v1', user: { profile: ['OUTRO'], permissions: [] } }, false)).toBe(false);
   });
@@ -47,8 +52,10 @@ describe('mayOpenHistory: the homes offer the history to whoever its route guard
     generation: 'v1' as const,
     user: { profile, permissions: permissions.map((nome) => ({ nome, permiteVisualizacao: true, permiteAlteracao: false })) },
   });
-  const v2 = (profile: 'ADMIN' | 'PARCEIRO_ADMIN' | 'PARCEIRO' | 'SUBSTABELECIDO', cdOperacoes: string[] = []) =>
-    ({ generation: 'v2' as const, user: { profile, cdOperacoes } });
+  const v2 = (profile: 'ADMIN' | 'PARCEIRO_ADMIN' | 'PARCEIRO' | 'SUBSTABELECIDO', cdOperacoes: string[] = []) => ({
+    generation: 'v2' as const,
+    user: { profile, cdOperacoes },
+  });
   it.each([
     [v2('ADMIN'), true],
     [v2('PARCEIRO_ADMIN'), true],
@@ -62,7 +69,10 @@ describe('mayOpenHistory: the homes offer the history to whoever its route guard
   ])('%# → %s', (viewer, allowed) => expect(mayOpenHistory(viewer)).toBe(allowed));
 
   it('a legacy viewer without VIEW (only EDIT) on the history permissions may not', () => {
-    const editOnly = { generation: 'v1' as const, user: { profile: ['VENDEDOR'], permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: false, permiteAlteracao: true }] } };
+    const editOnly = {
+      generation: 'v1' as const,
+      user: { profile: ['VENDEDOR'], permissions: [{ nome: 'HISTORICO_VENDAS', permiteVisualizacao: false, permiteAlteracao: true }] },
+    };
     expect(mayOpenHistory(editOnly)).toBe(false);
   });
 });

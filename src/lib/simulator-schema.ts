@@ -32,17 +32,21 @@ export function isAllowedStartUrl(value: string): boolean {
   }
 }
 
-const nameField = z.string({ error: SIMULATOR_MESSAGES.name })
+const nameField = z
+  .string({ error: SIMULATOR_MESSAGES.name })
   .check(z.trim(), z.minLength(SIMULATOR_NAME_MIN, SIMULATOR_MESSAGES.name), z.maxLength(SIMULATOR_NAME_MAX, SIMULATOR_MESSAGES.name));
 
-const startUrlField = z.string({ error: SIMULATOR_MESSAGES.startUrl })
+const startUrlField = z
+  .string({ error: SIMULATOR_MESSAGES.startUrl })
   .check(z.trim(), z.refine(isAllowedStartUrl, SIMULATOR_MESSAGES.startUrl));
 
 /** Empty means "no product group" (SPEC §9 gives one to a few simulators only). */
-const productGroupField = z.pipe(
-  z.optional(z.nullable(z.string({ error: SIMULATOR_MESSAGES.productGroup }))),
-  z.transform((value) => (value == null || value.trim() === '' ? null : value.trim())),
-).check(z.refine((value) => value === null || /^\d{4}$/.test(value), SIMULATOR_MESSAGES.productGroup));
+const productGroupField = z
+  .pipe(
+    z.optional(z.nullable(z.string({ error: SIMULATOR_MESSAGES.productGroup }))),
+    z.transform((value) => (value == null || value.trim() === '' ? null : value.trim())),
+  )
+  .check(z.refine((value) => value === null || /^\d{4}$/.test(value), SIMULATOR_MESSAGES.productGroup));
 
 export const simulatorUpdateSchema = z.object({
   nome: nameField,

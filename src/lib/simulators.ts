@@ -4,8 +4,7 @@ import type { SIMULATOR_OFFER_SUFFIXES } from './permissions';
  * The simulator codes of SPEC §1 as one table (DESIGN §7). Codes are upper case in data and history
  * state and lower case in paths (SPEC §3). Later issues add each line's routes and catalog here.
  */
-export type ProductLine =
-  | 'residencial' | 'agricola' | 'maquinas' | 'empresarial' | 'empresarial-individual' | 'vida' | 'itens-pessoais';
+export type ProductLine = 'residencial' | 'agricola' | 'maquinas' | 'empresarial' | 'empresarial-individual' | 'vida' | 'itens-pessoais';
 
 export interface SimulatorCode {
   code: string;
@@ -30,25 +29,130 @@ export interface SimulatorCode {
 }
 
 export const SIMULATOR_CODES: readonly SimulatorCode[] = [
-  { code: 'RES', name: 'Residencial', line: 'residencial', startUrl: '/simulador-residencial/cadastro', offerSuffix: 'RESIDENCIAL', v2: true, legacy: true },
-  { code: 'AFU', name: 'Agrícola', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'AGRICOLAFLEXULTRON', v2: true, legacy: true },
-  { code: 'AFS', name: 'Agrícola (antigo)', line: 'agricola', startUrl: '/simulador-agricola-antigo', offerSuffix: 'AGRICOLAFLEX', external: true },
-  { code: 'MU', name: 'Máquinas e Equipamentos', line: 'maquinas', startUrl: '/simulador-maquinas/cadastro', offerSuffix: 'MAQUINAULTRON', v2: true, legacy: true },
-  { code: 'EAU', name: 'Empresarial', line: 'empresarial', startUrl: '/simulador-empresarial/cadastro', offerSuffix: 'EMPRESARIAL', v2: true, legacy: true },
-  { code: 'EVI', name: 'Empresarial Individual', line: 'empresarial-individual', startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar', offerSuffix: 'EMPRESARIAL_ALELO', v2: true },
-  { code: 'VEU', name: 'Vida', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAESSENCIALULTRON', v2: true, legacy: true },
-  { code: 'IPU', name: 'Itens Pessoais', line: 'itens-pessoais', startUrl: '/v2/simulador-itens-pessoais/cadastro/iniciar', offerSuffix: 'ITENS_PESSOAIS', v2: true },
-  { code: 'EMP', name: 'Empresarial (antigo)', line: 'empresarial', startUrl: '/emissao/consulta-cotacao/iniciar/empresarial', offerSuffix: 'EMPRESARIAL', productGroup: '0118' },
-  { code: 'IP', name: 'Itens Pessoais (antigo)', line: 'itens-pessoais', startUrl: '/emissao/itens-pessoais/iniciar/itens-pessoais', offerSuffix: 'ITENS_PESSOAIS', productGroup: '0171' },
-  { code: 'VE', name: 'Vida Essencial', line: 'vida', startUrl: '/emissao/cotacao/vida/nova-cotacao', offerSuffix: 'VIDAESSENCIAL', productGroup: '1391' },
-  { code: 'PR', name: 'Patrimônio Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PATRIMONIO_RURAL', v2: true, legacy: true },
-  { code: 'FL', name: 'Floresta', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'FLORESTA', v2: true, legacy: true },
-  { code: 'PRS', name: 'Penhor Rural', line: 'agricola', startUrl: '/simulador-agricola/cadastro', offerSuffix: 'PENHOR_RURAL', v2: true, legacy: true },
+  {
+    code: 'RES',
+    name: 'Residencial',
+    line: 'residencial',
+    startUrl: '/simulador-residencial/cadastro',
+    offerSuffix: 'RESIDENCIAL',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'AFU',
+    name: 'Agrícola',
+    line: 'agricola',
+    startUrl: '/simulador-agricola/cadastro',
+    offerSuffix: 'AGRICOLAFLEXULTRON',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'AFS',
+    name: 'Agrícola (antigo)',
+    line: 'agricola',
+    startUrl: '/simulador-agricola-antigo',
+    offerSuffix: 'AGRICOLAFLEX',
+    external: true,
+  },
+  {
+    code: 'MU',
+    name: 'Máquinas e Equipamentos',
+    line: 'maquinas',
+    startUrl: '/simulador-maquinas/cadastro',
+    offerSuffix: 'MAQUINAULTRON',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'EAU',
+    name: 'Empresarial',
+    line: 'empresarial',
+    startUrl: '/simulador-empresarial/cadastro',
+    offerSuffix: 'EMPRESARIAL',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'EVI',
+    name: 'Empresarial Individual',
+    line: 'empresarial-individual',
+    startUrl: '/v2/simulador-empresarial-individual/cadastro/iniciar',
+    offerSuffix: 'EMPRESARIAL_ALELO',
+    v2: true,
+  },
+  {
+    code: 'VEU',
+    name: 'Vida',
+    line: 'vida',
+    startUrl: '/simulador-vida/cadastro',
+    offerSuffix: 'VIDAESSENCIALULTRON',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'IPU',
+    name: 'Itens Pessoais',
+    line: 'itens-pessoais',
+    startUrl: '/v2/simulador-itens-pessoais/cadastro/iniciar',
+    offerSuffix: 'ITENS_PESSOAIS',
+    v2: true,
+  },
+  {
+    code: 'EMP',
+    name: 'Empresarial (antigo)',
+    line: 'empresarial',
+    startUrl: '/emissao/consulta-cotacao/iniciar/empresarial',
+    offerSuffix: 'EMPRESARIAL',
+    productGroup: '0118',
+  },
+  {
+    code: 'IP',
+    name: 'Itens Pessoais (antigo)',
+    line: 'itens-pessoais',
+    startUrl: '/emissao/itens-pessoais/iniciar/itens-pessoais',
+    offerSuffix: 'ITENS_PESSOAIS',
+    productGroup: '0171',
+  },
+  {
+    code: 'VE',
+    name: 'Vida Essencial',
+    line: 'vida',
+    startUrl: '/emissao/cotacao/vida/nova-cotacao',
+    offerSuffix: 'VIDAESSENCIAL',
+    productGroup: '1391',
+  },
+  {
+    code: 'PR',
+    name: 'Patrimônio Rural',
+    line: 'agricola',
+    startUrl: '/simulador-agricola/cadastro',
+    offerSuffix: 'PATRIMONIO_RURAL',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'FL',
+    name: 'Floresta',
+    line: 'agricola',
+    startUrl: '/simulador-agricola/cadastro',
+    offerSuffix: 'FLORESTA',
+    v2: true,
+    legacy: true,
+  },
+  {
+    code: 'PRS',
+    name: 'Penhor Rural',
+    line: 'agricola',
+    startUrl: '/simulador-agricola/cadastro',
+    offerSuffix: 'PENHOR_RURAL',
+    v2: true,
+    legacy: true,
+  },
   { code: 'VG', name: 'Vida Flex', line: 'vida', startUrl: '/simulador-vida/cadastro', offerSuffix: 'VIDAFLEX', v2: true, legacy: true },
 ];
 
-export const findSimulatorCode = (code: string): SimulatorCode | undefined =>
-  SIMULATOR_CODES.find((s) => s.code === code.toUpperCase());
+export const findSimulatorCode = (code: string): SimulatorCode | undefined => SIMULATOR_CODES.find((s) => s.code === code.toUpperCase());
 
 /** v2 simulators live at /v2/simulador-{line}: the line names are the route segments (SPEC §2). */
 export const v2SimulatorBase = (line: ProductLine) => `/v2/simulador-${line}`;

@@ -30,14 +30,27 @@ describe('step drafts', () => {
 
   it('never writes a password, token or card field, at any depth', () => {
     const storage = memory();
-    keepDraft(storage, ADDRESS, { nome: 'A', senha: 'Portal@2026', extra: [{ password: 'x', cartao: '4111', cvv: '1', ok: 1 }], token: 't' }, 0);
+    keepDraft(
+      storage,
+      ADDRESS,
+      { nome: 'A', senha: 'Portal@2026', extra: [{ password: 'x', cartao: '4111', cvv: '1', ok: 1 }], token: 't' },
+      0,
+    );
     const written = [...storage.items.values()].join();
     expect(written).not.toMatch(/Portal@2026|4111|"t"/);
     expect(takeDraft(storage, ADDRESS, 0)).toEqual({ nome: 'A', extra: [{ ok: 1 }] });
   });
 
   it('survives a storage that refuses or holds garbage', () => {
-    const refusing: DraftStorage = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('full'); }, removeItem: () => undefined };
+    const refusing: DraftStorage = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('full');
+      },
+      removeItem: () => undefined,
+    };
     expect(() => keepDraft(refusing, ADDRESS, { a: 1 })).not.toThrow();
     expect(takeDraft(refusing, ADDRESS)).toBeUndefined();
     const storage = memory();

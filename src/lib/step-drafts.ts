@@ -22,7 +22,11 @@ const SECRET_NAME = /senha|password|token|cart[aã]o|cvv/i;
 function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_NAME.test(key)).map(([key, v]) => [key, withoutSecrets(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !SECRET_NAME.test(key))
+        .map(([key, v]) => [key, withoutSecrets(v)]),
+    );
   }
   return value;
 }

@@ -43,7 +43,12 @@ describe('unstorablePaths', () => {
     let deep: unknown = '\u0000';
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(unstorablePaths(deep)[0]).toHaveLength(200_000);
-    expect(unstorablePaths(Array.from({ length: 100 }, () => '\u0000'), 5)).toHaveLength(5);
+    expect(
+      unstorablePaths(
+        Array.from({ length: 100 }, () => '\u0000'),
+        5,
+      ),
+    ).toHaveLength(5);
   });
 });
 

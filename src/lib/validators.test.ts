@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  alphanumericOnly, digitsOnly, formatCnpj, formatCpf, isValidCnpj, isValidCpf, isValidEmail, lettersOnly, maskCpf,
-  normalizeEmail, parsePhone,
+  alphanumericOnly,
+  digitsOnly,
+  formatCnpj,
+  formatCpf,
+  isValidCnpj,
+  isValidCpf,
+  isValidEmail,
+  lettersOnly,
+  maskCpf,
+  normalizeEmail,
+  parsePhone,
 } from './validators';
 
 describe('isValidCpf', () => {

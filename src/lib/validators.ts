@@ -47,14 +47,10 @@ export const normalizeCnpj = (value: string): string => value.replace(/[./\-\s]/
 export function isValidCnpj(value: string): boolean {
   const cnpj = normalizeCnpj(value);
   if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(cnpj) || allSame(cnpj)) return false;
-  return (
-    cnpjCheckDigit(cnpj.slice(0, 12)) === Number(cnpj[12]) &&
-    cnpjCheckDigit(cnpj.slice(0, 13)) === Number(cnpj[13])
-  );
+  return cnpjCheckDigit(cnpj.slice(0, 12)) === Number(cnpj[12]) && cnpjCheckDigit(cnpj.slice(0, 13)) === Number(cnpj[13]);
 }
 
-export const formatCpf = (value: string): string =>
-  digitsOnly(value).replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
+export const formatCpf = (value: string): string => digitsOnly(value).replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
 
 export const formatCnpj = (value: string): string =>
   normalizeCnpj(value).replace(/^(\w{2})(\w{3})(\w{3})(\w{4})(\d{2})$/, '$1.$2.$3/$4-$5');

@@ -12,7 +12,10 @@ import { sessionCookieOptions } from '../server/api/cookies';
 export const POST: APIRoute = async ({ cookies, request, redirect, locals }) => {
   const form = await request.formData().catch(() => undefined);
   const generation = form?.get('geracao') === 'v2' ? 'v2' : 'v1';
-  await revokeTokens(await database(), Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value));
+  await revokeTokens(
+    await database(),
+    Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value),
+  );
   for (const name of Object.values(TOKEN_COOKIES)) cookies.delete(name, sessionCookieOptions(locals.client.https));
   return redirect(LOGOUT_TARGET[generation], 303);
 };

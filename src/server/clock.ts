@@ -24,9 +24,18 @@ export const sleep = (ms: number): Promise<void> => (ms > 0 ? current.sleep(ms) 
  */
 export function useManualClock(start = Date.now()) {
   let time = start;
-  current = { now: () => time, sleep: async (ms) => { time += ms; } };
+  current = {
+    now: () => time,
+    sleep: async (ms) => {
+      time += ms;
+    },
+  };
   return {
-    advance(ms: number) { time += ms; },
-    restore() { current = systemClock; },
+    advance(ms: number) {
+      time += ms;
+    },
+    restore() {
+      current = systemClock;
+    },
   };
 }

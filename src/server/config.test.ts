@@ -21,11 +21,16 @@ describe('PUBLIC_URL', () => {
     expect((await configWith({ PUBLIC_URL: value })).PUBLIC_URL).toBe(origin);
   });
 
-  it.each(['parceiros.seguradora.com.br', 'ftp://parceiros.seguradora.com.br', 'https://parceiros.seguradora.com.br/portal',
-    'https://parceiros.seguradora.com.br/?x=1', 'https://user:secret@parceiros.seguradora.com.br', 'https://'])(
-    'refuses %j, naming the variable', async (value) => {
-      await expect(configWith({ PUBLIC_URL: value })).rejects.toThrow(/PUBLIC_URL: use só a origem pública/);
-    });
+  it.each([
+    'parceiros.seguradora.com.br',
+    'ftp://parceiros.seguradora.com.br',
+    'https://parceiros.seguradora.com.br/portal',
+    'https://parceiros.seguradora.com.br/?x=1',
+    'https://user:secret@parceiros.seguradora.com.br',
+    'https://',
+  ])('refuses %j, naming the variable', async (value) => {
+    await expect(configWith({ PUBLIC_URL: value })).rejects.toThrow(/PUBLIC_URL: use só a origem pública/);
+  });
 });
 
 describe('TRUST_PROXY', () => {
@@ -40,6 +45,8 @@ describe('TRUST_PROXY', () => {
   });
 
   it('stops the server on an entry that is not an address, naming it', async () => {
-    await expect(configWith({ TRUST_PROXY: '10.0.0.0/8, proxy.interno' })).rejects.toThrow(/TRUST_PROXY: "proxy.interno" não é um endereço IP/);
+    await expect(configWith({ TRUST_PROXY: '10.0.0.0/8, proxy.interno' })).rejects.toThrow(
+      /TRUST_PROXY: "proxy.interno" não é um endereço IP/,
+    );
   });
 });

@@ -8,39 +8,65 @@ import { parseTrustedProxies } from './proxy';
 const environment = z.enum(['PRD', 'DEV', 'HML', 'TEST']);
 
 /** A same-site path ('/afs/receptor') or an absolute http(s) address. */
-const pathOrHttpUrl = z.string().trim().refine(
-  (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\/[^/]/i.test(value) && URL.canParse(value)),
-  'use um caminho iniciado por / ou um endereço http(s)://',
-);
+const pathOrHttpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => (value.startsWith('/') && !value.startsWith('//')) || (/^https?:\/\/[^/]/i.test(value) && URL.canParse(value)),
+    'use um caminho iniciado por / ou um endereço http(s)://',
+  );
 
 /**
  * PUBLIC_URL: the origin browsers use (https://parceiros.seguradora.com.br), trailing slash allowed;
  * empty is unset. A path is refused, not ignored: the portal is served at the root, and a path would
  * promise otherwise (docs/decisions/021-public-origin-and-proxies.md).
  */
-const publicOrigin = z.string().trim().refine((value) => {
-  if (value === '') return true;
-  const url = URL.parse(value);
-  return url !== null && /^https?:$/.test(url.protocol) && url.hostname !== '' && !url.username && !url.password
-    && url.pathname === '/' && !url.search && !url.hash && !value.endsWith('?') && !value.endsWith('#');
-}, 'use só a origem pública, como https://parceiros.seguradora.com.br (sem caminho: o portal é servido na raiz)')
+const publicOrigin = z
+  .string()
+  .trim()
+  .refine((value) => {
+    if (value === '') return true;
+    const url = URL.parse(value);
+    return (
+      url !== null &&
+      /^https?:$/.test(url.protocol) &&
+      url.hostname !== '' &&
+      !url.username &&
+      !url.password &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash &&
+      !value.endsWith('?') &&
+      !value.endsWith('#')
+    );
+  }, 'use só a origem pública, como https://parceiros.seguradora.com.br (sem caminho: o portal é servido na raiz)')
   .transform((value) => (value === '' ? undefined : new URL(value).origin));
 
 /** TRUST_PROXY: the reverse proxies whose X-Forwarded-* headers are believed (server/proxy.ts). */
-const trustedProxies = z.string().default('').transform((value, ctx) => {
-  try {
-    return parseTrustedProxies(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-});
+const trustedProxies = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    try {
+      return parseTrustedProxies(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
-  PORTAL_ENV: z.string().default('PRD').transform((v) => v.toUpperCase()).pipe(environment),
-  PROVIDER_EMAIL_DOMAIN: z.string().default('seguradora.demo').transform((v) => v.toLowerCase()),
+  PORTAL_ENV: z
+    .string()
+    .default('PRD')
+    .transform((v) => v.toUpperCase())
+    .pipe(environment),
+  PROVIDER_EMAIL_DOMAIN: z
+    .string()
+    .default('seguradora.demo')
+    .transform((v) => v.toLowerCase()),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
   PUBLIC_URL: publicOrigin.optional(),
@@ -87,8 +113,10 @@ export function config(): Config {
 export function configurationWarnings(settings: Config): string[] {
   const warnings: string[] = [];
   if (settings.PORTAL_ENV === 'PRD' && !settings.SMTP_URL) {
-    warnings.push('PORTAL_ENV=PRD sem SMTP_URL: os e-mails (redefinição de senha, códigos de primeiro acesso) NÃO são entregues; '
-      + 'ficam na caixa postal /caixa-postal, que só administradores da seguradora leem. Configure SMTP_URL.');
+    warnings.push(
+      'PORTAL_ENV=PRD sem SMTP_URL: os e-mails (redefinição de senha, códigos de primeiro acesso) NÃO são entregues; ' +
+        'ficam na caixa postal /caixa-postal, que só administradores da seguradora leem. Configure SMTP_URL.',
+    );
   }
   return warnings;
 }

@@ -5,8 +5,11 @@ const none = parseTrustedProxies('');
 const local = parseTrustedProxies('127.0.0.1');
 
 /** A request as the node adapter builds it: http (TLS ends before us), host from the Host header. */
-const request = (headers: Record<string, string> = {}, { peer = '127.0.0.1', url = 'http://portal.example.com/v2/login' } = {}) =>
-  ({ url: new URL(url), headers: new Headers(headers), peer });
+const request = (headers: Record<string, string> = {}, { peer = '127.0.0.1', url = 'http://portal.example.com/v2/login' } = {}) => ({
+  url: new URL(url),
+  headers: new Headers(headers),
+  peer,
+});
 
 describe('parseTrustedProxies', () => {
   it.each([
@@ -40,12 +43,17 @@ describe('parseTrustedProxies', () => {
 });
 
 describe('normalizeAddress', () => {
-  it.each([['::ffff:10.1.2.3', '10.1.2.3'], ['::FFFF:127.0.0.1', '127.0.0.1'], ['2001:DB8::1', '2001:db8::1'], ['10.1.2.3', '10.1.2.3']])(
-    '%s → %s', (input, output) => expect(normalizeAddress(input)).toBe(output));
+  it.each([
+    ['::ffff:10.1.2.3', '10.1.2.3'],
+    ['::FFFF:127.0.0.1', '127.0.0.1'],
+    ['2001:DB8::1', '2001:db8::1'],
+    ['10.1.2.3', '10.1.2.3'],
+  ])('%s → %s', (input, output) => expect(normalizeAddress(input)).toBe(output));
 });
 
 describe('resolveClient: the client address', () => {
-  const ipOf = (headers: Record<string, string>, peer: string, trusted = local) => resolveClient(request(headers, { peer }), { trustedProxies: trusted }).ip;
+  const ipOf = (headers: Record<string, string>, peer: string, trusted = local) =>
+    resolveClient(request(headers, { peer }), { trustedProxies: trusted }).ip;
 
   it('is the socket peer when nobody is trusted, whatever X-Forwarded-For says', () => {
     expect(ipOf({ 'x-forwarded-for': '203.0.113.9' }, '198.51.100.1', none)).toBe('198.51.100.1');
@@ -101,7 +109,9 @@ describe('resolveClient: https and the allowed origins', () => {
 
   it('without proxy or PUBLIC_URL: the request itself, plain http', () => {
     expect(resolveClient(request(), { trustedProxies: none })).toEqual({
-      ip: '127.0.0.1', https: false, allowedOrigins: ['http://portal.example.com'],
+      ip: '127.0.0.1',
+      https: false,
+      allowedOrigins: ['http://portal.example.com'],
     });
   });
 
@@ -122,26 +132,35 @@ describe('resolveClient: https and the allowed origins', () => {
     expect(client.allowedOrigins).toEqual(['https://portal.example.com', 'http://portal.example.com']);
   });
 
-  it('takes the outermost proxy\'s scheme and host (the first value)', () => {
-    const client = resolveClient(request({ 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'portal.example.com, interno:8080' }), { trustedProxies: local });
+  it("takes the outermost proxy's scheme and host (the first value)", () => {
+    const client = resolveClient(request({ 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'portal.example.com, interno:8080' }), {
+      trustedProxies: local,
+    });
     expect(client.https).toBe(true);
     expect(client.allowedOrigins[0]).toBe('https://portal.example.com');
   });
 
   it('a trusted proxy that says http is believed over an https PUBLIC_URL', () => {
-    const client = resolveClient(request({ 'x-forwarded-proto': 'http' }), { trustedProxies: local, publicUrl: 'https://portal.example.com' });
+    const client = resolveClient(request({ 'x-forwarded-proto': 'http' }), {
+      trustedProxies: local,
+      publicUrl: 'https://portal.example.com',
+    });
     expect(client.https).toBe(false);
   });
 
   it('ignores a forwarded scheme that is neither http nor https, and a forwarded host that is not a host', () => {
-    const client = resolveClient(request({ 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil.example/path' }), { trustedProxies: local });
+    const client = resolveClient(request({ 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil.example/path' }), {
+      trustedProxies: local,
+    });
     expect(client).toEqual({ ip: '127.0.0.1', https: false, allowedOrigins: ['http://portal.example.com'] });
   });
 
   it('PUBLIC_URL is always an allowed origin; a request addressed to an https one is https', () => {
     const settings = { trustedProxies: none, publicUrl: 'https://portal.example.com' };
     expect(resolveClient(request(), settings)).toEqual({
-      ip: '127.0.0.1', https: true, allowedOrigins: ['https://portal.example.com', 'http://portal.example.com'],
+      ip: '127.0.0.1',
+      https: true,
+      allowedOrigins: ['https://portal.example.com', 'http://portal.example.com'],
     });
     // Reached on its internal address: not the public name, so no https is assumed.
     const internal = resolveClient(request({}, { url: 'http://10.0.0.5:4321/' }), settings);
@@ -149,8 +168,15 @@ describe('resolveClient: https and the allowed origins', () => {
   });
 
   it('writes origins as browsers do: lower case, default port dropped', () => {
-    const client = resolveClient(request({ 'x-forwarded-proto': 'HTTPS', 'x-forwarded-host': 'Portal.Example.COM:443' }), { trustedProxies: local });
+    const client = resolveClient(request({ 'x-forwarded-proto': 'HTTPS', 'x-forwarded-host': 'Portal.Example.COM:443' }), {
+      trustedProxies: local,
+    });
     expect(client.allowedOrigins[0]).toBe('https://portal.example.com');
-    expect(resolveClient(request({}, { url: 'http://portal.example.com:443/' }), { trustedProxies: none, publicUrl: 'https://portal.example.com' }).https).toBe(true);
+    expect(
+      resolveClient(request({}, { url: 'http://portal.example.com:443/' }), {
+        trustedProxies: none,
+        publicUrl: 'https://portal.example.com',
+      }).https,
+    ).toBe(true);
   });
 });

@@ -45,7 +45,10 @@ const family = (address: string) => (isIPv4(address) ? 'ipv4' : isIPv6(address) 
  * Empty trusts no one. Throws with the offending entry, so a typo stops the server.
  */
 export function parseTrustedProxies(value: string): TrustedProxies {
-  const entries = value.split(/[\s,]+/).map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const list = new BlockList();
   for (const entry of entries) {
     for (const range of NAMED_RANGES[entry.toLowerCase()] ?? [entry]) {
@@ -82,7 +85,11 @@ function hopAddress(hop: string): string | undefined {
   return family(address) ? address : undefined;
 }
 
-const listOf = (header: string | null) => (header ?? '').split(',').map((value) => value.trim()).filter(Boolean);
+const listOf = (header: string | null) =>
+  (header ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
 
 /** `https://Host[:port]` as the browser writes it in Origin (lower case, default port dropped); undefined when not a host. */
 function originOf(scheme: string, host: string): string | undefined {

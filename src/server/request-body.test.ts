@@ -33,11 +33,15 @@ describe('readBody', () => {
   });
 
   it('refuses a declared length over the limit without reading', async () => {
-    const request = new Request('http://portal.test/', { method: 'POST', body: 'x', headers: { 'content-length': String(MAX_BODY_BYTES + 1) } });
+    const request = new Request('http://portal.test/', {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-length': String(MAX_BODY_BYTES + 1) },
+    });
     await expect(readBody(request)).rejects.toBeInstanceOf(BodyTooLargeError);
   });
 
-  it('turns the node adapter\'s own limit error into BodyTooLargeError', async () => {
+  it("turns the node adapter's own limit error into BodyTooLargeError", async () => {
     // What astro/app/node throws into the stream past bodySizeLimit.
     const adapterError = new Error('Body size limit exceeded: received more than 1048576 bytes');
     await expect(readBody(chunked([bytes(10), adapterError]))).rejects.toBeInstanceOf(BodyTooLargeError);

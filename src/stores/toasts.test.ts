@@ -21,7 +21,9 @@ describe('toasts', () => {
   it('gives an error without words the SPEC §8 default title and text', () => {
     showToast({ kind: 'error' });
     expect($toasts.get()[0]).toMatchObject({
-      kind: 'error', title: 'Erro ao realizar requisição', text: 'Tente novamente mais tarde!',
+      kind: 'error',
+      title: 'Erro ao realizar requisição',
+      text: 'Tente novamente mais tarde!',
     });
   });
 

@@ -40,7 +40,10 @@ export function showToast({ kind, title, text }: ToastInput): number {
   const body = text ?? defaults.text;
   if (body !== undefined) toast.text = body;
   $toasts.set([...$toasts.get(), toast]);
-  timers.set(id, setTimeout(() => dismissToast(id), TOAST_DURATION_MS));
+  timers.set(
+    id,
+    setTimeout(() => dismissToast(id), TOAST_DURATION_MS),
+  );
   return id;
 }
 

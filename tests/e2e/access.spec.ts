@@ -88,13 +88,20 @@ test.describe('403 on routes the user may not open', () => {
   test('allowed menu routes are not refused', async ({ page }) => {
     // The insurer admin may open every v2 route; the partner the ones its menu shows.
     await signIn(page, ACCOUNTS.insurerAdmin);
-    for (const url of ['/v2/ofertas', '/v2/log-acesso', '/v2/parceiros/consulta', '/v2/documentos/consulta', '/v2/usuario/permissoes/consulta']) {
+    for (const url of [
+      '/v2/ofertas',
+      '/v2/log-acesso',
+      '/v2/parceiros/consulta',
+      '/v2/documentos/consulta',
+      '/v2/usuario/permissoes/consulta',
+    ]) {
       await expectNotForbidden(page, url);
     }
     await page.context().clearCookies();
     await signIn(page, ACCOUNTS.partner);
     // /v2/apolices: APOLICE_VENDEDOR opens it though its row lists only PARCEIRO_ADMIN (SPEC §6, decision 007).
-    for (const url of ['/v2/metricas/evolucao-vendas', '/v2/boleto', '/v2/comissoes/extrato-comissoes', '/v2/apolices']) await expectNotForbidden(page, url);
+    for (const url of ['/v2/metricas/evolucao-vendas', '/v2/boleto', '/v2/comissoes/extrato-comissoes', '/v2/apolices'])
+      await expectNotForbidden(page, url);
   });
 });
 

@@ -44,8 +44,10 @@ test('the seller reaches the receiver with a verified key; replaying the same fo
   expect(await replay.text()).toContain(REFUSED);
 
   // Shown in the browser as well: a page that re-posts the used key.
-  await page.setContent(`<form method="post" action="${sent.url()}"><input name="chaveBroto" value="${chaveBroto}">`
-    + `<input name="Authorization" value="${authorization}"><button>Reenviar</button></form>`);
+  await page.setContent(
+    `<form method="post" action="${sent.url()}"><input name="chaveBroto" value="${chaveBroto}">` +
+      `<input name="Authorization" value="${authorization}"><button>Reenviar</button></form>`,
+  );
   await page.getByRole('button', { name: 'Reenviar' }).click();
   await expect(page.getByRole('alert')).toHaveText(REFUSED);
   await expect(page.getByRole('link', { name: 'Voltar ao portal' })).toHaveAttribute('href', '/home');
@@ -54,8 +56,10 @@ test('the seller reaches the receiver with a verified key; replaying the same fo
 test('a tampered app token is refused (401) and a GET explains the receiver (405)', async ({ page }) => {
   await signIn(page, ACCOUNTS.legacySeller);
   const answer = await page.request.get('/api/plataforma/v1/simuladores/redirect?tipo=AFS', { headers: { 'x-portal-session': 'cookie' } });
-  const { resultado } = await answer.json() as { resultado: { link: string; chaveBroto: string; tokenApp: string } };
-  const forged = await page.request.post(resultado.link, { form: { chaveBroto: resultado.chaveBroto, Authorization: `Bearer ${resultado.tokenApp}x` } });
+  const { resultado } = (await answer.json()) as { resultado: { link: string; chaveBroto: string; tokenApp: string } };
+  const forged = await page.request.post(resultado.link, {
+    form: { chaveBroto: resultado.chaveBroto, Authorization: `Bearer ${resultado.tokenApp}x` },
+  });
   expect(forged.status()).toBe(401);
   expect(await forged.text()).toContain(REFUSED);
 
@@ -67,7 +71,12 @@ test('a tampered app token is refused (401) and a GET explains the receiver (405
 test('the redirect page shows pt-BR errors: refused by the server, and no network', async ({ page }) => {
   await signIn(page, ACCOUNTS.legacySeller);
   await page.route('**/api/plataforma/v1/simuladores/redirect**', (route) =>
-    route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ status: 403, message: 'Você não tem permissão para este simulador.' }) }));
+    route.fulfill({
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 403, message: 'Você não tem permissão para este simulador.' }),
+    }),
+  );
   await gotoHydrated(page, AFS_PAGE);
   await expect(page.getByRole('alert')).toHaveText('Você não tem permissão para este simulador.');
   await expect(page).toHaveURL(path(AFS_PAGE));

@@ -26,12 +26,23 @@ const ACCOUNTS: Record<Exclude<Account, 'anon'>, { email: string; generation: 'v
   substabelecido: { email: 'substabelecido@parceiro.demo', generation: 'v2' },
 };
 
-const all = (outcome: Outcome): Row =>
-  ({ anon: outcome, vendedor: outcome, adminLegado: outcome, adminV2: outcome, parceiroAdmin: outcome, parceiro: outcome, substabelecido: outcome });
-const legacyOnly = (signedIn: Outcome, others: Outcome): Row =>
-  ({ ...all(others), vendedor: signedIn, adminLegado: signedIn });
-const v2Only = (signedIn: Outcome, others: Outcome): Row =>
-  ({ ...all(others), adminV2: signedIn, parceiroAdmin: signedIn, parceiro: signedIn, substabelecido: signedIn });
+const all = (outcome: Outcome): Row => ({
+  anon: outcome,
+  vendedor: outcome,
+  adminLegado: outcome,
+  adminV2: outcome,
+  parceiroAdmin: outcome,
+  parceiro: outcome,
+  substabelecido: outcome,
+});
+const legacyOnly = (signedIn: Outcome, others: Outcome): Row => ({ ...all(others), vendedor: signedIn, adminLegado: signedIn });
+const v2Only = (signedIn: Outcome, others: Outcome): Row => ({
+  ...all(others),
+  adminV2: signedIn,
+  parceiroAdmin: signedIn,
+  parceiro: signedIn,
+  substabelecido: signedIn,
+});
 
 /** Page routes (as files name them) → the path requested and the outcome per account (PORTAL_ENV=TEST). */
 const PAGES: Record<string, { path: string; expect: Row }> = {
@@ -118,7 +129,9 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'POST /api/bff/v1/primeiro-acesso': { body: {}, expect: all(400) },
   'POST /api/gateway/login': { body: {}, expect: all(400) },
   'GET /api/auth/v2/cognito-auth/token/:nmIdSessao': {
-    path: '/api/auth/v2/cognito-auth/token/sessao-sso-inexistente', headers: { nmIdSessao: 'sessao-sso-inexistente' }, expect: all(401),
+    path: '/api/auth/v2/cognito-auth/token/sessao-sso-inexistente',
+    headers: { nmIdSessao: 'sessao-sso-inexistente' },
+    expect: all(401),
   },
   'POST /api/auth/v2/sessao-sso': {
     body: { email: 'parceiro@parceiro.demo' },
@@ -134,7 +147,11 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     expect: { ...v2Only(200, 401), substabelecido: 403 },
   },
   'GET /api/plataforma/v1/simuladores/redirect': { path: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', expect: legacyOnly(200, 401) },
-  'PUT /api/plataforma/v1/simuladores/:id': { path: '/api/plataforma/v1/simuladores/1', body: {}, expect: { ...legacyOnly(403, 401), adminLegado: 400 } },
+  'PUT /api/plataforma/v1/simuladores/:id': {
+    path: '/api/plataforma/v1/simuladores/1',
+    body: {},
+    expect: { ...legacyOnly(403, 401), adminLegado: 400 },
+  },
   'GET /api/bff/v1/ofertas': { expect: v2Only(200, 401) },
   'POST /api/bff/v1/ofertas': { body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'PUT /api/bff/v1/ofertas/:nrOferta': { path: '/api/bff/v1/ofertas/1', body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
@@ -143,7 +160,11 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'POST /api/bff/v1/cotacoes': { body: {}, expect: v2Only(400, 401) },
   'GET /api/bff/v1/cotacoes/:nrCotacao': { path: '/api/bff/v1/cotacoes/999999', expect: v2Only(404, 401) },
   'PUT /api/bff/v1/cotacoes/:nrCotacao/:etapa': { path: '/api/bff/v1/cotacoes/999999/planos', body: {}, expect: v2Only(404, 401) },
-  'POST /api/bff/v1/cotacoes/:nrCotacao/proposta': { path: '/api/bff/v1/cotacoes/999999/proposta', body: { aceiteTermo: true }, expect: v2Only(404, 401) },
+  'POST /api/bff/v1/cotacoes/:nrCotacao/proposta': {
+    path: '/api/bff/v1/cotacoes/999999/proposta',
+    body: { aceiteTermo: true },
+    expect: v2Only(404, 401),
+  },
   'POST /api/bff/v1/precificacao': {
     body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, // answers missing: 400; the sub-delegated user may not price AFU
     expect: { ...v2Only(400, 401), substabelecido: 403 },
@@ -151,8 +172,16 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   // The legacy quote calls: the same as the BFF's, with the legacy token only.
   'POST /api/plataforma/v1/cotacoes': { body: {}, expect: legacyOnly(400, 401) },
   'GET /api/plataforma/v1/cotacoes/:nrCotacao': { path: '/api/plataforma/v1/cotacoes/999999', expect: legacyOnly(404, 401) },
-  'PUT /api/plataforma/v1/cotacoes/:nrCotacao/:etapa': { path: '/api/plataforma/v1/cotacoes/999999/planos', body: {}, expect: legacyOnly(404, 401) },
-  'POST /api/plataforma/v1/cotacoes/:nrCotacao/proposta': { path: '/api/plataforma/v1/cotacoes/999999/proposta', body: { aceiteTermo: true }, expect: legacyOnly(404, 401) },
+  'PUT /api/plataforma/v1/cotacoes/:nrCotacao/:etapa': {
+    path: '/api/plataforma/v1/cotacoes/999999/planos',
+    body: {},
+    expect: legacyOnly(404, 401),
+  },
+  'POST /api/plataforma/v1/cotacoes/:nrCotacao/proposta': {
+    path: '/api/plataforma/v1/cotacoes/999999/proposta',
+    body: { aceiteTermo: true },
+    expect: legacyOnly(404, 401),
+  },
   'POST /api/plataforma/v1/precificacao': { body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, expect: legacyOnly(400, 401) },
   'GET /api/plataforma/v1/cotacoes': { path: '/api/plataforma/v1/cotacoes?status=VENCIDA', expect: legacyOnly(200, 401) },
   // Checked last for each account: it ends the session.
@@ -161,7 +190,8 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
 
 function pageFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : [join(dir, entry.name)]);
+    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 const pagesDir = join(process.cwd(), 'src/pages');
 const sourcePages = pageFiles(pagesDir)
@@ -170,19 +200,38 @@ const sourcePages = pageFiles(pagesDir)
 const sourceEndpoints = api.endpoints.map((e) => `${e.method} ${e.path}`);
 
 test('every page and endpoint of the source tree has a row in the matrix', () => {
-  expect(sourcePages.filter((route) => !PAGES[route]), 'pages without a row').toEqual([]);
-  expect(sourceEndpoints.filter((key) => !API[key]), 'endpoints without a row').toEqual([]);
-  expect(Object.keys(PAGES).filter((route) => !sourcePages.includes(route)), 'rows of pages that no longer exist').toEqual([]);
-  expect(Object.keys(API).filter((key) => !sourceEndpoints.includes(key)), 'rows of endpoints that no longer exist').toEqual([]);
+  expect(
+    sourcePages.filter((route) => !PAGES[route]),
+    'pages without a row',
+  ).toEqual([]);
+  expect(
+    sourceEndpoints.filter((key) => !API[key]),
+    'endpoints without a row',
+  ).toEqual([]);
+  expect(
+    Object.keys(PAGES).filter((route) => !sourcePages.includes(route)),
+    'rows of pages that no longer exist',
+  ).toEqual([]);
+  expect(
+    Object.keys(API).filter((key) => !sourceEndpoints.includes(key)),
+    'rows of endpoints that no longer exist',
+  ).toEqual([]);
 });
 
 async function contextFor(account: Account, baseURL: string): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL, maxRedirects: 0 });
   if (account === 'anon') return context;
   const { email, generation } = ACCOUNTS[account];
-  const login = generation === 'v1'
-    ? await context.post('/api/plataforma/v1/login', { data: { user_name: email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' } })
-    : await context.post('/api/gateway/login', { data: { userName: email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' } });
+  const login =
+    generation === 'v1'
+      ? await context.post('/api/plataforma/v1/login', {
+          data: { user_name: email, password: DEMO_PASSWORD },
+          headers: { 'x-portal-session': 'cookie' },
+        })
+      : await context.post('/api/gateway/login', {
+          data: { userName: email, password: DEMO_PASSWORD },
+          headers: { 'x-portal-session': 'cookie' },
+        });
   expect(login.status(), `${email} signs in: ${await login.text()}`).toBe(200);
   return context;
 }
@@ -210,9 +259,12 @@ for (const account of ['anon', ...Object.keys(ACCOUNTS)] as Account[]) {
     for (const [key, row] of Object.entries(API)) {
       const [method, path] = key.split(' ') as [string, string];
       const response = await context.fetch(row.path ?? path, {
-        method, headers: { 'x-portal-session': 'cookie', ...row.headers }, ...(row.body === undefined ? {} : { data: row.body }),
+        method,
+        headers: { 'x-portal-session': 'cookie', ...row.headers },
+        ...(row.body === undefined ? {} : { data: row.body }),
       });
-      if (response.status() !== row.expect[account]) mismatches.push(`api ${key}: expected ${row.expect[account]}, got ${response.status()}`);
+      if (response.status() !== row.expect[account])
+        mismatches.push(`api ${key}: expected ${row.expect[account]}, got ${response.status()}`);
     }
     await context.dispose();
     expect(mismatches).toEqual([]);

@@ -22,7 +22,13 @@ const PUBLIC = `https://localhost:${PROXY_PORT}`;
 const PROXY_ADDRESS = '127.0.0.2';
 
 function findExecutable(name: string, candidates: string[]): string | undefined {
-  const dirs = [...candidates, ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name))];
+  const dirs = [
+    ...candidates,
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, name)),
+  ];
   return dirs.find((file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -90,11 +96,27 @@ http {
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   tmp = mkdtempSync(join(tmpdir(), 'portal-proxy-'));
-  const certificate = spawnSync(OPENSSL!, [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-keyout', join(tmp, 'key.pem'), '-out', join(tmp, 'cert.pem'),
-  ], { encoding: 'utf8' });
+  const certificate = spawnSync(
+    OPENSSL!,
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(tmp, 'key.pem'),
+      '-out',
+      join(tmp, 'cert.pem'),
+    ],
+    { encoding: 'utf8' },
+  );
   expect(certificate.status, certificate.stderr).toBe(0);
   writeFileSync(join(tmp, 'nginx.conf'), nginxConfig(tmp));
 
@@ -120,10 +142,13 @@ test.afterAll(() => {
 /** GET through the proxy from Node, trusting the throwaway certificate. */
 function httpsGet(url: string) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    https.request(url, { rejectUnauthorized: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers }));
-    }).on('error', reject).end();
+    https
+      .request(url, { rejectUnauthorized: false }, (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers }));
+      })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -131,19 +156,31 @@ function httpsGet(url: string) {
 function signInDirectly(email: string, localAddress: string, forwardedFor: string) {
   return new Promise<number>((resolve, reject) => {
     const body = JSON.stringify({ userName: email, password: DEMO_PASSWORD });
-    const request = http.request(`http://127.0.0.1:${PORTAL_PORT}/api/gateway/login`, {
-      method: 'POST', localAddress,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': forwardedFor, 'x-forwarded-proto': 'https' },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode!));
-    });
+    const request = http.request(
+      `http://127.0.0.1:${PORTAL_PORT}/api/gateway/login`,
+      {
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-forwarded-for': forwardedFor,
+          'x-forwarded-proto': 'https',
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
-test('through the TLS proxy: sign in, Secure cookies, HSTS, foreign origins refused, the client address from the proxy alone', async ({ browser }) => {
+test('through the TLS proxy: sign in, Secure cookies, HSTS, foreign origins refused, the client address from the proxy alone', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL: PUBLIC, ignoreHTTPSErrors: true });
   const page = await context.newPage();
@@ -164,21 +201,26 @@ test('through the TLS proxy: sign in, Secure cookies, HSTS, foreign origins refu
 
   // The same POST from another site is still refused, through the proxy as well.
   const foreign = await context.request.post('/api/gateway/login', {
-    headers: { origin: 'https://evil.example' }, data: { userName: ACCOUNTS.subagent.email, password: DEMO_PASSWORD },
+    headers: { origin: 'https://evil.example' },
+    data: { userName: ACCOUNTS.subagent.email, password: DEMO_PASSWORD },
   });
   expect(foreign.status()).toBe(403);
 
   // Signing out through a form POST clears the cookies (Secure, as they were set).
   const signOut = await context.request.post('/sair', { form: { geracao: 'v2' }, headers: { origin: PUBLIC }, maxRedirects: 0 });
   expect(signOut.status()).toBe(303);
-  const cleared = signOut.headersArray().filter((header) => header.name.toLowerCase() === 'set-cookie').map((header) => header.value);
+  const cleared = signOut
+    .headersArray()
+    .filter((header) => header.name.toLowerCase() === 'set-cookie')
+    .map((header) => header.value);
   expect(cleared.some((cookie) => cookie.startsWith('tokenV2='))).toBe(true);
   for (const cookie of cleared) expect(cookie).toMatch(/Expires=Thu, 01 Jan 1970 .*; Secure/);
   expect((await context.cookies()).filter((cookie) => cookie.name.startsWith('token'))).toEqual([]);
 
   // A client that writes its own X-Forwarded-For through the proxy: nginx appends the address it saw.
   const spoofed = await context.request.post('/api/gateway/login', {
-    headers: { origin: PUBLIC, 'x-forwarded-for': '198.51.100.7' }, data: { userName: ACCOUNTS.subagent.email, password: DEMO_PASSWORD },
+    headers: { origin: PUBLIC, 'x-forwarded-for': '198.51.100.7' },
+    data: { userName: ACCOUNTS.subagent.email, password: DEMO_PASSWORD },
   });
   expect(spoofed.status()).toBe(200);
   // Straight to the portal, not through the trusted proxy: X-Forwarded-* are ignored.

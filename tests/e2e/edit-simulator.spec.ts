@@ -10,7 +10,16 @@ const NEW_NAME = 'Residencial Premium';
 async function residencial(page: Page) {
   const list = await page.request.get('/api/plataforma/v1/simuladores', { headers: { 'x-portal-session': 'cookie' } });
   expect(list.status()).toBe(200);
-  const { resultado } = await list.json() as { resultado: { id: number; nome: string; url: string; ativo: boolean; grupoProduto: string | null; tipoSimulador: { cdTipoSimulador: string } }[] };
+  const { resultado } = (await list.json()) as {
+    resultado: {
+      id: number;
+      nome: string;
+      url: string;
+      ativo: boolean;
+      grupoProduto: string | null;
+      tipoSimulador: { cdTipoSimulador: string };
+    }[];
+  };
   return resultado.find((s) => s.tipoSimulador.cdTipoSimulador === 'RES')!;
 }
 
@@ -37,7 +46,9 @@ test('the legacy admin renames a simulator: the offer cards show the new name; i
     await form.group.fill('12');
     await form.save.click();
     await expect(page.getByText('O nome do simulador deve ter entre 3 e 80 caracteres')).toBeVisible();
-    await expect(page.getByText('Informe um caminho do portal iniciado por / (ex.: /simulador-residencial/cadastro) ou um endereço https://')).toBeVisible();
+    await expect(
+      page.getByText('Informe um caminho do portal iniciado por / (ex.: /simulador-residencial/cadastro) ou um endereço https://'),
+    ).toBeVisible();
     await expect(page.getByText('O grupo de produto tem 4 dígitos (ex.: 0118)')).toBeVisible();
     await expect(form.name).toHaveAttribute('aria-invalid', 'true');
     expect((await residencial(page)).nome).toBe('Residencial');
@@ -74,7 +85,6 @@ test('the legacy admin renames a simulator: the offer cards show the new name; i
     expect(restore.status()).toBe(200);
   }
 });
-
 
 test('an unknown simulator is a 404 page', async ({ page }) => {
   await signIn(page, ACCOUNTS.legacyAdmin);

@@ -135,7 +135,8 @@ export async function latestEmail(page: Page, to: string, subject: string): Prom
   const context = await page.context().browser()!.newContext({ baseURL: BASE_URL });
   try {
     const login = await context.request.post('/api/gateway/login', {
-      data: { userName: ACCOUNTS.insurerAdmin.email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' },
+      data: { userName: ACCOUNTS.insurerAdmin.email, password: DEMO_PASSWORD },
+      headers: { 'x-portal-session': 'cookie' },
     });
     expect(login.status(), await login.text()).toBe(200);
     const mailbox = await context.newPage();
@@ -143,7 +144,8 @@ export async function latestEmail(page: Page, to: string, subject: string): Prom
     await expect(async () => {
       await mailbox.goto('/caixa-postal');
       await expect(mailbox.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
-      const newest = mailbox.getByRole('article')
+      const newest = mailbox
+        .getByRole('article')
         .filter({ has: mailbox.getByRole('heading', { level: 2, name: subject, exact: true }) })
         .filter({ hasText: `Para ${to}` })
         .first();

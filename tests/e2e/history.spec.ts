@@ -132,7 +132,8 @@ test.describe('without JavaScript', () => {
 
   test('the form filters and the table renders on the server', async ({ page }) => {
     const login = await page.request.post('/api/gateway/login', {
-      data: { userName: ACCOUNTS.partner.email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' },
+      data: { userName: ACCOUNTS.partner.email, password: DEMO_PASSWORD },
+      headers: { 'x-portal-session': 'cookie' },
     });
     expect(login.status()).toBe(200);
     await page.goto('/v2/historico');
@@ -145,7 +146,8 @@ test.describe('without JavaScript', () => {
 
   test('pages of 10 with links that keep the filters', async ({ page }) => {
     const login = await page.request.post('/api/gateway/login', {
-      data: { userName: ACCOUNTS.partner.email, password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' },
+      data: { userName: ACCOUNTS.partner.email, password: DEMO_PASSWORD },
+      headers: { 'x-portal-session': 'cookie' },
     });
     expect(login.status()).toBe(200);
     // Enough residential quotes for a second page, made through the quote API as the simulator does.
@@ -157,8 +159,20 @@ test.describe('without JavaScript', () => {
         data: {
           nrOferta,
           segurado: {
-            tipoPessoa: 'PF', nome: `Cliente Paginação ${i}`, cpf: '59381726400', dataNascimento: '1980-01-01', email: 'cliente@exemplo.com.br',
-            telefone: '(11) 98888-7777', endereco: { cep: '01310-100', logradouro: 'Avenida Paulista', numero: '1', bairro: 'Bela Vista', cidade: 'São Paulo', uf: 'SP' },
+            tipoPessoa: 'PF',
+            nome: `Cliente Paginação ${i}`,
+            cpf: '59381726400',
+            dataNascimento: '1980-01-01',
+            email: 'cliente@exemplo.com.br',
+            telefone: '(11) 98888-7777',
+            endereco: {
+              cep: '01310-100',
+              logradouro: 'Avenida Paulista',
+              numero: '1',
+              bairro: 'Bela Vista',
+              cidade: 'São Paulo',
+              uf: 'SP',
+            },
           },
           respostas: { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 'R$ 200.000,00', alarme: false },
         },
@@ -174,7 +188,8 @@ test.describe('without JavaScript', () => {
     await expect(page.getByLabel('Produto')).toHaveValue('RES');
     await expect(pagination.getByRole('link', { name: 'Página 2' })).toHaveAttribute('aria-current', 'page');
     await expect(rowOf(page, INSURED.expired)).toBeVisible(); // the oldest residential quote moved to page 2
-    for (const product of await table(page).locator('tbody td[data-label="Produto"]').allTextContents()) expect(product).toBe('Residencial');
+    for (const product of await table(page).locator('tbody td[data-label="Produto"]').allTextContents())
+      expect(product).toBe('Residencial');
   });
 });
 
@@ -183,7 +198,8 @@ test('the history page has no serious accessibility violations', async ({ page }
   for (const url of ['/v2/historico', '/v2/historico?de=2026-13-01']) {
     await page.goto(url);
     const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
     expect(serious, url).toEqual([]);
   }

@@ -31,5 +31,10 @@ test("the provider's admin signs in from the mailbox's link and reads the e-mail
   await submitLogin(page, ACCOUNTS.insurerAdmin.email, DEMO_PASSWORD);
   await expect(page).toHaveURL(path('/caixa-postal'));
   await expect(page.getByRole('article').first()).toBeVisible();
-  await expect(page.getByRole('article').filter({ hasText: `Para ${ACCOUNTS.newPartner.email}` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('article')
+      .filter({ hasText: `Para ${ACCOUNTS.newPartner.email}` })
+      .first(),
+  ).toBeVisible();
 });

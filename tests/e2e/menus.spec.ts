@@ -99,12 +99,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
   {
     account: ACCOUNTS.subagent,
     why: 'SUBSTABELECIDO with HISTORICO_COTACAO_PROPOSTA, RELATORIO_VENDAS, GERENCIAR_USUARIOS',
-    menu: [
-      'Home',
-      'Dados › Relatórios',
-      'Conquista Premiada',
-      'Acesso › Usuários › Cadastro',
-    ],
+    menu: ['Home', 'Dados › Relatórios', 'Conquista Premiada', 'Acesso › Usuários › Cadastro'],
   },
 ];
 
@@ -158,7 +153,8 @@ test.describe('side menu per profile (PORTAL_ENV=TEST)', () => {
     expect([...groups(admin!)]).toEqual(expect.arrayContaining(['Seguros', 'Gestão', 'Acesso']));
     expect(admin).toContain('Acesso › Parceiro');
     expect([...groups(partnerAdmin!)]).toEqual(
-      expect.arrayContaining(['Dados', 'Campanhas', 'Documentos', 'Meus Clientes', 'Financeiro', 'Acesso']));
+      expect.arrayContaining(['Dados', 'Campanhas', 'Documentos', 'Meus Clientes', 'Financeiro', 'Acesso']),
+    );
     expect(groups(partnerAdmin!).has('Seguros')).toBe(false);
     expect(partnerAdmin).not.toContain('Acesso › Parceiro');
     expect(groups(partner!).has('Campanhas')).toBe(false);

@@ -70,7 +70,12 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/cadastro-realizado': { anon: ['/v2/cadastro-realizado'] },
   '/v2/esqueci-senha': { anon: ['/v2/esqueci-senha'] },
   // Managers' history has the seller's column.
-  '/v2/historico': { parceiro: ['/v2/historico'], parceiroAdmin: ['/v2/historico'], substabelecido: ['/v2/historico'], adminV2: ['/v2/historico'] },
+  '/v2/historico': {
+    parceiro: ['/v2/historico'],
+    parceiroAdmin: ['/v2/historico'],
+    substabelecido: ['/v2/historico'],
+    adminV2: ['/v2/historico'],
+  },
   '/v2/home': { parceiro: ['/v2/home'], parceiroAdmin: ['/v2/home'], substabelecido: ['/v2/home'], adminV2: ['/v2/home'] },
   '/v2/home/[codigo]': { parceiro: ['/v2/home/res'] },
   '/v2/login': { anon: ['/v2/login'] },
@@ -86,18 +91,28 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/template-email': { anon: ['/v2/template-email'] },
 };
 
-const isPage = (href: string) => href.startsWith('/') && !href.startsWith('//') && !/\/relatorios\//.test(href) && !href.startsWith('/sair');
+const isPage = (href: string) =>
+  href.startsWith('/') && !href.startsWith('//') && !/\/relatorios\//.test(href) && !href.startsWith('/sair');
 
 function pageFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : [join(dir, entry.name)]);
+    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 test('every page file has a row (or a reason to be left out)', () => {
   const pagesDir = join(process.cwd(), 'src/pages');
-  const routes = pageFiles(pagesDir).map((file) => routeOfPageFile(`/pages/${relative(pagesDir, file)}`)).filter((r): r is string => Boolean(r));
-  expect(routes.filter((route) => !PAGES[route]), 'pages without a row').toEqual([]);
-  expect(Object.keys(PAGES).filter((route) => !routes.includes(route)), 'rows of pages that no longer exist').toEqual([]);
+  const routes = pageFiles(pagesDir)
+    .map((file) => routeOfPageFile(`/pages/${relative(pagesDir, file)}`))
+    .filter((r): r is string => Boolean(r));
+  expect(
+    routes.filter((route) => !PAGES[route]),
+    'pages without a row',
+  ).toEqual([]);
+  expect(
+    Object.keys(PAGES).filter((route) => !routes.includes(route)),
+    'rows of pages that no longer exist',
+  ).toEqual([]);
 });
 
 /** What is wrong with the layout of the open page at the current width (empty: nothing). */
@@ -110,7 +125,8 @@ async function layoutProblems(page: Page): Promise<string[]> {
       const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30);
       return `<${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? ` class="${el.className}"` : ''}> "${text}" [${Math.round(r.left)}…${Math.round(r.right)}]`;
     };
-    if (document.documentElement.scrollWidth > width) problems.push(`scrolls sideways: ${document.documentElement.scrollWidth} px in ${width}`);
+    if (document.documentElement.scrollWidth > width)
+      problems.push(`scrolls sideways: ${document.documentElement.scrollWidth} px in ${width}`);
 
     // An element outside the screen, unless a box around it clips or scrolls it (that box is checked instead).
     const clips = (el: Element) => {
@@ -124,7 +140,11 @@ async function layoutProblems(page: Page): Promise<string[]> {
       const out = r.right > width + 0.5 || (r.left < -0.5 && r.right > 0); // wholly off to the left: a skip link
       if (!out || !el.checkVisibility({ visibilityProperty: true })) continue;
       let inside = false;
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (clips(a)) { inside = true; break; }
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (clips(a)) {
+          inside = true;
+          break;
+        }
       if (!inside) stickingOut.push(describeElement(el));
     }
     if (stickingOut.length > 0) problems.push(`sticks out: ${stickingOut.slice(0, 5).join('; ')}`);
@@ -138,7 +158,8 @@ async function layoutProblems(page: Page): Promise<string[]> {
       for (const el of header.querySelectorAll('.shell-bar a, .shell-bar button, .site-header a')) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 || !el.checkVisibility()) continue;
-        if (r.top < h.top - 0.5 || r.bottom > h.bottom + 0.5 || r.right > width + 0.5) problems.push(`header control cut off: ${describeElement(el)}`);
+        if (r.top < h.top - 0.5 || r.bottom > h.bottom + 0.5 || r.right > width + 0.5)
+          problems.push(`header control cut off: ${describeElement(el)}`);
       }
     }
     return problems;
@@ -205,7 +226,9 @@ async function checkOpenPage(page: Page): Promise<string[]> {
 /** The internal pages a signed-in user reaches from the menu (every item, open or not) and the home. */
 async function linksOf(page: Page, home: string): Promise<string[]> {
   await page.goto(home);
-  const hrefs = await page.locator('dialog.drawer a.menu-link, main a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  const hrefs = await page
+    .locator('dialog.drawer a.menu-link, main a')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
   return hrefs.filter(isPage);
 }
 
@@ -253,22 +276,21 @@ async function walkQuote(page: Page, resumo: string, visit: (url: string) => Pro
   await page.goto(resumo);
   await sendProposal(page);
   const done = page.url();
-  for (const href of [done, ...await stepLinks(page)]) await visit(href);
+  for (const href of [done, ...(await stepLinks(page))]) await visit(href);
 }
 
 /** The menu and home links checked so far, per generation. */
 const REACHED = { v1: new Set<string>(), v2: new Set<string>() };
 
 /** The rows of PAGES for one account. */
-const listedFor = (account: Account) =>
-  Object.values(PAGES).flatMap((row) => (typeof row === 'string' ? [] : row[account] ?? []));
+const listedFor = (account: Account) => Object.values(PAGES).flatMap((row) => (typeof row === 'string' ? [] : (row[account] ?? [])));
 
 test.describe('no page scrolls sideways on a phone', () => {
   test.use({ viewport: { width: WIDTHS[0], height: 844 } });
 
   test('public pages', async ({ page }) => {
     const problems: string[] = [];
-    for (const url of listedFor('anon')) problems.push(...await checkPage(page, url));
+    for (const url of listedFor('anon')) problems.push(...(await checkPage(page, url)));
     expect(problems).toEqual([]);
   });
 
@@ -283,7 +305,7 @@ test.describe('no page scrolls sideways on a phone', () => {
       const visit = async (url: string) => {
         if (seen.has(url)) return;
         seen.add(url);
-        problems.push(...await checkPage(page, url));
+        problems.push(...(await checkPage(page, url)));
       };
       for (const url of listedFor(account)) await visit(url);
       // Menu and home links another account of the generation has checked are not checked again
@@ -297,7 +319,9 @@ test.describe('no page scrolls sideways on a phone', () => {
       if (account === 'parceiro') {
         // The demo seed's quotes (one at planos, one sent, one expired) and every step they reached.
         await page.goto('/v2/historico');
-        const quotes = (await page.locator('main table a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))).filter(isPage);
+        const quotes = (await page.locator('main table a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))).filter(
+          isPage,
+        );
         for (const quote of quotes) {
           await visit(quote);
           for (const step of await stepLinks(page)) await visit(step);

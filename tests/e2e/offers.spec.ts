@@ -88,7 +88,9 @@ test('invalid offer input shows pt-BR messages and saves nothing', async ({ page
   await gotoHydrated(page, href);
 
   let posted = false;
-  page.on('request', (request) => { if (request.method() !== 'GET' && request.url().includes('/v1/ofertas')) posted = true; });
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && request.url().includes('/v1/ofertas')) posted = true;
+  });
   await page.getByLabel('Nome da oferta').fill('ab');
   await page.getByLabel('Início da vigência').fill('2026-06-01');
   await page.getByLabel('Fim da vigência').fill('2026-01-01');
@@ -122,7 +124,8 @@ test('the offer form of an unknown simulator is a 404; the offers list is the pr
 test('the offer pages have no serious or critical axe violations', async ({ page }) => {
   const scan = async (what: string) => {
     const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
     expect(serious, what).toEqual([]);
   };

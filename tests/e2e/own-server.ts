@@ -26,7 +26,17 @@ export async function startOwnServer(port: number, env: Record<string, string> =
   const tmp = mkdtempSync(join(tmpdir(), 'portal-own-'));
   const dataDir = join(tmp, 'data');
   const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTAL_ENV: 'TEST', DATABASE_URL: '', PUBLIC_URL: '', TRUST_PROXY: '', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PORTAL_ENV: 'TEST',
+      DATABASE_URL: '',
+      PUBLIC_URL: '',
+      TRUST_PROXY: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -39,7 +49,10 @@ export async function startOwnServer(port: number, env: Record<string, string> =
     expect((await fetch(`${base}/signin`)).status).toBe(200);
   }).toPass({ timeout: 60_000 });
   return {
-    child, base, dataDir, exited,
+    child,
+    base,
+    dataDir,
+    exited,
     output: () => output,
     dispose: () => {
       child.kill('SIGKILL');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request as playwrightRequest, test, } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { ACCOUNTS, DEMO_PASSWORD, signIn, waitForIslands } from './helpers';
 import { productFor } from '../../src/lib/products/catalog';
 import { pdfText } from '../fixtures/pdf';
@@ -84,7 +84,7 @@ for (const { code, card, line } of LINES) {
   });
 }
 
-test('the plain agricultural cadastro lets the seller choose among the line\'s products; Nova Simulação leads there', async ({ page }) => {
+test("the plain agricultural cadastro lets the seller choose among the line's products; Nova Simulação leads there", async ({ page }) => {
   await signIn(page, ACCOUNTS.legacySeller);
   await page.goto('/simulador-agricola/cadastro');
   await expect(page.getByRole('heading', { level: 1, name: 'Agrícola' })).toBeVisible();
@@ -117,15 +117,24 @@ test('/ofertas lists the offers the seller may sell, by tab and product', async 
   // An offer of the seller's company that has ended (created through the provider admin's API).
   const admin = await playwrightRequest.newContext({ baseURL });
   const headers = { 'x-portal-session': 'cookie' };
-  expect((await admin.post('/api/gateway/login', { data: { userName: 'admin@seguradora.demo', password: DEMO_PASSWORD }, headers })).status()).toBe(200);
+  expect(
+    (await admin.post('/api/gateway/login', { data: { userName: 'admin@seguradora.demo', password: DEMO_PASSWORD }, headers })).status(),
+  ).toBe(200);
   const companies = (await (await admin.get('/api/bff/v1/empresas', { headers })).json()).dado as { id: number; nome: string }[];
-  const simulators = (await (await admin.get('/api/plataforma/v1/simuladores', { headers })).json()).resultado as { id: number; tipoSimulador: { cdTipoSimulador: string } }[];
+  const simulators = (await (await admin.get('/api/plataforma/v1/simuladores', { headers })).json()).resultado as {
+    id: number;
+    tipoSimulador: { cdTipoSimulador: string };
+  }[];
   const created = await admin.post('/api/bff/v1/ofertas', {
     headers,
     data: {
       idSimulador: simulators.find((s) => s.tipoSimulador.cdTipoSimulador === 'VG')!.id,
       empresas: [companies.find((c) => c.nome === 'Horizonte Seguros')!.id],
-      nome: 'Vida Flex — Campanha 2025', vigenciaInicio: '2025-01-01', vigenciaFim: '2025-12-31', comissao: '15', ativo: true,
+      nome: 'Vida Flex — Campanha 2025',
+      vigenciaInicio: '2025-01-01',
+      vigenciaFim: '2025-12-31',
+      comissao: '15',
+      ativo: true,
     },
   });
   expect(created.status(), await created.text()).toBe(200);
@@ -161,10 +170,18 @@ test('/ofertas lists the offers the seller may sell, by tab and product', async 
 
 test('the legacy offers, history and offer choice pages have no serious accessibility violations', async ({ page }) => {
   await signIn(page, ACCOUNTS.legacySeller);
-  for (const url of ['/home', '/ofertas', '/ofertas/todas?produto=RES', '/ofertas-disponiveis', '/historico?funcionalidade=vida', '/simulador-agricola/cadastro']) {
+  for (const url of [
+    '/home',
+    '/ofertas',
+    '/ofertas/todas?produto=RES',
+    '/ofertas-disponiveis',
+    '/historico?funcionalidade=vida',
+    '/simulador-agricola/cadastro',
+  ]) {
     await page.goto(url);
     const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
     expect(serious, url).toEqual([]);
   }

@@ -13,20 +13,30 @@ import { answer, cpfFor, fillInsured } from './selling';
 
 const GENERATIONS = [
   {
-    name: 'v2', account: ACCOUNTS.partner, api: '/api/bff/v1', envelope: 'dado', login: '/v2/login',
+    name: 'v2',
+    account: ACCOUNTS.partner,
+    api: '/api/bff/v1',
+    envelope: 'dado',
+    login: '/v2/login',
     start: async (page: Page) => {
       await page.goto('/v2/home/ipu');
       await page.waitForURL(/\/v2\/simulador-itens-pessoais\/cadastro\/iniciar\/\d+$/);
     },
-    base: '/v2/simulador-itens-pessoais', code: 'IPU',
+    base: '/v2/simulador-itens-pessoais',
+    code: 'IPU',
   },
   {
-    name: 'legacy', account: ACCOUNTS.legacySeller, api: '/api/plataforma/v1', envelope: 'resultado', login: '/signin',
+    name: 'legacy',
+    account: ACCOUNTS.legacySeller,
+    api: '/api/plataforma/v1',
+    envelope: 'resultado',
+    login: '/signin',
     start: async (page: Page) => {
       await page.getByRole('link', { name: 'Simular Máquinas e Equipamentos', exact: true }).click();
       await page.waitForURL(/\/simulador-maquinas\/cadastro\?oferta=\d+$/);
     },
-    base: '/simulador-maquinas', code: 'MU',
+    base: '/simulador-maquinas',
+    code: 'MU',
   },
 ] as const;
 
@@ -52,7 +62,9 @@ async function fillCadastro(page: Page, code: string, cpf: string) {
 }
 
 for (const generation of GENERATIONS) {
-  test(`${generation.name}: Back right after the first save leads to the saved quote's cadastro, and saving it again makes no second quote`, async ({ page }) => {
+  test(`${generation.name}: Back right after the first save leads to the saved quote's cadastro, and saving it again makes no second quote`, async ({
+    page,
+  }) => {
     const cpf = nextCpf();
     await signIn(page, generation.account);
     await generation.start(page);
@@ -71,7 +83,10 @@ for (const generation of GENERATIONS) {
     expect(await quotesOf(page, generation.api, generation.envelope, cpf)).toEqual([nrCotacao]);
   });
 
-  test(`${generation.name}: a session that ends mid-form says why, and the sign-in returns to the step with what was typed`, async ({ page, context }) => {
+  test(`${generation.name}: a session that ends mid-form says why, and the sign-in returns to the step with what was typed`, async ({
+    page,
+    context,
+  }) => {
     await signIn(page, generation.account);
     await generation.start(page);
     const start = new URL(page.url());
@@ -105,7 +120,8 @@ for (const generation of GENERATIONS) {
 test('with the back/forward cache on, Back to the start form still leads to the saved quote', async ({ playwright, baseURL }) => {
   // Playwright turns the cache off in its own browsers; a partner's Chromium has it on.
   const browser = await playwright.chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
   });
   try {
@@ -159,8 +175,20 @@ test('a session that ends at contratação keeps the payment typed there', async
 });
 
 const LONG_OPTIONS = [
-  { line: 'Empresarial Individual', home: '/v2/home/evi', select: 'Atividade do MEI', option: 'servicos', next: (page: Page) => page.getByRole('radio').first() },
-  { line: 'Vida', home: '/v2/home/veu', select: 'Categoria da profissão', option: 'risco', next: (page: Page) => page.getByRole('checkbox', { name: 'Fumante' }) },
+  {
+    line: 'Empresarial Individual',
+    home: '/v2/home/evi',
+    select: 'Atividade do MEI',
+    option: 'servicos',
+    next: (page: Page) => page.getByRole('radio').first(),
+  },
+  {
+    line: 'Vida',
+    home: '/v2/home/veu',
+    select: 'Categoria da profissão',
+    option: 'risco',
+    next: (page: Page) => page.getByRole('checkbox', { name: 'Fumante' }),
+  },
 ] as const;
 
 for (const width of [1366, 390]) {
@@ -236,7 +264,9 @@ test('the Vida plan card promises only the interest-free installments the contra
   expect(interestFree.at(-1)).toContain(`x de ${offered![2]} sem juros`);
 });
 
-test('Residencial with Pix: no due day asked; resumo and finalização tell the due date, the coverages add up, no e-mail is promised', async ({ page }) => {
+test('Residencial with Pix: no due day asked; resumo and finalização tell the due date, the coverages add up, no e-mail is promised', async ({
+  page,
+}) => {
   await toContratacao(page, ACCOUNTS.partner, '/v2/home/res', 'RES');
   await expect(page.getByLabel('Dia de vencimento')).toBeVisible();
   await page.getByRole('radio', { name: 'Pix (à vista)' }).check();
@@ -257,11 +287,16 @@ test('Residencial with Pix: no due day asked; resumo and finalização tell the 
   await page.getByLabel('Li e aceito o termo de presente proposta.').check();
   await page.getByRole('button', { name: 'Enviar proposta' }).click();
   await expect(page).toHaveURL(/\/finalizacao\/\d+\/visualizar$/);
-  await expect(page.getByTestId('como-pagar')).toHaveText(/^Pagamento à vista por Pix, com vencimento em \d{2}\/\d{2}\/\d{4} \(R\$ [\d.]+,\d{2}\), dia do envio da proposta\.$/);
+  await expect(page.getByTestId('como-pagar')).toHaveText(
+    /^Pagamento à vista por Pix, com vencimento em \d{2}\/\d{2}\/\d{4} \(R\$ [\d.]+,\d{2}\), dia do envio da proposta\.$/,
+  );
   await expect(page.getByText(/será enviad[oa] ao e-mail/)).toHaveCount(0);
   await expect(page.getByText('O portal não envia e-mail ao segurado')).toBeVisible();
 
-  const text = (await pdfText(new Uint8Array(await (await page.request.get(`/v2/relatorios/pdf/proposta/${nrCotacao}`)).body()))).replace(/\s+/g, ' ');
+  const text = (await pdfText(new Uint8Array(await (await page.request.get(`/v2/relatorios/pdf/proposta/${nrCotacao}`)).body()))).replace(
+    /\s+/g,
+    ' ',
+  );
   expect(text).toMatch(/Vencimento À vista, no envio da proposta \(\d{2}\/\d{2}\/\d{4}\)/);
   expect(text).toContain(net!);
 });

@@ -78,7 +78,10 @@ test('life contracting refuses beneficiary shares that do not sum 100 %', async 
   await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
   await expect(page).toHaveURL(/\/planos\//);
   await waitForIslands(page);
-  await page.getByRole('button', { name: /^Escolher / }).first().click();
+  await page
+    .getByRole('button', { name: /^Escolher / })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/contratacao\//);
   await waitForIslands(page);
   await page.getByRole('button', { name: 'Adicionar beneficiário' }).click();

@@ -93,7 +93,11 @@ for (const line of LINES) {
 
 test('the sub-delegated user opens only their three simulators: another start route is 403', async ({ page }) => {
   await signIn(page, ACCOUNTS.subagent);
-  for (const path of ['/v2/simulador-agricola/cadastro/iniciar/2/2', '/v2/simulador-maquinas/cadastro', '/v2/simulador-empresarial-individual/cadastro/iniciar/6']) {
+  for (const path of [
+    '/v2/simulador-agricola/cadastro/iniciar/2/2',
+    '/v2/simulador-maquinas/cadastro',
+    '/v2/simulador-empresarial-individual/cadastro/iniciar/6',
+  ]) {
     expect((await page.goto(path))?.status(), path).toBe(403);
   }
   await startFromHome(page, 'Residencial');
@@ -136,9 +140,11 @@ test('a double click on "Enviar proposta" sends one proposal', async ({ page }) 
   await page.getByLabel('Li e aceito o termo de presente proposta.').check();
 
   // Two sends race: a double click, and the same request from a second tab.
-  const send = () => page.request.post(`/api/bff/v1/cotacoes/${nrCotacao}/proposta`, {
-    data: { aceiteTermo: true }, headers: { 'x-portal-session': 'cookie', origin: new URL(page.url()).origin },
-  });
+  const send = () =>
+    page.request.post(`/api/bff/v1/cotacoes/${nrCotacao}/proposta`, {
+      data: { aceiteTermo: true },
+      headers: { 'x-portal-session': 'cookie', origin: new URL(page.url()).origin },
+    });
   const [first, second] = await Promise.all([send(), send(), page.getByRole('button', { name: 'Enviar proposta' }).dblclick()]);
   const numbers = [(await first.json()).dado.nrProposta, (await second.json()).dado.nrProposta];
   await expect(page).toHaveURL(/\/proposta\/\d+\/visualizar$/);

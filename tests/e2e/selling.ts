@@ -33,7 +33,9 @@ export async function answer(page: Page, question: Question) {
 
 /** A valid CPF (11 digits) of its own for each seed: a journey can find its quotes by the insured's document. */
 export function cpfFor(seed: number): string {
-  const base = String(100_000_000 + (Math.abs(Math.trunc(seed)) % 899_999_999)).split('').map(Number);
+  const base = String(100_000_000 + (Math.abs(Math.trunc(seed)) % 899_999_999))
+    .split('')
+    .map(Number);
   const digit = (digits: number[]) => ((digits.reduce((sum, d, i) => sum + d * (digits.length + 1 - i), 0) * 10) % 11) % 10;
   const first = digit(base);
   return [...base, first, digit([...base, first])].join('');

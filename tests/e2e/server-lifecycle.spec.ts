@@ -25,10 +25,18 @@ const TOO_LARGE = 'O corpo da requisição excede o limite de 1 MB.';
 
 test('a body over 1 MB is refused with 413, on the API and on pages', async () => {
   const big = 'x'.repeat(MB + 1);
-  const api = await fetch(`${base}/api/plataforma/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+  const api = await fetch(`${base}/api/plataforma/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: big,
+  });
   expect(api.status).toBe(413);
   expect(await api.json()).toMatchObject({ status: 413 });
-  const page = await fetch(`${base}/sair`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `geracao=${big}` });
+  const page = await fetch(`${base}/sair`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `geracao=${big}`,
+  });
   expect(page.status).toBe(413);
 });
 
@@ -49,9 +57,17 @@ test('a body over 1 MB sent in chunks, without Content-Length, is refused with 4
   expect(small.status).toBe(303);
 });
 
-test('a NUL, a lone surrogate\'s bytes or a broken escape in an address or a form is a 400 in pt-BR, never a 500', async () => {
+test("a NUL, a lone surrogate's bytes or a broken escape in an address or a form is a 400 in pt-BR, never a 500", async () => {
   const refused = 'Endereço ou formulário com caractere não permitido (caractere nulo ou Unicode inválido).';
-  for (const path of ['/signin?email=a%00b', '/v2/historico?nome=%00', '/signin%00', '/redefinir-senha?token=%00', '/signin?x=%ED%A0%80', '/%ED%A0%80', '/signin?x=%E0%A4%A']) {
+  for (const path of [
+    '/signin?email=a%00b',
+    '/v2/historico?nome=%00',
+    '/signin%00',
+    '/redefinir-senha?token=%00',
+    '/signin?x=%ED%A0%80',
+    '/%ED%A0%80',
+    '/signin?x=%E0%A4%A',
+  ]) {
     const response = await fetch(`${base}${path}`, { redirect: 'manual' });
     expect(response.status, path).toBe(400);
     expect(await response.text(), path).toBe(refused);
@@ -59,20 +75,34 @@ test('a NUL, a lone surrogate\'s bytes or a broken escape in an address or a for
   const api = await fetch(`${base}/api/bff/v1/cotacoes/%ED%A0%80`);
   expect(api.status).toBe(400);
   expect(await api.json()).toEqual({ status: 400, message: refused });
-  const body = await fetch(`${base}/api/plataforma/v1/senha/esqueci`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a\\u0000@b.com"}' });
+  const body = await fetch(`${base}/api/plataforma/v1/senha/esqueci`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"email":"a\\u0000@b.com"}',
+  });
   expect(body.status).toBe(400);
   expect((await body.json()).erros).toEqual({ email: [expect.stringContaining('caractere não permitido')] });
-  const form = await fetch(`${base}/afs/receptor`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'chave=a%00b' });
+  const form = await fetch(`${base}/afs/receptor`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'chave=a%00b',
+  });
   expect(form.status).toBe(400);
 });
 
 test('a state-changing request from another origin is refused with 403, JSON included', async () => {
   const json = await fetch(`${base}/api/gateway/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
     body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
   });
   expect(json.status).toBe(403);
-  const form = await fetch(`${base}/sair`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'geracao=v1', redirect: 'manual' });
+  const form = await fetch(`${base}/sair`, {
+    method: 'POST',
+    headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'geracao=v1',
+    redirect: 'manual',
+  });
   expect(form.status).toBe(403);
 });
 
@@ -86,7 +116,9 @@ test('pages and API answers carry the security headers', async () => {
   expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   // Plain http, and an X-Forwarded-Proto from an untrusted peer changes nothing: no HSTS.
   expect(page.headers.get('strict-transport-security')).toBeNull();
-  expect((await fetch(`${base}/signin`, { headers: { 'x-forwarded-proto': 'https' } })).headers.get('strict-transport-security')).toBeNull();
+  expect(
+    (await fetch(`${base}/signin`, { headers: { 'x-forwarded-proto': 'https' } })).headers.get('strict-transport-security'),
+  ).toBeNull();
   const api = await fetch(`${base}/api/bff/v1/usuario`);
   expect(api.headers.get('cache-control')).toBe('no-store');
 });
@@ -101,23 +133,24 @@ function keepAliveLoad(url: string, connections: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const tally = { complete: 0, completeWithClose: 0, notServed: 0, cut: 0, cuts: [] as string[] };
   let running = true;
-  const once = () => new Promise<'complete' | 'not-served' | 'cut'>((resolve) => {
-    const request = http.get(url, { agent }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        if (response.headers.connection === 'close') tally.completeWithClose += 1;
-        resolve('complete');
+  const once = () =>
+    new Promise<'complete' | 'not-served' | 'cut'>((resolve) => {
+      const request = http.get(url, { agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.headers.connection === 'close') tally.completeWithClose += 1;
+          resolve('complete');
+        });
+        response.on('error', (error) => {
+          tally.cuts.push(error.message);
+          resolve('cut');
+        });
+        response.on('close', () => {
+          if (!response.complete) resolve('cut');
+        });
       });
-      response.on('error', (error) => {
-        tally.cuts.push(error.message);
-        resolve('cut');
-      });
-      response.on('close', () => {
-        if (!response.complete) resolve('cut');
-      });
+      request.on('error', () => resolve('not-served'));
     });
-    request.on('error', () => resolve('not-served'));
-  });
   const worker = async () => {
     while (running) {
       const outcome = await once();
@@ -146,7 +179,8 @@ test('SIGTERM under keep-alive load: in-flight requests answered, connections an
   await expect.poll(() => load.tally.complete, { timeout: 10_000 }).toBeGreaterThan(50);
   // A sign-in takes a few hundred ms (scrypt): it is in flight when the signal arrives.
   const inFlight = fetch(`${base}/api/gateway/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
   });
   await new Promise((resolve) => setTimeout(resolve, 50));

@@ -9,8 +9,7 @@ import { ACCOUNTS, DEMO_PASSWORD, drawer, gotoHydrated, openDrawer, path, signIn
 const BRAND_BLUE = 'rgb(11, 79, 156)';
 
 /** Is the focused element inside the open drawer? */
-const focusInsideDrawer = (page: Page) =>
-  page.evaluate(() => Boolean(document.activeElement?.closest('dialog.drawer[open]')));
+const focusInsideDrawer = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('dialog.drawer[open]')));
 
 /** A short description of the focused element ('BODY' when nothing in the page has focus). */
 const focusedLabel = (page: Page) =>
@@ -75,11 +74,11 @@ test.describe('drawer', () => {
       await page.keyboard.press('Tab');
       const where = await focusedLabel(page);
       seen.push(where);
-      expect(await focusInsideDrawer(page) || where === 'BODY', `Tab #${i + 1} reached the page behind the drawer: ${where}`).toBe(true);
+      expect((await focusInsideDrawer(page)) || where === 'BODY', `Tab #${i + 1} reached the page behind the drawer: ${where}`).toBe(true);
     }
     expect(seen, 'Tab wraps back to the first control of the drawer').toContain(firstFocused);
     await page.keyboard.press('Shift+Tab');
-    expect(await focusInsideDrawer(page) || (await focusedLabel(page)) === 'BODY', 'Shift+Tab stays in the drawer').toBe(true);
+    expect((await focusInsideDrawer(page)) || (await focusedLabel(page)) === 'BODY', 'Shift+Tab stays in the drawer').toBe(true);
 
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -144,8 +143,10 @@ test.describe('drawer', () => {
 
     // Following one opens a new tab and closes the drawer of the portal's tab (the external site is stubbed).
     const externalHref = (await conquista.getAttribute('href'))!;
-    await page.context().route((url) => url.href.startsWith(new URL(externalHref).origin), (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>externo</title>' }));
+    await page.context().route(
+      (url) => url.href.startsWith(new URL(externalHref).origin),
+      (route) => route.fulfill({ contentType: 'text/html', body: '<title>externo</title>' }),
+    );
     const [popup] = await Promise.all([page.waitForEvent('popup'), conquista.click()]);
     await expect(popup).toHaveURL(new URL(externalHref).href);
     await expect(drawer(page)).toBeHidden();
@@ -206,7 +207,9 @@ test.describe('header, chat link and footer', () => {
     await signIn(page, ACCOUNTS.legacySeller);
     // Make the page long enough for the footer to start out of view.
     // Through the CSSOM: the page's CSP refuses injected <style> elements.
-    await page.evaluate(() => { document.querySelector<HTMLElement>('main.portal-content')!.style.minHeight = '2000px'; });
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('main.portal-content')!.style.minHeight = '2000px';
+    });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => window.dispatchEvent(new Event('resize')));
 
@@ -223,9 +226,11 @@ test.describe('header, chat link and footer', () => {
       return Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
     });
     expect(visibleFooter).toBeGreaterThan(0);
-    await expect.poll(async () => Math.abs((await bottomOf()) - (visibleFooter + 180)), {
-      message: `chat bottom should be visible footer height (${visibleFooter}) + 180`,
-    }).toBeLessThanOrEqual(2);
+    await expect
+      .poll(async () => Math.abs((await bottomOf()) - (visibleFooter + 180)), {
+        message: `chat bottom should be visible footer height (${visibleFooter}) + 180`,
+      })
+      .toBeLessThanOrEqual(2);
 
     // Back to the top: 80 px again.
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -21,7 +21,9 @@ const lastEmailTo = async (to: string) => (await listEmails(db, 500)).find((emai
 
 describe('forgot password → reset link → new password', () => {
   it('e-mails a single-use link that sets a new password and ends the old sessions', async () => {
-    const { json: before } = await call('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD } });
+    const { json: before } = await call('POST', '/api/gateway/login', {
+      body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD },
+    });
 
     const forgot = await call('POST', '/api/bff/v1/senha/esqueci', { body: { email: 'Parceiro.Admin@parceiro.demo' } });
     expect(forgot).toMatchObject({ status: 200, json: { dado: { mensagem: expect.stringContaining('Se o e-mail estiver cadastrado') } } });
@@ -32,23 +34,34 @@ describe('forgot password → reset link → new password', () => {
     const weak = await call('POST', '/api/bff/v1/senha/redefinir', { body: { token, senha: 'fraca', confirmacao: 'fraca' } });
     expect(weak.status).toBe(400);
     expect(weak.json.erros.senha[0]).toMatch(/^A senha precisa ter/);
-    const mismatch = await call('POST', '/api/bff/v1/senha/redefinir', { body: { token, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha2' } });
+    const mismatch = await call('POST', '/api/bff/v1/senha/redefinir', {
+      body: { token, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha2' },
+    });
     expect(mismatch.json.erros.confirmacao).toEqual(['As senhas não conferem']);
 
     const reset = await call('POST', '/api/bff/v1/senha/redefinir', { body: { token, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' } });
     expect(reset).toMatchObject({ status: 200, json: { dado: { login: '/v2/login' } } });
-    expect((await call('POST', '/api/bff/v1/senha/redefinir', { body: { token, senha: 'Outra@Senha1', confirmacao: 'Outra@Senha1' } })).status).toBe(410);
+    expect(
+      (await call('POST', '/api/bff/v1/senha/redefinir', { body: { token, senha: 'Outra@Senha1', confirmacao: 'Outra@Senha1' } })).status,
+    ).toBe(410);
 
     expect((await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: before.token } })).status).toBe(401);
-    expect((await call('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD } })).status).toBe(401);
-    expect((await call('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: 'Nova@Senha1' } })).status).toBe(200);
+    expect(
+      (await call('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD } })).status,
+    ).toBe(401);
+    expect(
+      (await call('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: 'Nova@Senha1' } })).status,
+    ).toBe(200);
     expect((await lastEmailTo('parceiro.admin@parceiro.demo'))?.subject).toBe('Sua senha foi alterada — Portal de Parceiros');
   });
 
   it('answers the same for an unknown e-mail and sends nothing', async () => {
     const before = await db.selectFrom('emails').select('id').execute();
     const answer = await call('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'ninguem@exemplo.com' } });
-    expect(answer).toMatchObject({ status: 200, json: { resultado: { mensagem: expect.stringContaining('Se o e-mail estiver cadastrado') } } });
+    expect(answer).toMatchObject({
+      status: 200,
+      json: { resultado: { mensagem: expect.stringContaining('Se o e-mail estiver cadastrado') } },
+    });
     expect(await db.selectFrom('emails').select('id').execute()).toHaveLength(before.length);
   });
 
@@ -57,15 +70,32 @@ describe('forgot password → reset link → new password', () => {
     const first = /token=([\w-]+)/.exec((await lastEmailTo('vendedor@legado.demo'))!.text_body)![1]!;
     await call('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'vendedor@legado.demo' } });
     const second = /redefinir-senha\?token=([\w-]+)/.exec((await lastEmailTo('vendedor@legado.demo'))!.text_body)![1]!;
-    expect((await call('POST', '/api/plataforma/v1/senha/redefinir', { body: { token: first, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' } })).status).toBe(410);
-    expect((await call('POST', '/api/plataforma/v1/senha/redefinir', { body: { token: second, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/api/plataforma/v1/senha/redefinir', {
+          body: { token: first, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' },
+        })
+      ).status,
+    ).toBe(410);
+    expect(
+      (
+        await call('POST', '/api/plataforma/v1/senha/redefinir', {
+          body: { token: second, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('keeps the link out of the stored message, shows it to the mailbox while it lasts, then redacts it', async () => {
     const clock = useManualClock();
     try {
       await call('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'consultor@legado.demo' } });
-      const row = await db.selectFrom('emails').selectAll().where('to_address', '=', 'consultor@legado.demo').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('emails')
+        .selectAll()
+        .where('to_address', '=', 'consultor@legado.demo')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       const token = /token=([\w-]+)/.exec((await lastEmailTo('consultor@legado.demo'))!.text_body)![1]!;
       expect(token).toMatch(/^[\w-]{40,}$/);
       expect(row.text_body).not.toContain(token);
@@ -82,7 +112,8 @@ describe('forgot password → reset link → new password', () => {
   it('limits recovery requests per account (429)', async () => {
     const limited = apiClient(db, { ip: '10.7.7.7' });
     await db.deleteFrom('rate_limits').execute();
-    for (let i = 0; i < 3; i++) expect((await limited('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'admin@legado.demo' } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await limited('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'admin@legado.demo' } })).status).toBe(200);
     expect((await limited('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'admin@legado.demo' } })).status).toBe(429);
     await db.deleteFrom('rate_limits').execute();
   });
@@ -90,7 +121,9 @@ describe('forgot password → reset link → new password', () => {
 
 describe('first access', () => {
   it('a pending user cannot sign in, then validates the e-mailed code and chooses a password', async () => {
-    expect((await call('POST', '/api/gateway/login', { body: { userName: 'novo.parceiro@parceiro.demo', password: DEMO_PASSWORD } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/gateway/login', { body: { userName: 'novo.parceiro@parceiro.demo', password: DEMO_PASSWORD } })).status,
+    ).toBe(403);
 
     const resend = await call('POST', '/api/bff/v1/codigo-validacao/reenviar', { body: { email: 'novo.parceiro@parceiro.demo' } });
     expect(resend.status).toBe(200);
@@ -107,11 +140,17 @@ describe('first access', () => {
       body: { email: 'novo.parceiro@parceiro.demo', codigo: code, senha: 'Primeiro@1', confirmacao: 'Primeiro@1' },
     });
     expect(done).toMatchObject({ status: 200, json: { resultado: { geracao: 'v2' } } });
-    expect((await call('POST', '/api/gateway/login', { body: { userName: 'novo.parceiro@parceiro.demo', password: 'Primeiro@1' } })).status).toBe(200);
+    expect(
+      (await call('POST', '/api/gateway/login', { body: { userName: 'novo.parceiro@parceiro.demo', password: 'Primeiro@1' } })).status,
+    ).toBe(200);
     // The code was single-use.
-    expect((await call('POST', '/api/plataforma/v1/primeiro-acesso', {
-      body: { email: 'novo.parceiro@parceiro.demo', codigo: code, senha: 'Segundo@1', confirmacao: 'Segundo@1' },
-    })).status).toBe(400);
+    expect(
+      (
+        await call('POST', '/api/plataforma/v1/primeiro-acesso', {
+          body: { email: 'novo.parceiro@parceiro.demo', codigo: code, senha: 'Segundo@1', confirmacao: 'Segundo@1' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -122,31 +161,57 @@ describe('single sign-on', () => {
   }
 
   it('an admin issues a one-time SSO session that signs the user in once', async () => {
-    const issued = await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'parceiro@parceiro.demo' }, headers: { authtoken: await adminToken() } });
+    const issued = await call('POST', '/api/auth/v2/sessao-sso', {
+      body: { email: 'parceiro@parceiro.demo' },
+      headers: { authtoken: await adminToken() },
+    });
     expect(issued.status).toBe(200);
     const { idSessaoSSO, link } = issued.json.dado;
     expect(link).toMatch(new RegExp(`/v2/login/session/${idSessaoSSO}$`));
 
     const path = `/api/auth/v2/cognito-auth/token/${idSessaoSSO}`;
     const redeemed = await call('GET', path, { headers: { nmIdSessao: idSessaoSSO } });
-    expect(redeemed).toMatchObject({ status: 200, json: { dado: { mpDado: { data: { cdToken: expect.any(String), cdUsername: 'parceiro@parceiro.demo' } } } } });
+    expect(redeemed).toMatchObject({
+      status: 200,
+      json: { dado: { mpDado: { data: { cdToken: expect.any(String), cdUsername: 'parceiro@parceiro.demo' } } } },
+    });
     const user = await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: redeemed.json.dado.mpDado.data.cdToken } });
     expect(user.json.dado.atributos.nmUsuario).toBe('Eduarda Lima');
 
-    expect(await call('GET', path, { headers: { nmIdSessao: idSessaoSSO } })).toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.invalid } });
+    expect(await call('GET', path, { headers: { nmIdSessao: idSessaoSSO } })).toMatchObject({
+      status: 401,
+      json: { message: TOKEN_MESSAGES.invalid },
+    });
   });
 
   it('refuses an expired id, a missing header, and issuing by a non-admin', async () => {
     const token = await adminToken();
-    const { json } = await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'substabelecido@parceiro.demo' }, headers: { authtoken: token } });
+    const { json } = await call('POST', '/api/auth/v2/sessao-sso', {
+      body: { email: 'substabelecido@parceiro.demo' },
+      headers: { authtoken: token },
+    });
     const id = json.dado.idSessaoSSO as string;
     expect((await call('GET', `/api/auth/v2/cognito-auth/token/${id}`)).status).toBe(400);
-    await db.updateTable('one_time_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('purpose', '=', 'SSO').where('used_at', 'is', null).execute();
-    expect(await call('GET', `/api/auth/v2/cognito-auth/token/${id}`, { headers: { nmIdSessao: id } }))
-      .toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.expired } });
+    await db
+      .updateTable('one_time_codes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('purpose', '=', 'SSO')
+      .where('used_at', 'is', null)
+      .execute();
+    expect(await call('GET', `/api/auth/v2/cognito-auth/token/${id}`, { headers: { nmIdSessao: id } })).toMatchObject({
+      status: 401,
+      json: { message: TOKEN_MESSAGES.expired },
+    });
 
-    const { json: partner } = await call('POST', '/api/gateway/login', { body: { userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD } });
-    expect((await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'parceiro@parceiro.demo' }, headers: { authtoken: partner.token } })).status).toBe(403);
-    expect((await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'vendedor@legado.demo' }, headers: { authtoken: token } })).status).toBe(404);
+    const { json: partner } = await call('POST', '/api/gateway/login', {
+      body: { userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD },
+    });
+    expect(
+      (await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'parceiro@parceiro.demo' }, headers: { authtoken: partner.token } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'vendedor@legado.demo' }, headers: { authtoken: token } })).status,
+    ).toBe(404);
   });
 });

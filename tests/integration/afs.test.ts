@@ -27,11 +27,28 @@ beforeAll(async () => {
   ({ db, close } = await freshDatabase());
   call = apiClient(db);
   // A legacy user whose group may see the sales history but sell nothing.
-  const group = await db.insertInto('permission_groups').values({ nome: 'SEM_OFERTAS', descricao: 'Só histórico', is_admin: false }).returning('id').executeTakeFirstOrThrow();
-  await db.insertInto('group_permissions').values({ group_id: group.id, nome: 'HISTORICO_VENDAS', permite_visualizacao: true, permite_alteracao: false }).execute();
-  const user = await db.insertInto('users').values({
-    email: NO_AFS, nome: 'Sem Afs', cpf: '98765432100', generation: 'v1', profile: null, status: 'ATIVO', password_hash: await hashPassword(DEMO_PASSWORD),
-  }).returning('id').executeTakeFirstOrThrow();
+  const group = await db
+    .insertInto('permission_groups')
+    .values({ nome: 'SEM_OFERTAS', descricao: 'Só histórico', is_admin: false })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('group_permissions')
+    .values({ group_id: group.id, nome: 'HISTORICO_VENDAS', permite_visualizacao: true, permite_alteracao: false })
+    .execute();
+  const user = await db
+    .insertInto('users')
+    .values({
+      email: NO_AFS,
+      nome: 'Sem Afs',
+      cpf: '98765432100',
+      generation: 'v1',
+      profile: null,
+      status: 'ATIVO',
+      password_hash: await hashPassword(DEMO_PASSWORD),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await db.insertInto('user_groups').values({ user_id: user.id, group_id: group.id }).execute();
 });
 afterAll(() => close());
@@ -67,7 +84,10 @@ describe('GET /v1/simuladores/redirect', () => {
   it('answers status OK with the link, a fresh key and the app token', async () => {
     const { status, json } = await call('GET', REDIRECT, { headers: await as(SELLER) });
     expect(status).toBe(200);
-    expect(json).toEqual({ status: 'OK', resultado: { link: '/afs/receptor', chaveBroto: expect.any(String), tokenApp: expect.any(String) } });
+    expect(json).toEqual({
+      status: 'OK',
+      resultado: { link: '/afs/receptor', chaveBroto: expect.any(String), tokenApp: expect.any(String) },
+    });
     const { chaveBroto, tokenApp } = json.resultado;
     // 256 random bits, base64url; a different key on every call.
     expect(chaveBroto).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -121,7 +141,10 @@ describe('the built-in receiver', () => {
   it('accepts a key once, shows who arrived, and refuses the replay with 410', async () => {
     const redirect = await redirectFor();
     const first = await receive(formOf(redirect));
-    expect(first).toEqual({ status: 200, arrival: { ok: true, userName: 'Bruno Carvalho', simulatorName: 'Agrícola (antigo)', receivedAt: expect.any(Date) } });
+    expect(first).toEqual({
+      status: 200,
+      arrival: { ok: true, userName: 'Bruno Carvalho', simulatorName: 'Agrícola (antigo)', receivedAt: expect.any(Date) },
+    });
     expect(await receive(formOf(redirect))).toEqual({ status: 410 });
   });
 
@@ -138,7 +161,11 @@ describe('the built-in receiver', () => {
 
   it('refuses an expired key with 410', async () => {
     const redirect = await redirectFor();
-    await db.updateTable('one_time_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('code_hash', '=', hashToken(redirect.chaveBroto)).execute();
+    await db
+      .updateTable('one_time_codes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('code_hash', '=', hashToken(redirect.chaveBroto))
+      .execute();
     expect(await receive(formOf(redirect))).toEqual({ status: 410 });
   });
 
@@ -164,14 +191,23 @@ describe('the built-in receiver', () => {
     expect(await receive({ chaveBroto: 'chave-inventada', Authorization: 'Bearer portal-parceiros.abc' })).toEqual({ status: 401 });
     expect(await receive({ Authorization: 'Bearer x' })).toEqual({ status: 400 });
     expect(await receive({ chaveBroto: 'x'.repeat(300), Authorization: 'Bearer x' })).toEqual({ status: 400 });
-    expect(await handleReceiver(db, new Request('http://portal.test/afs/receptor', { method: 'POST', body: '{"chaveBroto":"x"}', headers: { 'content-type': 'application/json' } })))
-      .toEqual({ status: 400 });
+    expect(
+      await handleReceiver(
+        db,
+        new Request('http://portal.test/afs/receptor', {
+          method: 'POST',
+          body: '{"chaveBroto":"x"}',
+          headers: { 'content-type': 'application/json' },
+        }),
+      ),
+    ).toEqual({ status: 400 });
     expect(await handleReceiver(db, new Request('http://portal.test/afs/receptor'))).toEqual({ status: 405 });
   });
 });
 
 describe('PUT /v1/simuladores/{id}', () => {
-  const idOf = async (code: string) => (await db.selectFrom('simulators').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+  const idOf = async (code: string) =>
+    (await db.selectFrom('simulators').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
   const valid = { nome: 'Residencial Mais', urlInicio: '/simulador-residencial/cadastro', ativo: true, grupoProduto: '' };
 
   it('403 for anyone but the legacy admin group, whatever they send; 401 for v2 and anonymous', async () => {
@@ -184,18 +220,24 @@ describe('PUT /v1/simuladores/{id}', () => {
 
   it('404 for an unknown simulator', async () => {
     for (const id of ['999999', 'abc', '0', '99999999999']) {
-      expect((await call('PUT', `/api/plataforma/v1/simuladores/${id}`, { body: valid, headers: await as(LEGACY_ADMIN) })).status, id).toBe(404);
+      expect((await call('PUT', `/api/plataforma/v1/simuladores/${id}`, { body: valid, headers: await as(LEGACY_ADMIN) })).status, id).toBe(
+        404,
+      );
     }
   });
 
   it('400 with pt-BR field errors, saving nothing', async () => {
     const id = await idOf('RES');
     const { status, json } = await call('PUT', `/api/plataforma/v1/simuladores/${id}`, {
-      body: { nome: 'R', urlInicio: '//outro.site/x', ativo: 'sim', grupoProduto: '12' }, headers: await as(LEGACY_ADMIN),
+      body: { nome: 'R', urlInicio: '//outro.site/x', ativo: 'sim', grupoProduto: '12' },
+      headers: await as(LEGACY_ADMIN),
     });
     expect(status).toBe(400);
     expect(json.erros).toEqual({
-      nome: [SIMULATOR_MESSAGES.name], urlInicio: [SIMULATOR_MESSAGES.startUrl], ativo: [SIMULATOR_MESSAGES.active], grupoProduto: [SIMULATOR_MESSAGES.productGroup],
+      nome: [SIMULATOR_MESSAGES.name],
+      urlInicio: [SIMULATOR_MESSAGES.startUrl],
+      ativo: [SIMULATOR_MESSAGES.active],
+      grupoProduto: [SIMULATOR_MESSAGES.productGroup],
     });
     expect((await db.selectFrom('simulators').select('nome').where('id', '=', id).executeTakeFirstOrThrow()).nome).toBe('Residencial');
   });
@@ -205,15 +247,33 @@ describe('PUT /v1/simuladores/{id}', () => {
     const path = `/api/plataforma/v1/simuladores/${id}`;
     const partner = await loadV2User(db, (await findUserByEmail(db, PARTNER))!, { fullyAuthenticated: true });
     const today = new Date('2026-06-15T12:00:00Z');
-    const { status, json } = await call('PUT', path, { body: { ...valid, urlInicio: 'https://residencial.seguradora.demo/inicio', grupoProduto: '0118' }, headers: await as(LEGACY_ADMIN) });
+    const { status, json } = await call('PUT', path, {
+      body: { ...valid, urlInicio: 'https://residencial.seguradora.demo/inicio', grupoProduto: '0118' },
+      headers: await as(LEGACY_ADMIN),
+    });
     expect(status).toBe(200);
-    expect(json.resultado).toEqual({ id, code: 'RES', nome: 'Residencial Mais', urlInicio: 'https://residencial.seguradora.demo/inicio', ativo: true, grupoProduto: '0118' });
-    expect((await sellableOffers(db, partner, today)).filter((o) => o.code === 'RES').map((o) => o.simulatorName)).toEqual(['Residencial Mais']);
+    expect(json.resultado).toEqual({
+      id,
+      code: 'RES',
+      nome: 'Residencial Mais',
+      urlInicio: 'https://residencial.seguradora.demo/inicio',
+      ativo: true,
+      grupoProduto: '0118',
+    });
+    expect((await sellableOffers(db, partner, today)).filter((o) => o.code === 'RES').map((o) => o.simulatorName)).toEqual([
+      'Residencial Mais',
+    ]);
     const list = await call('GET', '/api/plataforma/v1/simuladores', { headers: await as(SELLER) });
-    expect(list.json.resultado.find((s: { id: number }) => s.id === id)).toMatchObject({ nome: 'Residencial Mais', url: 'https://residencial.seguradora.demo/inicio', grupoProduto: '0118' });
+    expect(list.json.resultado.find((s: { id: number }) => s.id === id)).toMatchObject({
+      nome: 'Residencial Mais',
+      url: 'https://residencial.seguradora.demo/inicio',
+      grupoProduto: '0118',
+    });
 
     expect((await call('PUT', path, { body: { ...valid, ativo: false }, headers: await as(LEGACY_ADMIN) })).status).toBe(200);
     expect((await sellableOffers(db, partner, today)).some((o) => o.code === 'RES')).toBe(false);
-    expect((await call('PUT', path, { body: { ...valid, nome: 'Residencial' }, headers: await as(LEGACY_ADMIN) })).json.resultado.grupoProduto).toBeNull();
+    expect(
+      (await call('PUT', path, { body: { ...valid, nome: 'Residencial' }, headers: await as(LEGACY_ADMIN) })).json.resultado.grupoProduto,
+    ).toBeNull();
   });
 });

@@ -22,7 +22,11 @@ describe('seed', () => {
     const sub = await db.selectFrom('companies').selectAll().where('tipo', '=', 'SUBSTABELECIDO').executeTakeFirstOrThrow();
     expect(sub.parent_id).not.toBeNull();
     expect(await db.selectFrom('points_of_sale').selectAll().execute()).toHaveLength(2);
-    const offers = await db.selectFrom('offers').innerJoin('simulators', 'simulators.id', 'offers.simulator_id').select('simulators.code').execute();
+    const offers = await db
+      .selectFrom('offers')
+      .innerJoin('simulators', 'simulators.id', 'offers.simulator_id')
+      .select('simulators.code')
+      .execute();
     expect(offers.map((o) => o.code).sort()).toEqual(SIMULATOR_CODES.map((s) => s.code).sort());
     const users = await db.selectFrom('users').select('email').execute();
     expect(users.map((u) => u.email).sort()).toEqual(DEMO_USERS.map((u) => u.email).sort());
@@ -47,13 +51,21 @@ describe('passwords', () => {
 describe('concurrency', () => {
   it('keeps 60 concurrent transactions consistent, half of them rolled back', async () => {
     await sql`create table concurrency_check (n integer not null)`.execute(db);
-    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) =>
-      db.transaction().execute(async (trx) => {
-        await trx.insertInto('concurrency_check' as never).values({ n: i } as never).execute();
-        if (i % 2 === 1) throw new Error('rollback');
-      })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('concurrency_check' as never)
+            .values({ n: i } as never)
+            .execute();
+          if (i % 2 === 1) throw new Error('rollback');
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(30);
-    const { total } = await sql<{ total: number }>`select count(*)::int as total from concurrency_check`.execute(db).then((r) => r.rows[0]!);
+    const { total } = await sql<{ total: number }>`select count(*)::int as total from concurrency_check`
+      .execute(db)
+      .then((r) => r.rows[0]!);
     expect(total).toBe(30);
     await sql`drop table concurrency_check`.execute(db);
   });
@@ -64,10 +76,18 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded database on disk', 
     const dir = mkdtempSync(join(tmpdir(), 'portal-restart-'));
     try {
       const first = await openDatabase({ dataDir: dir });
-      await first.updateTable('users').set({ password_hash: await hashPassword('Trocada@2026') }).where('email', '=', 'vendedor@legado.demo').execute();
+      await first
+        .updateTable('users')
+        .set({ password_hash: await hashPassword('Trocada@2026') })
+        .where('email', '=', 'vendedor@legado.demo')
+        .execute();
       await first.destroy();
       const second = await openDatabase({ dataDir: dir });
-      const user = await second.selectFrom('users').select('password_hash').where('email', '=', 'vendedor@legado.demo').executeTakeFirstOrThrow();
+      const user = await second
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', 'vendedor@legado.demo')
+        .executeTakeFirstOrThrow();
       expect(await verifyPassword('Trocada@2026', user.password_hash)).toBe(true);
       await second.destroy();
     } finally {

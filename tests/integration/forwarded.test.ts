@@ -19,11 +19,14 @@ const PUBLIC = 'https://portal.example.com';
 const behindProxy = { ip: '203.0.113.9', https: true, allowedOrigins: [PUBLIC, 'http://127.0.0.1:4321'] };
 
 function signIn(origin: string, options: Partial<typeof behindProxy> = behindProxy) {
-  return api.handle(new Request('http://127.0.0.1:4321/api/gateway/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin, 'x-portal-session': 'cookie' },
-    body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
-  }), { ip: '127.0.0.1', ...options, db: async () => db });
+  return api.handle(
+    new Request('http://127.0.0.1:4321/api/gateway/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, 'x-portal-session': 'cookie' },
+      body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
+    }),
+    { ip: '127.0.0.1', ...options, db: async () => db },
+  );
 }
 
 describe('api.handle behind a proxy', () => {
@@ -47,13 +50,15 @@ describe('api.handle behind a proxy', () => {
   });
 
   it('clears cookies with Secure too when it refuses a token', async () => {
-    const response = await api.handle(new Request('http://127.0.0.1:4321/api/bff/v1/usuario', { headers: { cookie: 'tokenV2=stale' } }),
-      { ...behindProxy, db: async () => db });
+    const response = await api.handle(new Request('http://127.0.0.1:4321/api/bff/v1/usuario', { headers: { cookie: 'tokenV2=stale' } }), {
+      ...behindProxy,
+      db: async () => db,
+    });
     expect(response.status).toBe(401);
     for (const cookie of response.headers.getSetCookie()) expect(cookie).toMatch(/Max-Age=0; Secure$/);
   });
 
-  it('without options (direct callers, tests): the request URL\'s own origin and scheme', async () => {
+  it("without options (direct callers, tests): the request URL's own origin and scheme", async () => {
     const direct = await signIn('http://127.0.0.1:4321', { ip: '127.0.0.1', https: undefined, allowedOrigins: undefined });
     expect(direct.status).toBe(200);
     for (const cookie of direct.headers.getSetCookie()) expect(cookie).not.toContain('Secure');

@@ -18,13 +18,30 @@ let close: () => Promise<void>;
 beforeAll(async () => ({ db, close } = await freshDatabase()));
 afterAll(() => close());
 
-const BUSINESS_TABLES = ['users', 'companies', 'points_of_sale', 'user_companies', 'user_operations', 'permission_groups',
-  'group_permissions', 'user_groups', 'sessions', 'one_time_codes', 'emails', 'simulators', 'offers', 'quotes', 'proposals'];
+const BUSINESS_TABLES = [
+  'users',
+  'companies',
+  'points_of_sale',
+  'user_companies',
+  'user_operations',
+  'permission_groups',
+  'group_permissions',
+  'user_groups',
+  'sessions',
+  'one_time_codes',
+  'emails',
+  'simulators',
+  'offers',
+  'quotes',
+  'proposals',
+];
 
 async function fingerprint(): Promise<string> {
   const hash = createHash('sha256');
   for (const table of BUSINESS_TABLES) {
-    const { rows } = await sql<{ t: string }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
+    const { rows } = await sql<{
+      t: string;
+    }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
     hash.update(`${table}:${rows[0]?.t ?? ''}`);
   }
   return hash.digest('hex');
@@ -42,8 +59,12 @@ const bodyText = fc.oneof(
   fc.json(),
   fc.string({ maxLength: 200 }),
   text,
-  fc.record({ user_name: fc.anything(), password: fc.anything(), userName: fc.anything(), email: fc.anything() }).map((v) => JSON.stringify(v)),
-  fc.record({ user_name: text, password: text, userName: text, email: text, token: text, codigo: text, senha: text }).map((v) => JSON.stringify(v)),
+  fc
+    .record({ user_name: fc.anything(), password: fc.anything(), userName: fc.anything(), email: fc.anything() })
+    .map((v) => JSON.stringify(v)),
+  fc
+    .record({ user_name: text, password: text, userName: text, email: text, token: text, codigo: text, senha: text })
+    .map((v) => JSON.stringify(v)),
   fc.dictionary(text, text, { maxKeys: 3 }).map((v) => JSON.stringify(v)),
   fc.constant('{"user_name": "vendedor@legado.demo", "password": '),
 );
@@ -52,17 +73,29 @@ const headers = fc.record({
   authtoken: fc.option(printable, { nil: undefined }),
   empresa: fc.option(printable, { nil: undefined }),
   nmIdSessao: fc.option(printable, { nil: undefined }),
-  cookie: fc.option(fc.oneof(printable, fc.constantFrom(...MALFORMED_ESCAPES)).map((s) => `tokenV2=${s}; tokenV1=${s}`), { nil: undefined }),
-  'content-type': fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'), { nil: undefined }),
+  cookie: fc.option(
+    fc.oneof(printable, fc.constantFrom(...MALFORMED_ESCAPES)).map((s) => `tokenV2=${s}; tokenV1=${s}`),
+    { nil: undefined },
+  ),
+  'content-type': fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'), {
+    nil: undefined,
+  }),
   'x-portal-session': fc.option(fc.constantFrom('cookie', 'x'), { nil: undefined }),
 });
 
 const QUERY_KEYS = ['page', 'page-size', 'email', 'nome', 'empresa', 'status', 'APP_NAME', 'tipo', 'produto', 'x'];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */
-const query = fc.tuple(
-  fc.dictionary(fc.constantFrom(...QUERY_KEYS), fc.oneof(printable, text), { maxKeys: 4 }).map((params) => new URLSearchParams(params).toString()),
-  fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS, '%00'), fc.constantFrom(...MALFORMED_ESCAPES)).map(([key, value]) => `${key}=a${value}b`), { maxLength: 2 }),
-).map(([encoded, raw]) => [encoded, ...raw].filter(Boolean).join('&'));
+const query = fc
+  .tuple(
+    fc
+      .dictionary(fc.constantFrom(...QUERY_KEYS), fc.oneof(printable, text), { maxKeys: 4 })
+      .map((params) => new URLSearchParams(params).toString()),
+    fc.array(
+      fc.tuple(fc.constantFrom(...QUERY_KEYS, '%00'), fc.constantFrom(...MALFORMED_ESCAPES)).map(([key, value]) => `${key}=a${value}b`),
+      { maxLength: 2 },
+    ),
+  )
+  .map(([encoded, raw]) => [encoded, ...raw].filter(Boolean).join('&'));
 
 describe.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('%s under random input', (_, e) => {
   it('never answers 5xx, never leaks a stack trace, never changes business data', async () => {
@@ -70,8 +103,12 @@ describe.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('
     let calls = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(pathSegment, { minLength: 3, maxLength: 3 }), bodyText, query, headers,
-        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), fc.boolean(),
+        fc.array(pathSegment, { minLength: 3, maxLength: 3 }),
+        bodyText,
+        query,
+        headers,
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+        fc.boolean(),
         async (segments, body, search, rawHeaders, otherMethod, useOtherMethod) => {
           let index = 0;
           const path = e.path.replace(/:\w+/g, () => segments[index++] ?? 'x');
@@ -80,7 +117,9 @@ describe.each(api.endpoints.map((e) => [`${e.method} ${e.path}`, e] as const))('
           for (const [name, value] of Object.entries(rawHeaders)) if (value !== undefined) requestHeaders.set(name, value);
           const response = await api.handle(
             new Request(`http://portal.test${path}${search ? `?${search}` : ''}`, {
-              method, headers: requestHeaders, body: method === 'GET' ? undefined : body,
+              method,
+              headers: requestHeaders,
+              body: method === 'GET' ? undefined : body,
             }),
             { ip: '10.1.2.3', db: async () => db },
           );

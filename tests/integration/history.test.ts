@@ -40,8 +40,12 @@ const person = (nome: string, cpf: string) => ({ ...DEMO_INSURED.residencial, no
 const HOUSE = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 300_000_00, alarme: false };
 const COMPANY_CNPJ = '11.444.777/0001-61';
 const company = {
-  tipoPessoa: 'PJ', razaoSocial: 'Padaria Bom Dia Ltda.', cnpj: COMPANY_CNPJ, email: 'contato@bomdia.com.br',
-  telefone: '(11) 3222-1100', endereco: DEMO_INSURED.residencial.endereco,
+  tipoPessoa: 'PJ',
+  razaoSocial: 'Padaria Bom Dia Ltda.',
+  cnpj: COMPANY_CNPJ,
+  email: 'contato@bomdia.com.br',
+  telefone: '(11) 3222-1100',
+  endereco: DEMO_INSURED.residencial.endereco,
 };
 
 /** Quotes made here, by name. */
@@ -53,34 +57,77 @@ beforeAll(async () => {
 
   // A second seller of the partner's company: the partner admin sees their quotes, the partner does not.
   const horizonte = await db.selectFrom('companies').select('id').where('cnpj', '=', '11222333000181').executeTakeFirstOrThrow();
-  const { id } = await db.insertInto('users').values({
-    email: COLLEAGUE, nome: 'Helena Prado', cpf: '27418596391', generation: 'v2', profile: 'parceiro', status: 'ATIVO',
-    company_id: horizonte.id,
-  }).returning('id').executeTakeFirstOrThrow();
+  const { id } = await db
+    .insertInto('users')
+    .values({
+      email: COLLEAGUE,
+      nome: 'Helena Prado',
+      cpf: '27418596391',
+      generation: 'v2',
+      profile: 'parceiro',
+      status: 'ATIVO',
+      company_id: horizonte.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await db.insertInto('user_companies').values({ user_id: id, company_id: horizonte.id }).execute();
-  await db.insertInto('user_operations').values(['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL']
-    .map((operation) => ({ user_id: id, operation }))).execute();
+  await db
+    .insertInto('user_operations')
+    .values(
+      ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL'].map((operation) => ({
+        user_id: id,
+        operation,
+      })),
+    )
+    .execute();
 
   const partner = await sellerOf(PARTNER);
   const res = await offer(PARTNER, 'RES');
   // 9 more of the partner's, a minute apart, so the partner's history (3 seeded) spans two pages.
   for (let i = 1; i <= 9; i++) {
-    const quote = await createQuote(db, partner, res, { segurado: person(`Cliente Número ${i}`, '59381726400'), respostas: HOUSE },
-      new Date(Date.now() - (3 * 86_400_000 + i * 60_000)));
+    const quote = await createQuote(
+      db,
+      partner,
+      res,
+      { segurado: person(`Cliente Número ${i}`, '59381726400'), respostas: HOUSE },
+      new Date(Date.now() - (3 * 86_400_000 + i * 60_000)),
+    );
     made[`extra${i}`] = quote.nrCotacao;
   }
   // Brasília midnight: 2026-03-10 02:30 UTC is still 9 March, 23:30 in Brasília.
-  made.lateNight = (await createQuote(db, partner, res, { segurado: person('Noite Tardia Souza', '59381726400'), respostas: HOUSE },
-    new Date('2026-03-10T02:30:00Z'))).nrCotacao;
-  made.nextMorning = (await createQuote(db, partner, res, { segurado: person('Manhã Seguinte Lima', '59381726400'), respostas: HOUSE },
-    new Date('2026-03-10T03:00:00Z'))).nrCotacao;
+  made.lateNight = (
+    await createQuote(
+      db,
+      partner,
+      res,
+      { segurado: person('Noite Tardia Souza', '59381726400'), respostas: HOUSE },
+      new Date('2026-03-10T02:30:00Z'),
+    )
+  ).nrCotacao;
+  made.nextMorning = (
+    await createQuote(
+      db,
+      partner,
+      res,
+      { segurado: person('Manhã Seguinte Lima', '59381726400'), respostas: HOUSE },
+      new Date('2026-03-10T03:00:00Z'),
+    )
+  ).nrCotacao;
   made.company = (await createQuote(db, partner, await offer(PARTNER, 'EAU'), { segurado: company, respostas: {} })).nrCotacao;
-  made.colleague = (await createQuote(db, await sellerOf(COLLEAGUE), await offer(COLLEAGUE, 'RES'),
-    { segurado: person('Cliente da Colega', '46281937546'), respostas: HOUSE })).nrCotacao;
+  made.colleague = (
+    await createQuote(db, await sellerOf(COLLEAGUE), await offer(COLLEAGUE, 'RES'), {
+      segurado: person('Cliente da Colega', '46281937546'),
+      respostas: HOUSE,
+    })
+  ).nrCotacao;
   // A legacy quote: the v2 history never lists the other generation.
   const vendedor = (await findUserByEmail(db, 'vendedor@legado.demo'))!;
-  made.legacy = (await createQuote(db, { generation: 'v1', userId: vendedor.id, companyId: null, scope: { kind: 'own' }, canSell: () => true },
-    res, { segurado: person('Cliente Legado Silva', '59381726400'), respostas: HOUSE })).nrCotacao;
+  made.legacy = (
+    await createQuote(db, { generation: 'v1', userId: vendedor.id, companyId: null, scope: { kind: 'own' }, canSell: () => true }, res, {
+      segurado: person('Cliente Legado Silva', '59381726400'),
+      respostas: HOUSE,
+    })
+  ).nrCotacao;
 });
 afterAll(() => close());
 
@@ -108,7 +155,11 @@ describe('visibility: the same rule as opening a quote', () => {
   });
 
   it('the provider admin sees every v2 quote, and no legacy one', async () => {
-    const v2Quotes = await db.selectFrom('quotes').select((eb) => eb.fn.countAll<string>().as('n')).where('generation', '=', 'v2').executeTakeFirstOrThrow();
+    const v2Quotes = await db
+      .selectFrom('quotes')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('generation', '=', 'v2')
+      .executeTakeFirstOrThrow();
     expect((await list(ADMIN)).totalElements).toBe(Number(v2Quotes.n));
     expect((await list(ADMIN, { numero: made.legacy })).totalElements).toBe(0);
   });
@@ -134,8 +185,9 @@ describe('filters', () => {
     expect(sent.content[0]!.nrProposta).toMatch(/^\d+$/);
 
     const expired = await list(PARTNER, { status: 'VENCIDA' });
-    expect(new Set(expired.content.map((r) => r.nomeSegurado)))
-      .toEqual(new Set([DEMO_INSURED.vencida.nome, 'Noite Tardia Souza', 'Manhã Seguinte Lima']));
+    expect(new Set(expired.content.map((r) => r.nomeSegurado))).toEqual(
+      new Set([DEMO_INSURED.vencida.nome, 'Noite Tardia Souza', 'Manhã Seguinte Lima']),
+    );
     expect(expired.content.every((r) => r.status === 'VENCIDA' && r.statusLabel === 'Vencida' && r.nrProposta === null)).toBe(true);
 
     const open = await list(PARTNER, { status: 'EM_ELABORACAO' });
@@ -150,9 +202,13 @@ describe('filters', () => {
     expect(numbers((await list(PARTNER, { documento: '11444777000161' })).content)).toEqual([made.company]);
     // Through the API the filter arrives masked, as typed.
     const token = await tokenOf(PARTNER);
-    const viaApi = await call('GET', `/api/bff/v1/cotacoes?documento=${encodeURIComponent('381.926.457-46')}`, { headers: { authtoken: token } });
+    const viaApi = await call('GET', `/api/bff/v1/cotacoes?documento=${encodeURIComponent('381.926.457-46')}`, {
+      headers: { authtoken: token },
+    });
     expect(viaApi.json.dado.content.map((r: HistoryRow) => r.nomeSegurado)).toEqual([DEMO_INSURED.vida.nome]);
-    const company = await call('GET', `/api/bff/v1/cotacoes?documento=${encodeURIComponent(COMPANY_CNPJ)}`, { headers: { authtoken: token } });
+    const company = await call('GET', `/api/bff/v1/cotacoes?documento=${encodeURIComponent(COMPANY_CNPJ)}`, {
+      headers: { authtoken: token },
+    });
     expect(company.json.dado.content.map((r: HistoryRow) => r.nrCotacao)).toEqual([made.company]);
   });
 
@@ -172,8 +228,9 @@ describe('filters', () => {
   });
 
   it('filters combine', async () => {
-    expect((await list(PARTNER, { simulador: 'RES', status: 'VENCIDA', de: '2026-03-10' })).content.map((r) => r.nomeSegurado))
-      .toEqual(expect.arrayContaining(['Manhã Seguinte Lima', DEMO_INSURED.vencida.nome]));
+    expect((await list(PARTNER, { simulador: 'RES', status: 'VENCIDA', de: '2026-03-10' })).content.map((r) => r.nomeSegurado)).toEqual(
+      expect.arrayContaining(['Manhã Seguinte Lima', DEMO_INSURED.vencida.nome]),
+    );
     expect((await list(PARTNER, { simulador: 'VEU', status: 'VENCIDA' })).totalElements).toBe(0);
   });
 });
@@ -211,15 +268,24 @@ describe('rows', () => {
 
     const open = byName(DEMO_INSURED.residencial.nome);
     expect(open).toMatchObject({
-      code: 'RES', line: 'residencial', productName: 'Residencial', documentoSegurado: '***.185.963-**', premioTotal: null,
-      status: 'EM_ELABORACAO', statusLabel: 'Em elaboração', nrProposta: null, seller: 'Eduarda Lima',
+      code: 'RES',
+      line: 'residencial',
+      productName: 'Residencial',
+      documentoSegurado: '***.185.963-**',
+      premioTotal: null,
+      status: 'EM_ELABORACAO',
+      statusLabel: 'Em elaboração',
+      nrProposta: null,
+      seller: 'Eduarda Lima',
       href: `/v2/simulador-residencial/planos/${open.nrCotacao}/editar`,
       pdf: { cotacao: `/v2/relatorios/pdf/cotacao/${open.nrCotacao}`, proposta: null },
     });
 
     const expired = byName(DEMO_INSURED.vencida.nome);
     expect(expired).toMatchObject({
-      status: 'VENCIDA', documentoSegurado: '***.819.375-**', premioTotal: expect.any(Number),
+      status: 'VENCIDA',
+      documentoSegurado: '***.819.375-**',
+      premioTotal: expect.any(Number),
       href: `/v2/simulador-residencial/resumo/${expired.nrCotacao}/visualizar`,
     });
     expect(new Date(expired.validaAte).getTime()).toBeLessThan(Date.now());
@@ -227,7 +293,9 @@ describe('rows', () => {
 
     const sent = byName(DEMO_INSURED.vida.nome);
     expect(sent).toMatchObject({
-      code: 'VEU', status: 'PROPOSTA_EM_ANALISE', premioTotal: expect.any(Number),
+      code: 'VEU',
+      status: 'PROPOSTA_EM_ANALISE',
+      premioTotal: expect.any(Number),
       href: `/v2/simulador-vida/proposta/${sent.nrCotacao}/visualizar`,
       pdf: { cotacao: `/v2/relatorios/pdf/cotacao/${sent.nrCotacao}`, proposta: `/v2/relatorios/pdf/proposta/${sent.nrCotacao}` },
     });
@@ -285,9 +353,16 @@ describe('GET /api/bff/v1/cotacoes', () => {
   });
 
   it('403 for a v2 user the history page refuses, whatever the filters', async () => {
-    await db.deleteFrom('user_operations').where('user_id', '=', (await findUserByEmail(db, COLLEAGUE))!.id)
-      .where('operation', '=', 'HISTORICO_COTACAO_PROPOSTA').execute();
-    await db.updateTable('users').set({ password_hash: (await findUserByEmail(db, PARTNER))!.password_hash }).where('email', '=', COLLEAGUE).execute();
+    await db
+      .deleteFrom('user_operations')
+      .where('user_id', '=', (await findUserByEmail(db, COLLEAGUE))!.id)
+      .where('operation', '=', 'HISTORICO_COTACAO_PROPOSTA')
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ password_hash: (await findUserByEmail(db, PARTNER))!.password_hash })
+      .where('email', '=', COLLEAGUE)
+      .execute();
     const token = await tokenOf(COLLEAGUE);
     expect((await call('GET', '/api/bff/v1/cotacoes', { headers: { authtoken: token } })).status).toBe(403);
     expect((await call('GET', '/api/bff/v1/cotacoes?status=XYZ', { headers: { authtoken: token } })).status).toBe(403);

@@ -55,7 +55,10 @@ describe('bodies', () => {
       },
     });
     const request = new Request('http://portal.test/api/gateway/login', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
     } as RequestInit);
     expect(request.headers.get('content-length')).toBeNull();
     return api.handle(request, { ip: '10.0.0.1', db: async () => db });
@@ -103,6 +106,9 @@ describe('path parameters', () => {
   it.each(['%ED%A0%80', '%E0%A4%A', '100%'])('an escape that does not decode (%s) is a 400 naming the parameter', async (segment) => {
     const { status, json } = await call('GET', `/api/bff/v1/cotacoes/${segment}`, { headers: { authtoken: adminToken } });
     expect(status).toBe(400);
-    expect(json).toMatchObject({ message: 'Endereço inválido: codificação de caracteres malformada.', erros: { nrCotacao: ['Codificação de caracteres malformada.'] } });
+    expect(json).toMatchObject({
+      message: 'Endereço inválido: codificação de caracteres malformada.',
+      erros: { nrCotacao: ['Codificação de caracteres malformada.'] },
+    });
   });
 });

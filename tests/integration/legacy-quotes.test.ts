@@ -62,7 +62,8 @@ const PIX = { formaPagamento: 'pix', parcelas: 1, diaVencimento: 10 };
 
 async function createResidential(email = SELLER): Promise<string> {
   const { status, json } = await call('POST', `${P}/cotacoes`, {
-    headers: await as(email), body: { nrOferta: await offerNumber(email, 'RES'), segurado: DEMO_INSURED.residencial, respostas: HOUSE },
+    headers: await as(email),
+    body: { nrOferta: await offerNumber(email, 'RES'), segurado: DEMO_INSURED.residencial, respostas: HOUSE },
   });
   expect(status, JSON.stringify(json)).toBe(200);
   return json.resultado.cotacao.nrCotacao;
@@ -74,7 +75,10 @@ describe('the legacy quote calls on the platform API', () => {
     const headers = await as(SELLER);
     const quote = await call('GET', `${P}/cotacoes/${nr}`, { headers });
     expect(quote.status).toBe(200);
-    expect(quote.json).toMatchObject({ status: 'OK', resultado: { cotacao: { nrCotacao: nr, generation: 'v1', code: 'RES', etapa: 'planos' } } });
+    expect(quote.json).toMatchObject({
+      status: 'OK',
+      resultado: { cotacao: { nrCotacao: nr, generation: 'v1', code: 'RES', etapa: 'planos' } },
+    });
 
     const planos = await call('PUT', `${P}/cotacoes/${nr}/planos`, { headers, body: { selecao: CONFORTO } });
     expect(planos.status).toBe(200);
@@ -94,7 +98,12 @@ describe('the legacy quote calls on the platform API', () => {
   it('bad input is 400 with the fields named, and saves nothing', async () => {
     const before = await db.selectFrom('quotes').select(db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     const { status, json } = await call('POST', `${P}/cotacoes`, {
-      headers: await as(SELLER), body: { nrOferta: await offerNumber(SELLER, 'RES'), segurado: { ...DEMO_INSURED.residencial, cpf: '111.111.111-11' }, respostas: HOUSE },
+      headers: await as(SELLER),
+      body: {
+        nrOferta: await offerNumber(SELLER, 'RES'),
+        segurado: { ...DEMO_INSURED.residencial, cpf: '111.111.111-11' },
+        respostas: HOUSE,
+      },
     });
     expect(status).toBe(400);
     expect(Object.keys(json.erros)).toEqual(['segurado.cpf']);
@@ -105,25 +114,40 @@ describe('the legacy quote calls on the platform API', () => {
   it('an offer that has ended is listed as such and cannot start a quote', async () => {
     const residencial = await db.selectFrom('simulators').select('id').where('code', '=', 'RES').executeTakeFirstOrThrow();
     const company = await db.selectFrom('users').select('company_id').where('email', '=', SELLER).executeTakeFirstOrThrow();
-    await db.insertInto('offers').values({
-      simulator_id: residencial.id, company_id: company.company_id!, nome: 'Residencial — Campanha 2025',
-      vigencia_inicio: '2025-01-01', vigencia_fim: '2025-12-31', comissao_centesimos: 2500,
-    }).execute();
-    const ended = (await legacyOffers(db, await loadV1User(db, (await findUserByEmail(db, SELLER))!)))
-      .find((o) => o.situacao === 'ENCERRADA')!;
-    expect(ended).toMatchObject({ offerName: 'Residencial — Campanha 2025', startPath: `/simulador-residencial/cadastro?oferta=${ended.nrOferta}` });
+    await db
+      .insertInto('offers')
+      .values({
+        simulator_id: residencial.id,
+        company_id: company.company_id!,
+        nome: 'Residencial — Campanha 2025',
+        vigencia_inicio: '2025-01-01',
+        vigencia_fim: '2025-12-31',
+        comissao_centesimos: 2500,
+      })
+      .execute();
+    const ended = (await legacyOffers(db, await loadV1User(db, (await findUserByEmail(db, SELLER))!))).find(
+      (o) => o.situacao === 'ENCERRADA',
+    )!;
+    expect(ended).toMatchObject({
+      offerName: 'Residencial — Campanha 2025',
+      startPath: `/simulador-residencial/cadastro?oferta=${ended.nrOferta}`,
+    });
     const { status } = await call('POST', `${P}/cotacoes`, {
-      headers: await as(SELLER), body: { nrOferta: ended.nrOferta, segurado: DEMO_INSURED.residencial, respostas: HOUSE },
+      headers: await as(SELLER),
+      body: { nrOferta: ended.nrOferta, segurado: DEMO_INSURED.residencial, respostas: HOUSE },
     });
     expect(status).toBe(404);
   });
 
   it('pricing without saving answers the same figures as the engine', async () => {
     const { status, json } = await call('POST', `${P}/precificacao`, {
-      headers: await as(SELLER), body: { cdSimulador: 'RES', respostas: { ...HOUSE, tipoPessoa: 'PF', dataNascimento: '1985-04-12' }, selecao: CONFORTO },
+      headers: await as(SELLER),
+      body: { cdSimulador: 'RES', respostas: { ...HOUSE, tipoPessoa: 'PF', dataNascimento: '1985-04-12' }, selecao: CONFORTO },
     });
     expect(status).toBe(200);
-    expect(json.resultado.precificacao.total).toBe(price(RESIDENCIAL, { ...HOUSE, tipoPessoa: 'PF', dataNascimento: '1985-04-12' }, CONFORTO).total);
+    expect(json.resultado.precificacao.total).toBe(
+      price(RESIDENCIAL, { ...HOUSE, tipoPessoa: 'PF', dataNascimento: '1985-04-12' }, CONFORTO).total,
+    );
   });
 });
 
@@ -175,7 +199,7 @@ describe('visibility', () => {
     expect(v2Numbers).not.toContain(legacyNr);
   });
 
-  it('the legacy history takes the header\'s funcionalidade as the line, and the same filters as v2', async () => {
+  it("the legacy history takes the header's funcionalidade as the line, and the same filters as v2", async () => {
     const headers = await as(SELLER);
     const residential = await call('GET', `${P}/cotacoes?funcionalidade=residencial`, { headers });
     expect(residential.status).toBe(200);

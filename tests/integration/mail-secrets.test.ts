@@ -32,7 +32,12 @@ describe('outbox with SMTP', () => {
     const token = /redefinir-senha\?token=([\w-]+)/.exec(sent ?? '')?.[1];
     expect(token, sent).toMatch(/^[\w-]{40,}$/);
 
-    const row = await db.selectFrom('emails').selectAll().where('to_address', '=', 'vendedor@legado.demo').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('emails')
+      .selectAll()
+      .where('to_address', '=', 'vendedor@legado.demo')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(row.sent_at).not.toBeNull();
     expect(row.segredos).toBeNull();
     expect(row.text_body).not.toContain(token);

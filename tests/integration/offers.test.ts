@@ -43,8 +43,10 @@ const ADMIN = 'admin@seguradora.demo';
 const PARTNER = 'parceiro@parceiro.demo';
 const SUBAGENT = 'substabelecido@parceiro.demo';
 
-const companyId = async (cnpj: string) => (await db.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirstOrThrow()).id;
-const simulatorId = async (code: string) => (await db.selectFrom('simulators').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+const companyId = async (cnpj: string) =>
+  (await db.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirstOrThrow()).id;
+const simulatorId = async (code: string) =>
+  (await db.selectFrom('simulators').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
 const HORIZONTE = '11222333000181';
 const VALE_VERDE = '33444555000181';
 
@@ -60,9 +62,16 @@ describe('sellableOffers', () => {
   it('returns the documented shape, with the start route of each offer', async () => {
     const [residencial] = (await sellableOffers(db, await v2User(SUBAGENT), TODAY)).filter((o) => o.code === 'RES');
     expect(residencial).toEqual({
-      nrOferta: expect.any(Number), idSimulador: expect.any(Number), code: 'RES', simulatorName: 'Residencial',
-      offerName: 'Residencial — Horizonte', line: 'residencial', companyName: 'Horizonte Seguros', vigenciaFim: '2027-12-31',
-      commissionPercent: 20, startPath: `/v2/simulador-residencial/cadastro/iniciar/${residencial!.idSimulador}/${residencial!.nrOferta}`,
+      nrOferta: expect.any(Number),
+      idSimulador: expect.any(Number),
+      code: 'RES',
+      simulatorName: 'Residencial',
+      offerName: 'Residencial — Horizonte',
+      line: 'residencial',
+      companyName: 'Horizonte Seguros',
+      vigenciaFim: '2027-12-31',
+      commissionPercent: 20,
+      startPath: `/v2/simulador-residencial/cadastro/iniciar/${residencial!.idSimulador}/${residencial!.nrOferta}`,
     });
     const [itens] = (await sellableOffers(db, await v2User(SUBAGENT), TODAY)).filter((o) => o.code === 'IPU');
     expect(itens!.startPath).toBe(`/v2/simulador-itens-pessoais/cadastro/iniciar/${itens!.nrOferta}`);
@@ -95,14 +104,27 @@ describe('sellableOffers', () => {
   it('an offer of the sub-delegated company is not the partner’s: inheritance goes down, not up', async () => {
     const { json } = await call('POST', '/api/bff/v1/ofertas', {
       headers: await as(ADMIN),
-      body: { idSimulador: await simulatorId('RES'), nome: 'Residencial — Vale Verde', empresas: [await companyId(VALE_VERDE)], vigenciaInicio: '2026-01-01', vigenciaFim: null, comissao: '15,00', ativo: true },
+      body: {
+        idSimulador: await simulatorId('RES'),
+        nome: 'Residencial — Vale Verde',
+        empresas: [await companyId(VALE_VERDE)],
+        vigenciaInicio: '2026-01-01',
+        vigenciaFim: null,
+        comissao: '15,00',
+        ativo: true,
+      },
     });
     const [created] = json.dado;
     try {
-      expect((await sellableOffers(db, await v2User(SUBAGENT), TODAY)).filter((o) => o.code === 'RES').map((o) => o.offerName))
-        .toEqual(['Residencial — Horizonte', 'Residencial — Vale Verde']);
+      expect((await sellableOffers(db, await v2User(SUBAGENT), TODAY)).filter((o) => o.code === 'RES').map((o) => o.offerName)).toEqual([
+        'Residencial — Horizonte',
+        'Residencial — Vale Verde',
+      ]);
       expect(await findSellableOffer(db, await v2User(PARTNER), created.nrOferta, TODAY)).toBeUndefined();
-      expect(await findSellableOffer(db, await v2User(SUBAGENT), created.nrOferta, TODAY)).toMatchObject({ vigenciaFim: null, commissionPercent: 15 });
+      expect(await findSellableOffer(db, await v2User(SUBAGENT), created.nrOferta, TODAY)).toMatchObject({
+        vigenciaFim: null,
+        commissionPercent: 15,
+      });
     } finally {
       await db.deleteFrom('offers').where('id', '=', created.nrOferta).execute();
     }
@@ -120,52 +142,112 @@ describe('platform endpoints', () => {
     const v2 = await call('GET', '/api/plataforma/v1/simuladores', { headers: await as(PARTNER) });
     expect(v2.status).toBe(200);
     expect(v2.json.status).toBe('OK');
-    expect(v2.json.resultado.find((s: { tipoSimulador: { cdTipoSimulador: string } }) => s.tipoSimulador.cdTipoSimulador === 'EMP')).toEqual({
-      id: expect.any(Number), tipoSimulador: { cdTipoSimulador: 'EMP' }, nome: 'Empresarial (antigo)', ativo: true,
-      url: '/emissao/consulta-cotacao/iniciar/empresarial', tipo: 'empresarial', permissao: 'OFERTAS_DISPONIVEIS_SIMULADORES_EMPRESARIAL', grupoProduto: '0118',
+    expect(
+      v2.json.resultado.find((s: { tipoSimulador: { cdTipoSimulador: string } }) => s.tipoSimulador.cdTipoSimulador === 'EMP'),
+    ).toEqual({
+      id: expect.any(Number),
+      tipoSimulador: { cdTipoSimulador: 'EMP' },
+      nome: 'Empresarial (antigo)',
+      ativo: true,
+      url: '/emissao/consulta-cotacao/iniciar/empresarial',
+      tipo: 'empresarial',
+      permissao: 'OFERTAS_DISPONIVEIS_SIMULADORES_EMPRESARIAL',
+      grupoProduto: '0118',
     });
     const v1 = await call('GET', '/api/plataforma/v1/simuladores', { headers: await as('vendedor@legado.demo') });
-    expect(v1.json.resultado.find((s: { tipoSimulador: { cdTipoSimulador: string } }) => s.tipoSimulador.cdTipoSimulador === 'EMP').permissao).toBe('OFERTAS_DISPONIVEIS_EMP');
+    expect(
+      v1.json.resultado.find((s: { tipoSimulador: { cdTipoSimulador: string } }) => s.tipoSimulador.cdTipoSimulador === 'EMP').permissao,
+    ).toBe('OFERTAS_DISPONIVEIS_EMP');
     expect((await call('GET', '/api/plataforma/v1/simuladores')).status).toBe(401);
   });
 
   it('data-para-cotacao answers the offer and the selling channel', async () => {
     const res = await simulatorId('RES');
-    const partner = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, { headers: await as(PARTNER) });
-    expect(partner).toMatchObject({ status: 200, json: { status: 'OK', resultado: { nrOferta: expect.any(Number), meioCanal: 'PORTAL', canal: HORIZONTE, pontoVenda: 'PV-0001' } } });
+    const partner = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, {
+      headers: await as(PARTNER),
+    });
+    expect(partner).toMatchObject({
+      status: 200,
+      json: { status: 'OK', resultado: { nrOferta: expect.any(Number), meioCanal: 'PORTAL', canal: HORIZONTE, pontoVenda: 'PV-0001' } },
+    });
     // A sub-delegated company sells the partner's offer as itself, and has no point of sale.
-    const subagent = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, { headers: await as(SUBAGENT) });
-    expect(subagent.json.resultado).toEqual({ nrOferta: partner.json.resultado.nrOferta, meioCanal: 'PORTAL', canal: VALE_VERDE, pontoVenda: null });
+    const subagent = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, {
+      headers: await as(SUBAGENT),
+    });
+    expect(subagent.json.resultado).toEqual({
+      nrOferta: partner.json.resultado.nrOferta,
+      meioCanal: 'PORTAL',
+      canal: VALE_VERDE,
+      pontoVenda: null,
+    });
 
     const agricola = await simulatorId('AFU');
-    expect((await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${agricola}`, { headers: await as(SUBAGENT) })).status).toBe(403);
-    const unknown = await call('GET', '/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=9999', { headers: await as(PARTNER) });
+    expect(
+      (
+        await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${agricola}`, {
+          headers: await as(SUBAGENT),
+        })
+      ).status,
+    ).toBe(403);
+    const unknown = await call('GET', '/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=9999', {
+      headers: await as(PARTNER),
+    });
     expect(unknown).toMatchObject({ status: 404, json: { message: 'Simulador não encontrado.' } });
-    expect((await call('GET', '/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=abc', { headers: await as(PARTNER) })).status).toBe(400);
+    expect(
+      (await call('GET', '/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=abc', { headers: await as(PARTNER) }))
+        .status,
+    ).toBe(400);
     // The legacy generation gets its own rules later: a v1 token is not accepted here.
-    expect((await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, { headers: await as('vendedor@legado.demo') })).status).toBe(401);
+    expect(
+      (
+        await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, {
+          headers: await as('vendedor@legado.demo'),
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('data-para-cotacao is 404 with a pt-BR message when no offer is in force', async () => {
     const res = await simulatorId('RES');
     await db.updateTable('offers').set({ ativo: false }).where('simulator_id', '=', res).execute();
     try {
-      const none = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, { headers: await as(PARTNER) });
+      const none = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, {
+        headers: await as(PARTNER),
+      });
       expect(none).toMatchObject({ status: 404, json: { message: 'Não há oferta vigente deste produto para a sua empresa.' } });
-      expect((await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(PARTNER), body: { cdTipoSimulador: 'RES' } })).status).toBe(404);
+      expect(
+        (await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(PARTNER), body: { cdTipoSimulador: 'RES' } }))
+          .status,
+      ).toBe(404);
     } finally {
       await db.updateTable('offers').set({ ativo: true }).where('simulator_id', '=', res).execute();
     }
   });
 
   it('POST /v1/simuladores/iniciar answers the nrOferta, 403 to whoever may not sell the code', async () => {
-    const started = await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(SUBAGENT), body: { cdTipoSimulador: 'ipu' } });
+    const started = await call('POST', '/api/plataforma/v1/simuladores/iniciar', {
+      headers: await as(SUBAGENT),
+      body: { cdTipoSimulador: 'ipu' },
+    });
     const [itens] = (await sellableOffers(db, await v2User(SUBAGENT))).filter((o) => o.code === 'IPU');
     expect(started).toMatchObject({ status: 200, json: { status: 'OK', resultado: { nrOferta: itens!.nrOferta } } });
-    expect((await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(SUBAGENT), body: { cdTipoSimulador: 'AFU' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(SUBAGENT), body: { cdTipoSimulador: 'AFU' } }))
+        .status,
+    ).toBe(403);
     // A legacy code has no v2 simulator: nobody sells it here.
-    expect((await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(PARTNER), body: { cdTipoSimulador: 'IP', nrGrupoProduto: '0171' } })).status).toBe(403);
-    expect((await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(PARTNER), body: { cdTipoSimulador: 'XYZ' } })).status).toBe(404);
+    expect(
+      (
+        await call('POST', '/api/plataforma/v1/simuladores/iniciar', {
+          headers: await as(PARTNER),
+          body: { cdTipoSimulador: 'IP', nrGrupoProduto: '0171' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(PARTNER), body: { cdTipoSimulador: 'XYZ' } }))
+        .status,
+    ).toBe(404);
     const invalid = await call('POST', '/api/plataforma/v1/simuladores/iniciar', { headers: await as(PARTNER), body: {} });
     expect(invalid).toMatchObject({ status: 400, json: { erros: { cdTipoSimulador: ['Tipo de simulador obrigatório'] } } });
   });
@@ -173,15 +255,25 @@ describe('platform endpoints', () => {
 
 describe('BFF offer management', () => {
   const validBody = async () => ({
-    idSimulador: await simulatorId('FL'), nome: 'Floresta — Campanha', empresas: [await companyId(HORIZONTE), await companyId(VALE_VERDE)],
-    vigenciaInicio: '2026-03-01', vigenciaFim: '2026-12-31', comissao: '12,50', ativo: true,
+    idSimulador: await simulatorId('FL'),
+    nome: 'Floresta — Campanha',
+    empresas: [await companyId(HORIZONTE), await companyId(VALE_VERDE)],
+    vigenciaInicio: '2026-03-01',
+    vigenciaFim: '2026-12-31',
+    comissao: '12,50',
+    ativo: true,
   });
 
   it('GET /v1/ofertas: every offer for the admin, the sellable ones for the others', async () => {
     const admin = await call('GET', '/api/bff/v1/ofertas', { headers: await as(ADMIN) });
     const total = (await db.selectFrom('offers').select('id').execute()).length;
     expect(admin.json.dado).toHaveLength(total);
-    expect(admin.json.dado[0]).toMatchObject({ nrOferta: expect.any(Number), companyName: expect.any(String), comissaoCentesimos: expect.any(Number), ativo: expect.any(Boolean) });
+    expect(admin.json.dado[0]).toMatchObject({
+      nrOferta: expect.any(Number),
+      companyName: expect.any(String),
+      comissaoCentesimos: expect.any(Number),
+      ativo: expect.any(Boolean),
+    });
     const fl = await simulatorId('FL');
     const filtered = await call('GET', `/api/bff/v1/ofertas?idSimulador=${fl}`, { headers: await as(ADMIN) });
     expect(filtered.json.dado.every((o: { idSimulador: number }) => o.idSimulador === fl)).toBe(true);
@@ -196,23 +288,44 @@ describe('BFF offer management', () => {
     expect(created.status).toBe(200);
     expect(created.json.dado).toHaveLength(2);
     expect(created.json.dado.map((o: { companyName: string }) => o.companyName).sort()).toEqual(['Horizonte Seguros', 'Vale Verde']);
-    expect(created.json.dado[0]).toMatchObject({ offerName: 'Floresta — Campanha', comissaoCentesimos: 1250, vigenciaInicio: '2026-03-01', vigenciaFim: '2026-12-31', ativo: true });
+    expect(created.json.dado[0]).toMatchObject({
+      offerName: 'Floresta — Campanha',
+      comissaoCentesimos: 1250,
+      vigenciaInicio: '2026-03-01',
+      vigenciaFim: '2026-12-31',
+      ativo: true,
+    });
 
     const { nrOferta } = created.json.dado[0];
     const updated = await call('PUT', `/api/bff/v1/ofertas/${nrOferta}`, {
-      headers: await as(ADMIN), body: { ...body, empresas: [created.json.dado[0].idEmpresa], comissao: 18, vigenciaFim: '', ativo: false },
+      headers: await as(ADMIN),
+      body: { ...body, empresas: [created.json.dado[0].idEmpresa], comissao: 18, vigenciaFim: '', ativo: false },
     });
-    expect(updated).toMatchObject({ status: 200, json: { dado: { oferta: { nrOferta, comissaoCentesimos: 1800, vigenciaFim: null, ativo: false }, criadas: [] } } });
+    expect(updated).toMatchObject({
+      status: 200,
+      json: { dado: { oferta: { nrOferta, comissaoCentesimos: 1800, vigenciaFim: null, ativo: false }, criadas: [] } },
+    });
     const listed = await call('GET', '/api/bff/v1/ofertas', { headers: await as(ADMIN) });
-    expect(listed.json.dado.find((o: { nrOferta: number }) => o.nrOferta === nrOferta)).toMatchObject({ commissionPercent: 18, ativo: false });
+    expect(listed.json.dado.find((o: { nrOferta: number }) => o.nrOferta === nrOferta)).toMatchObject({
+      commissionPercent: 18,
+      ativo: false,
+    });
   });
 
   it('moving an offer to other companies keeps its number and copies it to the rest', async () => {
     const body = await validBody();
-    const [offer] = (await call('POST', '/api/bff/v1/ofertas', { headers: await as(ADMIN), body: { ...body, empresas: [await companyId(HORIZONTE)] } })).json.dado;
-    const moved = await call('PUT', `/api/bff/v1/ofertas/${offer.nrOferta}`, { headers: await as(ADMIN), body: { ...body, empresas: [await companyId(VALE_VERDE)] } });
+    const [offer] = (
+      await call('POST', '/api/bff/v1/ofertas', { headers: await as(ADMIN), body: { ...body, empresas: [await companyId(HORIZONTE)] } })
+    ).json.dado;
+    const moved = await call('PUT', `/api/bff/v1/ofertas/${offer.nrOferta}`, {
+      headers: await as(ADMIN),
+      body: { ...body, empresas: [await companyId(VALE_VERDE)] },
+    });
     expect(moved.json.dado.oferta).toMatchObject({ nrOferta: offer.nrOferta, companyName: 'Vale Verde' });
-    const copied = await call('PUT', `/api/bff/v1/ofertas/${offer.nrOferta}`, { headers: await as(ADMIN), body: { ...body, empresas: [await companyId(HORIZONTE), await companyId(VALE_VERDE)] } });
+    const copied = await call('PUT', `/api/bff/v1/ofertas/${offer.nrOferta}`, {
+      headers: await as(ADMIN),
+      body: { ...body, empresas: [await companyId(HORIZONTE), await companyId(VALE_VERDE)] },
+    });
     expect(copied.json.dado.oferta.companyName).toBe('Vale Verde');
     expect(copied.json.dado.criadas.map((o: { companyName: string }) => o.companyName)).toEqual(['Horizonte Seguros']);
   });
@@ -235,9 +348,14 @@ describe('BFF offer management', () => {
       expect(answer.json.erros[field], JSON.stringify(change)).toEqual([message]);
     }
     const [some] = (await call('GET', '/api/bff/v1/ofertas', { headers: await as(ADMIN) })).json.dado;
-    const invalidUpdate = await call('PUT', `/api/bff/v1/ofertas/${some.nrOferta}`, { headers: await as(ADMIN), body: { ...body, nome: '' } });
+    const invalidUpdate = await call('PUT', `/api/bff/v1/ofertas/${some.nrOferta}`, {
+      headers: await as(ADMIN),
+      body: { ...body, nome: '' },
+    });
     expect(invalidUpdate.status).toBe(400);
-    expect((await db.selectFrom('offers').select('nome').where('id', '=', some.nrOferta).executeTakeFirstOrThrow()).nome).toBe(some.offerName);
+    expect((await db.selectFrom('offers').select('nome').where('id', '=', some.nrOferta).executeTakeFirstOrThrow()).nome).toBe(
+      some.offerName,
+    );
     expect(await db.selectFrom('offers').select('id').execute()).toHaveLength(before);
   });
 

@@ -50,19 +50,32 @@ async function remember(key: string, issue: () => Promise<{ status: number; json
 
 /** The v2 portal token (`POST /api/gateway/login`). */
 const signIn = (email: string) =>
-  remember(`v2:${email}`, () => call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } }), (j) => j.token);
+  remember(
+    `v2:${email}`,
+    () => call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } }),
+    (j) => j.token,
+  );
 
 /** The simulator token a fully authenticated partner quotes with. */
 const simulatorToken = async (email: string) => {
   const v2 = await signIn(email);
-  return remember(`sim:${email}`, () => call('POST', '/api/plataforma/v1/login/token', {
-    body: { nome: 'Portal', idCanalUltron: 1, nomeCanalUltron: 'Portal', email, cdAutenticacao: 'x', idCanal: 1 },
-    headers: { authtoken: v2 },
-  }), (j) => j.resultado.token);
+  return remember(
+    `sim:${email}`,
+    () =>
+      call('POST', '/api/plataforma/v1/login/token', {
+        body: { nome: 'Portal', idCanalUltron: 1, nomeCanalUltron: 'Portal', email, cdAutenticacao: 'x', idCanal: 1 },
+        headers: { authtoken: v2 },
+      }),
+    (j) => j.resultado.token,
+  );
 };
 
 const v1Token = (email: string) =>
-  remember(`v1:${email}`, () => call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } }), (j) => j.resultado.token);
+  remember(
+    `v1:${email}`,
+    () => call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } }),
+    (j) => j.resultado.token,
+  );
 
 // ——— The quote calls ———
 
@@ -89,7 +102,15 @@ const proposalRows = async (nr: string) => {
   const { id } = await row(nr);
   return db.selectFrom('proposals').selectAll().where('quote_id', '=', id).execute();
 };
-const quoteCount = async () => Number((await db.selectFrom('quotes').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const quoteCount = async () =>
+  Number(
+    (
+      await db
+        .selectFrom('quotes')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const yesterday = () => new Date(Date.now() - 86_400_000);
 const expire = (nr: string) => db.updateTable('quotes').set({ valida_ate: yesterday() }).where('nr_cotacao', '=', nr).execute();
 
@@ -108,8 +129,11 @@ const beneficiary = (nome: string, percentual: number) => ({ nome, parentesco: '
 const residentialPrice = (answers: Answers, selection: Selection) => price(RESIDENCIAL, answers, selection);
 
 async function createResidentialQuote(email = PARTNER, respostas: Answers = HOUSE): Promise<string> {
-  const { status, json } = await postQuote(await simulatorToken(email),
-    { nrOferta: await offerNumber(email, 'RES'), segurado: DEMO_INSURED.residencial, respostas });
+  const { status, json } = await postQuote(await simulatorToken(email), {
+    nrOferta: await offerNumber(email, 'RES'),
+    segurado: DEMO_INSURED.residencial,
+    respostas,
+  });
   expect(status, JSON.stringify(json)).toBe(200);
   return json.dado.cotacao.nrCotacao;
 }
@@ -126,7 +150,10 @@ async function saveSteps(email: string, nr: string, steps: [string, unknown][]) 
 /** A residential quote filled up to the resumo (conforto, card in 3×). */
 async function residentialAtResumo(email = PARTNER): Promise<string> {
   const nr = await createResidentialQuote(email);
-  await saveSteps(email, nr, [['planos', { selecao: CONFORTO }], ['contratacao', { contratacao: CARD_3X }]]);
+  await saveSteps(email, nr, [
+    ['planos', { selecao: CONFORTO }],
+    ['contratacao', { contratacao: CARD_3X }],
+  ]);
   return nr;
 }
 
@@ -138,15 +165,21 @@ async function sentResidentialQuote(email = PARTNER): Promise<{ nr: string; nrPr
 }
 
 async function createPersonalItemsQuote(email = PARTNER): Promise<string> {
-  const { status, json } = await postQuote(await simulatorToken(email),
-    { nrOferta: await offerNumber(email, 'IPU'), segurado: DEMO_INSURED.residencial, respostas: {} });
+  const { status, json } = await postQuote(await simulatorToken(email), {
+    nrOferta: await offerNumber(email, 'IPU'),
+    segurado: DEMO_INSURED.residencial,
+    respostas: {},
+  });
   expect(status, JSON.stringify(json)).toBe(200);
   return json.dado.cotacao.nrCotacao;
 }
 
 async function createLifeQuote(email = PARTNER): Promise<string> {
-  const { status, json } = await postQuote(await simulatorToken(email),
-    { nrOferta: await offerNumber(email, 'VEU'), segurado: DEMO_INSURED.vida, respostas: LIFE });
+  const { status, json } = await postQuote(await simulatorToken(email), {
+    nrOferta: await offerNumber(email, 'VEU'),
+    segurado: DEMO_INSURED.vida,
+    respostas: LIFE,
+  });
   expect(status, JSON.stringify(json)).toBe(200);
   return json.dado.cotacao.nrCotacao;
 }
@@ -165,12 +198,23 @@ async function expectRowUnchanged(nr: string, failing: () => Promise<{ status: n
 describe('a full residential quote, cadastro to proposal', () => {
   it('saves each step, prices on the server with the engine, and sends the proposal', async () => {
     const token = await simulatorToken(PARTNER);
-    const created = await postQuote(token, { nrOferta: await offerNumber(PARTNER, 'RES'), segurado: DEMO_INSURED.residencial, respostas: HOUSE });
+    const created = await postQuote(token, {
+      nrOferta: await offerNumber(PARTNER, 'RES'),
+      segurado: DEMO_INSURED.residencial,
+      respostas: HOUSE,
+    });
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     const quote = created.json.dado.cotacao;
     expect(quote).toMatchObject({
-      nrCotacao: expect.stringMatching(/^\d{10}$/), code: 'RES', line: 'residencial', etapa: 'planos',
-      status: 'EM_ELABORACAO', statusLabel: 'Em elaboração', editable: true, precificacao: null, proposta: null,
+      nrCotacao: expect.stringMatching(/^\d{10}$/),
+      code: 'RES',
+      line: 'residencial',
+      etapa: 'planos',
+      status: 'EM_ELABORACAO',
+      statusLabel: 'Em elaboração',
+      editable: true,
+      precificacao: null,
+      proposta: null,
     });
     // Stored unmasked: what is saved never depends on how the CPF was typed.
     expect(quote.segurado.cpf).toBe('27418596391');
@@ -200,8 +244,13 @@ describe('a full residential quote, cadastro to proposal', () => {
     const { status, json } = await getQuote(token, nr);
     expect(status).toBe(200);
     expect(json.dado.cotacao).toMatchObject({
-      status: 'PROPOSTA_EM_ANALISE', statusLabel: 'Proposta em análise', editable: false, expired: false,
-      etapa: 'finalizacao', proposta: { nrProposta, status: 'Em análise' }, precificacao: expected,
+      status: 'PROPOSTA_EM_ANALISE',
+      statusLabel: 'Proposta em análise',
+      editable: false,
+      expired: false,
+      etapa: 'finalizacao',
+      proposta: { nrProposta, status: 'Em análise' },
+      precificacao: expected,
     });
   });
 });
@@ -215,7 +264,11 @@ describe('bad input at each step: 400 with field errors, nothing saved', () => {
     expect(badCpf.status).toBe(400);
     expect(Object.keys(badCpf.json.erros)).toEqual(['segurado.cpf']);
     expect(badCpf.json.message).toBe('Informe um CPF válido.');
-    const badValue = await postQuote(token, { nrOferta, segurado: DEMO_INSURED.residencial, respostas: { ...HOUSE, valorImovel: 10_000_00 } });
+    const badValue = await postQuote(token, {
+      nrOferta,
+      segurado: DEMO_INSURED.residencial,
+      respostas: { ...HOUSE, valorImovel: 10_000_00 },
+    });
     expect(badValue.status).toBe(400);
     expect(Object.keys(badValue.json.erros)).toEqual(['respostas.valorImovel']);
     expect(await quoteCount()).toBe(before);
@@ -223,40 +276,69 @@ describe('bad input at each step: 400 with field errors, nothing saved', () => {
 
   it('cadastro of a saved quote: the row keeps its answers', async () => {
     const nr = await residentialAtResumo();
-    const json = await expectRowUnchanged(nr, async () => putStep(await simulatorToken(PARTNER), nr, 'cadastro',
-      { segurado: DEMO_INSURED.residencial, respostas: { ...HOUSE, valorImovel: 'muito' } }), 400);
+    const json = await expectRowUnchanged(
+      nr,
+      async () =>
+        putStep(await simulatorToken(PARTNER), nr, 'cadastro', {
+          segurado: DEMO_INSURED.residencial,
+          respostas: { ...HOUSE, valorImovel: 'muito' },
+        }),
+      400,
+    );
     expect(json.erros).toHaveProperty(['respostas.valorImovel']);
   });
 
   it('risco (personal items): risco.<question>', async () => {
     const nr = await createPersonalItemsQuote();
-    const json = await expectRowUnchanged(nr, async () => putStep(await simulatorToken(PARTNER), nr, 'risco',
-      { risco: { ...PHONE, valorBem: 100_00, tipoItem: 'geladeira' } }), 400);
+    const json = await expectRowUnchanged(
+      nr,
+      async () => putStep(await simulatorToken(PARTNER), nr, 'risco', { risco: { ...PHONE, valorBem: 100_00, tipoItem: 'geladeira' } }),
+      400,
+    );
     expect(Object.keys(json.erros).sort()).toEqual(['risco.tipoItem', 'risco.valorBem']);
     expect((await row(nr)).risco).toBeNull();
   });
 
   it('planos: selecao.<coverageId> for a capital out of its range', async () => {
     const nr = await createResidentialQuote();
-    const json = await expectRowUnchanged(nr, async () => putStep(await simulatorToken(PARTNER), nr, 'planos',
-      { selecao: { plan: 'essencial', capitals: { danosEletricos: 100_000_00 } } }), 400);
+    const json = await expectRowUnchanged(
+      nr,
+      async () =>
+        putStep(await simulatorToken(PARTNER), nr, 'planos', { selecao: { plan: 'essencial', capitals: { danosEletricos: 100_000_00 } } }),
+      400,
+    );
     expect(json.erros).toEqual({ 'selecao.danosEletricos': [expect.stringContaining('deve estar entre R$ 5.000,00 e R$ 30.000,00')] });
   });
 
   it('contratacao: contratacao.parcelas for a count the method does not offer (pix in 3×)', async () => {
     const nr = await residentialAtResumo();
-    const json = await expectRowUnchanged(nr, async () => putStep(await simulatorToken(PARTNER), nr, 'contratacao',
-      { contratacao: { formaPagamento: 'pix', parcelas: 3, diaVencimento: 10 } }), 400);
+    const json = await expectRowUnchanged(
+      nr,
+      async () =>
+        putStep(await simulatorToken(PARTNER), nr, 'contratacao', {
+          contratacao: { formaPagamento: 'pix', parcelas: 3, diaVencimento: 10 },
+        }),
+      400,
+    );
     expect(Object.keys(json.erros)).toEqual(['contratacao.parcelas']);
   });
 
   it('contratacao (life): contratacao.beneficiarios when the shares do not add up to 100%', async () => {
     const nr = await createLifeQuote();
     await saveSteps(PARTNER, nr, [['planos', { selecao: ESSENCIAL }]]);
-    const json = await expectRowUnchanged(nr, async () => putStep(await simulatorToken(PARTNER), nr, 'contratacao', {
-      contratacao: { formaPagamento: 'boleto', parcelas: 1, diaVencimento: 10,
-        beneficiarios: [beneficiary('Ana Nogueira Pinto', 50), beneficiary('Caio Nogueira Pinto', 40)] },
-    }), 400);
+    const json = await expectRowUnchanged(
+      nr,
+      async () =>
+        putStep(await simulatorToken(PARTNER), nr, 'contratacao', {
+          contratacao: {
+            formaPagamento: 'boleto',
+            parcelas: 1,
+            diaVencimento: 10,
+            beneficiarios: [beneficiary('Ana Nogueira Pinto', 50), beneficiary('Caio Nogueira Pinto', 40)],
+          },
+        }),
+      400,
+    );
     expect(json.erros).toEqual({ 'contratacao.beneficiarios': ['Os percentuais dos beneficiários devem somar 100%.'] });
     expect((await row(nr)).contratacao).toBeNull();
   });
@@ -272,7 +354,11 @@ describe('bad input at each step: 400 with field errors, nothing saved', () => {
 describe('step order', () => {
   it('contratacao before planos is 409', async () => {
     const nr = await createResidentialQuote();
-    const json = await expectRowUnchanged(nr, async () => putStep(await simulatorToken(PARTNER), nr, 'contratacao', { contratacao: CARD_3X }), 409);
+    const json = await expectRowUnchanged(
+      nr,
+      async () => putStep(await simulatorToken(PARTNER), nr, 'contratacao', { contratacao: CARD_3X }),
+      409,
+    );
     expect(json.message).toBe('Conclua a etapa anterior antes de a contratação.');
   });
 
@@ -318,8 +404,10 @@ describe('expiry', () => {
     expect(json.dado.cotacao).toMatchObject({ expired: true, statusLabel: 'Vencida', editable: false, status: 'EM_ELABORACAO' });
 
     const saves: [string, unknown][] = [
-      ['cadastro', { segurado: DEMO_INSURED.residencial, respostas: HOUSE }], ['risco', { risco: PHONE }],
-      ['planos', { selecao: CONFORTO }], ['contratacao', { contratacao: CARD_3X }],
+      ['cadastro', { segurado: DEMO_INSURED.residencial, respostas: HOUSE }],
+      ['risco', { risco: PHONE }],
+      ['planos', { selecao: CONFORTO }],
+      ['contratacao', { contratacao: CARD_3X }],
     ];
     for (const [step, body] of saves) {
       const refused = await expectRowUnchanged(nr, () => putStep(token, nr, step, body), 409);
@@ -346,8 +434,10 @@ describe('a sent quote is frozen', () => {
     const { nr } = await sentResidentialQuote();
     const token = await simulatorToken(PARTNER);
     const saves: [string, unknown][] = [
-      ['cadastro', { segurado: DEMO_INSURED.residencial, respostas: { ...HOUSE, valorImovel: 400_000_00 } }], ['risco', { risco: PHONE }],
-      ['planos', { selecao: ESSENCIAL }], ['contratacao', { contratacao: { ...CARD_3X, parcelas: 1 } }],
+      ['cadastro', { segurado: DEMO_INSURED.residencial, respostas: { ...HOUSE, valorImovel: 400_000_00 } }],
+      ['risco', { risco: PHONE }],
+      ['planos', { selecao: ESSENCIAL }],
+      ['contratacao', { contratacao: { ...CARD_3X, parcelas: 1 } }],
     ];
     for (const [step, body] of saves) {
       const refused = await expectRowUnchanged(nr, () => putStep(token, nr, step, body), 409);
@@ -392,7 +482,10 @@ describe('authorization', () => {
     const nr = await createResidentialQuote(PARTNER);
     const ofSubagent = await createResidentialQuote(SUBAGENT);
     const partnerAdmin = await simulatorToken(PARTNER_ADMIN);
-    expect(await getQuote(partnerAdmin, nr)).toMatchObject({ status: 200, json: { dado: { cotacao: { nrCotacao: nr, seller: 'Eduarda Lima' } } } });
+    expect(await getQuote(partnerAdmin, nr)).toMatchObject({
+      status: 200,
+      json: { dado: { cotacao: { nrCotacao: nr, seller: 'Eduarda Lima' } } },
+    });
     const admin = await signIn(ADMIN);
     expect(await getQuote(admin, nr)).toMatchObject({ status: 200, json: { dado: { cotacao: { nrCotacao: nr } } } });
     expect(await getQuote(admin, ofSubagent)).toMatchObject({ status: 200, json: { dado: { cotacao: { seller: 'Felipe Araújo' } } } });
@@ -400,7 +493,7 @@ describe('authorization', () => {
     expect((await getQuote(await simulatorToken(PARTNER), ofSubagent)).status).toBe(404);
   });
 
-  it('managers read, sellers write: the partner admin may not change or send the partner\'s quote (403), the partner may', async () => {
+  it("managers read, sellers write: the partner admin may not change or send the partner's quote (403), the partner may", async () => {
     const nr = await residentialAtResumo(PARTNER);
     const partnerAdmin = await simulatorToken(PARTNER_ADMIN);
     const read = await getQuote(partnerAdmin, nr);
@@ -431,7 +524,10 @@ describe('re-pricing when the answers change', () => {
     const nr = await createResidentialQuote();
     await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }]]);
     const bigger = { ...HOUSE, valorImovel: 600_000_00 };
-    const { status, json } = await putStep(await simulatorToken(PARTNER), nr, 'cadastro', { segurado: DEMO_INSURED.residencial, respostas: bigger });
+    const { status, json } = await putStep(await simulatorToken(PARTNER), nr, 'cadastro', {
+      segurado: DEMO_INSURED.residencial,
+      respostas: bigger,
+    });
     expect(status).toBe(200);
     const expected = residentialPrice(bigger, CONFORTO);
     expect(expected.total).not.toBe(residentialPrice(HOUSE, CONFORTO).total);
@@ -443,16 +539,24 @@ describe('re-pricing when the answers change', () => {
     const nr = await createResidentialQuote();
     // Fire insurance is the property's value: a capital chosen for 300 mil no longer fits 350 mil.
     const pinned: Selection = { plan: 'essencial', capitals: { incendio: 300_000_00 } };
-    await saveSteps(PARTNER, nr, [['planos', { selecao: pinned }], ['contratacao', { contratacao: { ...CARD_3X, parcelas: 1 } }]]);
-    const { json } = await putStep(await simulatorToken(PARTNER), nr, 'cadastro',
-      { segurado: DEMO_INSURED.residencial, respostas: { ...HOUSE, valorImovel: 350_000_00 } });
+    await saveSteps(PARTNER, nr, [
+      ['planos', { selecao: pinned }],
+      ['contratacao', { contratacao: { ...CARD_3X, parcelas: 1 } }],
+    ]);
+    const { json } = await putStep(await simulatorToken(PARTNER), nr, 'cadastro', {
+      segurado: DEMO_INSURED.residencial,
+      respostas: { ...HOUSE, valorImovel: 350_000_00 },
+    });
     expect(json.dado.cotacao).toMatchObject({ selecao: null, precificacao: null, contratacao: null, etapa: 'planos' });
     expect((await row(nr)).premio_total).toBeNull();
   });
 
   it('personal items: a lower valorBem than the chosen capital drops the selection', async () => {
     const nr = await createPersonalItemsQuote();
-    await saveSteps(PARTNER, nr, [['risco', { risco: PHONE }], ['planos', { selecao: { plan: 'essencial', capitals: { roubo: 4_000_00 } } }]]);
+    await saveSteps(PARTNER, nr, [
+      ['risco', { risco: PHONE }],
+      ['planos', { selecao: { plan: 'essencial', capitals: { roubo: 4_000_00 } } }],
+    ]);
     expect((await row(nr)).etapa).toBe('contratacao');
     const { json } = await putStep(await simulatorToken(PARTNER), nr, 'risco', { risco: { ...PHONE, valorBem: 3_000_00 } });
     expect(json.dado.cotacao).toMatchObject({ risco: { valorBem: 3_000_00 }, selecao: null, precificacao: null, etapa: 'planos' });
@@ -461,7 +565,10 @@ describe('re-pricing when the answers change', () => {
   it('a cheaper premium that no longer allows the chosen installments drops the contracting: back to contratacao', async () => {
     const nr = await createResidentialQuote();
     const boleto10x = { formaPagamento: 'boleto', parcelas: 10, diaVencimento: 10 };
-    await saveSteps(PARTNER, nr, [['planos', { selecao: COMPLETO }], ['contratacao', { contratacao: boleto10x }]]);
+    await saveSteps(PARTNER, nr, [
+      ['planos', { selecao: COMPLETO }],
+      ['contratacao', { contratacao: boleto10x }],
+    ]);
     expect((await row(nr)).etapa).toBe('resumo');
     const cheaper = residentialPrice(HOUSE, ESSENCIAL).total;
     expect(installmentOptions(RESIDENCIAL, cheaper, 'boleto').map((o) => o.count)).not.toContain(10);
@@ -484,7 +591,10 @@ describe('POST /api/bff/v1/precificacao', () => {
       expect(options, method).toEqual(installmentOptions(RESIDENCIAL, expected.total, method));
       expect(options[0]).toMatchObject({ count: 1, total: expected.total });
       for (const option of options) {
-        expect(installmentSchedule(option).reduce((a, b) => a + b, 0), `${method} ${option.count}×`).toBe(option.total);
+        expect(
+          installmentSchedule(option).reduce((a, b) => a + b, 0),
+          `${method} ${option.count}×`,
+        ).toBe(option.total);
         if (option.interestFree) expect(option.total).toBe(expected.total);
         else expect(option.total).toBeGreaterThan(expected.total);
       }
@@ -494,8 +604,11 @@ describe('POST /api/bff/v1/precificacao', () => {
   });
 
   it('refuses a capital out of range with the same selecao.<coverageId> key as the planos step', async () => {
-    const { status, json } = await priceIt(await simulatorToken(PARTNER),
-      { cdSimulador: 'RES', respostas: HOUSE, selecao: { plan: 'essencial', capitals: { danosEletricos: 1_00 } } });
+    const { status, json } = await priceIt(await simulatorToken(PARTNER), {
+      cdSimulador: 'RES',
+      respostas: HOUSE,
+      selecao: { plan: 'essencial', capitals: { danosEletricos: 1_00 } },
+    });
     expect(status).toBe(400);
     expect(Object.keys(json.erros)).toEqual(['selecao.danosEletricos']);
   });
@@ -507,7 +620,11 @@ describe('etapa never moves back when an earlier step is saved again', () => {
     const token = await simulatorToken(PARTNER);
     const cadastro = await putStep(token, nr, 'cadastro', { segurado: DEMO_INSURED.residencial, respostas: { ...HOUSE, alarme: true } });
     expect(cadastro.status).toBe(200);
-    expect(cadastro.json.dado.cotacao).toMatchObject({ etapa: 'resumo', contratacao: CARD_3X, precificacao: residentialPrice({ ...HOUSE, alarme: true }, CONFORTO) });
+    expect(cadastro.json.dado.cotacao).toMatchObject({
+      etapa: 'resumo',
+      contratacao: CARD_3X,
+      precificacao: residentialPrice({ ...HOUSE, alarme: true }, CONFORTO),
+    });
     const planos = await putStep(token, nr, 'planos', { selecao: CONFORTO });
     expect(planos.json.dado.cotacao).toMatchObject({ etapa: 'resumo', contratacao: CARD_3X });
   });
@@ -528,7 +645,11 @@ describe('the premium breakdown (decision 023)', () => {
     const nr = await residentialAtResumo();
     const saved = (await row(nr)).precificacao as unknown as Pricing;
     const oldShape = { ...saved, coverages: saved.coverages.map(({ tariffPremium, ...c }) => ({ ...c, premium: tariffPremium })) };
-    await db.updateTable('quotes').set({ precificacao: JSON.stringify(oldShape) }).where('nr_cotacao', '=', nr).execute();
+    await db
+      .updateTable('quotes')
+      .set({ precificacao: JSON.stringify(oldShape) })
+      .where('nr_cotacao', '=', nr)
+      .execute();
     const { status, json } = await getQuote(await simulatorToken(PARTNER), nr);
     expect(status).toBe(200);
     const shown = json.dado.cotacao.precificacao as Pricing;
@@ -542,7 +663,9 @@ describe('how the contracting is shown (issue 11)', () => {
     const nr = await createResidentialQuote();
     await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }]]);
     const token = await simulatorToken(PARTNER);
-    const { status, json } = await putStep(token, nr, 'contratacao', { contratacao: { formaPagamento: 'pix', parcelas: 1, diaVencimento: 20 } });
+    const { status, json } = await putStep(token, nr, 'contratacao', {
+      contratacao: { formaPagamento: 'pix', parcelas: 1, diaVencimento: 20 },
+    });
     expect(status, JSON.stringify(json)).toBe(200);
     expect(json.dado.cotacao.contratacao.diaVencimento).toBeUndefined();
     const sent = await propose(token, nr);
@@ -558,7 +681,9 @@ describe('how the contracting is shown (issue 11)', () => {
   it('every other method still needs its due day', async () => {
     const nr = await createResidentialQuote();
     await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }]]);
-    const { status, json } = await putStep(await simulatorToken(PARTNER), nr, 'contratacao', { contratacao: { formaPagamento: 'boleto', parcelas: 1 } });
+    const { status, json } = await putStep(await simulatorToken(PARTNER), nr, 'contratacao', {
+      contratacao: { formaPagamento: 'boleto', parcelas: 1 },
+    });
     expect(status).toBe(400);
     expect(json.erros).toEqual({ 'contratacao.diaVencimento': ['Escolha o dia de vencimento.'] });
   });
@@ -566,7 +691,10 @@ describe('how the contracting is shown (issue 11)', () => {
   it('the proposal PDF names the account of a bank debit, as the resumo does', async () => {
     const nr = await createResidentialQuote();
     const debito = { banco: '341', agencia: '0123', conta: '12345-6' };
-    await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }], ['contratacao', { contratacao: { formaPagamento: 'debito', parcelas: 1, diaVencimento: 5, debito } }]]);
+    await saveSteps(PARTNER, nr, [
+      ['planos', { selecao: CONFORTO }],
+      ['contratacao', { contratacao: { formaPagamento: 'debito', parcelas: 1, diaVencimento: 5, debito } }],
+    ]);
     const token = await simulatorToken(PARTNER);
     expect((await propose(token, nr)).status).toBe(200);
     const { json } = await getQuote(token, nr);

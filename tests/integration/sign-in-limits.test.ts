@@ -58,7 +58,8 @@ describe('guessing passwords', () => {
   it('failures from many addresses space the next attempts on the account apart, growing, without a lock', async () => {
     const clock = useManualClock();
     try {
-      for (let i = 0; i < 5; i++) expect((await gatewayLogin(`10.30.0.${i}`, 'substabelecido@parceiro.demo', 'Errada@123')).status).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await gatewayLogin(`10.30.0.${i}`, 'substabelecido@parceiro.demo', 'Errada@123')).status).toBe(401);
       // Past the free attempts each waits for its slot (the manual clock moves by the wait): 0 s, 1 s, then 2 s.
       const waited = async (ip: string, password: string) => {
         const before = nowMs();
@@ -79,11 +80,17 @@ describe('guessing passwords', () => {
   it('a burst on a throttled account takes successive slots; past the longest wait it is refused with the time to wait', async () => {
     for (let i = 0; i < 5; i++) await gatewayLogin(`10.40.0.${i}`, 'parceiro@parceiro.demo', 'Errada@123');
     // Slots now, +1 s and +3 s; the fourth would start 7 s away, beyond the 5 s anyone waits.
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => gatewayLogin(`10.40.1.${i}`, 'parceiro@parceiro.demo', 'Errada@123')));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => gatewayLogin(`10.40.1.${i}`, 'parceiro@parceiro.demo', 'Errada@123')),
+    );
     expect(statuses(answers)).toEqual({ 401: 3, 429: 3 });
     for (const answer of answers.filter((a) => a.status === 429)) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     // The refusals took no slot: 8 attempts counted, the next slot 7 s after the burst.
-    const row = await db.selectFrom('throttles').selectAll().where('key', '=', 'login-conta:parceiro@parceiro.demo').executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('throttles')
+      .selectAll()
+      .where('key', '=', 'login-conta:parceiro@parceiro.demo')
+      .executeTakeFirstOrThrow();
     expect(row.attempts).toBe(8);
   }, 20_000);
 
@@ -91,10 +98,18 @@ describe('guessing passwords', () => {
     const clock = useManualClock();
     try {
       for (let batch = 0; batch < 3; batch++) {
-        await Promise.all(Array.from({ length: 10 }, (_, i) => gatewayLogin('10.50.0.1', `colega${batch * 10 + i}@parceiro.demo`, 'Errada@123')));
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) => gatewayLogin('10.50.0.1', `colega${batch * 10 + i}@parceiro.demo`, 'Errada@123')),
+        );
       }
       expect((await gatewayLogin('10.50.0.1', 'parceiro@parceiro.demo', DEMO_PASSWORD)).status).toBe(200);
-      expect((await from('10.50.0.1')('POST', '/api/plataforma/v1/login', { body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD } })).status).toBe(200);
+      expect(
+        (
+          await from('10.50.0.1')('POST', '/api/plataforma/v1/login', {
+            body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       clock.restore();
     }
@@ -123,8 +138,13 @@ describe('what signing in tells', () => {
 describe('hashing floods', () => {
   it('60 parallel resets with made-up links are refused before any hash', async () => {
     const started = hashLoad().started;
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) =>
-      from(`10.70.0.${i}`)('POST', '/api/bff/v1/senha/redefinir', { body: { token: `inventado-${String(i).padStart(16, '0')}`, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        from(`10.70.0.${i}`)('POST', '/api/bff/v1/senha/redefinir', {
+          body: { token: `inventado-${String(i).padStart(16, '0')}`, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' },
+        }),
+      ),
+    );
     expect(statuses(answers)).toEqual({ 410: 60 });
     expect(hashLoad().started - started).toBe(0);
   });
@@ -132,7 +152,11 @@ describe('hashing floods', () => {
   it('resets are limited per address (429), counted before the link is even looked up', async () => {
     const answers = [];
     for (let i = 0; i < 22; i++) {
-      answers.push(await from('10.70.1.1')('POST', '/api/bff/v1/senha/redefinir', { body: { token: `inventado-${String(i).padStart(16, '0')}`, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' } }));
+      answers.push(
+        await from('10.70.1.1')('POST', '/api/bff/v1/senha/redefinir', {
+          body: { token: `inventado-${String(i).padStart(16, '0')}`, senha: 'Nova@Senha1', confirmacao: 'Nova@Senha1' },
+        }),
+      );
     }
     expect(statuses(answers)).toEqual({ 410: 20, 429: 2 });
   });
@@ -143,8 +167,14 @@ describe('sessions', () => {
     const clock = useManualClock();
     try {
       const login = await gatewayLogin('10.80.0.1', 'parceiro@parceiro.demo', DEMO_PASSWORD, { 'x-portal-session': 'cookie' });
-      const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-      const history = () => from('10.80.0.1')('GET', '/api/bff/v1/cotacoes', { headers: { cookie: cookie.split('; ').find((c) => c.startsWith('tokenSimulador='))! } });
+      const cookie = login.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const history = () =>
+        from('10.80.0.1')('GET', '/api/bff/v1/cotacoes', {
+          headers: { cookie: cookie.split('; ').find((c) => c.startsWith('tokenSimulador='))! },
+        });
       expect((await history()).status).toBe(200);
       // Using the child keeps the parent awake…
       clock.advance(SESSION_IDLE_MS - 60_000);
@@ -155,7 +185,10 @@ describe('sessions', () => {
       clock.advance(SESSION_IDLE_MS + 1_000);
       const refused = await history();
       expect(refused).toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.expired } });
-      const cleared = refused.headers.getSetCookie().map((c) => c.split('=')[0]).sort();
+      const cleared = refused.headers
+        .getSetCookie()
+        .map((c) => c.split('=')[0])
+        .sort();
       expect(cleared).toEqual(['tokenSimulador', 'tokenV2']);
     } finally {
       clock.restore();
@@ -164,18 +197,35 @@ describe('sessions', () => {
 
   it('signing in again revokes the session it replaces', async () => {
     const first = await gatewayLogin('10.80.0.2', 'parceiro@parceiro.demo', DEMO_PASSWORD, { 'x-portal-session': 'cookie' });
-    const firstCookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const second = await gatewayLogin('10.80.0.2', 'parceiro@parceiro.demo', DEMO_PASSWORD, { 'x-portal-session': 'cookie', cookie: firstCookie });
+    const firstCookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const second = await gatewayLogin('10.80.0.2', 'parceiro@parceiro.demo', DEMO_PASSWORD, {
+      'x-portal-session': 'cookie',
+      cookie: firstCookie,
+    });
     expect(second.status).toBe(200);
     for (const token of firstCookie.split('; ')) {
-      expect((await from('10.80.0.2')('GET', '/api/bff/v1/cotacoes', { headers: { cookie: token } })).status, token.split('=')[0]).toBe(401);
+      expect((await from('10.80.0.2')('GET', '/api/bff/v1/cotacoes', { headers: { cookie: token } })).status, token.split('=')[0]).toBe(
+        401,
+      );
     }
-    const secondCookie = second.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const secondCookie = second.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     expect((await from('10.80.0.2')('GET', '/api/bff/v1/usuario', { headers: { cookie: secondCookie } })).status).toBe(200);
 
-    const legacy = await from('10.80.0.2')('POST', '/api/plataforma/v1/login', { body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie' } });
+    const legacy = await from('10.80.0.2')('POST', '/api/plataforma/v1/login', {
+      body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD },
+      headers: { 'x-portal-session': 'cookie' },
+    });
     const legacyCookie = legacy.headers.getSetCookie()[0]!.split(';')[0]!;
-    await from('10.80.0.2')('POST', '/api/plataforma/v1/login', { body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD }, headers: { 'x-portal-session': 'cookie', cookie: legacyCookie } });
+    await from('10.80.0.2')('POST', '/api/plataforma/v1/login', {
+      body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD },
+      headers: { 'x-portal-session': 'cookie', cookie: legacyCookie },
+    });
     expect((await from('10.80.0.2')('GET', '/api/plataforma/v1/simuladores', { headers: { cookie: legacyCookie } })).status).toBe(401);
   });
 });

@@ -33,7 +33,10 @@ describe('POST /api/plataforma/v1/login', () => {
 
   it('refuses an unknown user with 404, a wrong password with 401, a v2 user with 404', async () => {
     expect(await loginV1('ninguem@legado.demo')).toMatchObject({ status: 404, json: { status: 404, message: 'Usuário não encontrado' } });
-    expect(await loginV1('admin@legado.demo', 'Errada@123')).toMatchObject({ status: 401, json: { message: 'Usuário ou senha inválidos' } });
+    expect(await loginV1('admin@legado.demo', 'Errada@123')).toMatchObject({
+      status: 401,
+      json: { message: 'Usuário ou senha inválidos' },
+    });
     const v2 = await loginV1('parceiro@parceiro.demo');
     expect(v2.status).toBe(404);
     expect(v2.json.message).toContain('novo portal');
@@ -69,20 +72,25 @@ describe('GET /api/plataforma/v1/permissoes/{idUsuario}', () => {
 
   it('answers 401 with the SPEC §8 messages for a missing, unknown or expired token', async () => {
     expect(await call('GET', '/api/plataforma/v1/permissoes/1')).toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.missing } });
-    expect(await call('GET', '/api/plataforma/v1/permissoes/1', { headers: { authtoken: 'x'.repeat(43) } }))
-      .toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.invalid } });
+    expect(await call('GET', '/api/plataforma/v1/permissoes/1', { headers: { authtoken: 'x'.repeat(43) } })).toMatchObject({
+      status: 401,
+      json: { message: TOKEN_MESSAGES.invalid },
+    });
     const { json: login } = await loginV1('vendedor@legado.demo');
     await db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 minute'` }).where('revoked_at', 'is', null).execute();
-    expect(await call('GET', `/api/plataforma/v1/permissoes/${login.resultado.idUsuario}`, { headers: { authtoken: login.resultado.token } }))
-      .toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.expired } });
+    expect(
+      await call('GET', `/api/plataforma/v1/permissoes/${login.resultado.idUsuario}`, { headers: { authtoken: login.resultado.token } }),
+    ).toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.expired } });
   });
 
   it("refuses another user's permissions to a seller and a v2 token for a v1 endpoint", async () => {
     const { json: login } = await loginV1('vendedor@legado.demo');
     expect((await call('GET', '/api/plataforma/v1/permissoes/1', { headers: { authtoken: login.resultado.token } })).status).toBe(403);
     const { json: v2 } = await loginV2('parceiro@parceiro.demo');
-    expect(await call('GET', '/api/plataforma/v1/permissoes/1', { headers: { authtoken: v2.token } }))
-      .toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.invalid } });
+    expect(await call('GET', '/api/plataforma/v1/permissoes/1', { headers: { authtoken: v2.token } })).toMatchObject({
+      status: 401,
+      json: { message: TOKEN_MESSAGES.invalid },
+    });
   });
 });
 
@@ -95,7 +103,9 @@ describe('POST /api/gateway/login', () => {
   });
 
   it('signs a partner in with the e-mail and APP_NAME, and refuses the bare-name form for non-admins', async () => {
-    const ok = await call('POST', '/api/gateway/login?APP_NAME=portal-parceiros', { body: { userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD } });
+    const ok = await call('POST', '/api/gateway/login?APP_NAME=portal-parceiros', {
+      body: { userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD },
+    });
     expect(ok.status).toBe(200);
     expect((await loginV2('parceiro')).status).toBe(404);
   });
@@ -116,7 +126,9 @@ describe('GET /api/bff/v1/usuario', () => {
     const { status, json } = await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: login.token } });
     expect(status).toBe(200);
     expect(json.dado.atributos).toMatchObject({
-      cdPerfilUsuario: 'substabelecido', nmUsuario: 'Felipe Araújo', cdCnpjEmpresa: '33444555000181',
+      cdPerfilUsuario: 'substabelecido',
+      nmUsuario: 'Felipe Araújo',
+      cdCnpjEmpresa: '33444555000181',
       cdOperacoes: expect.arrayContaining(['COTAR_VENDER', 'GERENCIAR_USUARIOS', 'OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL']),
     });
     expect(json.dado.atributos.cdOperacoes).not.toContain('OFERTAS_DISPONIVEIS_SIMULADORES_FLORESTA');
@@ -137,16 +149,25 @@ describe('POST /api/plataforma/v1/login/token (simulator token)', () => {
 
   it('issues a simulator token to a partner for their own e-mail', async () => {
     const { json: login } = await loginV2('parceiro@parceiro.demo');
-    const { status, json } = await call('POST', '/api/plataforma/v1/login/token', { body: body('parceiro@parceiro.demo'), headers: { authtoken: login.token } });
+    const { status, json } = await call('POST', '/api/plataforma/v1/login/token', {
+      body: body('parceiro@parceiro.demo'),
+      headers: { authtoken: login.token },
+    });
     expect(status).toBe(200);
     expect(json.resultado.token).toMatch(/^[\w-]{43}$/);
   });
 
   it("refuses another user's e-mail, the provider admin, and a caller without a v2 session", async () => {
     const { json: login } = await loginV2('parceiro@parceiro.demo');
-    expect((await call('POST', '/api/plataforma/v1/login/token', { body: body('outro@parceiro.demo'), headers: { authtoken: login.token } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/plataforma/v1/login/token', { body: body('outro@parceiro.demo'), headers: { authtoken: login.token } }))
+        .status,
+    ).toBe(403);
     const { json: admin } = await loginV2('admin');
-    expect((await call('POST', '/api/plataforma/v1/login/token', { body: body('admin@seguradora.demo'), headers: { authtoken: admin.token } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/plataforma/v1/login/token', { body: body('admin@seguradora.demo'), headers: { authtoken: admin.token } }))
+        .status,
+    ).toBe(403);
     expect((await call('POST', '/api/plataforma/v1/login/token', { body: body('parceiro@parceiro.demo') })).status).toBe(401);
   });
 });
@@ -154,12 +175,16 @@ describe('POST /api/plataforma/v1/login/token (simulator token)', () => {
 describe('GET /api/plataforma/v1/usuarios/filtro', () => {
   it('pages users four at a time for the legacy admin', async () => {
     const { json: login } = await loginV1('admin@legado.demo');
-    const { status, json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=4', { headers: { authtoken: login.resultado.token } });
+    const { status, json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=4', {
+      headers: { authtoken: login.resultado.token },
+    });
     expect(status).toBe(200);
     expect(json.resultado.content).toHaveLength(4);
     expect(json.resultado.totalPages).toBe(Math.ceil(DEMO_USERS.length / 4));
     expect(json.resultado.content[0].cpf).toMatch(/^\*\*\*\.\*\*\*\.\*\*\*-\d{2}$/);
-    const second = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=1&page-size=4', { headers: { authtoken: login.resultado.token } });
+    const second = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=1&page-size=4', {
+      headers: { authtoken: login.resultado.token },
+    });
     expect(second.json.resultado.content).toHaveLength(Math.min(4, DEMO_USERS.length - 4));
   });
 
@@ -176,7 +201,10 @@ describe('GET /api/plataforma/v1/usuarios/filtro', () => {
   it('limits a sub-delegated manager to their company and refuses a seller', async () => {
     const { json: sub } = await loginV2('substabelecido@parceiro.demo');
     const { json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=50', { headers: { authtoken: sub.token } });
-    expect(json.resultado.content.map((u: { email: string }) => u.email).sort()).toEqual(['parceiro.admin@parceiro.demo', 'substabelecido@parceiro.demo']);
+    expect(json.resultado.content.map((u: { email: string }) => u.email).sort()).toEqual([
+      'parceiro.admin@parceiro.demo',
+      'substabelecido@parceiro.demo',
+    ]);
     const { json: seller } = await loginV1('vendedor@legado.demo');
     expect((await call('GET', '/api/plataforma/v1/usuarios/filtro', { headers: { authtoken: seller.resultado.token } })).status).toBe(403);
     expect((await call('GET', '/api/plataforma/v1/usuarios/filtro?page=-1', { headers: { authtoken: sub.token } })).status).toBe(400);
@@ -186,13 +214,16 @@ describe('GET /api/plataforma/v1/usuarios/filtro', () => {
 describe('protections', () => {
   it('refuses a state-changing request from another origin (403)', async () => {
     const response = await call('POST', '/api/plataforma/v1/login', {
-      body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD }, headers: { origin: 'https://evil.example' },
+      body: { user_name: 'vendedor@legado.demo', password: DEMO_PASSWORD },
+      headers: { origin: 'https://evil.example' },
     });
     expect(response.status).toBe(403);
   });
 
   it('answers 413 for a body over 1 MB and 404/405 for unknown routes and methods', async () => {
-    expect((await call('POST', '/api/plataforma/v1/login', { rawBody: JSON.stringify({ user_name: 'x'.repeat(1_100_000) }) })).status).toBe(413);
+    expect((await call('POST', '/api/plataforma/v1/login', { rawBody: JSON.stringify({ user_name: 'x'.repeat(1_100_000) }) })).status).toBe(
+      413,
+    );
     expect((await call('GET', '/api/plataforma/v1/nada')).status).toBe(404);
     expect((await call('DELETE', '/api/plataforma/v1/login')).status).toBe(405);
   });
@@ -200,9 +231,14 @@ describe('protections', () => {
   it('rate-limits failed sign-ins per account (429 with Retry-After)', async () => {
     const limitedCall = apiClient(db, { ip: '10.9.9.9' });
     for (let i = 0; i < 5; i++) {
-      expect((await limitedCall('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: 'Errada@1' } })).status).toBe(401);
+      expect(
+        (await limitedCall('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: 'Errada@1' } }))
+          .status,
+      ).toBe(401);
     }
-    const blocked = await limitedCall('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD } });
+    const blocked = await limitedCall('POST', '/api/gateway/login', {
+      body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD },
+    });
     expect(blocked.status).toBe(429);
     expect(blocked.json.message).toContain('Muitas tentativas');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -212,7 +248,9 @@ describe('protections', () => {
   it('signs out: every token the caller holds stops working', async () => {
     const { json: login } = await loginV2('parceiro@parceiro.demo');
     expect((await call('POST', '/api/auth/v1/logout', { headers: { authtoken: login.token } })).status).toBe(200);
-    expect(await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: login.token } }))
-      .toMatchObject({ status: 401, json: { message: TOKEN_MESSAGES.invalid } });
+    expect(await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: login.token } })).toMatchObject({
+      status: 401,
+      json: { message: TOKEN_MESSAGES.invalid },
+    });
   });
 });

@@ -55,12 +55,25 @@ export function ChatLink({ centralAtendimento, chatWhatsapp }: Props) {
     <div className="chat-link" ref={menuRef} data-testid="chat-link">
       {open ? (
         <div className="chat-menu" id="chat-menu" role="menu" aria-label="Fale conosco">
-          <a role="menuitem" href={whatsappHref(chatWhatsapp)} target="_blank" rel="noopener noreferrer">Chat no WhatsApp {chatWhatsapp}</a>
-          <a role="menuitem" href={telHref(centralAtendimento)}>Central de atendimento {centralAtendimento}</a>
+          <a role="menuitem" href={whatsappHref(chatWhatsapp)} target="_blank" rel="noopener noreferrer">
+            Chat no WhatsApp {chatWhatsapp}
+          </a>
+          <a role="menuitem" href={telHref(centralAtendimento)}>
+            Central de atendimento {centralAtendimento}
+          </a>
         </div>
       ) : null}
-      <button type="button" className="chat-button" aria-haspopup="menu" aria-expanded={open} aria-controls="chat-menu"
-        onClick={(event) => { event.stopPropagation(); setOpen(!open); }}>
+      <button
+        type="button"
+        className="chat-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls="chat-menu"
+        onClick={(event) => {
+          event.stopPropagation();
+          setOpen(!open);
+        }}
+      >
         <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
           <path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm3 6a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm5 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm5 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z" />
         </svg>

@@ -36,7 +36,11 @@ export function MenuTree({ items, currentPath, onNavigate, level = 0 }: Props) {
                 {...(item.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
               >
                 {item.title}
-                {item.external ? <span className="external-mark" role="img" aria-label="(abre em nova aba)">↗</span> : null}
+                {item.external ? (
+                  <span className="external-mark" role="img" aria-label="(abre em nova aba)">
+                    ↗
+                  </span>
+                ) : null}
               </a>
             </li>
           );
@@ -45,13 +49,24 @@ export function MenuTree({ items, currentPath, onNavigate, level = 0 }: Props) {
         const panelId = `${baseId}-${item.id}`;
         return (
           <li key={item.id} className={open ? 'menu-group open' : 'menu-group'}>
-            <button type="button" className="menu-group-button" aria-expanded={open} aria-controls={panelId}
-              onClick={() => setExpanded(open ? undefined : item.id)}>
+            <button
+              type="button"
+              className="menu-group-button"
+              aria-expanded={open}
+              aria-controls={panelId}
+              onClick={() => setExpanded(open ? undefined : item.id)}
+            >
               <span>{item.title}</span>
-              <span className="chevron" aria-hidden="true">{open ? '▴' : '▾'}</span>
+              <span className="chevron" aria-hidden="true">
+                {open ? '▴' : '▾'}
+              </span>
             </button>
             <div id={panelId} hidden={!open}>
-              {item.staging ? <p className="staging-warning" role="note">Módulo em homologação: pode conter dados de teste.</p> : null}
+              {item.staging ? (
+                <p className="staging-warning" role="note">
+                  Módulo em homologação: pode conter dados de teste.
+                </p>
+              ) : null}
               <MenuTree items={item.children} currentPath={currentPath} onNavigate={onNavigate} level={level + 1} />
             </div>
           </li>

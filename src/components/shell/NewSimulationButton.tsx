@@ -9,7 +9,9 @@ export function NewSimulationButton({ startHref }: { startHref: string }) {
   const [asking, setAsking] = useState(false);
   return (
     <>
-      <button type="button" className="button button-primary button-small" onClick={() => setAsking(true)}>Nova Simulação</button>
+      <button type="button" className="button button-primary button-small" onClick={() => setAsking(true)}>
+        Nova Simulação
+      </button>
       <ConfirmDialog
         open={asking}
         title="Atenção"

@@ -23,7 +23,10 @@ export interface ShellProps {
 /** 'Eduarda Lima' → 'EL': the profile link's face on narrow screens. */
 const initialsOf = (name: string) => {
   const words = name.split(/\s+/).filter(Boolean);
-  return [words[0], words.length > 1 ? words[words.length - 1] : undefined].map((w) => w?.[0] ?? '').join('').toUpperCase();
+  return [words[0], words.length > 1 ? words[words.length - 1] : undefined]
+    .map((w) => w?.[0] ?? '')
+    .join('')
+    .toUpperCase();
 };
 
 /**
@@ -51,18 +54,42 @@ export default function PortalShell(props: ShellProps) {
   return (
     <>
       <div className={simulator ? 'shell-bar shell-bar-simulator' : 'shell-bar'}>
-        <button type="button" className="menu-button" aria-label="Abrir menu" aria-haspopup="dialog" aria-expanded={open} onClick={openDrawer}>
-          <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round">
+        <button
+          type="button"
+          className="menu-button"
+          aria-label="Abrir menu"
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onClick={openDrawer}
+        >
+          <svg
+            width="26"
+            height="26"
+            viewBox="0 0 24 24"
+            aria-hidden="true"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.2"
+            strokeLinecap="round"
+          >
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>
         </button>
-        <a className="shell-brand" href={homeHref}>Portal de Parceiros</a>
+        <a className="shell-brand" href={homeHref}>
+          Portal de Parceiros
+        </a>
         {simulator ? (
           <nav className="simulator-actions" aria-label="Simulação">
             <NewSimulationButton startHref={simulator.startHref} />
-            {simulator.historyHref ? <a className="button button-outline button-small" href={simulator.historyHref}>Histórico</a> : null}
+            {simulator.historyHref ? (
+              <a className="button button-outline button-small" href={simulator.historyHref}>
+                Histórico
+              </a>
+            ) : null}
             <a className="profile-link" href={profileHref}>
-              <span className="profile-initials" aria-hidden="true">{initialsOf(userName)}</span>
+              <span className="profile-initials" aria-hidden="true">
+                {initialsOf(userName)}
+              </span>
               <span className="profile-name">{userName}</span>
             </a>
           </nav>
@@ -84,13 +111,19 @@ export default function PortalShell(props: ShellProps) {
               <p className="drawer-user">{userName}</p>
               {generation === 'v1' && lastAccess ? <p className="drawer-last-access">Último acesso: {lastAccess}</p> : null}
             </div>
-            <button type="button" className="drawer-close" aria-label="Fechar menu" onClick={closeDrawer}>×</button>
+            <button type="button" className="drawer-close" aria-label="Fechar menu" onClick={closeDrawer}>
+              ×
+            </button>
           </div>
           <div className="drawer-actions">
-            <a className="button button-secondary button-small" href={profileHref} onClick={closeDrawer}>Ver perfil</a>
+            <a className="button button-secondary button-small" href={profileHref} onClick={closeDrawer}>
+              Ver perfil
+            </a>
             <form method="post" action="/sair">
               <input type="hidden" name="geracao" value={generation} />
-              <button type="submit" className="button button-outline button-small">Sair</button>
+              <button type="submit" className="button button-outline button-small">
+                Sair
+              </button>
             </form>
           </div>
           <nav aria-label="Menu">

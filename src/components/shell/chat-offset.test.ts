@@ -9,6 +9,5 @@ describe('chatLinkBottom', () => {
     [850, 120, 900, 230], // 50 px visible
     [700, 120, 900, 300], // fully visible
     [-20, 120, 900, 280], // scrolled past its top: only 100 px remain visible
-  ])('top %i, height %i, viewport %i → %i', (top, height, viewport, bottom) =>
-    expect(chatLinkBottom(top, height, viewport)).toBe(bottom));
+  ])('top %i, height %i, viewport %i → %i', (top, height, viewport, bottom) => expect(chatLinkBottom(top, height, viewport)).toBe(bottom));
 });

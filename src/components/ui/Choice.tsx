@@ -17,16 +17,27 @@ export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectEl
 }
 
 export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(function SelectField(
-  { label, options, placeholder, error, hint, ...select }, ref,
+  { label, options, placeholder, error, hint, ...select },
+  ref,
 ) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <div className="field-control">
-        <select {...select} ref={ref} id={id} className="field-input" aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}>
+        <select
+          {...select}
+          ref={ref}
+          id={id}
+          className="field-input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+        >
           {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-          {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       </div>
     </FieldFrame>
@@ -51,13 +62,23 @@ export function RadioGroup({ label, name, options, value, onChange, error, disab
       <div className="choice-options">
         {options.map((o) => (
           <label key={o.value} className="choice">
-            <input type="radio" name={name} value={o.value} checked={value === o.value} disabled={disabled}
-              onChange={() => onChange(o.value)} />
+            <input
+              type="radio"
+              name={name}
+              value={o.value}
+              checked={value === o.value}
+              disabled={disabled}
+              onChange={() => onChange(o.value)}
+            />
             <span>{o.label}</span>
           </label>
         ))}
       </div>
-      {error ? <p className="field-error" id={`${id}-erro`} role="alert">{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={`${id}-erro`} role="alert">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
@@ -72,11 +93,21 @@ export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(fu
   return (
     <div className="field">
       <label className="choice" htmlFor={id}>
-        <input {...input} ref={ref} id={id} type="checkbox" aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-erro` : undefined} />
+        <input
+          {...input}
+          ref={ref}
+          id={id}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-erro` : undefined}
+        />
         <span>{label}</span>
       </label>
-      {error ? <p className="field-error" id={`${id}-erro`} role="alert">{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={`${id}-erro`} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 });

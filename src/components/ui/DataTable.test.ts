@@ -3,22 +3,28 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DataTable, pageWindow, type DataTableProps } from './DataTable';
 
-interface Row { id: number; nome: string; valor: number }
+interface Row {
+  id: number;
+  nome: string;
+  valor: number;
+}
 
 const render = (props: Partial<DataTableProps<Row>>) =>
-  renderToStaticMarkup(createElement(DataTable<Row>, {
-    caption: 'Cotações',
-    columns: [
-      { key: 'nome', header: 'Nome' },
-      { key: 'valor', header: 'Valor', align: 'end', render: (row) => `R$ ${row.valor}` },
-    ],
-    rows: [{ id: 1, nome: 'Ana', valor: 10 }],
-    rowKey: (row) => row.id,
-    page: 0,
-    totalPages: 1,
-    onPageChange: () => {},
-    ...props,
-  }));
+  renderToStaticMarkup(
+    createElement(DataTable<Row>, {
+      caption: 'Cotações',
+      columns: [
+        { key: 'nome', header: 'Nome' },
+        { key: 'valor', header: 'Valor', align: 'end', render: (row) => `R$ ${row.valor}` },
+      ],
+      rows: [{ id: 1, nome: 'Ana', valor: 10 }],
+      rowKey: (row) => row.id,
+      page: 0,
+      totalPages: 1,
+      onPageChange: () => {},
+      ...props,
+    }),
+  );
 
 describe('pageWindow', () => {
   it.each([

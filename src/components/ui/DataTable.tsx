@@ -34,9 +34,7 @@ const cell = <Row,>(row: Row, column: DataTableColumn<Row>): ReactNode => {
 
 /** The page numbers to offer: the first, the last, and the current one with its neighbours. */
 export function pageWindow(page: number, totalPages: number): (number | 'gap')[] {
-  const pages = [...new Set([0, page - 1, page, page + 1, totalPages - 1])]
-    .filter((p) => p >= 0 && p < totalPages)
-    .sort((a, b) => a - b);
+  const pages = [...new Set([0, page - 1, page, page + 1, totalPages - 1])].filter((p) => p >= 0 && p < totalPages).sort((a, b) => a - b);
   return pages.flatMap((p, i) => (i > 0 && p - pages[i - 1]! > 1 ? ['gap' as const, p] : [p]));
 }
 
@@ -45,8 +43,16 @@ export function pageWindow(page: number, totalPages: number): (number | 'gap')[]
  * carry their column header.
  */
 export function DataTable<Row>({
-  caption, columns, rows, rowKey, page, totalPages, onPageChange, loading = false,
-  emptyMessage = 'Nenhum registro encontrado.', hideCaption = false,
+  caption,
+  columns,
+  rows,
+  rowKey,
+  page,
+  totalPages,
+  onPageChange,
+  loading = false,
+  emptyMessage = 'Nenhum registro encontrado.',
+  hideCaption = false,
 }: DataTableProps<Row>) {
   const statusId = useId();
   const last = Math.max(totalPages - 1, 0);
@@ -58,7 +64,9 @@ export function DataTable<Row>({
           <thead>
             <tr>
               {columns.map((column) => (
-                <th key={column.key} scope="col" className={column.align === 'end' ? 'align-end' : undefined}>{column.header}</th>
+                <th key={column.key} scope="col" className={column.align === 'end' ? 'align-end' : undefined}>
+                  {column.header}
+                </th>
               ))}
             </tr>
           </thead>
@@ -80,17 +88,28 @@ export function DataTable<Row>({
             )}
           </tbody>
         </table>
-        {loading && rows.length > 0 ? <p className="data-table-loading" role="status">Carregando…</p> : null}
+        {loading && rows.length > 0 ? (
+          <p className="data-table-loading" role="status">
+            Carregando…
+          </p>
+        ) : null}
       </div>
       {totalPages > 1 ? (
         <nav className="pagination" aria-label={`Paginação: ${caption}`}>
-          <button type="button" className="button button-outline button-small" disabled={page <= 0 || loading} onClick={() => onPageChange(page - 1)}>
+          <button
+            type="button"
+            className="button button-outline button-small"
+            disabled={page <= 0 || loading}
+            onClick={() => onPageChange(page - 1)}
+          >
             Anterior
           </button>
           <ul className="pagination-pages">
             {pageWindow(page, totalPages).map((p, i, all) =>
               p === 'gap' ? (
-                <li key={`gap-after-${all[i - 1]}`} aria-hidden="true" className="pagination-gap">…</li>
+                <li key={`gap-after-${all[i - 1]}`} aria-hidden="true" className="pagination-gap">
+                  …
+                </li>
               ) : (
                 <li key={p}>
                   <button
@@ -107,7 +126,12 @@ export function DataTable<Row>({
               ),
             )}
           </ul>
-          <button type="button" className="button button-outline button-small" disabled={page >= last || loading} onClick={() => onPageChange(page + 1)}>
+          <button
+            type="button"
+            className="button button-outline button-small"
+            disabled={page >= last || loading}
+            onClick={() => onPageChange(page + 1)}
+          >
             Próxima
           </button>
           <p className="pagination-status" id={statusId} aria-live="polite">{`Página ${page + 1} de ${totalPages}`}</p>

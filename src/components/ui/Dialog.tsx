@@ -56,9 +56,17 @@ export function Dialog({ open, onClose, title, children, actions, closeButton = 
   }
 
   return (
-    <dialog ref={dialogRef} className="dialog" aria-labelledby={titleId} aria-describedby={children ? bodyId : undefined} onClose={handleClose}>
+    <dialog
+      ref={dialogRef}
+      className="dialog"
+      aria-labelledby={titleId}
+      aria-describedby={children ? bodyId : undefined}
+      onClose={handleClose}
+    >
       <div className="dialog-header">
-        <h2 id={titleId} className="dialog-title">{title}</h2>
+        <h2 id={titleId} className="dialog-title">
+          {title}
+        </h2>
         {closeButton ? (
           <button type="button" className="dialog-close" aria-label="Fechar" onClick={() => dialogRef.current?.close()}>
             <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
@@ -67,7 +75,11 @@ export function Dialog({ open, onClose, title, children, actions, closeButton = 
           </button>
         ) : null}
       </div>
-      {children ? <div id={bodyId} className="dialog-body">{children}</div> : null}
+      {children ? (
+        <div id={bodyId} className="dialog-body">
+          {children}
+        </div>
+      ) : null}
       {actions ? <div className="dialog-actions">{actions}</div> : null}
     </dialog>
   );
@@ -98,8 +110,12 @@ export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel, on
       closeButton={false}
       actions={
         <>
-          <Button type="button" variant="outline" data-autofocus onClick={() => onCancel('button')}>{cancelLabel}</Button>
-          <Button type="button" variant="primary" onClick={onConfirm}>{confirmLabel}</Button>
+          <Button type="button" variant="outline" data-autofocus onClick={() => onCancel('button')}>
+            {cancelLabel}
+          </Button>
+          <Button type="button" variant="primary" onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
         </>
       }
     >

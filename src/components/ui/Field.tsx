@@ -40,8 +40,12 @@ export function pasteFormattedDocument(event: ClipboardEvent<HTMLInputElement>):
 function HelpPopover({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
     <>
-      <button type="button" className="help-button" popoverTarget={id} aria-label={`Ajuda: ${label}`}>?</button>
-      <div id={id} popover="auto" className="help-popover" role="tooltip">{children}</div>
+      <button type="button" className="help-button" popoverTarget={id} aria-label={`Ajuda: ${label}`}>
+        ?
+      </button>
+      <div id={id} popover="auto" className="help-popover" role="tooltip">
+        {children}
+      </div>
     </>
   );
 }
@@ -61,11 +65,23 @@ export function FieldFrame({ id, label, error, hint, help, children }: FieldFram
     <div className="field">
       <span className="field-label">
         <label htmlFor={id}>{label}</label>
-        {help ? <HelpPopover id={`${id}-ajuda`} label={label}>{help}</HelpPopover> : null}
+        {help ? (
+          <HelpPopover id={`${id}-ajuda`} label={label}>
+            {help}
+          </HelpPopover>
+        ) : null}
       </span>
       {children}
-      {hint ? <div className="field-hint" id={`${id}-dica`}>{hint}</div> : null}
-      {error ? <p className="field-error" id={`${id}-erro`} role="alert">{error}</p> : null}
+      {hint ? (
+        <div className="field-hint" id={`${id}-dica`}>
+          {hint}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-erro`} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -75,7 +91,8 @@ export const describedBy = (id: string, error?: string, hint?: ReactNode) =>
   [error ? `${id}-erro` : '', hint ? `${id}-dica` : ''].filter(Boolean).join(' ') || undefined;
 
 export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
-  { label, error, hint, help, onChange, onPaste, formatPastedDocuments = true, ...input }, ref,
+  { label, error, hint, help, onChange, onPaste, formatPastedDocuments = true, ...input },
+  ref,
 ) {
   const id = useId();
   const formatsDocuments = formatPastedDocuments && TEXT_TYPES.has(input.type);
@@ -106,7 +123,8 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
 
 /** A password input whose text shows while the eye is held and hides when released or left (SPEC §4). */
 export const PasswordField = forwardRef<HTMLInputElement, Omit<FieldProps, 'type' | 'formatPastedDocuments'>>(function PasswordField(
-  { label, error, hint, help, ...input }, ref,
+  { label, error, hint, help, ...input },
+  ref,
 ) {
   const id = useId();
   const [visible, setVisible] = useState(false);

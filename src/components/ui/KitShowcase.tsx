@@ -38,16 +38,14 @@ function MaskedDemo({ mask, label, hint }: (typeof MASKED_FIELDS)[number]) {
   const [values, setValues] = useState({ masked: '', unmasked: '' });
   return (
     <div className="kit-card">
-      <MaskedInput
-        mask={mask}
-        label={label}
-        hint={hint}
-        name={mask}
-        onAccept={(masked, unmasked) => setValues({ masked, unmasked })}
-      />
+      <MaskedInput mask={mask} label={label} hint={hint} name={mask} onAccept={(masked, unmasked) => setValues({ masked, unmasked })} />
       <p className="kit-values">
-        <span>Com máscara: <output data-testid={`valor-${mask}`}>{values.masked}</output></span>
-        <span>Sem máscara: <output data-testid={`sem-mascara-${mask}`}>{values.unmasked}</output></span>
+        <span>
+          Com máscara: <output data-testid={`valor-${mask}`}>{values.masked}</output>
+        </span>
+        <span>
+          Sem máscara: <output data-testid={`sem-mascara-${mask}`}>{values.unmasked}</output>
+        </span>
       </p>
     </div>
   );
@@ -62,7 +60,12 @@ interface FormValues {
 /** react-hook-form: MaskedInput through a Controller, Field through register. */
 function FormDemo() {
   const [sent, setSent] = useState<FormValues>();
-  const { control, register, handleSubmit, formState: { errors } } = useForm<FormValues>({
+  const {
+    control,
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<FormValues>({
     defaultValues: { documento: '', premio: '', nome: '' },
   });
   return (
@@ -73,14 +76,14 @@ function FormDemo() {
         rules={{ required: 'Informe o CPF ou CNPJ.' }}
         render={({ field }) => <MaskedInput mask="document" label="Documento do segurado" error={errors.documento?.message} {...field} />}
       />
-      <Controller
-        name="premio"
-        control={control}
-        render={({ field }) => <MaskedInput mask="money" label="Prêmio" {...field} />}
-      />
+      <Controller name="premio" control={control} render={({ field }) => <MaskedInput mask="money" label="Prêmio" {...field} />} />
       <Field label="Nome ou documento (texto livre)" hint="Cole um CPF ou CNPJ aqui." {...register('nome')} />
       <Button type="submit">Enviar</Button>
-      {sent ? <pre className="kit-values" data-testid="formulario-enviado">{JSON.stringify(sent)}</pre> : null}
+      {sent ? (
+        <pre className="kit-values" data-testid="formulario-enviado">
+          {JSON.stringify(sent)}
+        </pre>
+      ) : null}
     </form>
   );
 }
@@ -90,16 +93,26 @@ function DialogDemo() {
   const [choice, setChoice] = useState('nenhuma');
   return (
     <div className="kit-row">
-      <Button type="button" variant="secondary" onClick={() => setOpen(true)}>Nova cotação</Button>
-      <p className="kit-values">Escolha: <output data-testid="escolha-dialogo">{choice}</output></p>
+      <Button type="button" variant="secondary" onClick={() => setOpen(true)}>
+        Nova cotação
+      </Button>
+      <p className="kit-values">
+        Escolha: <output data-testid="escolha-dialogo">{choice}</output>
+      </p>
       <ConfirmDialog
         open={open}
         title="Atenção"
         text="Esta ação irá interromper a simulação atual. Deseja iniciar uma nova cotação?"
         confirmLabel="sim"
         cancelLabel="não"
-        onConfirm={() => { setOpen(false); setChoice('sim'); }}
-        onCancel={(reason) => { setOpen(false); setChoice(reason === 'button' ? 'não' : 'fechado sem escolha'); }}
+        onConfirm={() => {
+          setOpen(false);
+          setChoice('sim');
+        }}
+        onCancel={(reason) => {
+          setOpen(false);
+          setChoice(reason === 'button' ? 'não' : 'fechado sem escolha');
+        }}
       />
     </div>
   );
@@ -146,7 +159,15 @@ function TableDemo() {
         totalPages={totalPages}
         onPageChange={setPage}
       />
-      <DataTable caption="Apólices" columns={QUOTE_COLUMNS} rows={[]} rowKey={(quote) => quote.numero} page={0} totalPages={0} onPageChange={() => {}} />
+      <DataTable
+        caption="Apólices"
+        columns={QUOTE_COLUMNS}
+        rows={[]}
+        rowKey={(quote) => quote.numero}
+        page={0}
+        totalPages={0}
+        onPageChange={() => {}}
+      />
     </>
   );
 }
@@ -165,8 +186,12 @@ function StepperDemo() {
     <>
       <Stepper steps={STEPS} current={STEPS[index]!.id} label="Etapas da cotação" />
       <div className="kit-row">
-        <Button type="button" size="small" variant="outline" disabled={index === 0} onClick={() => setIndex(index - 1)}>Etapa anterior</Button>
-        <Button type="button" size="small" variant="outline" disabled={index === STEPS.length - 1} onClick={() => setIndex(index + 1)}>Próxima etapa</Button>
+        <Button type="button" size="small" variant="outline" disabled={index === 0} onClick={() => setIndex(index - 1)}>
+          Etapa anterior
+        </Button>
+        <Button type="button" size="small" variant="outline" disabled={index === STEPS.length - 1} onClick={() => setIndex(index + 1)}>
+          Próxima etapa
+        </Button>
       </div>
     </>
   );
@@ -181,20 +206,28 @@ export default function KitShowcase() {
         {SIZES.map(({ size, label: sizeLabel }) => (
           <div className="kit-row" key={size}>
             {VARIANTS.map(({ variant, label }) => (
-              <Button key={variant} type="button" size={size} variant={variant}>{label} {sizeLabel}</Button>
+              <Button key={variant} type="button" size={size} variant={variant}>
+                {label} {sizeLabel}
+              </Button>
             ))}
           </div>
         ))}
         <div className="kit-row">
-          <Button type="button" disabled>Desabilitado</Button>
-          <Button type="button" loading>Salvar</Button>
+          <Button type="button" disabled>
+            Desabilitado
+          </Button>
+          <Button type="button" loading>
+            Salvar
+          </Button>
         </div>
       </section>
 
       <section className="kit-section" aria-labelledby="kit-mascaras">
         <h2 id="kit-mascaras">Campos com máscara</h2>
         <div className="kit-grid">
-          {MASKED_FIELDS.map((field) => <MaskedDemo key={field.mask} {...field} />)}
+          {MASKED_FIELDS.map((field) => (
+            <MaskedDemo key={field.mask} {...field} />
+          ))}
         </div>
       </section>
 
@@ -217,9 +250,19 @@ export default function KitShowcase() {
       <section className="kit-section" aria-labelledby="kit-avisos">
         <h2 id="kit-avisos">Avisos (toasts)</h2>
         <div className="kit-row">
-          <Button type="button" variant="outline" onClick={() => showToast({ kind: 'error' })}>Mostrar erro</Button>
-          <Button type="button" variant="outline" onClick={() => showToast({ kind: 'success', title: 'Cotação salva.' })}>Mostrar sucesso</Button>
-          <Button type="button" variant="outline" onClick={() => showToast({ kind: 'info', title: 'Aviso', text: 'A cotação vale por 30 dias.' })}>Mostrar aviso</Button>
+          <Button type="button" variant="outline" onClick={() => showToast({ kind: 'error' })}>
+            Mostrar erro
+          </Button>
+          <Button type="button" variant="outline" onClick={() => showToast({ kind: 'success', title: 'Cotação salva.' })}>
+            Mostrar sucesso
+          </Button>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => showToast({ kind: 'info', title: 'Aviso', text: 'A cotação vale por 30 dias.' })}
+          >
+            Mostrar aviso
+          </Button>
         </div>
       </section>
 

@@ -33,12 +33,13 @@ export interface MaskedInputProps
 }
 
 /** The props this component hands to IMaskInput. Its own types are a union over every mask kind. */
-type IMaskInputLooseProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & FactoryOpts & {
-  value?: string;
-  unmask?: boolean;
-  inputRef?: Ref<HTMLInputElement>;
-  onAccept?: (value: string, mask: InputMask<FactoryOpts>) => void;
-};
+type IMaskInputLooseProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> &
+  FactoryOpts & {
+    value?: string;
+    unmask?: boolean;
+    inputRef?: Ref<HTMLInputElement>;
+    onAccept?: (value: string, mask: InputMask<FactoryOpts>) => void;
+  };
 const MaskInput = IMaskInput as unknown as ComponentType<IMaskInputLooseProps>;
 
 /**

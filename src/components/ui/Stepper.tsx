@@ -19,7 +19,10 @@ export interface StepperProps {
  * numbered dots with the current step's name under them.
  */
 export function Stepper({ steps, current, label = 'Etapas' }: StepperProps) {
-  const currentIndex = Math.max(steps.findIndex((step) => step.id === current), 0);
+  const currentIndex = Math.max(
+    steps.findIndex((step) => step.id === current),
+    0,
+  );
   const currentStep = steps[currentIndex];
   return (
     <nav className="stepper" aria-label={label}>
@@ -28,7 +31,9 @@ export function Stepper({ steps, current, label = 'Etapas' }: StepperProps) {
           const state = index < currentIndex ? 'done' : index === currentIndex ? 'current' : 'todo';
           const content = (
             <>
-              <span className="stepper-marker" aria-hidden="true">{state === 'done' ? '✓' : index + 1}</span>
+              <span className="stepper-marker" aria-hidden="true">
+                {state === 'done' ? '✓' : index + 1}
+              </span>
               <span className="stepper-label">
                 {step.label}
                 {state === 'done' ? <span className="visually-hidden"> (concluída)</span> : null}
@@ -38,9 +43,13 @@ export function Stepper({ steps, current, label = 'Etapas' }: StepperProps) {
           return (
             <li key={step.id} className={`stepper-step stepper-${state}`}>
               {state === 'done' && step.href ? (
-                <a className="stepper-item" href={step.href}>{content}</a>
+                <a className="stepper-item" href={step.href}>
+                  {content}
+                </a>
               ) : (
-                <span className="stepper-item" aria-current={state === 'current' ? 'step' : undefined}>{content}</span>
+                <span className="stepper-item" aria-current={state === 'current' ? 'step' : undefined}>
+                  {content}
+                </span>
               )}
             </li>
           );

@@ -13,7 +13,9 @@ export function Toaster() {
     <section className="toaster" aria-label="Notificações">
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-          <span className="toast-icon" aria-hidden="true">{ICONS[toast.kind]}</span>
+          <span className="toast-icon" aria-hidden="true">
+            {ICONS[toast.kind]}
+          </span>
           <div className="toast-content">
             <p className="toast-title">{toast.title}</p>
             {toast.text ? <p className="toast-text">{toast.text}</p> : null}

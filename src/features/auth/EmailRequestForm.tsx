@@ -19,7 +19,11 @@ interface Props {
 export default function EmailRequestForm({ apis, base, path, submitLabel }: Props) {
   const [done, setDone] = useState<string>();
   const [failure, setFailure] = useState<string>();
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm({
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
     resolver: zodResolver(forgotPasswordSchema),
     mode: 'onSubmit',
   });
@@ -27,19 +31,33 @@ export default function EmailRequestForm({ apis, base, path, submitLabel }: Prop
   const onSubmit = handleSubmit(async (values) => {
     setFailure(undefined);
     try {
-      const answer = await createClient(apis, base)<{ resultado?: { mensagem: string }; dado?: { mensagem: string } }>(path, { method: 'POST', body: values });
+      const answer = await createClient(apis, base)<{ resultado?: { mensagem: string }; dado?: { mensagem: string } }>(path, {
+        method: 'POST',
+        body: values,
+      });
       setDone((answer.resultado ?? answer.dado)?.mensagem);
     } catch (error) {
       setFailure(toFailure(error).message);
     }
   });
 
-  if (done) return <div className="alert alert-success" role="status">{done}</div>;
+  if (done)
+    return (
+      <div className="alert alert-success" role="status">
+        {done}
+      </div>
+    );
   return (
     <form method="post" onSubmit={onSubmit} noValidate>
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       <Field label="E-mail" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...register('email')} />
-      <Button type="submit" block loading={isSubmitting}>{submitLabel}</Button>
+      <Button type="submit" block loading={isSubmitting}>
+        {submitLabel}
+      </Button>
     </form>
   );
 }

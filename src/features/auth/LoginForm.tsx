@@ -38,7 +38,8 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
   async function signInV1(email: string, senha: string) {
     const plataforma = createClient(apis, 'plataforma');
     const { resultado } = await plataforma<{ resultado: { idUsuario: number } }>('/v1/login', {
-      method: 'POST', body: { user_name: email, password: senha },
+      method: 'POST',
+      body: { user_name: email, password: senha },
     });
     // SPEC §4: the legacy login fetches the user's permissions before going home.
     await plataforma(`/v1/permissoes/${resultado.idUsuario}`);
@@ -48,7 +49,9 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
     const userName = stripProviderDomain(email, providerDomain);
     const isAdmin = userName !== email;
     await createClient(apis, 'gateway')('/login', {
-      method: 'POST', body: { userName, password: senha }, query: isAdmin ? undefined : { APP_NAME: appName },
+      method: 'POST',
+      body: { userName, password: senha },
+      query: isAdmin ? undefined : { APP_NAME: appName },
     });
     await createClient(apis, 'bff')('/v1/usuario');
   }
@@ -88,7 +91,11 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
   // method="post": a submit before the island hydrates must not put the password in the URL.
   return (
     <form method="post" onSubmit={onSubmit} noValidate aria-label="Entrar no portal">
-      {banner ? <div className="alert alert-error" role="alert">{banner}</div> : null}
+      {banner ? (
+        <div className="alert alert-error" role="alert">
+          {banner}
+        </div>
+      ) : null}
       <Field
         label="Login"
         name="email"
@@ -100,7 +107,9 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
         help={LOGIN_HELP[generation]}
       />
       <PasswordField label="Senha" name="senha" autoComplete="current-password" error={errors.senha} help={PASSWORD_HELP} />
-      <Button type="submit" block loading={submitting}>Entrar</Button>
+      <Button type="submit" block loading={submitting}>
+        Entrar
+      </Button>
     </form>
   );
 }

@@ -26,7 +26,13 @@ interface Values {
 export default function NewPasswordForm(props: Props) {
   const [failure, setFailure] = useState<string>();
   const isReset = props.mode === 'reset';
-  const { register, handleSubmit, watch, setError, formState: { errors, isSubmitting } } = useForm<Values>({
+  const {
+    register,
+    handleSubmit,
+    watch,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
     // One form, two schemas: the values type covers both.
     resolver: zodResolver(isReset ? resetPasswordSchema : firstAccessSchema) as unknown as Resolver<Values>,
     mode: 'onSubmit',
@@ -38,12 +44,16 @@ export default function NewPasswordForm(props: Props) {
     try {
       if (props.mode === 'reset') {
         const answer = await createClient(props.apis, props.base)<{ resultado?: { login: string }; dado?: { login: string } }>(
-          '/v1/senha/redefinir', { method: 'POST', body: values });
+          '/v1/senha/redefinir',
+          { method: 'POST', body: values },
+        );
         const login = (answer.resultado ?? answer.dado)?.login ?? '/signin';
         window.location.assign(`${login}?senha=redefinida`);
       } else {
-        const answer = await createClient(props.apis, 'plataforma')<{ resultado: { geracao: 'v1' | 'v2' } }>(
-          '/v1/primeiro-acesso', { method: 'POST', body: values });
+        const answer = await createClient(props.apis, 'plataforma')<{ resultado: { geracao: 'v1' | 'v2' } }>('/v1/primeiro-acesso', {
+          method: 'POST',
+          body: values,
+        });
         window.location.assign(answer.resultado.geracao === 'v2' ? '/v2/cadastro-realizado' : '/cadastro-realizado');
       }
     } catch (error) {
@@ -57,17 +67,40 @@ export default function NewPasswordForm(props: Props) {
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate>
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       {isReset ? null : (
         <>
           <Field label="E-mail" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
-          <Field label="Código de validação" inputMode="numeric" autoComplete="one-time-code" maxLength={6} error={errors.codigo?.message} {...register('codigo')} />
+          <Field
+            label="Código de validação"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            error={errors.codigo?.message}
+            {...register('codigo')}
+          />
         </>
       )}
-      <PasswordField label="Nova senha" autoComplete="new-password" error={errors.senha?.message}
-        hint={<PasswordChecklist password={watch('senha') ?? ''} />} {...register('senha')} />
-      <PasswordField label="Confirme a nova senha" autoComplete="new-password" error={errors.confirmacao?.message} {...register('confirmacao')} />
-      <Button type="submit" block loading={isSubmitting}>{isReset ? 'Redefinir senha' : 'Cadastrar senha'}</Button>
+      <PasswordField
+        label="Nova senha"
+        autoComplete="new-password"
+        error={errors.senha?.message}
+        hint={<PasswordChecklist password={watch('senha') ?? ''} />}
+        {...register('senha')}
+      />
+      <PasswordField
+        label="Confirme a nova senha"
+        autoComplete="new-password"
+        error={errors.confirmacao?.message}
+        {...register('confirmacao')}
+      />
+      <Button type="submit" block loading={isSubmitting}>
+        {isReset ? 'Redefinir senha' : 'Cadastrar senha'}
+      </Button>
     </form>
   );
 }

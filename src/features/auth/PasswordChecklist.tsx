@@ -6,7 +6,12 @@ export function PasswordChecklist({ password }: { password: string }) {
     <ul className="checklist" aria-label="Requisitos da senha">
       {PASSWORD_RULES.map((rule) => {
         const ok = rule.test(password);
-        return <li key={rule.id} className={ok ? 'ok' : undefined}>{rule.label}{ok ? <span className="visually-hidden"> (atendido)</span> : null}</li>;
+        return (
+          <li key={rule.id} className={ok ? 'ok' : undefined}>
+            {rule.label}
+            {ok ? <span className="visually-hidden"> (atendido)</span> : null}
+          </li>
+        );
       })}
     </ul>
   );

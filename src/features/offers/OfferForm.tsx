@@ -32,7 +32,14 @@ const COMPANY_TYPES: Record<string, string> = { PARCEIRO: 'parceiro', SUBSTABELE
  */
 export default function OfferForm({ apis, idSimulador, nrOferta, companies, initial }: OfferFormProps) {
   const [failure, setFailure] = useState<string>();
-  const { register, control, handleSubmit, getValues, setError, formState: { errors, isSubmitting } } = useForm<OfferFormInput, unknown, OfferUpdate>({
+  const {
+    register,
+    control,
+    handleSubmit,
+    getValues,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<OfferFormInput, unknown, OfferUpdate>({
     resolver: zodResolver(offerUpdateSchema),
     defaultValues: initial,
     mode: 'onSubmit',
@@ -45,7 +52,8 @@ export default function OfferForm({ apis, idSimulador, nrOferta, companies, init
     try {
       const client = createClient(apis, 'bff');
       const saved = nrOferta
-        ? (await client<{ dado: { oferta: { nrOferta: number } } }>(`/v1/ofertas/${nrOferta}`, { method: 'PUT', body })).dado.oferta.nrOferta
+        ? (await client<{ dado: { oferta: { nrOferta: number } } }>(`/v1/ofertas/${nrOferta}`, { method: 'PUT', body })).dado.oferta
+            .nrOferta
         : (await client<{ dado: { nrOferta: number }[] }>('/v1/ofertas', { method: 'POST', body })).dado[0]!.nrOferta;
       window.location.assign(`/v2/ofertas?idSimulador=${idSimulador}&salvo=${saved}`);
     } catch (error) {
@@ -64,14 +72,22 @@ export default function OfferForm({ apis, idSimulador, nrOferta, companies, init
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate aria-label={nrOferta ? 'Editar oferta' : 'Nova oferta'} className="offer-form">
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       <Field label="Nome da oferta" maxLength={120} error={errors.nome?.message} {...register('nome')} />
 
       <Controller
         control={control}
         name="empresas"
         render={({ field }) => (
-          <fieldset className="companies" aria-describedby={errors.empresas ? 'empresas-erro' : undefined} aria-invalid={errors.empresas ? true : undefined}>
+          <fieldset
+            className="companies"
+            aria-describedby={errors.empresas ? 'empresas-erro' : undefined}
+            aria-invalid={errors.empresas ? true : undefined}
+          >
             <legend className="field-label">Empresas</legend>
             {companies.map((company) => (
               <label key={company.id} className="checkbox">
@@ -81,30 +97,48 @@ export default function OfferForm({ apis, idSimulador, nrOferta, companies, init
                   value={company.id}
                   checked={field.value.includes(company.id)}
                   onBlur={field.onBlur}
-                  onChange={(event) => field.onChange(event.target.checked
-                    ? [...field.value, company.id]
-                    : field.value.filter((id) => id !== company.id))}
+                  onChange={(event) =>
+                    field.onChange(event.target.checked ? [...field.value, company.id] : field.value.filter((id) => id !== company.id))
+                  }
                 />
                 {company.nome} <span className="muted">({COMPANY_TYPES[company.tipo] ?? company.tipo})</span>
               </label>
             ))}
-            {errors.empresas ? <p className="field-error" id="empresas-erro" role="alert">{errors.empresas.message}</p> : null}
+            {errors.empresas ? (
+              <p className="field-error" id="empresas-erro" role="alert">
+                {errors.empresas.message}
+              </p>
+            ) : null}
           </fieldset>
         )}
       />
 
       <div className="dates">
         <Field label="Início da vigência" type="date" error={errors.vigenciaInicio?.message} {...register('vigenciaInicio')} />
-        <Field label="Fim da vigência" type="date" hint="Deixe em branco para uma vigência sem prazo final."
-          error={errors.vigenciaFim?.message} {...register('vigenciaFim')} />
+        <Field
+          label="Fim da vigência"
+          type="date"
+          hint="Deixe em branco para uma vigência sem prazo final."
+          error={errors.vigenciaFim?.message}
+          {...register('vigenciaFim')}
+        />
       </div>
 
       <Controller
         control={control}
         name="comissao"
         render={({ field }) => (
-          <MaskedInput label="Comissão (%)" mask="percentage" placeholder="0,00" error={errors.comissao?.message}
-            name={field.name} ref={field.ref} value={String(field.value ?? '')} onChange={field.onChange} onBlur={field.onBlur} />
+          <MaskedInput
+            label="Comissão (%)"
+            mask="percentage"
+            placeholder="0,00"
+            error={errors.comissao?.message}
+            name={field.name}
+            ref={field.ref}
+            value={String(field.value ?? '')}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+          />
         )}
       />
 
@@ -113,8 +147,12 @@ export default function OfferForm({ apis, idSimulador, nrOferta, companies, init
       </label>
 
       <div className="actions">
-        <Button type="submit" loading={isSubmitting}>Salvar</Button>
-        <a className="button button-outline" href="/v2/ofertas">Cancelar</a>
+        <Button type="submit" loading={isSubmitting}>
+          Salvar
+        </Button>
+        <a className="button button-outline" href="/v2/ofertas">
+          Cancelar
+        </a>
       </div>
     </form>
   );

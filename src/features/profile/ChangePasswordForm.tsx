@@ -17,7 +17,14 @@ interface Values {
 export default function ChangePasswordForm({ apis, base }: { apis: ApiBases; base: 'plataforma' | 'bff' }) {
   const [done, setDone] = useState<string>();
   const [failure, setFailure] = useState<string>();
-  const { register, handleSubmit, watch, reset, setError, formState: { errors, isSubmitting } } = useForm<Values>({
+  const {
+    register,
+    handleSubmit,
+    watch,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
     resolver: zodResolver(changePasswordSchema),
     mode: 'onSubmit',
   });
@@ -26,7 +33,10 @@ export default function ChangePasswordForm({ apis, base }: { apis: ApiBases; bas
     setDone(undefined);
     setFailure(undefined);
     try {
-      const answer = await createClient(apis, base)<{ resultado?: { mensagem: string }; dado?: { mensagem: string } }>('/v1/senha', { method: 'PUT', body: values });
+      const answer = await createClient(apis, base)<{ resultado?: { mensagem: string }; dado?: { mensagem: string } }>('/v1/senha', {
+        method: 'PUT',
+        body: values,
+      });
       setDone((answer.resultado ?? answer.dado)?.mensagem);
       reset();
     } catch (error) {
@@ -42,13 +52,33 @@ export default function ChangePasswordForm({ apis, base }: { apis: ApiBases; bas
   return (
     <form method="post" onSubmit={onSubmit} noValidate aria-labelledby="alterar-senha">
       <h2 id="alterar-senha">Alterar senha</h2>
-      {done ? <div className="alert alert-success" role="status">{done}</div> : null}
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {done ? (
+        <div className="alert alert-success" role="status">
+          {done}
+        </div>
+      ) : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       <PasswordField label="Senha atual" autoComplete="current-password" error={errors.senhaAtual?.message} {...register('senhaAtual')} />
-      <PasswordField label="Nova senha" autoComplete="new-password" error={errors.senha?.message}
-        hint={<PasswordChecklist password={watch('senha') ?? ''} />} {...register('senha')} />
-      <PasswordField label="Confirme a nova senha" autoComplete="new-password" error={errors.confirmacao?.message} {...register('confirmacao')} />
-      <Button type="submit" loading={isSubmitting}>Alterar senha</Button>
+      <PasswordField
+        label="Nova senha"
+        autoComplete="new-password"
+        error={errors.senha?.message}
+        hint={<PasswordChecklist password={watch('senha') ?? ''} />}
+        {...register('senha')}
+      />
+      <PasswordField
+        label="Confirme a nova senha"
+        autoComplete="new-password"
+        error={errors.confirmacao?.message}
+        {...register('confirmacao')}
+      />
+      <Button type="submit" loading={isSubmitting}>
+        Alterar senha
+      </Button>
     </form>
   );
 }

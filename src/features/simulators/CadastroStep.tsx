@@ -51,9 +51,10 @@ function insuredTexts(segurado: Record<string, unknown> | undefined, defaultType
 }
 
 function insuredFromTexts(texts: Texts) {
-  const identity = texts.tipoPessoa === 'PJ'
-    ? { razaoSocial: texts.razaoSocial, cnpj: texts.cnpj }
-    : { nome: texts.nome, cpf: texts.cpf, dataNascimento: texts.dataNascimento };
+  const identity =
+    texts.tipoPessoa === 'PJ'
+      ? { razaoSocial: texts.razaoSocial, cnpj: texts.cnpj }
+      : { nome: texts.nome, cpf: texts.cpf, dataNascimento: texts.dataNascimento };
   const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, texts[f] ?? '']));
   if (!address.complemento) delete address.complemento;
   return { tipoPessoa: texts.tipoPessoa, ...identity, email: texts.email, telefone: texts.telefone, endereco: address };
@@ -88,7 +89,14 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
   const defaultType = product.insured === 'PJ' ? 'PJ' : 'PF';
   const [texts, setTexts] = useState<Texts>(() => insuredTexts(quote?.segurado, defaultType));
   const [answers, setAnswers] = useState<Texts>(() => textsFromAnswers(product.cadastroQuestions, quote?.respostas));
-  const { form, errors, failure, submitting, submit: save, restored } = useStepForm<{ texts: Texts; answers: Texts }>({
+  const {
+    form,
+    errors,
+    failure,
+    submitting,
+    submit: save,
+    restored,
+  } = useStepForm<{ texts: Texts; answers: Texts }>({
     values: () => ({ texts, answers }),
     restore: (draft) => {
       setTexts((t) => ({ ...t, ...draft.texts }));
@@ -117,44 +125,85 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
     const own = z.safeParse(answersSchema(product.cadastroQuestions), respostas);
     if (!own.success) Object.assign(found, issuesToErrors(own.error, 'respostas'));
     const api = quoteApi(apis, generation);
-    void save(found,
+    void save(
+      found,
       () => (quote ? api.save(quote.nrCotacao, 'cadastro', { segurado, respostas }) : api.create({ nrOferta, segurado, respostas })),
       ({ cotacao }) => {
         if (!quote) created(stepPath(generation, line, 'cadastro', cotacao.nrCotacao));
         return stepPath(generation, line, nextStep(flow, 'cadastro')!, cotacao.nrCotacao);
-      });
+      },
+    );
   }
 
   const wrap = (key: string, node: ReactNode) => <div data-field={key}>{node}</div>;
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Cadastro do segurado">
-      {restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {restored ? (
+        <div className="alert alert-info" role="status">
+          {RESTORED_NOTE}
+        </div>
+      ) : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">
           <h2>Segurado</h2>
           {product.insured === 'PF_PJ'
-            ? wrap('segurado.tipoPessoa', <RadioGroup label="Tipo de pessoa" name="tipoPessoa" value={texts.tipoPessoa ?? 'PF'}
-                onChange={set('tipoPessoa')} error={errors['segurado.tipoPessoa']}
-                options={[{ value: 'PF', label: 'Pessoa física' }, { value: 'PJ', label: 'Pessoa jurídica' }]} />)
+            ? wrap(
+                'segurado.tipoPessoa',
+                <RadioGroup
+                  label="Tipo de pessoa"
+                  name="tipoPessoa"
+                  value={texts.tipoPessoa ?? 'PF'}
+                  onChange={set('tipoPessoa')}
+                  error={errors['segurado.tipoPessoa']}
+                  options={[
+                    { value: 'PF', label: 'Pessoa física' },
+                    { value: 'PJ', label: 'Pessoa jurídica' },
+                  ]}
+                />,
+              )
             : null}
           <div className="step-grid">
             {person ? (
               <>
-                {wrap('segurado.nome', <Field label="Nome completo" autoComplete="name" {...field('nome')} onChange={(e) => set('nome')(e.target.value)} />)}
+                {wrap(
+                  'segurado.nome',
+                  <Field label="Nome completo" autoComplete="name" {...field('nome')} onChange={(e) => set('nome')(e.target.value)} />,
+                )}
                 {wrap('segurado.cpf', <MaskedInput label="CPF" mask="cpf" {...field('cpf')} onChange={set('cpf')} />)}
-                {wrap('segurado.dataNascimento', <Field label="Data de nascimento" type="date" {...field('dataNascimento')}
-                  onChange={(e) => set('dataNascimento')(e.target.value)} />)}
+                {wrap(
+                  'segurado.dataNascimento',
+                  <Field
+                    label="Data de nascimento"
+                    type="date"
+                    {...field('dataNascimento')}
+                    onChange={(e) => set('dataNascimento')(e.target.value)}
+                  />,
+                )}
               </>
             ) : (
               <>
-                {wrap('segurado.razaoSocial', <Field label="Razão social" autoComplete="organization" {...field('razaoSocial')}
-                  onChange={(e) => set('razaoSocial')(e.target.value)} />)}
+                {wrap(
+                  'segurado.razaoSocial',
+                  <Field
+                    label="Razão social"
+                    autoComplete="organization"
+                    {...field('razaoSocial')}
+                    onChange={(e) => set('razaoSocial')(e.target.value)}
+                  />,
+                )}
                 {wrap('segurado.cnpj', <MaskedInput label="CNPJ" mask="cnpj" {...field('cnpj')} onChange={set('cnpj')} />)}
               </>
             )}
-            {wrap('segurado.email', <Field label="E-mail" type="email" autoComplete="email" {...field('email')} onChange={(e) => set('email')(e.target.value)} />)}
+            {wrap(
+              'segurado.email',
+              <Field label="E-mail" type="email" autoComplete="email" {...field('email')} onChange={(e) => set('email')(e.target.value)} />,
+            )}
             {wrap('segurado.telefone', <MaskedInput label="Telefone" mask="phone" {...field('telefone')} onChange={set('telefone')} />)}
           </div>
         </section>
@@ -162,18 +211,62 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
         <section className="step-section">
           <h2>Endereço</h2>
           <div className="step-grid">
-            {wrap('segurado.endereco.cep', <Field label="CEP" inputMode="numeric" maxLength={9} autoComplete="postal-code"
-              {...field('cep', 'segurado.endereco.cep')} onChange={(e) => set('cep')(e.target.value.replace(/[^\d-]/g, ''))} />)}
-            {wrap('segurado.endereco.logradouro', <Field label="Logradouro" autoComplete="address-line1" {...field('logradouro', 'segurado.endereco.logradouro')}
-              onChange={(e) => set('logradouro')(e.target.value)} />)}
-            {wrap('segurado.endereco.numero', <Field label="Número" {...field('numero', 'segurado.endereco.numero')} onChange={(e) => set('numero')(e.target.value)} />)}
-            {wrap('segurado.endereco.complemento', <Field label="Complemento (opcional)" {...field('complemento', 'segurado.endereco.complemento')}
-              onChange={(e) => set('complemento')(e.target.value)} />)}
-            {wrap('segurado.endereco.bairro', <Field label="Bairro" {...field('bairro', 'segurado.endereco.bairro')} onChange={(e) => set('bairro')(e.target.value)} />)}
-            {wrap('segurado.endereco.cidade', <Field label="Cidade" autoComplete="address-level2" {...field('cidade', 'segurado.endereco.cidade')}
-              onChange={(e) => set('cidade')(e.target.value)} />)}
-            {wrap('segurado.endereco.uf', <SelectField label="UF" placeholder="Selecione" options={UFS} value={texts.uf ?? ''}
-              error={errors['segurado.endereco.uf']} onChange={(e) => set('uf')(e.target.value)} />)}
+            {wrap(
+              'segurado.endereco.cep',
+              <Field
+                label="CEP"
+                inputMode="numeric"
+                maxLength={9}
+                autoComplete="postal-code"
+                {...field('cep', 'segurado.endereco.cep')}
+                onChange={(e) => set('cep')(e.target.value.replace(/[^\d-]/g, ''))}
+              />,
+            )}
+            {wrap(
+              'segurado.endereco.logradouro',
+              <Field
+                label="Logradouro"
+                autoComplete="address-line1"
+                {...field('logradouro', 'segurado.endereco.logradouro')}
+                onChange={(e) => set('logradouro')(e.target.value)}
+              />,
+            )}
+            {wrap(
+              'segurado.endereco.numero',
+              <Field label="Número" {...field('numero', 'segurado.endereco.numero')} onChange={(e) => set('numero')(e.target.value)} />,
+            )}
+            {wrap(
+              'segurado.endereco.complemento',
+              <Field
+                label="Complemento (opcional)"
+                {...field('complemento', 'segurado.endereco.complemento')}
+                onChange={(e) => set('complemento')(e.target.value)}
+              />,
+            )}
+            {wrap(
+              'segurado.endereco.bairro',
+              <Field label="Bairro" {...field('bairro', 'segurado.endereco.bairro')} onChange={(e) => set('bairro')(e.target.value)} />,
+            )}
+            {wrap(
+              'segurado.endereco.cidade',
+              <Field
+                label="Cidade"
+                autoComplete="address-level2"
+                {...field('cidade', 'segurado.endereco.cidade')}
+                onChange={(e) => set('cidade')(e.target.value)}
+              />,
+            )}
+            {wrap(
+              'segurado.endereco.uf',
+              <SelectField
+                label="UF"
+                placeholder="Selecione"
+                options={UFS}
+                value={texts.uf ?? ''}
+                error={errors['segurado.endereco.uf']}
+                onChange={(e) => set('uf')(e.target.value)}
+              />,
+            )}
           </div>
         </section>
 
@@ -182,16 +275,25 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
             <h2>Sobre o seguro</h2>
             <div className="step-grid">
               {product.cadastroQuestions.map((question) => (
-                <QuestionInput key={question.name} question={question} fieldKey={`respostas.${question.name}`}
-                  value={answers[question.name] ?? ''} error={errors[`respostas.${question.name}`]}
-                  onChange={(value) => setAnswers((a) => ({ ...a, [question.name]: value }))} />
+                <QuestionInput
+                  key={question.name}
+                  question={question}
+                  fieldKey={`respostas.${question.name}`}
+                  value={answers[question.name] ?? ''}
+                  error={errors[`respostas.${question.name}`]}
+                  onChange={(value) => setAnswers((a) => ({ ...a, [question.name]: value }))}
+                />
               ))}
             </div>
           </section>
         ) : null}
       </fieldset>
-      <StepActions readOnly={readOnly} submitting={submitting} submitLabel={quote ? 'Salvar e continuar' : 'Salvar cotação e continuar'}
-        nextHref={quote ? stepPath(generation, line, nextStep(flow, 'cadastro')!, quote.nrCotacao, { action: 'visualizar' }) : undefined} />
+      <StepActions
+        readOnly={readOnly}
+        submitting={submitting}
+        submitLabel={quote ? 'Salvar e continuar' : 'Salvar cotação e continuar'}
+        nextHref={quote ? stepPath(generation, line, nextStep(flow, 'cadastro')!, quote.nrCotacao, { action: 'visualizar' }) : undefined}
+      />
     </form>
   );
 }

@@ -8,10 +8,7 @@ interface RedirectAnswer {
   tokenApp: string;
 }
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'ready'; answer: RedirectAnswer }
-  | { kind: 'failed'; message: string };
+type State = { kind: 'loading' } | { kind: 'ready'; answer: RedirectAnswer } | { kind: 'failed'; message: string };
 
 const NETWORK_ERROR = 'Não foi possível falar com o portal. Verifique sua conexão e tente novamente.';
 
@@ -51,10 +48,16 @@ export default function ExternalRedirect({ apis, tipo, productName }: { apis: Ap
   if (state.kind === 'failed') {
     return (
       <div className="redirect">
-        <div className="alert alert-error" role="alert">{state.message}</div>
+        <div className="alert alert-error" role="alert">
+          {state.message}
+        </div>
         <div className="actions">
-          <Button type="button" onClick={() => void ask()}>Tentar novamente</Button>
-          <a className="button button-outline" href="/home">Voltar ao início</a>
+          <Button type="button" onClick={() => void ask()}>
+            Tentar novamente
+          </Button>
+          <a className="button button-outline" href="/home">
+            Voltar ao início
+          </a>
         </div>
       </div>
     );

@@ -35,11 +35,23 @@ type CapitalTexts = Record<string, Record<string, string>>;
 export default function PlanosStep({ apis, generation, code, line, nrCotacao, answers, selecao, readOnly }: Props) {
   const product = productFor(code)!;
   const flow = { hasRisk: product.riskQuestions.length > 0, finalStep: product.finalStep };
-  const capitalsOf = useMemo(() => Object.fromEntries(product.plans.map((plan) => [plan.id, resolveCapitals(product, answers, plan.id)])), [product, answers]);
-  const [texts, setTexts] = useState<CapitalTexts>(() => Object.fromEntries(product.plans.map((plan) => [plan.id, Object.fromEntries(
-    capitalsOf[plan.id]!.filter((c) => c.adjustable).map((c) => [c.id, textFromCents(
-      selecao?.plan === plan.id && selecao.capitals[c.id] !== undefined ? selecao.capitals[c.id]! : c.default)]),
-  )])));
+  const capitalsOf = useMemo(
+    () => Object.fromEntries(product.plans.map((plan) => [plan.id, resolveCapitals(product, answers, plan.id)])),
+    [product, answers],
+  );
+  const [texts, setTexts] = useState<CapitalTexts>(() =>
+    Object.fromEntries(
+      product.plans.map((plan) => [
+        plan.id,
+        Object.fromEntries(
+          capitalsOf[plan.id]!.filter((c) => c.adjustable).map((c) => [
+            c.id,
+            textFromCents(selecao?.plan === plan.id && selecao.capitals[c.id] !== undefined ? selecao.capitals[c.id]! : c.default),
+          ]),
+        ),
+      ]),
+    ),
+  );
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string>();
   const [saving, setSaving] = useState<string>();
@@ -80,8 +92,16 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
 
   return (
     <div className="step-form">
-      {draft.restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {draft.restored ? (
+        <div className="alert alert-info" role="status">
+          {RESTORED_NOTE}
+        </div>
+      ) : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       <div className="plans">
         {quotes.map(({ plan, errors, pricing, best }) => {
           const chosen = selecao?.plan === plan.id;
@@ -100,9 +120,14 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
                   return (
                     <li key={capital.id} className="plan-coverage" data-field={key}>
                       {capital.adjustable && !readOnly ? (
-                        <MaskedInput label={capital.name} mask="money" value={texts[plan.id]?.[capital.id] ?? ''} error={error}
+                        <MaskedInput
+                          label={capital.name}
+                          mask="money"
+                          value={texts[plan.id]?.[capital.id] ?? ''}
+                          error={error}
                           hint={`Entre ${formatBRL(capital.min)} e ${formatBRL(capital.max)}`}
-                          onChange={(value) => setTexts((t) => ({ ...t, [plan.id]: { ...t[plan.id], [capital.id]: value } }))} />
+                          onChange={(value) => setTexts((t) => ({ ...t, [plan.id]: { ...t[plan.id], [capital.id]: value } }))}
+                        />
                       ) : (
                         <div className="plan-coverage-fixed">
                           <span className="plan-coverage-name">{capital.name}</span>
@@ -119,14 +144,25 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
                   <>
                     <span className="plan-total">{formatBRL(pricing.total)}</span>
                     <span className="plan-total-label">prêmio total por ano, com IOF</span>
-                    {best ? <span>ou {best.option.count}x de {formatBRL(best.option.other)} sem juros {best.phrase}</span> : null}
+                    {best ? (
+                      <span>
+                        ou {best.option.count}x de {formatBRL(best.option.other)} sem juros {best.phrase}
+                      </span>
+                    ) : null}
                   </>
-                ) : <span className="plan-total-label">Ajuste os capitais para ver o prêmio.</span>}
+                ) : (
+                  <span className="plan-total-label">Ajuste os capitais para ver o prêmio.</span>
+                )}
               </div>
               {readOnly ? null : (
-                <Button type="button" block variant={chosen ? 'primary' : 'secondary'} loading={saving === plan.id}
+                <Button
+                  type="button"
+                  block
+                  variant={chosen ? 'primary' : 'secondary'}
+                  loading={saving === plan.id}
                   disabled={!pricing || (saving !== undefined && saving !== plan.id)}
-                  onClick={() => void choose(plan.id)}>
+                  onClick={() => void choose(plan.id)}
+                >
                   {chosen ? 'Continuar com este plano' : `Escolher ${plan.name}`}
                 </Button>
               )}
@@ -134,8 +170,13 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
           );
         })}
       </div>
-      <StepActions readOnly backHref={stepPath(generation, line, previousStep(flow, 'planos')!, nrCotacao, { action: readOnly ? 'visualizar' : 'editar' })}
-        nextHref={readOnly && selecao ? stepPath(generation, line, nextStep(flow, 'planos')!, nrCotacao, { action: 'visualizar' }) : undefined} />
+      <StepActions
+        readOnly
+        backHref={stepPath(generation, line, previousStep(flow, 'planos')!, nrCotacao, { action: readOnly ? 'visualizar' : 'editar' })}
+        nextHref={
+          readOnly && selecao ? stepPath(generation, line, nextStep(flow, 'planos')!, nrCotacao, { action: 'visualizar' }) : undefined
+        }
+      />
     </div>
   );
 }

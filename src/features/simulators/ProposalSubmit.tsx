@@ -41,10 +41,28 @@ export default function ProposalSubmit({ apis, generation, line, nrCotacao, fina
 
   return (
     <form onSubmit={submit} noValidate className="proposal-submit" aria-label="Enviar proposta">
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
-      <CheckboxField checked={accepted} error={error} onChange={(e) => setAccepted(e.target.checked)}
-        label={<>Li e aceito o <a href="/termo-presente-proposta" target="_blank" rel="noopener">termo de presente proposta</a>.</>} />
-      <Button type="submit" size="large" loading={sending}>Enviar proposta</Button>
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
+      <CheckboxField
+        checked={accepted}
+        error={error}
+        onChange={(e) => setAccepted(e.target.checked)}
+        label={
+          <>
+            Li e aceito o{' '}
+            <a href="/termo-presente-proposta" target="_blank" rel="noopener">
+              termo de presente proposta
+            </a>
+            .
+          </>
+        }
+      />
+      <Button type="submit" size="large" loading={sending}>
+        Enviar proposta
+      </Button>
     </form>
   );
 }

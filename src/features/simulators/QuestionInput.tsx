@@ -27,12 +27,35 @@ export function QuestionInput({ question, fieldKey, value, error, onChange }: Pr
       case 'date':
         return <Field {...common} type="date" value={value} onChange={(e) => onChange(e.target.value)} />;
       case 'select':
-        return <SelectField {...common} placeholder="Selecione" options={question.options ?? []} value={value}
-          onChange={(e) => onChange(e.target.value)} />;
+        return (
+          <SelectField
+            {...common}
+            placeholder="Selecione"
+            options={question.options ?? []}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        );
       case 'radio':
-        return <RadioGroup label={question.label} name={fieldKey} options={question.options ?? []} value={value} error={error} onChange={onChange} />;
+        return (
+          <RadioGroup
+            label={question.label}
+            name={fieldKey}
+            options={question.options ?? []}
+            value={value}
+            error={error}
+            onChange={onChange}
+          />
+        );
       case 'boolean':
-        return <CheckboxField label={question.label} error={error} checked={value === 'true'} onChange={(e) => onChange(String(e.target.checked))} />;
+        return (
+          <CheckboxField
+            label={question.label}
+            error={error}
+            checked={value === 'true'}
+            onChange={(e) => onChange(String(e.target.checked))}
+          />
+        );
       default:
         return <Field {...common} maxLength={TEXT_MAX_LENGTH} value={value} onChange={(e) => onChange(e.target.value)} />;
     }

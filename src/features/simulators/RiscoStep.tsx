@@ -29,38 +29,65 @@ export default function RiscoStep({ apis, generation, code, line, nrCotacao, ris
   const questions = product.riskQuestions;
   const flow = { hasRisk: true, finalStep: product.finalStep };
   const [texts, setTexts] = useState(() => textsFromAnswers(questions, risco));
-  const { form, errors, failure, submitting, submit: save, restored } = useStepForm<Record<string, string>>({
-    values: () => texts, restore: (draft) => setTexts((t) => ({ ...t, ...draft })), enabled: !readOnly,
+  const {
+    form,
+    errors,
+    failure,
+    submitting,
+    submit: save,
+    restored,
+  } = useStepForm<Record<string, string>>({
+    values: () => texts,
+    restore: (draft) => setTexts((t) => ({ ...t, ...draft })),
+    enabled: !readOnly,
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const answers = answersFromTexts(questions, texts);
     const checked = z.safeParse(answersSchema(questions), answers);
-    void save(checked.success ? {} : issuesToErrors(checked.error, 'risco'),
+    void save(
+      checked.success ? {} : issuesToErrors(checked.error, 'risco'),
       () => quoteApi(apis, generation).save(nrCotacao, 'risco', { risco: answers }),
-      () => stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao));
+      () => stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao),
+    );
   }
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Dados do risco">
-      {restored ? <div className="alert alert-info" role="status">{RESTORED_NOTE}</div> : null}
-      {failure ? <div className="alert alert-error" role="alert">{failure}</div> : null}
+      {restored ? (
+        <div className="alert alert-info" role="status">
+          {RESTORED_NOTE}
+        </div>
+      ) : null}
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">
           <h2>Dados do risco</h2>
           <div className="step-grid">
             {questions.map((question) => (
-              <QuestionInput key={question.name} question={question} fieldKey={`risco.${question.name}`}
-                value={texts[question.name] ?? ''} error={errors[`risco.${question.name}`]}
-                onChange={(value) => setTexts((t) => ({ ...t, [question.name]: value }))} />
+              <QuestionInput
+                key={question.name}
+                question={question}
+                fieldKey={`risco.${question.name}`}
+                value={texts[question.name] ?? ''}
+                error={errors[`risco.${question.name}`]}
+                onChange={(value) => setTexts((t) => ({ ...t, [question.name]: value }))}
+              />
             ))}
           </div>
         </section>
       </fieldset>
-      <StepActions readOnly={readOnly} submitting={submitting}
+      <StepActions
+        readOnly={readOnly}
+        submitting={submitting}
         backHref={stepPath(generation, line, previousStep(flow, 'risco')!, nrCotacao, { action: readOnly ? 'visualizar' : 'editar' })}
-        nextHref={stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao, { action: 'visualizar' })} />
+        nextHref={stepPath(generation, line, nextStep(flow, 'risco')!, nrCotacao, { action: 'visualizar' })}
+      />
     </form>
   );
 }

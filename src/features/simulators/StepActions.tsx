@@ -13,10 +13,24 @@ interface Props {
 export function StepActions({ backHref, nextHref, submitLabel = 'Continuar', submitting, readOnly }: Props) {
   return (
     <div className="step-actions">
-      {backHref ? <a className={buttonClass('outline')} href={backHref}>Voltar</a> : <span />}
-      {readOnly
-        ? (nextHref ? <a className={buttonClass('primary')} href={nextHref}>Avançar</a> : null)
-        : <Button type="submit" loading={submitting}>{submitLabel}</Button>}
+      {backHref ? (
+        <a className={buttonClass('outline')} href={backHref}>
+          Voltar
+        </a>
+      ) : (
+        <span />
+      )}
+      {readOnly ? (
+        nextHref ? (
+          <a className={buttonClass('primary')} href={nextHref}>
+            Avançar
+          </a>
+        ) : null
+      ) : (
+        <Button type="submit" loading={submitting}>
+          {submitLabel}
+        </Button>
+      )}
     </div>
   );
 }

@@ -15,11 +15,19 @@ function client(apis: ApiBases, generation: Generation) {
   const request = createClient(apis, base);
   return async <T>(path: string, init: { method: string; body?: unknown }): Promise<SaveResult<T>> => {
     try {
-      const answer = await request<{ dado?: T; resultado?: T }>(path, { method: init.method as 'POST', body: init.body as Record<string, unknown> });
+      const answer = await request<{ dado?: T; resultado?: T }>(path, {
+        method: init.method as 'POST',
+        body: init.body as Record<string, unknown>,
+      });
       return { ok: true, value: (answer.dado ?? answer.resultado) as T };
     } catch (error) {
       const failure = toFailure(error);
-      return { ok: false, message: failure.message, errors: serverErrors(failure.fieldErrors), sessionEnded: endsSession(failure.status, failure.message) };
+      return {
+        ok: false,
+        message: failure.message,
+        errors: serverErrors(failure.fieldErrors),
+        sessionEnded: endsSession(failure.status, failure.message),
+      };
     }
   };
 }

@@ -79,7 +79,11 @@ function sellingSide(db: DB, viewer: SessionViewer): SellingSide {
 }
 
 export async function routeSimulator(
-  db: DB, viewer: SessionViewer, params: { linha?: string; passo?: string }, apis: ApiBases, query: URLSearchParams = new URLSearchParams(),
+  db: DB,
+  viewer: SessionViewer,
+  params: { linha?: string; passo?: string },
+  apis: ApiBases,
+  query: URLSearchParams = new URLSearchParams(),
 ): Promise<SimulatorRouting> {
   const { generation } = viewer;
   const side = sellingSide(db, viewer);
@@ -98,13 +102,26 @@ export async function routeSimulator(
     const nrCotacao = proposalDone ? await latestProposal(db, seller, line) : await latestOpenQuote(db, seller, line);
     if (!nrCotacao) return { kind: 'redirect', path: HOME_PATH[generation] };
     // pinned: the redirect names the quote it found, so a reload keeps it.
-    const options = proposalDone ? { pinned: true, action: 'visualizar', sent: true } as const : { pinned: true };
+    const options = proposalDone ? ({ pinned: true, action: 'visualizar', sent: true } as const) : { pinned: true };
     return { kind: 'redirect', path: stepPath(generation, line, route.step, nrCotacao, options) };
   }
 
   const startOffer = async (offer: SellableOffer | undefined): Promise<SimulatorRouting> => {
     if (!offer || offer.line !== line || !seller.canSell(offer.code)) return refuse;
-    return { kind: 'render', props: { generation, line, code: offer.code, product: productFor(offer.code)!, steps, step: 'cadastro', offer, readOnly: false, apis } };
+    return {
+      kind: 'render',
+      props: {
+        generation,
+        line,
+        code: offer.code,
+        product: productFor(offer.code)!,
+        steps,
+        step: 'cadastro',
+        offer,
+        readOnly: false,
+        apis,
+      },
+    };
   };
 
   if (route.kind === 'new') {
@@ -130,7 +147,10 @@ export async function routeSimulator(
   const reachable = steps.indexOf(target) <= steps.indexOf(quote.etapa) && (target !== product.finalStep || sent);
   if (target !== route.step || !reachable) {
     const to = reachable ? target : quote.etapa;
-    return { kind: 'redirect', path: stepPath(generation, line, to, quote.nrCotacao, { action: sent ? 'visualizar' : 'editar', sent, pinned: true }) };
+    return {
+      kind: 'redirect',
+      path: stepPath(generation, line, to, quote.nrCotacao, { action: sent ? 'visualizar' : 'editar', sent, pinned: true }),
+    };
   }
   const readOnly = !quote.editable || route.action === 'visualizar';
   return { kind: 'render', props: { generation, line, code: quote.code, product, steps, step: target, quote, readOnly, apis } };

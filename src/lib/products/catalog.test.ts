@@ -8,7 +8,9 @@ const LINES_WITHOUT_RISCO = ['residencial', 'vida', 'empresarial-individual'];
 
 describe('PRODUCTS', () => {
   it('has one product per simulator code except AFS, with the table’s name and line', () => {
-    const expected = SIMULATOR_CODES.filter((s) => !s.external).map((s) => s.code).sort();
+    const expected = SIMULATOR_CODES.filter((s) => !s.external)
+      .map((s) => s.code)
+      .sort();
     expect(Object.keys(PRODUCTS).sort()).toEqual(expected);
     for (const s of SIMULATOR_CODES.filter((c) => !c.external)) {
       expect(PRODUCTS[s.code]).toMatchObject({ code: s.code, name: s.name, line: s.line });
@@ -50,7 +52,10 @@ describe('PRODUCTS', () => {
       for (const plan of p.plans) {
         for (const { coverage, capital } of plan.coverages) {
           const where = `${p.code} ${plan.id} ${coverage}`;
-          expect(p.coverages.some((c) => c.id === coverage), where).toBe(true);
+          expect(
+            p.coverages.some((c) => c.id === coverage),
+            where,
+          ).toBe(true);
           if (capital.kind === 'range') {
             expect(capital.min <= capital.default && capital.default <= capital.max, where).toBe(true);
             for (const v of [capital.min, capital.default, capital.max]) expect(v % capital.step, where).toBe(0);

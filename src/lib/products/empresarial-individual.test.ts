@@ -22,8 +22,12 @@ describe('Empresarial Individual (EVI)', () => {
     // serviços 0,9 × estabelecimento 1 → 403,20; IOF 403,20 × 7,38 % = 29,75616 → 29,76; total 432,96
     // shares: each tariff premium × 0,9, exact: 43,20 + 36,00 + 135,00 + 90,00 + 67,50 + 31,50 = 403,20
     expect(coverageTable(pricing)).toEqual({
-      incendio: [40_000_00, 48_00, 43_20], danosEletricos: [10_000_00, 40_00, 36_00], roubo: [10_000_00, 150_00, 135_00],
-      rc: [20_000_00, 100_00, 90_00], perdaRenda: [3_000_00, 75_00, 67_50], assistencia: [1_000_00, 35_00, 31_50],
+      incendio: [40_000_00, 48_00, 43_20],
+      danosEletricos: [10_000_00, 40_00, 36_00],
+      roubo: [10_000_00, 150_00, 135_00],
+      rc: [20_000_00, 100_00, 90_00],
+      perdaRenda: [3_000_00, 75_00, 67_50],
+      assistencia: [1_000_00, 35_00, 31_50],
     });
     expect(factorValues(pricing)).toEqual([0.9, 1]);
     expect(figures(pricing)).toEqual({ netPremium: 403_20, policyCost: 0, iofRate: 0.0738, iof: 29_76, total: 432_96 });
@@ -44,7 +48,11 @@ describe('Empresarial Individual (EVI)', () => {
     // incêndio 25.000,00 × 1,2 ‰ = 30,00; danos elétricos 40,00; roubo 5.000,00 × 15 ‰ = 75,00; RC 100,00
     // perda de renda 75,00; assistência 35,00 → 355,00 × alimentação 1,3 × residência 0,9 (1,17) = 415,35
     // shares: each tariff premium × 1,17, exact: 35,10 + 46,80 + 87,75 + 117,00 + 87,75 + 40,95 = 415,35
-    expect(coverageTable(pricing)).toMatchObject({ incendio: [25_000_00, 30_00, 35_10], roubo: [5_000_00, 75_00, 87_75], assistencia: [1_000_00, 35_00, 40_95] });
+    expect(coverageTable(pricing)).toMatchObject({
+      incendio: [25_000_00, 30_00, 35_10],
+      roubo: [5_000_00, 75_00, 87_75],
+      assistencia: [1_000_00, 35_00, 40_95],
+    });
     // IOF 415,35 × 7,38 % = 30,65283 → 30,65; total 446,00
     expect(figures(pricing)).toEqual({ netPremium: 415_35, policyCost: 0, iofRate: 0.0738, iof: 30_65, total: 446_00 });
     expectExactInstallments(EVI, pricing.total);

@@ -13,18 +13,34 @@ describe('Empresarial (EAU, EMP)', () => {
     expect(EMPRESARIAL).toMatchObject({ code: 'EAU', name: 'Empresarial', iof: 'patrimonial', insured: 'PJ', finalStep: 'proposta' });
     expect(EMPRESARIAL_ANTIGO).toMatchObject({ code: 'EMP', name: 'Empresarial (antigo)', line: 'empresarial' });
     expect(EMPRESARIAL_ANTIGO.plans).toEqual(EMPRESARIAL.plans);
-    expect(EMPRESARIAL.riskQuestions.map((q) => q.name)).toEqual(['atividade', 'valorRisco', 'faturamentoMensal', 'construcao', 'protecao']);
+    expect(EMPRESARIAL.riskQuestions.map((q) => q.name)).toEqual([
+      'atividade',
+      'valorRisco',
+      'faturamentoMensal',
+      'construcao',
+      'protecao',
+    ]);
   });
 
   it('prices a shop with a monitored alarm on the Conforto plan with default capitals', () => {
-    const answers = { atividade: 'comercio', valorRisco: 600_000_00, faturamentoMensal: 120_000_00, construcao: 'alvenaria', protecao: 'alarme' };
+    const answers = {
+      atividade: 'comercio',
+      valorRisco: 600_000_00,
+      faturamentoMensal: 120_000_00,
+      construcao: 'alvenaria',
+      protecao: 'alarme',
+    };
     const pricing = price(EMPRESARIAL, answers, { plan: 'conforto', capitals: {} });
     // incêndio 600.000,00 × 0,9 ‰ = 540,00; danos elétricos 20.000,00 × 4 ‰ = 80,00; roubo 30.000,00 × 12 ‰ = 360,00
     // vendaval 50.000,00 × 1,5 ‰ = 75,00; RC 100.000,00 × 5 ‰ = 500,00; assistência 80,00 → 1.635,00 (factors all 1)
     // with every factor 1 each coverage's share of the net premium is its tariff premium
     expect(coverageTable(pricing)).toEqual({
-      incendio: [600_000_00, 540_00, 540_00], danosEletricos: [20_000_00, 80_00, 80_00], roubo: [30_000_00, 360_00, 360_00],
-      vendaval: [50_000_00, 75_00, 75_00], rcOperacoes: [100_000_00, 500_00, 500_00], assistencia: [2_000_00, 80_00, 80_00],
+      incendio: [600_000_00, 540_00, 540_00],
+      danosEletricos: [20_000_00, 80_00, 80_00],
+      roubo: [30_000_00, 360_00, 360_00],
+      vendaval: [50_000_00, 75_00, 75_00],
+      rcOperacoes: [100_000_00, 500_00, 500_00],
+      assistencia: [2_000_00, 80_00, 80_00],
     });
     expect(factorValues(pricing)).toEqual([1, 1, 1]);
     // IOF (1.635,00 + 50,00) × 7,38 % = 124,353 → 124,35; total 1.809,35
@@ -38,7 +54,13 @@ describe('Empresarial (EAU, EMP)', () => {
   });
 
   it('prices an unprotected restaurant of mixed construction on the Completo plan with adjusted capitals', () => {
-    const answers = { atividade: 'restaurante', valorRisco: 450_000_00, faturamentoMensal: 90_000_00, construcao: 'mista', protecao: 'nenhuma' };
+    const answers = {
+      atividade: 'restaurante',
+      valorRisco: 450_000_00,
+      faturamentoMensal: 90_000_00,
+      construcao: 'mista',
+      protecao: 'nenhuma',
+    };
     const selection = { plan: 'completo', capitals: { roubo: 20_000_00, vidros: 15_000_00 } };
     expect(validateSelection(EMPRESARIAL, answers, selection)).toEqual({});
     const pricing = price(EMPRESARIAL, answers, selection);
@@ -49,9 +71,14 @@ describe('Empresarial (EAU, EMP)', () => {
     // shares: each tariff premium × 2,268, exact: 918,54 + 453,60 + 544,32 + 340,20 + 2.268,00 + 1.837,08
     // + 340,20 + 181,44 = 6.883,38
     expect(coverageTable(pricing)).toEqual({
-      incendio: [450_000_00, 405_00, 918_54], danosEletricos: [50_000_00, 200_00, 453_60], roubo: [20_000_00, 240_00, 544_32],
-      vendaval: [100_000_00, 150_00, 340_20], rcOperacoes: [200_000_00, 1_000_00, 2_268_00], lucrosCessantes: [270_000_00, 810_00, 1_837_08],
-      vidros: [15_000_00, 150_00, 340_20], assistencia: [2_000_00, 80_00, 181_44],
+      incendio: [450_000_00, 405_00, 918_54],
+      danosEletricos: [50_000_00, 200_00, 453_60],
+      roubo: [20_000_00, 240_00, 544_32],
+      vendaval: [100_000_00, 150_00, 340_20],
+      rcOperacoes: [200_000_00, 1_000_00, 2_268_00],
+      lucrosCessantes: [270_000_00, 810_00, 1_837_08],
+      vidros: [15_000_00, 150_00, 340_20],
+      assistencia: [2_000_00, 80_00, 181_44],
     });
     expect(factorValues(pricing)).toEqual([1.4, 1.35, 1.2]);
     // IOF (6.883,38 + 50,00) × 7,38 % = 511,6834… → 511,68; total 7.445,06

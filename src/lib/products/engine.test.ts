@@ -2,15 +2,30 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRODUCTS } from './catalog';
 import {
-  IOF_RATES, PAYMENT_METHODS, allocate, installmentOptions, interestFreeOffer, installmentSchedule, isAllowedInstallment, price, resolveCapitals,
-  validateSelection, withCoverageShares, type StoredPricing,
+  IOF_RATES,
+  PAYMENT_METHODS,
+  allocate,
+  installmentOptions,
+  interestFreeOffer,
+  installmentSchedule,
+  isAllowedInstallment,
+  price,
+  resolveCapitals,
+  validateSelection,
+  withCoverageShares,
+  type StoredPricing,
 } from './engine';
 import type { ProductDef } from './types';
 
 /** A small product whose figures are easy to follow by hand. */
 const TEST_PRODUCT: ProductDef = {
-  code: 'TST', line: 'residencial', name: 'Teste', iof: 'patrimonial', insured: 'PF',
-  cadastroQuestions: [{ name: 'valor', label: 'Valor', kind: 'money' }], riskQuestions: [],
+  code: 'TST',
+  line: 'residencial',
+  name: 'Teste',
+  iof: 'patrimonial',
+  insured: 'PF',
+  cadastroQuestions: [{ name: 'valor', label: 'Valor', kind: 'money' }],
+  riskQuestions: [],
   coverages: [
     { id: 'basica', name: 'Incêndio', description: '', rate: 1, deductible: 'Não há' },
     { id: 'roubo', name: 'Roubo', description: '', rate: 10, deductible: 'R$ 500,00' },
@@ -18,20 +33,30 @@ const TEST_PRODUCT: ProductDef = {
     { id: 'ajuste', name: 'Conteúdo', description: '', rate: 2, deductible: 'Não há' },
   ],
   plans: [
-    { id: 'p1', name: 'Plano 1', description: '', coverages: [
-      { coverage: 'basica', capital: { kind: 'share', of: 'valor', percent: 100, min: 10_000_00, max: 500_000_00 } },
-      { coverage: 'roubo', capital: { kind: 'range', default: 10_000_00, min: 1_000_00, max: 30_000_00, step: 1_000_00 } },
-      { coverage: 'assist', capital: { kind: 'fixed', value: 1_000_00 } },
-    ] },
-    { id: 'p2', name: 'Plano 2', description: '', coverages: [
-      { coverage: 'ajuste', capital: { kind: 'share', of: 'valor', percent: 50, min: 5_000_00, adjustable: true } },
-    ] },
+    {
+      id: 'p1',
+      name: 'Plano 1',
+      description: '',
+      coverages: [
+        { coverage: 'basica', capital: { kind: 'share', of: 'valor', percent: 100, min: 10_000_00, max: 500_000_00 } },
+        { coverage: 'roubo', capital: { kind: 'range', default: 10_000_00, min: 1_000_00, max: 30_000_00, step: 1_000_00 } },
+        { coverage: 'assist', capital: { kind: 'fixed', value: 1_000_00 } },
+      ],
+    },
+    {
+      id: 'p2',
+      name: 'Plano 2',
+      description: '',
+      coverages: [{ coverage: 'ajuste', capital: { kind: 'share', of: 'valor', percent: 50, min: 5_000_00, adjustable: true } }],
+    },
   ],
   factors: (answers) => (answers.fator === true ? [{ label: 'Fator', value: 1.5 }] : []),
   policyCost: 10_00,
   minimumPremium: 100_00,
   installments: { maxInstallments: 10, interestFreeUpTo: 3, monthlyInterest: 0.02, minimumInstallment: 50_00 },
-  validityDays: 30, beneficiaries: false, finalStep: 'proposta',
+  validityDays: 30,
+  beneficiaries: false,
+  finalStep: 'proposta',
 };
 
 describe('IOF_RATES', () => {
@@ -86,14 +111,18 @@ describe('validateSelection', () => {
   });
 
   it('refuses a capital off the step, a fractional one, a changed fixed one and a foreign coverage', () => {
-    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { roubo: 10_500_00 } }))
-      .toEqual({ roubo: 'O capital de Roubo deve ser múltiplo de R$ 1.000,00.' });
-    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { roubo: 10_000.5 } }))
-      .toEqual({ roubo: 'Informe o capital de Roubo em reais e centavos.' });
-    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { basica: 100_000_00 } }))
-      .toEqual({ basica: 'O capital de Incêndio é fixo em R$ 200.000,00 neste plano.' });
-    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { ajuste: 5_000_00 } }))
-      .toEqual({ ajuste: 'Esta cobertura não faz parte do plano escolhido.' });
+    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { roubo: 10_500_00 } })).toEqual({
+      roubo: 'O capital de Roubo deve ser múltiplo de R$ 1.000,00.',
+    });
+    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { roubo: 10_000.5 } })).toEqual({
+      roubo: 'Informe o capital de Roubo em reais e centavos.',
+    });
+    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { basica: 100_000_00 } })).toEqual({
+      basica: 'O capital de Incêndio é fixo em R$ 200.000,00 neste plano.',
+    });
+    expect(validateSelection(TEST_PRODUCT, answers, { plan: 'p1', capitals: { ajuste: 5_000_00 } })).toEqual({
+      ajuste: 'Esta cobertura não faz parte do plano escolhido.',
+    });
   });
 });
 
@@ -111,7 +140,11 @@ describe('price', () => {
         { id: 'assist', name: 'Assistência', capital: 1_000_00, premium: 75_00, tariffPremium: 50_00, deductible: 'Não há' },
       ],
       factors: [{ label: 'Fator', value: 1.5 }],
-      netPremium: 675_00, policyCost: 10_00, iofRate: 0.0738, iof: 50_55, total: 735_55,
+      netPremium: 675_00,
+      policyCost: 10_00,
+      iofRate: 0.0738,
+      iof: 50_55,
+      total: 735_55,
     });
   });
 
@@ -120,7 +153,9 @@ describe('price', () => {
     const pricing = price(TEST_PRODUCT, { valor: 30_001_01 }, { plan: 'p2', capitals: {} });
     expect(pricing.coverages[0]).toMatchObject({ tariffPremium: 30_00, premium: 100_00 });
     // 1.234,75 × 2 ‰ = 2,4695 → 2,47
-    expect(price(TEST_PRODUCT, { valor: 30_001_01 }, { plan: 'p2', capitals: { ajuste: 1_234_75 } }).coverages[0]!.tariffPremium).toBe(2_47);
+    expect(price(TEST_PRODUCT, { valor: 30_001_01 }, { plan: 'p2', capitals: { ajuste: 1_234_75 } }).coverages[0]!.tariffPremium).toBe(
+      2_47,
+    );
   });
 
   it('charges the minimum premium when the rated premium is below it, spread over the coverages', () => {
@@ -137,20 +172,35 @@ describe('price', () => {
 
   it('gives coverage premiums that always sum exactly to the net premium, for every product and plan', () => {
     const products = Object.values(PRODUCTS);
-    fc.assert(fc.property(
-      fc.constantFrom(...products), fc.nat(), fc.integer({ min: 0, max: 5_000_000_00 }), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
-      (product, planIndex, money, picks) => {
-        // Any answers: money questions take `money`, choices one of their options; capitals at the plan's defaults.
-        const questions = [...product.cadastroQuestions, ...product.riskQuestions];
-        const answers = Object.fromEntries(questions.map((q, i) => [q.name,
-          q.options ? q.options[(picks[i % picks.length] ?? 0) % q.options.length]!.value
-            : q.kind === 'boolean' ? (picks[i % picks.length] ?? 0) % 2 === 0 : q.kind === 'date' ? '1980-01-15' : money]));
-        const plan = product.plans[planIndex % product.plans.length]!;
-        const pricing = price(product, { ...answers, dataCotacao: '2026-03-15' }, { plan: plan.id, capitals: {} });
-        expect(pricing.coverages.reduce((sum, c) => sum + c.premium, 0)).toBe(pricing.netPremium);
-        for (const c of pricing.coverages) expect(Number.isSafeInteger(c.premium) && c.premium >= 0).toBe(true);
-      },
-    ), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...products),
+        fc.nat(),
+        fc.integer({ min: 0, max: 5_000_000_00 }),
+        fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+        (product, planIndex, money, picks) => {
+          // Any answers: money questions take `money`, choices one of their options; capitals at the plan's defaults.
+          const questions = [...product.cadastroQuestions, ...product.riskQuestions];
+          const answers = Object.fromEntries(
+            questions.map((q, i) => [
+              q.name,
+              q.options
+                ? q.options[(picks[i % picks.length] ?? 0) % q.options.length]!.value
+                : q.kind === 'boolean'
+                  ? (picks[i % picks.length] ?? 0) % 2 === 0
+                  : q.kind === 'date'
+                    ? '1980-01-15'
+                    : money,
+            ]),
+          );
+          const plan = product.plans[planIndex % product.plans.length]!;
+          const pricing = price(product, { ...answers, dataCotacao: '2026-03-15' }, { plan: plan.id, capitals: {} });
+          expect(pricing.coverages.reduce((sum, c) => sum + c.premium, 0)).toBe(pricing.netPremium);
+          for (const c of pricing.coverages) expect(Number.isSafeInteger(c.premium) && c.premium >= 0).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('throws for an unknown plan (callers validate first)', () => {
@@ -158,17 +208,16 @@ describe('price', () => {
   });
 
   it('never throws and keeps totals whole for any valid selection', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 2_000_000_00 }), fc.integer({ min: 1, max: 30 }), fc.boolean(),
-      (valor, roubo, fator) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2_000_000_00 }), fc.integer({ min: 1, max: 30 }), fc.boolean(), (valor, roubo, fator) => {
         const selection = { plan: 'p1', capitals: { roubo: roubo * 1_000_00 } };
         expect(validateSelection(TEST_PRODUCT, { valor }, selection)).toEqual({});
         const p = price(TEST_PRODUCT, { valor, fator }, selection);
         expect(Number.isSafeInteger(p.netPremium) && Number.isSafeInteger(p.iof)).toBe(true);
         expect(p.total).toBe(p.netPremium + p.policyCost + p.iof);
         expect(p.netPremium).toBeGreaterThanOrEqual(TEST_PRODUCT.minimumPremium);
-      },
-    ));
+      }),
+    );
   });
 });
 
@@ -189,18 +238,22 @@ describe('allocate', () => {
   });
 
   it('always sums exactly to the total, with each part within a centavo of its exact share', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 10_000_000_000_00 }), fc.array(fc.integer({ min: 0, max: 100_000_000_00 }), { minLength: 1, maxLength: 12 }),
-      (total, weights) => {
-        const parts = allocate(total, weights);
-        expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
-        const sum = weights.reduce((a, b) => a + b, 0);
-        parts.forEach((part, i) => {
-          const exact = sum === 0 ? total / weights.length : (total * weights[i]!) / sum;
-          expect(Math.abs(part - exact)).toBeLessThan(1.000001);
-        });
-      },
-    ), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000_000_00 }),
+        fc.array(fc.integer({ min: 0, max: 100_000_000_00 }), { minLength: 1, maxLength: 12 }),
+        (total, weights) => {
+          const parts = allocate(total, weights);
+          expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+          const sum = weights.reduce((a, b) => a + b, 0);
+          parts.forEach((part, i) => {
+            const exact = sum === 0 ? total / weights.length : (total * weights[i]!) / sum;
+            expect(Math.abs(part - exact)).toBeLessThan(1.000001);
+          });
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -208,17 +261,26 @@ describe('withCoverageShares', () => {
   it('splits the stored net premium of a quote priced before the shares existed, keeping every total', () => {
     // Stored before decision 023: premiums at tariff (160,00 + 45,00 + … = 420,00) under a net premium of 357,00.
     const stored: StoredPricing = {
-      plan: 'conforto', factors: [{ label: 'Tipo de imóvel: Apartamento', value: 0.85 }],
+      plan: 'conforto',
+      factors: [{ label: 'Tipo de imóvel: Apartamento', value: 0.85 }],
       coverages: [
         { id: 'incendio', name: 'Incêndio', capital: 400_000_00, premium: 160_00, deductible: 'Não há' },
         { id: 'roubo', name: 'Roubo', capital: 10_000_00, premium: 100_00, deductible: 'R$ 500,00' },
         { id: 'outros', name: 'Outros', capital: 40_000_00, premium: 160_00, deductible: 'Não há' },
       ],
-      netPremium: 357_00, policyCost: 0, iofRate: 0.0738, iof: 26_35, total: 383_35,
+      netPremium: 357_00,
+      policyCost: 0,
+      iofRate: 0.0738,
+      iof: 26_35,
+      total: 383_35,
     };
     const shown = withCoverageShares(stored);
     // × 0,85: 136,00 + 85,00 + 136,00 = 357,00
-    expect(shown.coverages.map((c) => [c.tariffPremium, c.premium])).toEqual([[160_00, 136_00], [100_00, 85_00], [160_00, 136_00]]);
+    expect(shown.coverages.map((c) => [c.tariffPremium, c.premium])).toEqual([
+      [160_00, 136_00],
+      [100_00, 85_00],
+      [160_00, 136_00],
+    ]);
     expect(shown).toMatchObject({ netPremium: 357_00, iof: 26_35, total: 383_35 });
   });
 
@@ -230,7 +292,12 @@ describe('withCoverageShares', () => {
 
 describe('PAYMENT_METHODS', () => {
   it('lists pix (à vista), boleto up to 10, credit card and bank debit up to 12', () => {
-    expect(PAYMENT_METHODS.map((m) => [m.value, m.maxInstallments])).toEqual([['pix', 1], ['boleto', 10], ['cartao', 12], ['debito', 12]]);
+    expect(PAYMENT_METHODS.map((m) => [m.value, m.maxInstallments])).toEqual([
+      ['pix', 1],
+      ['boleto', 10],
+      ['cartao', 12],
+      ['debito', 12],
+    ]);
     expect(PAYMENT_METHODS.find((m) => m.value === 'pix')!.label).toContain('à vista');
   });
 });
@@ -238,7 +305,10 @@ describe('PAYMENT_METHODS', () => {
 describe('interestFreeOffer', () => {
   it('promises the most interest-free installments of the method the contratação starts on (boleto), not of the card', () => {
     // 1.000,00: interest-free up to 3 on every method; boleto (the default) and card both reach 3
-    expect(interestFreeOffer(TEST_PRODUCT, 1_000_00)).toEqual({ option: installmentOptions(TEST_PRODUCT, 1_000_00, 'boleto')[2], phrase: 'no boleto' });
+    expect(interestFreeOffer(TEST_PRODUCT, 1_000_00)).toEqual({
+      option: installmentOptions(TEST_PRODUCT, 1_000_00, 'boleto')[2],
+      phrase: 'no boleto',
+    });
     // a product interest-free up to 12: the card would offer 12x, the default boleto stops at 10
     const twelve = { ...TEST_PRODUCT, installments: { ...TEST_PRODUCT.installments, maxInstallments: 12, interestFreeUpTo: 12 } };
     expect(interestFreeOffer(twelve, 1_200_00)?.option.count).toBe(10);
@@ -286,23 +356,32 @@ describe('installmentOptions', () => {
   });
 
   it('gives schedules that sum exactly to their totals, for any total, method and count', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 50_000_000_00 }), fc.constantFrom(...PAYMENT_METHODS.map((m) => m.value)),
-      fc.integer({ min: 1, max: 12 }), fc.double({ min: 0, max: 0.05, noNaN: true }), fc.integer({ min: 0, max: 12 }),
-      (total, method, max, monthlyInterest, interestFreeUpTo) => {
-        const product = { ...TEST_PRODUCT, installments: { maxInstallments: max, interestFreeUpTo, monthlyInterest, minimumInstallment: 20_00 } };
-        const options = installmentOptions(product, total, method);
-        expect(options[0]).toMatchObject({ count: 1, total });
-        for (const option of options) {
-          const schedule = installmentSchedule(option);
-          expect(schedule).toHaveLength(option.count);
-          expect(schedule.reduce((a, b) => a + b, 0)).toBe(option.total);
-          expect(schedule.every((v) => Number.isSafeInteger(v) && v >= 0)).toBe(true);
-          if (option.count > 1) expect(Math.min(...schedule)).toBeGreaterThanOrEqual(20_00);
-          if (option.interestFree) expect(option.total).toBe(total);
-          else expect(option.total).toBeGreaterThanOrEqual(total);
-        }
-      },
-    ), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 50_000_000_00 }),
+        fc.constantFrom(...PAYMENT_METHODS.map((m) => m.value)),
+        fc.integer({ min: 1, max: 12 }),
+        fc.double({ min: 0, max: 0.05, noNaN: true }),
+        fc.integer({ min: 0, max: 12 }),
+        (total, method, max, monthlyInterest, interestFreeUpTo) => {
+          const product = {
+            ...TEST_PRODUCT,
+            installments: { maxInstallments: max, interestFreeUpTo, monthlyInterest, minimumInstallment: 20_00 },
+          };
+          const options = installmentOptions(product, total, method);
+          expect(options[0]).toMatchObject({ count: 1, total });
+          for (const option of options) {
+            const schedule = installmentSchedule(option);
+            expect(schedule).toHaveLength(option.count);
+            expect(schedule.reduce((a, b) => a + b, 0)).toBe(option.total);
+            expect(schedule.every((v) => Number.isSafeInteger(v) && v >= 0)).toBe(true);
+            if (option.count > 1) expect(Math.min(...schedule)).toBeGreaterThanOrEqual(20_00);
+            if (option.interestFree) expect(option.total).toBe(total);
+            else expect(option.total).toBeGreaterThanOrEqual(total);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -1,7 +1,17 @@
 import { formatBRL, roundHalfUp } from './money';
 import type {
-  Answers, CapitalRule, Cents, CoveragePrice, Factor, InstallmentOption, IofClass, PaymentMethod, PlanDef, Pricing,
-  ProductDef, Selection,
+  Answers,
+  CapitalRule,
+  Cents,
+  CoveragePrice,
+  Factor,
+  InstallmentOption,
+  IofClass,
+  PaymentMethod,
+  PlanDef,
+  Pricing,
+  ProductDef,
+  Selection,
 } from './types';
 
 /**
@@ -30,8 +40,7 @@ export interface ResolvedCapital {
   adjustable: boolean;
 }
 
-export const findPlan = (product: ProductDef, planId: string): PlanDef | undefined =>
-  product.plans.find((plan) => plan.id === planId);
+export const findPlan = (product: ProductDef, planId: string): PlanDef | undefined => product.plans.find((plan) => plan.id === planId);
 
 const numericAnswer = (answers: Answers, name: string): number => {
   const value = answers[name];
@@ -126,7 +135,9 @@ export function allocate(total: Cents, weights: readonly number[]): Cents[] {
 }
 
 /** A pricing as a quote's `precificacao` column may hold it: before decision 023 without `tariffPremium`. */
-export type StoredPricing = Omit<Pricing, 'coverages'> & { coverages: (Omit<CoveragePrice, 'tariffPremium'> & { tariffPremium?: Cents })[] };
+export type StoredPricing = Omit<Pricing, 'coverages'> & {
+  coverages: (Omit<CoveragePrice, 'tariffPremium'> & { tariffPremium?: Cents })[];
+};
 
 /**
  * A pricing whose coverages' premiums sum to its net premium. Quotes priced before decision 023
@@ -159,13 +170,28 @@ export function price(product: ProductDef, answers: Answers, selection: Selectio
   const factors = product.factors(answers);
   const gross = tariff.reduce((sum, c) => sum + c.tariffPremium, 0);
   const netPremium = Math.max(roundHalfUp(gross * combined(factors)), product.minimumPremium);
-  const shares = allocate(netPremium, tariff.map((c) => c.tariffPremium));
-  const coverages: CoveragePrice[] = tariff.map(({ id, name, capital, tariffPremium, deductible }, i) =>
-    ({ id, name, capital, premium: shares[i]!, tariffPremium, deductible }));
+  const shares = allocate(
+    netPremium,
+    tariff.map((c) => c.tariffPremium),
+  );
+  const coverages: CoveragePrice[] = tariff.map(({ id, name, capital, tariffPremium, deductible }, i) => ({
+    id,
+    name,
+    capital,
+    premium: shares[i]!,
+    tariffPremium,
+    deductible,
+  }));
   const iofRate = IOF_RATES[product.iof];
   const iof = roundHalfUp((netPremium + product.policyCost) * iofRate);
   return {
-    plan: plan.id, coverages, factors, netPremium, policyCost: product.policyCost, iofRate, iof,
+    plan: plan.id,
+    coverages,
+    factors,
+    netPremium,
+    policyCost: product.policyCost,
+    iofRate,
+    iof,
     total: netPremium + product.policyCost + iof,
   };
 }
@@ -218,9 +244,8 @@ export function installmentOptions(product: ProductDef, total: Cents, method: Pa
   const options: InstallmentOption[] = [];
   for (let count = 1; count <= Math.min(methodMax, rules.maxInstallments); count++) {
     // Paying at once never carries interest, whatever the product's interest-free limit.
-    const option = count === 1 || count <= rules.interestFreeUpTo
-      ? interestFree(total, count)
-      : withInterest(total, count, rules.monthlyInterest);
+    const option =
+      count === 1 || count <= rules.interestFreeUpTo ? interestFree(total, count) : withInterest(total, count, rules.monthlyInterest);
     if (count === 1 || Math.min(option.first, option.other) >= rules.minimumInstallment) options.push(option);
   }
   return options;
@@ -235,7 +260,9 @@ export const installmentSchedule = (option: InstallmentOption): Cents[] =>
  * ('ou 10x de R$ 119,24 sem juros no boleto'); undefined when only paying at once is offered.
  */
 export function interestFreeOffer(product: ProductDef, total: Cents, method: PaymentMethod = DEFAULT_PAYMENT_METHOD) {
-  const option = installmentOptions(product, total, method).filter((o) => o.interestFree && o.count > 1).at(-1);
+  const option = installmentOptions(product, total, method)
+    .filter((o) => o.interestFree && o.count > 1)
+    .at(-1);
   return option && { option, phrase: PAYMENT_METHODS.find((m) => m.value === method)!.phrase };
 }
 

@@ -4,8 +4,7 @@ import { PRODUCTS } from './catalog';
 import type { ProductDef } from './types';
 
 /** A product's steps (SPEC §4): risco when it asks risk questions, then its own final step. */
-export const flowOf = (product: ProductDef): FlowShape =>
-  ({ hasRisk: product.riskQuestions.length > 0, finalStep: product.finalStep });
+export const flowOf = (product: ProductDef): FlowShape => ({ hasRisk: product.riskQuestions.length > 0, finalStep: product.finalStep });
 
 /** Every product of a line shares its flow (the catalog's tests hold it), so a route knows its steps by line. */
 export function lineFlow(line: ProductLine): FlowShape {

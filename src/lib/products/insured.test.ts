@@ -6,12 +6,21 @@ const TODAY = new Date(2026, 2, 15);
 
 const ENDERECO = { cep: '01310-100', logradouro: 'Avenida Paulista', numero: '1000', bairro: 'Bela Vista', cidade: 'São Paulo', uf: 'sp' };
 const PERSON = {
-  tipoPessoa: 'PF', nome: 'Maria da Silva', cpf: '529.982.247-25', dataNascimento: '1985-06-20',
-  email: ' Maria@Exemplo.com.br ', telefone: '(11) 98765-4321', endereco: ENDERECO,
+  tipoPessoa: 'PF',
+  nome: 'Maria da Silva',
+  cpf: '529.982.247-25',
+  dataNascimento: '1985-06-20',
+  email: ' Maria@Exemplo.com.br ',
+  telefone: '(11) 98765-4321',
+  endereco: ENDERECO,
 };
 const COMPANY = {
-  tipoPessoa: 'PJ', razaoSocial: 'Padaria Pão Quente Ltda', cnpj: '11.222.333/0001-81',
-  email: 'contato@paoquente.com.br', telefone: '(41) 3333-4444', endereco: { ...ENDERECO, complemento: 'Loja 2' },
+  tipoPessoa: 'PJ',
+  razaoSocial: 'Padaria Pão Quente Ltda',
+  cnpj: '11.222.333/0001-81',
+  email: 'contato@paoquente.com.br',
+  telefone: '(41) 3333-4444',
+  endereco: { ...ENDERECO, complemento: 'Loja 2' },
 };
 
 const messagesOf = (kind: 'PF' | 'PJ' | 'PF_PJ', input: unknown, age?: { min: number; max: number }) => {
@@ -22,7 +31,10 @@ const messagesOf = (kind: 'PF' | 'PJ' | 'PF_PJ', input: unknown, age?: { min: nu
 describe('insuredSchema', () => {
   it('accepts a masked person and returns digits, a normalised e-mail and an upper-case UF', () => {
     expect(z.parse(insuredSchema('PF', { today: TODAY }), PERSON)).toEqual({
-      ...PERSON, cpf: '52998224725', email: 'maria@exemplo.com.br', telefone: '11987654321',
+      ...PERSON,
+      cpf: '52998224725',
+      email: 'maria@exemplo.com.br',
+      telefone: '11987654321',
       endereco: { ...ENDERECO, cep: '01310100', uf: 'SP' },
     });
   });
@@ -54,7 +66,8 @@ describe('insuredSchema', () => {
     expect(messagesOf('PF', { ...PERSON, nome: long(500) })).toEqual({ nome: 'Use no máximo 120 caracteres.' });
     expect(messagesOf('PJ', { ...COMPANY, razaoSocial: long(150) })).toEqual({ razaoSocial: 'Use no máximo 150 caracteres.' });
     expect(messagesOf('PF', { ...PERSON, endereco: { ...ENDERECO, logradouro: long(120), complemento: long(60) } })).toEqual({
-      'endereco.logradouro': 'Use no máximo 120 caracteres.', 'endereco.complemento': 'Use no máximo 60 caracteres.',
+      'endereco.logradouro': 'Use no máximo 120 caracteres.',
+      'endereco.complemento': 'Use no máximo 60 caracteres.',
     });
     expect(INSURED_MAX_LENGTH).toMatchObject({ nome: 120, razaoSocial: 150, logradouro: 120, complemento: 60 });
     // at the limit it is accepted
@@ -63,16 +76,25 @@ describe('insuredSchema', () => {
 
   it('refuses a UF that does not exist, a short CEP and a phone without area code', () => {
     expect(messagesOf('PF', { ...PERSON, telefone: '98765-4321', endereco: { ...ENDERECO, uf: 'XX', cep: '0131010' } })).toEqual({
-      telefone: 'Informe o telefone no formato (DD) NNNNN-NNNN.', 'endereco.uf': 'Escolha a UF.', 'endereco.cep': 'Informe o CEP com 8 dígitos.',
+      telefone: 'Informe o telefone no formato (DD) NNNNN-NNNN.',
+      'endereco.uf': 'Escolha a UF.',
+      'endereco.cep': 'Informe o CEP com 8 dígitos.',
     });
   });
 
   it('asks for every missing field by name', () => {
     expect(messagesOf('PF', { tipoPessoa: 'PF', endereco: {} })).toEqual({
-      nome: 'Informe o nome completo.', cpf: 'Informe um CPF válido.', dataNascimento: 'Informe a data de nascimento.',
-      email: 'E-mail obrigatório', telefone: 'Informe o telefone no formato (DD) NNNNN-NNNN.',
-      'endereco.cep': 'Informe o CEP com 8 dígitos.', 'endereco.logradouro': 'Informe o logradouro.', 'endereco.numero': 'Informe o número.',
-      'endereco.bairro': 'Informe o bairro.', 'endereco.cidade': 'Informe a cidade.', 'endereco.uf': 'Escolha a UF.',
+      nome: 'Informe o nome completo.',
+      cpf: 'Informe um CPF válido.',
+      dataNascimento: 'Informe a data de nascimento.',
+      email: 'E-mail obrigatório',
+      telefone: 'Informe o telefone no formato (DD) NNNNN-NNNN.',
+      'endereco.cep': 'Informe o CEP com 8 dígitos.',
+      'endereco.logradouro': 'Informe o logradouro.',
+      'endereco.numero': 'Informe o número.',
+      'endereco.bairro': 'Informe o bairro.',
+      'endereco.cidade': 'Informe a cidade.',
+      'endereco.uf': 'Escolha a UF.',
     });
     expect(messagesOf('PF', { ...PERSON, nome: 'Maria' })).toEqual({ nome: 'Informe o nome completo.' });
   });
@@ -83,8 +105,9 @@ describe('insuredSchema', () => {
     expect(messagesOf('PF', { ...PERSON, dataNascimento: '2008-03-16' })).toEqual(age);
     expect(messagesOf('PF', { ...PERSON, dataNascimento: '1925-03-16' })).toEqual({});
     expect(messagesOf('PF', { ...PERSON, dataNascimento: '1925-03-15' })).toEqual(age);
-    expect(messagesOf('PF', { ...PERSON, dataNascimento: '1955-03-15' }, { min: 18, max: 70 }))
-      .toEqual({ dataNascimento: 'A idade deve estar entre 18 e 70 anos.' });
+    expect(messagesOf('PF', { ...PERSON, dataNascimento: '1955-03-15' }, { min: 18, max: 70 })).toEqual({
+      dataNascimento: 'A idade deve estar entre 18 e 70 anos.',
+    });
     expect(messagesOf('PF', { ...PERSON, dataNascimento: '1990-02-30' })).toEqual({ dataNascimento: 'Informe a data de nascimento.' });
   });
 });

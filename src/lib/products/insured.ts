@@ -12,15 +12,32 @@ import type { InsuredKind, Option } from './types';
 
 /** The 27 federative units, in the order of the IBGE list. */
 export const UFS: readonly Option[] = [
-  { value: 'AC', label: 'Acre' }, { value: 'AL', label: 'Alagoas' }, { value: 'AP', label: 'Amapá' },
-  { value: 'AM', label: 'Amazonas' }, { value: 'BA', label: 'Bahia' }, { value: 'CE', label: 'Ceará' },
-  { value: 'DF', label: 'Distrito Federal' }, { value: 'ES', label: 'Espírito Santo' }, { value: 'GO', label: 'Goiás' },
-  { value: 'MA', label: 'Maranhão' }, { value: 'MT', label: 'Mato Grosso' }, { value: 'MS', label: 'Mato Grosso do Sul' },
-  { value: 'MG', label: 'Minas Gerais' }, { value: 'PA', label: 'Pará' }, { value: 'PB', label: 'Paraíba' },
-  { value: 'PR', label: 'Paraná' }, { value: 'PE', label: 'Pernambuco' }, { value: 'PI', label: 'Piauí' },
-  { value: 'RJ', label: 'Rio de Janeiro' }, { value: 'RN', label: 'Rio Grande do Norte' },
-  { value: 'RS', label: 'Rio Grande do Sul' }, { value: 'RO', label: 'Rondônia' }, { value: 'RR', label: 'Roraima' },
-  { value: 'SC', label: 'Santa Catarina' }, { value: 'SP', label: 'São Paulo' }, { value: 'SE', label: 'Sergipe' },
+  { value: 'AC', label: 'Acre' },
+  { value: 'AL', label: 'Alagoas' },
+  { value: 'AP', label: 'Amapá' },
+  { value: 'AM', label: 'Amazonas' },
+  { value: 'BA', label: 'Bahia' },
+  { value: 'CE', label: 'Ceará' },
+  { value: 'DF', label: 'Distrito Federal' },
+  { value: 'ES', label: 'Espírito Santo' },
+  { value: 'GO', label: 'Goiás' },
+  { value: 'MA', label: 'Maranhão' },
+  { value: 'MT', label: 'Mato Grosso' },
+  { value: 'MS', label: 'Mato Grosso do Sul' },
+  { value: 'MG', label: 'Minas Gerais' },
+  { value: 'PA', label: 'Pará' },
+  { value: 'PB', label: 'Paraíba' },
+  { value: 'PR', label: 'Paraná' },
+  { value: 'PE', label: 'Pernambuco' },
+  { value: 'PI', label: 'Piauí' },
+  { value: 'RJ', label: 'Rio de Janeiro' },
+  { value: 'RN', label: 'Rio Grande do Norte' },
+  { value: 'RS', label: 'Rio Grande do Sul' },
+  { value: 'RO', label: 'Rondônia' },
+  { value: 'RR', label: 'Roraima' },
+  { value: 'SC', label: 'Santa Catarina' },
+  { value: 'SP', label: 'São Paulo' },
+  { value: 'SE', label: 'Sergipe' },
   { value: 'TO', label: 'Tocantins' },
 ];
 
@@ -32,7 +49,14 @@ export const INSURED_AGE = { min: 18, max: 100 } as const;
  * `INSURED_MESSAGES.tooLong`, and the form sets the same number as the input's maxLength.
  */
 export const INSURED_MAX_LENGTH = {
-  nome: 120, razaoSocial: 150, email: EMAIL_MAX_LENGTH, logradouro: 120, numero: 10, complemento: 60, bairro: 60, cidade: 60,
+  nome: 120,
+  razaoSocial: 150,
+  email: EMAIL_MAX_LENGTH,
+  logradouro: 120,
+  numero: 10,
+  complemento: 60,
+  bairro: 60,
+  cidade: 60,
 } as const;
 
 export const INSURED_MESSAGES = {
@@ -66,15 +90,22 @@ const cpf = normalized(INSURED_MESSAGES.cpf, digitsOnly, isValidCpf);
 const cnpj = normalized(INSURED_MESSAGES.cnpj, normalizeCnpj, isValidCnpj);
 const telefone = normalized(INSURED_MESSAGES.telefone, digitsOnly, (v) => parsePhone(v) !== null);
 const cep = normalized(INSURED_MESSAGES.cep, digitsOnly, (v) => /^\d{8}$/.test(v));
-const uf = z.pipe(z.string({ error: INSURED_MESSAGES.uf }).check(z.maxLength(2, INSURED_MESSAGES.uf)), z.transform((v) => v.toUpperCase()))
+const uf = z
+  .pipe(
+    z.string({ error: INSURED_MESSAGES.uf }).check(z.maxLength(2, INSURED_MESSAGES.uf)),
+    z.transform((v) => v.toUpperCase()),
+  )
   .check(z.refine((v) => UFS.some((u) => u.value === v), INSURED_MESSAGES.uf));
 
 export const addressSchema = z.object({
   cep,
   logradouro: text(INSURED_MESSAGES.logradouro, INSURED_MAX_LENGTH.logradouro),
   numero: text(INSURED_MESSAGES.numero, INSURED_MAX_LENGTH.numero),
-  complemento: z.optional(z.string({ error: INSURED_MESSAGES.tooLong(INSURED_MAX_LENGTH.complemento) })
-    .check(z.trim(), z.maxLength(INSURED_MAX_LENGTH.complemento, INSURED_MESSAGES.tooLong(INSURED_MAX_LENGTH.complemento)))),
+  complemento: z.optional(
+    z
+      .string({ error: INSURED_MESSAGES.tooLong(INSURED_MAX_LENGTH.complemento) })
+      .check(z.trim(), z.maxLength(INSURED_MAX_LENGTH.complemento, INSURED_MESSAGES.tooLong(INSURED_MAX_LENGTH.complemento))),
+  ),
   bairro: text(INSURED_MESSAGES.bairro, INSURED_MAX_LENGTH.bairro),
   cidade: text(INSURED_MESSAGES.cidade, INSURED_MAX_LENGTH.cidade),
   uf,
@@ -83,10 +114,13 @@ export const addressSchema = z.object({
 function birthDate(today: Date, age: { min: number; max: number }) {
   return z.string({ error: INSURED_MESSAGES.dataNascimento }).check(
     z.refine((v) => parseIsoDate(v) !== null, INSURED_MESSAGES.dataNascimento),
-    z.refine((v) => {
-      const years = ageOn(v, today);
-      return Number.isNaN(years) || (years >= age.min && years <= age.max);
-    }, INSURED_MESSAGES.age(age.min, age.max)),
+    z.refine(
+      (v) => {
+        const years = ageOn(v, today);
+        return Number.isNaN(years) || (years >= age.min && years <= age.max);
+      },
+      INSURED_MESSAGES.age(age.min, age.max),
+    ),
   );
 }
 
@@ -99,24 +133,26 @@ export interface InsuredOptions {
   age?: { min: number; max: number };
 }
 
-const personSchema = ({ today = new Date(), age = INSURED_AGE }: InsuredOptions) => z.object({
-  tipoPessoa: tipoPessoa('PF'),
-  nome: fullName,
-  cpf,
-  dataNascimento: birthDate(today, age),
-  email: emailField,
-  telefone,
-  endereco: addressSchema,
-});
+const personSchema = ({ today = new Date(), age = INSURED_AGE }: InsuredOptions) =>
+  z.object({
+    tipoPessoa: tipoPessoa('PF'),
+    nome: fullName,
+    cpf,
+    dataNascimento: birthDate(today, age),
+    email: emailField,
+    telefone,
+    endereco: addressSchema,
+  });
 
-const companySchema = () => z.object({
-  tipoPessoa: tipoPessoa('PJ'),
-  razaoSocial: text(INSURED_MESSAGES.razaoSocial, INSURED_MAX_LENGTH.razaoSocial),
-  cnpj,
-  email: emailField,
-  telefone,
-  endereco: addressSchema,
-});
+const companySchema = () =>
+  z.object({
+    tipoPessoa: tipoPessoa('PJ'),
+    razaoSocial: text(INSURED_MESSAGES.razaoSocial, INSURED_MAX_LENGTH.razaoSocial),
+    cnpj,
+    email: emailField,
+    telefone,
+    endereco: addressSchema,
+  });
 
 export type Address = z.output<typeof addressSchema>;
 export type InsuredPerson = z.output<ReturnType<typeof personSchema>>;
@@ -136,9 +172,7 @@ export function insuredSchema(kind: InsuredKind, options: InsuredOptions = {}): 
   return schemas[kind]();
 }
 
-export const insuredName = (insured: Insured): string =>
-  insured.tipoPessoa === 'PF' ? insured.nome : insured.razaoSocial;
+export const insuredName = (insured: Insured): string => (insured.tipoPessoa === 'PF' ? insured.nome : insured.razaoSocial);
 
 /** The insured's CPF (11 digits) or CNPJ (14 characters), unmasked: format with formatCpf/formatCnpj. */
-export const insuredDocument = (insured: Insured): string =>
-  insured.tipoPessoa === 'PF' ? insured.cpf : insured.cnpj;
+export const insuredDocument = (insured: Insured): string => (insured.tipoPessoa === 'PF' ? insured.cpf : insured.cnpj);

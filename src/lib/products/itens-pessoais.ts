@@ -10,11 +10,18 @@ import type { PlanCoverage, ProductDef, Question } from './types';
  */
 
 const tipoItem: Question = {
-  name: 'tipoItem', label: 'Tipo de item', article: 'o', kind: 'select',
+  name: 'tipoItem',
+  label: 'Tipo de item',
+  article: 'o',
+  kind: 'select',
   options: [
-    { value: 'celular', label: 'Smartphone' }, { value: 'notebook', label: 'Notebook' }, { value: 'tablet', label: 'Tablet' },
-    { value: 'bicicleta', label: 'Bicicleta' }, { value: 'relogio', label: 'Relógio inteligente' },
-    { value: 'camera', label: 'Câmera fotográfica' }, { value: 'instrumento', label: 'Instrumento musical' },
+    { value: 'celular', label: 'Smartphone' },
+    { value: 'notebook', label: 'Notebook' },
+    { value: 'tablet', label: 'Tablet' },
+    { value: 'bicicleta', label: 'Bicicleta' },
+    { value: 'relogio', label: 'Relógio inteligente' },
+    { value: 'camera', label: 'Câmera fotográfica' },
+    { value: 'instrumento', label: 'Instrumento musical' },
   ],
 };
 const usoProfissional: Question = { name: 'usoProfissional', label: 'Uso profissional', kind: 'boolean' };
@@ -23,12 +30,18 @@ const FACTORS = {
   tipoItem: { celular: 1.2, notebook: 1.0, tablet: 1.0, bicicleta: 0.9, relogio: 1.1, camera: 0.95, instrumento: 0.8 },
   usoProfissional: { sim: 1.15, nao: 1.0 },
   /** Age of the item in months since the invoice. */
-  idade: [{ upTo: 12, value: 1.0 }, { upTo: 24, value: 1.15 }, { upTo: 36, value: 1.3 }] satisfies Bands,
+  idade: [
+    { upTo: 12, value: 1.0 },
+    { upTo: 24, value: 1.15 },
+    { upTo: 36, value: 1.3 },
+  ] satisfies Bands,
 } as const;
 
 /** The item's value, which the partner may lower (never raise) down to R$ 500,00. */
-const itemValue = (coverage: string): PlanCoverage =>
-  ({ coverage, capital: { kind: 'share', of: 'valorBem', percent: 100, min: 500_00, adjustable: true } });
+const itemValue = (coverage: string): PlanCoverage => ({
+  coverage,
+  capital: { kind: 'share', of: 'valorBem', percent: 100, min: 500_00, adjustable: true },
+});
 
 function personalItemsProduct(def: { code: string; name: string }): ProductDef {
   return {
@@ -40,24 +53,50 @@ function personalItemsProduct(def: { code: string; name: string }): ProductDef {
     riskQuestions: [
       tipoItem,
       { name: 'marcaModelo', label: 'Marca e modelo', article: 'a', kind: 'text' },
-      { name: 'valorBem', label: 'Valor do bem', article: 'o', kind: 'money', min: 500_00, max: 50_000_00,
-        help: 'Valor da nota fiscal de compra.' },
+      {
+        name: 'valorBem',
+        label: 'Valor do bem',
+        article: 'o',
+        kind: 'money',
+        min: 500_00,
+        max: 50_000_00,
+        help: 'Valor da nota fiscal de compra.',
+      },
       { name: 'idadeBem', label: 'Idade do bem em meses', article: 'a', kind: 'integer', min: 0, max: 36 },
       usoProfissional,
     ],
     coverages: [
-      { id: 'roubo', name: 'Roubo e furto qualificado', rate: 60, deductible: '20% do valor do bem',
-        description: 'O bem levado com violência, ameaça ou arrombamento, no Brasil e no exterior.' },
-      { id: 'quebra', name: 'Quebra acidental (inclui danos por líquidos)', rate: 45, deductible: '20% do valor do bem',
-        description: 'Quedas, impactos e contato com líquidos que impeçam o funcionamento do bem.' },
-      { id: 'furtoSimples', name: 'Furto simples', rate: 30, deductible: '25% do valor do bem',
-        description: 'O bem levado sem violência nem arrombamento, como em um descuido.' },
+      {
+        id: 'roubo',
+        name: 'Roubo e furto qualificado',
+        rate: 60,
+        deductible: '20% do valor do bem',
+        description: 'O bem levado com violência, ameaça ou arrombamento, no Brasil e no exterior.',
+      },
+      {
+        id: 'quebra',
+        name: 'Quebra acidental (inclui danos por líquidos)',
+        rate: 45,
+        deductible: '20% do valor do bem',
+        description: 'Quedas, impactos e contato com líquidos que impeçam o funcionamento do bem.',
+      },
+      {
+        id: 'furtoSimples',
+        name: 'Furto simples',
+        rate: 30,
+        deductible: '25% do valor do bem',
+        description: 'O bem levado sem violência nem arrombamento, como em um descuido.',
+      },
     ],
     plans: [
       { id: 'essencial', name: 'Essencial', description: 'Roubo e furto qualificado.', coverages: [itemValue('roubo')] },
       { id: 'conforto', name: 'Conforto', description: 'Roubo e quebra acidental.', coverages: [itemValue('roubo'), itemValue('quebra')] },
-      { id: 'completo', name: 'Completo', description: 'Roubo, quebra acidental e furto simples.',
-        coverages: [itemValue('roubo'), itemValue('quebra'), itemValue('furtoSimples')] },
+      {
+        id: 'completo',
+        name: 'Completo',
+        description: 'Roubo, quebra acidental e furto simples.',
+        coverages: [itemValue('roubo'), itemValue('quebra'), itemValue('furtoSimples')],
+      },
     ],
     factors: (answers) => [
       ...choiceFactor(tipoItem, FACTORS.tipoItem, answers),

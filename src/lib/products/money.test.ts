@@ -3,8 +3,16 @@ import { applyRate, formatBRL, formatNumber, formatPercent, roundHalfUp } from '
 
 describe('roundHalfUp', () => {
   it.each([
-    [0, 0], [0.4, 0], [0.5, 1], [1.5, 2], [2.5, 3], [1234.49, 1234], [1234.5, 1235],
-    [-0.5, -1], [-1.4, -1], [-2.5, -3],
+    [0, 0],
+    [0.4, 0],
+    [0.5, 1],
+    [1.5, 2],
+    [2.5, 3],
+    [1234.49, 1234],
+    [1234.5, 1235],
+    [-0.5, -1],
+    [-1.4, -1],
+    [-2.5, -3],
   ])('%s → %s', (value, rounded) => expect(roundHalfUp(value)).toBe(rounded));
 
   it('treats a half spoiled by binary floats as a half', () => {
@@ -28,7 +36,11 @@ describe('applyRate', () => {
 
 describe('formatBRL', () => {
   it.each([
-    [0, 'R$ 0,00'], [1, 'R$ 0,01'], [123_456, 'R$ 1.234,56'], [100_000_000, 'R$ 1.000.000,00'], [-150, '-R$ 1,50'],
+    [0, 'R$ 0,00'],
+    [1, 'R$ 0,01'],
+    [123_456, 'R$ 1.234,56'],
+    [100_000_000, 'R$ 1.000.000,00'],
+    [-150, '-R$ 1,50'],
   ])('%s → %s', (cents, text) => expect(formatBRL(cents)).toBe(text));
 
   it('uses a plain space after the symbol', () => {

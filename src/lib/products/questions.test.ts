@@ -7,7 +7,15 @@ const TODAY = new Date(2026, 2, 15); // 15/03/2026
 
 const QUESTIONS: Question[] = [
   { name: 'valorImovel', label: 'Valor do imóvel', article: 'o', kind: 'money', min: 50_000_00, max: 5_000_000_00 },
-  { name: 'construcao', label: 'Tipo de construção', kind: 'radio', options: [{ value: 'alvenaria', label: 'Alvenaria' }, { value: 'mista', label: 'Mista' }] },
+  {
+    name: 'construcao',
+    label: 'Tipo de construção',
+    kind: 'radio',
+    options: [
+      { value: 'alvenaria', label: 'Alvenaria' },
+      { value: 'mista', label: 'Mista' },
+    ],
+  },
   { name: 'cultura', label: 'Cultura', article: 'a', kind: 'select', options: [{ value: 'soja', label: 'Soja' }] },
   { name: 'areaHectares', label: 'Área cultivada em hectares', article: 'a', kind: 'integer', min: 1, max: 10_000 },
   { name: 'areaConstruida', label: 'Área construída', article: 'a', kind: 'area', max: 2_000 },
@@ -19,8 +27,14 @@ const QUESTIONS: Question[] = [
 ];
 
 const VALID = {
-  valorImovel: 400_000_00, construcao: 'alvenaria', cultura: 'soja', areaHectares: 120, areaConstruida: 150,
-  municipio: ' Londrina ', dataNascimento: '1990-05-10', fumante: true,
+  valorImovel: 400_000_00,
+  construcao: 'alvenaria',
+  cultura: 'soja',
+  areaHectares: 120,
+  areaConstruida: 150,
+  municipio: ' Londrina ',
+  dataNascimento: '1990-05-10',
+  fumante: true,
 };
 
 const schema = answersSchema(QUESTIONS, TODAY);
@@ -36,7 +50,11 @@ describe('answersSchema', () => {
 
   it('reads masked form text: money in centavos, integers and areas without separators', () => {
     const parsed = z.parse(schema, {
-      ...VALID, valorImovel: 'R$ 1.234.567,89', areaHectares: '1.500', areaConstruida: '1.200 m²', fumante: 'false',
+      ...VALID,
+      valorImovel: 'R$ 1.234.567,89',
+      areaHectares: '1.500',
+      areaConstruida: '1.200 m²',
+      fumante: 'false',
     });
     expect(parsed).toMatchObject({ valorImovel: 123_456_789, areaHectares: 1_500, areaConstruida: 1_200, fumante: false });
     expect(z.parse(schema, { ...VALID, valorImovel: '100.000,5' }).valorImovel).toBe(100_000_50);
@@ -62,7 +80,8 @@ describe('answersSchema', () => {
 
   it('refuses option values that are not in the list', () => {
     expect(messages({ ...VALID, construcao: 'madeira', cultura: 'SOJA' })).toEqual({
-      construcao: 'Escolha uma opção de Tipo de construção.', cultura: 'Escolha uma opção de Cultura.',
+      construcao: 'Escolha uma opção de Tipo de construção.',
+      cultura: 'Escolha uma opção de Cultura.',
     });
   });
 
@@ -76,7 +95,9 @@ describe('answersSchema', () => {
   });
 
   it('refuses fractional integers, negative or garbled money and non-numbers', () => {
-    expect(messages({ ...VALID, areaHectares: 1.5 })).toEqual({ areaHectares: 'Informe a área cultivada em hectares com um número inteiro.' });
+    expect(messages({ ...VALID, areaHectares: 1.5 })).toEqual({
+      areaHectares: 'Informe a área cultivada em hectares com um número inteiro.',
+    });
     expect(messages({ ...VALID, areaHectares: 'abc' })).toHaveProperty('areaHectares');
     expect(messages({ ...VALID, valorImovel: -1 })).toEqual({ valorImovel: 'Informe o valor do imóvel.' });
     expect(messages({ ...VALID, valorImovel: '1,234,00' })).toEqual({ valorImovel: 'Informe o valor do imóvel.' });
@@ -106,7 +127,11 @@ describe('answersSchema', () => {
 
 describe('ageOn', () => {
   it.each([
-    ['1990-03-15', 36], ['1990-03-16', 35], ['1990-03-14', 36], ['2000-02-29', 26], ['2026-03-15', 0],
+    ['1990-03-15', 36],
+    ['1990-03-16', 35],
+    ['1990-03-14', 36],
+    ['2000-02-29', 26],
+    ['2026-03-15', 0],
   ])('%s → %s on 15/03/2026', (birth, age) => expect(ageOn(birth, TODAY)).toBe(age));
 
   it('counts a 29 February birthday on 1 March of a common year', () => {

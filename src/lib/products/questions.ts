@@ -47,8 +47,12 @@ export const answerMessages = {
   number: (q: Question) => `Informe ${named(q)} com um número inteiro.`,
   range: (q: Question) => {
     const unit = UNITS[q.kind] ?? formatNumber;
-    const bounds = q.min !== undefined && q.max !== undefined ? `estar entre ${unit(q.min)} e ${unit(q.max)}`
-      : q.min !== undefined ? `ser de no mínimo ${unit(q.min)}` : `ser de no máximo ${unit(q.max ?? 0)}`;
+    const bounds =
+      q.min !== undefined && q.max !== undefined
+        ? `estar entre ${unit(q.min)} e ${unit(q.max)}`
+        : q.min !== undefined
+          ? `ser de no mínimo ${unit(q.min)}`
+          : `ser de no máximo ${unit(q.max ?? 0)}`;
     return `${upperFirst(named(q))} deve ${bounds}.`;
   },
   date: (q: Question) => `Informe ${named(q)} no formato DD/MM/AAAA.`,
@@ -84,11 +88,13 @@ function integerFrom(raw: unknown): number {
 
 const inRange = (q: Question, n: number) => (q.min === undefined || n >= q.min) && (q.max === undefined || n <= q.max);
 
-const numberParser = (read: (raw: unknown) => number): Parser => (q, raw) => {
-  const n = read(raw);
-  if (!Number.isSafeInteger(n)) return { error: answerMessages.number(q) };
-  return inRange(q, n) ? { value: n } : { error: answerMessages.range(q) };
-};
+const numberParser =
+  (read: (raw: unknown) => number): Parser =>
+  (q, raw) => {
+    const n = read(raw);
+    if (!Number.isSafeInteger(n)) return { error: answerMessages.number(q) };
+    return inRange(q, n) ? { value: n } : { error: answerMessages.range(q) };
+  };
 
 const choiceParser: Parser = (q, raw) =>
   typeof raw === 'string' && (q.options ?? []).some((o) => o.value === raw) ? { value: raw } : { error: answerMessages.choose(q) };
@@ -123,21 +129,28 @@ const PARSERS: Record<QuestionKind, Parser> = {
 const isBlank = (raw: unknown) => raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
 
 function answerSchema(q: Question, today: Date) {
-  const schema = z.pipe(z.unknown(), z.transform((raw, ctx): AnswerValue | undefined => {
-    // A boolean question is never missing: an unticked box is "não".
-    if (q.kind === 'boolean' && isBlank(raw)) return false;
-    if (isBlank(raw)) {
-      if (q.required === false) return undefined;
-      ctx.issues.push({ code: 'custom', message: q.kind === 'select' || q.kind === 'radio' ? answerMessages.choose(q) : answerMessages.required(q), input: raw });
-      return z.NEVER;
-    }
-    const parsed = PARSERS[q.kind](q, raw, today);
-    if ('error' in parsed) {
-      ctx.issues.push({ code: 'custom', message: parsed.error, input: raw });
-      return z.NEVER;
-    }
-    return parsed.value;
-  }));
+  const schema = z.pipe(
+    z.unknown(),
+    z.transform((raw, ctx): AnswerValue | undefined => {
+      // A boolean question is never missing: an unticked box is "não".
+      if (q.kind === 'boolean' && isBlank(raw)) return false;
+      if (isBlank(raw)) {
+        if (q.required === false) return undefined;
+        ctx.issues.push({
+          code: 'custom',
+          message: q.kind === 'select' || q.kind === 'radio' ? answerMessages.choose(q) : answerMessages.required(q),
+          input: raw,
+        });
+        return z.NEVER;
+      }
+      const parsed = PARSERS[q.kind](q, raw, today);
+      if ('error' in parsed) {
+        ctx.issues.push({ code: 'custom', message: parsed.error, input: raw });
+        return z.NEVER;
+      }
+      return parsed.value;
+    }),
+  );
   // An optional question may be left out; zod/mini then needs the field itself marked optional.
   return q.required === false ? z.optional(schema) : schema;
 }
@@ -150,12 +163,16 @@ export function answersSchema(questions: readonly Question[], today: Date = new 
   const shape = Object.fromEntries(questions.map((q) => [q.name, answerSchema(q, today)]));
   // zod skips or refuses keys absent from the input before a field's own parser sees them; every
   // question is given a value (null = blank), so one parser decides what a blank answer means.
-  const withEveryQuestion = (input: unknown) => (typeof input === 'object' && input !== null && !Array.isArray(input)
-    ? { ...Object.fromEntries(questions.map((q) => [q.name, null])), ...input }
-    : input);
-  return z.pipe(z.pipe(z.transform(withEveryQuestion), z.object(shape)), z.transform((answers) => {
-    const clean: Answers = {};
-    for (const [name, value] of Object.entries(answers)) if (value !== undefined) clean[name] = value as AnswerValue;
-    return clean;
-  })) as unknown as z.ZodMiniType<Answers>;
+  const withEveryQuestion = (input: unknown) =>
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? { ...Object.fromEntries(questions.map((q) => [q.name, null])), ...input }
+      : input;
+  return z.pipe(
+    z.pipe(z.transform(withEveryQuestion), z.object(shape)),
+    z.transform((answers) => {
+      const clean: Answers = {};
+      for (const [name, value] of Object.entries(answers)) if (value !== undefined) clean[name] = value as AnswerValue;
+      return clean;
+    }),
+  ) as unknown as z.ZodMiniType<Answers>;
 }

@@ -9,7 +9,13 @@ import { RESIDENCIAL } from './residencial';
 
 describe('Residencial (RES)', () => {
   it('is a property line without risco step that ends in finalização', () => {
-    expect(RESIDENCIAL).toMatchObject({ iof: 'patrimonial', riskQuestions: [], finalStep: 'finalizacao', beneficiaries: false, policyCost: 0 });
+    expect(RESIDENCIAL).toMatchObject({
+      iof: 'patrimonial',
+      riskQuestions: [],
+      finalStep: 'finalizacao',
+      beneficiaries: false,
+      policyCost: 0,
+    });
     expect(RESIDENCIAL.cadastroQuestions.map((q) => q.name)).toEqual(['tipoImovel', 'uso', 'construcao', 'valorImovel', 'alarme']);
   });
 
@@ -23,12 +29,18 @@ describe('Residencial (RES)', () => {
     // each coverage's share of the net premium is its tariff premium × 0,85, exact here:
     // 136,00 + 38,25 + 85,00 + 25,50 + 34,00 + 38,25 = 357,00
     expect(coverageTable(pricing)).toEqual({
-      incendio: [400_000_00, 160_00, 136_00], danosEletricos: [15_000_00, 45_00, 38_25], roubo: [10_000_00, 100_00, 85_00],
-      vendaval: [20_000_00, 30_00, 25_50], rcFamiliar: [20_000_00, 40_00, 34_00], assistencia: [1_500_00, 45_00, 38_25],
+      incendio: [400_000_00, 160_00, 136_00],
+      danosEletricos: [15_000_00, 45_00, 38_25],
+      roubo: [10_000_00, 100_00, 85_00],
+      vendaval: [20_000_00, 30_00, 25_50],
+      rcFamiliar: [20_000_00, 40_00, 34_00],
+      assistencia: [1_500_00, 45_00, 38_25],
     });
     expect(pricing.factors).toEqual([
-      { label: 'Tipo de imóvel: Apartamento', value: 0.85 }, { label: 'Uso do imóvel: Moradia habitual', value: 1 },
-      { label: 'Tipo de construção: Alvenaria', value: 1 }, { label: 'Possui alarme monitorado: não', value: 1 },
+      { label: 'Tipo de imóvel: Apartamento', value: 0.85 },
+      { label: 'Uso do imóvel: Moradia habitual', value: 1 },
+      { label: 'Tipo de construção: Alvenaria', value: 1 },
+      { label: 'Possui alarme monitorado: não', value: 1 },
     ]);
     // IOF 357,00 × 7,38 % = 26,3466 → 26,35; total 357,00 + 26,35 = 383,35
     expect(figures(pricing)).toEqual({ netPremium: 357_00, policyCost: 0, iofRate: 0.0738, iof: 26_35, total: 383_35 });
@@ -36,9 +48,16 @@ describe('Residencial (RES)', () => {
     // Up to 6 interest-free (383,35 / 6 = 63,89 × 5 + 63,90); from 7 on the Price table at 1,49 % a.m.:
     // 7 × 58,08 = 406,56 (383,35 × 0,0149 / (1 − 1,0149^−7) = 58,0800…); 10 × 41,55 = 415,50.
     expect(optionRows(RESIDENCIAL, 383_35, 'boleto')).toEqual([
-      [1, 383_35, 383_35, 383_35], [2, 191_68, 191_67, 383_35], [3, 127_79, 127_78, 383_35], [4, 95_86, 95_83, 383_35],
-      [5, 76_67, 76_67, 383_35], [6, 63_90, 63_89, 383_35], [7, 58_08, 58_08, 406_56], [8, 51_19, 51_19, 409_52],
-      [9, 45_83, 45_83, 412_47], [10, 41_55, 41_55, 415_50],
+      [1, 383_35, 383_35, 383_35],
+      [2, 191_68, 191_67, 383_35],
+      [3, 127_79, 127_78, 383_35],
+      [4, 95_86, 95_83, 383_35],
+      [5, 76_67, 76_67, 383_35],
+      [6, 63_90, 63_89, 383_35],
+      [7, 58_08, 58_08, 406_56],
+      [8, 51_19, 51_19, 409_52],
+      [9, 45_83, 45_83, 412_47],
+      [10, 41_55, 41_55, 415_50],
     ]);
     expect(optionRows(RESIDENCIAL, 383_35, 'pix')).toEqual([[1, 383_35, 383_35, 383_35]]);
     expectExactInstallments(RESIDENCIAL, pricing.total);
@@ -59,9 +78,14 @@ describe('Residencial (RES)', () => {
     // vidros 127,25|41; assistência 89,47|56 → 2.163,29; the 3 centavos left go to the largest cut-off
     // fractions (RC 0,91, vendaval 0,59, assistência 0,56) → 397,67, 149,13 and 89,48
     expect(coverageTable(pricing)).toEqual({
-      incendio: [800_000_00, 320_00, 636_27], danosEletricos: [20_000_00, 60_00, 119_30], roubo: [30_000_00, 300_00, 596_50],
-      vendaval: [50_000_00, 75_00, 149_13], rcFamiliar: [100_000_00, 200_00, 397_67], aluguel: [12_000_00, 24_00, 47_72],
-      vidros: [8_000_00, 64_00, 127_25], assistencia: [1_500_00, 45_00, 89_48],
+      incendio: [800_000_00, 320_00, 636_27],
+      danosEletricos: [20_000_00, 60_00, 119_30],
+      roubo: [30_000_00, 300_00, 596_50],
+      vendaval: [50_000_00, 75_00, 149_13],
+      rcFamiliar: [100_000_00, 200_00, 397_67],
+      aluguel: [12_000_00, 24_00, 47_72],
+      vidros: [8_000_00, 64_00, 127_25],
+      assistencia: [1_500_00, 45_00, 89_48],
     });
     expect(factorValues(pricing)).toEqual([1.15, 1.3, 1.4, 0.95]);
     // IOF 2.163,32 × 7,38 % = 159,653 → 159,65; total 2.163,32 + 159,65 = 2.322,97
@@ -86,7 +110,8 @@ describe('Residencial (RES)', () => {
 
   it('refuses a theft capital outside its range with the range in the message', () => {
     const answers = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 300_000_00 };
-    expect(validateSelection(RESIDENCIAL, answers, { plan: 'conforto', capitals: { roubo: 40_000_00 } }))
-      .toEqual({ roubo: 'O capital de Roubo ou furto qualificado de bens deve estar entre R$ 1.000,00 e R$ 30.000,00.' });
+    expect(validateSelection(RESIDENCIAL, answers, { plan: 'conforto', capitals: { roubo: 40_000_00 } })).toEqual({
+      roubo: 'O capital de Roubo ou furto qualificado de bens deve estar entre R$ 1.000,00 e R$ 30.000,00.',
+    });
   });
 });

@@ -14,8 +14,14 @@ describe('Vida (VEU, VG, VE)', () => {
   it('are life products: IOF 0,38 %, beneficiaries, ages 18 to 70, rating questions in cadastro', () => {
     for (const product of [VIDA, VIDA_FLEX, VIDA_ESSENCIAL]) {
       expect(product).toMatchObject({
-        line: 'vida', iof: 'vida', insured: 'PF', beneficiaries: true, finalStep: 'proposta', riskQuestions: [],
-        insuredAge: { min: 18, max: 70 }, validityDays: 15,
+        line: 'vida',
+        iof: 'vida',
+        insured: 'PF',
+        beneficiaries: true,
+        finalStep: 'proposta',
+        riskQuestions: [],
+        insuredAge: { min: 18, max: 70 },
+        validityDays: 15,
       });
       expect(product.cadastroQuestions.map((q) => q.name)).toEqual(['profissao', 'fumante']);
     }
@@ -27,11 +33,14 @@ describe('Vida (VEU, VG, VE)', () => {
     // morte 100.000,00 × 1 ‰ = 100,00; morte acidental 100.000,00 × 0,3 ‰ = 30,00; funeral 30,00 → 160,00
     // every factor is 1 (below): each coverage's share of the net premium is its tariff premium
     expect(coverageTable(pricing)).toEqual({
-      morte: [100_000_00, 100_00, 100_00], morteAcidental: [100_000_00, 30_00, 30_00], funeral: [5_000_00, 30_00, 30_00],
+      morte: [100_000_00, 100_00, 100_00],
+      morteAcidental: [100_000_00, 30_00, 30_00],
+      funeral: [5_000_00, 30_00, 30_00],
     });
     // 35 anos (31–40) 1 × administrativa 1 × não fumante 1 → 160,00
     expect(pricing.factors).toEqual([
-      { label: 'Idade: 35', value: 1 }, { label: 'Categoria da profissão: Administrativa ou de escritório', value: 1 },
+      { label: 'Idade: 35', value: 1 },
+      { label: 'Categoria da profissão: Administrativa ou de escritório', value: 1 },
       { label: 'Fumante: não', value: 1 },
     ]);
     // IOF 160,00 × 0,38 % = 0,608 → 0,61; total 160,61
@@ -39,8 +48,14 @@ describe('Vida (VEU, VG, VE)', () => {
     // All interest-free; 8 × 20,07 (first 20,12) is the last count whose installments reach R$ 20,00
     // (160,61 / 9 = 17,84)
     expect(optionRows(VIDA, 160_61, 'cartao')).toEqual([
-      [1, 160_61, 160_61, 160_61], [2, 80_31, 80_30, 160_61], [3, 53_55, 53_53, 160_61], [4, 40_16, 40_15, 160_61],
-      [5, 32_13, 32_12, 160_61], [6, 26_81, 26_76, 160_61], [7, 22_97, 22_94, 160_61], [8, 20_12, 20_07, 160_61],
+      [1, 160_61, 160_61, 160_61],
+      [2, 80_31, 80_30, 160_61],
+      [3, 53_55, 53_53, 160_61],
+      [4, 40_16, 40_15, 160_61],
+      [5, 32_13, 32_12, 160_61],
+      [6, 26_81, 26_76, 160_61],
+      [7, 22_97, 22_94, 160_61],
+      [8, 20_12, 20_07, 160_61],
     ]);
     expectExactInstallments(VIDA, pricing.total);
   });
@@ -57,7 +72,9 @@ describe('Vida (VEU, VG, VE)', () => {
     // morte acidental 165,75|07; IPA 110,50|05; funeral 82,87|53 → 1.187,87; the centavo left goes to the
     // largest cut-off fraction (funeral 0,53) → 82,88
     expect(coverageTable(pricing)).toEqual({
-      morte: [300_000_00, 300_00, 828_75], morteAcidental: [200_000_00, 60_00, 165_75], ipa: [100_000_00, 40_00, 110_50],
+      morte: [300_000_00, 300_00, 828_75],
+      morteAcidental: [200_000_00, 60_00, 165_75],
+      ipa: [100_000_00, 40_00, 110_50],
       funeral: [5_000_00, 30_00, 82_88],
     });
     expect(factorValues(pricing)).toEqual([1.7, 1.25, 1.3]);
@@ -75,7 +92,11 @@ describe('Vida (VEU, VG, VE)', () => {
     // morte 50.000,00 × 1 ‰ = 50,00; IPA 50.000,00 × 0,4 ‰ = 20,00; diária 150,00 × 500 ‰ = 75,00 → 145,00
     // 28 anos (até 30) 0,6 × comércio 1,1 × não fumante 1 = 0,66 → 145,00 × 0,66 = 95,70
     // shares × 0,66, exact: 33,00 + 13,20 + 49,50 = 95,70
-    expect(coverageTable(pricing)).toEqual({ morte: [50_000_00, 50_00, 33_00], ipa: [50_000_00, 20_00, 13_20], dit: [150_00, 75_00, 49_50] });
+    expect(coverageTable(pricing)).toEqual({
+      morte: [50_000_00, 50_00, 33_00],
+      ipa: [50_000_00, 20_00, 13_20],
+      dit: [150_00, 75_00, 49_50],
+    });
     // IOF 95,70 × 0,38 % = 0,36366 → 0,36; total 96,06; 4 × 24,01 (first 24,03) is the most
     expect(figures(pricing)).toEqual({ netPremium: 95_70, policyCost: 0, iofRate: 0.0038, iof: 36, total: 96_06 });
     expect(optionRows(VIDA_FLEX, 96_06, 'debito').map((r) => r[0])).toEqual([1, 2, 3, 4]);
@@ -90,8 +111,9 @@ describe('Vida (VEU, VG, VE)', () => {
     // shares of the minimum 60,00 in proportion to 30,00 and 30,00: 30,00 each
     expect(coverageTable(pricing)).toEqual({ morte: [30_000_00, 30_00, 30_00], funeral: [5_000_00, 30_00, 30_00] });
     expect(figures(pricing)).toEqual({ netPremium: 60_00, policyCost: 0, iofRate: 0.0038, iof: 23, total: 60_23 });
-    expect(validateSelection(VIDA_ESSENCIAL, answers, { plan: 'essencial', capitals: { morte: 40_000_00 } }))
-      .toEqual({ morte: 'O capital de Morte por qualquer causa é fixo em R$ 30.000,00 neste plano.' });
+    expect(validateSelection(VIDA_ESSENCIAL, answers, { plan: 'essencial', capitals: { morte: 40_000_00 } })).toEqual({
+      morte: 'O capital de Morte por qualquer causa é fixo em R$ 30.000,00 neste plano.',
+    });
     expectExactInstallments(VIDA_ESSENCIAL, pricing.total);
   });
 
@@ -101,7 +123,8 @@ describe('Vida (VEU, VG, VE)', () => {
     expect(VIDA.factors({ ...base, dataCotacao: '2026-03-16' })[0]).toEqual({ label: 'Idade: 30', value: 0.6 });
     expect(VIDA.factors({ ...base, dataCotacao: '2027-03-16' })[0]).toEqual({ label: 'Idade: 31', value: 1 });
     expect(VIDA.factors({ profissao: 'administrativa' }).map((f) => f.label)).toEqual([
-      'Categoria da profissão: Administrativa ou de escritório', 'Fumante: não',
+      'Categoria da profissão: Administrativa ou de escritório',
+      'Fumante: não',
     ]);
   });
 });

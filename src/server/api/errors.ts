@@ -16,8 +16,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, fieldErrors?: Record<string, string[]>) =>
-  new ApiError(400, message, fieldErrors);
+export const badRequest = (message: string, fieldErrors?: Record<string, string[]>) => new ApiError(400, message, fieldErrors);
 export const unauthorized = (message: string) => new ApiError(401, message);
 export const forbidden = (message = 'Você não tem permissão para esta operação.') => new ApiError(403, message);
 export const notFound = (message = 'Recurso não encontrado.') => new ApiError(404, message);

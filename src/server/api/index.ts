@@ -10,5 +10,6 @@ import { historyEndpoints } from './endpoints/history';
 export const api = createRouter('/api', {
   plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1')],
   bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2')],
-  gateway, auth,
+  gateway,
+  auth,
 });

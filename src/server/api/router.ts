@@ -77,7 +77,11 @@ const json = (status: number, payload: unknown, headers: Headers = new Headers()
 
 export const errorResponse = (error: ApiError) => {
   const headers = new Headers(error.headers);
-  return json(error.status, { status: error.status, message: error.message, ...(error.fieldErrors ? { erros: error.fieldErrors } : {}) }, headers);
+  return json(
+    error.status,
+    { status: error.status, message: error.message, ...(error.fieldErrors ? { erros: error.fieldErrors } : {}) },
+    headers,
+  );
 };
 
 /** zod issues as field errors, with the first message as the summary. */
@@ -167,7 +171,8 @@ export interface Router {
 
 export function createRouter(prefix: string, bases: Record<ApiBase, readonly Endpoint[]>): Router {
   const routes = (Object.entries(bases) as [ApiBase, readonly Endpoint[]][]).flatMap(([base, endpoints]) =>
-    endpoints.map((e) => ({ base, endpoint: e, ...compile(`${prefix}/${base}${e.path}`) })));
+    endpoints.map((e) => ({ base, endpoint: e, ...compile(`${prefix}/${base}${e.path}`) })),
+  );
 
   async function handle(request: Request, options: HandleOptions): Promise<Response> {
     const url = new URL(request.url);
@@ -195,10 +200,19 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       const query = parse(e.query, Object.fromEntries(url.searchParams), 'query');
       const body = e.body ? parse(e.body, rawBody, 'body') : undefined;
       const payload = await e.handle({
-        request, url, ip: options.ip, db, body, query, params, auth,
+        request,
+        url,
+        ip: options.ip,
+        db,
+        body,
+        query,
+        params,
+        auth,
         cookieMode: request.headers.get(COOKIE_SESSION_HEADER) === 'cookie',
         setCookie: (name, value, expiresAt) =>
-          setCookies.push(sessionCookie(name, value, { maxAgeSeconds: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)), secure })),
+          setCookies.push(
+            sessionCookie(name, value, { maxAgeSeconds: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)), secure }),
+          ),
         clearCookie: (name) => setCookies.push(clearedCookie(name, secure)),
       });
       const headers = new Headers();
@@ -209,7 +223,8 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
         const response = errorResponse(error);
         // A refused token is also cleared from the browser, so the client starts clean — a v2 session
         // and its simulator token together, as one ends with the other.
-        if (error.status === 401 && e.auth) for (const kind of tokenFamily(e.auth)) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
+        if (error.status === 401 && e.auth)
+          for (const kind of tokenFamily(e.auth)) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
         return response;
       }
       console.error(`[api] ${request.method} ${url.pathname} falhou:`, (error as Error)?.message ?? error);
@@ -219,7 +234,12 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
 
   return {
     handle,
-    endpoints: routes.map((r) => ({ base: r.base, method: r.endpoint.method, path: `${prefix}/${r.base}${r.endpoint.path}`, auth: r.endpoint.auth })),
+    endpoints: routes.map((r) => ({
+      base: r.base,
+      method: r.endpoint.method,
+      path: `${prefix}/${r.base}${r.endpoint.path}`,
+      auth: r.endpoint.auth,
+    })),
   };
 }
 
@@ -231,6 +251,8 @@ function decodeParam(name: string, value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    throw new ApiError(400, 'Endereço inválido: codificação de caracteres malformada.', { [name]: ['Codificação de caracteres malformada.'] });
+    throw new ApiError(400, 'Endereço inválido: codificação de caracteres malformada.', {
+      [name]: ['Codificação de caracteres malformada.'],
+    });
   }
 }

@@ -14,13 +14,23 @@ describe('password hashing', () => {
 
   it('runs at most HASH_SLOTS hashes at once; a short line waits, and beyond it a request gets 429 at once', async () => {
     let peak = 0;
-    const watch = setInterval(() => { peak = Math.max(peak, hashLoad().running); }, 5);
+    const watch = setInterval(() => {
+      peak = Math.max(peak, hashLoad().running);
+    }, 5);
     const events: string[] = [];
-    const results = await Promise.allSettled(Array.from({ length: HASH_SLOTS + 16 + 3 }, () =>
-      hashPassword('Portal@2026').then(
-        () => { events.push('hashed'); },
-        (error: unknown) => { events.push(error instanceof ApiError && error.status === 429 ? '429' : String(error)); throw error; },
-      )));
+    const results = await Promise.allSettled(
+      Array.from({ length: HASH_SLOTS + 16 + 3 }, () =>
+        hashPassword('Portal@2026').then(
+          () => {
+            events.push('hashed');
+          },
+          (error: unknown) => {
+            events.push(error instanceof ApiError && error.status === 429 ? '429' : String(error));
+            throw error;
+          },
+        ),
+      ),
+    );
     clearInterval(watch);
     expect(peak).toBeLessThanOrEqual(HASH_SLOTS);
     // The three beyond the line are refused before any hash ends (a slow machine may refuse a few more later).

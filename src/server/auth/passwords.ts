@@ -57,9 +57,14 @@ export const hashLoad = () => ({ running, queued: queue.length, started });
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   // maxmem must exceed 128 * N * r bytes (128 MiB here).
-  return inHashSlot(() => new Promise((resolve, reject) =>
-    scryptCallback(password, salt, KEY_LENGTH, { ...options, maxmem: 256 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key))));
+  return inHashSlot(
+    () =>
+      new Promise((resolve, reject) =>
+        scryptCallback(password, salt, KEY_LENGTH, { ...options, maxmem: 256 * 1024 * 1024 }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

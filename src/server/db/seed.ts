@@ -13,8 +13,18 @@ import { seedDemoQuotes } from './seed-quotes';
 export const DEMO_PASSWORD = 'Portal@2026';
 
 export const DEMO_COMPANIES = {
-  parceiro: { cnpj: '11222333000181', razao_social: 'Corretora Horizonte Seguros Ltda.', nome_fantasia: 'Horizonte Seguros', tipo: 'PARCEIRO' },
-  substabelecido: { cnpj: '33444555000181', razao_social: 'Agência Vale Verde Corretagem Ltda.', nome_fantasia: 'Vale Verde', tipo: 'SUBSTABELECIDO' },
+  parceiro: {
+    cnpj: '11222333000181',
+    razao_social: 'Corretora Horizonte Seguros Ltda.',
+    nome_fantasia: 'Horizonte Seguros',
+    tipo: 'PARCEIRO',
+  },
+  substabelecido: {
+    cnpj: '33444555000181',
+    razao_social: 'Agência Vale Verde Corretagem Ltda.',
+    nome_fantasia: 'Vale Verde',
+    tipo: 'SUBSTABELECIDO',
+  },
 } as const;
 
 const V1_GROUPS = [
@@ -25,7 +35,10 @@ const V1_GROUPS = [
     is_admin: false,
     permissions: [
       ...SIMULATOR_CODES.map((s) => v1OfferPermission(s.code)),
-      'HISTORICO_VENDAS', 'HISTORICO_VENDAS_PROPOSTAS', 'HISTORICO_VENDAS_SIMULACAO', 'RELATORIO_GESTAO',
+      'HISTORICO_VENDAS',
+      'HISTORICO_VENDAS_PROPOSTAS',
+      'HISTORICO_VENDAS_SIMULACAO',
+      'RELATORIO_GESTAO',
     ].map((nome) => ({ nome, view: true, edit: false })),
   },
   {
@@ -34,8 +47,15 @@ const V1_GROUPS = [
     is_admin: false,
     permissions: [
       ...SIMULATOR_CODES.map((s) => v1OfferPermission(s.code)),
-      'HISTORICO_VENDAS', 'HISTORICO_VENDAS_PROPOSTAS', 'HISTORICO_VENDAS_SIMULACAO', 'RELATORIO_GESTAO',
-      'DOCUMENTO_CONSULTA_E_DOWNLOAD', 'CLIENTES_CONSULTA_PAGAMENTO', 'FINANCEIRO_INFORME_RENDIMENTO', 'HIERARQUIA', 'USUARIOS',
+      'HISTORICO_VENDAS',
+      'HISTORICO_VENDAS_PROPOSTAS',
+      'HISTORICO_VENDAS_SIMULACAO',
+      'RELATORIO_GESTAO',
+      'DOCUMENTO_CONSULTA_E_DOWNLOAD',
+      'CLIENTES_CONSULTA_PAGAMENTO',
+      'FINANCEIRO_INFORME_RENDIMENTO',
+      'HIERARQUIA',
+      'USUARIOS',
     ].map((nome) => ({ nome, view: true, edit: true })),
   },
   // Sells only residential and life (Vida): the legacy routes of the other lines answer 403 to it.
@@ -44,8 +64,11 @@ const V1_GROUPS = [
     descricao: 'Consultor: ofertas Residencial e Vida, histórico de vendas',
     is_admin: false,
     permissions: [
-      v1OfferPermission('RES'), v1OfferPermission('VEU'),
-      'HISTORICO_VENDAS', 'HISTORICO_VENDAS_PROPOSTAS', 'HISTORICO_VENDAS_SIMULACAO',
+      v1OfferPermission('RES'),
+      v1OfferPermission('VEU'),
+      'HISTORICO_VENDAS',
+      'HISTORICO_VENDAS_PROPOSTAS',
+      'HISTORICO_VENDAS_SIMULACAO',
     ].map((nome) => ({ nome, view: true, edit: false })),
   },
   {
@@ -71,24 +94,73 @@ interface DemoUser {
 const ALL_OFFER_OPERATIONS = SIMULATOR_OFFER_SUFFIXES.map(offerOperation);
 
 export const DEMO_USERS: DemoUser[] = [
-  { email: 'admin@legado.demo', nome: 'Ana Ribeiro', cpf: '52998224725', generation: 'v1', groups: [V1_ADMIN_GROUP], companies: ['parceiro'] },
-  { email: 'vendedor@legado.demo', nome: 'Bruno Carvalho', cpf: '11144477735', generation: 'v1', groups: ['VENDEDOR'], companies: ['parceiro'] },
-  { email: 'consultor@legado.demo', nome: 'Helena Martins', cpf: '98765432100', generation: 'v1', groups: ['CONSULTOR'], companies: ['parceiro'] },
-  { email: 'admin@seguradora.demo', nome: 'Carla Mendes', cpf: '39053344705', generation: 'v2', profile: 'admin', companies: [] },
-  { email: 'parceiro.admin@parceiro.demo', nome: 'Daniel Souza', cpf: '45317828791', generation: 'v2', profile: 'parceiro_admin', companies: ['parceiro', 'substabelecido'] },
   {
-    email: 'parceiro@parceiro.demo', nome: 'Eduarda Lima', cpf: '71428793860', generation: 'v2', profile: 'parceiro', companies: ['parceiro'],
+    email: 'admin@legado.demo',
+    nome: 'Ana Ribeiro',
+    cpf: '52998224725',
+    generation: 'v1',
+    groups: [V1_ADMIN_GROUP],
+    companies: ['parceiro'],
+  },
+  {
+    email: 'vendedor@legado.demo',
+    nome: 'Bruno Carvalho',
+    cpf: '11144477735',
+    generation: 'v1',
+    groups: ['VENDEDOR'],
+    companies: ['parceiro'],
+  },
+  {
+    email: 'consultor@legado.demo',
+    nome: 'Helena Martins',
+    cpf: '98765432100',
+    generation: 'v1',
+    groups: ['CONSULTOR'],
+    companies: ['parceiro'],
+  },
+  { email: 'admin@seguradora.demo', nome: 'Carla Mendes', cpf: '39053344705', generation: 'v2', profile: 'admin', companies: [] },
+  {
+    email: 'parceiro.admin@parceiro.demo',
+    nome: 'Daniel Souza',
+    cpf: '45317828791',
+    generation: 'v2',
+    profile: 'parceiro_admin',
+    companies: ['parceiro', 'substabelecido'],
+  },
+  {
+    email: 'parceiro@parceiro.demo',
+    nome: 'Eduarda Lima',
+    cpf: '71428793860',
+    generation: 'v2',
+    profile: 'parceiro',
+    companies: ['parceiro'],
     operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'METRICAS', 'APOLICE_VENDEDOR', 'BOLETOS_VENDEDOR', ...ALL_OFFER_OPERATIONS],
   },
   {
-    email: 'substabelecido@parceiro.demo', nome: 'Felipe Araújo', cpf: '86288366757', generation: 'v2', profile: 'substabelecido', companies: ['substabelecido'],
-    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'RELATORIO_VENDAS', 'GERENCIAR_USUARIOS',
-      ...(['RESIDENCIAL', 'ITENS_PESSOAIS', 'VIDAESSENCIALULTRON'] as const).map(offerOperation)],
+    email: 'substabelecido@parceiro.demo',
+    nome: 'Felipe Araújo',
+    cpf: '86288366757',
+    generation: 'v2',
+    profile: 'substabelecido',
+    companies: ['substabelecido'],
+    operations: [
+      'COTAR_VENDER',
+      'HISTORICO_COTACAO_PROPOSTA',
+      'RELATORIO_VENDAS',
+      'GERENCIAR_USUARIOS',
+      ...(['RESIDENCIAL', 'ITENS_PESSOAIS', 'VIDAESSENCIALULTRON'] as const).map(offerOperation),
+    ],
   },
   // A user created by the partner admin who has not validated the e-mailed code yet (first access).
   {
-    email: 'novo.parceiro@parceiro.demo', nome: 'Gabriela Rocha', cpf: '12345678909', generation: 'v2', profile: 'parceiro', companies: ['parceiro'],
-    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', offerOperation('RESIDENCIAL')], pending: true,
+    email: 'novo.parceiro@parceiro.demo',
+    nome: 'Gabriela Rocha',
+    cpf: '12345678909',
+    generation: 'v2',
+    profile: 'parceiro',
+    companies: ['parceiro'],
+    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', offerOperation('RESIDENCIAL')],
+    pending: true,
   },
 ];
 
@@ -100,52 +172,98 @@ export async function seedDemoData(db: DB): Promise<boolean> {
 
   await db.transaction().execute(async (trx) => {
     const parceiro = await trx.insertInto('companies').values(DEMO_COMPANIES.parceiro).returning('id').executeTakeFirstOrThrow();
-    const sub = await trx.insertInto('companies')
-      .values({ ...DEMO_COMPANIES.substabelecido, parent_id: parceiro.id }).returning('id').executeTakeFirstOrThrow();
+    const sub = await trx
+      .insertInto('companies')
+      .values({ ...DEMO_COMPANIES.substabelecido, parent_id: parceiro.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const companyIds = { parceiro: parceiro.id, substabelecido: sub.id };
 
-    await trx.insertInto('points_of_sale').values([
-      { company_id: parceiro.id, nome: 'Loja Centro — São Paulo', codigo: 'PV-0001' },
-      { company_id: parceiro.id, nome: 'Loja Savassi — Belo Horizonte', codigo: 'PV-0002' },
-    ]).execute();
+    await trx
+      .insertInto('points_of_sale')
+      .values([
+        { company_id: parceiro.id, nome: 'Loja Centro — São Paulo', codigo: 'PV-0001' },
+        { company_id: parceiro.id, nome: 'Loja Savassi — Belo Horizonte', codigo: 'PV-0002' },
+      ])
+      .execute();
 
     for (const simulator of SIMULATOR_CODES) {
-      const { id } = await trx.insertInto('simulators').values({
-        code: simulator.code, nome: simulator.name, linha: simulator.line, url_inicio: simulator.startUrl,
-        grupo_produto: simulator.productGroup ?? null,
-      }).returning('id').executeTakeFirstOrThrow();
-      await trx.insertInto('offers').values({
-        simulator_id: id, company_id: parceiro.id, nome: `${simulator.name} — Horizonte`,
-        vigencia_inicio: '2026-01-01', vigencia_fim: '2027-12-31', comissao_centesimos: 2000,
-      }).execute();
+      const { id } = await trx
+        .insertInto('simulators')
+        .values({
+          code: simulator.code,
+          nome: simulator.name,
+          linha: simulator.line,
+          url_inicio: simulator.startUrl,
+          grupo_produto: simulator.productGroup ?? null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('offers')
+        .values({
+          simulator_id: id,
+          company_id: parceiro.id,
+          nome: `${simulator.name} — Horizonte`,
+          vigencia_inicio: '2026-01-01',
+          vigencia_fim: '2027-12-31',
+          comissao_centesimos: 2000,
+        })
+        .execute();
     }
 
     const groupIds = new Map<string, number>();
     for (const group of V1_GROUPS) {
-      const { id } = await trx.insertInto('permission_groups')
-        .values({ nome: group.nome, descricao: group.descricao, is_admin: group.is_admin }).returning('id').executeTakeFirstOrThrow();
+      const { id } = await trx
+        .insertInto('permission_groups')
+        .values({ nome: group.nome, descricao: group.descricao, is_admin: group.is_admin })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       groupIds.set(group.nome, id);
       if (group.permissions.length > 0) {
-        await trx.insertInto('group_permissions').values(group.permissions.map((p) => ({
-          group_id: id, nome: p.nome, permite_visualizacao: p.view, permite_alteracao: p.edit,
-        }))).execute();
+        await trx
+          .insertInto('group_permissions')
+          .values(
+            group.permissions.map((p) => ({
+              group_id: id,
+              nome: p.nome,
+              permite_visualizacao: p.view,
+              permite_alteracao: p.edit,
+            })),
+          )
+          .execute();
       }
     }
 
     for (const demo of DEMO_USERS) {
-      const { id } = await trx.insertInto('users').values({
-        email: demo.email, nome: demo.nome, cpf: demo.cpf, generation: demo.generation, profile: demo.profile ?? null,
-        status: demo.pending ? 'PENDENTE' : 'ATIVO', password_hash: demo.pending ? null : passwordHash,
-        company_id: demo.companies[0] ? companyIds[demo.companies[0]] : null,
-      }).returning('id').executeTakeFirstOrThrow();
+      const { id } = await trx
+        .insertInto('users')
+        .values({
+          email: demo.email,
+          nome: demo.nome,
+          cpf: demo.cpf,
+          generation: demo.generation,
+          profile: demo.profile ?? null,
+          status: demo.pending ? 'PENDENTE' : 'ATIVO',
+          password_hash: demo.pending ? null : passwordHash,
+          company_id: demo.companies[0] ? companyIds[demo.companies[0]] : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       for (const company of demo.companies) {
         await trx.insertInto('user_companies').values({ user_id: id, company_id: companyIds[company] }).execute();
       }
       for (const group of demo.groups ?? []) {
-        await trx.insertInto('user_groups').values({ user_id: id, group_id: groupIds.get(group)! }).execute();
+        await trx
+          .insertInto('user_groups')
+          .values({ user_id: id, group_id: groupIds.get(group)! })
+          .execute();
       }
       if (demo.operations?.length) {
-        await trx.insertInto('user_operations').values(demo.operations.map((operation) => ({ user_id: id, operation }))).execute();
+        await trx
+          .insertInto('user_operations')
+          .values(demo.operations.map((operation) => ({ user_id: id, operation })))
+          .execute();
       }
     }
   });

@@ -28,14 +28,23 @@ export function fillSecrets(body: string, secrets: Record<string, string> | null
 }
 
 export async function sendEmail<K extends TemplateName>(
-  db: DB, to: string, template: K, data: Parameters<(typeof TEMPLATES)[K]>[0], secrets?: MessageSecrets,
+  db: DB,
+  to: string,
+  template: K,
+  data: Parameters<(typeof TEMPLATES)[K]>[0],
+  secrets?: MessageSecrets,
 ): Promise<void> {
   const rendered = renderTemplate(template, data);
   const { id } = await db
     .insertInto('emails')
     .values({
-      to_address: to, template, subject: rendered.subject, text_body: rendered.text, html_body: rendered.html,
-      segredos: secrets ? JSON.stringify(secrets.values) : null, redigir_em: secrets?.expiresAt ?? null,
+      to_address: to,
+      template,
+      subject: rendered.subject,
+      text_body: rendered.text,
+      html_body: rendered.html,
+      segredos: secrets ? JSON.stringify(secrets.values) : null,
+      redigir_em: secrets?.expiresAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -46,29 +55,39 @@ export async function sendEmail<K extends TemplateName>(
     const nodemailer = await import('nodemailer');
     const values = secrets?.values ?? null;
     await nodemailer.default.createTransport(smtpUrl).sendMail({
-      from: config().MAIL_FROM, to, subject: rendered.subject,
-      text: fillSecrets(rendered.text, values), html: fillSecrets(rendered.html, values),
+      from: config().MAIL_FROM,
+      to,
+      subject: rendered.subject,
+      text: fillSecrets(rendered.text, values),
+      html: fillSecrets(rendered.html, values),
     });
     // Sent: the outbox keeps no secret of it.
     await db.updateTable('emails').set({ sent_at: now(), segredos: null }).where('id', '=', id).execute();
   } catch (error) {
     // The message stays in the outbox with its error (its secrets until they expire); the user's
     // request still succeeds.
-    await db.updateTable('emails').set({ error: String((error as Error).message).slice(0, 500) }).where('id', '=', id).execute();
+    await db
+      .updateTable('emails')
+      .set({ error: String((error as Error).message).slice(0, 500) })
+      .where('id', '=', id)
+      .execute();
   }
 }
 
 /** Clears the secrets of messages whose secrets expired. */
 export async function redactExpired(db: DB): Promise<void> {
-  await db.updateTable('emails').set({ segredos: null })
-    .where('segredos', 'is not', null).where('redigir_em', '<=', now()).execute();
+  await db.updateTable('emails').set({ segredos: null }).where('segredos', 'is not', null).where('redigir_em', '<=', now()).execute();
 }
 
 /** The newest messages as their reader sees them: secrets filled in while they last. */
 export async function listEmails(db: DB, limit = 50) {
   await redactExpired(db);
   const rows = await db.selectFrom('emails').selectAll().orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((row) => ({ ...row, text_body: fillSecrets(row.text_body, row.segredos), html_body: fillSecrets(row.html_body, row.segredos) }));
+  return rows.map((row) => ({
+    ...row,
+    text_body: fillSecrets(row.text_body, row.segredos),
+    html_body: fillSecrets(row.html_body, row.segredos),
+  }));
 }
 
 /** Absolute links in e-mails come from PUBLIC_URL, never from the request's Host header. */

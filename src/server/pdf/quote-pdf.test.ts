@@ -18,8 +18,11 @@ const residentialProposal: QuoteDocument = {
   partner: { razaoSocial: 'Corretora Exemplo Ltda.', cnpj: '12.345.678/0001-95', commissionPercent: 20, commission: 22394 },
   seller: 'Ana Vendedora',
   insured: {
-    name: 'José da Conceição Araújo', document: '123.***.***-09', email: 'jose@example.com',
-    phone: '(11) 98765-4321', address: 'Rua das Acácias, 100, Pinheiros, São Paulo - SP, 05422-000',
+    name: 'José da Conceição Araújo',
+    document: '123.***.***-09',
+    email: 'jose@example.com',
+    phone: '(11) 98765-4321',
+    address: 'Rua das Acácias, 100, Pinheiros, São Paulo - SP, 05422-000',
   },
   answers: [
     { label: 'Tipo de imóvel', value: 'Casa' },
@@ -34,9 +37,14 @@ const residentialProposal: QuoteDocument = {
   ],
   premium: { net: 111_971, policyCost: 3_000, iofRate: 0.0738, iof: 8_485, total: 123_456 },
   payment: {
-    lines: [{ label: 'Forma de pagamento', value: 'Boleto bancário' }, { label: 'Vencimento', value: 'Dia 10' }],
+    lines: [
+      { label: 'Forma de pagamento', value: 'Boleto bancário' },
+      { label: 'Vencimento', value: 'Dia 10' },
+    ],
     installments: INSTALLMENT_VALUES.map((value, index) => ({
-      number: index + 1, dueDate: `10/${String(index + 2).padStart(2, '0')}/2026`, value,
+      number: index + 1,
+      dueDate: `10/${String(index + 2).padStart(2, '0')}/2026`,
+      value,
     })),
     total: 123_456,
   },
@@ -52,7 +60,10 @@ const lifeProposal: QuoteDocument = {
   product: 'Vida',
   offer: 'Vida Individual',
   status: 'Proposta em análise',
-  answers: [{ label: 'Data de nascimento', value: '03/05/1985' }, { label: 'Profissão', value: 'Engenheira' }],
+  answers: [
+    { label: 'Data de nascimento', value: '03/05/1985' },
+    { label: 'Profissão', value: 'Engenheira' },
+  ],
   plan: 'Vida Mais',
   coverages: [
     { name: 'Morte por qualquer causa', capital: 10_000_000, premium: 24_000, deductible: 'Não há' },
@@ -67,7 +78,11 @@ const lifeProposal: QuoteDocument = {
 };
 
 const residentialQuote: QuoteDocument = {
-  ...residentialProposal, kind: 'cotacao', nrProposta: undefined, status: 'Em elaboração', payment: undefined,
+  ...residentialProposal,
+  kind: 'cotacao',
+  nrProposta: undefined,
+  status: 'Em elaboração',
+  payment: undefined,
 };
 
 describe('renderQuotePdf', () => {
@@ -94,7 +109,7 @@ describe('renderQuotePdf', () => {
     expect(text).toContain('Em análise');
     expect(text).toContain(
       'Em cumprimento à Resolução CNSP nº 382/2020, informamos que o parceiro Corretora Exemplo Ltda. ' +
-      '(CNPJ 12.345.678/0001-95) receberá remuneração de 20 % sobre o prêmio líquido, equivalente a R$ 223,94.',
+        '(CNPJ 12.345.678/0001-95) receberá remuneração de 20 % sobre o prêmio líquido, equivalente a R$ 223,94.',
     );
     expect(text).toContain('Documento sem valor de apólice. Sujeito à análise de aceitação da seguradora.');
     expect(text).not.toContain('Beneficiários');
@@ -109,7 +124,8 @@ describe('renderQuotePdf', () => {
 
   it('names the account of a bank debit (as the resumo does)', async () => {
     const lines = [
-      { label: 'Forma de pagamento', value: 'Débito em conta' }, { label: 'Vencimento', value: 'Dia 5' },
+      { label: 'Forma de pagamento', value: 'Débito em conta' },
+      { label: 'Vencimento', value: 'Dia 5' },
       { label: 'Conta para débito', value: '341 — Itaú Unibanco · Ag. 0123 · C/C 123456', wide: true },
     ];
     const text = flat(await pdfText(await renderQuotePdf({ ...residentialProposal, payment: { ...residentialProposal.payment!, lines } })));
@@ -145,7 +161,10 @@ describe('renderQuotePdf', () => {
 
   it('continues a long coverage table on the next pages, repeating its header and numbering every page', async () => {
     const coverages = Array.from({ length: 40 }, (_, index) => ({
-      name: `Cobertura adicional ${index + 1}`, capital: 100_000 * (index + 1), premium: 1_000, deductible: 'Não há',
+      name: `Cobertura adicional ${index + 1}`,
+      capital: 100_000 * (index + 1),
+      premium: 1_000,
+      deductible: 'Não há',
     }));
     const pages = await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, coverages }));
     expect(pages.length).toBeGreaterThanOrEqual(2);
@@ -162,7 +181,10 @@ describe('renderQuotePdf', () => {
   it('never leaves the premium heading alone at the foot of a page, however many coverages come before it', async () => {
     for (let count = 1; count <= 40; count += 1) {
       const coverages = Array.from({ length: count }, (_, index) => ({
-        name: `Cobertura ${index + 1}`, capital: 100_000, premium: 1_000, deductible: 'Não há',
+        name: `Cobertura ${index + 1}`,
+        capital: 100_000,
+        premium: 1_000,
+        deductible: 'Não há',
       }));
       const pages = (await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, coverages }))).map(flat);
       const page = pages.find((text) => text.includes('Composição do prêmio'))!;
@@ -175,14 +197,19 @@ describe('renderQuotePdf', () => {
     const info = await pdfInfo(bytes);
     expect(info).toMatchObject({ Title: 'Proposta de Seguro — Residencial 202600012', Author: 'Portal de Parceiros' });
     expect(String(info.Producer)).not.toMatch(/pdfkit|\d+\.\d+/i);
-    expect(info.CreationDate).toBe("D:20260115133000Z");
+    expect(info.CreationDate).toBe('D:20260115133000Z');
     expect(await renderQuotePdf(residentialProposal)).toEqual(bytes);
   });
 
   it('draws names outside the standard fonts’ characters legibly', async () => {
-    const text = flat(await pdfText(await renderQuotePdf({
-      ...residentialProposal, insured: { ...residentialProposal.insured, name: 'Łukasz Ŕibeiro 😀 Ação' },
-    })));
+    const text = flat(
+      await pdfText(
+        await renderQuotePdf({
+          ...residentialProposal,
+          insured: { ...residentialProposal.insured, name: 'Łukasz Ŕibeiro 😀 Ação' },
+        }),
+      ),
+    );
     expect(text).toContain('?ukasz Ribeiro ? Ação');
   });
 

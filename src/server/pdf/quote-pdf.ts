@@ -11,15 +11,15 @@ import { COVERAGE_PREMIUM_NOTE } from '../../lib/quote-summary';
 export interface QuoteDocument {
   kind: 'cotacao' | 'proposta';
   nrCotacao: string;
-  nrProposta?: string;           // required when kind === 'proposta'
-  status: string;                // pt-BR label, e.g. 'Em elaboração', 'Em análise', 'Vencida'
-  product: string;               // 'Residencial'
-  offer: string;                 // offer name
+  nrProposta?: string; // required when kind === 'proposta'
+  status: string; // pt-BR label, e.g. 'Em elaboração', 'Em análise', 'Vencida'
+  product: string; // 'Residencial'
+  offer: string; // offer name
   /** CNSP 382/2020 disclosure; `commissionPercent` in percent (20 → '20 %'). */
   partner: { razaoSocial: string; cnpj: string; commissionPercent: number; commission: Cents };
-  seller: string;                // who quoted
+  seller: string; // who quoted
   insured: { name: string; document: string; email: string; phone: string; address: string }; // already formatted
-  answers: { label: string; value: string }[];   // the cadastro/risco answers, already formatted
+  answers: { label: string; value: string }[]; // the cadastro/risco answers, already formatted
   plan: string;
   coverages: { name: string; capital: Cents; premium: Cents; deductible: string }[];
   /** `iofRate` as a fraction, as in `Pricing`: 0.0738, 0.0038 or 0. */
@@ -28,9 +28,9 @@ export interface QuoteDocument {
   payment?: { lines: Field[]; installments: { number: number; dueDate: string; value: Cents }[]; total: Cents };
   /** `percent` in percent (50 → '50 %'). */
   beneficiaries?: { name: string; relationship: string; percent: number }[];
-  createdAt: string;   // 'dd/mm/aaaa'
-  validUntil: string;  // 'dd/mm/aaaa'
-  issuedAt: string;    // 'dd/mm/aaaa hh:mm'
+  createdAt: string; // 'dd/mm/aaaa'
+  validUntil: string; // 'dd/mm/aaaa'
+  issuedAt: string; // 'dd/mm/aaaa hh:mm'
 }
 
 const KIND_TEXT = {
@@ -77,50 +77,65 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
   page.title(title);
   page.fields(headerFields(doc), 3);
   page.section('Segurado');
-  page.fields([
-    { label: 'Nome / Razão social', value: doc.insured.name },
-    { label: 'CPF / CNPJ', value: doc.insured.document },
-    { label: 'E-mail', value: doc.insured.email },
-    { label: 'Telefone', value: doc.insured.phone },
-    { label: 'Endereço', value: doc.insured.address, wide: true },
-  ], 2);
+  page.fields(
+    [
+      { label: 'Nome / Razão social', value: doc.insured.name },
+      { label: 'CPF / CNPJ', value: doc.insured.document },
+      { label: 'E-mail', value: doc.insured.email },
+      { label: 'Telefone', value: doc.insured.phone },
+      { label: 'Endereço', value: doc.insured.address, wide: true },
+    ],
+    2,
+  );
   if (doc.answers.length > 0) {
     page.section('Dados do risco');
     page.fields(doc.answers, 2);
   }
   page.section('Plano contratado');
   page.paragraph(`Plano: ${doc.plan}`, { bold: true });
-  page.table(COVERAGE_COLUMNS, doc.coverages.map((coverage) => [
-    coverage.name, money(coverage.capital), money(coverage.premium), coverage.deductible,
-  ]));
+  page.table(
+    COVERAGE_COLUMNS,
+    doc.coverages.map((coverage) => [coverage.name, money(coverage.capital), money(coverage.premium), coverage.deductible]),
+  );
   page.note(toWinAnsi(COVERAGE_PREMIUM_NOTE));
   // Its four short rows go with the heading: a table that opens on the next page would leave it alone.
   page.section('Composição do prêmio', { keep: 4 * (SIZE.body * 1.2 + 2 * CELL_PADDING.y) + 8 });
-  page.table(PREMIUM_COLUMNS, [
-    ['Prêmio líquido', money(doc.premium.net)],
-    ['Custo de apólice', money(doc.premium.policyCost)],
-    [iofLabel(doc.premium.iofRate), money(doc.premium.iof)],
-  ], { totalRow: ['Prêmio total', money(doc.premium.total)], showHeader: false });
+  page.table(
+    PREMIUM_COLUMNS,
+    [
+      ['Prêmio líquido', money(doc.premium.net)],
+      ['Custo de apólice', money(doc.premium.policyCost)],
+      [iofLabel(doc.premium.iofRate), money(doc.premium.iof)],
+    ],
+    { totalRow: ['Prêmio total', money(doc.premium.total)], showHeader: false },
+  );
   if (doc.payment) {
     const { payment } = doc;
     page.section('Pagamento');
     const count = { label: 'Parcelas', value: `${payment.installments.length}x` };
     page.fields([...payment.lines.filter((l) => !l.wide), count, ...payment.lines.filter((l) => l.wide)], 3);
-    page.table(INSTALLMENT_COLUMNS, payment.installments.map((installment) => [
-      `${installment.number}/${payment.installments.length}`, installment.dueDate, money(installment.value),
-    ]), { totalRow: ['Total', '', money(payment.total)] });
+    page.table(
+      INSTALLMENT_COLUMNS,
+      payment.installments.map((installment) => [
+        `${installment.number}/${payment.installments.length}`,
+        installment.dueDate,
+        money(installment.value),
+      ]),
+      { totalRow: ['Total', '', money(payment.total)] },
+    );
   }
   if (doc.beneficiaries && doc.beneficiaries.length > 0) {
     page.section('Beneficiários');
-    page.table(BENEFICIARY_COLUMNS, doc.beneficiaries.map((beneficiary) => [
-      beneficiary.name, beneficiary.relationship, percent(beneficiary.percent),
-    ]));
+    page.table(
+      BENEFICIARY_COLUMNS,
+      doc.beneficiaries.map((beneficiary) => [beneficiary.name, beneficiary.relationship, percent(beneficiary.percent)]),
+    );
   }
   page.section('Remuneração do parceiro');
   page.paragraph(
     `Em cumprimento à Resolução CNSP nº 382/2020, informamos que o parceiro ${doc.partner.razaoSocial} ` +
-    `(CNPJ ${doc.partner.cnpj}) receberá remuneração de ${percent(doc.partner.commissionPercent)} sobre o ` +
-    `prêmio líquido, equivalente a ${money(doc.partner.commission)}.`,
+      `(CNPJ ${doc.partner.cnpj}) receberá remuneração de ${percent(doc.partner.commissionPercent)} sobre o ` +
+      `prêmio líquido, equivalente a ${money(doc.partner.commission)}.`,
   );
   page.footers(`${KIND_TEXT[doc.kind].numberLabel} ${documentNumber(doc)}`, FOOTER_NOTICE[doc.kind](doc));
 
@@ -223,9 +238,17 @@ const SIZE = { title: 17, section: 11.5, body: 9.5, label: 7.5, footer: 7.5 } as
 const COLOR = { text: '#1f2933', muted: '#5f6b7a', accent: '#0b4f8a', rule: '#c9d2dc', band: '#eef3f8' } as const;
 const CELL_PADDING = { x: 5, y: 4 } as const;
 
-interface Field { label: string; value: string; wide?: boolean }
+interface Field {
+  label: string;
+  value: string;
+  wide?: boolean;
+}
 
-interface Column { header: string; width: number; align: 'left' | 'right' }
+interface Column {
+  header: string;
+  width: number;
+  align: 'left' | 'right';
+}
 /** Widths are shares of the text width, so the tables follow the page size and margins. */
 const COVERAGE_COLUMNS: Column[] = [
   { header: 'Cobertura', width: 0.36, align: 'left' },
@@ -254,21 +277,29 @@ class PageWriter {
     pdf.fillColor(COLOR.text).font(FONT.regular).fontSize(SIZE.body);
   }
 
-  private get left(): number { return this.pdf.page.margins.left; }
-  private get width(): number { return this.pdf.page.width - this.pdf.page.margins.left - this.pdf.page.margins.right; }
-  private get bottom(): number { return this.pdf.page.height - this.pdf.page.margins.bottom; }
+  private get left(): number {
+    return this.pdf.page.margins.left;
+  }
+  private get width(): number {
+    return this.pdf.page.width - this.pdf.page.margins.left - this.pdf.page.margins.right;
+  }
+  private get bottom(): number {
+    return this.pdf.page.height - this.pdf.page.margins.bottom;
+  }
 
   private ensureSpace(height: number): void {
     if (this.pdf.y + height > this.bottom) this.pdf.addPage();
   }
 
   private textHeight(text: string, width: number, font: string, size: number): number {
-    return this.pdf.font(font).fontSize(size).heightOfString(text || ' ', { width });
+    return this.pdf
+      .font(font)
+      .fontSize(size)
+      .heightOfString(text || ' ', { width });
   }
 
   title(text: string): void {
-    this.pdf.font(FONT.bold).fontSize(SIZE.title).fillColor(COLOR.accent)
-      .text(text, this.left, this.pdf.y, { width: this.width });
+    this.pdf.font(FONT.bold).fontSize(SIZE.title).fillColor(COLOR.accent).text(text, this.left, this.pdf.y, { width: this.width });
     this.rule(COLOR.accent, 1.2);
     this.pdf.moveDown(0.6);
   }
@@ -277,8 +308,7 @@ class PageWriter {
   section(text: string, { keep = 48 } = {}): void {
     this.pdf.moveDown(0.8);
     this.ensureSpace(this.textHeight(text, this.width, FONT.bold, SIZE.section) + keep);
-    this.pdf.font(FONT.bold).fontSize(SIZE.section).fillColor(COLOR.accent)
-      .text(text, this.left, this.pdf.y, { width: this.width });
+    this.pdf.font(FONT.bold).fontSize(SIZE.section).fillColor(COLOR.accent).text(text, this.left, this.pdf.y, { width: this.width });
     this.rule(COLOR.rule, 0.6);
     this.pdf.moveDown(0.4);
   }
@@ -287,7 +317,10 @@ class PageWriter {
     const font = bold ? FONT.bold : FONT.regular;
     const size = muted ? SIZE.label : SIZE.body;
     this.ensureSpace(Math.min(this.textHeight(text, this.width, font, size), 3 * size * 1.3));
-    this.pdf.font(font).fontSize(size).fillColor(muted ? COLOR.muted : COLOR.text)
+    this.pdf
+      .font(font)
+      .fontSize(size)
+      .fillColor(muted ? COLOR.muted : COLOR.text)
       .text(text, this.left, this.pdf.y, { width: this.width, align: 'justify' });
     this.pdf.moveDown(0.4);
   }
@@ -309,17 +342,28 @@ class PageWriter {
     }
     for (const row of rows) {
       const widthOf = (field: Field) => (field.wide ? this.width : cellWidth);
-      const height = Math.max(...row.map((field) =>
-        this.textHeight(field.label, widthOf(field), FONT.regular, SIZE.label) + 1 +
-        this.textHeight(field.value, widthOf(field), FONT.regular, SIZE.body)));
+      const height = Math.max(
+        ...row.map(
+          (field) =>
+            this.textHeight(field.label, widthOf(field), FONT.regular, SIZE.label) +
+            1 +
+            this.textHeight(field.value, widthOf(field), FONT.regular, SIZE.body),
+        ),
+      );
       this.ensureSpace(height);
       const top = this.pdf.y;
       row.forEach((field, index) => {
         const x = this.left + index * (cellWidth + gap);
-        this.pdf.font(FONT.regular).fontSize(SIZE.label).fillColor(COLOR.muted)
+        this.pdf
+          .font(FONT.regular)
+          .fontSize(SIZE.label)
+          .fillColor(COLOR.muted)
           .text(field.label, x, top, { width: widthOf(field) });
         this.pdf.moveDown(0.1);
-        this.pdf.font(FONT.regular).fontSize(SIZE.body).fillColor(COLOR.text)
+        this.pdf
+          .font(FONT.regular)
+          .fontSize(SIZE.body)
+          .fillColor(COLOR.text)
           .text(field.value || '—', x, this.pdf.y, { width: widthOf(field) });
       });
       this.pdf.x = this.left;
@@ -332,8 +376,9 @@ class PageWriter {
     const { totalRow, showHeader = true } = options;
     const widths = columns.map((column) => column.width * this.width);
     const header = columns.map((column) => column.header);
-    const rowHeight = (cells: readonly string[], font: string) => Math.max(...cells.map((cell, index) =>
-      this.textHeight(cell, (widths[index] ?? 0) - 2 * CELL_PADDING.x, font, SIZE.body))) + 2 * CELL_PADDING.y;
+    const rowHeight = (cells: readonly string[], font: string) =>
+      Math.max(...cells.map((cell, index) => this.textHeight(cell, (widths[index] ?? 0) - 2 * CELL_PADDING.x, font, SIZE.body))) +
+      2 * CELL_PADDING.y;
 
     const drawRow = (cells: readonly string[], style: 'header' | 'body' | 'total') => {
       const font = style === 'body' ? FONT.regular : FONT.bold;
@@ -343,21 +388,36 @@ class PageWriter {
       let x = this.left;
       cells.forEach((cell, index) => {
         const width = widths[index] ?? 0;
-        this.pdf.font(font).fontSize(SIZE.body).fillColor(style === 'header' ? COLOR.accent : COLOR.text)
-          .text(cell, x + CELL_PADDING.x, top + CELL_PADDING.y, { width: width - 2 * CELL_PADDING.x, align: columns[index]?.align ?? 'left' });
+        this.pdf
+          .font(font)
+          .fontSize(SIZE.body)
+          .fillColor(style === 'header' ? COLOR.accent : COLOR.text)
+          .text(cell, x + CELL_PADDING.x, top + CELL_PADDING.y, {
+            width: width - 2 * CELL_PADDING.x,
+            align: columns[index]?.align ?? 'left',
+          });
         x += width;
       });
-      this.pdf.moveTo(this.left, top + height).lineTo(this.left + this.width, top + height)
-        .lineWidth(style === 'total' ? 0.9 : 0.4).strokeColor(COLOR.rule).stroke();
+      this.pdf
+        .moveTo(this.left, top + height)
+        .lineTo(this.left + this.width, top + height)
+        .lineWidth(style === 'total' ? 0.9 : 0.4)
+        .strokeColor(COLOR.rule)
+        .stroke();
       this.pdf.x = this.left;
       this.pdf.y = top + height;
     };
 
     const headerHeight = showHeader ? rowHeight(header, FONT.bold) : 0;
-    const all = [...rows.map((cells) => ({ cells, style: 'body' as const })), ...(totalRow ? [{ cells: totalRow, style: 'total' as const }] : [])];
+    const all = [
+      ...rows.map((cells) => ({ cells, style: 'body' as const })),
+      ...(totalRow ? [{ cells: totalRow, style: 'total' as const }] : []),
+    ];
     // A table opens where its header and first rows fit, so a header never sits alone at a page's foot.
-    this.ensureSpace(headerHeight + all.slice(0, 3).reduce((sum, { cells, style }) =>
-      sum + rowHeight(cells, style === 'body' ? FONT.regular : FONT.bold), 0));
+    this.ensureSpace(
+      headerHeight +
+        all.slice(0, 3).reduce((sum, { cells, style }) => sum + rowHeight(cells, style === 'body' ? FONT.regular : FONT.bold), 0),
+    );
     let firstOnPage = true;
     for (const { cells, style } of all) {
       const height = rowHeight(cells, style === 'body' ? FONT.regular : FONT.bold);
@@ -374,7 +434,12 @@ class PageWriter {
 
   private rule(color: string, lineWidth: number): void {
     const y = this.pdf.y + 2;
-    this.pdf.moveTo(this.left, y).lineTo(this.left + this.width, y).lineWidth(lineWidth).strokeColor(color).stroke();
+    this.pdf
+      .moveTo(this.left, y)
+      .lineTo(this.left + this.width, y)
+      .lineWidth(lineWidth)
+      .strokeColor(color)
+      .stroke();
     this.pdf.y = y + 2;
   }
 
@@ -388,10 +453,16 @@ class PageWriter {
       // Text below the bottom margin would open a new page: lift the margin while writing the footer.
       margins.bottom = 0;
       const top = this.pdf.page.height - PAGE.margin - PAGE.footerHeight + 10;
-      this.pdf.moveTo(this.left, top - 4).lineTo(this.left + this.width, top - 4).lineWidth(0.4).strokeColor(COLOR.rule).stroke();
+      this.pdf
+        .moveTo(this.left, top - 4)
+        .lineTo(this.left + this.width, top - 4)
+        .lineWidth(0.4)
+        .strokeColor(COLOR.rule)
+        .stroke();
       const pageText = `${documentLabel} · Página ${index - start + 1} de ${count}`;
       const pageTextWidth = this.pdf.font(FONT.regular).fontSize(SIZE.footer).widthOfString(pageText) + 2;
-      this.pdf.fillColor(COLOR.muted)
+      this.pdf
+        .fillColor(COLOR.muted)
         .text(notice, this.left, top, { width: this.width - pageTextWidth - 12, lineBreak: true })
         .text(pageText, this.left + this.width - pageTextWidth, top, { width: pageTextWidth, align: 'right', lineBreak: false });
       margins.bottom = bottomMargin;

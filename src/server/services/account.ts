@@ -17,22 +17,30 @@ import { now } from '../clock';
  */
 
 const RESET_PAGE = { v1: '/redefinir-senha', v2: '/v2/senha' } as const;
-export const GENERIC_RECOVERY_MESSAGE =
-  'Se o e-mail estiver cadastrado, você receberá em instantes as instruções para continuar.';
+export const GENERIC_RECOVERY_MESSAGE = 'Se o e-mail estiver cadastrado, você receberá em instantes as instruções para continuar.';
 const INVALID_LINK = 'Este link de redefinição é inválido, expirou ou já foi utilizado. Solicite um novo.';
 
 export async function requestPasswordReset(db: DB, email: string, ip: string): Promise<void> {
-  await countAttempt(db, [[RATE_RULES.recoveryPerIp, ip], [RATE_RULES.recoveryPerAccount, email]]);
+  await countAttempt(db, [
+    [RATE_RULES.recoveryPerIp, ip],
+    [RATE_RULES.recoveryPerAccount, email],
+  ]);
   const user = await findUserByEmail(db, email);
   if (!user || user.status === 'INATIVO') return;
   // A user still in first access gets the validation code again instead: there is no password to reset.
   if (user.status === 'PENDENTE') return sendValidationCode(db, user);
   const { secret, expiresAt } = await issueCode(db, user.id, 'RESET');
-  await sendEmail(db, user.email, 'redefinir-senha', {
-    nome: user.nome,
-    link: publicUrl(`${RESET_PAGE[user.generation]}?token=${secretSlot('token')}`),
-    validadeMinutos: CODE_LIFETIME_MS.RESET / 60_000,
-  }, { values: { token: secret }, expiresAt });
+  await sendEmail(
+    db,
+    user.email,
+    'redefinir-senha',
+    {
+      nome: user.nome,
+      link: publicUrl(`${RESET_PAGE[user.generation]}?token=${secretSlot('token')}`),
+      validadeMinutos: CODE_LIFETIME_MS.RESET / 60_000,
+    },
+    { values: { token: secret }, expiresAt },
+  );
 }
 
 /** The token of a reset page's URL when the link is still usable; undefined for a dead one. */
@@ -43,7 +51,8 @@ export async function resetLinkOf(db: DB, url: URL): Promise<string | undefined>
 }
 
 async function setPassword(db: DB, user: User, passwordHash: string, ip: string, keepSessionId?: number): Promise<void> {
-  await db.updateTable('users')
+  await db
+    .updateTable('users')
     .set({ password_hash: passwordHash, password_changed_at: now(), status: 'ATIVO' })
     .where('id', '=', user.id)
     .execute();
@@ -70,19 +79,28 @@ export async function resetPassword(db: DB, token: string, password: string, ip:
 
 async function sendValidationCode(db: DB, user: User): Promise<void> {
   const { secret, expiresAt } = await issueCode(db, user.id, 'PRIMEIRO_ACESSO');
-  await sendEmail(db, user.email, 'codigo-validacao', {
-    nome: user.nome,
-    codigo: secretSlot('codigo'),
-    link: publicUrl(`/cadastro-login?email=${encodeURIComponent(user.email)}`),
-    validadeHoras: CODE_LIFETIME_MS.PRIMEIRO_ACESSO / 3_600_000,
-  }, { values: { codigo: secret }, expiresAt });
+  await sendEmail(
+    db,
+    user.email,
+    'codigo-validacao',
+    {
+      nome: user.nome,
+      codigo: secretSlot('codigo'),
+      link: publicUrl(`/cadastro-login?email=${encodeURIComponent(user.email)}`),
+      validadeHoras: CODE_LIFETIME_MS.PRIMEIRO_ACESSO / 3_600_000,
+    },
+    { values: { codigo: secret }, expiresAt },
+  );
 }
 
 /** Creates a pending user's validation code (user registration and seed call this). */
 export const startFirstAccess = sendValidationCode;
 
 export async function resendValidationCode(db: DB, email: string, ip: string): Promise<void> {
-  await countAttempt(db, [[RATE_RULES.recoveryPerIp, ip], [RATE_RULES.recoveryPerAccount, email]]);
+  await countAttempt(db, [
+    [RATE_RULES.recoveryPerIp, ip],
+    [RATE_RULES.recoveryPerAccount, email],
+  ]);
   const user = await findUserByEmail(db, email);
   if (user?.status === 'PENDENTE') await sendValidationCode(db, user);
 }
@@ -91,9 +109,16 @@ const INVALID_CODE = 'Código de validação inválido ou expirado. Solicite um 
 
 /** First access: the e-mailed code proves the address; the user then chooses a password. */
 export async function completeFirstAccess(
-  db: DB, email: string, code: string, password: string, ip: string,
+  db: DB,
+  email: string,
+  code: string,
+  password: string,
+  ip: string,
 ): Promise<{ generation: User['generation']; homePath: string }> {
-  await countAttempt(db, [[RATE_RULES.codeAttemptsPerAccount, email], [RATE_RULES.recoveryPerIp, ip]]);
+  await countAttempt(db, [
+    [RATE_RULES.codeAttemptsPerAccount, email],
+    [RATE_RULES.recoveryPerIp, ip],
+  ]);
   const user = await findUserByEmail(db, email);
   if (user?.status !== 'PENDENTE' || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, user.id))) {
     throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
@@ -109,9 +134,7 @@ export async function completeFirstAccess(
  * A signed-in user changes their password: the current one is required (a wrong one counts as a
  * failed sign-in), every other session of theirs ends, the one in use stays.
  */
-export async function changePassword(
-  db: DB, user: User, sessionId: number, current: string, next: string, ip: string,
-): Promise<void> {
+export async function changePassword(db: DB, user: User, sessionId: number, current: string, next: string, ip: string): Promise<void> {
   const pair = `${user.email}|${ip}`;
   await countAttempt(db, [[RATE_RULES.loginPerAccountAndAddress, pair]]);
   if (!(await verifyPassword(current, user.password_hash))) {

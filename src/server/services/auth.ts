@@ -62,10 +62,7 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
 }
 
 async function recordLogin(db: DB, user: User, generation: Generation, ip: string) {
-  await db.updateTable('users')
-    .set({ previous_access_at: sql`last_access_at`, last_access_at: now() })
-    .where('id', '=', user.id)
-    .execute();
+  await db.updateTable('users').set({ previous_access_at: sql`last_access_at`, last_access_at: now() }).where('id', '=', user.id).execute();
   await logAccess(db, 'LOGIN', generation, user.email, user.id, ip);
 }
 
@@ -80,7 +77,13 @@ export interface V1Login {
  * `replacing`: the tokens of the sessions this browser held, which the new session replaces — they
  * are revoked, not left valid behind the new cookie.
  */
-export async function loginV1(db: DB, userName: string, password: string, ip: string, replacing: readonly (string | undefined)[] = []): Promise<V1Login> {
+export async function loginV1(
+  db: DB,
+  userName: string,
+  password: string,
+  ip: string,
+  replacing: readonly (string | undefined)[] = [],
+): Promise<V1Login> {
   const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
   await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v1');
@@ -106,7 +109,13 @@ export interface V2Login {
 
 export const needsSimulatorToken = (user: User) => PROFILES_WITH_SIMULATOR_TOKEN.includes(profileOf(user.profile));
 
-export async function loginV2(db: DB, userName: string, password: string, ip: string, replacing: readonly (string | undefined)[] = []): Promise<V2Login> {
+export async function loginV2(
+  db: DB,
+  userName: string,
+  password: string,
+  ip: string,
+  replacing: readonly (string | undefined)[] = [],
+): Promise<V2Login> {
   const { email, adminForm } = resolveGatewayUserName(userName);
   const user = await checkCredentials(db, 'v2', email, password, ip);
   if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
@@ -132,7 +141,12 @@ export async function issueSsoSession(db: DB, email: string): Promise<{ idSessao
 }
 
 /** Exchanges an SSO session id for a v2 session (and a simulator token for partner profiles). */
-export async function redeemSsoSession(db: DB, idSessaoSSO: string, ip: string, replacing: readonly (string | undefined)[] = []): Promise<V2Login> {
+export async function redeemSsoSession(
+  db: DB,
+  idSessaoSSO: string,
+  ip: string,
+  replacing: readonly (string | undefined)[] = [],
+): Promise<V2Login> {
   const consumed = await consumeCode(db, 'SSO', idSessaoSSO);
   if (!consumed.ok) throw unauthorized(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();

@@ -24,9 +24,15 @@ export async function issueCode(db: DB, userId: number, purpose: CodePurpose): P
   const secret = purpose === 'PRIMEIRO_ACESSO' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : newToken();
   const expiresAt = new Date(now().getTime() + CODE_LIFETIME_MS[purpose]);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('one_time_codes').set({ used_at: now() })
-      .where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
-    await trx.insertInto('one_time_codes')
+    await trx
+      .updateTable('one_time_codes')
+      .set({ used_at: now() })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('one_time_codes')
       .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt })
       .execute();
   });
@@ -45,22 +51,32 @@ export async function consumeCode(db: DB, purpose: CodePurpose, secret: string, 
   const used = await db
     .updateTable('one_time_codes')
     .set({ used_at: at })
-    .where('code_hash', '=', hash).where('purpose', '=', purpose)
-    .where('used_at', 'is', null).where('expires_at', '>', at)
+    .where('code_hash', '=', hash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
     .returning('user_id')
     .executeTakeFirst();
   if (used) return { ok: true, userId: used.user_id };
-  const existing = await db.selectFrom('one_time_codes').select(['used_at', 'expires_at'])
-    .where('code_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
+  const existing = await db
+    .selectFrom('one_time_codes')
+    .select(['used_at', 'expires_at'])
+    .where('code_hash', '=', hash)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
   if (!existing) return { ok: false, reason: 'invalid' };
   return { ok: false, reason: existing.used_at ? 'used' : 'expired' };
 }
 
 /** True while the code is unused and unexpired, without consuming it (the reset page checks its link first). */
 export async function isCodeUsable(db: DB, purpose: CodePurpose, secret: string, userId?: number): Promise<boolean> {
-  const row = await db.selectFrom('one_time_codes').select('id')
-    .where('code_hash', '=', codeHash(purpose, secret, userId)).where('purpose', '=', purpose)
-    .where('used_at', 'is', null).where('expires_at', '>', now())
+  const row = await db
+    .selectFrom('one_time_codes')
+    .select('id')
+    .where('code_hash', '=', codeHash(purpose, secret, userId))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now())
     .executeTakeFirst();
   return Boolean(row);
 }

@@ -60,28 +60,46 @@ export interface AdminOffer {
 }
 
 const offerRows = (db: DB) =>
-  db.selectFrom('offers as o')
+  db
+    .selectFrom('offers as o')
     .innerJoin('simulators as s', 's.id', 'o.simulator_id')
     .innerJoin('companies as c', 'c.id', 'o.company_id')
     .select([
-      'o.id as nrOferta', 's.id as idSimulador', 's.code', 's.nome as simulatorName', 'o.nome as offerName',
-      'c.id as idEmpresa', 'c.nome_fantasia as companyName', 'o.vigencia_inicio as vigenciaInicio',
-      'o.vigencia_fim as vigenciaFim', 'o.comissao_centesimos as comissaoCentesimos', 'o.ativo',
+      'o.id as nrOferta',
+      's.id as idSimulador',
+      's.code',
+      's.nome as simulatorName',
+      'o.nome as offerName',
+      'c.id as idEmpresa',
+      'c.nome_fantasia as companyName',
+      'o.vigencia_inicio as vigenciaInicio',
+      'o.vigencia_fim as vigenciaFim',
+      'o.comissao_centesimos as comissaoCentesimos',
+      'o.ativo',
     ]);
 
 type OfferRow = Omit<AdminOffer, 'commissionPercent'>;
 
 const byName = (a: string, b: string) => a.localeCompare(b, 'pt-BR');
 const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
-  byName(a.simulatorName, b.simulatorName) || byName(a.offerName, b.offerName) || byName(a.companyName, b.companyName) || a.nrOferta - b.nrOferta;
+  byName(a.simulatorName, b.simulatorName) ||
+  byName(a.offerName, b.offerName) ||
+  byName(a.companyName, b.companyName) ||
+  a.nrOferta - b.nrOferta;
 
 const toAdminOffer = (row: OfferRow): AdminOffer => ({ ...row, commissionPercent: row.comissaoCentesimos / 100 });
 
 function toSellable(row: OfferRow, generation: 'v1' | 'v2'): SellableOffer {
   const simulator = findSimulatorCode(row.code)!;
   return {
-    nrOferta: row.nrOferta, idSimulador: row.idSimulador, code: row.code, simulatorName: row.simulatorName,
-    offerName: row.offerName, line: simulator.line, companyName: row.companyName, vigenciaFim: row.vigenciaFim,
+    nrOferta: row.nrOferta,
+    idSimulador: row.idSimulador,
+    code: row.code,
+    simulatorName: row.simulatorName,
+    offerName: row.offerName,
+    line: simulator.line,
+    companyName: row.companyName,
+    vigenciaFim: row.vigenciaFim,
     commissionPercent: row.comissaoCentesimos / 100,
     startPath: generation === 'v2' ? v2StartPath(simulator.line, row.idSimulador, row.nrOferta) : legacyStartPath(simulator, row.nrOferta),
   };
@@ -126,13 +144,17 @@ async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
  * those in force today unless `anyState` (the legacy /ofertas tabs list ended ones too).
  */
 async function offerRowsFor(
-  db: DB, audience: OfferAudience, today: Date, only: { nrOferta?: number; idSimulador?: number; anyState?: boolean } = {},
+  db: DB,
+  audience: OfferAudience,
+  today: Date,
+  only: { nrOferta?: number; idSimulador?: number; anyState?: boolean } = {},
 ): Promise<OfferRow[]> {
   if (audience.companyIds?.length === 0) return [];
   const day = brasiliaDay(today);
   let query = offerRows(db).where('s.ativo', '=', true);
   if (!only.anyState) {
-    query = query.where('o.ativo', '=', true)
+    query = query
+      .where('o.ativo', '=', true)
       .where('o.vigencia_inicio', '<=', day)
       .where((eb) => eb.or([eb('o.vigencia_fim', 'is', null), eb('o.vigencia_fim', '>=', day)]));
   }
@@ -144,7 +166,12 @@ async function offerRowsFor(
 }
 
 /** Offers in force today of active simulators the v2 user may sell, with the company each belongs to. */
-async function sellableRows(db: DB, user: V2SessionUser, today: Date, only: { nrOferta?: number; idSimulador?: number } = {}): Promise<OfferRow[]> {
+async function sellableRows(
+  db: DB,
+  user: V2SessionUser,
+  today: Date,
+  only: { nrOferta?: number; idSimulador?: number } = {},
+): Promise<OfferRow[]> {
   return offerRowsFor(db, await v2Audience(db, user), today, only);
 }
 
@@ -154,7 +181,12 @@ export async function sellableOffers(db: DB, user: V2SessionUser, today: Date = 
 }
 
 /** One offer the user may sell now (same rules as sellableOffers), or undefined. */
-export async function findSellableOffer(db: DB, user: V2SessionUser, nrOferta: number, today: Date = new Date()): Promise<SellableOffer | undefined> {
+export async function findSellableOffer(
+  db: DB,
+  user: V2SessionUser,
+  nrOferta: number,
+  today: Date = new Date(),
+): Promise<SellableOffer | undefined> {
   const [row] = await sellableRows(db, user, today, { nrOferta });
   return row && toSellable(row, 'v2');
 }
@@ -165,7 +197,12 @@ export async function sellableOffersV1(db: DB, user: V1SessionUser, today: Date 
 }
 
 /** One offer in force the legacy user may be shown, or undefined (the quote service still checks the code is sold here). */
-export async function findSellableOfferV1(db: DB, user: V1SessionUser, nrOferta: number, today: Date = new Date()): Promise<SellableOffer | undefined> {
+export async function findSellableOfferV1(
+  db: DB,
+  user: V1SessionUser,
+  nrOferta: number,
+  today: Date = new Date(),
+): Promise<SellableOffer | undefined> {
   const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { nrOferta });
   return row && toSellable(row, 'v1');
 }
@@ -180,7 +217,9 @@ export async function simulatorCodeOfOffer(db: DB, nrOferta: number): Promise<st
 export async function legacyOffers(db: DB, user: V1SessionUser, today: Date = new Date()): Promise<LegacyOffer[]> {
   const day = brasiliaDay(today);
   return (await offerRowsFor(db, await v1Audience(db, user), today, { anyState: true })).map((row) => ({
-    ...toSellable(row, 'v1'), vigenciaInicio: row.vigenciaInicio, situacao: offerSituation(row, day),
+    ...toSellable(row, 'v1'),
+    vigenciaInicio: row.vigenciaInicio,
+    situacao: offerSituation(row, day),
   }));
 }
 
@@ -188,7 +227,11 @@ export async function legacyOffers(db: DB, user: V1SessionUser, today: Date = ne
 
 /** GET /v1/simuladores: the database rows merged with the local code table (SPEC §3). */
 export async function simulatorList(db: DB, generation: 'v1' | 'v2') {
-  const rows = await db.selectFrom('simulators').select(['id', 'code', 'nome', 'ativo', 'url_inicio', 'linha', 'grupo_produto']).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('simulators')
+    .select(['id', 'code', 'nome', 'ativo', 'url_inicio', 'linha', 'grupo_produto'])
+    .orderBy('id')
+    .execute();
   return rows.map((row) => {
     const local = findSimulatorCode(row.code);
     return {
@@ -215,7 +258,13 @@ const groupMatches = (simulatorGroup: string | null, asked?: string) => !asked |
  * The user's offer for a simulator: 403 when the user may not sell its code, 404 when there is none
  * in force. With several, the first by name (the home lets the user choose before this is asked).
  */
-async function offerForSimulator(db: DB, user: V2SessionUser, simulator: { id: number; code: string; grupo_produto: string | null }, nrGrupoProduto?: string, today = new Date()) {
+async function offerForSimulator(
+  db: DB,
+  user: V2SessionUser,
+  simulator: { id: number; code: string; grupo_produto: string | null },
+  nrGrupoProduto?: string,
+  today = new Date(),
+) {
   if (!canSellCode(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
   if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
   const [row] = await sellableRows(db, user, today, { idSimulador: simulator.id });
@@ -225,7 +274,11 @@ async function offerForSimulator(db: DB, user: V2SessionUser, simulator: { id: n
 
 /** POST /v1/simuladores/iniciar: the offer a new quote of this simulator type starts from. */
 export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = new Date()) {
-  const simulator = await db.selectFrom('simulators').select(['id', 'code', 'grupo_produto']).where('code', '=', cdTipoSimulador.toUpperCase()).executeTakeFirst();
+  const simulator = await db
+    .selectFrom('simulators')
+    .select(['id', 'code', 'grupo_produto'])
+    .where('code', '=', cdTipoSimulador.toUpperCase())
+    .executeTakeFirst();
   if (!simulator) throw notFound('Simulador não encontrado.');
   const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
   return { nrOferta: row.nrOferta };
@@ -237,14 +290,23 @@ export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulado
  * and that company's first point of sale.
  */
 export async function quotationData(db: DB, user: V2SessionUser, idSimulador: number, nrGrupoProduto?: string, today = new Date()) {
-  const simulator = await db.selectFrom('simulators').select(['id', 'code', 'grupo_produto']).where('id', '=', idSimulador).executeTakeFirst();
+  const simulator = await db
+    .selectFrom('simulators')
+    .select(['id', 'code', 'grupo_produto'])
+    .where('id', '=', idSimulador)
+    .executeTakeFirst();
   if (!simulator) throw notFound('Simulador não encontrado.');
   const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
   const own = await companiesOfUser(db, user);
   const seller = own?.find((c) => c.id === row.idEmpresa) ?? own?.find((c) => c.parentId === row.idEmpresa);
   const sellerId = seller?.id ?? row.idEmpresa;
   const company = await db.selectFrom('companies').select('cnpj').where('id', '=', sellerId).executeTakeFirstOrThrow();
-  const pointOfSale = await db.selectFrom('points_of_sale').select('codigo').where('company_id', '=', sellerId).orderBy('id').executeTakeFirst();
+  const pointOfSale = await db
+    .selectFrom('points_of_sale')
+    .select('codigo')
+    .where('company_id', '=', sellerId)
+    .orderBy('id')
+    .executeTakeFirst();
   return { nrOferta: row.nrOferta, meioCanal: 'PORTAL' as const, canal: company.cnpj, pontoVenda: pointOfSale?.codigo ?? null };
 }
 
@@ -273,7 +335,10 @@ export async function listSimulators(db: DB) {
 
 /** Companies an offer may be given to (the admin form's checkboxes). */
 export async function listCompanies(db: DB) {
-  const rows = await db.selectFrom('companies').select(['id', 'cnpj', 'nome_fantasia as nome', 'razao_social as razaoSocial', 'tipo']).execute();
+  const rows = await db
+    .selectFrom('companies')
+    .select(['id', 'cnpj', 'nome_fantasia as nome', 'razao_social as razaoSocial', 'tipo'])
+    .execute();
   return rows.sort((a, b) => byName(a.nome, b.nome));
 }
 
@@ -290,8 +355,11 @@ async function assertCompaniesExist(db: DB, ids: number[]): Promise<void> {
 }
 
 const offerValues = (input: OfferUpdate) => ({
-  nome: input.nome, vigencia_inicio: input.vigenciaInicio, vigencia_fim: input.vigenciaFim,
-  comissao_centesimos: input.comissao, ativo: input.ativo,
+  nome: input.nome,
+  vigencia_inicio: input.vigenciaInicio,
+  vigencia_fim: input.vigenciaFim,
+  comissao_centesimos: input.comissao,
+  ativo: input.ativo,
 });
 
 /**
@@ -301,12 +369,15 @@ const offerValues = (input: OfferUpdate) => ({
 export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]> {
   const data = parseOrThrow(offerCreateSchema, input);
   const companies = [...new Set(data.empresas)];
-  if (!(await findSimulator(db, data.idSimulador))) throw badRequest('Simulador não encontrado.', { idSimulador: ['Simulador não encontrado'] });
+  if (!(await findSimulator(db, data.idSimulador)))
+    throw badRequest('Simulador não encontrado.', { idSimulador: ['Simulador não encontrado'] });
   await assertCompaniesExist(db, companies);
   const ids = await db.transaction().execute(async (trx) => {
-    const created = await trx.insertInto('offers')
+    const created = await trx
+      .insertInto('offers')
       .values(companies.map((company_id) => ({ simulator_id: data.idSimulador, company_id, ...offerValues(data) })))
-      .returning('id').execute();
+      .returning('id')
+      .execute();
     return created.map((c) => c.id);
   });
   return (await Promise.all(ids.map((id) => findOffer(db, id)))).filter((o): o is AdminOffer => Boolean(o));
@@ -325,11 +396,17 @@ export async function updateOffer(db: DB, nrOferta: number, input: unknown): Pro
   const companyId = companies.includes(current.idEmpresa) ? current.idEmpresa : companies[0]!;
   const copies = companies.filter((id) => id !== companyId);
   const createdIds = await db.transaction().execute(async (trx) => {
-    await trx.updateTable('offers').set({ ...offerValues(data), company_id: companyId }).where('id', '=', nrOferta).execute();
+    await trx
+      .updateTable('offers')
+      .set({ ...offerValues(data), company_id: companyId })
+      .where('id', '=', nrOferta)
+      .execute();
     if (copies.length === 0) return [];
-    const created = await trx.insertInto('offers')
+    const created = await trx
+      .insertInto('offers')
       .values(copies.map((company_id) => ({ simulator_id: current.idSimulador, company_id, ...offerValues(data) })))
-      .returning('id').execute();
+      .returning('id')
+      .execute();
     return created.map((c) => c.id);
   });
   const criadas = (await Promise.all(createdIds.map((id) => findOffer(db, id)))).filter((o): o is AdminOffer => Boolean(o));

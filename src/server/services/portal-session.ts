@@ -9,7 +9,8 @@ import { loadV1User, loadV2User } from './principals';
  * reported so the middleware clears them from the browser.
  */
 export async function resolvePortalSession(
-  db: DB, cookie: (name: string) => string | undefined,
+  db: DB,
+  cookie: (name: string) => string | undefined,
 ): Promise<{ session: PortalSession; expired: string[] }> {
   const session: PortalSession = {};
   const expired: string[] = [];

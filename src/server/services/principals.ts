@@ -34,7 +34,12 @@ export async function v1Permissions(db: DB, userId: number): Promise<{ groups: s
 export async function loadV1User(db: DB, user: User): Promise<V1SessionUser> {
   const { groups, permissions } = await v1Permissions(db, user.id);
   return {
-    generation: 'v1', idUsuario: user.id, nome: user.nome, email: user.email, profile: groups, permissions,
+    generation: 'v1',
+    idUsuario: user.id,
+    nome: user.nome,
+    email: user.email,
+    profile: groups,
+    permissions,
     dataUltimoAcessoFormatada: formatDateTime(user.previous_access_at ?? user.last_access_at ?? new Date()),
   };
 }
@@ -57,15 +62,18 @@ export async function loadV2User(db: DB, user: User, options: { fullyAuthenticat
     companiesOf(db, user.id),
   ]);
   return {
-    generation: 'v2', idUsuario: user.id, nmUsuario: user.nome, email: user.email,
-    cdPerfilUsuario: user.profile ?? '', profile: profileOf(user.profile),
+    generation: 'v2',
+    idUsuario: user.id,
+    nmUsuario: user.nome,
+    email: user.email,
+    cdPerfilUsuario: user.profile ?? '',
+    profile: profileOf(user.profile),
     cdOperacoes: operations.map((o) => o.operation),
     cdCnpjEmpresa: options.empresa ?? empresas[0]?.cdCnpj ?? null,
-    empresas, fullyAuthenticated: options.fullyAuthenticated,
+    empresas,
+    fullyAuthenticated: options.fullyAuthenticated,
   };
 }
 
-export const findUserById = (db: DB, id: number) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-export const findUserByEmail = (db: DB, email: string) =>
-  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+export const findUserById = (db: DB, id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export const findUserByEmail = (db: DB, email: string) => db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();

@@ -31,19 +31,32 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
     insured: {
       name: insured.Nome ?? insured['Razão social'] ?? '',
       document: insured.CPF ?? insured.CNPJ ?? '',
-      email: insured['E-mail'] ?? '', phone: insured.Telefone ?? '', address: insured.Endereço ?? '',
+      email: insured['E-mail'] ?? '',
+      phone: insured.Telefone ?? '',
+      address: insured.Endereço ?? '',
     },
     answers: answerLines(product, quote),
     plan: product.plans.find((p) => p.id === pricing?.plan)?.name ?? '—',
     coverages: (pricing?.coverages ?? []).map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
     premium: {
-      net: pricing?.netPremium ?? 0, policyCost: pricing?.policyCost ?? 0, iofRate: pricing?.iofRate ?? 0,
-      iof: pricing?.iof ?? 0, total: pricing?.total ?? 0,
+      net: pricing?.netPremium ?? 0,
+      policyCost: pricing?.policyCost ?? 0,
+      iofRate: pricing?.iofRate ?? 0,
+      iof: pricing?.iof ?? 0,
+      total: pricing?.total ?? 0,
     },
-    payment: contracting ? {
-      lines: paymentLines(contracting, from), installments: installmentLines(contracting, from), total: contracting.opcao.total,
-    } : undefined,
-    beneficiaries: contracting?.beneficiarios?.map((b) => ({ name: b.nome, relationship: relationshipLabel(b.parentesco), percent: b.percentual })),
+    payment: contracting
+      ? {
+          lines: paymentLines(contracting, from),
+          installments: installmentLines(contracting, from),
+          total: contracting.opcao.total,
+        }
+      : undefined,
+    beneficiaries: contracting?.beneficiarios?.map((b) => ({
+      name: b.nome,
+      relationship: relationshipLabel(b.parentesco),
+      percent: b.percentual,
+    })),
     createdAt: formatDate(quote.createdAt),
     validUntil: formatDate(quote.validaAte),
     issuedAt: formatDateTime(now),

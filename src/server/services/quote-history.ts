@@ -1,7 +1,14 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
-import { HISTORY_PAGE_SIZE, maskDocument, type HistoryFilters, type HistoryResult, type HistoryRow, type HistoryStatus } from '../../lib/history';
+import {
+  HISTORY_PAGE_SIZE,
+  maskDocument,
+  type HistoryFilters,
+  type HistoryResult,
+  type HistoryRow,
+  type HistoryStatus,
+} from '../../lib/history';
 import { stepPath, type Generation, type QuoteStep } from '../../lib/quote-flow';
 import { reportHref } from '../../lib/simulator-links';
 import { statusLabel, type QuoteStatus } from '../../lib/quotes';
@@ -54,16 +61,33 @@ const pdfLinks = (generation: Generation, nrCotacao: string, sent: boolean) => (
 /** One page (1-based) of the quotes the seller may see that match the filters, newest first. */
 export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters, page = 1, now = new Date()): Promise<HistoryResult> {
   const [{ total }, rows] = await Promise.all([
-    filteredQuotes(db, seller, filters, now).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    filteredQuotes(db, seller, filters, now)
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .executeTakeFirstOrThrow(),
     filteredQuotes(db, seller, filters, now)
       .innerJoin('offers as o', 'o.id', 'q.offer_id')
       .innerJoin('simulators as s', 's.id', 'o.simulator_id')
       .innerJoin('users as u', 'u.id', 'q.user_id')
-      .select(['q.nr_cotacao', 'q.simulator_code', 'q.line', 'q.generation', 'q.status', 'q.etapa', 'q.nome_segurado',
-        'q.documento_segurado', 'q.premio_total', 'q.valida_ate', 'q.created_at', 'p.nr_proposta', 's.nome as product_name',
-        'u.nome as seller_name'])
-      .orderBy('q.created_at', 'desc').orderBy('q.id', 'desc')
-      .limit(HISTORY_PAGE_SIZE).offset((page - 1) * HISTORY_PAGE_SIZE)
+      .select([
+        'q.nr_cotacao',
+        'q.simulator_code',
+        'q.line',
+        'q.generation',
+        'q.status',
+        'q.etapa',
+        'q.nome_segurado',
+        'q.documento_segurado',
+        'q.premio_total',
+        'q.valida_ate',
+        'q.created_at',
+        'p.nr_proposta',
+        's.nome as product_name',
+        'u.nome as seller_name',
+      ])
+      .orderBy('q.created_at', 'desc')
+      .orderBy('q.id', 'desc')
+      .limit(HISTORY_PAGE_SIZE)
+      .offset((page - 1) * HISTORY_PAGE_SIZE)
       .execute(),
   ]);
   const totalElements = Number(total);
@@ -73,12 +97,25 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
     const expired = isExpired(row, now);
     const line = row.line as ProductLine;
     return {
-      nrCotacao: row.nr_cotacao, nrProposta: row.nr_proposta, code: row.simulator_code, line, productName: row.product_name,
-      nomeSegurado: row.nome_segurado, documentoSegurado: maskDocument(row.documento_segurado), premioTotal: row.premio_total,
-      status: expired ? 'VENCIDA' : quoteStatus, statusLabel: statusLabel(quoteStatus, expired),
-      createdAt: new Date(row.created_at).toISOString(), validaAte: new Date(row.valida_ate).toISOString(), seller: row.seller_name,
+      nrCotacao: row.nr_cotacao,
+      nrProposta: row.nr_proposta,
+      code: row.simulator_code,
+      line,
+      productName: row.product_name,
+      nomeSegurado: row.nome_segurado,
+      documentoSegurado: maskDocument(row.documento_segurado),
+      premioTotal: row.premio_total,
+      status: expired ? 'VENCIDA' : quoteStatus,
+      statusLabel: statusLabel(quoteStatus, expired),
+      createdAt: new Date(row.created_at).toISOString(),
+      validaAte: new Date(row.valida_ate).toISOString(),
+      seller: row.seller_name,
       // pinned: a legacy residential finalizacao without its number would open the latest proposal, not this one.
-      href: stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, { action: sent || expired ? 'visualizar' : 'editar', sent, pinned: true }),
+      href: stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, {
+        action: sent || expired ? 'visualizar' : 'editar',
+        sent,
+        pinned: true,
+      }),
       pdf: pdfLinks(row.generation, row.nr_cotacao, sent),
     };
   });

@@ -53,8 +53,13 @@ const expiredMessage = (validUntil: Date) =>
   `Esta cotação venceu em ${formatDate(validUntil)} e não pode mais ser contratada. Faça uma nova simulação.`;
 const stepFirst = (step: QuoteStep) => `Conclua a etapa anterior antes de ${STEP_VERBS[step]}.`;
 const STEP_VERBS: Record<QuoteStep, string> = {
-  cadastro: 'o cadastro', risco: 'informar o risco', planos: 'escolher o plano', contratacao: 'a contratação',
-  resumo: 'o resumo', proposta: 'enviar a proposta', finalizacao: 'finalizar',
+  cadastro: 'o cadastro',
+  risco: 'informar o risco',
+  planos: 'escolher o plano',
+  contratacao: 'a contratação',
+  resumo: 'o resumo',
+  proposta: 'enviar a proposta',
+  finalizacao: 'finalizar',
 };
 
 function productOf(code: string): ProductDef {
@@ -63,7 +68,12 @@ function productOf(code: string): ProductDef {
   return product;
 }
 
-function parseOrCollect<S extends core.$ZodType>(schema: S, value: unknown, prefix: string, errors: Record<string, string[]>): core.output<S> | undefined {
+function parseOrCollect<S extends core.$ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: string,
+  errors: Record<string, string[]>,
+): core.output<S> | undefined {
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   Object.assign(errors, fieldErrorsOf(result.error, prefix));
@@ -106,8 +116,11 @@ export function visibleTo(seller: Seller) {
 const quotesQuery = (db: DB) => db.selectFrom('quotes as q');
 
 async function findRow(db: DB, seller: Seller, nrCotacao: string): Promise<QuoteRow> {
-  const row = await visibleTo(seller)(quotesQuery(db)).selectAll('q').where('q.nr_cotacao', '=', nrCotacao)
-    .where('q.generation', '=', seller.generation).executeTakeFirst();
+  const row = await visibleTo(seller)(quotesQuery(db))
+    .selectAll('q')
+    .where('q.nr_cotacao', '=', nrCotacao)
+    .where('q.generation', '=', seller.generation)
+    .executeTakeFirst();
   if (!row) throw notFound(MESSAGES.notFound);
   return row;
 }
@@ -161,14 +174,27 @@ export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, i
   const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas });
   const nrCotacao = await nextQuoteNumber(db, now);
   const validUntil = new Date(now.getTime() + product.validityDays * 86_400_000);
-  await db.insertInto('quotes').values({
-    nr_cotacao: nrCotacao, simulator_code: product.code, line: product.line, generation: seller.generation,
-    offer_id: offer.nrOferta, user_id: seller.userId, company_id: seller.companyId,
-    etapa: nextStep(flowOf(product), 'cadastro') ?? 'cadastro',
-    segurado: JSON.stringify(segurado), nome_segurado: insuredName(segurado as never),
-    documento_segurado: insuredDocument(segurado as never), respostas: JSON.stringify(respostas),
-    comissao_centesimos: Math.round(offer.commissionPercent * 100), valida_ate: validUntil, created_at: now, updated_at: now,
-  }).execute();
+  await db
+    .insertInto('quotes')
+    .values({
+      nr_cotacao: nrCotacao,
+      simulator_code: product.code,
+      line: product.line,
+      generation: seller.generation,
+      offer_id: offer.nrOferta,
+      user_id: seller.userId,
+      company_id: seller.companyId,
+      etapa: nextStep(flowOf(product), 'cadastro') ?? 'cadastro',
+      segurado: JSON.stringify(segurado),
+      nome_segurado: insuredName(segurado as never),
+      documento_segurado: insuredDocument(segurado as never),
+      respostas: JSON.stringify(respostas),
+      comissao_centesimos: Math.round(offer.commissionPercent * 100),
+      valida_ate: validUntil,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
   return (await findQuote(db, seller, nrCotacao, now))!;
 }
 
@@ -193,7 +219,11 @@ function repriced(product: ProductDef, row: QuoteRow, answers: Answers) {
     return { selecao: null, precificacao: null, contratacao: null, premio_total: null, etapa: 'planos' };
   }
   const pricing = price(product, answers, selection);
-  return { precificacao: JSON.stringify(pricing), premio_total: pricing.total, ...contractingAfter(product, pricing.total, row.contratacao as Contracting | null) };
+  return {
+    precificacao: JSON.stringify(pricing),
+    premio_total: pricing.total,
+    ...contractingAfter(product, pricing.total, row.contratacao as Contracting | null),
+  };
 }
 
 type StepSaver = (ctx: { db: DB; product: ProductDef; row: QuoteRow; body: unknown }) => Promise<Record<string, unknown>>;
@@ -204,8 +234,10 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     const input = (body ?? {}) as Partial<CadastroInput>;
     const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas });
     return {
-      segurado: JSON.stringify(segurado), respostas: JSON.stringify(respostas),
-      nome_segurado: insuredName(segurado as never), documento_segurado: insuredDocument(segurado as never),
+      segurado: JSON.stringify(segurado),
+      respostas: JSON.stringify(respostas),
+      nome_segurado: insuredName(segurado as never),
+      documento_segurado: insuredDocument(segurado as never),
       ...repriced(product, row, ratingAnswers({ segurado, respostas, risco: row.risco, createdAt: row.created_at })),
     };
   },
@@ -224,7 +256,9 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     throwIfAny(Object.fromEntries(Object.entries(errors).map(([k, m]) => [`selecao.${k}`, [m]])));
     const pricing = price(product, answers, selection);
     return {
-      selecao: JSON.stringify(selection), precificacao: JSON.stringify(pricing), premio_total: pricing.total,
+      selecao: JSON.stringify(selection),
+      precificacao: JSON.stringify(pricing),
+      premio_total: pricing.total,
       ...contractingAfter(product, pricing.total, row.contratacao as Contracting | null),
     };
   },
@@ -242,7 +276,8 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     }
     // What the method does not use is not kept: a debit account only for debit, a due day never for Pix.
     const cleaned: Contracting = {
-      ...value, debito: value.formaPagamento === 'debito' ? value.debito : undefined,
+      ...value,
+      debito: value.formaPagamento === 'debito' ? value.debito : undefined,
       diaVencimento: asksDueDay(value.formaPagamento) ? value.diaVencimento : undefined,
     };
     return contractingAfter(product, row.premio_total, cleaned);
@@ -251,8 +286,16 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
 
 const selectionSchema = z.object({
   plan: z.string({ error: 'Escolha um plano.' }).check(z.minLength(1, 'Escolha um plano.'), z.maxLength(40)),
-  capitals: z.record(z.string().check(z.maxLength(40)), z.number({ error: 'Informe um valor em reais.' })
-    .check(z.int('Informe um valor em reais.'), z.gte(0, 'Informe um valor em reais.'), z.lte(100_000_000_000, 'Valor acima do permitido.'))),
+  capitals: z.record(
+    z.string().check(z.maxLength(40)),
+    z
+      .number({ error: 'Informe um valor em reais.' })
+      .check(
+        z.int('Informe um valor em reais.'),
+        z.gte(0, 'Informe um valor em reais.'),
+        z.lte(100_000_000_000, 'Valor acima do permitido.'),
+      ),
+  ),
 });
 
 function parseSelection(body: unknown): Selection {
@@ -266,7 +309,14 @@ export const SAVED_STEPS = ['cadastro', 'risco', 'planos', 'contratacao'] as con
 export type SavedStep = (typeof SAVED_STEPS)[number];
 
 /** Saves one step of an open quote and moves it on; answers the updated quote. */
-export async function saveStep(db: DB, seller: Seller, nrCotacao: string, step: SavedStep, body: unknown, now = new Date()): Promise<QuoteView> {
+export async function saveStep(
+  db: DB,
+  seller: Seller,
+  nrCotacao: string,
+  step: SavedStep,
+  body: unknown,
+  now = new Date(),
+): Promise<QuoteView> {
   return db.transaction().execute(async (trx) => {
     const row = await findRow(trx, seller, nrCotacao);
     await lockQuote(trx, row.id);
@@ -275,7 +325,11 @@ export async function saveStep(db: DB, seller: Seller, nrCotacao: string, step: 
     const product = productOf(row.simulator_code);
     const changes = await STEP_SAVERS[step]!({ db: trx, product, row, body });
     const etapa = (changes.etapa as QuoteStep | undefined) ?? furthest(product, row.etapa, nextStep(flowOf(product), step));
-    await trx.updateTable('quotes').set({ ...changes, etapa, updated_at: now }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('quotes')
+      .set({ ...changes, etapa, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
     return (await findQuote(trx, seller, nrCotacao, now))!;
   });
 }
@@ -292,19 +346,27 @@ export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, in
     const row = await findRow(trx, seller, nrCotacao);
     await lockQuote(trx, row.id);
     const existing = await trx.selectFrom('proposals').select(['nr_proposta']).where('quote_id', '=', row.id).executeTakeFirst();
-    if (existing && row.user_id === seller.userId) return { nrProposta: existing.nr_proposta, quote: (await findQuote(trx, seller, nrCotacao, now))!, created: false };
+    if (existing && row.user_id === seller.userId)
+      return { nrProposta: existing.nr_proposta, quote: (await findQuote(trx, seller, nrCotacao, now))!, created: false };
     assertEditable(row, seller, now);
     if (!seller.canSell(row.simulator_code)) throw forbidden();
     if (!row.contratacao) throw new ApiError(409, stepFirst('proposta'));
     if (input.aceiteTermo !== true) throwIfAny({ aceiteTermo: [MESSAGES.acceptTerms] });
     const product = productOf(row.simulator_code);
     const nrProposta = await nextProposalNumber(trx, now);
-    const inserted = await trx.insertInto('proposals')
+    const inserted = await trx
+      .insertInto('proposals')
       .values({ quote_id: row.id, nr_proposta: nrProposta, user_id: seller.userId, aceite_termo_em: now })
-      .onConflict((oc) => oc.column('quote_id').doNothing()).returning('nr_proposta').executeTakeFirst();
-    await trx.updateTable('quotes').set({ status: 'PROPOSTA_EM_ANALISE', etapa: product.finalStep, updated_at: now })
-      .where('id', '=', row.id).execute();
-    const stored = inserted ?? await trx.selectFrom('proposals').select('nr_proposta').where('quote_id', '=', row.id).executeTakeFirstOrThrow();
+      .onConflict((oc) => oc.column('quote_id').doNothing())
+      .returning('nr_proposta')
+      .executeTakeFirst();
+    await trx
+      .updateTable('quotes')
+      .set({ status: 'PROPOSTA_EM_ANALISE', etapa: product.finalStep, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
+    const stored =
+      inserted ?? (await trx.selectFrom('proposals').select('nr_proposta').where('quote_id', '=', row.id).executeTakeFirstOrThrow());
     return { nrProposta: stored.nr_proposta, quote: (await findQuote(trx, seller, nrCotacao, now))!, created: Boolean(inserted) };
   });
 }
@@ -318,20 +380,39 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     .leftJoin('companies as c', 'c.id', 'o.company_id')
     .leftJoin('proposals as p', 'p.quote_id', 'q.id')
     .selectAll('q')
-    .select(['o.nome as offer_name', 's.nome as simulator_name', 'u.nome as seller_name', 'c.razao_social', 'c.cnpj',
-      'p.nr_proposta', 'p.status as proposal_status', 'p.created_at as proposal_created_at'])
-    .where('q.nr_cotacao', '=', nrCotacao).where('q.generation', '=', seller.generation)
+    .select([
+      'o.nome as offer_name',
+      's.nome as simulator_name',
+      'u.nome as seller_name',
+      'c.razao_social',
+      'c.cnpj',
+      'p.nr_proposta',
+      'p.status as proposal_status',
+      'p.created_at as proposal_created_at',
+    ])
+    .where('q.nr_cotacao', '=', nrCotacao)
+    .where('q.generation', '=', seller.generation)
     .executeTakeFirst();
   if (!row) return undefined;
   const expired = isExpired(row, now);
   const status = row.status as QuoteStatus;
   return {
-    nrCotacao: row.nr_cotacao, code: row.simulator_code, line: row.line as ProductLine, generation: row.generation,
-    productName: row.simulator_name, offerName: row.offer_name, nrOferta: row.offer_id,
-    status, statusLabel: statusLabel(status, expired), expired, mine: row.user_id === seller.userId,
+    nrCotacao: row.nr_cotacao,
+    code: row.simulator_code,
+    line: row.line as ProductLine,
+    generation: row.generation,
+    productName: row.simulator_name,
+    offerName: row.offer_name,
+    nrOferta: row.offer_id,
+    status,
+    statusLabel: statusLabel(status, expired),
+    expired,
+    mine: row.user_id === seller.userId,
     editable: status === 'EM_ELABORACAO' && !expired && row.user_id === seller.userId,
     etapa: row.etapa as QuoteStep,
-    segurado: row.segurado as Record<string, unknown>, respostas: row.respostas as Answers, risco: row.risco as Answers | null,
+    segurado: row.segurado as Record<string, unknown>,
+    respostas: row.respostas as Answers,
+    risco: row.risco as Answers | null,
     // A quote priced before decision 023 is shown with its stored net premium split over the coverages.
     selecao: row.selecao as Selection | null,
     precificacao: row.precificacao ? withCoverageShares(row.precificacao as unknown as StoredPricing) : null,
@@ -339,7 +420,8 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     commissionPercent: row.comissao_centesimos / 100,
     partner: row.razao_social && row.cnpj ? { razaoSocial: row.razao_social, cnpj: row.cnpj } : null,
     seller: row.seller_name,
-    createdAt: new Date(row.created_at).toISOString(), validaAte: new Date(row.valida_ate).toISOString(),
+    createdAt: new Date(row.created_at).toISOString(),
+    validaAte: new Date(row.valida_ate).toISOString(),
     proposta: row.nr_proposta
       ? { nrProposta: row.nr_proposta, status: 'Em análise', createdAt: new Date(row.proposal_created_at!).toISOString() }
       : null,
@@ -348,17 +430,31 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
 
 /** The seller's latest open quote of a line: where a step route without a number resumes. */
 export async function latestOpenQuote(db: DB, seller: Seller, line: ProductLine, now = new Date()): Promise<string | undefined> {
-  const row = await quotesQuery(db).select('q.nr_cotacao').where('q.user_id', '=', seller.userId)
-    .where('q.generation', '=', seller.generation).where('q.line', '=', line).where('q.status', '=', 'EM_ELABORACAO')
-    .where('q.valida_ate', '>=', now).orderBy('q.updated_at', 'desc').limit(1).executeTakeFirst();
+  const row = await quotesQuery(db)
+    .select('q.nr_cotacao')
+    .where('q.user_id', '=', seller.userId)
+    .where('q.generation', '=', seller.generation)
+    .where('q.line', '=', line)
+    .where('q.status', '=', 'EM_ELABORACAO')
+    .where('q.valida_ate', '>=', now)
+    .orderBy('q.updated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row?.nr_cotacao;
 }
 
 /** The seller's latest sent quote of a line: where legacy's plain finalizacao resumes (SPEC §2 gives it no number). */
 export async function latestProposal(db: DB, seller: Seller, line: ProductLine): Promise<string | undefined> {
-  const row = await quotesQuery(db).innerJoin('proposals as p', 'p.quote_id', 'q.id').select('q.nr_cotacao')
-    .where('q.user_id', '=', seller.userId).where('q.generation', '=', seller.generation).where('q.line', '=', line)
-    .orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(1).executeTakeFirst();
+  const row = await quotesQuery(db)
+    .innerJoin('proposals as p', 'p.quote_id', 'q.id')
+    .select('q.nr_cotacao')
+    .where('q.user_id', '=', seller.userId)
+    .where('q.generation', '=', seller.generation)
+    .where('q.line', '=', line)
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row?.nr_cotacao;
 }
 
@@ -376,7 +472,10 @@ export function priceSelection(code: string, answers: unknown, selection: unknow
   const selectionErrors = validateSelection(product, rating, parsedSelection!);
   throwIfAny(Object.fromEntries(Object.entries(selectionErrors).map(([k, m]) => [`selecao.${k}`, [m]])));
   const pricing = price(product, rating, parsedSelection!);
-  return { ...pricing, parcelas: Object.fromEntries(
-    (['boleto', 'cartao', 'debito', 'pix'] as const).map((method) => [method, installmentOptions(product, pricing.total, method)]),
-  ) };
+  return {
+    ...pricing,
+    parcelas: Object.fromEntries(
+      (['boleto', 'cartao', 'debito', 'pix'] as const).map((method) => [method, installmentOptions(product, pricing.total, method)]),
+    ),
+  };
 }

@@ -54,8 +54,7 @@ export const THROTTLES = {
 
 const keyOf = (rule: { name: string }, subject: string) => `${rule.name}:${subject}`;
 
-const windowStart = (rule: LimitRule, at: number) =>
-  new Date(Math.floor(at / (rule.windowSeconds * 1000)) * rule.windowSeconds * 1000);
+const windowStart = (rule: LimitRule, at: number) => new Date(Math.floor(at / (rule.windowSeconds * 1000)) * rule.windowSeconds * 1000);
 
 /**
  * Counts one attempt against each check, then refuses (429) if any is past its limit. One atomic
@@ -121,8 +120,11 @@ export async function throttle(db: DB, rule: ThrottleRule, subject: string): Pro
     const plan = planThrottle(rule, row && { attempts: row.attempts, lastAt: row.last_at.getTime(), nextAt: row.next_at.getTime() }, at);
     if ('state' in plan) {
       const values = { attempts: plan.state.attempts, last_at: new Date(plan.state.lastAt), next_at: new Date(plan.state.nextAt) };
-      await trx.insertInto('throttles').values({ key, ...values })
-        .onConflict((oc) => oc.column('key').doUpdateSet(values)).execute();
+      await trx
+        .insertInto('throttles')
+        .values({ key, ...values })
+        .onConflict((oc) => oc.column('key').doUpdateSet(values))
+        .execute();
     }
     return plan;
   });
@@ -145,7 +147,10 @@ export async function throttleSucceeded(db: DB, rule: ThrottleRule, subject: str
 
 /** Drops the rows nobody will read again (called now and then by the sign-in, so no job is needed). */
 export async function pruneLimits(db: DB, at = clockNow()): Promise<void> {
-  const longest = Math.max(...Object.values(THROTTLES).map((r) => r.quietSeconds), ...Object.values(RATE_RULES).map((r) => r.windowSeconds));
+  const longest = Math.max(
+    ...Object.values(THROTTLES).map((r) => r.quietSeconds),
+    ...Object.values(RATE_RULES).map((r) => r.windowSeconds),
+  );
   const before = new Date(at.getTime() - longest * 1000);
   await db.deleteFrom('throttles').where('last_at', '<', before).execute();
   await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();

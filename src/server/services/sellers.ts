@@ -13,11 +13,17 @@ export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller>
     db.selectFrom('users').select('company_id').where('id', '=', user.idUsuario).executeTakeFirst(),
     db.selectFrom('user_companies').select('company_id').where('user_id', '=', user.idUsuario).execute(),
   ]);
-  const scope: Seller['scope'] = user.profile === 'ADMIN' ? { kind: 'all' }
-    : user.profile === 'PARCEIRO_ADMIN' ? { kind: 'companies', ids: companies.map((c) => c.company_id) }
-    : { kind: 'own' };
+  const scope: Seller['scope'] =
+    user.profile === 'ADMIN'
+      ? { kind: 'all' }
+      : user.profile === 'PARCEIRO_ADMIN'
+        ? { kind: 'companies', ids: companies.map((c) => c.company_id) }
+        : { kind: 'own' };
   return {
-    generation: 'v2', userId: user.idUsuario, companyId: row?.company_id ?? null, scope,
+    generation: 'v2',
+    userId: user.idUsuario,
+    companyId: row?.company_id ?? null,
+    scope,
     canSell: (code) => user.fullyAuthenticated && canSellCode(user, code),
   };
 }
@@ -29,7 +35,9 @@ export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller>
 export async function sellerFromV1(db: DB, user: V1SessionUser): Promise<Seller> {
   const row = await db.selectFrom('users').select('company_id').where('id', '=', user.idUsuario).executeTakeFirst();
   return {
-    generation: 'v1', userId: user.idUsuario, companyId: row?.company_id ?? null,
+    generation: 'v1',
+    userId: user.idUsuario,
+    companyId: row?.company_id ?? null,
     scope: user.profile.includes(V1_ADMIN_GROUP) ? { kind: 'all' } : { kind: 'own' },
     canSell: (code) => canSellCodeV1(user, code),
   };

@@ -20,7 +20,10 @@ export interface IssuedSession {
 }
 
 export async function createSession(
-  db: DB, userId: number, kind: SessionKind, parent?: { id: number; expiresAt: Date },
+  db: DB,
+  userId: number,
+  kind: SessionKind,
+  parent?: { id: number; expiresAt: Date },
 ): Promise<IssuedSession> {
   const token = newToken();
   const at = now();
@@ -28,8 +31,12 @@ export async function createSession(
   const { id } = await db
     .insertInto('sessions')
     .values({
-      token_hash: hashToken(token), user_id: userId, kind, parent_id: parent?.id ?? null,
-      last_seen_at: at, expires_at: expiresAt,
+      token_hash: hashToken(token),
+      user_id: userId,
+      kind,
+      parent_id: parent?.id ?? null,
+      last_seen_at: at,
+      expires_at: expiresAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -41,8 +48,7 @@ export type ResolvedSession =
   | { ok: false; reason: 'invalid' | 'expired' };
 
 /** A session past its absolute expiry, or idle too long. */
-const lapsed = (expiresAt: Date, lastSeen: Date, at: number) =>
-  expiresAt.getTime() <= at || at - lastSeen.getTime() > SESSION_IDLE_MS;
+const lapsed = (expiresAt: Date, lastSeen: Date, at: number) => expiresAt.getTime() <= at || at - lastSeen.getTime() > SESSION_IDLE_MS;
 
 /**
  * The session behind a token, with its user in the same query (every signed-in request asks). A
@@ -56,16 +62,31 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
     .leftJoin('sessions as p', 'p.id', 's.parent_id')
     .selectAll('u')
     .select([
-      's.id as session_id', 's.kind as session_kind', 's.expires_at as session_expires_at',
-      's.last_seen_at as session_last_seen_at', 's.revoked_at as session_revoked_at',
-      'p.id as parent_id', 'p.revoked_at as parent_revoked_at', 'p.expires_at as parent_expires_at', 'p.last_seen_at as parent_last_seen_at',
+      's.id as session_id',
+      's.kind as session_kind',
+      's.expires_at as session_expires_at',
+      's.last_seen_at as session_last_seen_at',
+      's.revoked_at as session_revoked_at',
+      'p.id as parent_id',
+      'p.revoked_at as parent_revoked_at',
+      'p.expires_at as parent_expires_at',
+      'p.last_seen_at as parent_last_seen_at',
     ])
     .where('s.token_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) return { ok: false, reason: 'invalid' };
-  const { session_id: id, session_kind: kind, session_expires_at: expiresAt, session_last_seen_at: lastSeen,
-    session_revoked_at: revoked, parent_id: parentId, parent_revoked_at: parentRevoked, parent_expires_at: parentExpiresAt,
-    parent_last_seen_at: parentLastSeen, ...user } = row;
+  const {
+    session_id: id,
+    session_kind: kind,
+    session_expires_at: expiresAt,
+    session_last_seen_at: lastSeen,
+    session_revoked_at: revoked,
+    parent_id: parentId,
+    parent_revoked_at: parentRevoked,
+    parent_expires_at: parentExpiresAt,
+    parent_last_seen_at: parentLastSeen,
+    ...user
+  } = row;
   if (revoked || parentRevoked || !kinds.includes(kind)) return { ok: false, reason: 'invalid' };
   const at = nowMs();
   const parentLapsed = parentExpiresAt !== null && parentLastSeen !== null && lapsed(parentExpiresAt, parentLastSeen, at);
@@ -75,7 +96,12 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
   const stale: number[] = [];
   if (at - lastSeen.getTime() > TOUCH_EVERY_MS) stale.push(id);
   if (parentId !== null && parentLastSeen && at - parentLastSeen.getTime() > TOUCH_EVERY_MS) stale.push(parentId);
-  if (stale.length > 0) await db.updateTable('sessions').set({ last_seen_at: new Date(at) }).where('id', 'in', stale).execute();
+  if (stale.length > 0)
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(at) })
+      .where('id', 'in', stale)
+      .execute();
   return { ok: true, id, kind, expiresAt, user };
 }
 
@@ -94,6 +120,9 @@ export async function revokeTokens(db: DB, tokens: readonly (string | null | und
 /** Revokes every session of a user, but the one kept (password change from a signed-in page). */
 export async function revokeUserSessions(db: DB, userId: number, keepSessionId?: number): Promise<void> {
   let query = db.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-  if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId).where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '!=', keepSessionId)]));
+  if (keepSessionId !== undefined)
+    query = query
+      .where('id', '!=', keepSessionId)
+      .where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '!=', keepSessionId)]));
   await query.execute();
 }

@@ -33,7 +33,10 @@ describe('appToken / verifyAppToken', () => {
 
 describe('bearerToken', () => {
   it.each([
-    ['Bearer abc.def', 'abc.def'], ['bearer   abc', 'abc'], ['abc', 'abc'], ['  abc  ', 'abc'],
+    ['Bearer abc.def', 'abc.def'],
+    ['bearer   abc', 'abc'],
+    ['abc', 'abc'],
+    ['  abc  ', 'abc'],
   ])('%j → %j', (header, token) => expect(bearerToken(header)).toBe(token));
 
   it.each([[null], [undefined], [''], ['Basic dXNlcjpwYXNz'], ['Bearer'], ['Bearer a b']])('%j → undefined', (header) => {

@@ -99,9 +99,7 @@ const receiverForm = z.object({
   Authorization: z.string().max(1024, 'Token inválido').optional(),
 });
 
-export type ReceiverOutcome =
-  | { status: 200; arrival: Extract<ReceivedRedirect, { ok: true }> }
-  | { status: 400 | 401 | 405 | 410 };
+export type ReceiverOutcome = { status: 200; arrival: Extract<ReceivedRedirect, { ok: true }> } | { status: 400 | 401 | 405 | 410 };
 
 /** HTTP status of each refusal: a bad app token is 401, a key that cannot be used (any more) is 410. */
 const REFUSAL_STATUS = { token: 401, invalid: 410, expired: 410, used: 410 } as const;

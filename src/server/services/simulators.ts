@@ -20,9 +20,11 @@ export interface EditableSimulator {
 
 export async function findEditableSimulator(db: DB, id: number): Promise<EditableSimulator | undefined> {
   if (!Number.isInteger(id) || id < 1 || id > 2 ** 31 - 1) return undefined;
-  const row = await db.selectFrom('simulators')
+  const row = await db
+    .selectFrom('simulators')
     .select(['id', 'code', 'nome', 'url_inicio as urlInicio', 'ativo', 'grupo_produto as grupoProduto'])
-    .where('id', '=', id).executeTakeFirst();
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row;
 }
 
@@ -33,6 +35,10 @@ export async function updateSimulator(db: DB, id: number, input: unknown): Promi
     throw badRequest(result.error.issues[0]?.message ?? 'Dados do simulador inválidos.', messagesByField(result.error.issues, topField));
   }
   const { nome, urlInicio, ativo, grupoProduto } = result.data;
-  await db.updateTable('simulators').set({ nome, url_inicio: urlInicio, ativo, grupo_produto: grupoProduto }).where('id', '=', id).execute();
+  await db
+    .updateTable('simulators')
+    .set({ nome, url_inicio: urlInicio, ativo, grupo_produto: grupoProduto })
+    .where('id', '=', id)
+    .execute();
   return (await findEditableSimulator(db, id))!;
 }

@@ -21,27 +21,42 @@ export async function filterUsers(db: DB, filter: UserFilter) {
   if (filter.nome) query = query.where('u.nome', 'ilike', like(filter.nome));
   if (filter.empresa) {
     const empresa = filter.empresa;
-    query = query.where((eb) => eb.or([eb('c.razao_social', 'ilike', like(empresa)), eb('c.cnpj', 'like', like(empresa.replace(/\D/g, '') || empresa))]));
+    query = query.where((eb) =>
+      eb.or([eb('c.razao_social', 'ilike', like(empresa)), eb('c.cnpj', 'like', like(empresa.replace(/\D/g, '') || empresa))]),
+    );
   }
   if (filter.status) query = query.where('u.status', '=', filter.status.toUpperCase() as never);
   if (filter.companyIds) {
     const ids = filter.companyIds;
     if (ids.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
-    query = query.where((eb) => eb.or([
-      eb.exists(eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids)),
-      eb('u.company_id', 'in', ids),
-    ]));
+    query = query.where((eb) =>
+      eb.or([
+        eb.exists(
+          eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids),
+        ),
+        eb('u.company_id', 'in', ids),
+      ]),
+    );
   }
   const { total } = await query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   const rows = await query
     .select(['u.id', 'u.nome', 'u.email', 'u.cpf', 'u.status', 'u.generation', 'u.profile', 'c.razao_social', 'c.cnpj'])
-    .orderBy('u.nome').orderBy('u.id')
-    .limit(filter.pageSize).offset(filter.page * filter.pageSize)
+    .orderBy('u.nome')
+    .orderBy('u.id')
+    .limit(filter.pageSize)
+    .offset(filter.page * filter.pageSize)
     .execute();
   return {
     content: rows.map((r) => ({
-      id: r.id, nome: r.nome, email: r.email, cpf: r.cpf ? maskCpf(r.cpf) : null, status: r.status,
-      geracao: r.generation, perfil: r.profile?.toUpperCase() ?? null, empresa: r.razao_social, cnpjEmpresa: r.cnpj,
+      id: r.id,
+      nome: r.nome,
+      email: r.email,
+      cpf: r.cpf ? maskCpf(r.cpf) : null,
+      status: r.status,
+      geracao: r.generation,
+      perfil: r.profile?.toUpperCase() ?? null,
+      empresa: r.razao_social,
+      cnpjEmpresa: r.cnpj,
     })),
     totalPages: Math.ceil(total / filter.pageSize),
     totalElements: total,

@@ -23,11 +23,19 @@ const ssoId = z.string().min(16, 'Sessão SSO inválida').max(128, 'Sessão SSO 
 
 export const auth = [
   endpoint({
-    method: 'GET', path: '/v2/cognito-auth/token/:nmIdSessao', params: z.object({ nmIdSessao: ssoId }),
+    method: 'GET',
+    path: '/v2/cognito-auth/token/:nmIdSessao',
+    params: z.object({ nmIdSessao: ssoId }),
     async handle(ctx) {
       const header = ctx.request.headers.get('nmIdSessao');
-      if (header !== ctx.params.nmIdSessao) throw badRequest('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
-      const login = await redeemSsoSession(ctx.db, ctx.params.nmIdSessao, ctx.ip, ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : []);
+      if (header !== ctx.params.nmIdSessao)
+        throw badRequest('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
+      const login = await redeemSsoSession(
+        ctx.db,
+        ctx.params.nmIdSessao,
+        ctx.ip,
+        ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : [],
+      );
       if (ctx.cookieMode) {
         ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);
         if (login.simulator) ctx.setCookie(TOKEN_COOKIES.simulador, login.simulator.token, login.simulator.expiresAt);
@@ -37,7 +45,9 @@ export const auth = [
   }),
   endpoint({
     // The provider's admin, or the operations key of a local script (npm run sso-link).
-    method: 'POST', path: '/v2/sessao-sso', body: z.object({ email: emailField }),
+    method: 'POST',
+    path: '/v2/sessao-sso',
+    body: z.object({ email: emailField }),
     async handle(ctx) {
       if (!hasOpsKey(ctx.request)) {
         const { user } = await authenticate(ctx.db, ctx.request, ['v2']);
@@ -48,7 +58,8 @@ export const auth = [
     },
   }),
   endpoint({
-    method: 'POST', path: '/v1/logout',
+    method: 'POST',
+    path: '/v1/logout',
     async handle(ctx) {
       // Sign-out ends every session the caller holds, of both generations (SPEC §4).
       const cookies = readCookies(ctx.request.headers.get('cookie'));

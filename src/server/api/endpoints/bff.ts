@@ -19,8 +19,14 @@ export async function actingCompany(db: DB, user: User, header: string | null): 
   const cnpj = normalizeCnpj(header);
   const company = await db.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirst();
   if (user.profile === 'admin' && company) return cnpj;
-  const linked = company && await db.selectFrom('user_companies').select('user_id')
-    .where('user_id', '=', user.id).where('company_id', '=', company.id).executeTakeFirst();
+  const linked =
+    company &&
+    (await db
+      .selectFrom('user_companies')
+      .select('user_id')
+      .where('user_id', '=', user.id)
+      .where('company_id', '=', company.id)
+      .executeTakeFirst());
   if (!linked) throw forbidden('Você não tem acesso a esta empresa.');
   return cnpj;
 }
@@ -30,12 +36,20 @@ function requireProviderAdmin(ctx: Context): void {
   if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas o administrador da seguradora gerencia ofertas.');
 }
 
-const optionalId = z.coerce.number().int().positive().max(2 ** 31 - 1).optional().catch(undefined);
+const optionalId = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1)
+  .optional()
+  .catch(undefined);
 const offerListQuery = z.object({ idSimulador: optionalId, idEmpresa: optionalId });
 
 export const bff = [
   endpoint({
-    method: 'GET', path: '/v1/usuario', auth: ['v2'],
+    method: 'GET',
+    path: '/v1/usuario',
+    auth: ['v2'],
     async handle(ctx) {
       const empresa = await actingCompany(ctx.db, ctx.auth.user, ctx.request.headers.get('empresa'));
       const atributos = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false, empresa });
@@ -44,7 +58,10 @@ export const bff = [
     },
   }),
   endpoint({
-    method: 'GET', path: '/v1/ofertas', auth: ['v2'], query: offerListQuery,
+    method: 'GET',
+    path: '/v1/ofertas',
+    auth: ['v2'],
+    query: offerListQuery,
     async handle(ctx) {
       if (ctx.auth.user.profile === 'admin') return listOffers(ctx.db, ctx.query);
       return sellableOffers(ctx.db, await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false }));
@@ -53,14 +70,21 @@ export const bff = [
   // The body is read as it comes and validated by the service after the role check: whoever may
   // not manage offers gets 403 whatever they send.
   endpoint({
-    method: 'POST', path: '/v1/ofertas', auth: ['v2'], body: z.unknown(),
+    method: 'POST',
+    path: '/v1/ofertas',
+    auth: ['v2'],
+    body: z.unknown(),
     async handle(ctx) {
       requireProviderAdmin(ctx);
       return createOffers(ctx.db, ctx.body);
     },
   }),
   endpoint({
-    method: 'PUT', path: '/v1/ofertas/:nrOferta', auth: ['v2'], body: z.unknown(), params: z.object({ nrOferta: z.string() }),
+    method: 'PUT',
+    path: '/v1/ofertas/:nrOferta',
+    auth: ['v2'],
+    body: z.unknown(),
+    params: z.object({ nrOferta: z.string() }),
     async handle(ctx) {
       requireProviderAdmin(ctx);
       const nrOferta = /^\d{1,9}$/.test(ctx.params.nrOferta) ? Number(ctx.params.nrOferta) : NaN;
@@ -69,7 +93,9 @@ export const bff = [
     },
   }),
   endpoint({
-    method: 'GET', path: '/v1/empresas', auth: ['v2'],
+    method: 'GET',
+    path: '/v1/empresas',
+    auth: ['v2'],
     async handle(ctx) {
       requireProviderAdmin(ctx);
       return listCompanies(ctx.db);

@@ -8,10 +8,18 @@ import { issueSimulatorToken, loginV2, needsSimulatorToken } from '../../service
 /** The login gateway (SPEC §7): answers `{ token, message }` without an envelope. */
 export const gateway = [
   endpoint({
-    method: 'POST', path: '/login', body: gatewayLoginBody,
+    method: 'POST',
+    path: '/login',
+    body: gatewayLoginBody,
     query: z.object({ APP_NAME: z.string().max(64).optional() }),
     async handle(ctx) {
-      const login = await loginV2(ctx.db, ctx.body.userName, ctx.body.password, ctx.ip, ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : []);
+      const login = await loginV2(
+        ctx.db,
+        ctx.body.userName,
+        ctx.body.password,
+        ctx.ip,
+        ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : [],
+      );
       const message = 'Login realizado com sucesso.';
       if (!ctx.cookieMode) return { token: login.session.token, userName: login.user.email, message };
       ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);

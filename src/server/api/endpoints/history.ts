@@ -19,7 +19,10 @@ export function historyEndpoints(generation: Generation) {
     // The query is read as it comes and parsed after the guard: whoever may not open the history
     // gets 403 whatever they send.
     endpoint({
-      method: 'GET', path: '/v1/cotacoes', auth, query: z.record(z.string(), z.string()),
+      method: 'GET',
+      path: '/v1/cotacoes',
+      auth,
+      query: z.record(z.string(), z.string()),
       async handle(ctx) {
         const { viewer, seller } = await sellerOf(ctx);
         if (pageAccess(historyPage, viewer, config().PORTAL_ENV) !== 'allowed') {

@@ -1,7 +1,14 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { forbidden, notFound } from '../errors';
-import { v1LoginBody, forgotPasswordSchema, resetPasswordSchema, firstAccessSchema, resendCodeSchema, changePasswordSchema } from '../../../lib/auth-schemas';
+import {
+  v1LoginBody,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  firstAccessSchema,
+  resendCodeSchema,
+  changePasswordSchema,
+} from '../../../lib/auth-schemas';
 import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP, v1OfferPermission } from '../../../lib/permissions';
 import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
@@ -9,14 +16,27 @@ import { browserTokens } from '../cookies';
 import { issueSimulatorToken, loginV1 } from '../../services/auth';
 import { v1Permissions, loadV2User } from '../../services/principals';
 import { filterUsers } from '../../services/users';
-import { changePassword, completeFirstAccess, GENERIC_RECOVERY_MESSAGE, requestPasswordReset, resendValidationCode, resetPassword } from '../../services/account';
+import {
+  changePassword,
+  completeFirstAccess,
+  GENERIC_RECOVERY_MESSAGE,
+  requestPasswordReset,
+  resendValidationCode,
+  resetPassword,
+} from '../../services/account';
 import { quotationData, simulatorList, startSimulator } from '../../services/offers';
 import { issueRedirect } from '../../services/simulator-redirect';
 import { updateSimulator } from '../../services/simulators';
 
 /** The partner platform API (SPEC §7): `{ status: 'OK', resultado }`. */
 
-const idParam = z.object({ idUsuario: z.coerce.number({ error: 'Usuário inválido' }).int().positive('Usuário inválido').max(2 ** 31 - 1, 'Usuário inválido') });
+const idParam = z.object({
+  idUsuario: z.coerce
+    .number({ error: 'Usuário inválido' })
+    .int()
+    .positive('Usuário inválido')
+    .max(2 ** 31 - 1, 'Usuário inválido'),
+});
 
 const simulatorTokenBody = z.object({
   nome: z.string().trim().min(1, 'Nome obrigatório').max(200),
@@ -38,17 +58,31 @@ const userFilterQuery = z.object({
 
 const productGroup = z.string().trim().max(10, 'Grupo de produto inválido').optional();
 const quotationQuery = z.object({
-  idSimulador: z.coerce.number({ error: 'Simulador inválido' }).int('Simulador inválido').positive('Simulador inválido').max(2 ** 31 - 1, 'Simulador inválido'),
+  idSimulador: z.coerce
+    .number({ error: 'Simulador inválido' })
+    .int('Simulador inválido')
+    .positive('Simulador inválido')
+    .max(2 ** 31 - 1, 'Simulador inválido'),
   nrGrupoProduto: productGroup,
 });
 const startSimulatorBody = z.object({
-  cdTipoSimulador: z.string({ error: 'Tipo de simulador obrigatório' }).trim().min(1, 'Tipo de simulador obrigatório').max(10, 'Tipo de simulador inválido'),
+  cdTipoSimulador: z
+    .string({ error: 'Tipo de simulador obrigatório' })
+    .trim()
+    .min(1, 'Tipo de simulador obrigatório')
+    .max(10, 'Tipo de simulador inválido'),
   nrGrupoProduto: productGroup,
 });
 
 const redirectQuery = z.object({
-  tipo: z.string({ error: 'Tipo de simulador obrigatório' }).trim().toUpperCase()
-    .refine((tipo) => EXTERNAL_SIMULATOR_CODES.includes(tipo), `Tipo de simulador sem redirecionamento externo (use ${EXTERNAL_SIMULATOR_CODES.join(', ')})`),
+  tipo: z
+    .string({ error: 'Tipo de simulador obrigatório' })
+    .trim()
+    .toUpperCase()
+    .refine(
+      (tipo) => EXTERNAL_SIMULATOR_CODES.includes(tipo),
+      `Tipo de simulador sem redirecionamento externo (use ${EXTERNAL_SIMULATOR_CODES.join(', ')})`,
+    ),
 });
 const simulatorIdParam = z.object({ id: z.string() });
 
@@ -76,34 +110,56 @@ async function userScope(ctx: Context): Promise<number[] | undefined> {
 
 export const plataforma = [
   endpoint({
-    method: 'POST', path: '/v1/login', body: v1LoginBody,
+    method: 'POST',
+    path: '/v1/login',
+    body: v1LoginBody,
     async handle(ctx) {
-      const login = await loginV1(ctx.db, ctx.body.user_name, ctx.body.password, ctx.ip, ctx.cookieMode ? browserTokens(ctx.request, ['v1']) : []);
+      const login = await loginV1(
+        ctx.db,
+        ctx.body.user_name,
+        ctx.body.password,
+        ctx.ip,
+        ctx.cookieMode ? browserTokens(ctx.request, ['v1']) : [],
+      );
       const { groups } = await v1Permissions(ctx.db, login.user.id);
       if (ctx.cookieMode) {
         ctx.setCookie(TOKEN_COOKIES.v1, login.session.token, login.session.expiresAt);
       }
       return {
         ...(ctx.cookieMode ? {} : { token: login.session.token }),
-        idUsuario: login.user.id, profile: groups, nome: login.user.nome, email: login.user.email,
+        idUsuario: login.user.id,
+        profile: groups,
+        nome: login.user.nome,
+        email: login.user.email,
         dataUltimoAcessoFormatada: login.dataUltimoAcessoFormatada,
       };
     },
   }),
   endpoint({
-    method: 'GET', path: '/v1/permissoes/:idUsuario', auth: ['v1'], params: idParam,
+    method: 'GET',
+    path: '/v1/permissoes/:idUsuario',
+    auth: ['v1'],
+    params: idParam,
     async handle(ctx) {
       if (ctx.params.idUsuario !== ctx.auth.user.id) {
         const own = await v1Permissions(ctx.db, ctx.auth.user.id);
         if (!canV1({ profile: own.groups, permissions: own.permissions }, MANAGE_USERS_V1, 'VIEW')) throw forbidden();
       }
-      const target = await ctx.db.selectFrom('users').select('id').where('id', '=', ctx.params.idUsuario).where('generation', '=', 'v1').executeTakeFirst();
+      const target = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', ctx.params.idUsuario)
+        .where('generation', '=', 'v1')
+        .executeTakeFirst();
       if (!target) throw notFound('Usuário não encontrado');
       return (await v1Permissions(ctx.db, target.id)).permissions;
     },
   }),
   endpoint({
-    method: 'POST', path: '/v1/login/token', auth: ['v2'], body: simulatorTokenBody,
+    method: 'POST',
+    path: '/v1/login/token',
+    auth: ['v2'],
+    body: simulatorTokenBody,
     async handle(ctx) {
       if (ctx.body.email !== ctx.auth.user.email) throw forbidden('O e-mail não corresponde ao usuário autenticado.');
       const simulator = await issueSimulatorToken(ctx.db, ctx.auth.user, ctx.auth.session);
@@ -115,7 +171,10 @@ export const plataforma = [
     },
   }),
   endpoint({
-    method: 'GET', path: '/v1/usuarios/filtro', auth: ['v1', 'v2'], query: userFilterQuery,
+    method: 'GET',
+    path: '/v1/usuarios/filtro',
+    auth: ['v1', 'v2'],
+    query: userFilterQuery,
     async handle(ctx) {
       const companyIds = await userScope(ctx);
       const { page, 'page-size': pageSize, email, nome, empresa, status } = ctx.query;
@@ -125,20 +184,28 @@ export const plataforma = [
   // The simulator list serves both generations; quoting and starting a simulator are v2 only (the
   // legacy generation's simulators get their own rules later).
   endpoint({
-    method: 'GET', path: '/v1/simuladores', auth: ['v1', 'v2', 'simulador'],
+    method: 'GET',
+    path: '/v1/simuladores',
+    auth: ['v1', 'v2', 'simulador'],
     async handle(ctx) {
       return simulatorList(ctx.db, ctx.auth.session.kind === 'v1' ? 'v1' : 'v2');
     },
   }),
   endpoint({
-    method: 'GET', path: '/v1/simuladores/produtos/data-para-cotacao', auth: ['v2', 'simulador'], query: quotationQuery,
+    method: 'GET',
+    path: '/v1/simuladores/produtos/data-para-cotacao',
+    auth: ['v2', 'simulador'],
+    query: quotationQuery,
     async handle(ctx) {
       const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
       return quotationData(ctx.db, user, ctx.query.idSimulador, ctx.query.nrGrupoProduto || undefined);
     },
   }),
   endpoint({
-    method: 'POST', path: '/v1/simuladores/iniciar', auth: ['v2', 'simulador'], body: startSimulatorBody,
+    method: 'POST',
+    path: '/v1/simuladores/iniciar',
+    auth: ['v2', 'simulador'],
+    body: startSimulatorBody,
     async handle(ctx) {
       const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
       return startSimulator(ctx.db, user, ctx.body.cdTipoSimulador, ctx.body.nrGrupoProduto || undefined);
@@ -147,7 +214,10 @@ export const plataforma = [
   // AFS is a legacy simulator: only the legacy session reaches it, with the legacy offer permission
   // (decision 020). The key is issued only to whoever may sell it, and only while it is active.
   endpoint({
-    method: 'GET', path: '/v1/simuladores/redirect', auth: ['v1'], query: redirectQuery,
+    method: 'GET',
+    path: '/v1/simuladores/redirect',
+    auth: ['v1'],
+    query: redirectQuery,
     async handle(ctx) {
       const { groups, permissions } = await v1Permissions(ctx.db, ctx.auth.user.id);
       if (!canV1({ profile: groups, permissions }, v1OfferPermission(ctx.query.tipo), 'VIEW')) {
@@ -160,7 +230,11 @@ export const plataforma = [
   }),
   // The body is validated by the service after the role check: whoever may not edit gets 403.
   endpoint({
-    method: 'PUT', path: '/v1/simuladores/:id', auth: ['v1'], params: simulatorIdParam, body: z.unknown(),
+    method: 'PUT',
+    path: '/v1/simuladores/:id',
+    auth: ['v1'],
+    params: simulatorIdParam,
+    body: z.unknown(),
     async handle(ctx) {
       await requireV1Admin(ctx);
       const id = /^\d{1,9}$/.test(ctx.params.id) ? Number(ctx.params.id) : 0;
@@ -174,7 +248,10 @@ export const plataforma = [
 /** PUT /v1/senha: the signed-in user's own password (profile page); the BFF mounts it for v2. */
 export function changePasswordEndpoint(kind: 'v1' | 'v2') {
   return endpoint({
-    method: 'PUT', path: '/v1/senha', auth: [kind], body: changePasswordSchema,
+    method: 'PUT',
+    path: '/v1/senha',
+    auth: [kind],
+    body: changePasswordSchema,
     async handle(ctx) {
       await changePassword(ctx.db, ctx.auth.user, ctx.auth.session.id, ctx.body.senhaAtual, ctx.body.senha, ctx.ip);
       return { mensagem: 'Senha alterada. As outras sessões abertas foram encerradas.' };
@@ -186,28 +263,36 @@ export function changePasswordEndpoint(kind: 'v1' | 'v2') {
 export function recoveryEndpoints() {
   return [
     endpoint({
-      method: 'POST', path: '/v1/senha/esqueci', body: forgotPasswordSchema,
+      method: 'POST',
+      path: '/v1/senha/esqueci',
+      body: forgotPasswordSchema,
       async handle(ctx) {
         await requestPasswordReset(ctx.db, ctx.body.email, ctx.ip);
         return { mensagem: GENERIC_RECOVERY_MESSAGE };
       },
     }),
     endpoint({
-      method: 'POST', path: '/v1/senha/redefinir', body: resetPasswordSchema,
+      method: 'POST',
+      path: '/v1/senha/redefinir',
+      body: resetPasswordSchema,
       async handle(ctx) {
         const { loginPath } = await resetPassword(ctx.db, ctx.body.token, ctx.body.senha, ctx.ip);
         return { mensagem: 'Senha redefinida com sucesso.', login: loginPath };
       },
     }),
     endpoint({
-      method: 'POST', path: '/v1/codigo-validacao/reenviar', body: resendCodeSchema,
+      method: 'POST',
+      path: '/v1/codigo-validacao/reenviar',
+      body: resendCodeSchema,
       async handle(ctx) {
         await resendValidationCode(ctx.db, ctx.body.email, ctx.ip);
         return { mensagem: GENERIC_RECOVERY_MESSAGE };
       },
     }),
     endpoint({
-      method: 'POST', path: '/v1/primeiro-acesso', body: firstAccessSchema,
+      method: 'POST',
+      path: '/v1/primeiro-acesso',
+      body: firstAccessSchema,
       async handle(ctx) {
         const { generation } = await completeFirstAccess(ctx.db, ctx.body.email, ctx.body.codigo, ctx.body.senha, ctx.ip);
         return { mensagem: 'Cadastro realizado com sucesso.', geracao: generation };
@@ -215,4 +300,3 @@ export function recoveryEndpoints() {
     }),
   ];
 }
-

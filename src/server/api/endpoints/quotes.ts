@@ -5,7 +5,16 @@ import type { Generation } from '../../../lib/quote-flow';
 import { loadV1User, loadV2User } from '../../services/principals';
 import { findSellableOffer, findSellableOfferV1, simulatorCodeOfOffer } from '../../services/offers';
 import { canSellCodeV1 } from '../../../lib/offers';
-import { createQuote, findQuote, priceSelection, SAVED_STEPS, saveStep, sendProposal, type OfferToQuote, type Seller } from '../../services/quotes';
+import {
+  createQuote,
+  findQuote,
+  priceSelection,
+  SAVED_STEPS,
+  saveStep,
+  sendProposal,
+  type OfferToQuote,
+  type Seller,
+} from '../../services/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../services/sellers';
 import type { SessionKind } from '../../db/schema';
 import type { SessionViewer } from '../../../lib/session';
@@ -33,14 +42,22 @@ const v2User = (ctx: Context) => {
 
 export const QUOTE_GENERATIONS: Record<Generation, QuoteGeneration> = {
   v2: {
-    generation: 'v2', auth: ['simulador', 'v2'], historyPage: '/v2/historico',
+    generation: 'v2',
+    auth: ['simulador', 'v2'],
+    historyPage: '/v2/historico',
     async seller(ctx) {
       const user = await v2User(ctx);
-      return { viewer: { generation: 'v2', user }, seller: await sellerFromV2(ctx.db, user), offer: (nr) => findSellableOffer(ctx.db, user, nr) };
+      return {
+        viewer: { generation: 'v2', user },
+        seller: await sellerFromV2(ctx.db, user),
+        offer: (nr) => findSellableOffer(ctx.db, user, nr),
+      };
     },
   },
   v1: {
-    generation: 'v1', auth: ['v1'], historyPage: '/historico',
+    generation: 'v1',
+    auth: ['v1'],
+    historyPage: '/historico',
     async seller(ctx) {
       const user = await loadV1User(ctx.db, ctx.auth.user);
       // A legacy user without the offer permission of a product is refused (403) rather than told
@@ -61,7 +78,9 @@ export function quoteEndpoints(generation: Generation) {
   const { auth, seller: sellerOf } = QUOTE_GENERATIONS[generation];
   return [
     endpoint({
-      method: 'POST', path: '/v1/cotacoes', auth,
+      method: 'POST',
+      path: '/v1/cotacoes',
+      auth,
       body: z.object({ nrOferta: z.number().int().positive(), segurado: z.unknown(), respostas: z.unknown().optional() }),
       async handle(ctx) {
         const { seller, offer: findOffer } = await sellerOf(ctx);
@@ -71,7 +90,10 @@ export function quoteEndpoints(generation: Generation) {
       },
     }),
     endpoint({
-      method: 'GET', path: '/v1/cotacoes/:nrCotacao', auth, params: nrCotacaoParam,
+      method: 'GET',
+      path: '/v1/cotacoes/:nrCotacao',
+      auth,
+      params: nrCotacaoParam,
       async handle(ctx) {
         const { seller } = await sellerOf(ctx);
         const cotacao = await findQuote(ctx.db, seller, ctx.params.nrCotacao);
@@ -80,7 +102,9 @@ export function quoteEndpoints(generation: Generation) {
       },
     }),
     endpoint({
-      method: 'PUT', path: '/v1/cotacoes/:nrCotacao/:etapa', auth,
+      method: 'PUT',
+      path: '/v1/cotacoes/:nrCotacao/:etapa',
+      auth,
       params: nrCotacaoParam.extend({ etapa: z.enum(SAVED_STEPS, 'Etapa inválida.') }),
       body: z.record(z.string(), z.unknown()),
       async handle(ctx) {
@@ -89,7 +113,10 @@ export function quoteEndpoints(generation: Generation) {
       },
     }),
     endpoint({
-      method: 'POST', path: '/v1/cotacoes/:nrCotacao/proposta', auth, params: nrCotacaoParam,
+      method: 'POST',
+      path: '/v1/cotacoes/:nrCotacao/proposta',
+      auth,
+      params: nrCotacaoParam,
       body: z.object({ aceiteTermo: z.unknown() }),
       async handle(ctx) {
         const { seller } = await sellerOf(ctx);
@@ -98,7 +125,9 @@ export function quoteEndpoints(generation: Generation) {
       },
     }),
     endpoint({
-      method: 'POST', path: '/v1/precificacao', auth,
+      method: 'POST',
+      path: '/v1/precificacao',
+      auth,
       body: z.object({ cdSimulador: z.string().max(5), respostas: z.unknown(), selecao: z.unknown() }),
       async handle(ctx) {
         const { seller } = await sellerOf(ctx);

@@ -33,7 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('cpf', 'text')
     .addColumn('generation', 'text', (c) => c.notNull().check(sql`generation in ('v1', 'v2')`))
     .addColumn('profile', 'text', (c) =>
-      c.check(sql`profile is null or profile in ('admin', 'parceiro_admin', 'parceiro', 'substabelecido')`))
+      c.check(sql`profile is null or profile in ('admin', 'parceiro_admin', 'parceiro', 'substabelecido')`),
+    )
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('ATIVO', 'PENDENTE', 'INATIVO')`))
     .addColumn('password_hash', 'text')
     .addColumn('company_id', 'integer', (c) => c.references('companies.id'))
@@ -166,8 +167,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
-    'offers', 'simulators', 'access_events', 'rate_limits', 'emails', 'one_time_codes', 'sessions', 'user_groups',
-    'group_permissions', 'permission_groups', 'user_operations', 'user_companies', 'users', 'points_of_sale', 'companies',
+    'offers',
+    'simulators',
+    'access_events',
+    'rate_limits',
+    'emails',
+    'one_time_codes',
+    'sessions',
+    'user_groups',
+    'group_permissions',
+    'permission_groups',
+    'user_operations',
+    'user_companies',
+    'users',
+    'points_of_sale',
+    'companies',
   ]) {
     await db.schema.dropTable(table).execute();
   }

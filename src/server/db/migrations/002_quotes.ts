@@ -20,8 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('offer_id', 'integer', (c) => c.notNull().references('offers.id'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('company_id', 'integer', (c) => c.references('companies.id'))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('EM_ELABORACAO')
-      .check(sql`status in ('EM_ELABORACAO', 'PROPOSTA_EM_ANALISE')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().defaultTo('EM_ELABORACAO').check(sql`status in ('EM_ELABORACAO', 'PROPOSTA_EM_ANALISE')`),
+    )
     .addColumn('etapa', 'text', (c) => c.notNull())
     .addColumn('segurado', 'jsonb', (c) => c.notNull())
     .addColumn('nome_segurado', 'text', (c) => c.notNull())
