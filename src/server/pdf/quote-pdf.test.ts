@@ -29,13 +29,20 @@ const residentialProposal: QuoteDocument = {
     { label: 'Valor do imóvel', value: 'R$ 500.000,00' },
     { label: 'Construção', value: 'Alvenaria' },
   ],
-  plan: 'Completo',
-  coverages: [
-    { name: 'Incêndio, raio e explosão', capital: 50_000_000, premium: 80_000, deductible: 'Não há' },
-    { name: 'Danos elétricos', capital: 1_000_000, premium: 20_000, deductible: 'R$ 500,00' },
-    { name: 'Responsabilidade civil familiar', capital: 2_000_000, premium: 11_971, deductible: '10 % dos prejuízos, mínimo R$ 1.000,00' },
-  ],
-  premium: { net: 111_971, policyCost: 3_000, iofRate: 0.0738, iof: 8_485, total: 123_456 },
+  pricing: {
+    plan: 'Completo',
+    coverages: [
+      { name: 'Incêndio, raio e explosão', capital: 50_000_000, premium: 80_000, deductible: 'Não há' },
+      { name: 'Danos elétricos', capital: 1_000_000, premium: 20_000, deductible: 'R$ 500,00' },
+      {
+        name: 'Responsabilidade civil familiar',
+        capital: 2_000_000,
+        premium: 11_971,
+        deductible: '10 % dos prejuízos, mínimo R$ 1.000,00',
+      },
+    ],
+    premium: { net: 111_971, policyCost: 3_000, iofRate: 0.0738, iof: 8_485, total: 123_456 },
+  },
   payment: {
     lines: [
       { label: 'Forma de pagamento', value: 'Boleto bancário' },
@@ -64,12 +71,14 @@ const lifeProposal: QuoteDocument = {
     { label: 'Data de nascimento', value: '03/05/1985' },
     { label: 'Profissão', value: 'Engenheira' },
   ],
-  plan: 'Vida Mais',
-  coverages: [
-    { name: 'Morte por qualquer causa', capital: 10_000_000, premium: 24_000, deductible: 'Não há' },
-    { name: 'Invalidez permanente total ou parcial por acidente', capital: 10_000_000, premium: 6_000, deductible: 'Não há' },
-  ],
-  premium: { net: 30_000, policyCost: 0, iofRate: 0.0038, iof: 114, total: 30_114 },
+  pricing: {
+    plan: 'Vida Mais',
+    coverages: [
+      { name: 'Morte por qualquer causa', capital: 10_000_000, premium: 24_000, deductible: 'Não há' },
+      { name: 'Invalidez permanente total ou parcial por acidente', capital: 10_000_000, premium: 6_000, deductible: 'Não há' },
+    ],
+    premium: { net: 30_000, policyCost: 0, iofRate: 0.0038, iof: 114, total: 30_114 },
+  },
   payment: undefined,
   beneficiaries: [
     { name: 'Maria Conceição Souza', relationship: 'Cônjuge', percent: 60 },
@@ -97,7 +106,7 @@ describe('renderQuotePdf', () => {
     expect(text).toContain('202600012');
     expect(text).toContain('202600007');
     expect(text).toContain('José da Conceição Araújo');
-    for (const coverage of residentialProposal.coverages) expect(text).toContain(coverage.name);
+    for (const coverage of residentialProposal.pricing!.coverages) expect(text).toContain(coverage.name);
     expect(text).toContain('Cobertura Capital segurado Prêmio Franquia');
     expect(text).toContain('Incêndio, raio e explosão R$ 500.000,00 R$ 800,00 Não há');
     expect(text).toContain('IOF (7,38 %) R$ 84,85');
@@ -166,7 +175,9 @@ describe('renderQuotePdf', () => {
       premium: 1_000,
       deductible: 'Não há',
     }));
-    const pages = await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, coverages }));
+    const pages = await pdfPageTexts(
+      await renderQuotePdf({ ...residentialProposal, pricing: { ...residentialProposal.pricing!, coverages } }),
+    );
     expect(pages.length).toBeGreaterThanOrEqual(2);
     const second = flat(pages[1] ?? '');
     expect(second).toContain('Cobertura Capital segurado Prêmio Franquia');
@@ -186,10 +197,22 @@ describe('renderQuotePdf', () => {
         premium: 1_000,
         deductible: 'Não há',
       }));
-      const pages = (await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, coverages }))).map(flat);
+      const pages = (
+        await pdfPageTexts(await renderQuotePdf({ ...residentialProposal, pricing: { ...residentialProposal.pricing!, coverages } }))
+      ).map(flat);
       const page = pages.find((text) => text.includes('Composição do prêmio'))!;
       expect(page, `${count} coverages`).toContain('Prêmio total');
     }
+  });
+
+  it('a quote that has no plan yet says so, with no R$ 0,00 premium and no "isento" IOF', async () => {
+    const text = flat(await pdfText(await renderQuotePdf({ ...residentialQuote, pricing: undefined })));
+    expect(text).toContain('Plano escolhido');
+    expect(text).toContain('O plano ainda não foi escolhido');
+    expect(text).not.toContain('R$ 0,00');
+    expect(text).not.toContain('isento');
+    expect(text).not.toContain('Composição do prêmio');
+    expect(text).toContain('calculada quando o plano for escolhido');
   });
 
   it('sets the document metadata from the document, the same bytes for the same document', async () => {

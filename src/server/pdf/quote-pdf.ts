@@ -20,10 +20,13 @@ export interface QuoteDocument {
   seller: string; // who quoted
   insured: { name: string; document: string; email: string; phone: string; address: string }; // already formatted
   answers: { label: string; value: string }[]; // the cadastro/risco answers, already formatted
-  plan: string;
-  coverages: { name: string; capital: Cents; premium: Cents; deductible: string }[];
-  /** `iofRate` as a fraction, as in `Pricing`: 0.0738, 0.0038 or 0. */
-  premium: { net: Cents; policyCost: Cents; iofRate: number; iof: Cents; total: Cents };
+  /** The plan and its price; absent while the quote has not reached a chosen plan (no R$ 0,00 then). */
+  pricing?: {
+    plan: string;
+    coverages: { name: string; capital: Cents; premium: Cents; deductible: string }[];
+    /** `iofRate` as a fraction, as in `Pricing`: 0.0738, 0.0038 or 0. */
+    premium: { net: Cents; policyCost: Cents; iofRate: number; iof: Cents; total: Cents };
+  };
   /** `lines`: method, due date and (debit) account, already formatted — the resumo's payment lines. */
   payment?: { lines: Field[]; installments: { number: number; dueDate: string; value: Cents }[]; total: Cents };
   /** `percent` in percent (50 → '50 %'). */
@@ -32,6 +35,8 @@ export interface QuoteDocument {
   validUntil: string; // 'dd/mm/aaaa'
   issuedAt: string; // 'dd/mm/aaaa hh:mm'
 }
+
+const NO_PLAN_YET = 'O plano ainda não foi escolhido: coberturas e prêmio aparecem quando a cotação passar pela etapa de planos.';
 
 const KIND_TEXT = {
   cotacao: { title: 'Cotação de Seguro', fileName: 'cotacao', numberLabel: 'Cotação nº' },
@@ -91,24 +96,30 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
     page.section('Dados do risco');
     page.fields(doc.answers, 2);
   }
-  page.section('Plano contratado');
-  page.paragraph(`Plano: ${doc.plan}`, { bold: true });
-  page.table(
-    COVERAGE_COLUMNS,
-    doc.coverages.map((coverage) => [coverage.name, money(coverage.capital), money(coverage.premium), coverage.deductible]),
-  );
-  page.note(toWinAnsi(COVERAGE_PREMIUM_NOTE));
-  // Its four short rows go with the heading: a table that opens on the next page would leave it alone.
-  page.section('Composição do prêmio', { keep: 4 * (SIZE.body * 1.2 + 2 * CELL_PADDING.y) + 8 });
-  page.table(
-    PREMIUM_COLUMNS,
-    [
-      ['Prêmio líquido', money(doc.premium.net)],
-      ['Custo de apólice', money(doc.premium.policyCost)],
-      [iofLabel(doc.premium.iofRate), money(doc.premium.iof)],
-    ],
-    { totalRow: ['Prêmio total', money(doc.premium.total)], showHeader: false },
-  );
+  // A proposal contracts its plan; a quote only proposes one.
+  page.section(doc.kind === 'proposta' ? 'Plano contratado' : 'Plano escolhido');
+  const { pricing } = doc;
+  if (pricing) {
+    page.paragraph(`Plano: ${pricing.plan}`, { bold: true });
+    page.table(
+      COVERAGE_COLUMNS,
+      pricing.coverages.map((coverage) => [coverage.name, money(coverage.capital), money(coverage.premium), coverage.deductible]),
+    );
+    page.note(toWinAnsi(COVERAGE_PREMIUM_NOTE));
+    // Its four short rows go with the heading: a table that opens on the next page would leave it alone.
+    page.section('Composição do prêmio', { keep: 4 * (SIZE.body * 1.2 + 2 * CELL_PADDING.y) + 8 });
+    page.table(
+      PREMIUM_COLUMNS,
+      [
+        ['Prêmio líquido', money(pricing.premium.net)],
+        ['Custo de apólice', money(pricing.premium.policyCost)],
+        [iofLabel(pricing.premium.iofRate), money(pricing.premium.iof)],
+      ],
+      { totalRow: ['Prêmio total', money(pricing.premium.total)], showHeader: false },
+    );
+  } else {
+    page.paragraph(NO_PLAN_YET);
+  }
   if (doc.payment) {
     const { payment } = doc;
     page.section('Pagamento');
@@ -135,7 +146,9 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
   page.paragraph(
     `Em cumprimento à Resolução CNSP nº 382/2020, informamos que o parceiro ${doc.partner.razaoSocial} ` +
       `(CNPJ ${doc.partner.cnpj}) receberá remuneração de ${percent(doc.partner.commissionPercent)} sobre o ` +
-      `prêmio líquido, equivalente a ${money(doc.partner.commission)}.`,
+      (doc.pricing
+        ? `prêmio líquido, equivalente a ${money(doc.partner.commission)}.`
+        : 'prêmio líquido, calculada quando o plano for escolhido.'),
   );
   page.footers(`${KIND_TEXT[doc.kind].numberLabel} ${documentNumber(doc)}`, FOOTER_NOTICE[doc.kind](doc));
 

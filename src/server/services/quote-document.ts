@@ -36,15 +36,19 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
       address: insured.Endereço ?? '',
     },
     answers: answerLines(product, quote),
-    plan: product.plans.find((p) => p.id === pricing?.plan)?.name ?? '—',
-    coverages: (pricing?.coverages ?? []).map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
-    premium: {
-      net: pricing?.netPremium ?? 0,
-      policyCost: pricing?.policyCost ?? 0,
-      iofRate: pricing?.iofRate ?? 0,
-      iof: pricing?.iof ?? 0,
-      total: pricing?.total ?? 0,
-    },
+    pricing: pricing
+      ? {
+          plan: product.plans.find((p) => p.id === pricing.plan)?.name ?? pricing.plan,
+          coverages: pricing.coverages.map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
+          premium: {
+            net: pricing.netPremium,
+            policyCost: pricing.policyCost,
+            iofRate: pricing.iofRate,
+            iof: pricing.iof,
+            total: pricing.total,
+          },
+        }
+      : undefined,
     payment: contracting
       ? {
           lines: paymentLines(contracting, from),
