@@ -222,6 +222,8 @@ test('a name over the limit cannot be typed, and the API says the limit', async 
   await expect(name).toHaveAttribute('maxlength', '120');
   await name.fill(`Maria ${'a'.repeat(494)}`);
   expect((await name.inputValue()).length).toBe(120);
+  // The cut is said, not silent.
+  await expect(name).toHaveAccessibleDescription('Limite de 120 caracteres atingido.');
   await expect(page.getByLabel('Logradouro')).toHaveAttribute('maxlength', '120');
   await expect(page.getByLabel('Complemento (opcional)')).toHaveAttribute('maxlength', '60');
 

@@ -96,8 +96,19 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
 ) {
   const id = useId();
   const formatsDocuments = formatPastedDocuments && TEXT_TYPES.has(input.type);
+  // The browser cuts typed and pasted text at maxLength without a word: say so when it does.
+  const [full, setFull] = useState(false);
+  const limit = input.maxLength;
+  const shownHint =
+    full && limit ? (
+      <>
+        {hint ? <>{hint} </> : null}Limite de {limit} caracteres atingido.
+      </>
+    ) : (
+      hint
+    );
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint} help={help}>
+    <FieldFrame id={id} label={label} error={error} hint={shownHint} help={help}>
       <div className="field-control">
         <input
           {...input}
@@ -105,10 +116,11 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
           id={id}
           className="field-input"
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
+          aria-describedby={describedBy(id, error, shownHint)}
           onChange={(event) => {
             const clean = stripPipes(event.target.value);
             if (clean !== event.target.value) event.target.value = clean;
+            setFull(limit !== undefined && limit > 0 && clean.length >= limit);
             onChange?.(event);
           }}
           onPaste={(event) => {
