@@ -26,7 +26,10 @@ import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
  * each generation, then add the security headers. /api/* is authenticated by the API router itself.
  */
 
-const isAsset = (path: string) => path.startsWith('/_astro/') || /\.[a-z0-9]+$/i.test(path);
+// Built files: the adapter serves those that exist before this pipeline runs, so only a missing one
+// gets here. Nothing else is an asset — a page path that merely ends in '.ext' still needs its session
+// and its guard (an attack replay reached simulator pages unguarded that way).
+const isAsset = (path: string) => path.startsWith('/_astro/');
 const isApi = (path: string) => path.startsWith('/api/');
 
 const refuse = (path: string, status: number, message: string, headers: Record<string, string> = {}) =>
@@ -134,7 +137,8 @@ const gate = defineMiddleware((context, next) => {
 const headers = defineMiddleware(async (context, next) => {
   const response = await next();
   response.headers.set('x-content-type-options', 'nosniff');
-  response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+  // A page may set its own (the mailbox asks for no-referrer).
+  if (!response.headers.has('referrer-policy')) response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
   if (!response.headers.has('x-frame-options')) response.headers.set('x-frame-options', 'DENY');
   // Only when the browser really speaks https: X-Forwarded-Proto counts only from a trusted proxy.
   if (context.locals.client.https) response.headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');

@@ -39,6 +39,8 @@ function refuseUndecodableUrl(req, res) {
 
 /** How long a shutdown may take before the process exits anyway (a request that never ends). */
 const FORCED_EXIT_MS = 9_000;
+/** How long requests in flight get to finish before their connections are cut (then the database closes). */
+const GRACE_MS = 5_000;
 /** While stopping, how often connections that went idle since the last look are closed. */
 const IDLE_SWEEP_MS = 25;
 
@@ -94,8 +96,13 @@ export async function startPortal({ port, host, announce = true }) {
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
       unanswered.clear();
       const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      // A request still unfinished after the grace (a body trickling in, a client that stalls) is cut,
+      // so the database is still closed cleanly before the forced exit.
+      const grace = setTimeout(() => server.closeAllConnections(), GRACE_MS);
+      grace.unref();
       server.close(async () => {
         clearInterval(sweep);
+        clearTimeout(grace);
         if (announce && existsSync(info)) rmSync(info, { force: true });
         await globalThis[Symbol.for('portal.shutdown')]?.();
         console.log('Conexões encerradas e banco de dados fechado.');

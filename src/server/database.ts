@@ -1,6 +1,7 @@
 import { config } from './config';
 import { connect, migrate, type ConnectOptions, type DB } from './db';
 import { seedDemoData } from './db/seed';
+import { settleDeliveries } from './mail/outbox';
 
 /**
  * The database a process works with: opened, migrated and (when empty) seeded with the demo data.
@@ -32,6 +33,7 @@ export function database(): Promise<DB> {
 /** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
 export async function closeDatabase(): Promise<void> {
   if (!shared) return;
+  await settleDeliveries(); // mail under way records its outcome before the database goes
   const db = await shared;
   shared = undefined;
   await db.destroy();

@@ -118,7 +118,8 @@ describe('resolveClient: https and the allowed origins', () => {
   it('behind a trusted TLS proxy: https, and the forwarded origin may post', () => {
     const client = resolveClient(request(behindProxy, { url: 'http://127.0.0.1:4321/v2/login' }), { trustedProxies: local });
     expect(client.https).toBe(true);
-    expect(client.allowedOrigins).toEqual(['https://portal.example.com', 'http://127.0.0.1:4321']);
+    // The internal address is the browser's no more: its http origin may not post.
+    expect(client.allowedOrigins).toEqual(['https://portal.example.com', 'https://127.0.0.1:4321']);
   });
 
   it('believes no X-Forwarded-Proto or -Host from an untrusted peer', () => {
@@ -126,10 +127,10 @@ describe('resolveClient: https and the allowed origins', () => {
     expect(client).toEqual({ ip: '198.51.100.1', https: false, allowedOrigins: ['http://portal.example.com'] });
   });
 
-  it('a trusted proxy without X-Forwarded-Host: its scheme with the Host header', () => {
+  it('a trusted proxy without X-Forwarded-Host: its scheme with the Host header, and not the http twin', () => {
     const client = resolveClient(request({ 'x-forwarded-proto': 'https' }), { trustedProxies: local });
     expect(client.https).toBe(true);
-    expect(client.allowedOrigins).toEqual(['https://portal.example.com', 'http://portal.example.com']);
+    expect(client.allowedOrigins).toEqual(['https://portal.example.com']);
   });
 
   it("takes the outermost proxy's scheme and host (the first value)", () => {
@@ -160,7 +161,7 @@ describe('resolveClient: https and the allowed origins', () => {
     expect(resolveClient(request(), settings)).toEqual({
       ip: '127.0.0.1',
       https: true,
-      allowedOrigins: ['https://portal.example.com', 'http://portal.example.com'],
+      allowedOrigins: ['https://portal.example.com'],
     });
     // Reached on its internal address: not the public name, so no https is assumed.
     const internal = resolveClient(request({}, { url: 'http://10.0.0.5:4321/' }), settings);

@@ -142,7 +142,8 @@ export function resolveClient({ url, headers, peer }: RequestSide, { publicUrl, 
   const https = scheme ? scheme === 'https' : url.protocol === 'https:' || addressedToHttpsPublicOrigin;
 
   const forwardedOrigin = scheme || forwardedHost ? originOf(scheme ?? url.protocol.slice(0, -1), forwardedHost ?? url.host) : undefined;
-  const ownOrigin = url.origin;
+  // The address as the browser used it: once it speaks https, its http twin is no origin of ours.
+  const ownOrigin = https ? originOf('https', url.host) : url.origin;
   const allowedOrigins = [...new Set([publicOrigin, forwardedOrigin, ownOrigin].filter((origin): origin is string => Boolean(origin)))];
   return { ip, https, allowedOrigins };
 }

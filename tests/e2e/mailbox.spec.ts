@@ -11,6 +11,7 @@ test('a stranger sees no e-mail and is asked to sign in as an administrator', as
   const response = await page.goto('/caixa-postal');
   expect(response?.status()).toBe(401);
   expect(response?.headers()['cache-control']).toBe('no-store');
+  expect(response?.headers()['referrer-policy']).toBe('no-referrer');
   await expect(page.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
   await expect(page.getByRole('article')).toHaveCount(0);
   await expect(page.getByText(/token=/)).toHaveCount(0);

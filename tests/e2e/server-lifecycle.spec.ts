@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { expect, test } from '@playwright/test';
 import { DEMO_PASSWORD } from './helpers';
 import { DB_SHUT_DOWN, pgControlState, postChunked, startOwnServer, type OwnServer } from './own-server';
@@ -88,6 +89,18 @@ test("a NUL, a lone surrogate's bytes or a broken escape in an address or a form
     body: 'chave=a%00b',
   });
   expect(form.status).toBe(400);
+});
+
+test("a page path that ends like a file name ('.b') still goes through the session and the guard: a login, never a 500", async () => {
+  for (const path of [
+    '/simulador-residencial/a.b',
+    '/v2/simulador-residencial//evil.example',
+    '/v2/simulador-vida/planos/2026000002/visualizar/a.b',
+  ]) {
+    const response = await fetch(`${base}${path}`, { redirect: 'manual' });
+    expect(response.status, path).toBe(302);
+    expect(response.headers.get('location'), path).toMatch(/^\/(signin|v2\/login)\?next=/);
+  }
 });
 
 test('a state-changing request from another origin is refused with 403, JSON included', async () => {
@@ -204,4 +217,27 @@ test('SIGTERM under keep-alive load: in-flight requests answered, connections an
   // PGlite shut down: its control file says so, and the next start needs no recovery.
   expect(pgControlState(server.dataDir)).toBe(DB_SHUT_DOWN);
   expect(server.output()).toContain('banco de dados fechado');
+});
+
+test('SIGTERM while a body is still trickling in: its connection is cut after the grace, the database closes, exit 0', async () => {
+  const slow = await startOwnServer(PORT + 1);
+  try {
+    // A request whose body never finishes arriving (a slow upload, or a client that stalls on purpose).
+    const socket = net.connect(PORT + 1, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /sair HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngeracao=',
+    );
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    slow.child.kill('SIGTERM');
+    // Before: the 9 s forced exit, code 1, with the database left open.
+    expect(await slow.exited, slow.output()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(pgControlState(slow.dataDir)).toBe(DB_SHUT_DOWN);
+    socket.destroy();
+  } finally {
+    slow.dispose();
+  }
 });

@@ -109,6 +109,29 @@ describe('forgot password → reset link → new password', () => {
     }
   });
 
+  it('a password changed while a reset link is out ends the link, and the mailbox copy shows it no more', async () => {
+    await call('POST', '/api/bff/v1/senha/esqueci', { body: { email: 'substabelecido@parceiro.demo' } });
+    const token = /token=([\w-]+)/.exec((await lastEmailTo('substabelecido@parceiro.demo'))!.text_body)![1]!;
+    const { json: login } = await call('POST', '/api/gateway/login', {
+      body: { userName: 'substabelecido@parceiro.demo', password: DEMO_PASSWORD },
+    });
+    const changed = await call('PUT', '/api/bff/v1/senha', {
+      body: { senhaAtual: DEMO_PASSWORD, senha: 'Trocada@2026', confirmacao: 'Trocada@2026' },
+      headers: { authtoken: login.token },
+    });
+    expect(changed.status).toBe(200);
+    expect(
+      (await call('POST', '/api/bff/v1/senha/redefinir', { body: { token, senha: 'Invasor@2026', confirmacao: 'Invasor@2026' } })).status,
+    ).toBe(410);
+    const stored = await db
+      .selectFrom('emails')
+      .select('segredos')
+      .where('to_address', '=', 'substabelecido@parceiro.demo')
+      .where('template', '=', 'redefinir-senha')
+      .execute();
+    expect(stored.every((row) => row.segredos === null)).toBe(true);
+  });
+
   it('limits recovery requests per account (429)', async () => {
     const limited = apiClient(db, { ip: '10.7.7.7' });
     await db.deleteFrom('rate_limits').execute();
@@ -213,5 +236,24 @@ describe('single sign-on', () => {
     expect(
       (await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'vendedor@legado.demo' }, headers: { authtoken: token } })).status,
     ).toBe(404);
+  });
+
+  it('an operations key of the right length in characters but not in bytes is refused, not a 500', async () => {
+    const previous = process.env.PORTAL_OPS_KEY;
+    process.env.PORTAL_OPS_KEY = 'k'.repeat(64);
+    try {
+      const answer = await call('POST', '/api/auth/v2/sessao-sso', {
+        body: { email: 'parceiro@parceiro.demo' },
+        headers: { 'x-portal-ops-key': 'é'.repeat(64) },
+      });
+      expect(answer.status).toBe(401);
+      const right = await call('POST', '/api/auth/v2/sessao-sso', {
+        body: { email: 'parceiro@parceiro.demo' },
+        headers: { 'x-portal-ops-key': 'k'.repeat(64) },
+      });
+      expect(right.status).toBe(200);
+    } finally {
+      process.env.PORTAL_OPS_KEY = previous;
+    }
   });
 });

@@ -70,12 +70,40 @@ describe('guessing passwords', () => {
       expect(await waited('10.30.1.2', 'Errada@123')).toEqual({ status: 401, seconds: 1 });
       // The owner waits for the next slot and is let in: throttled, never locked.
       expect(await waited('10.30.1.3', DEMO_PASSWORD)).toEqual({ status: 200, seconds: 2 });
-      // The owner's success cleared the account's attempts: the next failure is free again.
-      expect(await waited('10.30.1.4', 'Errada@123')).toEqual({ status: 401, seconds: 0 });
+      // The owner's success gave back only its own attempt: a guesser still waits (4 s), no free tries handed out.
+      expect(await waited('10.30.1.4', 'Errada@123')).toEqual({ status: 401, seconds: 4 });
     } finally {
       clock.restore();
     }
   });
+
+  it('a guesser spread over many addresses never refuses the owner where they signed in before, and a refusal costs the owner nothing', async () => {
+    const clock = useManualClock();
+    const owner = 'parceiro.admin@parceiro.demo';
+    try {
+      expect((await gatewayLogin('10.91.0.1', owner, DEMO_PASSWORD)).status).toBe(200); // the owner's office, known from now on
+      // The guesser, one address per attempt, each when its slot opens: 5 free failures, then slots
+      // growing up to 30 s apart; the last leaves the next slot 30 s away.
+      for (let i = 0; i < 11; i++) {
+        if (i > 0) clock.advance(30_000);
+        expect((await gatewayLogin(`10.92.0.${i}`, owner, 'Errada@123')).status).toBe(401);
+      }
+      // The next slot is now far away: a new address of the owner's is refused, with the time to wait…
+      const refused = await gatewayLogin('10.91.0.2', owner, DEMO_PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+      // …but the office signs in at once.
+      const before = nowMs();
+      expect((await gatewayLogin('10.91.0.1', owner, DEMO_PASSWORD)).status).toBe(200);
+      expect(nowMs() - before).toBe(0);
+      // Retrying from the new address while refused checked nothing, so it uses up nothing of its own limit.
+      for (let i = 0; i < 8; i++) expect((await gatewayLogin('10.91.0.2', owner, DEMO_PASSWORD)).status).toBe(429);
+      clock.advance(30_000);
+      expect((await gatewayLogin('10.91.0.2', owner, DEMO_PASSWORD)).status).toBe(200);
+    } finally {
+      clock.restore();
+    }
+  }, 60_000);
 
   it('a burst on a throttled account takes successive slots; past the longest wait it is refused with the time to wait', async () => {
     for (let i = 0; i < 5; i++) await gatewayLogin(`10.40.0.${i}`, 'parceiro@parceiro.demo', 'Errada@123');

@@ -7,6 +7,7 @@ import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_quotes';
 import * as m003 from './migrations/003_afs_redirect_keys';
 import * as m004 from './migrations/004_throttles_and_mail_secrets';
+import * as m005 from './migrations/005_sign_in_places';
 
 export type DB = Kysely<Database>;
 
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002_quotes': m002,
   '003_afs_redirect_keys': m003,
   '004_throttles_and_mail_secrets': m004,
+  '005_sign_in_places': m005,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

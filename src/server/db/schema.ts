@@ -130,6 +130,13 @@ export interface ThrottlesTable {
   next_at: Timestamp;
 }
 
+/** Where an account signed in from (migration 005): its owner there is not slowed by others' failures. */
+export interface SignInPlacesTable {
+  email: string;
+  ip: string;
+  last_at: Timestamp;
+}
+
 export interface AccessEventsTable {
   id: Generated<number>;
   user_id: number | null;
@@ -221,6 +228,7 @@ export interface Database {
   emails: EmailsTable;
   rate_limits: RateLimitsTable;
   throttles: ThrottlesTable;
+  sign_in_places: SignInPlacesTable;
   access_events: AccessEventsTable;
   simulators: SimulatorsTable;
   offers: OffersTable;

@@ -51,10 +51,38 @@ export async function sendEmail<K extends TemplateName>(
   await redactExpired(db);
   const smtpUrl = config().SMTP_URL;
   if (!smtpUrl) return;
+  // Delivered after the answer, not within it: a slow or silent SMTP server must not hold the
+  // user's request, nor tell by its delay which e-mails have accounts.
+  const delivery = deliver(db, smtpUrl, id, to, rendered, secrets?.values ?? null);
+  deliveries.add(delivery);
+  void delivery.finally(() => deliveries.delete(delivery));
+}
+
+const deliveries = new Set<Promise<void>>();
+
+/** Waits for the deliveries under way (graceful shutdown, tests). */
+export async function settleDeliveries(): Promise<void> {
+  await Promise.allSettled([...deliveries]);
+}
+
+async function deliver(
+  db: DB,
+  smtpUrl: string,
+  id: number,
+  to: string,
+  rendered: { subject: string; text: string; html: string },
+  values: Record<string, string> | null,
+): Promise<void> {
   try {
     const nodemailer = await import('nodemailer');
-    const values = secrets?.values ?? null;
-    await nodemailer.default.createTransport(smtpUrl).sendMail({
+    // A server that accepts and then says nothing is given up on, not waited for forever.
+    const transport = nodemailer.default.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+    await transport.sendMail({
       from: config().MAIL_FROM,
       to,
       subject: rendered.subject,
@@ -64,19 +92,24 @@ export async function sendEmail<K extends TemplateName>(
     // Sent: the outbox keeps no secret of it.
     await db.updateTable('emails').set({ sent_at: now(), segredos: null }).where('id', '=', id).execute();
   } catch (error) {
-    // The message stays in the outbox with its error (its secrets until they expire); the user's
-    // request still succeeds.
+    // The message stays in the outbox with its error (its secrets until they expire).
     await db
       .updateTable('emails')
       .set({ error: String((error as Error).message).slice(0, 500) })
       .where('id', '=', id)
-      .execute();
+      .execute()
+      .catch(() => undefined);
   }
 }
 
 /** Clears the secrets of messages whose secrets expired. */
 export async function redactExpired(db: DB): Promise<void> {
   await db.updateTable('emails').set({ segredos: null }).where('segredos', 'is not', null).where('redigir_em', '<=', now()).execute();
+}
+
+/** Clears the secrets of every message to `to` (their codes were used or retired: they open nothing now). */
+export async function redactMessagesTo(db: DB, to: string): Promise<void> {
+  await db.updateTable('emails').set({ segredos: null }).where('to_address', '=', to).where('segredos', 'is not', null).execute();
 }
 
 /** The newest messages as their reader sees them: secrets filled in while they last. */

@@ -2,8 +2,8 @@ import type { DB } from '../db';
 import type { User } from '../db/schema';
 import { ApiError, badRequest } from '../api/errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { publicUrl, secretSlot, sendEmail } from '../mail/outbox';
-import { CODE_LIFETIME_MS, consumeCode, issueCode, isCodeUsable } from './codes';
+import { publicUrl, redactMessagesTo, secretSlot, sendEmail } from '../mail/outbox';
+import { CODE_LIFETIME_MS, consumeCode, isCodeUsable, issueCode, retireCodes } from './codes';
 import { countAttempt, forgetAttempts, RATE_RULES } from './rate-limit';
 import { revokeUserSessions } from './sessions';
 import { findUserByEmail } from './principals';
@@ -57,6 +57,9 @@ async function setPassword(db: DB, user: User, passwordHash: string, ip: string,
     .where('id', '=', user.id)
     .execute();
   await revokeUserSessions(db, user.id, keepSessionId);
+  // A new password ends every link and code still out there, and their copies in the outbox.
+  await retireCodes(db, user.id, ['RESET', 'PRIMEIRO_ACESSO']);
+  await redactMessagesTo(db, user.email);
   await logAccess(db, 'SENHA_ALTERADA', user.generation, user.email, user.id, ip);
 }
 

@@ -2,14 +2,25 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Generation, User } from '../db/schema';
 import { config } from '../config';
-import { type ApiError, forbidden, notFound, unauthorized } from '../api/errors';
+import { ApiError, forbidden, notFound, unauthorized } from '../api/errors';
 import { verifyPassword } from '../auth/passwords';
 import { normalizeEmail } from '../../lib/validators';
 import { PROFILES_WITH_SIMULATOR_TOKEN } from '../../lib/permissions';
 import { formatDateTime } from '../../lib/format';
 import { TOKEN_MESSAGES } from '../../lib/session';
 import { now } from '../clock';
-import { countAttempt, forgetAttempts, pruneLimits, RATE_RULES, THROTTLES, throttle, throttleSucceeded } from './rate-limit';
+import {
+  countAttempt,
+  forgetAttempts,
+  giveBackAttempt,
+  isKnownPlace,
+  pruneLimits,
+  RATE_RULES,
+  rememberPlace,
+  THROTTLES,
+  throttle,
+  throttleSucceeded,
+} from './rate-limit';
 import { createSession, revokeTokens, type IssuedSession } from './sessions';
 import { consumeCode, issueCode } from './codes';
 import { findUserByEmail, profileOf } from './principals';
@@ -31,20 +42,30 @@ export async function logAccess(db: DB, event: string, generation: string, email
 
 /**
  * Checks e-mail and password for a generation. Unknown user → 404 (SPEC §8 marks the e-mail field);
- * first access pending → 403 saying so; wrong password → 401. Before any hash, the attempt is counted
- * for the account from this address (a hard limit) and takes its slot in the throttles of the
- * address and of the account (a growing delay, never a lock); a success gives those back
- * (docs/decisions/027-sign-in-limits.md). Every path hashes once, so timing tells nothing.
+ * first access pending → 403 saying so; wrong password → 401 (docs/decisions/027-sign-in-limits.md):
+ * - before any hash the attempt is counted for the account from this address (a hard limit);
+ * - it then takes its slot in the throttle of the address and, unless the account signed in from this
+ *   address before, in the throttle of the account (a growing delay, never a lock);
+ * - an attempt refused there, or by a full hashing line, checked nothing: it gives its count back;
+ * - a success gives back its own attempt everywhere and remembers the place.
+ * Every path hashes once, so timing tells nothing.
  */
 async function checkCredentials(db: DB, generation: Generation, email: string, password: string, ip: string): Promise<User> {
   const pair = `${email}|${ip}`;
   await countAttempt(db, [[RATE_RULES.loginPerAccountAndAddress, pair]]);
-  await throttle(db, THROTTLES.loginPerAddress, ip);
-  await throttle(db, THROTTLES.loginPerAccount, email);
   if (Math.random() < 0.01) await pruneLimits(db);
-  const found = await findUserByEmail(db, email);
+  let found: User | undefined;
+  let valid: boolean;
+  try {
+    await throttle(db, THROTTLES.loginPerAddress, ip);
+    if (!(await isKnownPlace(db, email, ip))) await throttle(db, THROTTLES.loginPerAccount, email);
+    found = await findUserByEmail(db, email);
+    valid = await verifyPassword(password, found?.generation === generation ? found.password_hash : null);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) await giveBackAttempt(db, RATE_RULES.loginPerAccountAndAddress, pair);
+    throw error;
+  }
   const user = found?.generation === generation ? found : undefined;
-  const valid = await verifyPassword(password, user?.password_hash ?? null);
   const fail = async (error: ApiError) => {
     await logAccess(db, 'LOGIN_FALHOU', generation, email, found?.id ?? null, ip);
     return error;
@@ -54,8 +75,10 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   if (user.status === 'PENDENTE') throw await fail(forbidden(PENDING_FIRST_ACCESS));
   if (!valid) throw await fail(unauthorized('Usuário ou senha inválidos'));
   await forgetAttempts(db, RATE_RULES.loginPerAccountAndAddress, pair);
-  await throttleSucceeded(db, THROTTLES.loginPerAccount, email, 'reset');
-  await throttleSucceeded(db, THROTTLES.loginPerAddress, ip, 'release');
+  // Only this attempt is given back: the owner's success must not hand a guesser free attempts.
+  await throttleSucceeded(db, THROTTLES.loginPerAccount, email);
+  await throttleSucceeded(db, THROTTLES.loginPerAddress, ip);
+  await rememberPlace(db, email, ip);
   // Inactivity is told only to whoever knows the password.
   if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');
   return user;

@@ -39,6 +39,17 @@ export async function issueCode(db: DB, userId: number, purpose: CodePurpose): P
   return { secret, expiresAt };
 }
 
+/** Marks a user's unused codes of these purposes used (a new password ends every link still out there). */
+export async function retireCodes(db: DB, userId: number, purposes: readonly CodePurpose[]): Promise<void> {
+  await db
+    .updateTable('one_time_codes')
+    .set({ used_at: now() })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 export type ConsumedCode = { ok: true; userId: number } | { ok: false; reason: 'invalid' | 'expired' | 'used' };
 
 /**

@@ -78,6 +78,17 @@ export async function countAttempt(db: DB, checks: [LimitRule, string][], at = c
   }
 }
 
+/** Gives back one attempt of the current window: it was refused before anything was checked. */
+export async function giveBackAttempt(db: DB, rule: LimitRule, subject: string, at = clockNow()): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ hits: sql`hits - 1` })
+    .where('key', '=', keyOf(rule, subject))
+    .where('window_start', '=', windowStart(rule, at.getTime()))
+    .where('hits', '>', 0)
+    .execute();
+}
+
 /** Gives back the attempts of a subject (a success: the attempts were the rightful user's). */
 export async function forgetAttempts(db: DB, rule: LimitRule, subject: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', keyOf(rule, subject)).execute();
@@ -133,16 +144,37 @@ export async function throttle(db: DB, rule: ThrottleRule, subject: string): Pro
 }
 
 /**
- * After a success: `reset` forgets the subject's attempts (the account's owner is here); `release`
- * gives back this one attempt only (the address also carries other accounts' failures).
+ * After a success: gives back this one attempt (it was no failure). The subject keeps the others — an
+ * account its guessers' failures, an address other accounts' failures.
  */
-export async function throttleSucceeded(db: DB, rule: ThrottleRule, subject: string, mode: 'reset' | 'release'): Promise<void> {
-  const key = keyOf(rule, subject);
-  if (mode === 'reset') {
-    await db.deleteFrom('throttles').where('key', '=', key).execute();
-    return;
-  }
-  await db.updateTable('throttles').set({ attempts: sql`greatest(attempts - 1, 0)` }).where('key', '=', key).execute();
+export async function throttleSucceeded(db: DB, rule: ThrottleRule, subject: string): Promise<void> {
+  await db.updateTable('throttles').set({ attempts: sql`greatest(attempts - 1, 0)` }).where('key', '=', keyOf(rule, subject)).execute();
+}
+
+/** How long a place an account signed in from stays known. */
+export const KNOWN_PLACE_DAYS = 90;
+
+/** Remembers that the account signed in from this address. */
+export async function rememberPlace(db: DB, email: string, ip: string): Promise<void> {
+  const values = { email, ip, last_at: clockNow() };
+  await db
+    .insertInto('sign_in_places')
+    .values(values)
+    .onConflict((oc) => oc.columns(['email', 'ip']).doUpdateSet({ last_at: values.last_at }))
+    .execute();
+}
+
+/** Did the account sign in from this address lately (its owner's office, home, phone network)? */
+export async function isKnownPlace(db: DB, email: string, ip: string): Promise<boolean> {
+  const since = new Date(clockNow().getTime() - KNOWN_PLACE_DAYS * 86_400_000);
+  const row = await db
+    .selectFrom('sign_in_places')
+    .select('last_at')
+    .where('email', '=', email)
+    .where('ip', '=', ip)
+    .where('last_at', '>', since)
+    .executeTakeFirst();
+  return Boolean(row);
 }
 
 /** Drops the rows nobody will read again (called now and then by the sign-in, so no job is needed). */
@@ -154,4 +186,8 @@ export async function pruneLimits(db: DB, at = clockNow()): Promise<void> {
   const before = new Date(at.getTime() - longest * 1000);
   await db.deleteFrom('throttles').where('last_at', '<', before).execute();
   await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();
+  await db
+    .deleteFrom('sign_in_places')
+    .where('last_at', '<', new Date(at.getTime() - KNOWN_PLACE_DAYS * 86_400_000))
+    .execute();
 }
