@@ -13,7 +13,7 @@ import type { ProductLine } from '../../lib/simulators';
 import { formatCnpj, formatCpf } from '../../lib/validators';
 import { answersFromTexts, issuesToErrors, textsFromAnswers, type FieldErrors } from './form';
 import { useStepForm } from './useStepForm';
-import { RESTORED_NOTE } from './useStepDraft';
+import { StepAlerts } from './StepAlerts';
 import { QuestionInput } from './QuestionInput';
 import { StepActions } from './StepActions';
 import { quoteApi, replaceAddress } from './quote-api';
@@ -139,16 +139,7 @@ export default function CadastroStep({ apis, generation, code, line, nrOferta, q
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Cadastro do segurado">
-      {restored ? (
-        <div className="alert alert-info" role="status">
-          {RESTORED_NOTE}
-        </div>
-      ) : null}
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <StepAlerts restored={restored} failure={failure} />
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">
           <h2>Segurado</h2>

@@ -21,7 +21,7 @@ import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quo
 import type { ProductLine } from '../../lib/simulators';
 import { issuesToErrors, type FieldErrors } from './form';
 import { useStepForm } from './useStepForm';
-import { RESTORED_NOTE } from './useStepDraft';
+import { StepAlerts } from './StepAlerts';
 import { StepActions } from './StepActions';
 import { quoteApi } from './quote-api';
 
@@ -132,16 +132,7 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Contratação">
-      {restored ? (
-        <div className="alert alert-info" role="status">
-          {RESTORED_NOTE}
-        </div>
-      ) : null}
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <StepAlerts restored={restored} failure={failure} />
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">
           <h2>Pagamento</h2>

@@ -11,7 +11,8 @@ import type { ProductLine } from '../../lib/simulators';
 import { centsFromText, textFromCents, type FieldErrors } from './form';
 import { StepActions } from './StepActions';
 import { goTo, quoteApi } from './quote-api';
-import { RESTORED_NOTE, useStepDraft } from './useStepDraft';
+import { useStepDraft } from './useStepDraft';
+import { StepAlerts } from './StepAlerts';
 
 interface Props {
   apis: ApiBases;
@@ -92,16 +93,7 @@ export default function PlanosStep({ apis, generation, code, line, nrCotacao, an
 
   return (
     <div className="step-form">
-      {draft.restored ? (
-        <div className="alert alert-info" role="status">
-          {RESTORED_NOTE}
-        </div>
-      ) : null}
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <StepAlerts restored={draft.restored} failure={failure} />
       <div className="plans">
         {quotes.map(({ plan, errors, pricing, best }) => {
           const chosen = selecao?.plan === plan.id;

@@ -8,7 +8,7 @@ import { nextStep, previousStep, stepPath, type Generation } from '../../lib/quo
 import type { ProductLine } from '../../lib/simulators';
 import { answersFromTexts, issuesToErrors, textsFromAnswers } from './form';
 import { useStepForm } from './useStepForm';
-import { RESTORED_NOTE } from './useStepDraft';
+import { StepAlerts } from './StepAlerts';
 import { QuestionInput } from './QuestionInput';
 import { StepActions } from './StepActions';
 import { quoteApi } from './quote-api';
@@ -55,16 +55,7 @@ export default function RiscoStep({ apis, generation, code, line, nrCotacao, ris
 
   return (
     <form ref={form} onSubmit={submit} noValidate className="step-form" aria-label="Dados do risco">
-      {restored ? (
-        <div className="alert alert-info" role="status">
-          {RESTORED_NOTE}
-        </div>
-      ) : null}
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <StepAlerts restored={restored} failure={failure} />
       <fieldset disabled={readOnly} className="step-fieldset">
         <section className="step-section">
           <h2>Dados do risco</h2>
