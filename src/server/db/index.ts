@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, type KyselyConfig } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -8,8 +8,28 @@ import * as m002 from './migrations/002_quotes';
 import * as m003 from './migrations/003_afs_redirect_keys';
 import * as m004 from './migrations/004_throttles_and_mail_secrets';
 import * as m005 from './migrations/005_sign_in_places';
+import * as m006 from './migrations/006_change_notifications';
+import { pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
+
+/** The database of a process, with the feed of what changes in it (server/db/changes.ts). */
+class PortalDatabase extends Kysely<Database> {
+  constructor(
+    config: KyselyConfig,
+    readonly changes: ChangeFeed,
+  ) {
+    super(config);
+  }
+
+  override async destroy(): Promise<void> {
+    await this.changes.close();
+    await super.destroy();
+  }
+}
+
+/** The change feed of a database opened by `connect`; none for a transaction or another handle. */
+export const changesOf = (db: DB): ChangeFeed | undefined => (db instanceof PortalDatabase ? db.changes : undefined);
 
 /** Migrations are imported, not read from disk, so the built server carries them. Append only. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_afs_redirect_keys': m003,
   '004_throttles_and_mail_secrets': m004,
   '005_sign_in_places': m005,
+  '006_change_notifications': m006,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
@@ -30,14 +51,19 @@ export interface ConnectOptions {
   databaseUrl?: string;
   /** PGlite data directory; 'memory://' for a throwaway database. */
   dataDir?: string;
+  /** Told the SQL of every statement run (tests count round trips with it). */
+  onQuery?: (sql: string) => void;
 }
 
-export async function connect({ databaseUrl, dataDir }: ConnectOptions): Promise<DB> {
+export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions): Promise<DB> {
+  const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql));
   if (databaseUrl) {
     const pg = await import('pg');
     pg.default.types.setTypeParser(DATE_OID, keepDate);
     const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Keep-alive lets a listener on a dead network path notice it (and the caches stand down).
+    const changes = postgresFeed(() => new pg.default.Client({ connectionString: databaseUrl, keepAlive: true }));
+    return new PortalDatabase({ dialect: new PostgresDialect({ pool }), log }, changes);
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const location = dataDir ?? 'memory://';
@@ -45,7 +71,7 @@ export async function connect({ databaseUrl, dataDir }: ConnectOptions): Promise
   const pglite = await PGlite.create(location.startsWith('memory://') ? undefined : resolve(location), {
     parsers: { [DATE_OID]: keepDate },
   });
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
 }
 
 export async function migrate(db: DB): Promise<void> {

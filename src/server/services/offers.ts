@@ -9,6 +9,8 @@ import { offerSituation, type OfferSituation } from '../../lib/offer-validity';
 import { brasiliaDay } from '../../lib/format';
 import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../lib/offer-schema';
 import type { V1SessionUser, V2SessionUser } from '../../lib/session';
+import { announce, readThrough, type CacheSpec } from '../cache';
+import { principalFacts } from './principals';
 
 /**
  * Offers (`offers`, id = nrOferta): which ones a v2 user may sell now, the simulator start, and the
@@ -106,15 +108,13 @@ function toSellable(row: OfferRow, generation: 'v1' | 'v2'): SellableOffer {
 }
 
 /**
- * The user's own companies (by the CNPJs of the session) and, for each, the one it sells for.
+ * The user's own companies and, for each, the one it sells for (from the principal, cached with it).
  * undefined: the provider's admin, who sees the offers of every company.
  */
 async function companiesOfUser(db: DB, user: V2SessionUser): Promise<{ id: number; parentId: number | null; cnpj: string }[] | undefined> {
   if (user.profile === 'ADMIN') return undefined;
-  const cnpjs = user.empresas.map((e) => e.cdCnpj);
-  if (cnpjs.length === 0) return [];
-  const rows = await db.selectFrom('companies').select(['id', 'parent_id', 'cnpj']).where('cnpj', 'in', cnpjs).orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, parentId: r.parent_id, cnpj: r.cnpj }));
+  const { companies } = await principalFacts(db, user.idUsuario);
+  return companies.map((c) => ({ id: c.id, parentId: c.parentId, cnpj: c.cdCnpj }));
 }
 
 /** Whose offers a user reaches and which simulator codes they may be shown, in their generation. */
@@ -135,9 +135,29 @@ async function v2Audience(db: DB, user: V2SessionUser): Promise<OfferAudience> {
 async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
   const offers = (code: string) => canOfferCodeV1(user, code);
   if (user.profile.includes(V1_ADMIN_GROUP)) return { generation: 'v1', companyIds: undefined, offers };
-  const row = await db.selectFrom('users').select('company_id').where('id', '=', user.idUsuario).executeTakeFirst();
-  return { generation: 'v1', companyIds: row?.company_id ? [row.company_id] : [], offers };
+  const { companyId } = await principalFacts(db, user.idUsuario);
+  return { generation: 'v1', companyIds: companyId ? [companyId] : [], offers };
 }
+
+/**
+ * Every offer of an active simulator, with its company: what the home, the simulators and the
+ * legacy offer lists filter for each user. Kept in memory until the database says offers,
+ * simulators or companies changed (server/cache.ts).
+ */
+const CATALOG_CACHE: CacheSpec<'catalog', readonly OfferRow[]> = {
+  name: 'offer-catalog',
+  maxEntries: 1,
+  maxAgeMs: 30_000,
+  drops: (change) => change.kind === 'offers',
+};
+
+/** What this instance's admin just wrote shows on its next page at once (other instances hear the database). */
+export const OFFERS_CHANGED = { kind: 'offers' } as const;
+
+const offerCatalog = (db: DB) =>
+  readThrough(db, CATALOG_CACHE, 'catalog', async () =>
+    Object.freeze((await offerRows(db).where('s.ativo', '=', true).execute()).map((row) => Object.freeze(row))),
+  );
 
 /**
  * Offers of active simulators the audience may be shown, with the company each belongs to: only
@@ -151,18 +171,17 @@ async function offerRowsFor(
 ): Promise<OfferRow[]> {
   if (audience.companyIds?.length === 0) return [];
   const day = brasiliaDay(today);
-  let query = offerRows(db).where('s.ativo', '=', true);
-  if (!only.anyState) {
-    query = query
-      .where('o.ativo', '=', true)
-      .where('o.vigencia_inicio', '<=', day)
-      .where((eb) => eb.or([eb('o.vigencia_fim', 'is', null), eb('o.vigencia_fim', '>=', day)]));
-  }
-  if (audience.companyIds) query = query.where('o.company_id', 'in', audience.companyIds);
-  if (only.nrOferta !== undefined) query = query.where('o.id', '=', only.nrOferta);
-  if (only.idSimulador !== undefined) query = query.where('s.id', '=', only.idSimulador);
-  const rows = await query.execute();
-  return rows.filter((row) => audience.offers(row.code)).sort(bySimulatorThenOffer);
+  const inForce = (row: OfferRow) => row.ativo && row.vigenciaInicio <= day && (row.vigenciaFim === null || row.vigenciaFim >= day);
+  return (await offerCatalog(db))
+    .filter(
+      (row) =>
+        (only.anyState || inForce(row)) &&
+        (!audience.companyIds || audience.companyIds.includes(row.idEmpresa)) &&
+        (only.nrOferta === undefined || row.nrOferta === only.nrOferta) &&
+        (only.idSimulador === undefined || row.idSimulador === only.idSimulador) &&
+        audience.offers(row.code),
+    )
+    .sort(bySimulatorThenOffer);
 }
 
 /** Offers in force today of active simulators the v2 user may sell, with the company each belongs to. */
@@ -380,6 +399,7 @@ export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]
       .execute();
     return created.map((c) => c.id);
   });
+  announce(db, OFFERS_CHANGED);
   return (await Promise.all(ids.map((id) => findOffer(db, id)))).filter((o): o is AdminOffer => Boolean(o));
 }
 
@@ -409,6 +429,7 @@ export async function updateOffer(db: DB, nrOferta: number, input: unknown): Pro
       .execute();
     return created.map((c) => c.id);
   });
+  announce(db, OFFERS_CHANGED);
   const criadas = (await Promise.all(createdIds.map((id) => findOffer(db, id)))).filter((o): o is AdminOffer => Boolean(o));
   return { oferta: (await findOffer(db, nrOferta))!, criadas };
 }

@@ -2,6 +2,8 @@ import type { DB } from '../db';
 import type { SessionKind, User } from '../db/schema';
 import { hashToken, newToken } from '../auth/tokens';
 import { now, nowMs } from '../clock';
+import { announce, cacheOf, type CacheSpec } from '../cache';
+import { FACTS_CACHE, frozenFacts, principalFactsColumn } from './principals';
 
 /**
  * Server-side sessions behind opaque tokens (DESIGN §4). A session ends at its absolute expiry, after
@@ -47,15 +49,46 @@ export type ResolvedSession =
   | { ok: true; id: number; kind: SessionKind; expiresAt: Date; user: User }
   | { ok: false; reason: 'invalid' | 'expired' };
 
+/** A session as the database last said it is, with its parent (a simulator token's v2 session) and user. */
+interface SessionRecord {
+  id: number;
+  kind: SessionKind;
+  expiresAt: Date;
+  lastSeen: Date;
+  revoked: boolean;
+  parent: { id: number; expiresAt: Date; lastSeen: Date; revoked: boolean } | null;
+  user: Readonly<User>;
+}
+
+/**
+ * Sessions by token hash: every signed-in request resolves one or two, so they are read from the
+ * database once and then from memory until a change to the user (a revocation, a deactivation, a
+ * password) is heard (server/cache.ts, docs/decisions/031-request-cost.md). Unknown tokens are not
+ * kept: a flood of made-up tokens fills nothing.
+ */
+const SESSIONS_CACHE: CacheSpec<string, SessionRecord> = {
+  name: 'sessions',
+  maxEntries: 10_000,
+  maxAgeMs: 30_000,
+  drops: (change, _hash, record) => change.kind === 'user' && change.userId === record.user.id,
+};
+
 /** A session past its absolute expiry, or idle too long. */
 const lapsed = (expiresAt: Date, lastSeen: Date, at: number) => expiresAt.getTime() <= at || at - lastSeen.getTime() > SESSION_IDLE_MS;
 
-/**
- * The session behind a token, with its user in the same query (every signed-in request asks). A
- * simulator token lives only while its v2 session does: revoked, expired or idle, the parent takes
- * the child with it; and using the child keeps the parent awake.
- */
-export async function resolveSession(db: DB, token: string, kinds: readonly SessionKind[]): Promise<ResolvedSession> {
+function verdict(record: SessionRecord, kinds: readonly SessionKind[], at: number): 'ok' | 'invalid' | 'expired' {
+  const { parent } = record;
+  if (record.revoked || parent?.revoked || !kinds.includes(record.kind)) return 'invalid';
+  // A child is judged by its parent's idleness, not its own.
+  const ownLapsed = record.kind === 'simulador' ? record.expiresAt.getTime() <= at : lapsed(record.expiresAt, record.lastSeen, at);
+  return ownLapsed || (parent && lapsed(parent.expiresAt, parent.lastSeen, at)) ? 'expired' : 'ok';
+}
+
+/** The session behind a token hash, with its parent, its user and the user's principal facts: one statement. */
+async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | undefined> {
+  const sessions = cacheOf(db, SESSIONS_CACHE);
+  const facts = cacheOf(db, FACTS_CACHE);
+  const since = { sessions: sessions?.version() ?? 0, facts: facts?.version() ?? 0 };
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -71,10 +104,11 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
       'p.revoked_at as parent_revoked_at',
       'p.expires_at as parent_expires_at',
       'p.last_seen_at as parent_last_seen_at',
+      principalFactsColumn().as('principal_facts'),
     ])
-    .where('s.token_hash', '=', hashToken(token))
+    .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  if (!row) return { ok: false, reason: 'invalid' };
+  if (!row) return undefined;
   const {
     session_id: id,
     session_kind: kind,
@@ -85,36 +119,79 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
     parent_revoked_at: parentRevoked,
     parent_expires_at: parentExpiresAt,
     parent_last_seen_at: parentLastSeen,
+    principal_facts: principal,
     ...user
   } = row;
-  if (revoked || parentRevoked || !kinds.includes(kind)) return { ok: false, reason: 'invalid' };
+  const record: SessionRecord = {
+    id,
+    kind,
+    expiresAt,
+    lastSeen,
+    revoked: revoked !== null,
+    parent:
+      parentId !== null && parentExpiresAt && parentLastSeen
+        ? { id: parentId, expiresAt: parentExpiresAt, lastSeen: parentLastSeen, revoked: parentRevoked !== null }
+        : null,
+    user: Object.freeze(user),
+  };
+  sessions?.set(tokenHash, record, since.sessions);
+  facts?.set(user.id, frozenFacts(principal), since.facts);
+  return record;
+}
+
+/** last_seen_at is written at most once a minute per session; using a child keeps its parent awake. */
+async function touch(db: DB, record: SessionRecord, at: number): Promise<void> {
+  const stale = [record, record.parent].filter((s): s is NonNullable<typeof s> => s !== null && at - s.lastSeen.getTime() > TOUCH_EVERY_MS);
+  if (stale.length === 0) return;
+  const seen = new Date(at);
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: seen })
+    .where(
+      'id',
+      'in',
+      stale.map((s) => s.id),
+    )
+    .execute();
+  for (const s of stale) s.lastSeen = seen;
+}
+
+/**
+ * The session behind a token, with its user (every signed-in request asks): from memory when this
+ * instance has it, else one statement that also brings the user's principal facts. A simulator
+ * token lives only while its v2 session does: revoked, expired or idle, the parent takes the child
+ * with it; and using the child keeps the parent awake.
+ */
+export async function resolveSession(db: DB, token: string, kinds: readonly SessionKind[]): Promise<ResolvedSession> {
+  const tokenHash = hashToken(token);
   const at = nowMs();
-  const parentLapsed = parentExpiresAt !== null && parentLastSeen !== null && lapsed(parentExpiresAt, parentLastSeen, at);
-  // A child is judged by its parent's idleness, not its own.
-  const ownLapsed = kind === 'simulador' ? expiresAt.getTime() <= at : lapsed(expiresAt, lastSeen, at);
-  if (ownLapsed || parentLapsed) return { ok: false, reason: 'expired' };
-  const stale: number[] = [];
-  if (at - lastSeen.getTime() > TOUCH_EVERY_MS) stale.push(id);
-  if (parentId !== null && parentLastSeen && at - parentLastSeen.getTime() > TOUCH_EVERY_MS) stale.push(parentId);
-  if (stale.length > 0)
-    await db
-      .updateTable('sessions')
-      .set({ last_seen_at: new Date(at) })
-      .where('id', 'in', stale)
-      .execute();
-  return { ok: true, id, kind, expiresAt, user };
+  const cached = cacheOf(db, SESSIONS_CACHE)?.get(tokenHash);
+  let record = cached ?? (await loadRecord(db, tokenHash));
+  let judged = record && verdict(record, kinds, at);
+  // Memory may be behind on idleness: another instance may have seen the session since.
+  if (cached && judged === 'expired') {
+    record = await loadRecord(db, tokenHash);
+    judged = record && verdict(record, kinds, at);
+  }
+  if (!record || !judged) return { ok: false, reason: 'invalid' };
+  if (judged !== 'ok') return { ok: false, reason: judged };
+  await touch(db, record, at);
+  return { ok: true, id: record.id, kind: record.kind, expiresAt: record.expiresAt, user: record.user };
 }
 
 /** Revokes the sessions behind the given tokens (sign-out); absent and unknown tokens are ignored. */
 export async function revokeTokens(db: DB, tokens: readonly (string | null | undefined)[]): Promise<void> {
   const present = tokens.filter((t): t is string => Boolean(t));
   if (present.length === 0) return;
-  await db
+  const revoked = await db
     .updateTable('sessions')
     .set({ revoked_at: now() })
     .where('token_hash', 'in', present.map(hashToken))
     .where('revoked_at', 'is', null)
+    .returning('user_id')
     .execute();
+  // The database tells every instance; this one forgets at once, before the notice comes back.
+  for (const userId of new Set(revoked.map((r) => r.user_id))) announce(db, { kind: 'user', userId });
 }
 
 /** Revokes every session of a user, but the one kept (password change from a signed-in page). */
@@ -125,4 +202,5 @@ export async function revokeUserSessions(db: DB, userId: number, keepSessionId?:
       .where('id', '!=', keepSessionId)
       .where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '!=', keepSessionId)]));
   await query.execute();
+  announce(db, { kind: 'user', userId });
 }

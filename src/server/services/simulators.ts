@@ -3,6 +3,8 @@ import type { DB } from '../db';
 import { badRequest, notFound } from '../api/errors';
 import { messagesByField, topField } from '../../lib/field-errors';
 import { simulatorUpdateSchema } from '../../lib/simulator-schema';
+import { announce } from '../cache';
+import { OFFERS_CHANGED } from './offers';
 
 /**
  * The legacy admin's simulator editing (/editar-simulador/{id}, PUT /v1/simuladores/{id}). Both homes
@@ -40,5 +42,6 @@ export async function updateSimulator(db: DB, id: number, input: unknown): Promi
     .set({ nome, url_inicio: urlInicio, ativo, grupo_produto: grupoProduto })
     .where('id', '=', id)
     .execute();
+  announce(db, OFFERS_CHANGED);
   return (await findEditableSimulator(db, id))!;
 }

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createCache, type CacheSpec } from './cache';
+import { createFeed, parseChange, postgresFeed } from './db/changes';
+import { useManualClock } from './clock';
+
+const BY_USER: CacheSpec<number, string> = {
+  name: 'test',
+  maxEntries: 3,
+  maxAgeMs: 30_000,
+  drops: (change, key) => change.kind === 'user' && change.userId === key,
+};
+
+function liveCache(spec = BY_USER) {
+  const feed = createFeed();
+  feed.setLive(true);
+  return { feed, cache: createCache(feed, spec) };
+}
+
+describe('parseChange', () => {
+  it.each([
+    ['user:42', { kind: 'user', userId: 42 }],
+    ['principals', { kind: 'principals' }],
+    ['offers', { kind: 'offers' }],
+    // Anything not understood drops everything: a cache errs on the side of asking again.
+    ['user:', { kind: 'everything' }],
+    ['novidade', { kind: 'everything' }],
+    [undefined, { kind: 'everything' }],
+  ])('%s', (payload, change) => expect(parseChange(payload)).toEqual(change));
+});
+
+describe('a cache kept by a change feed', () => {
+  let clock: ReturnType<typeof useManualClock> | undefined;
+  afterEach(() => clock?.restore());
+
+  it('keeps what it loaded and drops what a change names', async () => {
+    const { feed, cache } = liveCache();
+    const load = vi.fn(async () => 'Ana');
+    expect(await cache.through(1, load)).toBe('Ana');
+    expect(await cache.through(1, load)).toBe('Ana');
+    expect(load).toHaveBeenCalledTimes(1);
+    feed.publish({ kind: 'user', userId: 2 });
+    expect(cache.get(1)).toBe('Ana');
+    feed.publish({ kind: 'user', userId: 1 });
+    expect(cache.get(1)).toBeUndefined();
+    await cache.through(1, load);
+    feed.publish({ kind: 'everything' });
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not keep a value whose load overlapped a change (it may predate it)', async () => {
+    const { feed, cache } = liveCache();
+    let finish!: (value: string) => void;
+    const loading = cache.through(1, () => new Promise<string>((done) => (finish = done)));
+    feed.publish({ kind: 'user', userId: 7 });
+    finish('antes da mudança');
+    expect(await loading).toBe('antes da mudança');
+    expect(cache.get(1)).toBeUndefined();
+  });
+
+  it('answers nothing while the feed is not live, and forgets all when it goes down or comes back', async () => {
+    const { feed, cache } = liveCache();
+    await cache.through(1, async () => 'Ana');
+    feed.setLive(false);
+    expect(cache.get(1)).toBeUndefined();
+    await cache.through(2, async () => 'Bia');
+    feed.setLive(true);
+    expect(cache.size).toBe(0);
+  });
+
+  it('forgets an entry past its age, and the oldest entry beyond its size', async () => {
+    clock = useManualClock();
+    const { cache } = liveCache();
+    for (const id of [1, 2, 3]) await cache.through(id, async () => `user ${id}`);
+    clock.advance(10_000);
+    await cache.through(4, async () => 'user 4');
+    expect([1, 2, 3, 4].map((id) => cache.get(id))).toEqual([undefined, 'user 2', 'user 3', 'user 4']);
+    clock.advance(20_001);
+    expect([2, 3, 4].map((id) => cache.get(id))).toEqual([undefined, undefined, 'user 4']);
+  });
+});
+
+/** A pg Client stand-in: connect succeeds or fails as told; `drop` ends it as a lost connection would. */
+function fakeClients(outcomes: ('ok' | 'fail')[]) {
+  const made: { handlers: Record<string, (arg?: unknown) => void>; queries: string[]; drop(): void }[] = [];
+  const newClient = () => {
+    const outcome = outcomes[made.length] ?? 'ok';
+    const handlers: Record<string, (arg?: unknown) => void> = {};
+    const client = {
+      handlers,
+      queries: [] as string[],
+      drop: () => handlers.end?.(),
+      connect: async () => {
+        if (outcome === 'fail') throw new Error('ECONNREFUSED');
+      },
+      query: async (text: string) => void client.queries.push(text),
+      end: async () => {},
+      on: (event: string, handler: (arg?: unknown) => void) => void (handlers[event] = handler),
+    };
+    made.push(client);
+    return client;
+  };
+  return { made, newClient };
+}
+
+describe('the PostgreSQL listener', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('listens, passes notices on, and on a drop stands the caches down until it is back', async () => {
+    vi.useFakeTimers();
+    const { made, newClient } = fakeClients(['ok', 'fail', 'ok']);
+    const feed = postgresFeed(newClient);
+    const heard: unknown[] = [];
+    feed.subscribe((change) => heard.push(change));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(feed.live).toBe(true);
+    expect(made[0]!.queries).toEqual(['LISTEN portal_changes']);
+    made[0]!.handlers.notification!({ channel: 'portal_changes', payload: 'user:5' });
+    made[0]!.handlers.notification!({ channel: 'outro', payload: 'user:6' });
+    // Going live tells the caches to start afresh; then the notices of this channel only.
+    expect(heard).toEqual([{ kind: 'everything' }, { kind: 'user', userId: 5 }]);
+
+    made[0]!.drop();
+    expect(feed.live).toBe(false);
+    expect(heard.at(-1)).toEqual({ kind: 'everything' });
+    await vi.advanceTimersByTimeAsync(500); // the first retry fails…
+    expect(made).toHaveLength(2);
+    expect(feed.live).toBe(false);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(made).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1); // …the next one, a pause twice as long later, succeeds
+    expect(made).toHaveLength(3);
+    expect(feed.live).toBe(true);
+    expect(heard.at(-1)).toEqual({ kind: 'everything' });
+    await feed.close();
+    expect(feed.live).toBe(false);
+  });
+});
