@@ -3,7 +3,7 @@ import { database } from '../src/server/database';
 import { resolvePortalSession } from '../src/server/services/portal-session';
 import { routeArea } from '../src/lib/routes';
 import { loginRedirect } from '../src/lib/paths';
-import { viewerOf } from '../src/lib/session';
+import { TOKEN_COOKIES, viewerOf } from '../src/lib/session';
 import { isGuardedRoute, pageAccess } from '../src/lib/route-guards';
 import { config } from '../src/server/config';
 import { ApiError } from '../src/server/api/errors';
@@ -106,8 +106,10 @@ const session = defineMiddleware(async (context, next) => {
   context.locals.sessionExpired = false;
   const path = context.url.pathname;
   if (isApi(path) || isAsset(path)) return next();
-  const db = await database();
-  const { session: resolved, expired } = await resolvePortalSession(db, (name) => context.cookies.get(name)?.value);
+  const cookie = (name: string) => context.cookies.get(name)?.value;
+  // A visitor without a session cookie needs no database (nor to wait for it to open after a start).
+  if (!Object.values(TOKEN_COOKIES).some(cookie)) return next();
+  const { session: resolved, expired } = await resolvePortalSession(await database(), cookie);
   context.locals.session = resolved;
   context.locals.sessionExpired = expired.length > 0;
   for (const name of expired) context.cookies.delete(name, sessionCookieOptions(context.locals.client.https));

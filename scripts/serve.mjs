@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import compression from 'compression';
+import { sharedPages } from './shared-pages.mjs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,6 +54,7 @@ export async function startPortal({ port, host, announce = true }) {
   const { handler } = await import(pathToFileURL(entryPath).href);
   // gzip/brotli for HTML, JSON, JS and CSS (the `compression` package works on plain req/res).
   const compress = compression();
+  const shared = sharedPages();
   let stopping;
   // Answers not yet sent: when the signal comes, each is told to close its connection.
   const unanswered = new Set();
@@ -64,15 +66,22 @@ export async function startPortal({ port, host, announce = true }) {
       unanswered.add(res);
       res.once('close', () => unanswered.delete(res));
     }
-    if (refuseUndecodableUrl(req, res)) return;
-    compress(req, res, () => handler(req, res));
+    if (refuseUndecodableUrl(req, res) || shared.answer(req, res)) return;
+    compress(req, res, () => {
+      shared.watch(req, res);
+      handler(req, res);
+    });
   });
   server.keepAliveTimeout = 5_000;
+  // `kill -USR2 <pid>` prints the process's memory, by kind, as one JSON line (npm run bench reads it).
+  process.on('SIGUSR2', () => console.log(JSON.stringify({ memoryUsage: process.memoryUsage() })));
   await new Promise((done, fail) => server.once('error', fail).listen(port, host, done));
   const address = server.address();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  // The first request opens (and on first run migrates and seeds) the database.
+  // A first page loads the portal's modules; then the database opens (and on a first run migrates
+  // and seeds) while pages that need none — the login, the home — are already answered.
   await fetch(`${url}/signin`).catch(() => {});
+  globalThis[Symbol.for('portal.open')]?.().catch((error) => console.error(`Banco de dados indisponível: ${error.message}`));
 
   const info = serverInfoPath();
   if (!process.env.DATABASE_URL && announce) {

@@ -1,7 +1,7 @@
 // Building, starting and stopping the production portal for the benchmark, and what we read off
 // its process (start-up time, resident memory).
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +51,7 @@ export async function freePort() {
  * Spawns `scripts/start.mjs --no-build` and resolves once `/signin` answers 200, with the seconds
  * that took: polling the page a visitor would open first measures what "started" means to them.
  */
-export async function startPortal({ dataDir, pinning }) {
+export async function startPortal({ dataDir, pinning, databaseUrl }) {
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   const [command, args] = onCore(pinning, 0, process.execPath, [join(root, 'scripts/start.mjs'), '--no-build']);
@@ -59,10 +59,11 @@ export async function startPortal({ dataDir, pinning }) {
   // taskset execs node in place, so child.pid is the server's own pid (needed for /proc/<pid>/status).
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST, DATA_DIR: dataDir, PORTAL_ENV: 'PRD' },
+    env: { ...process.env, PORT: String(port), HOST, DATA_DIR: dataDir, PORTAL_ENV: 'PRD', DATABASE_URL: databaseUrl ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = keepTail(child);
+  const memoryLines = watchMemoryLines(child);
   const exited = new Promise((done) => {
     child.once('exit', (code, signal) => done(code ?? signal));
     child.once('error', (error) => done(error.message));
@@ -78,11 +79,11 @@ export async function startPortal({ dataDir, pinning }) {
     stopping = true;
     return stopProcess(child, exited);
   };
-  const server = { url, child, stop };
+  const server = { url, child, stop, memory: () => memoryOf(child, memoryLines) };
 
   const deadline = started + START_TIMEOUT_MS;
   while (performance.now() < deadline && exitStatus === undefined) {
-    if (await answers200(`${url}/signin`)) return { ...server, startSeconds: (performance.now() - started) / 1000 };
+    if (await answers200(`${url}/signin`)) return { ...server, spawnedAt: started, startSeconds: (performance.now() - started) / 1000 };
     await sleep(POLL_INTERVAL_MS);
   }
   if (exitStatus !== undefined) throw new Error('The portal did not start (see its output above).');
@@ -129,18 +130,108 @@ export function residentMemory(pid) {
   }
 }
 
+/** The `{"memoryUsage": …}` lines the server prints on SIGUSR2 (scripts/serve.mjs), as they come. */
+function watchMemoryLines(child) {
+  const waiting = [];
+  let text = '';
+  child.stdout.on('data', (chunk) => {
+    text += chunk;
+    let end = text.indexOf('\n');
+    while (end >= 0) {
+      const line = text.slice(0, end);
+      text = text.slice(end + 1);
+      if (line.startsWith('{"memoryUsage"')) waiting.shift()?.(JSON.parse(line).memoryUsage);
+      end = text.indexOf('\n');
+    }
+  });
+  return waiting;
+}
+
 /**
- * Signs a demo account in through the API and returns its session as a Cookie header value.
- * Failed sign-ins are rate-limited, so this never retries.
+ * The server's memory: resident (now and peak, from /proc) and, from the process itself, the V8
+ * heap and the memory outside it (buffers, WASM) — RSS alone does not say what holds it.
  */
-export async function signIn(url, { path, body }) {
+async function memoryOf(child, waiting) {
+  const resident = residentMemory(child.pid);
+  const usage = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), 5_000);
+    waiting.push((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+    child.kill('SIGUSR2');
+  });
+  return {
+    ...resident,
+    heapUsed: usage?.heapUsed ?? null,
+    heapTotal: usage?.heapTotal ?? null,
+    external: usage?.external ?? null,
+    arrayBuffers: usage?.arrayBuffers ?? null,
+  };
+}
+
+/**
+ * Signs a demo account in through the API as the login page does, and returns its session as a
+ * Cookie header value: a v2 partner also takes the simulator token the page asks for (SPEC §4), so
+ * the load sends what a signed-in browser sends. Failed sign-ins are rate-limited: no retries.
+ */
+export async function signIn(url, { path, body, simulatorToken }) {
+  const cookies = await postForCookies(url, path, body);
+  if (simulatorToken) cookies.push(...(await postForCookies(url, '/api/plataforma/v1/login/token', simulatorToken, cookies)));
+  return cookies.join('; ');
+}
+
+async function postForCookies(url, path, body, cookies = []) {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-portal-session': 'cookie' },
+    headers: { 'content-type': 'application/json', 'x-portal-session': 'cookie', cookie: cookies.join('; ') },
     body: JSON.stringify(body),
+    signal: AbortSignal.timeout(90_000), // a first start answers once the database is migrated and seeded
   });
   await res.arrayBuffer();
-  const cookies = res.headers.getSetCookie().map((line) => line.split(';')[0]);
-  if (res.status !== 200 || cookies.length === 0) throw new Error(`Sign-in at ${path} failed: HTTP ${res.status}`);
-  return cookies.join('; ');
+  const set = res.headers.getSetCookie().map((line) => line.split(';')[0]);
+  if (res.status !== 200 || set.length === 0) throw new Error(`Sign-in at ${path} failed: HTTP ${res.status}`);
+  return set;
+}
+
+/**
+ * A throwaway PostgreSQL server for the signed-in rows on PostgreSQL: BENCH_DATABASE_URL when set,
+ * else a cluster made with Debian's postgresql binaries in `dir` (as the postgres user when run as
+ * root, in a directory of its own that user can reach), else the reason it cannot.
+ */
+export async function startPostgres() {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+  const bin = ['/usr/lib/postgresql']
+    .flatMap((base) => {
+      try {
+        return readdirSync(base).map((version) => join(base, version, 'bin'));
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .at(-1);
+  if (!bin) return { skipped: 'no PostgreSQL server here (apt install postgresql, or set BENCH_DATABASE_URL)' };
+  const asRoot = process.getuid?.() === 0;
+  const run = (command, args) => {
+    const [cmd, full] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const result = spawnSync(cmd, full, { cwd: '/', encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  };
+  const dir = mkdtempSync(join(os.tmpdir(), 'portal-bench-pg-'));
+  if (asRoot) spawnSync('chown', ['postgres:postgres', dir]);
+  const port = await freePort();
+  run('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres']);
+  run('pg_ctl', ['-D', dir, '-l', join(dir, 'server.log'), '-o', `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1`, '-w', 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      if (!existsSync(dir)) return; // stopped already
+      try {
+        run('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
 }

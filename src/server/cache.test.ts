@@ -81,10 +81,10 @@ describe('a cache kept by a change feed', () => {
 
 /** A pg Client stand-in: connect succeeds or fails as told; `drop` ends it as a lost connection would. */
 function fakeClients(outcomes: ('ok' | 'fail')[]) {
-  const made: { handlers: Record<string, (arg?: unknown) => void>; queries: string[]; drop(): void }[] = [];
+  const made: { handlers: Record<string, (arg?: any) => void>; queries: string[]; drop(): void }[] = [];
   const newClient = () => {
     const outcome = outcomes[made.length] ?? 'ok';
-    const handlers: Record<string, (arg?: unknown) => void> = {};
+    const handlers: Record<string, (arg?: any) => void> = {};
     const client = {
       handlers,
       queries: [] as string[],
@@ -94,7 +94,9 @@ function fakeClients(outcomes: ('ok' | 'fail')[]) {
       },
       query: async (text: string) => void client.queries.push(text),
       end: async () => {},
-      on: (event: string, handler: (arg?: unknown) => void) => void (handlers[event] = handler),
+      on: (event: string, handler: (arg?: any) => void) => {
+        handlers[event] = handler;
+      },
     };
     made.push(client);
     return client;

@@ -26,8 +26,10 @@ export function database(): Promise<DB> {
   return shared;
 }
 
-// The server script (scripts/serve.mjs) lives outside the bundle; it closes the database through
-// this well-known hook on shutdown, so PGlite flushes its data dir before the process exits.
+// The server script (scripts/serve.mjs) lives outside the bundle; it opens the database through
+// these well-known hooks once the first page is served, and closes it on shutdown, so PGlite
+// flushes its data dir before the process exits.
+(globalThis as Record<symbol, unknown>)[Symbol.for('portal.open')] = () => database();
 (globalThis as Record<symbol, unknown>)[Symbol.for('portal.shutdown')] = () => closeDatabase();
 
 /** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
