@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import compression from 'compression';
+import { compressWhole } from './compress-whole.mjs';
 import { sharedPages } from './shared-pages.mjs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -52,7 +53,8 @@ export async function startPortal({ port, host, announce = true }) {
   const opsKey = randomBytes(32).toString('hex');
   process.env.PORTAL_OPS_KEY = opsKey;
   const { handler } = await import(pathToFileURL(entryPath).href);
-  // gzip/brotli for HTML, JSON, JS and CSS (the `compression` package works on plain req/res).
+  // Pages and API answers are compressed whole (scripts/compress-whole.mjs); other compressible
+  // bodies (scripts, styles) stream through the `compression` package, which skips what is encoded.
   const compress = compression();
   const shared = sharedPages();
   let stopping;
@@ -68,6 +70,7 @@ export async function startPortal({ port, host, announce = true }) {
     }
     if (refuseUndecodableUrl(req, res) || shared.answer(req, res)) return;
     compress(req, res, () => {
+      compressWhole(req, res);
       shared.watch(req, res);
       handler(req, res);
     });

@@ -6,7 +6,8 @@
 // cookie or another method than GET/HEAD always goes to Astro. Nothing here can go stale: such a
 // page changes only with the code and configuration the process started with
 // (docs/decisions/031-request-cost.md).
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { ENCODERS, preferredEncoding } from './compress-whole.mjs';
 
 export const SHARED_PAGE_HEADER = 'x-portal-shared';
 const SESSION_COOKIE = /(?:^|;\s*)token(?:V1|V2|Simulador)=/;
@@ -26,19 +27,9 @@ function keyOf(req) {
   return scheme && `${url}|${scheme}`;
 }
 
-/** br, gzip or none, by what the browser accepts (q=0 refuses). */
-function encodingFor(req) {
-  const accepted = String(req.headers['accept-encoding'] ?? '')
-    .split(',')
-    .map((part) => part.trim().split(';'))
-    .filter(([, q]) => !q || Number(q.split('=')[1]) > 0)
-    .map(([name]) => name.toLowerCase());
-  return ['br', 'gzip'].find((name) => accepted.includes(name)) ?? 'identity';
-}
-
-const ENCODERS = {
-  identity: (body) => body,
-  gzip: (body) => gzipSync(body),
+// Shared pages are compressed once each, so at brotli's best quality.
+const SHARED_ENCODERS = {
+  ...ENCODERS,
   br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
 };
 
@@ -50,8 +41,8 @@ export function sharedPages() {
     const key = keyOf(req);
     const page = key && pages.get(key);
     if (!page) return false;
-    const encoding = encodingFor(req);
-    page.bodies[encoding] ??= ENCODERS[encoding](page.bodies.identity);
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
+    page.bodies[encoding] ??= SHARED_ENCODERS[encoding](page.bodies.identity);
     const body = page.bodies[encoding];
     res.writeHead(200, {
       ...page.headers,
@@ -64,8 +55,8 @@ export function sharedPages() {
   }
 
   /**
-   * Watches what Astro answers a request that could be shared (uncompressed: this runs inside the
-   * compression) and keeps it when the page said so; the marker header is removed either way.
+   * Watches what Astro answers a request that could be shared (uncompressed: this runs before the
+   * compression sees it) and keeps it when the page said so; the marker header is removed either way.
    * Astro's adapter hands its headers to writeHead at once, so they are read there.
    */
   function watch(req, res) {

@@ -139,6 +139,7 @@ ${table(
   [
     ['first start, empty data dir: spawn → first 200 of `/signin`', `${startup.firstSeconds.toFixed(2)} s`],
     ['first start: spawn → first sign-in answered (database migrated and seeded)', `${startup.firstSignInSeconds.toFixed(2)} s`],
+    ['first start: peak resident memory (VmHWM) while migrating, seeding and signing in', mb(startup.firstPeakMemory)],
     [
       `cold start, built tree and seeded data dir: spawn → first 200 of \`/signin\` (goal ≤ ${goals.COLD_START_GOAL_SECONDS} s)`,
       `${startup.coldSeconds.toFixed(2)} s`,
@@ -147,8 +148,8 @@ ${table(
   ],
 )}
 
-Server memory after the load phase: resident (VmRSS, with its goal, and the peak VmHWM up to then,
-from /proc) and, from the process itself, the V8 heap and the memory outside it (external: buffers
+Server memory after the load phase, on the restarted server: resident (VmRSS, with its goal, and the
+peak VmHWM up to then, from /proc) and, from the process itself, the V8 heap and the memory outside it (external: buffers
 and PGlite's WebAssembly memory; array buffers are part of external).
 
 ${table(['database', 'RSS', 'goal', 'peak RSS', 'heap used', 'heap total', 'external', 'array buffers'], memoryRows)}`;

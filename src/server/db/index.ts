@@ -70,6 +70,9 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
   if (!location.startsWith('memory://')) mkdirSync(resolve(location), { recursive: true });
   const pglite = await PGlite.create(location.startsWith('memory://') ? undefined : resolve(location), {
     parsers: { [DATE_OID]: keepDate },
+    // PostgreSQL's 128 MB of shared buffers would double what the operating system already caches of
+    // the data dir's files; 16 MB holds the portal's hot pages (docs/decisions/031-request-cost.md).
+    postgresqlconf: 'shared_buffers = 16MB',
   });
   return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
 }
