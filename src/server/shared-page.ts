@@ -24,6 +24,20 @@ export function requestScheme(req: NodeRequest): 'https' | 'http' {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(', ') : (value ?? null);
   };
+  // The answer depends on these alone; remembered, a page from memory costs no URL parsing.
+  const key = `${req.socket.remoteAddress}|${req.socket.encrypted ? 's' : ''}|${header('host')}|${header('x-forwarded-proto')}`;
+  const known = schemes.get(key);
+  if (known) return known;
+  if (schemes.size >= MAX_REMEMBERED) schemes.clear(); // whatever hosts a client makes up
+  const scheme = schemeOf(req, header);
+  schemes.set(key, scheme);
+  return scheme;
+}
+
+const schemes = new Map<string, 'https' | 'http'>();
+const MAX_REMEMBERED = 1_000;
+
+function schemeOf(req: NodeRequest, header: (name: string) => string | null): 'https' | 'http' {
   const { PUBLIC_URL, TRUST_PROXY } = config();
   const url = URL.parse(req.url ?? '/', `${req.socket.encrypted ? 'https' : 'http'}://${header('host') ?? 'localhost'}`);
   if (!url) return 'http';
