@@ -1,8 +1,9 @@
 // Runs the built portal inside our own http.Server, for what the standalone adapter lacks: response
-// compression, a warm-up of the database before the first visitor, an operations key for local
-// scripts (sso-link), pt-BR answers to addresses that do not decode, and a graceful SIGTERM — stop
-// accepting, answer the requests in flight with `Connection: close`, close idle connections and the
-// rest as their requests end, close the database, exit (docs/decisions/022).
+// compression, pages shared by every visitor answered from memory, the database opened right after
+// the first page (docs/decisions/031), an operations key for local scripts (sso-link), pt-BR answers
+// to addresses that do not decode, and a graceful SIGTERM — stop accepting, answer the requests in
+// flight with `Connection: close`, close idle connections and the rest as their requests end, close
+// the database, exit (docs/decisions/022).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * What the database says changed (migration 006's triggers NOTIFY `portal_changes`), for the caches
- * of a signed-in request (server/services/session-cache.ts, the offer catalog). The triggers fire
+ * of a signed-in request (server/cache.ts: sessions, principals, the offer catalog). The triggers fire
  * whoever writes — this instance, another one over the same PostgreSQL, an operator's SQL — so a
  * cache that listens never serves what was revoked, deactivated or changed, beyond the time the
  * notice takes to arrive (docs/decisions/031-request-cost.md).
