@@ -278,69 +278,54 @@ async function measurePostgres({ tmpDir, pinning }) {
 }
 
 /**
- * A figure against its goal: pass, pass within the margin (and by how much it is short), or fail
- * (and by how much). `higher`: whether more is better.
+ * A figure against its goal as a named check: pass, pass within the margin (saying by how much it is
+ * short), or fail (saying by how much). `higher`: whether more is better.
  */
-function againstGoal(value, goal, higher, format) {
-  const short = higher ? (goal - value) / goal : (value - goal) / goal;
-  const shortBy = `${format(Math.abs(higher ? goal - value : value - goal))} (${(short * 100).toFixed(0)} %)`;
-  if (short <= 0) return { pass: true, note: '' };
-  if (short <= MARGIN) return { pass: true, note: ` — within the ${MARGIN * 100} % margin, short by ${shortBy}` };
-  return { pass: false, note: ` — missed by ${shortBy}` };
+function goalCheck(label, value, goal, { higher, format }) {
+  const short = (higher ? goal - value : value - goal) / goal;
+  const shortBy = `${format(Math.abs(goal - value))} (${(short * 100).toFixed(0)} %)`;
+  const note =
+    short <= 0 ? '' : short <= MARGIN ? ` — within the ${MARGIN * 100} % margin, short by ${shortBy}` : ` — missed by ${shortBy}`;
+  return { name: `${label} ${format(value)} ${higher ? '≥' : '≤'} ${format(goal)}${note}`, pass: short <= MARGIN };
 }
 
-const percent = (share) => `${(share * 100).toFixed(1)} %`;
-const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+const percent = { higher: true, format: (share) => `${(share * 100).toFixed(1)} %` };
+const milliseconds = { higher: false, format: (n) => `${n.toFixed(1)} ms` };
+const megabytes = { higher: false, format: (n) => `${(n / 1024 / 1024).toFixed(0)} MB` };
+const seconds = { higher: false, format: (n) => `${n.toFixed(2)} s` };
 
 /** Every budget, target and load run as a named pass/fail. */
 function evaluate({ bundles, load, lighthouse, memory, startup }) {
   const kb = (n) => `${(n / KB).toFixed(1)} KB`;
   const { targets } = LIGHTHOUSE;
   const base = load.find((r) => r.baseline);
+  const where = (r) => `\`${r.method} ${r.path}\`${r.database ? ' on PostgreSQL' : ''}`;
   return [
     ...bundles.map((r) => ({
       name: `\`${r.path}\` JS ${kb(r.jsGzip)} gzip ≤ ${kb(r.jsBudget)} (island: ${r.island})`,
       pass: r.jsGzip <= r.jsBudget,
     })),
     ...load.map((r) => ({
-      name: `load ${r.method} \`${r.path}\`${r.baseline ? ' (raw baseline)' : ''}${r.database ? ' on PostgreSQL' : ''}: ${r.total} requests, ${r.errors} errors, ${r.non2xx} non-2xx`,
+      name: `load ${where(r)}${r.baseline ? ' (raw baseline)' : ''}: ${r.total} requests, ${r.errors} errors, ${r.non2xx} non-2xx`,
       pass: r.total > 0 && r.errors === 0 && r.non2xx === 0,
     })),
     ...load
       .filter((r) => r.minRequestsPerSecond !== undefined)
       .map((r) => ({
-        name: `load ${r.method} \`${r.path}\`${r.database ? ' on PostgreSQL' : ''} ${Math.round(r.requestsPerSecond)} req/s ≥ ${r.minRequestsPerSecond} req/s`,
+        name: `load ${where(r)} ${Math.round(r.requestsPerSecond)} req/s ≥ ${r.minRequestsPerSecond} req/s`,
         pass: r.requestsPerSecond >= r.minRequestsPerSecond,
       })),
     ...load
       .filter((r) => r.goal)
       .flatMap((r) => {
         const goal = GOALS[r.goal];
-        const where = `\`${r.method} ${r.path}\`${r.database ? ' on PostgreSQL' : ''}`;
-        const share = againstGoal(r.requestsPerSecond / base.requestsPerSecond, goal.minShare, true, percent);
-        const checks = [
-          {
-            name: `${where} ${percent(r.requestsPerSecond / base.requestsPerSecond)} of raw ≥ ${percent(goal.minShare)}${share.note}`,
-            pass: share.pass,
-          },
-        ];
-        if (goal.maxP99 !== undefined) {
-          const p99 = againstGoal(r.p99, goal.maxP99, false, (n) => `${n.toFixed(0)} ms`);
-          checks.push({ name: `${where} p99 ${r.p99.toFixed(1)} ms ≤ ${goal.maxP99} ms${p99.note}`, pass: p99.pass });
-        }
-        return checks;
+        const share = goalCheck(`${where(r)} share of raw`, r.requestsPerSecond / base.requestsPerSecond, goal.minShare, percent);
+        return goal.maxP99 === undefined ? [share] : [share, goalCheck(`${where(r)} p99`, r.p99, goal.maxP99, milliseconds)];
       }),
-    ...Object.entries(memory).map(([database, m]) => {
-      const rss = againstGoal(m.rss, MEMORY_GOALS[database], false, mb);
-      return { name: `server RSS after the load on ${database} ${mb(m.rss)} ≤ ${mb(MEMORY_GOALS[database])}${rss.note}`, pass: rss.pass };
-    }),
-    (() => {
-      const cold = againstGoal(startup.coldSeconds, COLD_START_GOAL_SECONDS, false, (n) => `${n.toFixed(2)} s`);
-      return {
-        name: `cold start to the first 200 ${startup.coldSeconds.toFixed(2)} s ≤ ${COLD_START_GOAL_SECONDS} s${cold.note}`,
-        pass: cold.pass,
-      };
-    })(),
+    ...Object.entries(memory).map(([database, m]) =>
+      goalCheck(`server RSS after the load on ${database}`, m.rss, MEMORY_GOALS[database], megabytes),
+    ),
+    goalCheck('cold start to the first 200', startup.coldSeconds, COLD_START_GOAL_SECONDS, seconds),
     ...lighthouse.pages.flatMap((p) => [
       {
         name: `Lighthouse \`${p.path}\` performance ${p.performance} ≥ ${targets.performance}`,

@@ -28,7 +28,8 @@ export const ENCODERS = {
     brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
 };
 
-const isHeaders = (arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg);
+/** The headers object among writeHead's arguments after the status (an optional message may come first); {} when none. */
+export const headersGiven = (args) => args.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg)) ?? {};
 
 /**
  * From here on, an HTML or JSON answer of `res` is held until it ends and then sent compressed,
@@ -43,7 +44,7 @@ export function compressWhole(req, res) {
   let held; // { status, headers } while the body is held back
 
   res.writeHead = function (status, ...rest) {
-    const headers = { ...(rest.find(isHeaders) ?? {}) };
+    const headers = { ...headersGiven(rest) };
     const type = headers['content-type'] ?? res.getHeader('content-type');
     const encoded = headers['content-encoding'] ?? res.getHeader('content-encoding');
     if (!WHOLE.test(String(type ?? '')) || encoded || status === 204 || status === 304) return writeHead.call(this, status, ...rest);

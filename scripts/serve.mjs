@@ -69,10 +69,12 @@ export async function startPortal({ port, host, announce = true }) {
       unanswered.add(res);
       res.once('close', () => unanswered.delete(res));
     }
-    if (refuseUndecodableUrl(req, res) || shared.answer(req, res)) return;
+    if (refuseUndecodableUrl(req, res)) return;
+    const sharedKey = shared.keyOf(req);
+    if (shared.answer(sharedKey, req, res)) return;
     compress(req, res, () => {
       compressWhole(req, res);
-      shared.watch(req, res);
+      shared.watch(sharedKey, req, res);
       handler(req, res);
     });
   });

@@ -7,7 +7,7 @@
 // page changes only with the code and configuration the process started with
 // (docs/decisions/031-request-cost.md).
 import { brotliCompressSync, constants } from 'node:zlib';
-import { ENCODERS, preferredEncoding } from './compress-whole.mjs';
+import { ENCODERS, headersGiven, preferredEncoding } from './compress-whole.mjs';
 
 export const SHARED_PAGE_HEADER = 'x-portal-shared';
 const SESSION_COOKIE = /(?:^|;\s*)token(?:V1|V2|Simulador)=/;
@@ -36,9 +36,8 @@ const SHARED_ENCODERS = {
 export function sharedPages() {
   const pages = new Map();
 
-  /** Answers from memory when it can; true when it did. */
-  function answer(req, res) {
-    const key = keyOf(req);
+  /** Answers from memory the request of `key` (keyOf) when it can; true when it did. */
+  function answer(key, req, res) {
     const page = key && pages.get(key);
     if (!page) return false;
     const encoding = preferredEncoding(req.headers['accept-encoding']);
@@ -59,14 +58,13 @@ export function sharedPages() {
    * compression sees it) and keeps it when the page said so; the marker header is removed either way.
    * Astro's adapter hands its headers to writeHead at once, so they are read there.
    */
-  function watch(req, res) {
-    const key = keyOf(req);
+  function watch(key, req, res) {
     if (!key || req.method !== 'GET') return;
     const chunks = [];
     let kept;
     const { writeHead, write, end } = res;
     res.writeHead = function (status, ...rest) {
-      const given = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg)) ?? {};
+      const given = headersGiven(rest);
       const shared = given[SHARED_PAGE_HEADER] === '1' || res.getHeader(SHARED_PAGE_HEADER) === '1';
       delete given[SHARED_PAGE_HEADER];
       res.removeHeader(SHARED_PAGE_HEADER);
@@ -86,7 +84,7 @@ export function sharedPages() {
     };
   }
 
-  return { answer, watch };
+  return { keyOf, answer, watch };
 }
 
 /** The pipeline's headers of a kept page, but those that describe one transfer. */

@@ -31,7 +31,7 @@ export async function measureLoad({ url, tmpDir, pinning, baseline: baselineTarg
   }
   const results = [
     {
-      name: `raw Node http, the ${number(raw.bytes)} bytes of \`${baselineTarget.path}\` from memory`,
+      name: `raw Node http, the ${raw.bytes.toLocaleString('en-US')} bytes of \`${baselineTarget.path}\` from memory`,
       path: baselineTarget.path,
       method: 'GET',
       ...baseline,
@@ -41,8 +41,6 @@ export async function measureLoad({ url, tmpDir, pinning, baseline: baselineTarg
   for (const target of targets) results.push(await measureTarget(url, target, settings));
   return results;
 }
-
-const number = (n) => new Intl.NumberFormat('en-US').format(n);
 
 /** One target under load, after one request that must succeed. */
 export async function measureTarget(url, target, settings) {

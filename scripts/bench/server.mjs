@@ -120,7 +120,7 @@ export async function stopProcess(child, exited) {
 }
 
 /** VmRSS (now) and VmHWM (peak) of a process in bytes, from /proc; null where /proc is missing. */
-export function residentMemory(pid) {
+function residentMemory(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (field) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1]) * 1024;

@@ -46,7 +46,8 @@ export const endsSession = (status: number, message: unknown): boolean => (statu
 export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string): string => `${loginRedirect(generation, here)}&sessao=expirada`;
 
 const goTo = (url: string) => window.location.assign(url);
-const currentAddress = () => `${window.location.pathname}${window.location.search}`;
+/** The page's path and query: where a login brings the user back, and the key of a step's draft. */
+export const currentAddress = () => `${window.location.pathname}${window.location.search}`;
 
 export function createClient(
   bases: ApiBases,

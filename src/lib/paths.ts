@@ -1,7 +1,11 @@
 /** Where each generation signs in and lands (SPEC §2, §4). */
 export const LOGIN_PATH = { v1: '/signin', v2: '/v2/login' } as const;
 export const HOME_PATH = { v1: '/home', v2: '/v2/home' } as const;
-export const LOGOUT_TARGET = { v1: '/', v2: '/v2/login' } as const;
+/** Each generation's public home: where signing out lands, and the way home a stranger is shown. */
+export const PUBLIC_HOME = { v1: '/', v2: '/v2/login' } as const;
+
+/** The generation an address belongs to: /v2 and below is the new portal, the rest the legacy one. */
+export const generationOfPath = (path: string): 'v1' | 'v2' => (path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1');
 
 /**
  * The `next` parameter of a login page, accepted only as a path of this site. It is read the way the

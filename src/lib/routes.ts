@@ -1,3 +1,5 @@
+import { generationOfPath } from './paths';
+
 /**
  * Which session a page needs (SPEC §2, DESIGN §4): public pages need none, /v2 pages a v2 session,
  * every other page a legacy (v1) session.
@@ -36,5 +38,5 @@ const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/'];
 export function routeArea(pathname: string): RouteArea {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((p) => path.startsWith(p))) return 'public';
-  return path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1';
+  return generationOfPath(path);
 }

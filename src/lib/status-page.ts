@@ -1,4 +1,4 @@
-import { HOME_PATH } from './paths';
+import { generationOfPath, HOME_PATH, PUBLIC_HOME } from './paths';
 
 /**
  * The frame of the not-found (404) and no-permission (403) pages (SPEC §2, docs/decisions/025):
@@ -7,10 +7,6 @@ import { HOME_PATH } from './paths';
  * ('/v2/login' under /v2, '/' elsewhere). The text is the same in both generations.
  */
 export type StatusFrame = { frame: 'portal'; generation: 'v1' | 'v2'; homeHref: string } | { frame: 'public'; homeHref: string };
-
-const PUBLIC_HOME = { v1: '/', v2: '/v2/login' } as const;
-
-export const generationOfPath = (path: string): 'v1' | 'v2' => (path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1');
 
 export function statusFrame(askedPath: string, signedIn: { v1: boolean; v2: boolean }): StatusFrame {
   const generation = generationOfPath(askedPath);

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { database } from '../server/database';
 import { revokeTokens } from '../server/services/sessions';
 import { TOKEN_COOKIES } from '../lib/session';
-import { LOGOUT_TARGET } from '../lib/paths';
+import { PUBLIC_HOME } from '../lib/paths';
 import { sessionCookieOptions } from '../server/api/cookies';
 
 /**
@@ -17,5 +17,5 @@ export const POST: APIRoute = async ({ cookies, request, redirect, locals }) => 
     Object.values(TOKEN_COOKIES).map((name) => cookies.get(name)?.value),
   );
   for (const name of Object.values(TOKEN_COOKIES)) cookies.delete(name, sessionCookieOptions(locals.client.https));
-  return redirect(LOGOUT_TARGET[generation], 303);
+  return redirect(PUBLIC_HOME[generation], 303);
 };

@@ -26,7 +26,6 @@ export interface Cache<K, V> {
   through(key: K, load: () => Promise<V>): Promise<V>;
   /** Replaces or adds an entry loaded at `since` (a `version()`); a change since then wins. */
   set(key: K, value: V, since: number): void;
-  delete(key: K): void;
   /** Drops what a change names, on this instance, at once (before its notice comes back). */
   apply(change: Change): void;
   /** Grows with every change heard: a value loaded before a change is not kept. */
@@ -74,7 +73,6 @@ export function createCache<K, V>(feed: ChangeFeed, spec: CacheSpec<K, V>): Cach
       entries.set(key, { value, at: nowMs() });
       if (entries.size > spec.maxEntries) entries.delete(entries.keys().next().value as K);
     },
-    delete: (key) => void entries.delete(key),
     apply,
     version: () => version,
     get size() {
@@ -93,10 +91,16 @@ const cachesByFeed = new WeakMap<ChangeFeed, Map<string, Cache<unknown, unknown>
 export function cacheOf<K, V>(db: DB, spec: CacheSpec<K, V>): Cache<K, V> | undefined {
   const feed = changesOf(db);
   if (!feed) return undefined;
-  const caches = cachesByFeed.get(feed) ?? new Map<string, Cache<unknown, unknown>>();
-  cachesByFeed.set(feed, caches);
-  const cache = caches.get(spec.name) ?? (createCache(feed, spec) as Cache<unknown, unknown>);
-  caches.set(spec.name, cache);
+  let caches = cachesByFeed.get(feed);
+  if (!caches) {
+    caches = new Map();
+    cachesByFeed.set(feed, caches);
+  }
+  let cache = caches.get(spec.name);
+  if (!cache) {
+    cache = createCache(feed, spec) as Cache<unknown, unknown>;
+    caches.set(spec.name, cache);
+  }
   return cache as Cache<K, V>;
 }
 

@@ -110,7 +110,7 @@ export function config(): Config {
 }
 
 /** What an operator must hear at start-up (the first request reads the configuration: serve.mjs warms up). */
-export function configurationWarnings(settings: Config): string[] {
+function configurationWarnings(settings: Config): string[] {
   const warnings: string[] = [];
   if (settings.PORTAL_ENV === 'PRD' && !settings.SMTP_URL) {
     warnings.push(

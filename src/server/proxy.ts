@@ -106,7 +106,7 @@ export interface RequestSide {
 }
 
 export interface ProxySettings {
-  /** PUBLIC_URL's origin, when configured. */
+  /** PUBLIC_URL's origin (as config.ts normalises it), when configured. */
   publicUrl?: string;
   trustedProxies: TrustedProxies;
 }
@@ -118,7 +118,7 @@ export interface ProxySettings {
  * trusted proxies appended is sure). X-Forwarded-Proto and -Host take their first value, the one
  * the outermost proxy — the one the browser talked to — set.
  */
-export function resolveClient({ url, headers, peer }: RequestSide, { publicUrl, trustedProxies }: ProxySettings): ClientInfo {
+export function resolveClient({ url, headers, peer }: RequestSide, { publicUrl: publicOrigin, trustedProxies }: ProxySettings): ClientInfo {
   const peerAddress = normalizeAddress(peer);
   const fromTrustedProxy = trustedProxies.has(peerAddress);
 
@@ -136,7 +136,6 @@ export function resolveClient({ url, headers, peer }: RequestSide, { publicUrl, 
   const forwardedScheme = fromTrustedProxy ? listOf(headers.get('x-forwarded-proto'))[0]?.toLowerCase() : undefined;
   const scheme = forwardedScheme === 'https' || forwardedScheme === 'http' ? forwardedScheme : undefined;
   const forwardedHost = fromTrustedProxy ? listOf(headers.get('x-forwarded-host'))[0] : undefined;
-  const publicOrigin = publicUrl ? URL.parse(publicUrl)?.origin : undefined;
   // A request addressed to an https PUBLIC_URL came through TLS, even when no trusted proxy says so.
   const addressedToHttpsPublicOrigin = publicOrigin?.startsWith('https:') === true && originOf('https', url.host) === publicOrigin;
   const https = scheme ? scheme === 'https' : url.protocol === 'https:' || addressedToHttpsPublicOrigin;

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressWhole, preferredEncoding } from '../../scripts/compress-whole.mjs';
+import { rawRequest } from '../fixtures/raw-http';
 
 /**
  * Issue 12: pages and API answers are compressed whole, once (scripts/compress-whole.mjs), here in
@@ -36,18 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((done) => server.close(done)));
 
-function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; raw: Buffer }>((resolve, reject) => {
-    http
-      .request(`${base}${path}`, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks) }));
-      })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(`${base}${path}`, headers, method);
 
 describe('compressing pages and API answers whole', () => {
   it.each([

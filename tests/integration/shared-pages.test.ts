@@ -2,6 +2,7 @@ import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedPages } from '../../scripts/shared-pages.mjs';
+import { rawRequest } from '../fixtures/raw-http';
 
 /**
  * Issue 12: a page that says it is the same for every visitor without a session is rendered once
@@ -28,8 +29,9 @@ beforeAll(async () => {
   (globalThis as Record<symbol, unknown>)[schemeHook] = scheme;
   const shared = sharedPages();
   server = http.createServer((req, res) => {
-    if (shared.answer(req, res)) return;
-    shared.watch(req, res);
+    const key = shared.keyOf(req);
+    if (shared.answer(key, req, res)) return;
+    shared.watch(key, req, res);
     const path = (req.url ?? '').split('?')[0]!;
     rendered.push(req.url ?? '');
     const page = PAGES[path] ?? { status: 404, headers: {} };
@@ -45,22 +47,11 @@ afterAll(async () => {
   await new Promise((done) => server.close(done));
 });
 
-/** A raw GET (fetch would decompress): status, headers and the body decoded by hand. */
-function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    http
-      .request(`${base}${path}`, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          const decode = { br: brotliDecompressSync, gzip: gunzipSync }[res.headers['content-encoding'] ?? ''];
-          resolve({ status: res.statusCode!, headers: res.headers, text: (decode ? decode(body) : body).toString() });
-        });
-      })
-      .on('error', reject)
-      .end();
-  });
+/** A GET with its body decoded by hand (fetch would hide the encoding). */
+async function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
+  const { status, headers: answered, raw } = await rawRequest(`${base}${path}`, headers, method);
+  const decode = { br: brotliDecompressSync, gzip: gunzipSync }[answered['content-encoding'] ?? ''];
+  return { status, headers: answered, text: (decode ? decode(raw) : raw).toString() };
 }
 
 const renderings = (path: string) => rendered.filter((url) => url === path).length;

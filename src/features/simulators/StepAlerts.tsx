@@ -1,4 +1,4 @@
-import { RESTORED_NOTE } from './useStepDraft';
+const RESTORED_NOTE = 'Recuperamos os dados que você havia preenchido. Confira e salve para continuar.';
 
 /** What sits above every step form: the note of a restored draft, and the server's refusal. */
 export function StepAlerts({ restored, failure }: { restored: boolean; failure?: string }) {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { dropDraft, keepDraft, takeDraft } from '../../lib/step-drafts';
+import { currentAddress as address } from '../../lib/http';
 
 /**
  * The unsaved values of a step form, kept in the tab's sessionStorage under the step's address while
@@ -7,9 +8,6 @@ import { dropDraft, keepDraft, takeDraft } from '../../lib/step-drafts';
  * sign-in returns a user whose session ended mid-form (docs/decisions/024-selling-flow.md).
  * `restore` runs after hydration, never during the server render, so both renders agree.
  */
-/** The address a draft belongs to: the step's path and query. */
-const address = () => `${window.location.pathname}${window.location.search}`;
-
 export function useStepDraft<T>(restore: (values: T) => void, enabled = true) {
   const [restored, setRestored] = useState(false);
   const restoreRef = useRef(restore);
@@ -30,5 +28,3 @@ export function useStepDraft<T>(restore: (values: T) => void, enabled = true) {
     drop: () => dropDraft(window.sessionStorage, address()),
   };
 }
-
-export const RESTORED_NOTE = 'Recuperamos os dados que você havia preenchido. Confira e salve para continuar.';

@@ -6,7 +6,7 @@ import { ApiError, fieldErrorsOf, forbidden, unauthorized } from './errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
-import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, MAX_BODY_BYTES, readBodyText } from '../request-body';
+import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 import { isStorableText, unstorablePaths } from '../../lib/storable-text';
 
@@ -66,8 +66,6 @@ const ENVELOPES: Record<ApiBase, (payload: unknown) => unknown> = {
   auth: (dado) => ({ dado }),
   gateway: (payload) => payload,
 };
-
-export { MAX_BODY_BYTES };
 
 const json = (status: number, payload: unknown, headers: Headers = new Headers()) => {
   headers.set('content-type', 'application/json; charset=utf-8');
@@ -136,8 +134,8 @@ function refuseUnstorableQuery(search: URLSearchParams) {
   if (Object.keys(fields).length > 0) throw new ApiError(400, UNSTORABLE_MESSAGE, fields);
 }
 
+/** Validates what the request sent at `where` against its schema; unstorable text was refused before. */
 function parse(schema: Schema | undefined, value: unknown, where: string) {
-  refuseUnstorable(value, where);
   if (!schema) return value;
   const result = core.safeParse(schema, value);
   if (!result.success) throw validationError(result.error, where);
@@ -195,9 +193,11 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       const auth = e.auth ? await authenticate(db, request, e.auth) : (undefined as unknown as Authenticated);
       const match = route.regex.exec(url.pathname)!;
       const rawParams = Object.fromEntries(route.names.map((name, i) => [name, decodeParam(name, match[i + 1] ?? '')]));
+      refuseUnstorable(rawParams, 'params');
       const params = parse(e.params, rawParams, 'params');
       refuseUnstorableQuery(url.searchParams);
       const query = parse(e.query, Object.fromEntries(url.searchParams), 'query');
+      if (e.body) refuseUnstorable(rawBody, 'body');
       const body = e.body ? parse(e.body, rawBody, 'body') : undefined;
       const payload = await e.handle({
         request,

@@ -23,7 +23,7 @@ export interface MessageSecrets {
   expiresAt: Date;
 }
 
-export function fillSecrets(body: string, secrets: Record<string, string> | null): string {
+function fillSecrets(body: string, secrets: Record<string, string> | null): string {
   return body.replace(/__segredo_(\w+)__/g, (_, name: string) => secrets?.[name] ?? REDACTED);
 }
 
@@ -103,7 +103,7 @@ async function deliver(
 }
 
 /** Clears the secrets of messages whose secrets expired. */
-export async function redactExpired(db: DB): Promise<void> {
+async function redactExpired(db: DB): Promise<void> {
   await db.updateTable('emails').set({ segredos: null }).where('segredos', 'is not', null).where('redigir_em', '<=', now()).execute();
 }
 

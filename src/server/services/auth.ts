@@ -55,17 +55,18 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   await countAttempt(db, [[RATE_RULES.loginPerAccountAndAddress, pair]]);
   if (Math.random() < 0.01) await pruneLimits(db);
   let found: User | undefined;
+  let user: User | undefined; // found, in this generation
   let valid: boolean;
   try {
     await throttle(db, THROTTLES.loginPerAddress, ip);
     if (!(await isKnownPlace(db, email, ip))) await throttle(db, THROTTLES.loginPerAccount, email);
     found = await findUserByEmail(db, email);
-    valid = await verifyPassword(password, found?.generation === generation ? found.password_hash : null);
+    user = found?.generation === generation ? found : undefined;
+    valid = await verifyPassword(password, user?.password_hash ?? null);
   } catch (error) {
     if (error instanceof ApiError && error.status === 429) await giveBackAttempt(db, RATE_RULES.loginPerAccountAndAddress, pair);
     throw error;
   }
-  const user = found?.generation === generation ? found : undefined;
   const fail = async (error: ApiError) => {
     await logAccess(db, 'LOGIN_FALHOU', generation, email, found?.id ?? null, ip);
     return error;
@@ -76,8 +77,10 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   if (!valid) throw await fail(unauthorized('Usuário ou senha inválidos'));
   await forgetAttempts(db, RATE_RULES.loginPerAccountAndAddress, pair);
   // Only this attempt is given back: the owner's success must not hand a guesser free attempts.
-  await throttleSucceeded(db, THROTTLES.loginPerAccount, email);
-  await throttleSucceeded(db, THROTTLES.loginPerAddress, ip);
+  await throttleSucceeded(db, [
+    [THROTTLES.loginPerAccount, email],
+    [THROTTLES.loginPerAddress, ip],
+  ]);
   await rememberPlace(db, email, ip);
   // Inactivity is told only to whoever knows the password.
   if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');

@@ -24,13 +24,7 @@ export async function issueCode(db: DB, userId: number, purpose: CodePurpose): P
   const secret = purpose === 'PRIMEIRO_ACESSO' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : newToken();
   const expiresAt = new Date(now().getTime() + CODE_LIFETIME_MS[purpose]);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('one_time_codes')
-      .set({ used_at: now() })
-      .where('user_id', '=', userId)
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .execute();
+    await retireCodes(trx, userId, [purpose]); // only the newest code of a purpose works
     await trx
       .insertInto('one_time_codes')
       .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt })

@@ -10,7 +10,7 @@ import { brasiliaDay } from '../../lib/format';
 import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../lib/offer-schema';
 import type { V1SessionUser, V2SessionUser } from '../../lib/session';
 import { announce, readThrough, type CacheSpec } from '../cache';
-import { principalFacts } from './principals';
+import { principalFacts, type PrincipalFacts } from './principals';
 
 /**
  * Offers (`offers`, id = nrOferta): which ones a v2 user may sell now, the simulator start, and the
@@ -111,10 +111,9 @@ function toSellable(row: OfferRow, generation: 'v1' | 'v2'): SellableOffer {
  * The user's own companies and, for each, the one it sells for (from the principal, cached with it).
  * undefined: the provider's admin, who sees the offers of every company.
  */
-async function companiesOfUser(db: DB, user: V2SessionUser): Promise<{ id: number; parentId: number | null; cnpj: string }[] | undefined> {
+async function companiesOfUser(db: DB, user: V2SessionUser): Promise<PrincipalFacts['companies'] | undefined> {
   if (user.profile === 'ADMIN') return undefined;
-  const { companies } = await principalFacts(db, user.idUsuario);
-  return companies.map((c) => ({ id: c.id, parentId: c.parentId, cnpj: c.cdCnpj }));
+  return (await principalFacts(db, user.idUsuario)).companies;
 }
 
 /** Whose offers a user reaches and which simulator codes they may be shown, in their generation. */
@@ -319,14 +318,16 @@ export async function quotationData(db: DB, user: V2SessionUser, idSimulador: nu
   const own = await companiesOfUser(db, user);
   const seller = own?.find((c) => c.id === row.idEmpresa) ?? own?.find((c) => c.parentId === row.idEmpresa);
   const sellerId = seller?.id ?? row.idEmpresa;
-  const company = await db.selectFrom('companies').select('cnpj').where('id', '=', sellerId).executeTakeFirstOrThrow();
+  // The user's own company is in the principal already; the admin's offer names any company.
+  const canal =
+    seller?.cdCnpj ?? (await db.selectFrom('companies').select('cnpj').where('id', '=', sellerId).executeTakeFirstOrThrow()).cnpj;
   const pointOfSale = await db
     .selectFrom('points_of_sale')
     .select('codigo')
     .where('company_id', '=', sellerId)
     .orderBy('id')
     .executeTakeFirst();
-  return { nrOferta: row.nrOferta, meioCanal: 'PORTAL' as const, canal: company.cnpj, pontoVenda: pointOfSale?.codigo ?? null };
+  return { nrOferta: row.nrOferta, meioCanal: 'PORTAL' as const, canal, pontoVenda: pointOfSale?.codigo ?? null };
 }
 
 // --- The provider admin's offer management ---

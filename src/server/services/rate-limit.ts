@@ -147,12 +147,20 @@ export async function throttle(db: DB, rule: ThrottleRule, subject: string): Pro
  * After a success: gives back this one attempt (it was no failure). The subject keeps the others — an
  * account its guessers' failures, an address other accounts' failures.
  */
-export async function throttleSucceeded(db: DB, rule: ThrottleRule, subject: string): Promise<void> {
-  await db.updateTable('throttles').set({ attempts: sql`greatest(attempts - 1, 0)` }).where('key', '=', keyOf(rule, subject)).execute();
+export async function throttleSucceeded(db: DB, subjects: [ThrottleRule, string][]): Promise<void> {
+  await db
+    .updateTable('throttles')
+    .set({ attempts: sql`greatest(attempts - 1, 0)` })
+    .where(
+      'key',
+      'in',
+      subjects.map(([rule, subject]) => keyOf(rule, subject)),
+    )
+    .execute();
 }
 
 /** How long a place an account signed in from stays known. */
-export const KNOWN_PLACE_DAYS = 90;
+const KNOWN_PLACE_DAYS = 90;
 
 /** Remembers that the account signed in from this address. */
 export async function rememberPlace(db: DB, email: string, ip: string): Promise<void> {
