@@ -104,6 +104,40 @@ function fakeClients(outcomes: ('ok' | 'fail')[]) {
   return { made, newClient };
 }
 
+describe('settling a feed', () => {
+  it('waits for its own marker, which no listener hears, while changes before it are published', async () => {
+    const feed = createFeed();
+    feed.setLive(true);
+    const heard: unknown[] = [];
+    feed.subscribe((change) => heard.push(change));
+    const sent: string[] = [];
+    let settled = false;
+    const settling = feed
+      .settle(async (payload) => {
+        sent.push(payload);
+      })
+      .then(() => (settled = true));
+    await Promise.resolve();
+    feed.hear('user:7');
+    feed.hear('settle:of-another-instance');
+    await new Promise((done) => setTimeout(done, 10));
+    expect(settled).toBe(false);
+    feed.hear(sent[0]);
+    await settling;
+    expect(sent).toEqual([expect.stringMatching(/^settle:/)]);
+    expect(heard).toEqual([{ kind: 'user', userId: 7 }]);
+  });
+
+  it('sends nothing where all is heard already (PGlite) or where the caches stand down (not live)', async () => {
+    const notify = vi.fn(async () => {});
+    const synchronous = createFeed({ synchronous: true });
+    synchronous.setLive(true);
+    await synchronous.settle(notify);
+    await createFeed().settle(notify);
+    expect(notify).not.toHaveBeenCalled();
+  });
+});
+
 describe('the PostgreSQL listener', () => {
   afterEach(() => vi.useRealTimers());
 

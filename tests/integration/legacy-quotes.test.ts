@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/server/db';
+import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
@@ -125,6 +125,7 @@ describe('the legacy quote calls on the platform API', () => {
         comissao_centesimos: 2500,
       })
       .execute();
+    await changesSettled(db);
     const ended = (await legacyOffers(db, await loadV1User(db, (await findUserByEmail(db, SELLER))!))).find(
       (o) => o.situacao === 'ENCERRADA',
     )!;

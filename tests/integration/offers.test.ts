@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/server/db';
+import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { findSellableOffer, sellableOffers } from '../../src/server/services/offers';
@@ -93,11 +93,13 @@ describe('sellableOffers', () => {
     const vida = await simulatorId('VEU');
     await db.updateTable('simulators').set({ ativo: false }).where('id', '=', res).execute();
     await db.updateTable('offers').set({ ativo: false }).where('simulator_id', '=', vida).execute();
+    await changesSettled(db);
     try {
       expect((await sellableOffers(db, subagent, TODAY)).map((o) => o.code)).toEqual(['IPU']);
     } finally {
       await db.updateTable('simulators').set({ ativo: true }).where('id', '=', res).execute();
       await db.updateTable('offers').set({ ativo: true }).where('simulator_id', '=', vida).execute();
+      await changesSettled(db);
     }
   });
 

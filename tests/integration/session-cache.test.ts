@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { changesOf, type DB } from '../../src/server/db';
+import { changesSettled, type DB } from '../../src/server/db';
 import { openDatabase } from '../../src/server/database';
 import { freshDatabase } from '../fixtures/db';
 import { useManualClock } from '../../src/server/clock';
@@ -32,23 +32,8 @@ async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statemen
   return { result, statements: [...statements] };
 }
 
-/**
- * On PostgreSQL the database's notices come back a moment after the write (PGlite hears them before
- * the write returns): this waits until every notice sent so far has arrived, by sending one more —
- * about a user who does not exist — and waiting for it (notices arrive in order).
- */
-async function settled() {
-  if (!process.env.DATABASE_URL) return;
-  const marker = 1_000_000_000 + Math.floor(Math.random() * 1_000_000);
-  const feed = changesOf(db)!;
-  const heard = new Promise<void>((done) => {
-    const stop = feed.subscribe((change) => {
-      if (change.kind === 'user' && change.userId === marker) done(void stop());
-    });
-  });
-  await sql`select pg_notify('portal_changes', ${`user:${marker}`})`.execute(db);
-  await heard;
-}
+/** On PostgreSQL the database's notices come back a moment after the write; PGlite hears them before it returns. */
+const settled = () => changesSettled(db);
 
 async function signedInPartner() {
   const user = (await findUserByEmail(db, 'parceiro@parceiro.demo'))!;

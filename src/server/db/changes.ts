@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * What the database says changed (migration 006's triggers NOTIFY `portal_changes`), for the caches
  * of a signed-in request (server/cache.ts: sessions, principals, the offer catalog). The triggers fire
@@ -24,16 +26,28 @@ export interface ChangeFeed {
   /** True while every change is heard; caches bypass themselves otherwise. */
   readonly live: boolean;
   subscribe(listener: (change: Change) => void): () => void;
+  /**
+   * Resolves once every change committed before the call has been heard: `notify` sends a marker
+   * down the channel, and PostgreSQL delivers notices in commit order. For whoever writes with plain
+   * SQL and then reads through a cache at once (tests); services announce their own writes.
+   */
+  settle(notify: (payload: string) => Promise<unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
+const MARKER = 'settle:';
+const SETTLE_TIMEOUT_MS = 5_000;
+
 /** The fan-out every feed shares: listeners, liveness, and 'everything' on each change of liveness. */
-export function createFeed(): ChangeFeed & {
+export function createFeed({ synchronous = false } = {}): ChangeFeed & {
   publish(change: Change): void;
+  /** A notice's payload as it arrives: a settle marker, or a change for the listeners. */
+  hear(payload: string | undefined): void;
   setLive(live: boolean): void;
   onClose(close: () => Promise<void>): void;
 } {
   const listeners = new Set<(change: Change) => void>();
+  const markers = new Map<string, () => void>();
   let live = false;
   let closing: (() => Promise<void>) | undefined;
   const publish = (change: Change) => {
@@ -48,6 +62,29 @@ export function createFeed(): ChangeFeed & {
       return () => listeners.delete(listener);
     },
     publish,
+    hear(payload) {
+      // Another instance's markers are nobody's here.
+      if (!payload?.startsWith(MARKER)) return publish(parseChange(payload));
+      markers.get(payload)?.();
+    },
+    async settle(notify) {
+      // Not live, the caches stand down and nothing stale can be read; synchronous, all is heard.
+      if (synchronous || !live) return;
+      const marker = `${MARKER}${randomUUID()}`;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const heard = new Promise<void>((resolve) => {
+        markers.set(marker, resolve);
+        // A feed that drops meanwhile hears 'everything' anyway: never wait longer than this.
+        timer = setTimeout(resolve, SETTLE_TIMEOUT_MS);
+      });
+      try {
+        await notify(marker);
+        await heard;
+      } finally {
+        clearTimeout(timer);
+        markers.delete(marker);
+      }
+    },
     setLive(next) {
       if (next === live) return;
       live = next;
@@ -66,8 +103,8 @@ export function createFeed(): ChangeFeed & {
 
 /** PGlite's feed: one process, one connection; notices arrive before the writing statement returns. */
 export async function pgliteFeed(pglite: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> }) {
-  const feed = createFeed();
-  const unlisten = await pglite.listen(CHANGE_CHANNEL, (payload) => feed.publish(parseChange(payload)));
+  const feed = createFeed({ synchronous: true });
+  const unlisten = await pglite.listen(CHANGE_CHANNEL, (payload) => feed.hear(payload));
   feed.onClose(() => unlisten().catch(() => {}));
   feed.setLive(true);
   return feed;
@@ -120,7 +157,7 @@ export function postgresFeed(newClient: () => ListenerClient) {
     next.on('error', drop);
     next.on('end', drop);
     next.on('notification', (message) => {
-      if (message.channel === CHANGE_CHANNEL) feed.publish(parseChange(message.payload));
+      if (message.channel === CHANGE_CHANNEL) feed.hear(message.payload);
     });
     try {
       await next.connect();

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect, type KyselyConfig } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -9,7 +9,7 @@ import * as m003 from './migrations/003_afs_redirect_keys';
 import * as m004 from './migrations/004_throttles_and_mail_secrets';
 import * as m005 from './migrations/005_sign_in_places';
 import * as m006 from './migrations/006_change_notifications';
-import { pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
+import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
 
@@ -30,6 +30,11 @@ class PortalDatabase extends Kysely<Database> {
 
 /** The change feed of a database opened by `connect`; none for a transaction or another handle. */
 export const changesOf = (db: DB): ChangeFeed | undefined => (db instanceof PortalDatabase ? db.changes : undefined);
+
+/** Resolves once the caches have heard every change committed so far (ChangeFeed.settle). */
+export async function changesSettled(db: DB): Promise<void> {
+  await changesOf(db)?.settle((payload) => sql`select pg_notify(${CHANGE_CHANNEL}, ${payload})`.execute(db));
+}
 
 /** Migrations are imported, not read from disk, so the built server carries them. Append only. */
 const MIGRATIONS: Record<string, Migration> = {
