@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { cspDigestMemo } from './scripts/csp-digest-memo.mjs';
 
 export default defineConfig({
   output: 'server',
@@ -31,6 +32,8 @@ export default defineConfig({
   },
   server: { port: 4321, host: '127.0.0.1' },
   vite: {
+    // The CSP digests of a page's inline scripts and styles are worked out once, not per request.
+    plugins: [cspDigestMemo()],
     ssr: {
       // Native and WASM database drivers stay in node_modules instead of the server bundle; so does
       // pdfkit, which loads its font metrics and colour profile from its own package at run time.

@@ -23,9 +23,10 @@ export function preferredEncoding(acceptEncoding) {
 export const ENCODERS = {
   identity: (body) => body,
   gzip: (body) => gzipSync(body),
-  // Quality 4, as `compression` uses: within a few percent of the best size at a tenth of its cost.
+  // Quality 2: the 20 KB signed-in home in 0.18 ms and 5.4 KB, where quality 4 (`compression`'s)
+  // takes 0.36 ms for 5.0 KB — a tenth of the page's whole cost for 400 bytes.
   br: (body) =>
-    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
 };
 
 /** The headers object among writeHead's arguments after the status (an optional message may come first); {} when none. */
