@@ -1,3 +1,4 @@
+import { PROPOSAL_STATUS_LABELS, type Clock as AcceptanceClock, type ProposalStatus } from './acceptance';
 import type { Contracting } from './contracting';
 import type { Answers, InstallmentOption, Pricing, Selection } from './products/types';
 import type { QuoteStep } from './quote-flow';
@@ -18,7 +19,7 @@ export interface QuoteView {
   offerName: string;
   nrOferta: number;
   status: QuoteStatus;
-  /** 'Em elaboração', 'Vencida' or 'Proposta em análise'. */
+  /** 'Em elaboração', 'Vencida', 'Proposta em análise', 'Proposta aceita'… */
   statusLabel: string;
   expired: boolean;
   /** Still open to change: not sent and not expired — by its own seller only. */
@@ -38,12 +39,37 @@ export interface QuoteView {
   seller: string;
   createdAt: string;
   validaAte: string;
-  proposta: { nrProposta: string; status: string; createdAt: string } | null;
+  proposta: ProposalView | null;
 }
 
-/** Status as a partner reads it: an unsent quote past its validity is 'Vencida'. */
-export function statusLabel(status: QuoteStatus, expired: boolean): string {
-  if (status === 'PROPOSTA_EM_ANALISE') return 'Proposta em análise';
+export interface ProposalTimelineEntry {
+  label: string;
+  detalhe: string | null;
+  /** Who did it; null when the rules or the clock did. */
+  by: string | null;
+  at: string;
+}
+
+export interface ProposalView {
+  nrProposta: string;
+  /** 'Em análise', 'Aceita'… */
+  status: string;
+  statusCode: ProposalStatus;
+  createdAt: string;
+  /** The 25-day acceptance clock (Lei 15.040/2024). */
+  clock: AcceptanceClock;
+  /** Why it was refused, or which documents were asked for. */
+  motivo: string | null;
+  nrApolice: string | null;
+  timeline: ProposalTimelineEntry[];
+}
+
+/**
+ * Status as a partner reads it: a sent quote by its proposal's state ('Proposta aceita'), an unsent
+ * one past its validity 'Vencida'.
+ */
+export function statusLabel(status: QuoteStatus, expired: boolean, proposal?: ProposalStatus | null): string {
+  if (status === 'PROPOSTA_EM_ANALISE') return `Proposta ${PROPOSAL_STATUS_LABELS[proposal ?? 'EM_ANALISE'].toLowerCase()}`;
   return expired ? 'Vencida' : 'Em elaboração';
 }
 
@@ -51,5 +77,5 @@ export function statusLabel(status: QuoteStatus, expired: boolean): string {
 export const HISTORY_STATUSES = [
   { value: 'EM_ELABORACAO', label: 'Em elaboração' },
   { value: 'VENCIDA', label: 'Vencida' },
-  { value: 'PROPOSTA_EM_ANALISE', label: 'Proposta em análise' },
+  { value: 'PROPOSTA_EM_ANALISE', label: 'Proposta enviada' },
 ] as const;

@@ -2,6 +2,7 @@ import { config } from './config';
 import { connect, migrate, type ConnectOptions, type DB } from './db';
 import { seedDemoData } from './db/seed';
 import { settleDeliveries } from './mail/outbox';
+import { startJobs } from './jobs';
 
 /**
  * The database a process works with: opened, migrated and (when empty) seeded with the demo data.
@@ -20,9 +21,13 @@ export async function openDatabase(options: ConnectOptions & { seed?: boolean })
 // One database per server process: PGlite is a single in-process connection and its data dir may be
 // opened by one process only.
 let shared: Promise<DB> | undefined;
+let stopJobs: (() => Promise<void>) | undefined;
 
 export function database(): Promise<DB> {
-  shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR });
+  shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR }).then((db) => {
+    stopJobs = startJobs(db);
+    return db;
+  });
   return shared;
 }
 
@@ -37,6 +42,8 @@ export async function closeDatabase(): Promise<void> {
   if (!shared) return;
   await settleDeliveries(); // mail under way records its outcome before the database goes
   const db = await shared;
+  await stopJobs?.();
+  stopJobs = undefined;
   shared = undefined;
   await db.destroy();
 }

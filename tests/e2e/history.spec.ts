@@ -27,7 +27,7 @@ test('the partner sees the demo quotes with their statuses, masked documents and
   await expect(rowOf(page, INSURED.open)).toContainText('Em elaboração');
   await expect(rowOf(page, INSURED.open)).toContainText('Residencial');
   await expect(rowOf(page, INSURED.open)).toContainText('***.185.963-**');
-  await expect(rowOf(page, INSURED.sent)).toContainText('Proposta em análise');
+  await expect(rowOf(page, INSURED.sent)).toContainText('Proposta aceita');
   await expect(rowOf(page, INSURED.sent)).toContainText(/Proposta \d+/);
   await expect(rowOf(page, INSURED.sent)).toContainText(/R\$ \d/);
   await expect(rowOf(page, INSURED.expired)).toContainText('Vencida');
@@ -137,11 +137,12 @@ test.describe('without JavaScript', () => {
     });
     expect(login.status()).toBe(200);
     await page.goto('/v2/historico');
-    await page.getByLabel('Situação').selectOption({ label: 'Proposta em análise' });
+    await page.getByLabel('Situação').selectOption({ label: 'Proposta enviada' });
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await expect(page).toHaveURL(/status=PROPOSTA_EM_ANALISE/);
     await expect(rowOf(page, INSURED.sent)).toBeVisible();
-    for (const status of await statusCells(page).allTextContents()) expect(status).toBe('Proposta em análise');
+    for (const status of await statusCells(page).allTextContents())
+      expect(status).toMatch(/^Proposta (em análise|aguardando documentos|aceita|recusada)$/);
   });
 
   test('pages of 10 with links that keep the filters', async ({ page }) => {

@@ -78,7 +78,7 @@ for (const line of LINES) {
     await expect(page).toHaveURL(new RegExp(`/v2/${line.path}/${product.finalStep}/${nrCotacao}/visualizar$`));
     const nrProposta = (await page.getByTestId('nr-proposta').textContent())!.trim();
     expect(nrProposta).toMatch(/^\d{12}$/);
-    await expect(page.getByText('Em análise', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('situacao-proposta')).toHaveText(/^(Aceita|Em análise)$/);
 
     const pdf = await page.request.get(`/v2/relatorios/pdf/proposta/${nrCotacao}`);
     expect(pdf.headers()['content-type']).toBe('application/pdf');

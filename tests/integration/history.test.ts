@@ -181,7 +181,7 @@ describe('filters', () => {
 
   it('status: in progress, expired (unsent and past its validity) and proposals', async () => {
     const sent = await list(PARTNER, { status: 'PROPOSTA_EM_ANALISE' });
-    expect(sent.content.map((r) => [r.nomeSegurado, r.statusLabel])).toEqual([[DEMO_INSURED.vida.nome, 'Proposta em análise']]);
+    expect(sent.content.map((r) => [r.nomeSegurado, r.statusLabel])).toEqual([[DEMO_INSURED.vida.nome, 'Proposta aceita']]);
     expect(sent.content[0]!.nrProposta).toMatch(/^\d+$/);
 
     const expired = await list(PARTNER, { status: 'VENCIDA' });

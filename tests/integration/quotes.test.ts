@@ -245,11 +245,12 @@ describe('a full residential quote, cadastro to proposal', () => {
     expect(status).toBe(200);
     expect(json.dado.cotacao).toMatchObject({
       status: 'PROPOSTA_EM_ANALISE',
-      statusLabel: 'Proposta em análise',
+      // Within the residential rules: accepted straight through (issue 13).
+      statusLabel: 'Proposta aceita',
       editable: false,
       expired: false,
       etapa: 'finalizacao',
-      proposta: { nrProposta, status: 'Em análise' },
+      proposta: { nrProposta, status: 'Aceita' },
       precificacao: expected,
     });
   });
@@ -418,11 +419,11 @@ describe('expiry', () => {
     expect(await proposalRows(nr)).toEqual([]);
   });
 
-  it('a proposal sent before the expiry stays "Proposta em análise"', async () => {
+  it('a proposal sent before the expiry keeps its state ("Proposta aceita"), never "Vencida"', async () => {
     const { nr, nrProposta } = await sentResidentialQuote();
     await expire(nr);
     const { json } = await getQuote(await simulatorToken(PARTNER), nr);
-    expect(json.dado.cotacao).toMatchObject({ expired: false, statusLabel: 'Proposta em análise', proposta: { nrProposta } });
+    expect(json.dado.cotacao).toMatchObject({ expired: false, statusLabel: 'Proposta aceita', proposta: { nrProposta } });
     // Submitting again still answers the proposal that exists.
     const again = await propose(await simulatorToken(PARTNER), nr);
     expect(again).toMatchObject({ status: 200, json: { dado: { nrProposta } } });

@@ -1,4 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ProposalEvent, ProposalStatus } from '../../lib/acceptance';
+import type { StoredInstallmentStatus, StoredPolicyStatus } from '../../lib/policies';
 
 /** Table types of the database (snake_case, as in SQL). Migrations in ./migrations are the truth. */
 
@@ -208,10 +210,63 @@ export interface ProposalsTable {
   id: Generated<number>;
   quote_id: number;
   nr_proposta: string;
-  status: Generated<string>;
+  status: Generated<ProposalStatus>;
   user_id: number;
   aceite_termo_em: Timestamp;
   created_at: CreatedAt;
+  /** The 25-day acceptance deadline (Lei 15.040/2024); moved on when the clock resumes. */
+  aceite_ate: Timestamp;
+  /** Set while the clock stands still waiting for the partner's documents. */
+  suspensa_desde: Timestamp | null;
+  decidida_em: Timestamp | null;
+  /** Why it was refused, or which documents were asked for. */
+  motivo: string | null;
+}
+
+export interface ProposalEventsTable {
+  id: Generated<number>;
+  proposal_id: number;
+  tipo: ProposalEvent;
+  detalhe: string | null;
+  /** Who did it; null when the rules or the clock did. */
+  user_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface PoliciesTable {
+  id: Generated<number>;
+  nr_apolice: string;
+  id_contratacao: number;
+  proposal_id: number;
+  quote_id: number;
+  /** The seller. */
+  user_id: number;
+  company_id: number | null;
+  point_of_sale_id: number | null;
+  simulator_code: string;
+  line: string;
+  generation: Generation;
+  nome_segurado: string;
+  documento_segurado: string;
+  inicio_vigencia: string;
+  fim_vigencia: string;
+  premio_liquido: number;
+  custo_apolice: number;
+  iof: number;
+  premio_total: number;
+  forma_pagamento: string;
+  status: Generated<StoredPolicyStatus>;
+  emitida_em: Timestamp;
+}
+
+export interface InstallmentsTable {
+  id: Generated<number>;
+  policy_id: number;
+  numero: number;
+  vencimento: string;
+  valor: number;
+  status: Generated<StoredInstallmentStatus>;
+  paga_em: Timestamp | null;
 }
 
 export interface Database {
@@ -234,6 +289,9 @@ export interface Database {
   offers: OffersTable;
   quotes: QuotesTable;
   proposals: ProposalsTable;
+  proposal_events: ProposalEventsTable;
+  policies: PoliciesTable;
+  installments: InstallmentsTable;
 }
 
 export type User = Selectable<UsersTable>;

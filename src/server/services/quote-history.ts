@@ -81,6 +81,7 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
         'q.valida_ate',
         'q.created_at',
         'p.nr_proposta',
+        'p.status as proposal_status',
         's.nome as product_name',
         'u.nome as seller_name',
       ])
@@ -106,7 +107,7 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       documentoSegurado: maskDocument(row.documento_segurado),
       premioTotal: row.premio_total,
       status: expired ? 'VENCIDA' : quoteStatus,
-      statusLabel: statusLabel(quoteStatus, expired),
+      statusLabel: statusLabel(quoteStatus, expired, row.proposal_status),
       createdAt: new Date(row.created_at).toISOString(),
       validaAte: new Date(row.valida_ate).toISOString(),
       seller: row.seller_name,

@@ -7,13 +7,15 @@ import { ApiError, badRequest, fieldErrorsOf, forbidden, notFound } from '../api
 import { asksDueDay, contractingSchema, type Contracting } from '../../lib/contracting';
 import { brasiliaDay, formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
+import { receiveProposal } from './acceptance';
+import { acceptanceClock, acceptanceDeadline, isDecided, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS } from '../../lib/acceptance';
 import { installmentOptions, price, validateSelection, withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import { insuredDocument, insuredName, insuredSchema } from '../../lib/products/insured';
 import { answersSchema } from '../../lib/products/questions';
 import { flowOf } from '../../lib/products/flow';
 import type { Answers, ProductDef, Selection } from '../../lib/products/types';
 import { nextStep, stepsOf, type QuoteStep } from '../../lib/quote-flow';
-import { statusLabel, type QuoteStatus, type QuoteView } from '../../lib/quotes';
+import { statusLabel, type ProposalTimelineEntry, type QuoteStatus, type QuoteView } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 
 /**
@@ -356,10 +358,17 @@ export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, in
     const nrProposta = await nextProposalNumber(trx, now);
     const inserted = await trx
       .insertInto('proposals')
-      .values({ quote_id: row.id, nr_proposta: nrProposta, user_id: seller.userId, aceite_termo_em: now })
+      .values({
+        quote_id: row.id,
+        nr_proposta: nrProposta,
+        user_id: seller.userId,
+        aceite_termo_em: now,
+        aceite_ate: acceptanceDeadline(now),
+      })
       .onConflict((oc) => oc.column('quote_id').doNothing())
-      .returning('nr_proposta')
+      .returning(['id', 'nr_proposta'])
       .executeTakeFirst();
+    if (inserted) await receiveProposal(trx, inserted.id, seller.userId, now);
     await trx
       .updateTable('quotes')
       .set({ status: 'PROPOSTA_EM_ANALISE', etapa: product.finalStep, updated_at: now })
@@ -379,6 +388,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     .innerJoin('users as u', 'u.id', 'q.user_id')
     .leftJoin('companies as c', 'c.id', 'o.company_id')
     .leftJoin('proposals as p', 'p.quote_id', 'q.id')
+    .leftJoin('policies as ap', 'ap.proposal_id', 'p.id')
     .selectAll('q')
     .select([
       'o.nome as offer_name',
@@ -386,9 +396,14 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
       'u.nome as seller_name',
       'c.razao_social',
       'c.cnpj',
+      'p.id as proposal_id',
       'p.nr_proposta',
       'p.status as proposal_status',
       'p.created_at as proposal_created_at',
+      'p.aceite_ate',
+      'p.suspensa_desde',
+      'p.motivo',
+      'ap.nr_apolice',
     ])
     .where('q.nr_cotacao', '=', nrCotacao)
     .where('q.generation', '=', seller.generation)
@@ -405,7 +420,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     offerName: row.offer_name,
     nrOferta: row.offer_id,
     status,
-    statusLabel: statusLabel(status, expired),
+    statusLabel: statusLabel(status, expired, row.proposal_status),
     expired,
     mine: row.user_id === seller.userId,
     editable: status === 'EM_ELABORACAO' && !expired && row.user_id === seller.userId,
@@ -422,10 +437,39 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     seller: row.seller_name,
     createdAt: new Date(row.created_at).toISOString(),
     validaAte: new Date(row.valida_ate).toISOString(),
-    proposta: row.nr_proposta
-      ? { nrProposta: row.nr_proposta, status: 'Em análise', createdAt: new Date(row.proposal_created_at!).toISOString() }
+    proposta: row.proposal_id
+      ? {
+          nrProposta: row.nr_proposta!,
+          status: PROPOSAL_STATUS_LABELS[row.proposal_status!],
+          statusCode: row.proposal_status!,
+          createdAt: new Date(row.proposal_created_at!).toISOString(),
+          clock: acceptanceClock(
+            { decided: isDecided(row.proposal_status!), deadline: row.aceite_ate, suspendedAt: row.suspensa_desde },
+            now,
+          ),
+          motivo: row.motivo,
+          nrApolice: row.nr_apolice,
+          timeline: await proposalTimeline(db, row.proposal_id),
+        }
       : null,
   };
+}
+
+/** What happened to a proposal, oldest first. */
+async function proposalTimeline(db: DB, proposalId: number): Promise<ProposalTimelineEntry[]> {
+  const events = await db
+    .selectFrom('proposal_events as e')
+    .leftJoin('users as u', 'u.id', 'e.user_id')
+    .select(['e.tipo', 'e.detalhe', 'e.created_at', 'u.nome'])
+    .where('e.proposal_id', '=', proposalId)
+    .orderBy('e.id')
+    .execute();
+  return events.map((e) => ({
+    label: PROPOSAL_EVENT_LABELS[e.tipo],
+    detalhe: e.detalhe,
+    by: e.nome,
+    at: new Date(e.created_at).toISOString(),
+  }));
 }
 
 /** The seller's latest open quote of a line: where a step route without a number resumes. */

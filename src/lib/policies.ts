@@ -1,0 +1,56 @@
+import { dueDates } from './contracting';
+
+/*
+ * Policies and their installments (DESIGN §10): the term, the due dates and the states a page shows.
+ * Dates are ISO calendar days in Brasília ('2026-11-23').
+ */
+
+/** The term: one year from the proposal's day, ending on the same day a year later. */
+export function policyTerm(startDay: string): { inicio: string; fim: string } {
+  const [year, month, day] = startDay.split('-').map(Number) as [number, number, number];
+  // 29 February starts a term that ends on 28 February (Date.UTC would roll over to 1 March).
+  const end = new Date(Date.UTC(year + 1, month - 1, day));
+  if (end.getUTCMonth() !== month - 1) end.setUTCDate(0);
+  return { inicio: startDay, fim: end.toISOString().slice(0, 10) };
+}
+
+/** Days after issuance before the first installment of a method with no due day (Pix) falls due. */
+export const FIRST_DUE_AFTER_DAYS = 3;
+
+/**
+ * The due dates of a policy's installments: monthly on the chosen due day, the first at least five
+ * days after issuance (dueDates); a method with no due day (Pix) is due a few days after issuance
+ * and then monthly on that day.
+ */
+export function installmentDueDates(dueDay: number | undefined, issuedDay: string, count: number): string[] {
+  if (dueDay !== undefined) return dueDates(issuedDay, dueDay, count);
+  const [year, month, day] = issuedDay.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(year, month - 1, day + FIRST_DUE_AFTER_DAYS));
+  const monthly = Math.min(first.getUTCDate(), 28); // a day every month has
+  return Array.from({ length: count }, (_, i) =>
+    new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, i === 0 ? first.getUTCDate() : monthly)).toISOString().slice(0, 10),
+  );
+}
+
+export type StoredPolicyStatus = 'VIGENTE' | 'CANCELADA';
+export type PolicyStatus = StoredPolicyStatus | 'VENCIDA';
+
+export const POLICY_STATUS_LABELS: Record<PolicyStatus, string> = { VIGENTE: 'Vigente', CANCELADA: 'Cancelada', VENCIDA: 'Vencida' };
+
+/** A policy in force whose term ended is 'vencida' (nothing is written when a term ends). */
+export const policyStatus = (stored: StoredPolicyStatus, fimVigencia: string, today: string): PolicyStatus =>
+  stored === 'VIGENTE' && fimVigencia < today ? 'VENCIDA' : stored;
+
+export type StoredInstallmentStatus = 'ABERTA' | 'PAGA' | 'CANCELADA';
+export type InstallmentStatus = StoredInstallmentStatus | 'VENCIDA';
+
+export const INSTALLMENT_STATUS_LABELS: Record<InstallmentStatus, string> = {
+  ABERTA: 'Em aberto',
+  PAGA: 'Paga',
+  CANCELADA: 'Cancelada',
+  VENCIDA: 'Vencida',
+};
+
+/** An open installment past its due day is overdue. */
+export const installmentStatus = (stored: StoredInstallmentStatus, vencimento: string, today: string): InstallmentStatus =>
+  stored === 'ABERTA' && vencimento < today ? 'VENCIDA' : stored;

@@ -1,0 +1,55 @@
+import type { DB } from './db';
+import { now } from './clock';
+import { acceptBySilence } from './services/acceptance';
+
+/**
+ * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
+ * SELECT … FOR UPDATE SKIP LOCKED, so several instances over one PostgreSQL may run it at the same
+ * moment and still do each piece once; a job that fails is logged and tried again at its next turn.
+ */
+export interface Job {
+  name: string;
+  everyMs: number;
+  run(db: DB): Promise<unknown>;
+}
+
+export const JOBS: Job[] = [
+  // Proposals whose 25 days ran out are accepted by silence (Lei 15.040/2024): within a minute.
+  { name: 'aceite por decurso de prazo', everyMs: 60_000, run: (db) => acceptBySilence(db, now()) },
+];
+
+/** The first turn waits this long, so a starting server answers its first pages first. */
+const FIRST_TURN_MS = 5_000;
+
+/** Starts the jobs; the answer stops them, waiting for a turn under way to end. */
+export function startJobs(db: DB, jobs: Job[] = JOBS, firstTurnMs = FIRST_TURN_MS): () => Promise<void> {
+  const running = new Set<Promise<void>>();
+  const timers = jobs.map((job) => {
+    let busy = false;
+    const turn = () => {
+      if (busy) return; // a slow turn is not doubled by the next tick
+      busy = true;
+      const done = job
+        .run(db)
+        .then(() => undefined)
+        .catch((error: Error) => console.error(`Tarefa "${job.name}" falhou: ${error.message}`))
+        .finally(() => {
+          busy = false;
+          running.delete(done);
+        });
+      running.add(done);
+    };
+    const first = setTimeout(turn, firstTurnMs);
+    const every = setInterval(turn, job.everyMs);
+    first.unref();
+    every.unref();
+    return [first, every] as const;
+  });
+  return async () => {
+    for (const [first, every] of timers) {
+      clearTimeout(first);
+      clearInterval(every);
+    }
+    await Promise.all(running);
+  };
+}

@@ -1,0 +1,163 @@
+import type { DB } from '../db';
+import { ApiError, notFound } from '../api/errors';
+import { analyse, PROPOSAL_STATUS_LABELS, resumedDeadline, type ProposalEvent, type ProposalStatus } from '../../lib/acceptance';
+import { withCoverageShares, type StoredPricing } from '../../lib/products/engine';
+import type { Answers } from '../../lib/products/types';
+import type { ProductLine } from '../../lib/simulators';
+import { issuePolicy } from './policies';
+
+/*
+ * The acceptance of a proposal (Lei 15.040/2024; DESIGN §10): the rules accept it straight through
+ * or refer it to the provider's ADMIN, who accepts, refuses or asks for documents (the clock stands
+ * still until the partner sends them); one still undecided when its 25 days run out is accepted by
+ * silence. Every change is a row of proposal_events, the proposal's timeline. Acceptance issues the
+ * policy in the same transaction.
+ */
+
+const UNDECIDED: ProposalStatus[] = ['EM_ANALISE', 'AGUARDANDO_DOCUMENTOS'];
+
+const MESSAGES = {
+  notFound: 'Proposta não encontrada.',
+  decided: (status: ProposalStatus) => `Esta proposta já foi decidida (${PROPOSAL_STATUS_LABELS[status].toLowerCase()}).`,
+  waiting: 'Esta proposta já aguarda documentos do parceiro.',
+  notWaiting: 'Esta proposta não aguarda documentos.',
+} as const;
+
+const record = (
+  trx: DB,
+  proposalId: number,
+  tipo: ProposalEvent,
+  now: Date,
+  detail: { userId?: number | null; detalhe?: string | null } = {},
+) =>
+  trx
+    .insertInto('proposal_events')
+    .values({ proposal_id: proposalId, tipo, detalhe: detail.detalhe ?? null, user_id: detail.userId ?? null, created_at: now })
+    .execute();
+
+/**
+ * A proposal just stored with its deadline (inside sendProposal's transaction): the rules of its line
+ * accept it at once or refer it for analysis.
+ */
+export async function receiveProposal(trx: DB, proposalId: number, sellerId: number, now: Date): Promise<void> {
+  const row = await trx
+    .selectFrom('proposals as p')
+    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+    .select(['q.line', 'q.respostas', 'q.risco', 'q.precificacao'])
+    .where('p.id', '=', proposalId)
+    .executeTakeFirstOrThrow();
+  await record(trx, proposalId, 'ENVIADA', now, { userId: sellerId });
+  const answers = { ...(row.respostas as Answers), ...((row.risco ?? {}) as Answers) };
+  const { coverages } = withCoverageShares(row.precificacao as unknown as StoredPricing);
+  const analysis = analyse(row.line as ProductLine, answers, coverages);
+  if (analysis.straightThrough) await accept(trx, proposalId, 'ACEITA_AUTOMATICAMENTE', now);
+  else await record(trx, proposalId, 'ENCAMINHADA_ANALISE', now, { detalhe: analysis.reasons.join(' ') });
+}
+
+/** Accepts an undecided proposal and issues its policy; false when it was decided meanwhile. */
+async function accept(trx: DB, proposalId: number, how: ProposalEvent, now: Date, userId?: number): Promise<boolean> {
+  const accepted = await trx
+    .updateTable('proposals')
+    .set({ status: 'ACEITA', decidida_em: now, suspensa_desde: null })
+    .where('id', '=', proposalId)
+    .where('status', 'in', UNDECIDED)
+    .returning('id')
+    .executeTakeFirst();
+  if (!accepted) return false;
+  await record(trx, proposalId, how, now, { userId });
+  const { nrApolice } = await issuePolicy(trx, proposalId, now);
+  await record(trx, proposalId, 'APOLICE_EMITIDA', now, { detalhe: `Apólice nº ${nrApolice}` });
+  return true;
+}
+
+/** The proposal by number, locked for a decision; 404 when there is none. */
+async function lockedProposal(trx: DB, nrProposta: string) {
+  const row = await trx
+    .selectFrom('proposals')
+    .select(['id', 'status', 'aceite_ate', 'suspensa_desde', 'quote_id'])
+    .where('nr_proposta', '=', nrProposta)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw notFound(MESSAGES.notFound);
+  return row;
+}
+
+export type Decision = { decisao: 'ACEITAR' } | { decisao: 'RECUSAR' | 'SOLICITAR_DOCUMENTOS'; motivo: string };
+
+/** The provider's ADMIN decides a referred proposal (the caller checked who may). */
+export async function decideProposal(db: DB, adminId: number, nrProposta: string, decision: Decision, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const proposal = await lockedProposal(trx, nrProposta);
+    if (!UNDECIDED.includes(proposal.status)) throw new ApiError(409, MESSAGES.decided(proposal.status));
+    if (decision.decisao === 'ACEITAR') return void (await accept(trx, proposal.id, 'ACEITA', now, adminId));
+    if (decision.decisao === 'RECUSAR') {
+      await trx
+        .updateTable('proposals')
+        .set({ status: 'RECUSADA', decidida_em: now, suspensa_desde: null, motivo: decision.motivo })
+        .where('id', '=', proposal.id)
+        .execute();
+      return void (await record(trx, proposal.id, 'RECUSADA', now, { userId: adminId, detalhe: decision.motivo }));
+    }
+    if (proposal.status === 'AGUARDANDO_DOCUMENTOS') throw new ApiError(409, MESSAGES.waiting);
+    await trx
+      .updateTable('proposals')
+      .set({ status: 'AGUARDANDO_DOCUMENTOS', suspensa_desde: now, motivo: decision.motivo })
+      .where('id', '=', proposal.id)
+      .execute();
+    await record(trx, proposal.id, 'DOCUMENTOS_SOLICITADOS', now, { userId: adminId, detalhe: decision.motivo });
+  });
+}
+
+/**
+ * The partner answers a request for documents (`sellerMay` says whether this user may act on the
+ * quote: the same scope as seeing it): the clock resumes where it stopped.
+ */
+export async function documentsSent(
+  db: DB,
+  userId: number,
+  nrProposta: string,
+  mensagem: string,
+  sellerMay: (quoteId: number) => Promise<boolean>,
+  now: Date,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const proposal = await lockedProposal(trx, nrProposta);
+    if (!(await sellerMay(proposal.quote_id))) throw notFound(MESSAGES.notFound);
+    if (proposal.status !== 'AGUARDANDO_DOCUMENTOS' || !proposal.suspensa_desde) throw new ApiError(409, MESSAGES.notWaiting);
+    await trx
+      .updateTable('proposals')
+      .set({ status: 'EM_ANALISE', suspensa_desde: null, aceite_ate: resumedDeadline(proposal.aceite_ate, proposal.suspensa_desde, now) })
+      .where('id', '=', proposal.id)
+      .execute();
+    await record(trx, proposal.id, 'DOCUMENTOS_ENVIADOS', now, { userId, detalhe: mensagem });
+  });
+}
+
+/** How many proposals the deadline job accepts per transaction. */
+const SILENCE_BATCH = 20;
+
+/**
+ * The deadline job: every proposal in analysis whose 25 days ran out is accepted by silence (one
+ * whose clock stands still, waiting for documents, is not). Rows are claimed with SKIP LOCKED, so
+ * several instances over one PostgreSQL never accept one twice, and none waits for another.
+ */
+export async function acceptBySilence(db: DB, now: Date): Promise<number> {
+  let accepted = 0;
+  for (;;) {
+    const batch = await db.transaction().execute(async (trx) => {
+      const due = await trx
+        .selectFrom('proposals')
+        .select('id')
+        .where('status', '=', 'EM_ANALISE')
+        .where('aceite_ate', '<=', now)
+        .orderBy('aceite_ate')
+        .limit(SILENCE_BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      for (const { id } of due) if (await accept(trx, id, 'ACEITA_POR_SILENCIO', now)) accepted += 1;
+      return due.length;
+    });
+    if (batch < SILENCE_BATCH) return accepted;
+  }
+}
