@@ -96,6 +96,10 @@ export function acceptanceClock(proposal: { decided: boolean; deadline: Date | n
     : { state: 'running', deadline, daysLeft };
 }
 
+/** The reason of a refusal, the documents asked for, the partner's answer: a few words, not an essay. */
+export const DECISION_TEXT_MIN = 5;
+export const DECISION_TEXT_MAX = 500;
+
 export type ProposalStatus = 'EM_ANALISE' | 'AGUARDANDO_DOCUMENTOS' | 'ACEITA' | 'RECUSADA';
 
 export const PROPOSAL_STATUS_LABELS: Record<ProposalStatus, string> = {

@@ -149,7 +149,16 @@ export const V2_MENU: MenuItem[] = [
     profiles: ['PARCEIRO_ADMIN', 'PARCEIRO', 'SUBSTABELECIDO'],
     operations: ['HISTORICO_COTACAO_PROPOSTA'],
   },
-  { id: 'seguros', title: 'Seguros', profiles: ['ADMIN'], children: [{ id: 'ofertas', title: 'Ofertas', route: '/v2/ofertas' }] },
+  {
+    id: 'seguros',
+    title: 'Seguros',
+    profiles: ['ADMIN'],
+    children: [
+      { id: 'ofertas', title: 'Ofertas', route: '/v2/ofertas' },
+      // Ours (SPEC §2 does not list it): the acceptance queue of issue 13.
+      { id: 'analise-propostas', title: 'Análise de propostas', route: '/v2/propostas/analise', profiles: ['ADMIN'] },
+    ],
+  },
   {
     id: 'dados',
     title: 'Dados',

@@ -93,6 +93,7 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   // Every v2 account sells the seed's one Residencial offer: straight to its start route.
   '/v2/home/[codigo]': { path: '/v2/home/res', expect: v2Only(303, 'v2') },
   '/v2/ofertas': { path: '/v2/ofertas', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  '/v2/propostas/analise': { path: '/v2/propostas/analise', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   '/v2/ofertas/cadastro/[idSimulador]': { path: '/v2/ofertas/cadastro/1', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   // Guarded like /v2/home: every v2 demo account may open the history (invalid filters are a 200 page too).
   '/v2/historico': { path: '/v2/historico?simulador=RES&de=2026-13-01', expect: v2Only(200, 'v2') },
@@ -165,6 +166,17 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     body: { aceiteTermo: true },
     expect: v2Only(404, 401),
   },
+  'POST /api/bff/v1/cotacoes/:nrCotacao/proposta/documentos': {
+    path: '/api/bff/v1/cotacoes/999999/proposta/documentos',
+    body: { mensagem: 'Fotos da fachada enviadas.' },
+    expect: v2Only(404, 401),
+  },
+  // Only the provider's ADMIN decides (a proposal that does not exist: 404).
+  'POST /api/bff/v1/propostas/:nrProposta/decisao': {
+    path: '/api/bff/v1/propostas/999999/decisao',
+    body: { decisao: 'ACEITAR' },
+    expect: { ...v2Only(403, 401), adminV2: 404 },
+  },
   'POST /api/bff/v1/precificacao': {
     body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, // answers missing: 400; the sub-delegated user may not price AFU
     expect: { ...v2Only(400, 401), substabelecido: 403 },
@@ -180,6 +192,11 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'POST /api/plataforma/v1/cotacoes/:nrCotacao/proposta': {
     path: '/api/plataforma/v1/cotacoes/999999/proposta',
     body: { aceiteTermo: true },
+    expect: legacyOnly(404, 401),
+  },
+  'POST /api/plataforma/v1/cotacoes/:nrCotacao/proposta/documentos': {
+    path: '/api/plataforma/v1/cotacoes/999999/proposta/documentos',
+    body: { mensagem: 'Fotos da fachada enviadas.' },
     expect: legacyOnly(404, 401),
   },
   'POST /api/plataforma/v1/precificacao': { body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, expect: legacyOnly(400, 401) },

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
 import { sellableOffers } from '../../src/server/services/offers';
 import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
 import { createQuote, saveStep, sendProposal, type Seller } from '../../src/server/services/quotes';
 import { sellerFromV2 } from '../../src/server/services/sellers';
-import { acceptBySilence, decideProposal, documentsSent } from '../../src/server/services/acceptance';
+import { acceptBySilence, analysisQueue, decideProposal, documentsSent } from '../../src/server/services/acceptance';
 import type { V2SessionUser } from '../../src/lib/session';
 
 /**
@@ -139,13 +140,11 @@ describe('a proposal referred for analysis', () => {
     expect(await proposal(nrProposta)).toMatchObject({ status: 'AGUARDANDO_DOCUMENTOS', suspensa_desde: asked });
     // Waiting for documents, the clock does not run out.
     expect(await acceptBySilence(db, new Date(START.getTime() + 30 * DAY_MS))).toBe(0);
-    const mine = async () => true;
     const sent = new Date(START.getTime() + 12 * DAY_MS);
-    await documentsSent(db, partner.seller.userId, nrProposta, 'Fotos anexadas por e-mail.', mine, sent);
+    await documentsSent(db, partner.seller.userId, nrProposta, 'Fotos anexadas por e-mail.', sent);
     const deadline = new Date(START.getTime() + (25 + 7) * DAY_MS);
     expect(await proposal(nrProposta)).toMatchObject({ status: 'EM_ANALISE', suspensa_desde: null, aceite_ate: deadline });
-    await expect(documentsSent(db, partner.seller.userId, nrProposta, 'de novo', mine, sent)).rejects.toMatchObject({ status: 409 });
-    await expect(documentsSent(db, partner.seller.userId, nrProposta, 'x', async () => false, sent)).rejects.toMatchObject({ status: 404 });
+    await expect(documentsSent(db, partner.seller.userId, nrProposta, 'de novo', sent)).rejects.toMatchObject({ status: 409 });
 
     expect(await acceptBySilence(db, new Date(deadline.getTime() - 1))).toBe(0);
     expect(await acceptBySilence(db, deadline)).toBeGreaterThanOrEqual(1);
@@ -182,5 +181,93 @@ describe('the deadline job', () => {
       .where('status', '=', 'ACEITA')
       .executeTakeFirstOrThrow();
     expect(issued.n).toBe(accepted.n);
+  });
+});
+
+describe('the API: the ADMIN decides, the partner answers a request for documents', () => {
+  const call = () => apiClient(db);
+  const tokens = new Map<string, string>();
+  async function as(email: string, simulator = false) {
+    const key = `${email}:${simulator}`;
+    if (!tokens.has(key)) {
+      const login = await call()('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+      expect(login.status, JSON.stringify(login.json)).toBe(200);
+      let token: string = login.json.token;
+      if (simulator) {
+        const sim = await call()('POST', '/api/plataforma/v1/login/token', {
+          body: { nome: 'Portal', idCanalUltron: 1, nomeCanalUltron: 'Portal', email, cdAutenticacao: 'x', idCanal: 1 },
+          headers: { authtoken: token },
+        });
+        token = sim.json.resultado.token;
+      }
+      tokens.set(key, token);
+    }
+    return { authtoken: tokens.get(key)! };
+  }
+  const decide = async (email: string, nrProposta: string, body: unknown) =>
+    call()('POST', `/api/bff/v1/propostas/${nrProposta}/decisao`, { headers: await as(email), body });
+  const nrCotacaoOf = async (nrProposta: string) =>
+    (
+      await db
+        .selectFrom('quotes as q')
+        .innerJoin('proposals as p', 'p.quote_id', 'q.id')
+        .select('q.nr_cotacao')
+        .where('p.nr_proposta', '=', nrProposta)
+        .executeTakeFirstOrThrow()
+    ).nr_cotacao;
+
+  it('only the provider’s ADMIN decides, with a reason to refuse or to ask for documents', async () => {
+    const nrProposta = await sell({ ...HOUSE, construcao: 'mista' }, new Date());
+    expect((await analysisQueue(db, new Date())).map((q) => q.nrProposta)).toContain(nrProposta);
+    expect((await decide('parceiro@parceiro.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(403);
+    expect((await decide('parceiro.admin@parceiro.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(403);
+    const noReason = await decide('admin@seguradora.demo', nrProposta, { decisao: 'RECUSAR', motivo: ' ' });
+    expect(noReason).toMatchObject({ status: 400, json: { erros: { motivo: [expect.stringContaining('motivo da recusa')] } } });
+    expect((await decide('admin@seguradora.demo', nrProposta, { decisao: 'TALVEZ' })).status).toBe(400);
+    expect((await decide('admin@seguradora.demo', '123456789', { decisao: 'ACEITAR' })).status).toBe(404);
+    expect((await decide('admin@seguradora.demo', 'abc', { decisao: 'ACEITAR' })).status).toBe(400);
+    expect(await proposal(nrProposta)).toMatchObject({ status: 'EM_ANALISE' });
+
+    const asked = await decide('admin@seguradora.demo', nrProposta, {
+      decisao: 'SOLICITAR_DOCUMENTOS',
+      motivo: 'Fotos da fachada e da cozinha.',
+    });
+    expect(asked.status, JSON.stringify(asked.json)).toBe(200);
+    const nrCotacao = await nrCotacaoOf(nrProposta);
+    const page = await call()('GET', `/api/bff/v1/cotacoes/${nrCotacao}`, { headers: await as('parceiro@parceiro.demo', true) });
+    expect(page.json.dado.cotacao.proposta).toMatchObject({
+      status: 'Aguardando documentos',
+      motivo: 'Fotos da fachada e da cozinha.',
+      clock: { state: 'suspended', daysLeft: 25 },
+    });
+
+    const answer = (email: string, mensagem: unknown) =>
+      as(email, true).then((headers) =>
+        call()('POST', `/api/bff/v1/cotacoes/${nrCotacao}/proposta/documentos`, { headers, body: { mensagem } }),
+      );
+    expect((await answer('parceiro@parceiro.demo', 'ok')).status).toBe(400);
+    // Another company's user does not see the quote: 404, never a hint that it exists.
+    expect((await answer('substabelecido@parceiro.demo', 'Fotos enviadas.')).status).toBe(404);
+    const sent = await answer('parceiro@parceiro.demo', 'Fotos enviadas por e-mail ao atendimento.');
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    expect(sent.json.dado.cotacao.proposta).toMatchObject({ status: 'Em análise', clock: { state: 'running' } });
+    expect((await answer('parceiro@parceiro.demo', 'De novo, as mesmas fotos.')).status).toBe(409);
+
+    const accepted = await decide('admin@seguradora.demo', nrProposta, { decisao: 'ACEITAR' });
+    expect(accepted.status).toBe(200);
+    const after = await call()('GET', `/api/bff/v1/cotacoes/${nrCotacao}`, { headers: await as('parceiro@parceiro.demo', true) });
+    expect(after.json.dado.cotacao).toMatchObject({
+      statusLabel: 'Proposta aceita',
+      proposta: { status: 'Aceita', nrApolice: expect.stringMatching(/^0114\d{11}$/), clock: { state: 'stopped' } },
+    });
+    expect(after.json.dado.cotacao.proposta.timeline.map((e: { label: string }) => e.label)).toEqual([
+      'Proposta enviada à seguradora',
+      'Encaminhada para análise da seguradora',
+      'Documentos solicitados — prazo de aceitação suspenso',
+      'Documentos enviados — prazo de aceitação retomado',
+      'Aceita pela seguradora',
+      'Apólice emitida',
+    ]);
+    expect((await decide('admin@seguradora.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(409);
   });
 });

@@ -1,9 +1,18 @@
 import type { DB } from '../db';
 import { ApiError, notFound } from '../api/errors';
-import { analyse, PROPOSAL_STATUS_LABELS, resumedDeadline, type ProposalEvent, type ProposalStatus } from '../../lib/acceptance';
+import {
+  acceptanceClock,
+  analyse,
+  PROPOSAL_STATUS_LABELS,
+  resumedDeadline,
+  type Clock,
+  type ProposalEvent,
+  type ProposalStatus,
+} from '../../lib/acceptance';
 import { withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import type { Answers } from '../../lib/products/types';
 import type { ProductLine } from '../../lib/simulators';
+import type { QuoteStep } from '../../lib/quote-flow';
 import { issuePolicy } from './policies';
 
 /*
@@ -109,20 +118,12 @@ export async function decideProposal(db: DB, adminId: number, nrProposta: string
 }
 
 /**
- * The partner answers a request for documents (`sellerMay` says whether this user may act on the
- * quote: the same scope as seeing it): the clock resumes where it stopped.
+ * The partner answers a request for documents (the caller found the proposal among the quotes the
+ * user may see): the clock resumes where it stopped.
  */
-export async function documentsSent(
-  db: DB,
-  userId: number,
-  nrProposta: string,
-  mensagem: string,
-  sellerMay: (quoteId: number) => Promise<boolean>,
-  now: Date,
-): Promise<void> {
+export async function documentsSent(db: DB, userId: number, nrProposta: string, mensagem: string, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const proposal = await lockedProposal(trx, nrProposta);
-    if (!(await sellerMay(proposal.quote_id))) throw notFound(MESSAGES.notFound);
     if (proposal.status !== 'AGUARDANDO_DOCUMENTOS' || !proposal.suspensa_desde) throw new ApiError(409, MESSAGES.notWaiting);
     await trx
       .updateTable('proposals')
@@ -131,6 +132,82 @@ export async function documentsSent(
       .execute();
     await record(trx, proposal.id, 'DOCUMENTOS_ENVIADOS', now, { userId, detalhe: mensagem });
   });
+}
+
+export interface QueuedProposal {
+  nrProposta: string;
+  nrCotacao: string;
+  generation: 'v1' | 'v2';
+  line: ProductLine;
+  /** The step the proposal's page is (proposta or finalizacao). */
+  etapa: QuoteStep;
+  productName: string;
+  nomeSegurado: string;
+  seller: string;
+  company: string | null;
+  premioTotal: number;
+  status: ProposalStatus;
+  sentAt: string;
+  clock: Clock;
+  /** Why the rules referred it. */
+  reasons: string | null;
+  /** The documents asked for, while they are awaited. */
+  motivo: string | null;
+}
+
+/** The analysis queue of the provider's ADMIN: every undecided proposal, the nearest deadline first. */
+export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]> {
+  const rows = await db
+    .selectFrom('proposals as p')
+    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+    .innerJoin('users as u', 'u.id', 'q.user_id')
+    .innerJoin('offers as o', 'o.id', 'q.offer_id')
+    .innerJoin('simulators as s', 's.id', 'o.simulator_id')
+    .leftJoin('companies as c', 'c.id', 'q.company_id')
+    .select((eb) => [
+      'p.nr_proposta',
+      'p.status',
+      'p.created_at',
+      'p.aceite_ate',
+      'p.suspensa_desde',
+      'p.motivo',
+      'q.nr_cotacao',
+      'q.generation',
+      'q.line',
+      'q.etapa',
+      'q.nome_segurado',
+      'q.premio_total',
+      's.nome as product_name',
+      'u.nome as seller',
+      'c.razao_social',
+      eb
+        .selectFrom('proposal_events as e')
+        .select('e.detalhe')
+        .whereRef('e.proposal_id', '=', 'p.id')
+        .where('e.tipo', '=', 'ENCAMINHADA_ANALISE')
+        .limit(1)
+        .as('reasons'),
+    ])
+    .where('p.status', 'in', UNDECIDED)
+    .orderBy('p.aceite_ate')
+    .execute();
+  return rows.map((r) => ({
+    nrProposta: r.nr_proposta,
+    nrCotacao: r.nr_cotacao,
+    generation: r.generation,
+    line: r.line as ProductLine,
+    etapa: r.etapa as QuoteStep,
+    productName: r.product_name,
+    nomeSegurado: r.nome_segurado,
+    seller: r.seller,
+    company: r.razao_social,
+    premioTotal: r.premio_total ?? 0,
+    status: r.status,
+    sentAt: new Date(r.created_at).toISOString(),
+    clock: acceptanceClock({ decided: false, deadline: r.aceite_ate, suspendedAt: r.suspensa_desde }, now),
+    reasons: r.reasons,
+    motivo: r.status === 'AGUARDANDO_DOCUMENTOS' ? r.motivo : null,
+  }));
 }
 
 /** How many proposals the deadline job accepts per transaction. */

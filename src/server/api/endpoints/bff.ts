@@ -1,6 +1,9 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
-import { forbidden, notFound } from '../errors';
+import { badRequest, fieldErrorsOf, forbidden, notFound } from '../errors';
+import { decideProposal } from '../../services/acceptance';
+import { now } from '../../clock';
+import { DECISION_TEXT_MAX, DECISION_TEXT_MIN } from '../../../lib/acceptance';
 import { normalizeCnpj } from '../../../lib/validators';
 import { loadV2User } from '../../services/principals';
 import { changePasswordEndpoint, recoveryEndpoints } from './plataforma';
@@ -44,6 +47,22 @@ const optionalId = z.coerce
   .optional()
   .catch(undefined);
 const offerListQuery = z.object({ idSimulador: optionalId, idEmpresa: optionalId });
+
+const decisionText = (what: string) =>
+  z
+    .string(`Informe ${what}.`)
+    .trim()
+    .min(DECISION_TEXT_MIN, `Informe ${what} (ao menos ${DECISION_TEXT_MIN} caracteres).`)
+    .max(DECISION_TEXT_MAX, `No máximo ${DECISION_TEXT_MAX} caracteres.`);
+const decisionSchema = z.discriminatedUnion(
+  'decisao',
+  [
+    z.object({ decisao: z.literal('ACEITAR') }),
+    z.object({ decisao: z.literal('RECUSAR'), motivo: decisionText('o motivo da recusa') }),
+    z.object({ decisao: z.literal('SOLICITAR_DOCUMENTOS'), motivo: decisionText('os documentos pedidos') }),
+  ],
+  { error: 'Escolha aceitar, recusar ou pedir documentos.' },
+);
 
 export const bff = [
   endpoint({
@@ -103,4 +122,19 @@ export const bff = [
   }),
   changePasswordEndpoint('v2'),
   ...recoveryEndpoints(),
+  // The provider's ADMIN decides a proposal the rules referred (issue 13).
+  endpoint({
+    method: 'POST',
+    path: '/v1/propostas/:nrProposta/decisao',
+    auth: ['v2'],
+    params: z.object({ nrProposta: z.string().regex(/^\d{1,20}$/, 'Proposta inválida.') }),
+    body: z.unknown(),
+    async handle(ctx) {
+      if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas a seguradora decide propostas em análise.');
+      const decision = decisionSchema.safeParse(ctx.body);
+      if (!decision.success) throw badRequest(decision.error.issues[0]!.message, fieldErrorsOf(decision.error));
+      await decideProposal(ctx.db, ctx.auth.user.id, ctx.params.nrProposta, decision.data, now());
+      return { decidida: true };
+    },
+  }),
 ];

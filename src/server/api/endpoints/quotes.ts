@@ -16,6 +16,9 @@ import {
   type Seller,
 } from '../../services/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../services/sellers';
+import { documentsSent } from '../../services/acceptance';
+import { now } from '../../clock';
+import { DECISION_TEXT_MAX, DECISION_TEXT_MIN } from '../../../lib/acceptance';
 import type { SessionKind } from '../../db/schema';
 import type { SessionViewer } from '../../../lib/session';
 
@@ -32,6 +35,13 @@ export interface QuoteGeneration {
   /** The page whose guard the history endpoint shares. */
   historyPage: string;
 }
+
+/** What the partner says of the documents sent (a text today; the documents' upload comes with issue 14). */
+const documentsMessage = z
+  .string('Diga quais documentos foram enviados.')
+  .trim()
+  .min(DECISION_TEXT_MIN, `Diga quais documentos foram enviados (ao menos ${DECISION_TEXT_MIN} caracteres).`)
+  .max(DECISION_TEXT_MAX, `No máximo ${DECISION_TEXT_MAX} caracteres.`);
 
 // v2: a quote needs a fully authenticated session (SPEC §4, DESIGN §4): the simulator token, or
 // the provider admin's v2 token alone.
@@ -122,6 +132,21 @@ export function quoteEndpoints(generation: Generation) {
         const { seller } = await sellerOf(ctx);
         const { nrProposta, quote } = await sendProposal(ctx.db, seller, ctx.params.nrCotacao, ctx.body);
         return { nrProposta, cotacao: quote };
+      },
+    }),
+    // The partner answers the insurer's request for documents: the acceptance clock resumes.
+    endpoint({
+      method: 'POST',
+      path: '/v1/cotacoes/:nrCotacao/proposta/documentos',
+      auth,
+      params: nrCotacaoParam,
+      body: z.object({ mensagem: documentsMessage }),
+      async handle(ctx) {
+        const { seller } = await sellerOf(ctx);
+        const quote = await findQuote(ctx.db, seller, ctx.params.nrCotacao);
+        if (!quote?.proposta) throw notFound('Proposta não encontrada.');
+        await documentsSent(ctx.db, seller.userId, quote.proposta.nrProposta, ctx.body.mensagem, now());
+        return { cotacao: await findQuote(ctx.db, seller, ctx.params.nrCotacao) };
       },
     }),
     endpoint({
