@@ -27,6 +27,8 @@ const v2Paths = (profile: Profile, cdOperacoes: string[], environment: Environme
 const V2_TABLE: [string, string[], boolean, boolean, boolean, boolean, boolean, boolean][] = [
   ['Home', ['HISTORICO_COTACAO_PROPOSTA'], true, true, true, false, true, false],
   ['Seguros › Ofertas', [], true, false, false, false, false, false],
+  // Ours (issue 13): the acceptance queue, the provider's only.
+  ['Seguros › Análise de propostas', [], true, false, false, false, false, false],
   ['Gestão › Log de Acesso', [], true, false, false, false, false, false],
   ['Dados', [], true, true, false, false, false, false],
   // Relatórios lists PARCEIRO_ADMIN and SUBSTABELECIDO, but the operation alone shows it to a PARCEIRO.

@@ -36,6 +36,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
     menu: [
       'Home',
       'Seguros › Ofertas',
+      'Seguros › Análise de propostas',
       'Dados › Relatórios',
       'Dados › Métricas › Evolução de vendas',
       'Dados › Métricas › Atingimento de meta',

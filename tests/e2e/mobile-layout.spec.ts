@@ -82,6 +82,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/login/session/[idSessaoSSO]': { anon: ['/v2/login/session/sessao-sso-inexistente'] },
   '/v2/ofertas': { adminV2: ['/v2/ofertas'] },
   '/v2/ofertas/cadastro/[idSimulador]': { adminV2: ['/v2/ofertas/cadastro/1'] },
+  '/v2/propostas/analise': { adminV2: ['/v2/propostas/analise'] },
   '/v2/perfil': { parceiro: ['/v2/perfil'] },
   '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },
   '/v2/relatorios/pdf/[type]/[nrCotation]': 'PDF documents, not pages',
