@@ -66,6 +66,11 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/dev/kit-ui': { path: '/dev/kit-ui', expect: all(200) },
   '/sair': { path: '/sair', expect: all(404) }, // POST only: a GET finds nothing
   '/home': { path: '/home', expect: legacyOnly(200, 'v1') },
+  // Policies (issue 13): the page for whoever holds the permission, the scope decides which (lib/scope.ts).
+  '/apolices': { path: '/apolices', expect: legacyOnly(200, 'v1') },
+  '/apolices/[nrApolice]': { path: '/apolices/999999', expect: legacyOnly(404, 'v1') },
+  '/v2/apolices': { path: '/v2/apolices', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/v2/apolices/[nrApolice]': { path: '/v2/apolices/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
   // Legacy selling (issue 6): both legacy accounts hold every offer permission and the history ones.
   '/ofertas': { path: '/ofertas', expect: legacyOnly(200, 'v1') },
   '/ofertas/[tab]': { path: '/ofertas/encerradas', expect: legacyOnly(200, 'v1') },

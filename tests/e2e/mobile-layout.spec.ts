@@ -83,6 +83,11 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/ofertas': { adminV2: ['/v2/ofertas'] },
   '/v2/ofertas/cadastro/[idSimulador]': { adminV2: ['/v2/ofertas/cadastro/1'] },
   '/v2/propostas/analise': { adminV2: ['/v2/propostas/analise'] },
+  '/v2/apolices': { parceiro: ['/v2/apolices'] },
+  // The seed's one policy: the partner's life proposal, accepted straight through (branch 1391, sequence 1).
+  '/v2/apolices/[nrApolice]': { parceiro: [`/v2/apolices/1391${new Date().getFullYear()}0000001`] },
+  '/apolices': { vendedor: ['/apolices'] },
+  '/apolices/[nrApolice]': 'the legacy demo data holds no policy; the page is the v2 one (features/policies/PolicyPage.astro)',
   '/v2/perfil': { parceiro: ['/v2/perfil'] },
   '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },
   '/v2/relatorios/pdf/[type]/[nrCotation]': 'PDF documents, not pages',

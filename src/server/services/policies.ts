@@ -1,7 +1,19 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db';
+import type { Database, Generation, PoliciesTable } from '../db/schema';
 import { brasiliaDay } from '../../lib/format';
-import { installmentDueDates, policyTerm } from '../../lib/policies';
+import { maskDocument } from '../../lib/history';
+import type { Scope } from '../../lib/scope';
+import {
+  installmentDueDates,
+  installmentStatus,
+  POLICIES_PAGE_SIZE,
+  policyStatus,
+  policyTerm,
+  type InstallmentStatus,
+  type PolicyFilters,
+  type PolicyStatus,
+} from '../../lib/policies';
 import { installmentOptions, installmentSchedule, withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import { productFor } from '../../lib/products/catalog';
 import type { PaymentMethod } from '../../lib/products/types';
@@ -103,4 +115,179 @@ export async function issuePolicy(trx: DB, proposalId: number, now: Date): Promi
     .values(amounts.map((valor, i) => ({ policy_id: policy.id, numero: i + 1, vencimento: due[i]!, valor })))
     .execute();
   return numbers;
+}
+
+type PolicyExpressions = ExpressionBuilder<Database & { a: PoliciesTable }, 'a'>;
+
+/** Policies within a scope (lib/scope.ts): the one condition every list, detail and PDF applies. */
+function inScope(eb: PolicyExpressions, scope: Scope): Expression<SqlBool> {
+  if (scope.kind === 'all') return eb.lit(true);
+  if (scope.kind === 'none') return eb.lit(false);
+  if (scope.kind === 'own') return eb('a.user_id', '=', scope.userId);
+  const ids = scope.companyIds;
+  return eb.or([eb('a.user_id', '=', scope.userId), ...(ids.length > 0 ? [eb('a.company_id', 'in', ids)] : [])]);
+}
+
+export interface PolicyRow {
+  nrApolice: string;
+  idContratacao: number;
+  productName: string;
+  code: string;
+  nomeSegurado: string;
+  /** Masked: the list never shows a whole CPF. */
+  documentoSegurado: string;
+  inicioVigencia: string;
+  fimVigencia: string;
+  premioTotal: number;
+  status: PolicyStatus;
+  seller: string;
+}
+
+/** A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery). */
+export async function listPolicies(db: DB, scope: Scope, generation: Generation, filters: PolicyFilters, page: number, today: string) {
+  const base = db
+    .selectFrom('policies as a')
+    .where((eb) => inScope(eb, scope))
+    .where('a.generation', '=', generation)
+    .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
+    .$if(filters.produto !== undefined, (qb) => qb.where('a.simulator_code', '=', filters.produto!))
+    .$if(filters.segurado !== undefined, (qb) =>
+      /^\d+$/.test(filters.segurado!)
+        ? qb.where('a.documento_segurado', '=', filters.segurado!)
+        : qb.where('a.nome_segurado', 'ilike', `%${filters.segurado!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+    )
+    .$if(filters.vigenteEm !== undefined, (qb) =>
+      qb.where('a.inicio_vigencia', '<=', filters.vigenteEm!).where('a.fim_vigencia', '>=', filters.vigenteEm!),
+    )
+    .$if(filters.situacao === 'CANCELADA', (qb) => qb.where('a.status', '=', 'CANCELADA'))
+    .$if(filters.situacao === 'VIGENTE', (qb) => qb.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '>=', today))
+    .$if(filters.situacao === 'VENCIDA', (qb) => qb.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '<', today));
+  const [{ total }, rows] = await Promise.all([
+    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select([
+        'a.nr_apolice',
+        'a.id_contratacao',
+        'a.simulator_code',
+        'a.nome_segurado',
+        'a.documento_segurado',
+        'a.inicio_vigencia',
+        'a.fim_vigencia',
+        'a.premio_total',
+        'a.status',
+        's.nome as product_name',
+        'u.nome as seller',
+      ])
+      .orderBy('a.emitida_em', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(POLICIES_PAGE_SIZE)
+      .offset((page - 1) * POLICIES_PAGE_SIZE)
+      .execute(),
+  ]);
+  const totalElements = Number(total);
+  const content = rows.map(
+    (r): PolicyRow => ({
+      nrApolice: r.nr_apolice,
+      idContratacao: r.id_contratacao,
+      productName: r.product_name,
+      code: r.simulator_code,
+      nomeSegurado: r.nome_segurado,
+      documentoSegurado: maskDocument(r.documento_segurado),
+      inicioVigencia: r.inicio_vigencia,
+      fimVigencia: r.fim_vigencia,
+      premioTotal: r.premio_total,
+      status: policyStatus(r.status, r.fim_vigencia, today),
+      seller: r.seller,
+    }),
+  );
+  return { content, totalElements, totalPages: Math.ceil(totalElements / POLICIES_PAGE_SIZE), page };
+}
+
+export interface PolicyDetail extends PolicyRow {
+  nrProposta: string;
+  nrCotacao: string;
+  line: ProductLine;
+  emitidaEm: string;
+  formaPagamento: string;
+  premioLiquido: number;
+  custoApolice: number;
+  iof: number;
+  company: string | null;
+  pointOfSale: string | null;
+  segurado: Record<string, unknown>;
+  coverages: { name: string; capital: number; premium: number; deductible: string }[];
+  planName: string;
+  installments: { numero: number; vencimento: string; valor: number; status: InstallmentStatus; pagaEm: string | null }[];
+}
+
+/** One policy of a scope by number; undefined when it does not exist for this viewer (a 404). */
+export async function findPolicy(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  nrApolice: string,
+  today: string,
+): Promise<PolicyDetail | undefined> {
+  const row = await db
+    .selectFrom('policies as a')
+    .where((eb) => inScope(eb, scope))
+    .where('a.nr_apolice', '=', nrApolice)
+    .where('a.generation', '=', generation)
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .innerJoin('quotes as q', 'q.id', 'a.quote_id')
+    .innerJoin('proposals as p', 'p.id', 'a.proposal_id')
+    .leftJoin('companies as c', 'c.id', 'a.company_id')
+    .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
+    .selectAll('a')
+    .select([
+      's.nome as product_name',
+      'u.nome as seller',
+      'q.nr_cotacao',
+      'q.segurado',
+      'q.precificacao',
+      'p.nr_proposta',
+      'c.razao_social',
+      'pv.nome as pos_name',
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const installments = await db.selectFrom('installments').selectAll().where('policy_id', '=', row.id).orderBy('numero').execute();
+  const pricing = withCoverageShares(row.precificacao as unknown as StoredPricing);
+  const product = productFor(row.simulator_code);
+  return {
+    nrApolice: row.nr_apolice,
+    idContratacao: row.id_contratacao,
+    productName: row.product_name,
+    code: row.simulator_code,
+    nomeSegurado: row.nome_segurado,
+    documentoSegurado: maskDocument(row.documento_segurado),
+    inicioVigencia: row.inicio_vigencia,
+    fimVigencia: row.fim_vigencia,
+    premioTotal: row.premio_total,
+    status: policyStatus(row.status, row.fim_vigencia, today),
+    seller: row.seller,
+    nrProposta: row.nr_proposta,
+    nrCotacao: row.nr_cotacao,
+    line: row.line as ProductLine,
+    emitidaEm: new Date(row.emitida_em).toISOString(),
+    formaPagamento: row.forma_pagamento,
+    premioLiquido: row.premio_liquido,
+    custoApolice: row.custo_apolice,
+    iof: row.iof,
+    company: row.razao_social,
+    pointOfSale: row.pos_name,
+    segurado: row.segurado as Record<string, unknown>,
+    planName: product?.plans.find((p) => p.id === pricing.plan)?.name ?? pricing.plan,
+    coverages: pricing.coverages.map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
+    installments: installments.map((i) => ({
+      numero: i.numero,
+      vencimento: i.vencimento,
+      valor: i.valor,
+      status: installmentStatus(i.status, i.vencimento, today),
+      pagaEm: i.paga_em ? new Date(i.paga_em).toISOString() : null,
+    })),
+  };
 }

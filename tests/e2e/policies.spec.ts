@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, openDrawer, signIn, waitForIslands } from './helpers';
+import { productFor } from '../../src/lib/products/catalog';
+import { answer, cpfFor, fillInsured } from './selling';
+
+/**
+ * Issue 13, Apólices in both generations as a partner uses them: from the menu to the list, a
+ * filter, a bad filter told in pt-BR, the policy's page with coverages and installments; another
+ * viewer's policy is a 404, never a hint that it exists.
+ */
+
+test('v2: the partner finds the policy of the life proposal in Apólices and opens it', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  const drawer = await openDrawer(page);
+  await drawer.getByRole('button', { name: 'Meus Clientes' }).click();
+  await drawer.getByRole('link', { name: 'Apólices', exact: true }).click();
+  await expect(page).toHaveURL(/\/v2\/apolices$/);
+  const row = page.getByRole('row').filter({ hasText: 'Rafael Nogueira Pinto' });
+  await expect(row).toContainText('Vida');
+  await expect(row).toContainText('Vigente');
+  await expect(row).toContainText('***.926.457-**');
+
+  await page.getByLabel('Segurado (nome ou CPF/CNPJ)').fill('ab');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page.getByText('Informe ao menos 3 letras do nome ou o CPF/CNPJ do segurado.')).toBeVisible();
+  await page.getByLabel('Segurado (nome ou CPF/CNPJ)').fill('381.926.457-46');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page).toHaveURL(/segurado=381.926.457-46/);
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(2); // the header and the policy
+
+  const nrApolice = (await page.getByRole('table').getByRole('link').first().textContent())!.trim();
+  await page.getByRole('link', { name: nrApolice }).click();
+  await expect(page).toHaveURL(new RegExp(`/v2/apolices/${nrApolice}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(nrApolice);
+  await expect(page.getByRole('heading', { name: 'Coberturas' })).toBeVisible();
+  await expect(page.getByTestId('parcelas')).toContainText('Em aberto');
+  await expect(page.getByText('Morte por qualquer causa')).toBeVisible();
+
+  // The partner admin of the company sees it too; a number nobody's scope holds is the 404 page.
+  const other = await (await page.context().browser()!.newContext()).newPage();
+  await signIn(other, ACCOUNTS.partnerAdmin);
+  await other.goto(`/v2/apolices/${nrApolice}`);
+  await expect(other.getByRole('heading', { level: 1 })).toContainText(nrApolice);
+  await other.goto('/v2/apolices/139120260999999');
+  await expect(other.getByText('Desculpe, esta página não está disponível.')).toBeVisible();
+});
+
+test('legacy: the seller sells a residential proposal, accepted at once, and finds its policy in /apolices', async ({ page }) => {
+  const product = productFor('RES')!;
+  await signIn(page, ACCOUNTS.legacySeller);
+  await page.getByRole('link', { name: 'Simular Residencial', exact: true }).click();
+  await waitForIslands(page);
+  await fillInsured(page, product, { cpf: cpfFor(Date.now()) });
+  for (const question of product.cadastroQuestions) await answer(page, question);
+  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+  await expect(page).toHaveURL(/\/planos\/\d+\/editar$/);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
+  await expect(page).toHaveURL(/\/contratacao\/\d+\/editar$/);
+  await waitForIslands(page);
+  await page.getByRole('radio', { name: 'Cartão de crédito' }).check();
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page).toHaveURL(/\/resumo\/\d+/);
+  await waitForIslands(page);
+  await page.getByLabel('Li e aceito o termo de presente proposta.').check();
+  await page.getByRole('button', { name: 'Enviar proposta' }).click();
+  await expect(page.getByTestId('situacao-proposta')).toHaveText('Aceita');
+  const nrApolice = (await page.getByTestId('nr-apolice').textContent())!.trim();
+
+  await page.goto('/apolices');
+  await page.getByLabel('Número da apólice').fill(nrApolice);
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.getByRole('link', { name: nrApolice }).click();
+  await expect(page).toHaveURL(new RegExp(`/apolices/${nrApolice}$`));
+  await expect(page.getByTestId('nr-apolice')).toHaveText(nrApolice);
+  await expect(page.getByTestId('parcelas').getByRole('row')).not.toHaveCount(1);
+  // A v2 policy is not the legacy seller's: the same 404 as a number that does not exist.
+  await page.goto(`/apolices/1391${new Date().getFullYear()}0000001`);
+  await expect(page.getByText('Desculpe, esta página não está disponível.')).toBeVisible();
+});
