@@ -269,6 +269,40 @@ export interface InstallmentsTable {
   paga_em: Timestamp | null;
 }
 
+export type ChargeStatus = 'ATIVA' | 'SUBSTITUIDA' | 'PAGA' | 'CANCELADA';
+
+export interface ChargesTable {
+  id: Generated<number>;
+  installment_id: number;
+  vencimento: string;
+  /** The installment's amount, and the late fine and interest up to `vencimento` (a 2ª via). */
+  valor: number;
+  multa: Generated<number>;
+  juros: Generated<number>;
+  total: number;
+  codigo_barras: string;
+  linha_digitavel: string;
+  pix_txid: string;
+  pix_copia_e_cola: string;
+  status: Generated<ChargeStatus>;
+  /** Who asked for it; null for the first charge, issued with the policy. */
+  user_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  installment_id: number;
+  charge_id: number;
+  /** The bank's identifier of the payment: a notice repeated is recognised by it. */
+  external_id: string;
+  meio: 'BOLETO' | 'PIX';
+  origem: 'WEBHOOK' | 'BANCO_DEMO';
+  valor: number;
+  pago_em: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   companies: CompaniesTable;
   points_of_sale: PointsOfSaleTable;
@@ -292,6 +326,8 @@ export interface Database {
   proposal_events: ProposalEventsTable;
   policies: PoliciesTable;
   installments: InstallmentsTable;
+  charges: ChargesTable;
+  payments: PaymentsTable;
 }
 
 export type User = Selectable<UsersTable>;

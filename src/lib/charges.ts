@@ -1,0 +1,62 @@
+import { generatePixPayload } from '@brazilian-utils/brazilian-utils';
+import { barcode, digitableLine } from './boleto';
+
+/*
+ * Charging an installment (issue 13): the boleto with Pix ("boleto híbrido") of one installment, and
+ * what an overdue one costs. ILLUSTRATIVE: the receiving bank, agreement, Pix key, fine and interest
+ * are sample data (decision 033).
+ */
+
+/** Who receives: the insurer's account at its bank and its Pix key. */
+export const RECEIVER = {
+  bank: '001',
+  /** The 7-digit agreement (convênio) the bank gave the insurer. */
+  agreement: '3128557',
+  pixKey: '12.345.678/0001-95',
+  name: 'Seguradora Demo S.A.',
+  city: 'Sao Paulo',
+} as const;
+
+/** The contract's late charges: a 2 % fine and 1 % a month, pro rata by day (30-day months). */
+export const LATE_CHARGES = { finePercent: 2, monthlyInterestPercent: 1 } as const;
+
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string) => Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
+
+/** What an installment of `valor` due on `vencimento` costs when paid on `paidOn`, figure by figure. */
+export function lateAmount(valor: number, vencimento: string, paidOn: string) {
+  const days = daysBetween(vencimento, paidOn);
+  const fine = days > 0 ? Math.round((valor * LATE_CHARGES.finePercent) / 100) : 0;
+  const interest = Math.round((valor * LATE_CHARGES.monthlyInterestPercent * days) / 100 / 30);
+  return { days, fine, interest, total: valor + fine + interest };
+}
+
+/**
+ * The 25-digit free field: the agreement (7 digits) and the 17-digit "nosso número" the bank uses
+ * to tell charges apart — here the charge's own id — and a trailing zero (the wallet's digit).
+ */
+export const freeField = (chargeId: number) => `${RECEIVER.agreement}${String(chargeId).padStart(17, '0')}0`;
+
+/** The txid of a charge's Pix: 'PORTAL' and the id, within the 25 characters Pix allows. */
+export const pixTxid = (chargeId: number) => `PORTAL${String(chargeId).padStart(10, '0')}`;
+
+export interface ChargeCodes {
+  barcode: string;
+  linhaDigitavel: string;
+  pixCopiaECola: string;
+}
+
+/** The boleto's barcode and line and the Pix "copia e cola" of one charge. */
+export function chargeCodes(chargeId: number, amountCents: number, dueDate: string, description: string): ChargeCodes {
+  const code = barcode({ bank: RECEIVER.bank, amountCents, dueDate, freeField: freeField(chargeId) });
+  const pix = generatePixPayload({
+    key: RECEIVER.pixKey,
+    merchantName: RECEIVER.name,
+    merchantCity: RECEIVER.city,
+    amount: amountCents / 100,
+    txid: pixTxid(chargeId),
+    description,
+  });
+  if (!pix) throw new Error('Pix payload refused by its generator');
+  return { barcode: code, linhaDigitavel: digitableLine(code), pixCopiaECola: pix };
+}

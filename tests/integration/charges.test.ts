@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBoletoInfo, isValidBoleto, isValidPixPayload } from '@brazilian-utils/brazilian-utils';
+import type { DB } from '../../src/server/db';
+import { freshDatabase } from '../fixtures/db';
+import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { sellableOffers } from '../../src/server/services/offers';
+import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
+import { createQuote, saveStep, sendProposal } from '../../src/server/services/quotes';
+import { sellerFromV2 } from '../../src/server/services/sellers';
+import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
+import { scopeFor } from '../../src/server/services/scope';
+import type { Scope } from '../../src/lib/scope';
+
+/**
+ * Issue 13: an installment's boleto with Pix, its 2ª via with fine and interest, and payments that
+ * settle it once — through the real selling and acceptance services.
+ */
+const ISSUED = new Date('2026-11-23T13:00:00Z');
+const day = (iso: string) => new Date(`${iso}T15:00:00Z`);
+let db: DB;
+let close: () => Promise<void>;
+let nrApolice: string;
+let partnerScope: Scope;
+let partnerId: number;
+
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase());
+  const row = (await findUserByEmail(db, 'parceiro@parceiro.demo'))!;
+  partnerId = row.id;
+  const user = await loadV2User(db, row, { fullyAuthenticated: true });
+  const seller = await sellerFromV2(db, user);
+  const offer = (await sellableOffers(db, user, ISSUED)).find((o) => o.code === 'RES')!;
+  const respostas = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 450_000_00, alarme: true };
+  const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas }, ISSUED);
+  await saveStep(db, seller, quote.nrCotacao, 'planos', { selecao: { plan: 'conforto', capitals: {} } }, ISSUED);
+  await saveStep(db, seller, quote.nrCotacao, 'contratacao', { contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 } }, ISSUED);
+  await sendProposal(db, seller, quote.nrCotacao, { aceiteTermo: true }, ISSUED);
+  nrApolice = (await db.selectFrom('policies').select('nr_apolice').where('simulator_code', '=', 'RES').executeTakeFirstOrThrow()).nr_apolice;
+  partnerScope = await scopeFor(db, { generation: 'v2', user }, 'BOLETOS');
+});
+afterAll(() => close());
+
+const installment = (numero: number) =>
+  db
+    .selectFrom('installments as i')
+    .innerJoin('policies as a', 'a.id', 'i.policy_id')
+    .select(['i.status', 'i.valor', 'i.vencimento'])
+    .where('a.nr_apolice', '=', nrApolice)
+    .where('i.numero', '=', numero)
+    .executeTakeFirstOrThrow();
+
+describe('the boleto with Pix of an installment', () => {
+  it('is made on first request, valid, and the same charge the next time', async () => {
+    const charge = await currentCharge(db, partnerScope, 'v2', nrApolice, 1);
+    const { valor, vencimento } = await installment(1);
+    expect(isValidBoleto(charge.linhaDigitavel)).toBe(true);
+    const info = getBoletoInfo(charge.linhaDigitavel, { referenceDate: ISSUED })!;
+    expect(info.amount).toBe(valor);
+    expect(info.expirationDate?.toISOString().slice(0, 10)).toBe(vencimento);
+    expect(isValidPixPayload(charge.pixCopiaECola)).toBe(true);
+    expect((await currentCharge(db, partnerScope, 'v2', nrApolice, 1)).id).toBe(charge.id);
+  });
+
+  it('is a 404 outside the scope and for an installment that does not exist', async () => {
+    const other = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, (await findUserByEmail(db, 'substabelecido@parceiro.demo'))!, { fullyAuthenticated: true }) }, 'BOLETOS');
+    await expect(currentCharge(db, other, 'v2', nrApolice, 1)).rejects.toMatchObject({ status: 404 });
+    await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 9)).rejects.toMatchObject({ status: 404 });
+    await expect(currentCharge(db, partnerScope, 'v1', nrApolice, 1)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('paying', () => {
+  it('a boleto settles its installment once; the same notice again is the same payment; another payer is refused', async () => {
+    const charge = await currentCharge(db, partnerScope, 'v2', nrApolice, 1);
+    const paid = await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'BANCO_DEMO' }, day('2026-12-05'));
+    expect(paid).toMatchObject({ paid: true, numero: 1, repeated: false, valor: charge.total });
+    expect(await installment(1)).toMatchObject({ status: 'PAGA' });
+    expect(await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK' }, day('2026-12-05'))).toMatchObject({ repeated: true });
+    await expect(payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK' }, day('2026-12-05'))).rejects.toMatchObject({ status: 409 });
+    await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 1)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('já está paga') });
+    const payments = await db.selectFrom('payments').select(db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(payments.n)).toBe(1);
+  });
+
+  it('two payments at the same moment record one', async () => {
+    const charge = await currentCharge(db, partnerScope, 'v2', nrApolice, 2);
+    const outcomes = await Promise.allSettled([
+      payCharge(db, { code: charge.pixCopiaECola, externalId: 'pix-a', origem: 'WEBHOOK' }, day('2027-01-05')),
+      payCharge(db, { code: charge.linhaDigitavel, externalId: 'boleto-b', origem: 'WEBHOOK' }, day('2027-01-05')),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(await installment(2)).toMatchObject({ status: 'PAGA' });
+    const rows = await db.selectFrom('payments as p').innerJoin('installments as i', 'i.id', 'p.installment_id').select('p.id').where('i.numero', '=', 2).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('an unknown code is a 404', async () => {
+    await expect(payCharge(db, { code: '0'.repeat(47), externalId: 'x', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({ status: 404 });
+    await expect(payCharge(db, { code: 'qualquer coisa', externalId: 'y', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('the 2ª via of an overdue installment', () => {
+  it('only for an overdue one, due within ten days, with 2 % fine and 1 % a month pro rata; the old slip and an expired Pix are refused', async () => {
+    const first = await currentCharge(db, partnerScope, 'v2', nrApolice, 3);
+    const { valor, vencimento } = await installment(3);
+    expect(vencimento).toBe('2027-02-10');
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-12', partnerId, day('2027-02-05'))).rejects.toMatchObject({ status: 409 });
+    const late = day('2027-02-20');
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-19', partnerId, late)).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: { vencimento: [expect.any(String)] },
+    });
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-03-03', partnerId, late)).rejects.toMatchObject({ status: 400 });
+
+    const copy = await secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-22', partnerId, late);
+    // 12 days late on the 22nd: fine 2 %, interest 1 % × 12/30.
+    expect(copy).toMatchObject({ vencimento: '2027-02-22', valor, multa: Math.round(valor * 0.02), juros: Math.round((valor * 0.01 * 12) / 30) });
+    expect(copy.total).toBe(copy.valor + copy.multa + copy.juros);
+    expect(getBoletoInfo(copy.linhaDigitavel, { referenceDate: late })!.amount).toBe(copy.total);
+
+    await expect(payCharge(db, { code: first.linhaDigitavel, externalId: 'old', origem: 'BANCO_DEMO' }, late)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('substituído'),
+    });
+    await expect(payCharge(db, { code: copy.pixCopiaECola, externalId: 'pix-late', origem: 'BANCO_DEMO' }, day('2027-02-23'))).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('venceu'),
+    });
+    expect(await payCharge(db, { code: copy.linhaDigitavel, externalId: 'new', origem: 'BANCO_DEMO' }, day('2027-02-21'))).toMatchObject({ valor: copy.total });
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-25', partnerId, late)).rejects.toMatchObject({ status: 409 });
+  });
+});
