@@ -71,13 +71,9 @@ export function barcode({ bank, amountCents, dueDate, freeField }: BoletoInput):
 export function digitableLine(code: string): string {
   const field = (digits: string) => `${digits}${mod10(digits)}`;
   const free = code.slice(19);
-  return [
-    field(code.slice(0, 4) + free.slice(0, 5)),
-    field(free.slice(5, 15)),
-    field(free.slice(15, 25)),
-    code[4],
-    code.slice(5, 19),
-  ].join('');
+  return [field(code.slice(0, 4) + free.slice(0, 5)), field(free.slice(5, 15)), field(free.slice(15, 25)), code[4], code.slice(5, 19)].join(
+    '',
+  );
 }
 
 /** '00190.00009 01149.718601 68524.522114 6 75860000102656', as printed on the slip. */

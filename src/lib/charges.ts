@@ -21,7 +21,8 @@ export const RECEIVER = {
 export const LATE_CHARGES = { finePercent: 2, monthlyInterestPercent: 1 } as const;
 
 const DAY_MS = 86_400_000;
-const daysBetween = (from: string, to: string) => Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
+const daysBetween = (from: string, to: string) =>
+  Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
 
 /** What an installment of `valor` due on `vencimento` costs when paid on `paidOn`, figure by figure. */
 export function lateAmount(valor: number, vencimento: string, paidOn: string) {

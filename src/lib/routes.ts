@@ -20,6 +20,8 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/termo-presente-proposta',
   '/mapa-dev-test',
   '/caixa-postal',
+  // Like the mailbox, it decides itself who may use it (the insurer's admins of either generation).
+  '/banco-demonstracao',
   '/sair',
   '/403',
   '/404',

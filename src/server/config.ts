@@ -68,6 +68,8 @@ const schema = z.object({
     .default('seguradora.demo')
     .transform((v) => v.toLowerCase()),
   SMTP_URL: z.string().optional(),
+  /** The HMAC secret the bank signs payment confirmations with (POST /api/pagamentos/v1/confirmacoes). */
+  PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
   MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
   PUBLIC_URL: publicOrigin.optional(),
   TRUST_PROXY: trustedProxies,
@@ -129,6 +131,9 @@ export const isProduction = () => config().PORTAL_ENV === 'PRD';
  * mail can leave this server and the mailbox is its only delivery (docs/decisions/028-mailbox-and-secrets.md).
  */
 export const mailboxEnabled = () => !isProduction() || !config().SMTP_URL;
+
+/** The demo bank pays installments where no bank confirms them: outside production, or with no webhook secret. */
+export const demoBankEnabled = () => !isProduction() || !config().PAYMENTS_WEBHOOK_SECRET;
 
 /** The four API bases as the browser calls them (overridable to point at an external platform). */
 export const apiBases = () => ({

@@ -64,6 +64,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   // Reset links and codes: the provider's admins only (issue 11).
   '/caixa-postal': { path: '/caixa-postal', expect: { ...all(403), anon: 401, adminLegado: 200, adminV2: 200 } },
   '/dev/kit-ui': { path: '/dev/kit-ui', expect: all(200) },
+  // Pays installments: the provider's admins only, like the mailbox (issue 13).
+  '/banco-demonstracao': { path: '/banco-demonstracao', expect: { ...all(403), anon: 401, adminLegado: 200, adminV2: 200 } },
   '/sair': { path: '/sair', expect: all(404) }, // POST only: a GET finds nothing
   '/home': { path: '/home', expect: legacyOnly(200, 'v1') },
   // Policies (issue 13): the page for whoever holds the permission, the scope decides which (lib/scope.ts).
@@ -206,6 +208,22 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   },
   'POST /api/plataforma/v1/precificacao': { body: { cdSimulador: 'AFU', respostas: {}, selecao: {} }, expect: legacyOnly(400, 401) },
   'GET /api/plataforma/v1/cotacoes': { path: '/api/plataforma/v1/cotacoes?status=VENCIDA', expect: legacyOnly(200, 401) },
+  // Payments (issue 13): the e2e server has no webhook secret, so no bank confirms here (404).
+  'POST /api/pagamentos/v1/confirmacoes': { body: { id: '1', codigo: '1' }, expect: all(404) },
+  'POST /api/pagamentos/v1/banco-demonstracao': {
+    body: { codigo: '00190000090114971860168524522114675860000102656' }, // a valid slip, not one of ours: 404
+    expect: { ...all(403), anon: 401, adminLegado: 404, adminV2: 404 },
+  },
+  'POST /api/bff/v1/apolices/:nrApolice/parcelas/:numero/segunda-via': {
+    path: '/api/bff/v1/apolices/999999/parcelas/1/segunda-via',
+    body: { vencimento: '2099-01-01' },
+    expect: v2Only(400, 401), // a due date out of range is refused before the policy is looked up
+  },
+  'POST /api/plataforma/v1/apolices/:nrApolice/parcelas/:numero/segunda-via': {
+    path: '/api/plataforma/v1/apolices/999999/parcelas/1/segunda-via',
+    body: { vencimento: '2099-01-01' },
+    expect: legacyOnly(400, 401),
+  },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

@@ -87,6 +87,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   // The seed's one policy: the partner's life proposal, accepted straight through (branch 1391, sequence 1).
   '/v2/apolices/[nrApolice]': { parceiro: [`/v2/apolices/1391${new Date().getFullYear()}0000001`] },
   '/apolices': { vendedor: ['/apolices'] },
+  '/banco-demonstracao': { adminV2: ['/banco-demonstracao'] },
   '/apolices/[nrApolice]': 'the legacy demo data holds no policy; the page is the v2 one (features/policies/PolicyPage.astro)',
   '/v2/perfil': { parceiro: ['/v2/perfil'] },
   '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },

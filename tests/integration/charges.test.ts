@@ -33,9 +33,17 @@ beforeAll(async () => {
   const respostas = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 450_000_00, alarme: true };
   const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas }, ISSUED);
   await saveStep(db, seller, quote.nrCotacao, 'planos', { selecao: { plan: 'conforto', capitals: {} } }, ISSUED);
-  await saveStep(db, seller, quote.nrCotacao, 'contratacao', { contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 } }, ISSUED);
+  await saveStep(
+    db,
+    seller,
+    quote.nrCotacao,
+    'contratacao',
+    { contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 } },
+    ISSUED,
+  );
   await sendProposal(db, seller, quote.nrCotacao, { aceiteTermo: true }, ISSUED);
-  nrApolice = (await db.selectFrom('policies').select('nr_apolice').where('simulator_code', '=', 'RES').executeTakeFirstOrThrow()).nr_apolice;
+  nrApolice = (await db.selectFrom('policies').select('nr_apolice').where('simulator_code', '=', 'RES').executeTakeFirstOrThrow())
+    .nr_apolice;
   partnerScope = await scopeFor(db, { generation: 'v2', user }, 'BOLETOS');
 });
 afterAll(() => close());
@@ -62,7 +70,14 @@ describe('the boleto with Pix of an installment', () => {
   });
 
   it('is a 404 outside the scope and for an installment that does not exist', async () => {
-    const other = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, (await findUserByEmail(db, 'substabelecido@parceiro.demo'))!, { fullyAuthenticated: true }) }, 'BOLETOS');
+    const other = await scopeFor(
+      db,
+      {
+        generation: 'v2',
+        user: await loadV2User(db, (await findUserByEmail(db, 'substabelecido@parceiro.demo'))!, { fullyAuthenticated: true }),
+      },
+      'BOLETOS',
+    );
     await expect(currentCharge(db, other, 'v2', nrApolice, 1)).rejects.toMatchObject({ status: 404 });
     await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 9)).rejects.toMatchObject({ status: 404 });
     await expect(currentCharge(db, partnerScope, 'v1', nrApolice, 1)).rejects.toMatchObject({ status: 404 });
@@ -75,9 +90,16 @@ describe('paying', () => {
     const paid = await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'BANCO_DEMO' }, day('2026-12-05'));
     expect(paid).toMatchObject({ paid: true, numero: 1, repeated: false, valor: charge.total });
     expect(await installment(1)).toMatchObject({ status: 'PAGA' });
-    expect(await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK' }, day('2026-12-05'))).toMatchObject({ repeated: true });
-    await expect(payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK' }, day('2026-12-05'))).rejects.toMatchObject({ status: 409 });
-    await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 1)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('já está paga') });
+    expect(await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK' }, day('2026-12-05'))).toMatchObject(
+      { repeated: true },
+    );
+    await expect(
+      payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK' }, day('2026-12-05')),
+    ).rejects.toMatchObject({ status: 409 });
+    await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 1)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('já está paga'),
+    });
     const payments = await db.selectFrom('payments').select(db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(payments.n)).toBe(1);
   });
@@ -90,13 +112,22 @@ describe('paying', () => {
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(await installment(2)).toMatchObject({ status: 'PAGA' });
-    const rows = await db.selectFrom('payments as p').innerJoin('installments as i', 'i.id', 'p.installment_id').select('p.id').where('i.numero', '=', 2).execute();
+    const rows = await db
+      .selectFrom('payments as p')
+      .innerJoin('installments as i', 'i.id', 'p.installment_id')
+      .select('p.id')
+      .where('i.numero', '=', 2)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   it('an unknown code is a 404', async () => {
-    await expect(payCharge(db, { code: '0'.repeat(47), externalId: 'x', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({ status: 404 });
-    await expect(payCharge(db, { code: 'qualquer coisa', externalId: 'y', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({ status: 404 });
+    await expect(payCharge(db, { code: '0'.repeat(47), externalId: 'x', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(payCharge(db, { code: 'qualquer coisa', externalId: 'y', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -105,7 +136,9 @@ describe('the 2ª via of an overdue installment', () => {
     const first = await currentCharge(db, partnerScope, 'v2', nrApolice, 3);
     const { valor, vencimento } = await installment(3);
     expect(vencimento).toBe('2027-02-10');
-    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-12', partnerId, day('2027-02-05'))).rejects.toMatchObject({ status: 409 });
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-12', partnerId, day('2027-02-05'))).rejects.toMatchObject({
+      status: 409,
+    });
     const late = day('2027-02-20');
     await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-19', partnerId, late)).rejects.toMatchObject({
       status: 400,
@@ -115,7 +148,12 @@ describe('the 2ª via of an overdue installment', () => {
 
     const copy = await secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-22', partnerId, late);
     // 12 days late on the 22nd: fine 2 %, interest 1 % × 12/30.
-    expect(copy).toMatchObject({ vencimento: '2027-02-22', valor, multa: Math.round(valor * 0.02), juros: Math.round((valor * 0.01 * 12) / 30) });
+    expect(copy).toMatchObject({
+      vencimento: '2027-02-22',
+      valor,
+      multa: Math.round(valor * 0.02),
+      juros: Math.round((valor * 0.01 * 12) / 30),
+    });
     expect(copy.total).toBe(copy.valor + copy.multa + copy.juros);
     expect(getBoletoInfo(copy.linhaDigitavel, { referenceDate: late })!.amount).toBe(copy.total);
 
@@ -123,11 +161,41 @@ describe('the 2ª via of an overdue installment', () => {
       status: 409,
       message: expect.stringContaining('substituído'),
     });
-    await expect(payCharge(db, { code: copy.pixCopiaECola, externalId: 'pix-late', origem: 'BANCO_DEMO' }, day('2027-02-23'))).rejects.toMatchObject({
+    await expect(
+      payCharge(db, { code: copy.pixCopiaECola, externalId: 'pix-late', origem: 'BANCO_DEMO' }, day('2027-02-23')),
+    ).rejects.toMatchObject({
       status: 409,
       message: expect.stringContaining('venceu'),
     });
-    expect(await payCharge(db, { code: copy.linhaDigitavel, externalId: 'new', origem: 'BANCO_DEMO' }, day('2027-02-21'))).toMatchObject({ valor: copy.total });
+    expect(await payCharge(db, { code: copy.linhaDigitavel, externalId: 'new', origem: 'BANCO_DEMO' }, day('2027-02-21'))).toMatchObject({
+      valor: copy.total,
+    });
     await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-25', partnerId, late)).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe('a policy paid by card', () => {
+  it('has no boleto nor Pix to issue', async () => {
+    const row = (await findUserByEmail(db, 'parceiro@parceiro.demo'))!;
+    const user = await loadV2User(db, row, { fullyAuthenticated: true });
+    const seller = await sellerFromV2(db, user);
+    const offer = (await sellableOffers(db, user, ISSUED)).find((o) => o.code === 'RES')!;
+    const respostas = { tipoImovel: 'apartamento', uso: 'habitual', construcao: 'alvenaria', valorImovel: 300_000_00, alarme: false };
+    const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas }, ISSUED);
+    await saveStep(db, seller, quote.nrCotacao, 'planos', { selecao: { plan: 'essencial', capitals: {} } }, ISSUED);
+    await saveStep(
+      db,
+      seller,
+      quote.nrCotacao,
+      'contratacao',
+      { contratacao: { formaPagamento: 'cartao', parcelas: 3, diaVencimento: 5 } },
+      ISSUED,
+    );
+    await sendProposal(db, seller, quote.nrCotacao, { aceiteTermo: true }, ISSUED);
+    const card = await db.selectFrom('policies').select('nr_apolice').where('forma_pagamento', '=', 'cartao').executeTakeFirstOrThrow();
+    await expect(currentCharge(db, partnerScope, 'v2', card.nr_apolice, 1)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('cartão'),
+    });
   });
 });

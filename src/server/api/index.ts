@@ -5,11 +5,14 @@ import { gateway } from './endpoints/gateway';
 import { auth } from './endpoints/auth';
 import { quoteEndpoints } from './endpoints/quotes';
 import { historyEndpoints } from './endpoints/history';
+import { pagamentos } from './endpoints/pagamentos';
+import { policyEndpoints } from './endpoints/policies';
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
-  plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1')],
-  bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2')],
+  plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1'), ...policyEndpoints('v1')],
+  bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2'), ...policyEndpoints('v2')],
   gateway,
   auth,
+  pagamentos,
 });

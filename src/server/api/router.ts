@@ -17,7 +17,7 @@ import { isStorableText, unstorablePaths } from '../../lib/storable-text';
  * error with the right status. Astro only forwards requests to it (src/pages/api/[...path].ts).
  */
 
-export type ApiBase = 'plataforma' | 'bff' | 'gateway' | 'auth';
+export type ApiBase = 'plataforma' | 'bff' | 'gateway' | 'auth' | 'pagamentos';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Authenticated {
@@ -65,6 +65,7 @@ const ENVELOPES: Record<ApiBase, (payload: unknown) => unknown> = {
   bff: (dado) => ({ dado }),
   auth: (dado) => ({ dado }),
   gateway: (payload) => payload,
+  pagamentos: (dado) => ({ dado }),
 };
 
 const json = (status: number, payload: unknown, headers: Headers = new Headers()) => {

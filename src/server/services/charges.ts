@@ -24,7 +24,11 @@ const MESSAGES = {
   replaced: 'Este boleto foi substituído por uma 2ª via: pague o mais recente.',
   expired: 'Este Pix venceu: emita uma 2ª via da parcela.',
   closed: 'Esta parcela não está mais em aberto.',
+  notCharged: 'Esta apólice é paga no cartão ou em débito em conta: não há boleto nem Pix a emitir.',
 } as const;
+
+/** The methods a charge (boleto with Pix) collects; card and debit are charged by their networks. */
+export const CHARGED_METHODS: readonly string[] = ['boleto', 'pix'];
 
 /** How far ahead a 2ª via may be due. */
 export const SECOND_COPY_MAX_DAYS = 10;
@@ -36,7 +40,7 @@ async function installmentOf(db: DB, scope: Scope, generation: Generation, nrApo
   const row = await db
     .selectFrom('installments as i')
     .innerJoin('policies as a', 'a.id', 'i.policy_id')
-    .select(['i.id', 'i.valor', 'i.vencimento', 'i.status', 'i.numero', 'a.nr_apolice', 'a.user_id', 'a.company_id'])
+    .select(['i.id', 'i.valor', 'i.vencimento', 'i.status', 'i.numero', 'a.nr_apolice', 'a.user_id', 'a.company_id', 'a.forma_pagamento'])
     .where('a.nr_apolice', '=', nrApolice)
     .where('a.generation', '=', generation)
     .where('i.numero', '=', numero)
@@ -45,7 +49,8 @@ async function installmentOf(db: DB, scope: Scope, generation: Generation, nrApo
     row &&
     (scope.kind === 'all' ||
       (scope.kind !== 'none' &&
-        (row.user_id === scope.userId || (scope.kind === 'companies' && row.company_id !== null && scope.companyIds.includes(row.company_id)))));
+        (row.user_id === scope.userId ||
+          (scope.kind === 'companies' && row.company_id !== null && scope.companyIds.includes(row.company_id)))));
   if (!visible) throw notFound(MESSAGES.notFound);
   return row;
 }
@@ -61,7 +66,16 @@ export interface ChargeView {
   pixCopiaECola: string;
 }
 
-const view = (c: { id: number; vencimento: string; valor: number; multa: number; juros: number; total: number; linha_digitavel: string; pix_copia_e_cola: string }): ChargeView => ({
+const view = (c: {
+  id: number;
+  vencimento: string;
+  valor: number;
+  multa: number;
+  juros: number;
+  total: number;
+  linha_digitavel: string;
+  pix_copia_e_cola: string;
+}): ChargeView => ({
   id: c.id,
   vencimento: c.vencimento,
   valor: c.valor,
@@ -100,7 +114,8 @@ async function writeCharge(
     .executeTakeFirstOrThrow();
 }
 
-function assertOpen(status: string) {
+function assertOpen({ status, forma_pagamento }: { status: string; forma_pagamento: string }) {
+  if (!CHARGED_METHODS.includes(forma_pagamento)) throw new ApiError(409, MESSAGES.notCharged);
   if (status === 'PAGA') throw new ApiError(409, MESSAGES.paid);
   if (status === 'CANCELADA') throw new ApiError(409, MESSAGES.cancelled);
 }
@@ -110,8 +125,13 @@ export async function currentCharge(db: DB, scope: Scope, generation: Generation
   return db.transaction().execute(async (trx) => {
     const installment = await installmentOf(trx, scope, generation, nrApolice, numero);
     await sql`select id from installments where id = ${installment.id} for update`.execute(trx);
-    assertOpen(installment.status);
-    const active = await trx.selectFrom('charges').selectAll().where('installment_id', '=', installment.id).where('status', '=', 'ATIVA').executeTakeFirst();
+    assertOpen(installment);
+    const active = await trx
+      .selectFrom('charges')
+      .selectAll()
+      .where('installment_id', '=', installment.id)
+      .where('status', '=', 'ATIVA')
+      .executeTakeFirst();
     if (active) return view(active);
     const amounts = { valor: installment.valor, multa: 0, juros: 0, total: installment.valor };
     return view(await writeCharge(trx, installment, amounts, installment.vencimento, null));
@@ -138,9 +158,14 @@ export async function secondCopy(
   return db.transaction().execute(async (trx) => {
     const installment = await installmentOf(trx, scope, generation, nrApolice, numero);
     await sql`select id from installments where id = ${installment.id} for update`.execute(trx);
-    assertOpen(installment.status);
+    assertOpen(installment);
     if (installmentStatus(installment.status, installment.vencimento, today) !== 'VENCIDA') throw new ApiError(409, MESSAGES.notOverdue);
-    await trx.updateTable('charges').set({ status: 'SUBSTITUIDA' }).where('installment_id', '=', installment.id).where('status', '=', 'ATIVA').execute();
+    await trx
+      .updateTable('charges')
+      .set({ status: 'SUBSTITUIDA' })
+      .where('installment_id', '=', installment.id)
+      .where('status', '=', 'ATIVA')
+      .execute();
     const late = lateAmount(installment.valor, installment.vencimento, vencimento);
     const amounts = { valor: installment.valor, multa: late.fine, juros: late.interest, total: late.total };
     return view(await writeCharge(trx, installment, amounts, vencimento, userId));
@@ -174,7 +199,11 @@ export async function payCharge(
       .executeTakeFirst();
     if (!charge) throw new ApiError(404, MESSAGES.unknownCode);
     await sql`select id from installments where id = ${charge.installment_id} for update`.execute(trx);
-    const existing = await trx.selectFrom('payments').select(['external_id', 'valor']).where('installment_id', '=', charge.installment_id).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('payments')
+      .select(['external_id', 'valor'])
+      .where('installment_id', '=', charge.installment_id)
+      .executeTakeFirst();
     if (existing?.external_id === input.externalId)
       return { paid: true, nrApolice: charge.nr_apolice, numero: charge.numero, valor: existing.valor, repeated: true };
     if (existing) throw new ApiError(409, MESSAGES.closed);

@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/Button';
+import type { ApiBases } from '../../lib/http';
+import { post } from '../proposals/post';
+
+interface Props {
+  apis: ApiBases;
+  generation: 'v1' | 'v2';
+  nrApolice: string;
+  numero: number;
+  /** ISO days the new due date may take: today up to ten days ahead. */
+  min: string;
+  max: string;
+}
+
+/**
+ * The 2ª via of an overdue installment: a new due date, and the server works out the fine and
+ * interest up to it; the page reloads with the new boleto and Pix.
+ */
+export default function SecondCopyForm({ apis, generation, nrApolice, numero, min, max }: Props) {
+  const [date, setDate] = useState(min);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const base = generation === 'v2' ? 'bff' : 'plataforma';
+    const result = await post(apis, base, `/v1/apolices/${nrApolice}/parcelas/${numero}/segunda-via`, { vencimento: date });
+    if (result.ok) return window.location.reload();
+    setBusy(false);
+    setError(result.errors.vencimento?.[0] ?? result.message);
+  }
+
+  const id = `segunda-via-${numero}`;
+  return (
+    <form onSubmit={submit} noValidate className="second-copy" aria-label={`2ª via da parcela ${numero}`}>
+      <div className="field">
+        <label className="field-label" htmlFor={id}>
+          Novo vencimento
+        </label>
+        <input
+          id={id}
+          type="date"
+          className="field-input"
+          value={date}
+          min={min}
+          max={max}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-erro` : undefined}
+          onChange={(event) => setDate(event.target.value)}
+        />
+        {error ? (
+          <p className="field-error" id={`${id}-erro`} role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <Button type="submit" size="small" loading={busy}>
+        Emitir 2ª via<span className="visually-hidden"> da parcela {numero}</span>
+      </Button>
+    </form>
+  );
+}
