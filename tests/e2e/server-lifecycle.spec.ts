@@ -229,6 +229,16 @@ test('SIGTERM under keep-alive load: in-flight requests answered, connections an
 test('SIGTERM while a body is still trickling in: its connection is cut after the grace, the database closes, exit 0', async () => {
   const slow = await startOwnServer(PORT + 1);
   try {
+    // The database is migrated and seeded first (a sign-in answers): this measures the shutdown, not
+    // a first start's seeding, which takes seconds of its own on a busy machine.
+    await expect(async () => {
+      const login = await fetch(`${slow.base}/api/gateway/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+    }).toPass({ timeout: 60_000 });
     // A request whose body never finishes arriving (a slow upload, or a client that stalls on purpose).
     const socket = net.connect(PORT + 1, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
