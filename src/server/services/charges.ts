@@ -6,6 +6,7 @@ import { brasiliaDay } from '../../lib/format';
 import { installmentStatus } from '../../lib/policies';
 import type { Scope } from '../../lib/scope';
 import type { Generation } from '../db/schema';
+import { policyIdInScope } from './policies';
 
 /*
  * Charging and paying installments (issue 13; DESIGN §10). An open installment has one active
@@ -35,23 +36,20 @@ export const SECOND_COPY_MAX_DAYS = 10;
 
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** An installment of a policy the scope sees (lib/scope.ts), locked when `forUpdate`. */
+/** An installment of a policy the scope sees (lib/scope.ts, through the policies' one condition). */
 async function installmentOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, numero: number) {
-  const row = await db
-    .selectFrom('installments as i')
-    .innerJoin('policies as a', 'a.id', 'i.policy_id')
-    .select(['i.id', 'i.valor', 'i.vencimento', 'i.status', 'i.numero', 'a.nr_apolice', 'a.user_id', 'a.company_id', 'a.forma_pagamento'])
-    .where('a.nr_apolice', '=', nrApolice)
-    .where('a.generation', '=', generation)
-    .where('i.numero', '=', numero)
-    .executeTakeFirst();
-  const visible =
-    row &&
-    (scope.kind === 'all' ||
-      (scope.kind !== 'none' &&
-        (row.user_id === scope.userId ||
-          (scope.kind === 'companies' && row.company_id !== null && scope.companyIds.includes(row.company_id)))));
-  if (!visible) throw notFound(MESSAGES.notFound);
+  const policyId = await policyIdInScope(db, scope, generation, nrApolice);
+  const row =
+    policyId === undefined
+      ? undefined
+      : await db
+          .selectFrom('installments as i')
+          .innerJoin('policies as a', 'a.id', 'i.policy_id')
+          .select(['i.id', 'i.valor', 'i.vencimento', 'i.status', 'i.numero', 'a.nr_apolice', 'a.forma_pagamento'])
+          .where('i.policy_id', '=', policyId)
+          .where('i.numero', '=', numero)
+          .executeTakeFirst();
+  if (!row) throw notFound(MESSAGES.notFound);
   return row;
 }
 

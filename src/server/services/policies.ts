@@ -128,6 +128,18 @@ function inScope(eb: PolicyExpressions, scope: Scope): Expression<SqlBool> {
   return eb.or([eb('a.user_id', '=', scope.userId), ...(ids.length > 0 ? [eb('a.company_id', 'in', ids)] : [])]);
 }
 
+/** The id of a policy the scope sees, by number; undefined when there is none for this viewer. */
+export async function policyIdInScope(db: DB, scope: Scope, generation: Generation, nrApolice: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('policies as a')
+    .select('a.id')
+    .where((eb) => inScope(eb, scope))
+    .where('a.nr_apolice', '=', nrApolice)
+    .where('a.generation', '=', generation)
+    .executeTakeFirst();
+  return row?.id;
+}
+
 export interface PolicyRow {
   nrApolice: string;
   idContratacao: number;
