@@ -21,8 +21,15 @@ export const RECEIVER = {
 export const LATE_CHARGES = { finePercent: 2, monthlyInterestPercent: 1 } as const;
 
 const DAY_MS = 86_400_000;
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const daysBetween = (from: string, to: string) =>
   Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
+
+/** How far ahead a 2ª via may be due. */
+export const SECOND_COPY_MAX_DAYS = 10;
+
+/** The days a 2ª via asked for on `today` may fall due on: today up to SECOND_COPY_MAX_DAYS ahead. */
+export const secondCopyWindow = (today: string) => ({ min: today, max: addDays(today, SECOND_COPY_MAX_DAYS) });
 
 /** What an installment of `valor` due on `vencimento` costs when paid on `paidOn`, figure by figure. */
 export function lateAmount(valor: number, vencimento: string, paidOn: string) {

@@ -1,7 +1,5 @@
-import { messagesByField } from './field-errors';
 import * as z from 'zod/mini';
-import type * as core from 'zod/v4/core';
-import { isIsoDate } from './offer-schema';
+import { isoDateField, listHref, oneOf, optionalField, pageField, parseListQuery, type Paged, type ParsedListQuery } from './list-query';
 import { HISTORY_STATUSES } from './quotes';
 import { V2_SIMULATOR_CODES, type ProductLine } from './simulators';
 import { isValidCnpj, isValidCpf, normalizeCnpj } from './validators';
@@ -31,25 +29,12 @@ const V2_CODES = V2_SIMULATOR_CODES.map((s) => s.code);
 const V2_LINES = [...new Set(V2_SIMULATOR_CODES.map((s) => s.line))];
 const STATUS_VALUES = HISTORY_STATUSES.map((s) => s.value);
 
-/** An HTML form sends every field, blank or not: a blank one is no filter at all. */
-const blankToUndefined = (value: unknown) => (typeof value === 'string' ? value.trim() || undefined : value);
-const optionalField = <T extends core.$ZodType>(schema: T) => z.pipe(z.transform(blankToUndefined), z.optional(schema));
-
-/** One of a table's values, typed in any case. */
-const oneOf = <T extends string>(values: readonly T[], message: string, normalize: (v: string) => string) =>
-  z.pipe(z.pipe(z.string({ error: message }).check(z.maxLength(40, message)), z.transform(normalize)), z.enum(values, { error: message }));
-
-const isoDate = z.string({ error: HISTORY_MESSAGES.date }).check(z.refine(isIsoDate, HISTORY_MESSAGES.date));
+const isoDate = isoDateField(HISTORY_MESSAGES.date);
 
 /** CPF or CNPJ, typed with the mask or without: compared unmasked (CPF digits, CNPJ upper-cased alphanumerics). */
 const documentField = z
   .pipe(z.string({ error: HISTORY_MESSAGES.document }).check(z.maxLength(40, HISTORY_MESSAGES.document)), z.transform(normalizeCnpj))
   .check(z.refine((v) => (v.length === 11 && isValidCpf(v)) || isValidCnpj(v), HISTORY_MESSAGES.document));
-
-const pageField = z.pipe(
-  z.string({ error: HISTORY_MESSAGES.page }).check(z.regex(/^[1-9]\d{0,5}$/, HISTORY_MESSAGES.page)),
-  z.transform(Number),
-);
 
 export const historyQuerySchema = z
   .object({
@@ -60,7 +45,7 @@ export const historyQuerySchema = z
     status: optionalField(oneOf(STATUS_VALUES, HISTORY_MESSAGES.status, (v) => v.toUpperCase())),
     documento: optionalField(documentField),
     numero: optionalField(z.string({ error: HISTORY_MESSAGES.number }).check(z.regex(/^\d{1,20}$/, HISTORY_MESSAGES.number))),
-    page: optionalField(pageField),
+    page: optionalField(pageField(HISTORY_MESSAGES.page)),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -78,18 +63,11 @@ export type HistoryFilters = Omit<HistoryQuery, 'page'>;
 export const HISTORY_FIELDS = ['de', 'ate', 'simulador', 'status', 'documento', 'numero', 'linha'] as const;
 export type HistoryField = (typeof HISTORY_FIELDS)[number];
 
-export type ParsedHistoryQuery = { ok: true; filters: HistoryFilters; page: number } | { ok: false; errors: Record<string, string[]> };
+export type ParsedHistoryQuery = ParsedListQuery<HistoryFilters>;
 
 /** The history's query string as filters and a 1-based page, or the messages of each bad field. */
-export function parseHistoryQuery(input: URLSearchParams | Record<string, unknown>): ParsedHistoryQuery {
-  const raw = input instanceof URLSearchParams ? Object.fromEntries(input) : input;
-  const result = z.safeParse(historyQuerySchema, raw);
-  if (!result.success) {
-    return { ok: false, errors: messagesByField(result.error.issues, (issue) => issue.path.map(String).join('.') || 'query') };
-  }
-  const { page = 1, ...filters } = result.data;
-  return { ok: true, filters, page };
-}
+export const parseHistoryQuery = (input: URLSearchParams | Record<string, unknown>): ParsedHistoryQuery =>
+  parseListQuery(historyQuerySchema, input);
 
 /**
  * The legacy header sends the line as `funcionalidade` (SPEC §2: "/historico carrying the feature
@@ -104,16 +82,8 @@ export function withLegacyLine(input: Record<string, string>): Record<string, st
 export const HISTORY_PAGE = { v1: '/historico', v2: '/v2/historico' } as const;
 
 /** The history's address for these filters and page (page 1 and blank filters are left out). */
-export function historyPageHref(values: Partial<Record<HistoryField, string>>, page = 1, generation: 'v1' | 'v2' = 'v2'): string {
-  const params = new URLSearchParams();
-  for (const field of HISTORY_FIELDS) {
-    const value = values[field]?.trim();
-    if (value) params.set(field, value);
-  }
-  if (page > 1) params.set('page', String(page));
-  const query = params.toString();
-  return query ? `${HISTORY_PAGE[generation]}?${query}` : HISTORY_PAGE[generation];
-}
+export const historyPageHref = (values: Partial<Record<HistoryField, string>>, page = 1, generation: 'v1' | 'v2' = 'v2'): string =>
+  listHref(HISTORY_PAGE[generation], HISTORY_FIELDS, values, page);
 
 /**
  * A CPF or CNPJ as a list may show it: only the middle digits, which tell two customers apart on a
@@ -148,10 +118,4 @@ export interface HistoryRow {
   pdf: { cotacao: string; proposta: string | null };
 }
 
-export interface HistoryResult {
-  content: HistoryRow[];
-  totalElements: number;
-  totalPages: number;
-  /** 1-based. */
-  page: number;
-}
+export type HistoryResult = Paged<HistoryRow>;

@@ -37,34 +37,34 @@ describe('states a page shows', () => {
 });
 
 describe('parsePolicyQuery', () => {
-  const PRODUCTS = ['RES', 'VEU'];
   it('reads every filter, a document as its digits and a product in capitals', () => {
     expect(
-      parsePolicyQuery(
-        {
-          nrApolice: ' 011420260000001 ',
-          segurado: '274.185.963-91',
-          produto: 'res',
-          situacao: 'VENCIDA',
-          vigenteEm: '2027-01-31',
-          page: '2',
-        },
-        PRODUCTS,
-      ),
+      parsePolicyQuery({
+        nrApolice: ' 011420260000001 ',
+        segurado: '274.185.963-91',
+        produto: 'res',
+        situacao: 'VENCIDA',
+        vigenteEm: '2027-01-31',
+        page: '2',
+      }),
     ).toEqual({
       ok: true,
       filters: { nrApolice: '011420260000001', segurado: '27418596391', produto: 'RES', situacao: 'VENCIDA', vigenteEm: '2027-01-31' },
       page: 2,
     });
-    expect(parsePolicyQuery({ segurado: 'Marina' }, PRODUCTS)).toEqual({ ok: true, filters: { segurado: 'Marina' }, page: 1 });
-    expect(parsePolicyQuery({ segurado: '', produto: '  ' }, PRODUCTS)).toEqual({ ok: true, filters: {}, page: 1 });
+    expect(parsePolicyQuery({ segurado: 'Marina' })).toEqual({ ok: true, filters: { segurado: 'Marina' }, page: 1 });
+    expect(parsePolicyQuery({ segurado: '', produto: '  ' })).toEqual({ ok: true, filters: {}, page: 1 });
   });
 
   it('answers a field error for each value that does not parse', () => {
-    const parsed = parsePolicyQuery(
-      { nrApolice: '12a', segurado: 'Ma', produto: 'XYZ', situacao: 'QUALQUER', vigenteEm: '2027-02-30', page: '0' },
-      PRODUCTS,
-    );
+    const parsed = parsePolicyQuery({
+      nrApolice: '12a',
+      segurado: 'Ma',
+      produto: 'XYZ',
+      situacao: 'QUALQUER',
+      vigenteEm: '2027-02-30',
+      page: '0',
+    });
     expect(parsed.ok).toBe(false);
     expect(Object.keys(parsed.ok ? {} : parsed.errors).sort()).toEqual([
       'nrApolice',

@@ -1,4 +1,7 @@
+import * as z from 'zod/mini';
 import { dueDates } from './contracting';
+import { isoDateField, oneOf, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
+import { PRODUCTS } from './products/catalog';
 
 /*
  * Policies and their installments (DESIGN §10): the term, the due dates and the states a page shows.
@@ -55,69 +58,37 @@ export const INSTALLMENT_STATUS_LABELS: Record<InstallmentStatus, string> = {
 export const installmentStatus = (stored: StoredInstallmentStatus, vencimento: string, today: string): InstallmentStatus =>
   stored === 'ABERTA' && vencimento < today ? 'VENCIDA' : stored;
 
-/** The policies list's filters, as the page's form and the address carry them. */
-export interface PolicyFilters {
-  nrApolice?: string;
-  /** The insured's name (part of it) or CPF/CNPJ (digits). */
-  segurado?: string;
-  produto?: string;
-  situacao?: PolicyStatus;
-  /** Policies whose term contains this day. */
-  vigenteEm?: string;
-}
-
 export const POLICIES_PAGE_SIZE = 10;
 export const POLICY_FIELDS = ['nrApolice', 'segurado', 'produto', 'situacao', 'vigenteEm'] as const;
 
 const FILTER_MESSAGES = {
   nrApolice: 'Número de apólice inválido: use só os dígitos.',
   segurado: 'Informe ao menos 3 letras do nome ou o CPF/CNPJ do segurado.',
+  produto: 'Produto inválido.',
   situacao: 'Situação inválida.',
   vigenteEm: 'Data inválida.',
   page: 'Página inválida.',
 } as const;
 
-const isIsoDay = (value: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-  !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-  new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+/** A name (3 to 120 characters, searched as part of the insured's) or a CPF/CNPJ, as its digits. */
+const seguradoField = z.pipe(
+  z.string({ error: FILTER_MESSAGES.segurado }).check(z.minLength(3, FILTER_MESSAGES.segurado), z.maxLength(120, FILTER_MESSAGES.segurado)),
+  z.transform((value) => (/^[\d.\-/\s]+$/.test(value) ? value.replace(/\D/g, '') : value)),
+);
+
+const policyQuerySchema = z.object({
+  nrApolice: optionalField(z.string({ error: FILTER_MESSAGES.nrApolice }).check(z.regex(/^\d{1,20}$/, FILTER_MESSAGES.nrApolice))),
+  segurado: optionalField(seguradoField),
+  produto: optionalField(oneOf(Object.keys(PRODUCTS), FILTER_MESSAGES.produto, (v) => v.toUpperCase())),
+  situacao: optionalField(oneOf(Object.keys(POLICY_STATUS_LABELS) as PolicyStatus[], FILTER_MESSAGES.situacao, (v) => v.toUpperCase())),
+  /** Policies whose term contains this day. */
+  vigenteEm: optionalField(isoDateField(FILTER_MESSAGES.vigenteEm)),
+  page: optionalField(pageField(FILTER_MESSAGES.page)),
+});
+
+/** The policies list's filters, as the page's form and the address carry them. */
+export type PolicyFilters = Omit<z.output<typeof policyQuerySchema>, 'page'>;
 
 /** Reads the filters of an address; every bad value is a field error in pt-BR, never a guess. */
-export function parsePolicyQuery(
-  query: Record<string, string | undefined>,
-  products: readonly string[],
-): { ok: true; filters: PolicyFilters; page: number } | { ok: false; errors: Record<string, string[]> } {
-  const errors: Record<string, string[]> = {};
-  const filters: PolicyFilters = {};
-  const value = (name: string) => query[name]?.trim() || undefined;
-  const nrApolice = value('nrApolice');
-  if (nrApolice !== undefined) {
-    if (/^\d{1,20}$/.test(nrApolice)) filters.nrApolice = nrApolice;
-    else errors.nrApolice = [FILTER_MESSAGES.nrApolice];
-  }
-  const segurado = value('segurado');
-  if (segurado !== undefined) {
-    const digits = segurado.replace(/\D/g, '');
-    if (segurado.length >= 3 && segurado.length <= 120) filters.segurado = /^[\d.\-/\s]+$/.test(segurado) ? digits : segurado;
-    else errors.segurado = [FILTER_MESSAGES.segurado];
-  }
-  const produto = value('produto');
-  if (produto !== undefined) {
-    if (products.includes(produto.toUpperCase())) filters.produto = produto.toUpperCase();
-    else errors.produto = ['Produto inválido.'];
-  }
-  const situacao = value('situacao');
-  if (situacao !== undefined) {
-    if (situacao in POLICY_STATUS_LABELS) filters.situacao = situacao as PolicyStatus;
-    else errors.situacao = [FILTER_MESSAGES.situacao];
-  }
-  const vigenteEm = value('vigenteEm');
-  if (vigenteEm !== undefined) {
-    if (isIsoDay(vigenteEm)) filters.vigenteEm = vigenteEm;
-    else errors.vigenteEm = [FILTER_MESSAGES.vigenteEm];
-  }
-  const pageText = value('page') ?? '1';
-  const page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 0;
-  if (page < 1) errors.page = [FILTER_MESSAGES.page];
-  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, filters, page };
-}
+export const parsePolicyQuery = (query: URLSearchParams | Record<string, unknown>): ParsedListQuery<PolicyFilters> =>
+  parseListQuery(policyQuerySchema, query);

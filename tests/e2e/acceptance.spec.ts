@@ -1,44 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ACCOUNTS, signIn, waitForIslands } from './helpers';
-import { productFor } from '../../src/lib/products/catalog';
-import { answer, cpfFor, fillInsured } from './selling';
+import { sellResidential } from './selling';
 
 /**
  * Issue 13, acceptance (Lei 15.040/2024) as the partner and the insurer live it in the browser: a
  * proposal within the rules is accepted at once with its policy; one outside them waits in the
  * ADMIN's queue with its 25-day clock, which stands still while documents are awaited.
  */
-const RESIDENCIAL = productFor('RES')!;
-
-/** Sells a residential quote from /v2/home to its proposal page; `mixed` answers 'Mista' (referred). */
-async function sellResidential(page: Page, mixed: boolean): Promise<string> {
-  await page.goto('/v2/home');
-  await page.getByRole('link', { name: 'Simular Residencial', exact: true }).click();
-  await page.waitForURL(/\/cadastro\/iniciar\//);
-  await waitForIslands(page);
-  await fillInsured(page, RESIDENCIAL, { cpf: cpfFor(Date.now()) });
-  for (const question of RESIDENCIAL.cadastroQuestions) await answer(page, question);
-  if (mixed)
-    await page.getByRole('group', { name: 'Tipo de construção' }).getByRole('radio', { name: 'Mista (alvenaria e madeira)' }).check();
-  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
-  await expect(page).toHaveURL(/\/planos\/\d+\/editar$/);
-  await waitForIslands(page);
-  await page.getByRole('button', { name: `Escolher ${RESIDENCIAL.plans[0]!.name}` }).click();
-  await expect(page).toHaveURL(/\/contratacao\/\d+\/editar$/);
-  await waitForIslands(page);
-  await page.getByRole('radio', { name: 'Cartão de crédito' }).check();
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  await expect(page).toHaveURL(/\/resumo\/\d+/);
-  await waitForIslands(page);
-  await page.getByLabel('Li e aceito o termo de presente proposta.').check();
-  await page.getByRole('button', { name: 'Enviar proposta' }).click();
-  await expect(page).toHaveURL(/\/finalizacao\/\d+\/visualizar$/);
-  return (await page.getByTestId('nr-proposta').textContent())!.trim();
-}
-
 test('within the rules, the proposal is accepted at once and its policy number shown', async ({ page }) => {
   await signIn(page, ACCOUNTS.partner);
-  await sellResidential(page, false);
+  await sellResidential(page);
   await expect(page.getByTestId('situacao-proposta')).toHaveText('Aceita');
   await expect(page.getByTestId('nr-apolice')).toHaveText(/^0114\d{11}$/);
   await expect(page.getByTestId('prazo-aceite')).toHaveCount(0);
@@ -50,7 +21,7 @@ test('outside them, the ADMIN asks for documents, the partner sends them, the AD
   const partner = await (await browser.newContext()).newPage();
   const admin = await (await browser.newContext()).newPage();
   await signIn(partner, ACCOUNTS.partner);
-  const nrProposta = await sellResidential(partner, true);
+  const nrProposta = await sellResidential(partner, { mixed: true });
   await expect(partner.getByTestId('situacao-proposta')).toHaveText('Em análise');
   await expect(partner.getByTestId('prazo-aceite')).toContainText('Aceite em até 25 dias');
   await expect(partner.getByTestId('andamento')).toContainText('Construção mista (alvenaria e madeira).');

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, signIn, waitForIslands } from './helpers';
-import { productFor } from '../../src/lib/products/catalog';
-import { answer, cpfFor, fillInsured } from './selling';
+import { sellResidential } from './selling';
 
 /**
  * Issue 13, getting paid: the policy's page shows each open installment's boleto (linha digitável)
@@ -48,24 +47,8 @@ test('a boleto copied from the policy page and paid on the demo bank shows as pa
 
 test('a Pix sale: its copia e cola paid on the demo bank settles the policy', async ({ browser }) => {
   const partner = await (await browser.newContext()).newPage();
-  const product = productFor('RES')!;
   await signIn(partner, ACCOUNTS.partner);
-  await partner.getByRole('link', { name: 'Simular Residencial', exact: true }).click();
-  await waitForIslands(partner);
-  await fillInsured(partner, product, { cpf: cpfFor(Date.now()) });
-  for (const question of product.cadastroQuestions) await answer(partner, question);
-  await partner.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
-  await expect(partner).toHaveURL(/\/planos\/\d+\/editar$/);
-  await waitForIslands(partner);
-  await partner.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
-  await expect(partner).toHaveURL(/\/contratacao\/\d+\/editar$/);
-  await waitForIslands(partner);
-  await partner.getByRole('radio', { name: 'Pix (à vista)' }).check();
-  await partner.getByRole('button', { name: 'Continuar' }).click();
-  await expect(partner).toHaveURL(/\/resumo\/\d+/);
-  await waitForIslands(partner);
-  await partner.getByLabel('Li e aceito o termo de presente proposta.').check();
-  await partner.getByRole('button', { name: 'Enviar proposta' }).click();
+  await sellResidential(partner, { method: 'Pix (à vista)' });
   const nrApolice = (await partner.getByTestId('nr-apolice').textContent())!.trim();
 
   await partner.goto(`/v2/apolices/${nrApolice}`);

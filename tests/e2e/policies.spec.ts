@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, openDrawer, signIn, waitForIslands } from './helpers';
-import { productFor } from '../../src/lib/products/catalog';
-import { answer, cpfFor, fillInsured } from './selling';
+import { ACCOUNTS, openDrawer, signIn } from './helpers';
+import { sellResidential } from './selling';
 
 /**
  * Issue 13, Apólices in both generations as a partner uses them: from the menu to the list, a
@@ -48,24 +47,8 @@ test('v2: the partner finds the policy of the life proposal in Apólices and ope
 });
 
 test('legacy: the seller sells a residential proposal, accepted at once, and finds its policy in /apolices', async ({ page }) => {
-  const product = productFor('RES')!;
   await signIn(page, ACCOUNTS.legacySeller);
-  await page.getByRole('link', { name: 'Simular Residencial', exact: true }).click();
-  await waitForIslands(page);
-  await fillInsured(page, product, { cpf: cpfFor(Date.now()) });
-  for (const question of product.cadastroQuestions) await answer(page, question);
-  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
-  await expect(page).toHaveURL(/\/planos\/\d+\/editar$/);
-  await waitForIslands(page);
-  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
-  await expect(page).toHaveURL(/\/contratacao\/\d+\/editar$/);
-  await waitForIslands(page);
-  await page.getByRole('radio', { name: 'Cartão de crédito' }).check();
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  await expect(page).toHaveURL(/\/resumo\/\d+/);
-  await waitForIslands(page);
-  await page.getByLabel('Li e aceito o termo de presente proposta.').check();
-  await page.getByRole('button', { name: 'Enviar proposta' }).click();
+  await sellResidential(page, { generation: 'v1' });
   await expect(page.getByTestId('situacao-proposta')).toHaveText('Aceita');
   const nrApolice = (await page.getByTestId('nr-apolice').textContent())!.trim();
 

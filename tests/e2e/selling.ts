@@ -1,5 +1,7 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { productFor } from '../../src/lib/products/catalog';
 import type { ProductDef, Question } from '../../src/lib/products/types';
+import { HOME_PATH, waitForIslands, type Generation } from './helpers';
 
 /**
  * Filling the simulator steps as a partner does, shared by the v2 and the legacy selling journeys:
@@ -58,4 +60,38 @@ export async function fillInsured(page: Page, product: ProductDef, options: { cp
   await page.getByLabel('Bairro').fill('Bela Vista');
   await page.getByLabel('Cidade').fill('São Paulo');
   await page.getByLabel('UF', { exact: true }).selectOption('SP');
+}
+
+/**
+ * Sells a residential quote from the signed-in home through every step to its proposal page, on the
+ * first plan, and answers the proposal's number: `mixed` answers 'Mista' to the construction (a
+ * proposal the rules refer for analysis), `method` is the payment method's radio.
+ */
+export async function sellResidential(
+  page: Page,
+  { generation = 'v2', mixed = false, method = 'Cartão de crédito' }: { generation?: Generation; mixed?: boolean; method?: string } = {},
+): Promise<string> {
+  const product = productFor('RES')!;
+  await page.goto(HOME_PATH[generation]);
+  await page.getByRole('link', { name: 'Simular Residencial', exact: true }).click();
+  await page.waitForURL(/\/cadastro(\/iniciar\/|\?oferta=)/);
+  await waitForIslands(page);
+  await fillInsured(page, product, { cpf: cpfFor(Date.now()) });
+  for (const question of product.cadastroQuestions) await answer(page, question);
+  if (mixed)
+    await page.getByRole('group', { name: 'Tipo de construção' }).getByRole('radio', { name: 'Mista (alvenaria e madeira)' }).check();
+  await page.getByRole('button', { name: 'Salvar cotação e continuar' }).click();
+  await expect(page).toHaveURL(/\/planos\/\d+\/editar$/);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
+  await expect(page).toHaveURL(/\/contratacao\/\d+\/editar$/);
+  await waitForIslands(page);
+  await page.getByRole('radio', { name: method }).check();
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page).toHaveURL(/\/resumo\/\d+/);
+  await waitForIslands(page);
+  await page.getByLabel('Li e aceito o termo de presente proposta.').check();
+  await page.getByRole('button', { name: 'Enviar proposta' }).click();
+  await expect(page).toHaveURL(/\/finalizacao\/\d+\/visualizar$/);
+  return (await page.getByTestId('nr-proposta').textContent())!.trim();
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import { HOUSE, sellResidential } from '../fixtures/selling';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
 import { sellableOffers } from '../../src/server/services/offers';
@@ -31,21 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const HOUSE = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 450_000_00, alarme: true };
-
 /** A residential proposal sent at `at`: `construcao: 'mista'` refers it for analysis. */
-async function sell(
-  respostas: Record<string, unknown> = HOUSE,
-  at = START,
-  contratacao: Record<string, unknown> = { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 },
-) {
-  const offer = (await sellableOffers(db, partner.user, at)).find((o) => o.code === 'RES')!;
-  const quote = await createQuote(db, partner.seller, offer, { segurado: DEMO_INSURED.residencial, respostas }, at);
-  await saveStep(db, partner.seller, quote.nrCotacao, 'planos', { selecao: { plan: 'conforto', capitals: {} } }, at);
-  await saveStep(db, partner.seller, quote.nrCotacao, 'contratacao', { contratacao }, at);
-  const { nrProposta } = await sendProposal(db, partner.seller, quote.nrCotacao, { aceiteTermo: true }, at);
-  return nrProposta;
-}
+const sell = async (respostas: Record<string, unknown> = HOUSE, at = START) => (await sellResidential(db, { respostas, at })).nrProposta;
 
 const proposal = (nrProposta: string) =>
   db.selectFrom('proposals').selectAll().where('nr_proposta', '=', nrProposta).executeTakeFirstOrThrow();
@@ -206,18 +194,8 @@ describe('the API: the ADMIN decides, the partner answers a request for document
   }
   const decide = async (email: string, nrProposta: string, body: unknown) =>
     call()('POST', `/api/bff/v1/propostas/${nrProposta}/decisao`, { headers: await as(email), body });
-  const nrCotacaoOf = async (nrProposta: string) =>
-    (
-      await db
-        .selectFrom('quotes as q')
-        .innerJoin('proposals as p', 'p.quote_id', 'q.id')
-        .select('q.nr_cotacao')
-        .where('p.nr_proposta', '=', nrProposta)
-        .executeTakeFirstOrThrow()
-    ).nr_cotacao;
-
   it('only the provider’s ADMIN decides, with a reason to refuse or to ask for documents', async () => {
-    const nrProposta = await sell({ ...HOUSE, construcao: 'mista' }, new Date());
+    const { nrProposta, nrCotacao } = await sellResidential(db, { respostas: { ...HOUSE, construcao: 'mista' } });
     expect((await analysisQueue(db, new Date())).map((q) => q.nrProposta)).toContain(nrProposta);
     expect((await decide('parceiro@parceiro.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(403);
     expect((await decide('parceiro.admin@parceiro.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(403);
@@ -233,7 +211,6 @@ describe('the API: the ADMIN decides, the partner answers a request for document
       motivo: 'Fotos da fachada e da cozinha.',
     });
     expect(asked.status, JSON.stringify(asked.json)).toBe(200);
-    const nrCotacao = await nrCotacaoOf(nrProposta);
     const page = await call()('GET', `/api/bff/v1/cotacoes/${nrCotacao}`, { headers: await as('parceiro@parceiro.demo', true) });
     expect(page.json.dado.cotacao.proposta).toMatchObject({
       status: 'Aguardando documentos',

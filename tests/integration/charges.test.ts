@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBoletoInfo, isValidBoleto, isValidPixPayload } from '@brazilian-utils/brazilian-utils';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { sellableOffers } from '../../src/server/services/offers';
+import { sellResidential } from '../fixtures/selling';
 import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
-import { createQuote, saveStep, sendProposal } from '../../src/server/services/quotes';
-import { sellerFromV2 } from '../../src/server/services/sellers';
 import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
 import { scopeFor } from '../../src/server/services/scope';
 import type { Scope } from '../../src/lib/scope';
@@ -27,23 +24,8 @@ beforeAll(async () => {
   ({ db, close } = await freshDatabase());
   const row = (await findUserByEmail(db, 'parceiro@parceiro.demo'))!;
   partnerId = row.id;
+  nrApolice = (await sellResidential(db, { at: ISSUED })).nrApolice!;
   const user = await loadV2User(db, row, { fullyAuthenticated: true });
-  const seller = await sellerFromV2(db, user);
-  const offer = (await sellableOffers(db, user, ISSUED)).find((o) => o.code === 'RES')!;
-  const respostas = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 450_000_00, alarme: true };
-  const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas }, ISSUED);
-  await saveStep(db, seller, quote.nrCotacao, 'planos', { selecao: { plan: 'conforto', capitals: {} } }, ISSUED);
-  await saveStep(
-    db,
-    seller,
-    quote.nrCotacao,
-    'contratacao',
-    { contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 } },
-    ISSUED,
-  );
-  await sendProposal(db, seller, quote.nrCotacao, { aceiteTermo: true }, ISSUED);
-  nrApolice = (await db.selectFrom('policies').select('nr_apolice').where('simulator_code', '=', 'RES').executeTakeFirstOrThrow())
-    .nr_apolice;
   partnerScope = await scopeFor(db, { generation: 'v2', user }, 'BOLETOS');
 });
 afterAll(() => close());
@@ -176,24 +158,13 @@ describe('the 2ª via of an overdue installment', () => {
 
 describe('a policy paid by card', () => {
   it('has no boleto nor Pix to issue', async () => {
-    const row = (await findUserByEmail(db, 'parceiro@parceiro.demo'))!;
-    const user = await loadV2User(db, row, { fullyAuthenticated: true });
-    const seller = await sellerFromV2(db, user);
-    const offer = (await sellableOffers(db, user, ISSUED)).find((o) => o.code === 'RES')!;
-    const respostas = { tipoImovel: 'apartamento', uso: 'habitual', construcao: 'alvenaria', valorImovel: 300_000_00, alarme: false };
-    const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas }, ISSUED);
-    await saveStep(db, seller, quote.nrCotacao, 'planos', { selecao: { plan: 'essencial', capitals: {} } }, ISSUED);
-    await saveStep(
-      db,
-      seller,
-      quote.nrCotacao,
-      'contratacao',
-      { contratacao: { formaPagamento: 'cartao', parcelas: 3, diaVencimento: 5 } },
-      ISSUED,
-    );
-    await sendProposal(db, seller, quote.nrCotacao, { aceiteTermo: true }, ISSUED);
-    const card = await db.selectFrom('policies').select('nr_apolice').where('forma_pagamento', '=', 'cartao').executeTakeFirstOrThrow();
-    await expect(currentCharge(db, partnerScope, 'v2', card.nr_apolice, 1)).rejects.toMatchObject({
+    const card = await sellResidential(db, {
+      respostas: { tipoImovel: 'apartamento', uso: 'habitual', construcao: 'alvenaria', valorImovel: 300_000_00, alarme: false },
+      plan: 'essencial',
+      contratacao: { formaPagamento: 'cartao', parcelas: 3, diaVencimento: 5 },
+      at: ISSUED,
+    });
+    await expect(currentCharge(db, partnerScope, 'v2', card.nrApolice!, 1)).rejects.toMatchObject({
       status: 409,
       message: expect.stringContaining('cartão'),
     });

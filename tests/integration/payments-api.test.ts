@@ -3,13 +3,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { sellResidential } from '../fixtures/selling';
 import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
 import { currentCharge, type ChargeView } from '../../src/server/services/charges';
 import { scopeFor } from '../../src/server/services/scope';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { sellableOffers } from '../../src/server/services/offers';
-import { createQuote, saveStep, sendProposal } from '../../src/server/services/quotes';
-import { sellerFromV2 } from '../../src/server/services/sellers';
 
 /**
  * Issue 13: the bank's signed payment confirmation (replay-safe, idempotent by the payment's id) and
@@ -34,15 +31,7 @@ beforeAll(async () => {
   call = apiClient(db);
   // The seed's life policy (the demo partner's proposal, accepted at once), and a residential one paid by Pix.
   nrApolice = (await db.selectFrom('policies').select('nr_apolice').executeTakeFirstOrThrow()).nr_apolice;
-  const user = await loadV2User(db, (await findUserByEmail(db, 'parceiro@parceiro.demo'))!, { fullyAuthenticated: true });
-  const seller = await sellerFromV2(db, user);
-  const offer = (await sellableOffers(db, user)).find((o) => o.code === 'RES')!;
-  const respostas = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 450_000_00, alarme: true };
-  const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas });
-  await saveStep(db, seller, quote.nrCotacao, 'planos', { selecao: { plan: 'essencial', capitals: {} } });
-  await saveStep(db, seller, quote.nrCotacao, 'contratacao', { contratacao: { formaPagamento: 'pix', parcelas: 1 } });
-  await sendProposal(db, seller, quote.nrCotacao, { aceiteTermo: true });
-  pixOnly = (await db.selectFrom('policies').select('nr_apolice').where('simulator_code', '=', 'RES').executeTakeFirstOrThrow()).nr_apolice;
+  pixOnly = (await sellResidential(db, { plan: 'essencial', contratacao: { formaPagamento: 'pix', parcelas: 1 } })).nrApolice!;
 });
 afterAll(() => close());
 

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
+import { Field } from '../../components/ui/Field';
 import type { ApiBases } from '../../lib/http';
 import { post } from '../proposals/post';
 
@@ -32,30 +33,17 @@ export default function SecondCopyForm({ apis, generation, nrApolice, numero, mi
     setError(result.errors.vencimento?.[0] ?? result.message);
   }
 
-  const id = `segunda-via-${numero}`;
   return (
     <form onSubmit={submit} noValidate className="second-copy" aria-label={`2ª via da parcela ${numero}`}>
-      <div className="field">
-        <label className="field-label" htmlFor={id}>
-          Novo vencimento
-        </label>
-        <input
-          id={id}
-          type="date"
-          className="field-input"
-          value={date}
-          min={min}
-          max={max}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-erro` : undefined}
-          onChange={(event) => setDate(event.target.value)}
-        />
-        {error ? (
-          <p className="field-error" id={`${id}-erro`} role="alert">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <Field
+        label="Novo vencimento"
+        type="date"
+        value={date}
+        min={min}
+        max={max}
+        error={error}
+        onChange={(event) => setDate(event.target.value)}
+      />
       <Button type="submit" size="small" loading={busy}>
         Emitir 2ª via<span className="visually-hidden"> da parcela {numero}</span>
       </Button>

@@ -5,13 +5,13 @@ import { PRODUCTS } from '../../lib/products/catalog';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { findPolicy, listPolicies } from '../../server/services/policies';
-import { CHARGED_METHODS, currentCharge, type ChargeView } from '../../server/services/charges';
+import { payableCharges, type ChargeView } from '../../server/services/charges';
 import { qrSvg } from '../../server/qr';
+import { secondCopyWindow } from '../../lib/charges';
 import { scopeFor } from '../../server/services/scope';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
 const PRODUCT_OPTIONS = Object.values(PRODUCTS).map((p) => ({ code: p.code, name: p.name }));
-const PRODUCT_CODES = PRODUCT_OPTIONS.map((p) => p.code);
 
 function viewer(generation: 'v1' | 'v2', session: PortalSession) {
   // The middleware's guard let only a signed-in viewer of this generation reach the page.
@@ -19,8 +19,8 @@ function viewer(generation: 'v1' | 'v2', session: PortalSession) {
 }
 
 export async function policiesListPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams) {
-  const values = Object.fromEntries([...POLICY_FIELDS, 'page'].map((field) => [field, params.get(field) ?? undefined]));
-  const query = parsePolicyQuery(values, PRODUCT_CODES);
+  const values = Object.fromEntries(POLICY_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
+  const query = parsePolicyQuery(params);
   if (!query.ok) return { generation, values, errors: query.errors, products: PRODUCT_OPTIONS };
   const db = await database();
   const scope = await scopeFor(db, viewer(generation, session), 'APOLICES');
@@ -44,17 +44,12 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
   const today = brasiliaDay(now());
   const policy = await findPolicy(db, await scopeFor(db, who, 'APOLICES'), generation, nrApolice, today);
   if (!policy) return undefined;
-  if (!CHARGED_METHODS.includes(policy.formaPagamento)) return { policy, charges: {}, mayCharge: false };
-  const boletos = await scopeFor(db, who, 'BOLETOS');
+  const open = await payableCharges(db, await scopeFor(db, who, 'BOLETOS'), generation, nrApolice);
   const charges: Record<number, PayableCharge> = {};
-  let mayCharge = false;
-  for (const installment of policy.installments) {
-    if (installment.status !== 'ABERTA' && installment.status !== 'VENCIDA') continue;
-    const charge = await currentCharge(db, boletos, generation, nrApolice, installment.numero).catch(() => undefined);
-    if (!charge) break; // outside the BOLETOS scope: no installment of this policy is charged here
-    mayCharge = true;
+  // A charge past its due day is not shown: its installment asks for a 2ª via.
+  for (const [numero, charge] of Object.entries(open ?? {}))
     if (charge.vencimento >= today)
-      charges[installment.numero] = { ...charge, qr: await qrSvg(charge.pixCopiaECola, `QR code Pix da parcela ${installment.numero}`) };
-  }
-  return { policy, charges, mayCharge };
+      charges[Number(numero)] = { ...charge, qr: await qrSvg(charge.pixCopiaECola, `QR code Pix da parcela ${numero}`) };
+  const mayCharge = open !== undefined && Object.keys(open).length > 0;
+  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today) };
 }

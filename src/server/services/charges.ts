@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ApiError, notFound } from '../api/errors';
-import { chargeCodes, lateAmount, pixTxid } from '../../lib/charges';
+import { chargeCodes, lateAmount, pixTxid, SECOND_COPY_MAX_DAYS, secondCopyWindow } from '../../lib/charges';
 import { brasiliaDay } from '../../lib/format';
 import { installmentStatus } from '../../lib/policies';
 import type { Scope } from '../../lib/scope';
-import type { Generation } from '../db/schema';
+import type { Selectable } from 'kysely';
+import type { ChargesTable, Generation } from '../db/schema';
 import { policyIdInScope } from './policies';
 
 /*
@@ -20,7 +21,7 @@ const MESSAGES = {
   paid: 'Esta parcela já está paga: não há boleto a emitir.',
   cancelled: 'Esta parcela foi cancelada: não há boleto a emitir.',
   notOverdue: 'A 2ª via com nova data é para parcelas vencidas; esta ainda vale com o boleto atual.',
-  dueDate: `Escolha um vencimento entre hoje e os próximos ${10} dias.`,
+  dueDate: `Escolha um vencimento entre hoje e os próximos ${SECOND_COPY_MAX_DAYS} dias.`,
   unknownCode: 'Código de pagamento não reconhecido: confira a linha digitável ou o Pix copia e cola.',
   replaced: 'Este boleto foi substituído por uma 2ª via: pague o mais recente.',
   expired: 'Este Pix venceu: emita uma 2ª via da parcela.',
@@ -30,11 +31,6 @@ const MESSAGES = {
 
 /** The methods a charge (boleto with Pix) collects; card and debit are charged by their networks. */
 export const CHARGED_METHODS: readonly string[] = ['boleto', 'pix'];
-
-/** How far ahead a 2ª via may be due. */
-export const SECOND_COPY_MAX_DAYS = 10;
-
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** An installment of a policy the scope sees (lib/scope.ts, through the policies' one condition). */
 async function installmentOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, numero: number) {
@@ -64,16 +60,7 @@ export interface ChargeView {
   pixCopiaECola: string;
 }
 
-const view = (c: {
-  id: number;
-  vencimento: string;
-  valor: number;
-  multa: number;
-  juros: number;
-  total: number;
-  linha_digitavel: string;
-  pix_copia_e_cola: string;
-}): ChargeView => ({
+const view = (c: Selectable<ChargesTable>): ChargeView => ({
   id: c.id,
   vencimento: c.vencimento,
   valor: c.valor,
@@ -83,6 +70,9 @@ const view = (c: {
   linhaDigitavel: c.linha_digitavel,
   pixCopiaECola: c.pix_copia_e_cola,
 });
+
+/** Serialises everything that charges or pays one installment (two tabs, a bank notifying twice). */
+const lockInstallment = (trx: DB, id: number) => sql`select id from installments where id = ${id} for update`.execute(trx);
 
 /** Writes a charge and its codes (the codes carry the charge's id, so it is inserted first). */
 async function writeCharge(
@@ -118,21 +108,55 @@ function assertOpen({ status, forma_pagamento }: { status: string; forma_pagamen
   if (status === 'CANCELADA') throw new ApiError(409, MESSAGES.cancelled);
 }
 
+/** The active charge of a locked, open installment; the first one is made now, due with the installment. */
+async function activeCharge(trx: DB, installment: { id: number; numero: number; nr_apolice: string; valor: number; vencimento: string }) {
+  const active = await trx
+    .selectFrom('charges')
+    .selectAll()
+    .where('installment_id', '=', installment.id)
+    .where('status', '=', 'ATIVA')
+    .executeTakeFirst();
+  if (active) return view(active);
+  const amounts = { valor: installment.valor, multa: 0, juros: 0, total: installment.valor };
+  return view(await writeCharge(trx, installment, amounts, installment.vencimento, null));
+}
+
 /** The installment's active charge, made on first request with its own due date and amount. */
 export async function currentCharge(db: DB, scope: Scope, generation: Generation, nrApolice: string, numero: number): Promise<ChargeView> {
   return db.transaction().execute(async (trx) => {
     const installment = await installmentOf(trx, scope, generation, nrApolice, numero);
-    await sql`select id from installments where id = ${installment.id} for update`.execute(trx);
+    await lockInstallment(trx, installment.id);
     assertOpen(installment);
-    const active = await trx
-      .selectFrom('charges')
-      .selectAll()
-      .where('installment_id', '=', installment.id)
-      .where('status', '=', 'ATIVA')
-      .executeTakeFirst();
-    if (active) return view(active);
-    const amounts = { valor: installment.valor, multa: 0, juros: 0, total: installment.valor };
-    return view(await writeCharge(trx, installment, amounts, installment.vencimento, null));
+    return activeCharge(trx, installment);
+  });
+}
+
+/**
+ * The active charge of every open installment of a policy, by number, in one transaction (the
+ * policy's page); undefined when the scope may not charge it or its method has no charge.
+ */
+export async function payableCharges(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  nrApolice: string,
+): Promise<Record<number, ChargeView> | undefined> {
+  const policyId = await policyIdInScope(db, scope, generation, nrApolice);
+  if (policyId === undefined) return undefined;
+  return db.transaction().execute(async (trx) => {
+    const installments = await trx
+      .selectFrom('installments as i')
+      .innerJoin('policies as a', 'a.id', 'i.policy_id')
+      .select(['i.id', 'i.valor', 'i.vencimento', 'i.numero', 'a.nr_apolice', 'a.forma_pagamento'])
+      .where('i.policy_id', '=', policyId)
+      .where('i.status', '=', 'ABERTA')
+      .orderBy('i.numero')
+      .forUpdate('i')
+      .execute();
+    if (installments[0] && !CHARGED_METHODS.includes(installments[0].forma_pagamento)) return undefined;
+    const charges: Record<number, ChargeView> = {};
+    for (const installment of installments) charges[installment.numero] = await activeCharge(trx, installment);
+    return charges;
   });
 }
 
@@ -151,11 +175,12 @@ export async function secondCopy(
   now: Date,
 ): Promise<ChargeView> {
   const today = brasiliaDay(now);
-  if (vencimento < today || vencimento > addDays(today, SECOND_COPY_MAX_DAYS))
+  const dueWindow = secondCopyWindow(today);
+  if (vencimento < dueWindow.min || vencimento > dueWindow.max)
     throw new ApiError(400, MESSAGES.dueDate, { vencimento: [MESSAGES.dueDate] });
   return db.transaction().execute(async (trx) => {
     const installment = await installmentOf(trx, scope, generation, nrApolice, numero);
-    await sql`select id from installments where id = ${installment.id} for update`.execute(trx);
+    await lockInstallment(trx, installment.id);
     assertOpen(installment);
     if (installmentStatus(installment.status, installment.vencimento, today) !== 'VENCIDA') throw new ApiError(409, MESSAGES.notOverdue);
     await trx
@@ -196,7 +221,7 @@ export async function payCharge(
       .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', input.code.trim()))
       .executeTakeFirst();
     if (!charge) throw new ApiError(404, MESSAGES.unknownCode);
-    await sql`select id from installments where id = ${charge.installment_id} for update`.execute(trx);
+    await lockInstallment(trx, charge.installment_id);
     const existing = await trx
       .selectFrom('payments')
       .select(['external_id', 'valor'])

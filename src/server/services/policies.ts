@@ -1,9 +1,10 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { DB } from '../db';
 import type { Database, Generation, PoliciesTable } from '../db/schema';
 import { brasiliaDay } from '../../lib/format';
 import { maskDocument } from '../../lib/history';
 import type { Scope } from '../../lib/scope';
+import type { Paged } from '../../lib/list-query';
 import {
   installmentDueDates,
   installmentStatus,
@@ -156,7 +157,14 @@ export interface PolicyRow {
 }
 
 /** A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery). */
-export async function listPolicies(db: DB, scope: Scope, generation: Generation, filters: PolicyFilters, page: number, today: string) {
+export async function listPolicies(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  filters: PolicyFilters,
+  page: number,
+  today: string,
+): Promise<Paged<PolicyRow>> {
   const base = db
     .selectFrom('policies as a')
     .where((eb) => inScope(eb, scope))
@@ -199,23 +207,38 @@ export async function listPolicies(db: DB, scope: Scope, generation: Generation,
       .execute(),
   ]);
   const totalElements = Number(total);
-  const content = rows.map(
-    (r): PolicyRow => ({
-      nrApolice: r.nr_apolice,
-      idContratacao: r.id_contratacao,
-      productName: r.product_name,
-      code: r.simulator_code,
-      nomeSegurado: r.nome_segurado,
-      documentoSegurado: maskDocument(r.documento_segurado),
-      inicioVigencia: r.inicio_vigencia,
-      fimVigencia: r.fim_vigencia,
-      premioTotal: r.premio_total,
-      status: policyStatus(r.status, r.fim_vigencia, today),
-      seller: r.seller,
-    }),
-  );
+  const content = rows.map((row) => policyRowOf(row, today));
   return { content, totalElements, totalPages: Math.ceil(totalElements / POLICIES_PAGE_SIZE), page };
 }
+
+type RowColumns =
+  | 'nr_apolice'
+  | 'id_contratacao'
+  | 'simulator_code'
+  | 'nome_segurado'
+  | 'documento_segurado'
+  | 'inicio_vigencia'
+  | 'fim_vigencia'
+  | 'premio_total'
+  | 'status';
+
+/** A policy as the list shows it (the page adds the rest): its document masked, its state as of today. */
+const policyRowOf = (
+  row: Pick<Selectable<PoliciesTable>, RowColumns> & { product_name: string; seller: string },
+  today: string,
+): PolicyRow => ({
+  nrApolice: row.nr_apolice,
+  idContratacao: row.id_contratacao,
+  productName: row.product_name,
+  code: row.simulator_code,
+  nomeSegurado: row.nome_segurado,
+  documentoSegurado: maskDocument(row.documento_segurado),
+  inicioVigencia: row.inicio_vigencia,
+  fimVigencia: row.fim_vigencia,
+  premioTotal: row.premio_total,
+  status: policyStatus(row.status, row.fim_vigencia, today),
+  seller: row.seller,
+});
 
 export interface PolicyDetail extends PolicyRow {
   nrProposta: string;
@@ -228,7 +251,6 @@ export interface PolicyDetail extends PolicyRow {
   iof: number;
   company: string | null;
   pointOfSale: string | null;
-  segurado: Record<string, unknown>;
   coverages: { name: string; capital: number; premium: number; deductible: string }[];
   planName: string;
   installments: { numero: number; vencimento: string; valor: number; status: InstallmentStatus; pagaEm: string | null }[];
@@ -258,7 +280,6 @@ export async function findPolicy(
       's.nome as product_name',
       'u.nome as seller',
       'q.nr_cotacao',
-      'q.segurado',
       'q.precificacao',
       'p.nr_proposta',
       'c.razao_social',
@@ -270,17 +291,7 @@ export async function findPolicy(
   const pricing = withCoverageShares(row.precificacao as unknown as StoredPricing);
   const product = productFor(row.simulator_code);
   return {
-    nrApolice: row.nr_apolice,
-    idContratacao: row.id_contratacao,
-    productName: row.product_name,
-    code: row.simulator_code,
-    nomeSegurado: row.nome_segurado,
-    documentoSegurado: maskDocument(row.documento_segurado),
-    inicioVigencia: row.inicio_vigencia,
-    fimVigencia: row.fim_vigencia,
-    premioTotal: row.premio_total,
-    status: policyStatus(row.status, row.fim_vigencia, today),
-    seller: row.seller,
+    ...policyRowOf(row, today),
     nrProposta: row.nr_proposta,
     nrCotacao: row.nr_cotacao,
     line: row.line as ProductLine,
@@ -291,7 +302,6 @@ export async function findPolicy(
     iof: row.iof,
     company: row.razao_social,
     pointOfSale: row.pos_name,
-    segurado: row.segurado as Record<string, unknown>,
     planName: product?.plans.find((p) => p.id === pricing.plan)?.name ?? pricing.plan,
     coverages: pricing.coverages.map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
     installments: installments.map((i) => ({

@@ -1,0 +1,68 @@
+import * as z from 'zod/mini';
+import type * as core from 'zod/v4/core';
+import { messagesByField } from './field-errors';
+import { isIsoDate } from './offer-schema';
+
+/*
+ * What every filtered, paged list shares (the history, the policies…): its GET form's fields read
+ * with zod — a blank field is no filter, a bad one a pt-BR message under it —, the address of a page
+ * with its filters, and the attributes of a filter control. Pure: pages render with it on the server.
+ */
+
+/** An HTML form sends every field, blank or not: a blank one is no filter at all. */
+const blankToUndefined = (value: unknown) => (typeof value === 'string' ? value.trim() || undefined : value);
+export const optionalField = <T extends core.$ZodType>(schema: T) => z.pipe(z.transform(blankToUndefined), z.optional(schema));
+
+/** One of a table's values, typed in any case. */
+export const oneOf = <T extends string>(values: readonly T[], message: string, normalize: (v: string) => string) =>
+  z.pipe(z.pipe(z.string({ error: message }).check(z.maxLength(40, message)), z.transform(normalize)), z.enum(values, { error: message }));
+
+export const isoDateField = (message: string) => z.string({ error: message }).check(z.refine(isIsoDate, message));
+
+/** A 1-based page number. */
+export const pageField = (message: string) =>
+  z.pipe(z.string({ error: message }).check(z.regex(/^[1-9]\d{0,5}$/, message)), z.transform(Number));
+
+export type ParsedListQuery<F> = { ok: true; filters: F; page: number } | { ok: false; errors: Record<string, string[]> };
+
+/** A list's query as filters and a page (1 when absent), or the messages of each bad field. */
+export function parseListQuery<S extends core.$ZodType<{ page?: number }>>(
+  schema: S,
+  input: URLSearchParams | Record<string, unknown>,
+): ParsedListQuery<Omit<core.output<S>, 'page'>> {
+  const raw = input instanceof URLSearchParams ? Object.fromEntries(input) : input;
+  const result = z.safeParse(schema, raw);
+  if (!result.success) {
+    return { ok: false, errors: messagesByField(result.error.issues, (issue) => issue.path.map(String).join('.') || 'query') };
+  }
+  const { page = 1, ...filters } = result.data as core.output<S>;
+  return { ok: true, filters, page };
+}
+
+/** A page of a list: its rows, how many in all, how many pages, which one (1-based). */
+export interface Paged<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+}
+
+/** A list's address for these filters and page (page 1 and blank filters are left out). */
+export function listHref(base: string, fields: readonly string[], values: Partial<Record<string, string>>, page = 1): string {
+  const params = new URLSearchParams();
+  for (const field of fields) {
+    const value = values[field]?.trim();
+    if (value) params.set(field, value);
+  }
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `${base}?${query}` : base;
+}
+
+/** The attributes of a filter control, tied to its label (`filtro-{field}`) and to its error when shown. */
+export const filterFieldAttrs = (field: string, error: string | undefined) => ({
+  name: field,
+  id: `filtro-${field}`,
+  'aria-invalid': error ? ('true' as const) : undefined,
+  'aria-describedby': error ? `filtro-${field}-erro` : undefined,
+});
