@@ -1,14 +1,20 @@
+import { config } from './config';
+
 /**
  * The server's one clock (DESIGN §10). Rules that read the time — session expiry, one-time codes,
- * sign-in throttles — ask here, so a test moves time instead of waiting for it.
+ * sign-in throttles, acceptance deadlines, due dates — ask here, so a test moves time instead of
+ * waiting for it. Outside production CLOCK_OFFSET_DAYS sets the whole server ahead (config.ts).
  */
 interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
 }
 
+let offsetMs: number | undefined;
+const offset = () => (offsetMs ??= config().CLOCK_OFFSET_DAYS * 86_400_000);
+
 const systemClock: Clock = {
-  now: () => Date.now(),
+  now: () => Date.now() + offset(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 

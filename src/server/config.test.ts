@@ -50,3 +50,18 @@ describe('TRUST_PROXY', () => {
     );
   });
 });
+
+describe('CLOCK_OFFSET_DAYS', () => {
+  it('sets the clock ahead outside production', async () => {
+    expect((await configWith({ PORTAL_ENV: 'TEST', CLOCK_OFFSET_DAYS: '26' })).CLOCK_OFFSET_DAYS).toBe(26);
+    vi.resetModules();
+    const { now } = await import('./clock');
+    expect(now().getTime() - Date.now()).toBeGreaterThan(26 * 86_400_000 - 1_000);
+  });
+
+  it('is refused in production, and must be whole days', async () => {
+    await expect(configWith({ PORTAL_ENV: 'PRD', CLOCK_OFFSET_DAYS: '1' })).rejects.toThrow(/CLOCK_OFFSET_DAYS: o relógio só pode/);
+    await expect(configWith({ PORTAL_ENV: 'DEV', CLOCK_OFFSET_DAYS: '1.5' })).rejects.toThrow(/CLOCK_OFFSET_DAYS/);
+    expect((await configWith({ PORTAL_ENV: 'PRD', CLOCK_OFFSET_DAYS: '0' })).CLOCK_OFFSET_DAYS).toBe(0);
+  });
+});

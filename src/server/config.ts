@@ -55,44 +55,52 @@ const trustedProxies = z
     }
   });
 
-const schema = z.object({
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
-  PORTAL_ENV: z
-    .string()
-    .default('PRD')
-    .transform((v) => v.toUpperCase())
-    .pipe(environment),
-  PROVIDER_EMAIL_DOMAIN: z
-    .string()
-    .default('seguradora.demo')
-    .transform((v) => v.toLowerCase()),
-  SMTP_URL: z.string().optional(),
-  /** The HMAC secret the bank signs payment confirmations with (POST /api/pagamentos/v1/confirmacoes). */
-  PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
-  MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
-  PUBLIC_URL: publicOrigin.optional(),
-  TRUST_PROXY: trustedProxies,
-  API_PLATAFORMA_URL: z.string().default('/api/plataforma'),
-  API_BFF_URL: z.string().default('/api/bff'),
-  API_GATEWAY_URL: z.string().default('/api/gateway'),
-  API_AUTH_URL: z.string().default('/api/auth'),
-  APP_NAME: z.string().default('portal-parceiros'),
-  CENTRAL_ATENDIMENTO: z.string().default('0800 000 0000'),
-  CHAT_WHATSAPP: z.string().default('(11) 4000-0000'),
-  // External addresses of the header and the menus (SPEC §2).
-  LINK_POLITICA_PRIVACIDADE: z.string().default('https://www.seguradora.demo/politica-de-privacidade'),
-  LINK_MANUAL_PRIVACIDADE: z.string().default('https://www.seguradora.demo/manual-de-privacidade'),
-  LINK_BIBLIOTECA_PARCEIRO: z.string().default('https://parceiros.seguradora.demo/biblioteca'),
-  LINK_PERSONALIZADO_FOLDER: z.string().default('https://www.canva.com/templates/?query=folder%20seguros'),
-  LINK_PERSONALIZADO_GIFS: z.string().default('https://www.canva.com/templates/?query=gif%20seguros'),
-  LINK_CONQUISTA_PREMIADA: z.string().default('https://conquistapremiada.seguradora.demo'),
-  LINK_RELATORIO_TESTE: z.string().default('https://relatorios-hml.seguradora.demo'),
-  // The AFS redirect (docs/decisions/020-afs-redirect.md): where the browser posts the one-time key,
-  // and the secret that signs the app token the receiver checks.
-  AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
-  REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
-});
+const schema = z
+  .object({
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z.string().optional(),
+    PORTAL_ENV: z
+      .string()
+      .default('PRD')
+      .transform((v) => v.toUpperCase())
+      .pipe(environment),
+    PROVIDER_EMAIL_DOMAIN: z
+      .string()
+      .default('seguradora.demo')
+      .transform((v) => v.toLowerCase()),
+    SMTP_URL: z.string().optional(),
+    /** The HMAC secret the bank signs payment confirmations with (POST /api/pagamentos/v1/confirmacoes). */
+    PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
+    MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
+    PUBLIC_URL: publicOrigin.optional(),
+    TRUST_PROXY: trustedProxies,
+    API_PLATAFORMA_URL: z.string().default('/api/plataforma'),
+    API_BFF_URL: z.string().default('/api/bff'),
+    API_GATEWAY_URL: z.string().default('/api/gateway'),
+    API_AUTH_URL: z.string().default('/api/auth'),
+    APP_NAME: z.string().default('portal-parceiros'),
+    CENTRAL_ATENDIMENTO: z.string().default('0800 000 0000'),
+    CHAT_WHATSAPP: z.string().default('(11) 4000-0000'),
+    // External addresses of the header and the menus (SPEC §2).
+    LINK_POLITICA_PRIVACIDADE: z.string().default('https://www.seguradora.demo/politica-de-privacidade'),
+    LINK_MANUAL_PRIVACIDADE: z.string().default('https://www.seguradora.demo/manual-de-privacidade'),
+    LINK_BIBLIOTECA_PARCEIRO: z.string().default('https://parceiros.seguradora.demo/biblioteca'),
+    LINK_PERSONALIZADO_FOLDER: z.string().default('https://www.canva.com/templates/?query=folder%20seguros'),
+    LINK_PERSONALIZADO_GIFS: z.string().default('https://www.canva.com/templates/?query=gif%20seguros'),
+    LINK_CONQUISTA_PREMIADA: z.string().default('https://conquistapremiada.seguradora.demo'),
+    LINK_RELATORIO_TESTE: z.string().default('https://relatorios-hml.seguradora.demo'),
+    // The AFS redirect (docs/decisions/020-afs-redirect.md): where the browser posts the one-time key,
+    // and the secret that signs the app token the receiver checks.
+    AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
+    REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
+    // Outside production only: the server's clock runs this many days ahead (or behind), so a demo or a
+    // browser test sees deadlines pass — a proposal accepted by silence, an installment overdue.
+    CLOCK_OFFSET_DAYS: z.coerce.number().int('use um número inteiro de dias').min(-3650).max(3650).default(0),
+  })
+  .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
+    path: ['CLOCK_OFFSET_DAYS'],
+    message: 'o relógio só pode ser adiantado fora de produção (PORTAL_ENV diferente de PRD)',
+  });
 
 export type Config = z.infer<typeof schema>;
 

@@ -118,7 +118,10 @@ describe('a proposal referred for analysis', () => {
     await decideProposal(db, adminId, nrProposta, { decisao: 'RECUSAR', motivo: 'Risco fora da política de aceitação.' }, START);
     expect(await proposal(nrProposta)).toMatchObject({ status: 'RECUSADA', motivo: 'Risco fora da política de aceitação.' });
     expect(await policyOf(nrProposta)).toBeUndefined();
-    expect(await acceptBySilence(db, new Date(START.getTime() + 40 * DAY_MS))).toBe(0);
+    // A decided proposal is past the clock: the deadline job leaves it as it is.
+    await acceptBySilence(db, new Date(START.getTime() + 40 * DAY_MS));
+    expect(await proposal(nrProposta)).toMatchObject({ status: 'RECUSADA' });
+    expect(await policyOf(nrProposta)).toBeUndefined();
   });
 
   it('asking for documents stops the clock; sending them resumes it with the days it stood still added', async () => {

@@ -50,6 +50,8 @@ const company = {
 
 /** Quotes made here, by name. */
 const made: Record<string, string> = {};
+/** The demo partner's seeded quotes: 3 of seed-quotes.ts (2 residential, 1 life) and 4 sold by seed-policies.ts (3 residential, 1 life). */
+const SEEDED = 7;
 
 beforeAll(async () => {
   ({ db, close } = await freshDatabase());
@@ -134,7 +136,7 @@ afterAll(() => close());
 describe('visibility: the same rule as opening a quote', () => {
   it('a partner sees only their own quotes', async () => {
     const all = [...(await list(PARTNER)).content, ...(await list(PARTNER, {}, 2)).content];
-    expect(all).toHaveLength(3 + 9 + 3);
+    expect(all).toHaveLength(SEEDED + 9 + 3);
     expect(new Set(all.map((r) => r.seller))).toEqual(new Set(['Eduarda Lima']));
     expect(numbers(all)).not.toContain(made.colleague);
   });
@@ -147,7 +149,7 @@ describe('visibility: the same rule as opening a quote', () => {
 
   it('a partner admin sees every quote of their companies, another seller’s included', async () => {
     const { totalElements } = await list(PARTNER_ADMIN);
-    expect(totalElements).toBe(15 + 1 + 1); // the partner's, the sub-delegated user's, the colleague's
+    expect(totalElements).toBe(SEEDED + 12 + 1 + 1); // the partner's, the sub-delegated user's, the colleague's
     expect(numbers((await list(PARTNER_ADMIN, { numero: made.colleague })).content)).toEqual([made.colleague]);
     expect((await list(PARTNER_ADMIN, { documento: '59381726400', de: '2026-03-09', ate: '2026-03-10' })).totalElements).toBe(2);
     const sellers = new Set([...(await list(PARTNER_ADMIN)).content, ...(await list(PARTNER_ADMIN, {}, 2)).content].map((r) => r.seller));
@@ -168,21 +170,32 @@ describe('visibility: the same rule as opening a quote', () => {
 describe('filters', () => {
   it('simulador: one product', async () => {
     const life = await list(PARTNER, { simulador: 'VEU' });
-    expect(life.content.map((r) => [r.code, r.productName])).toEqual([['VEU', 'Vida']]);
+    expect(life.content.map((r) => [r.code, r.productName])).toEqual([
+      ['VEU', 'Vida'],
+      ['VEU', 'Vida'],
+    ]);
     const residential = await list(PARTNER, { simulador: 'RES' });
-    expect(residential.totalElements).toBe(2 + 9 + 2);
+    expect(residential.totalElements).toBe(SEEDED - 2 + 9 + 2);
     expect(residential.content.every((r) => r.code === 'RES')).toBe(true);
   });
 
   it('linha: one product line', async () => {
     expect(numbers((await list(PARTNER, { linha: 'empresarial' })).content)).toEqual([made.company]);
-    expect((await list(PARTNER, { linha: 'vida' })).content.map((r) => r.code)).toEqual(['VEU']);
+    expect((await list(PARTNER, { linha: 'vida' })).content.map((r) => r.code)).toEqual(['VEU', 'VEU']);
   });
 
   it('status: in progress, expired (unsent and past its validity) and proposals', async () => {
     const sent = await list(PARTNER, { status: 'PROPOSTA_EM_ANALISE' });
-    expect(sent.content.map((r) => [r.nomeSegurado, r.statusLabel])).toEqual([[DEMO_INSURED.vida.nome, 'Proposta aceita']]);
-    expect(sent.content[0]!.nrProposta).toMatch(/^\d+$/);
+    expect(new Map(sent.content.map((r) => [r.nomeSegurado, r.statusLabel]))).toEqual(
+      new Map([
+        [DEMO_INSURED.vida.nome, 'Proposta aceita'],
+        ['Fernanda Lima Souza', 'Proposta aceita'],
+        ['Eduardo Martins Reis', 'Proposta aceita'],
+        ['Sérgio Almeida Prado', 'Proposta em análise'],
+        ['Lívia Campos Teixeira', 'Proposta aguardando documentos'],
+      ]),
+    );
+    expect(sent.content.every((r) => /^\d+$/.test(r.nrProposta ?? ''))).toBe(true);
 
     const expired = await list(PARTNER, { status: 'VENCIDA' });
     expect(new Set(expired.content.map((r) => r.nomeSegurado))).toEqual(
@@ -191,7 +204,7 @@ describe('filters', () => {
     expect(expired.content.every((r) => r.status === 'VENCIDA' && r.statusLabel === 'Vencida' && r.nrProposta === null)).toBe(true);
 
     const open = await list(PARTNER, { status: 'EM_ELABORACAO' });
-    expect(open.totalElements).toBe(15 - 1 - 3);
+    expect(open.totalElements).toBe(SEEDED + 12 - 5 - 3);
     expect(open.content.every((r) => r.statusLabel === 'Em elaboração')).toBe(true);
   });
 
@@ -239,19 +252,19 @@ describe('pagination', () => {
   it('pages of 10, newest first, with the totals', async () => {
     const first = await list(PARTNER);
     const second = await list(PARTNER, {}, 2);
-    expect(first).toMatchObject({ totalElements: 15, totalPages: 2, page: 1 });
+    expect(first).toMatchObject({ totalElements: SEEDED + 12, totalPages: 2, page: 1 });
     expect(first.content).toHaveLength(HISTORY_PAGE_SIZE);
-    expect(second).toMatchObject({ totalElements: 15, totalPages: 2, page: 2 });
-    expect(second.content).toHaveLength(5);
+    expect(second).toMatchObject({ totalElements: SEEDED + 12, totalPages: 2, page: 2 });
+    expect(second.content).toHaveLength(SEEDED + 12 - HISTORY_PAGE_SIZE);
     const all = [...first.content, ...second.content];
-    expect(new Set(numbers(all)).size).toBe(15);
+    expect(new Set(numbers(all)).size).toBe(SEEDED + 12);
     const created = all.map((r) => r.createdAt);
     expect(created).toEqual([...created].sort().reverse());
     expect(numbers(second.content).slice(-2)).toEqual([made.nextMorning, made.lateNight]);
   });
 
   it('a page past the last is empty but keeps the totals', async () => {
-    expect(await list(PARTNER, {}, 3)).toEqual({ content: [], totalElements: 15, totalPages: 2, page: 3 });
+    expect(await list(PARTNER, {}, 3)).toEqual({ content: [], totalElements: SEEDED + 12, totalPages: 2, page: 3 });
   });
 
   it('no quote: no pages', async () => {
@@ -328,8 +341,8 @@ describe('GET /api/bff/v1/cotacoes', () => {
   it('answers a page in the BFF envelope, with the seller’s visibility', async () => {
     const answer = await call('GET', '/api/bff/v1/cotacoes?simulador=res&page=2', { headers: { authtoken: await tokenOf(PARTNER) } });
     expect(answer.status).toBe(200);
-    expect(answer.json.dado).toMatchObject({ totalElements: 13, totalPages: 2, page: 2 });
-    expect(answer.json.dado.content).toHaveLength(3);
+    expect(answer.json.dado).toMatchObject({ totalElements: SEEDED - 2 + 9 + 2, totalPages: 2, page: 2 });
+    expect(answer.json.dado.content).toHaveLength(SEEDED - 2 + 9 + 2 - HISTORY_PAGE_SIZE);
     const subagent = await call('GET', '/api/bff/v1/cotacoes', { headers: { authtoken: await tokenOf(SUBAGENT) } });
     expect(subagent.json.dado.totalElements).toBe(1);
   });

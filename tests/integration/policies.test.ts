@@ -76,15 +76,16 @@ describe('the filters', () => {
     expect(await list({ segurado: DEMO_INSURED.vida.cpf.replace(/\D/g, '') })).toEqual([nrApolice]);
     expect(await list({ segurado: '%' })).toEqual([]);
     expect(await list({ produto: 'VEU' })).toEqual([nrApolice]);
-    expect(await list({ produto: 'RES' })).toEqual([]);
+    expect(await list({ produto: 'RES' })).not.toContain(nrApolice);
     expect(await list({ vigenteEm: '2000-01-01' })).toEqual([]);
   });
 
   it('by state: in force today, expired once its term ended', async () => {
-    expect(await list({ situacao: 'VIGENTE' })).toEqual([nrApolice]);
-    expect(await list({ situacao: 'VENCIDA' })).toEqual([]);
+    expect(await list({ situacao: 'VIGENTE' })).toContain(nrApolice);
+    expect(await list({ situacao: 'VENCIDA' })).not.toContain(nrApolice);
     const later = '2099-01-01';
-    expect(await list({ situacao: 'VENCIDA' }, later)).toEqual([nrApolice]);
+    expect(await list({ situacao: 'VENCIDA' }, later)).toContain(nrApolice);
+    expect(await list({ situacao: 'VIGENTE' }, later)).toEqual([]);
     expect(await list({ situacao: 'CANCELADA' })).toEqual([]);
   });
 });

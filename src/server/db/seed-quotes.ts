@@ -4,6 +4,8 @@ import { findUserByEmail, loadV2User } from '../services/principals';
 import { createQuote, saveStep, sendProposal, type Seller } from '../services/quotes';
 import { sellerFromV2 } from '../services/sellers';
 import type { V2SessionUser } from '../../lib/session';
+import { seedDemoPolicies } from './seed-policies';
+import { now as clockNow } from '../clock';
 
 /**
  * Demo quotes, so /v2/historico shows every status on a fresh portal: made through the real quote
@@ -72,7 +74,7 @@ async function demoSeller(db: DB, email: string): Promise<{ user: V2SessionUser;
 }
 
 /** Runs once, on the fresh database seedDemoData has just filled. */
-export async function seedDemoQuotes(db: DB, now = new Date()): Promise<void> {
+export async function seedDemoQuotes(db: DB, now = clockNow()): Promise<void> {
   const partner = await demoSeller(db, 'parceiro@parceiro.demo');
   const subagent = await demoSeller(db, 'substabelecido@parceiro.demo');
   if (!partner || !subagent) return;
@@ -151,4 +153,5 @@ export async function seedDemoQuotes(db: DB, now = new Date()): Promise<void> {
     new Date(now.getTime() - DAY_MS),
   );
   await createQuote(db, subagent.seller, subagentResidencial, { segurado: DEMO_INSURED.substabelecido, respostas: APARTMENT }, now);
+  await seedDemoPolicies(db, now);
 }

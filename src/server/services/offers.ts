@@ -11,6 +11,7 @@ import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../li
 import type { V1SessionUser, V2SessionUser } from '../../lib/session';
 import { announce, readThrough, type CacheSpec } from '../cache';
 import { principalFacts, type PrincipalFacts } from './principals';
+import { now as clockNow } from '../clock';
 
 /**
  * Offers (`offers`, id = nrOferta): which ones a v2 user may sell now, the simulator start, and the
@@ -194,7 +195,7 @@ async function sellableRows(
 }
 
 /** The offers the v2 user may sell now, sorted by simulator name. */
-export async function sellableOffers(db: DB, user: V2SessionUser, today: Date = new Date()): Promise<SellableOffer[]> {
+export async function sellableOffers(db: DB, user: V2SessionUser, today: Date = clockNow()): Promise<SellableOffer[]> {
   return (await sellableRows(db, user, today)).map((row) => toSellable(row, 'v2'));
 }
 
@@ -203,14 +204,14 @@ export async function findSellableOffer(
   db: DB,
   user: V2SessionUser,
   nrOferta: number,
-  today: Date = new Date(),
+  today: Date = clockNow(),
 ): Promise<SellableOffer | undefined> {
   const [row] = await sellableRows(db, user, today, { nrOferta });
   return row && toSellable(row, 'v2');
 }
 
 /** The offers in force the legacy user may be shown (home, /ofertas-disponiveis), sorted by simulator name. */
-export async function sellableOffersV1(db: DB, user: V1SessionUser, today: Date = new Date()): Promise<SellableOffer[]> {
+export async function sellableOffersV1(db: DB, user: V1SessionUser, today: Date = clockNow()): Promise<SellableOffer[]> {
   return (await offerRowsFor(db, await v1Audience(db, user), today)).map((row) => toSellable(row, 'v1'));
 }
 
@@ -219,7 +220,7 @@ export async function findSellableOfferV1(
   db: DB,
   user: V1SessionUser,
   nrOferta: number,
-  today: Date = new Date(),
+  today: Date = clockNow(),
 ): Promise<SellableOffer | undefined> {
   const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { nrOferta });
   return row && toSellable(row, 'v1');
@@ -232,7 +233,7 @@ export async function simulatorCodeOfOffer(db: DB, nrOferta: number): Promise<st
 }
 
 /** Every offer of the legacy user's company for codes they may be shown, in force or not, with its situation (/ofertas). */
-export async function legacyOffers(db: DB, user: V1SessionUser, today: Date = new Date()): Promise<LegacyOffer[]> {
+export async function legacyOffers(db: DB, user: V1SessionUser, today: Date = clockNow()): Promise<LegacyOffer[]> {
   const day = brasiliaDay(today);
   return (await offerRowsFor(db, await v1Audience(db, user), today, { anyState: true })).map((row) => ({
     ...toSellable(row, 'v1'),
@@ -281,7 +282,7 @@ async function offerForSimulator(
   user: V2SessionUser,
   simulator: { id: number; code: string; grupo_produto: string | null },
   nrGrupoProduto?: string,
-  today = new Date(),
+  today = clockNow(),
 ) {
   if (!canSellCode(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
   if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
@@ -291,7 +292,7 @@ async function offerForSimulator(
 }
 
 /** POST /v1/simuladores/iniciar: the offer a new quote of this simulator type starts from. */
-export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = new Date()) {
+export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = clockNow()) {
   const simulator = await db
     .selectFrom('simulators')
     .select(['id', 'code', 'grupo_produto'])
@@ -307,7 +308,7 @@ export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulado
  * the user's own company through which the offer is reached (a sub-delegated company sells as itself),
  * and that company's first point of sale.
  */
-export async function quotationData(db: DB, user: V2SessionUser, idSimulador: number, nrGrupoProduto?: string, today = new Date()) {
+export async function quotationData(db: DB, user: V2SessionUser, idSimulador: number, nrGrupoProduto?: string, today = clockNow()) {
   const simulator = await db
     .selectFrom('simulators')
     .select(['id', 'code', 'grupo_produto'])

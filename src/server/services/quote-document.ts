@@ -4,12 +4,13 @@ import type { ProductDef } from '../../lib/products/types';
 import { answerLines, commissionOf, insuredLines, installmentLines, paymentLines, relationshipLabel } from '../../lib/quote-summary';
 import type { QuoteView } from '../../lib/quotes';
 import { formatCnpj } from '../../lib/validators';
+import { now as clockNow } from '../clock';
 
 /**
  * The PDF's content from a quote (issue 5: insured, plan, coverages, premium with IOF,
  * installments, validity), built from the same lines the resumo page shows.
  */
-export function quoteDocument(quote: QuoteView, product: ProductDef, kind: QuoteDocument['kind'], now = new Date()): QuoteDocument {
+export function quoteDocument(quote: QuoteView, product: ProductDef, kind: QuoteDocument['kind'], now = clockNow()): QuoteDocument {
   const pricing = quote.precificacao;
   const insured = Object.fromEntries(insuredLines(quote.segurado).map((l) => [l.label, l.value]));
   const contracting = quote.contratacao;

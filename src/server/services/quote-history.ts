@@ -14,6 +14,7 @@ import { reportHref } from '../../lib/simulator-links';
 import { statusLabel, type QuoteStatus } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 import { isExpired, visibleTo, type Seller } from './quotes';
+import { now as clockNow } from '../clock';
 
 /**
  * The quote and proposal history (docs/decisions/018-history.md): the quotes a seller may see —
@@ -59,7 +60,7 @@ const pdfLinks = (generation: Generation, nrCotacao: string, sent: boolean) => (
 });
 
 /** One page (1-based) of the quotes the seller may see that match the filters, newest first. */
-export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters, page = 1, now = new Date()): Promise<HistoryResult> {
+export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters, page = 1, now = clockNow()): Promise<HistoryResult> {
   const [{ total }, rows] = await Promise.all([
     filteredQuotes(db, seller, filters, now)
       .select((eb) => eb.fn.countAll<string>().as('total'))

@@ -17,6 +17,7 @@ import type { Answers, ProductDef, Selection } from '../../lib/products/types';
 import { nextStep, stepsOf, type QuoteStep } from '../../lib/quote-flow';
 import { statusLabel, type ProposalTimelineEntry, type QuoteStatus, type QuoteView } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
+import { now as clockNow } from '../clock';
 
 /**
  * Quotes from cadastro to proposal (SPEC §4, DESIGN §7). Every save validates with the product's
@@ -170,7 +171,7 @@ export interface CadastroInput {
 }
 
 /** Cadastro of a new quote: saves it and gives it its number (SPEC: the quote is saved here). */
-export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, input: CadastroInput, now = new Date()): Promise<QuoteView> {
+export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, input: CadastroInput, now = clockNow()): Promise<QuoteView> {
   if (!seller.canSell(offer.code)) throw forbidden();
   const product = productOf(offer.code);
   const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas });
@@ -317,7 +318,7 @@ export async function saveStep(
   nrCotacao: string,
   step: SavedStep,
   body: unknown,
-  now = new Date(),
+  now = clockNow(),
 ): Promise<QuoteView> {
   return db.transaction().execute(async (trx) => {
     const row = await findRow(trx, seller, nrCotacao);
@@ -343,7 +344,7 @@ const lockQuote = (db: DB, id: number) => sql`select id from quotes where id = $
  * Sends the proposal. Idempotent: a second submit (double click, another tab) answers the proposal
  * the first one created; the unique quote_id of proposals keeps it so even under a race.
  */
-export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, input: { aceiteTermo: unknown }, now = new Date()) {
+export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, input: { aceiteTermo: unknown }, now = clockNow()) {
   return db.transaction().execute(async (trx) => {
     const row = await findRow(trx, seller, nrCotacao);
     await lockQuote(trx, row.id);
@@ -381,7 +382,7 @@ export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, in
 }
 
 /** A quote the seller may see, as pages show it; undefined when it does not exist for them. */
-export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now = new Date()): Promise<QuoteView | undefined> {
+export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now = clockNow()): Promise<QuoteView | undefined> {
   const row = await visibleTo(seller)(quotesQuery(db))
     .innerJoin('offers as o', 'o.id', 'q.offer_id')
     .innerJoin('simulators as s', 's.id', 'o.simulator_id')
@@ -473,7 +474,7 @@ async function proposalTimeline(db: DB, proposalId: number): Promise<ProposalTim
 }
 
 /** The seller's latest open quote of a line: where a step route without a number resumes. */
-export async function latestOpenQuote(db: DB, seller: Seller, line: ProductLine, now = new Date()): Promise<string | undefined> {
+export async function latestOpenQuote(db: DB, seller: Seller, line: ProductLine, now = clockNow()): Promise<string | undefined> {
   const row = await quotesQuery(db)
     .select('q.nr_cotacao')
     .where('q.user_id', '=', seller.userId)

@@ -4,6 +4,7 @@ import type { CodePurpose } from '../db/schema';
 import { afsRedirectUrl, config } from '../config';
 import { z } from '../../lib/zod';
 import { consumeCode, issueCode } from './codes';
+import { now as clockNow } from '../clock';
 
 /**
  * The external simulator redirect (SPEC §7, docs/decisions/020-afs-redirect.md). The portal hands
@@ -87,7 +88,7 @@ export async function receiveRedirect(db: DB, tipo: string, chaveBroto: string, 
   if (!consumed.ok) return consumed;
   const user = await db.selectFrom('users').select('nome').where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   const simulator = await db.selectFrom('simulators').select('nome').where('code', '=', tipo).executeTakeFirst();
-  return { ok: true, userName: user.nome, simulatorName: simulator?.nome ?? tipo, receivedAt: new Date() };
+  return { ok: true, userName: user.nome, simulatorName: simulator?.nome ?? tipo, receivedAt: clockNow() };
 }
 
 // --- The built-in receiver (src/pages/afs/receptor.astro): what the external application does ---
