@@ -22,9 +22,10 @@ export interface OwnServer {
   dispose: () => void;
 }
 
-export async function startOwnServer(port: number, env: Record<string, string> = {}): Promise<OwnServer> {
-  const tmp = mkdtempSync(join(tmpdir(), 'portal-own-'));
-  const dataDir = join(tmp, 'data');
+/** `reuse`: start on the data dir of a server that has stopped (a restart); its dispose deletes it. */
+export async function startOwnServer(port: number, env: Record<string, string> = {}, reuse?: OwnServer): Promise<OwnServer> {
+  const tmp = reuse ? undefined : mkdtempSync(join(tmpdir(), 'portal-own-'));
+  const dataDir = reuse?.dataDir ?? join(tmp!, 'data');
   const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
     env: {
       ...process.env,
@@ -56,7 +57,7 @@ export async function startOwnServer(port: number, env: Record<string, string> =
     output: () => output,
     dispose: () => {
       child.kill('SIGKILL');
-      rmSync(tmp, { recursive: true, force: true });
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
     },
   };
 }
