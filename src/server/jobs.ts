@@ -1,6 +1,7 @@
 import type { DB } from './db';
 import { now } from './clock';
 import { acceptBySilence } from './services/acceptance';
+import { deliverQueued } from './mail/outbox';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -16,6 +17,8 @@ export interface Job {
 export const JOBS: Job[] = [
   // Proposals whose 25 days ran out are accepted by silence (Lei 15.040/2024): within a minute.
   { name: 'aceite por decurso de prazo', everyMs: 60_000, run: (db) => acceptBySilence(db, now()) },
+  // E-mails written inside a transaction (a policy's notices) are sent once it has committed.
+  { name: 'entrega de e-mails', everyMs: 15_000, run: deliverQueued },
 ];
 
 /** The first turn waits this long, so a starting server answers its first pages first. */

@@ -116,6 +116,19 @@ export interface EmailsTable {
   segredos: ColumnType<Record<string, string> | null, string | null, string | null>;
   /** When the secrets are redacted even if the message was never sent by SMTP (the code's expiry). */
   redigir_em: Timestamp | null;
+  /** Written inside a transaction and delivered by the job after it (migration 009). */
+  fila: Generated<boolean>;
+  /** Until when one instance's job holds the message to send it. */
+  reservado_ate: Timestamp | null;
+}
+
+/** A link to a policy's PDF for its insured, who has no account: only the token's SHA-256 is kept. */
+export interface PolicyLinksTable {
+  id: Generated<number>;
+  policy_id: number;
+  token_hash: string;
+  expira_em: Timestamp;
+  created_at: CreatedAt;
 }
 
 export interface RateLimitsTable {
@@ -328,6 +341,7 @@ export interface Database {
   installments: InstallmentsTable;
   charges: ChargesTable;
   payments: PaymentsTable;
+  policy_links: PolicyLinksTable;
 }
 
 export type User = Selectable<UsersTable>;

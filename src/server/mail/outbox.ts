@@ -27,13 +27,15 @@ function fillSecrets(body: string, secrets: Record<string, string> | null): stri
   return body.replace(/__segredo_(\w+)__/g, (_, name: string) => secrets?.[name] ?? REDACTED);
 }
 
-export async function sendEmail<K extends TemplateName>(
+/** Writes a message to the outbox; `queued` ones wait for the delivery job (deliverQueued). */
+async function writeMessage<K extends TemplateName>(
   db: DB,
   to: string,
   template: K,
   data: Parameters<(typeof TEMPLATES)[K]>[0],
-  secrets?: MessageSecrets,
-): Promise<void> {
+  secrets: MessageSecrets | undefined,
+  queued: boolean,
+) {
   const rendered = renderTemplate(template, data);
   const { id } = await db
     .insertInto('emails')
@@ -45,9 +47,21 @@ export async function sendEmail<K extends TemplateName>(
       html_body: rendered.html,
       segredos: secrets ? JSON.stringify(secrets.values) : null,
       redigir_em: secrets?.expiresAt ?? null,
+      fila: queued,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  return { id, rendered };
+}
+
+export async function sendEmail<K extends TemplateName>(
+  db: DB,
+  to: string,
+  template: K,
+  data: Parameters<(typeof TEMPLATES)[K]>[0],
+  secrets?: MessageSecrets,
+): Promise<void> {
+  const { id, rendered } = await writeMessage(db, to, template, data, secrets, false);
   await redactExpired(db);
   const smtpUrl = config().SMTP_URL;
   if (!smtpUrl) return;
@@ -56,6 +70,62 @@ export async function sendEmail<K extends TemplateName>(
   const delivery = deliver(db, smtpUrl, id, to, rendered, secrets?.values ?? null);
   deliveries.add(delivery);
   void delivery.finally(() => deliveries.delete(delivery));
+}
+
+/**
+ * Writes a message inside the caller's transaction, to be sent once it commits: a policy's notices
+ * exist exactly when the policy does. The delivery job sends it (without SMTP the mailbox shows it).
+ */
+export async function queueEmail<K extends TemplateName>(
+  trx: DB,
+  to: string,
+  template: K,
+  data: Parameters<(typeof TEMPLATES)[K]>[0],
+  secrets?: MessageSecrets,
+): Promise<void> {
+  await writeMessage(trx, to, template, data, secrets, true);
+}
+
+/** How long one instance holds a queued message while it sends it (SMTP timeouts add up to 40 s). */
+const LEASE_MS = 5 * 60_000;
+const DELIVERY_BATCH = 20;
+
+/**
+ * The delivery job: sends the queued messages by SMTP. Each is leased with SKIP LOCKED before it is
+ * sent, so several instances never send one twice; a failure keeps its error and is not retried.
+ */
+export async function deliverQueued(db: DB): Promise<number> {
+  const smtpUrl = config().SMTP_URL;
+  if (!smtpUrl) return 0;
+  const at = now();
+  const leased = await db
+    .updateTable('emails')
+    .set({ reservado_ate: new Date(at.getTime() + LEASE_MS) })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('emails')
+        .select('id')
+        .where('fila', '=', true)
+        .where('sent_at', 'is', null)
+        .where('error', 'is', null)
+        .where((w) => w.or([w('reservado_ate', 'is', null), w('reservado_ate', '<', at)]))
+        .orderBy('id')
+        .limit(DELIVERY_BATCH)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['id', 'to_address', 'subject', 'text_body', 'html_body', 'segredos'])
+    .execute();
+  for (const message of leased)
+    await deliver(
+      db,
+      smtpUrl,
+      message.id,
+      message.to_address,
+      { subject: message.subject, text: message.text_body, html: message.html_body },
+      message.segredos,
+    );
+  return leased.length;
 }
 
 const deliveries = new Set<Promise<void>>();

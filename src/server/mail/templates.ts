@@ -62,6 +62,45 @@ export const TEMPLATES = {
       html: layout('Senha alterada', paragraphs, { label: 'Acessar o portal', href: data.link }),
     };
   },
+  'apolice-emitida-vendedor': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    segurado: string;
+    link: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `A proposta de ${data.produto} de ${data.segurado} foi aceita e a apólice nº ${data.nrApolice} foi emitida.`,
+      'No portal você encontra a apólice em PDF, as parcelas com boleto e Pix e o andamento dos pagamentos.',
+    ];
+    return {
+      subject: `Apólice ${data.nrApolice} emitida — ${data.segurado}`,
+      text: `${paragraphs.join('\n\n')}\n\nVer a apólice: ${data.link}\n`,
+      html: layout('Apólice emitida', paragraphs, { label: 'Ver a apólice', href: data.link }),
+    };
+  },
+  'apolice-emitida-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    vigencia: string;
+    parceiro: string;
+    link: string;
+    validadeDias: number;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `Seu seguro ${data.produto} foi contratado por meio de ${data.parceiro}: a apólice nº ${data.nrApolice} vale de ${data.vigencia}.`,
+      `Guarde a sua apólice: o link abaixo abre o documento em PDF e vale por ${data.validadeDias} dias. Os boletos e o Pix de cada parcela estão com o seu parceiro.`,
+      'Dúvidas, reclamações e sinistros: fale com a central de atendimento da seguradora, indicada na apólice.',
+    ];
+    return {
+      subject: `Sua apólice de seguro ${data.produto} nº ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n\nBaixar a apólice: ${data.link}\n`,
+      html: layout('Sua apólice foi emitida', paragraphs, { label: 'Baixar a apólice (PDF)', href: data.link }),
+    };
+  },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -79,6 +118,28 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
   'senha-alterada': {
     title: 'Senha alterada',
     data: { nome: 'Maria Oliveira', link: 'https://portal.exemplo/signin' },
+  },
+  'apolice-emitida-vendedor': {
+    title: 'Apólice emitida (ao vendedor)',
+    data: {
+      nome: 'Maria Oliveira',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      segurado: 'Marina Costa Alves',
+      link: 'https://portal.exemplo/v2/apolices/011420260000123',
+    },
+  },
+  'apolice-emitida-segurado': {
+    title: 'Apólice emitida (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      vigencia: '23/11/2026 a 23/11/2027',
+      parceiro: 'Parceiro Demo Ltda.',
+      link: 'https://portal.exemplo/apolice-digital/exemplo',
+      validadeDias: 30,
+    },
   },
 };
 

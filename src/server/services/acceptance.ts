@@ -14,6 +14,7 @@ import type { Answers } from '../../lib/products/types';
 import type { ProductLine } from '../../lib/simulators';
 import type { QuoteStep } from '../../lib/quote-flow';
 import { issuePolicy } from './policies';
+import { notifyPolicyIssued } from './policy-notices';
 
 /*
  * The acceptance of a proposal (Lei 15.040/2024; DESIGN §10): the rules accept it straight through
@@ -74,8 +75,9 @@ async function accept(trx: DB, proposalId: number, how: ProposalEvent, now: Date
     .executeTakeFirst();
   if (!accepted) return false;
   await record(trx, proposalId, how, now, { userId });
-  const { nrApolice } = await issuePolicy(trx, proposalId, now);
-  await record(trx, proposalId, 'APOLICE_EMITIDA', now, { detalhe: `Apólice nº ${nrApolice}` });
+  const policy = await issuePolicy(trx, proposalId, now);
+  await record(trx, proposalId, 'APOLICE_EMITIDA', now, { detalhe: `Apólice nº ${policy.nrApolice}` });
+  await notifyPolicyIssued(trx, policy.id, now);
   return true;
 }
 

@@ -50,8 +50,12 @@ interface Contracted {
   diaVencimento?: number;
 }
 
-/** Issues the policy of an accepted proposal; answers its number. */
-export async function issuePolicy(trx: DB, proposalId: number, now: Date): Promise<{ nrApolice: string; idContratacao: number }> {
+/** Issues the policy of an accepted proposal; answers its id and numbers. */
+export async function issuePolicy(
+  trx: DB,
+  proposalId: number,
+  now: Date,
+): Promise<{ id: number; nrApolice: string; idContratacao: number }> {
   const row = await trx
     .selectFrom('proposals as p')
     .innerJoin('quotes as q', 'q.id', 'p.quote_id')
@@ -115,7 +119,7 @@ export async function issuePolicy(trx: DB, proposalId: number, now: Date): Promi
     .insertInto('installments')
     .values(amounts.map((valor, i) => ({ policy_id: policy.id, numero: i + 1, vencimento: due[i]!, valor })))
     .execute();
-  return numbers;
+  return { id: policy.id, ...numbers };
 }
 
 type PolicyExpressions = ExpressionBuilder<Database & { a: PoliciesTable }, 'a'>;
