@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
 import { sellResidential } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
@@ -121,4 +123,27 @@ describe('the boleto PDF', () => {
     expect(text).toContain('(+) Mora / Multa');
     expect(text).toContain('2ª via: inclui multa de');
   });
+});
+
+describe('under random input', () => {
+  // These are pages, not API endpoints (fuzz.test.ts walks the API's table): the same property here.
+  it('never throws, and answers a PDF only for the seller’s policy or a payable installment of it', async () => {
+    const viewers = await Promise.all([SELLER, 'substabelecido@parceiro.demo', 'vendedor@legado.demo'].map(viewer));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...viewers),
+        fc.oneof(fc.constantFrom('apolice', 'boleto', 'cotacao'), hostileText(12)),
+        fc.oneof(fc.constant(nrApolice), fc.constant(cardPolicy), fc.stringMatching(/^\d{1,22}$/), hostileText(24)),
+        fc.option(fc.oneof(fc.constantFrom('1', '2', '3', '4', '0', '01', '-1', '1e3'), hostileText(8)), { nil: null }),
+        async (who, type, nr, parcela) => {
+          const response = await policyPdfResponse(db, who, { type, nrApolice: nr, parcela }, ISSUED);
+          if (!response) return;
+          expect(who.user).toMatchObject({ idUsuario: viewers[0]!.user.idUsuario });
+          expect([nrApolice, cardPolicy]).toContain(nr);
+          expect(response.headers.get('content-type')).toBe('application/pdf');
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });
