@@ -4,14 +4,12 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
-import { sellResidential } from '../fixtures/selling';
+import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { findUserByEmail, loadV1User, loadV2User } from '../../src/server/services/principals';
 import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
 import { scopeFor } from '../../src/server/services/scope';
 import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
 import { formatDigitableLine } from '../../src/lib/boleto';
-import type { SessionViewer } from '../../src/lib/session';
 
 /**
  * Issue 13: the policy and boleto PDF routes (server/pdf/policy-pdf-route.ts) through the real
@@ -34,12 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function viewer(email: string): Promise<SessionViewer> {
-  const row = (await findUserByEmail(db, email))!;
-  return row.generation === 'v1'
-    ? { generation: 'v1', user: await loadV1User(db, row) }
-    : { generation: 'v2', user: await loadV2User(db, row, { fullyAuthenticated: true }) };
-}
+const viewer = (email: string) => viewerByEmail(db, email);
 const get = async (email: string, type: string, nr: string, parcela: string | null = null, at = ISSUED) =>
   policyPdfResponse(db, await viewer(email), { type, nrApolice: nr, parcela }, at);
 const SELLER = 'parceiro@parceiro.demo';
