@@ -98,3 +98,9 @@ export function interleaved2of5(digits: string, wide = 3): number[] {
   widths.push(wide, 1, 1);
   return widths;
 }
+
+/** The 44-digit barcode a linha digitável was made from (digitableLine backwards): the PDF draws it. */
+export function barcodeOfLine(line: string): string {
+  if (!/^\d{47}$/.test(line)) throw new RangeError('A linha digitável tem 47 dígitos.');
+  return `${line.slice(0, 4)}${line[32]}${line.slice(33)}${line.slice(4, 9)}${line.slice(10, 20)}${line.slice(21, 31)}`;
+}

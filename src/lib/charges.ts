@@ -10,6 +10,8 @@ import { barcode, digitableLine } from './boleto';
 /** Who receives: the insurer's account at its bank and its Pix key. */
 export const RECEIVER = {
   bank: '001',
+  /** The branch that keeps the insurer's account, as the slip prints it ("agência/código do beneficiário"). */
+  agency: '1234-5',
   /** The 7-digit agreement (convênio) the bank gave the insurer. */
   agreement: '3128557',
   pixKey: '12.345.678/0001-95',
@@ -43,7 +45,13 @@ export function lateAmount(valor: number, vencimento: string, paidOn: string) {
  * The 25-digit free field: the agreement (7 digits) and the 17-digit "nosso número" the bank uses
  * to tell charges apart — here the charge's own id — and a trailing zero (the wallet's digit).
  */
-export const freeField = (chargeId: number) => `${RECEIVER.agreement}${String(chargeId).padStart(17, '0')}0`;
+export const freeField = (chargeId: number) => `${RECEIVER.agreement}${nossoNumero(chargeId)}0`;
+
+/** The charge's "nosso número" as the slip prints it: its id in 17 digits. */
+export const nossoNumero = (chargeId: number) => String(chargeId).padStart(17, '0');
+
+/** A charge is paid by its own slip and Pix up to its due day; after that its installment asks for a 2ª via. */
+export const isPayableOn = (charge: { vencimento: string }, today: string) => charge.vencimento >= today;
 
 /** The txid of a charge's Pix: 'PORTAL' and the id, within the 25 characters Pix allows. */
 export const pixTxid = (chargeId: number) => `PORTAL${String(chargeId).padStart(10, '0')}`;

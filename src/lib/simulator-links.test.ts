@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyHref, mayOpenHistory, reportHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
+import { historyHref, mayOpenHistory, policyReportHref, reportHref, showsHistoryButton, simulatorStartHref } from './simulator-links';
 
 describe('simulator header links', () => {
   it.each([
@@ -21,6 +21,8 @@ describe('reportHref', () => {
     expect(reportHref('v1', 'cotacao', '7')).toBe('/relatorios/cotacao/7');
     expect(reportHref('v1', 'proposta', '7')).toBe('/relatorios/proposta/7');
     expect(reportHref('v2', 'proposta', '7')).toBe('/v2/relatorios/pdf/proposta/7');
+    expect(policyReportHref('v1', '011420260000001')).toBe('/relatorios/apolice/apolice/011420260000001');
+    expect(policyReportHref('v2', '011420260000001', 2)).toBe('/v2/relatorios/pdf/boleto/apolice/011420260000001?parcela=2');
   });
 });
 

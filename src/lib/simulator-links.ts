@@ -35,9 +35,17 @@ export function mayOpenHistory(viewer: Viewer): boolean {
  */
 export const showsHistoryButton = (viewer: Viewer, onHistoryPage: boolean): boolean => !onHistoryPage && mayOpenHistory(viewer);
 
+const reportsBase = (generation: 'v1' | 'v2') => (generation === 'v2' ? '/v2/relatorios/pdf' : '/relatorios');
+
 /**
  * A quote's PDF (the quote, or its proposal once sent): /relatorios/{type}/{nr} in legacy,
  * /v2/relatorios/pdf/{type}/{nr} in v2 (SPEC §2). Both serve the same document.
  */
 export const reportHref = (generation: 'v1' | 'v2', type: 'cotacao' | 'proposta', nrCotacao: string): string =>
-  `${generation === 'v2' ? '/v2/relatorios/pdf' : '/relatorios'}/${type}/${nrCotacao}`;
+  `${reportsBase(generation)}/${type}/${nrCotacao}`;
+
+/** A policy's PDF, or the boleto of one of its installments: SPEC §2's {type}/apolice/{nrApolice} routes. */
+export const policyReportHref = (generation: 'v1' | 'v2', nrApolice: string, parcela?: number): string =>
+  parcela === undefined
+    ? `${reportsBase(generation)}/apolice/apolice/${nrApolice}`
+    : `${reportsBase(generation)}/boleto/apolice/${nrApolice}?parcela=${parcela}`;

@@ -81,6 +81,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   // The plain cadastro starts a new simulation: machinery has one offer, started at once.
   '/simulador-[linha]/[...passo]': { path: '/simulador-maquinas/cadastro', expect: legacyOnly(200, 'v1') },
   '/relatorios/[type]/[nrCotation]': { path: '/relatorios/cotacao/999999', expect: legacyOnly(404, 'v1') },
+  // A policy or boleto nobody's scope holds: the same 404 as a foreign one (issue 13).
+  '/relatorios/[type]/apolice/[nrApolice]': { path: '/relatorios/apolice/apolice/999999', expect: legacyOnly(404, 'v1') },
   '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
   // The AFS redirect page (the seller and the admin group hold OFERTAS_DISPONIVEIS_AFS) and its
   // built-in receiver, public and POST-only: a GET explains itself with 405.
@@ -108,6 +110,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/simulador-[linha]/[...passo]': { path: '/v2/simulador-agricola/cadastro', expect: { ...v2Only(303, 'v2'), substabelecido: 403 } },
   // Nobody sees a quote that does not exist (nor one they may not see): 404, never a PDF.
   '/v2/relatorios/pdf/[type]/[nrCotation]': { path: '/v2/relatorios/pdf/cotacao/999999', expect: v2Only(404, 'v2') },
+  '/v2/relatorios/pdf/[type]/apolice/[nrApolice]': {
+    path: '/v2/relatorios/pdf/boleto/apolice/999999?parcela=1',
+    expect: v2Only(404, 'v2'),
+  },
 };
 
 /** API endpoints ('METHOD /path') → a request and the outcome per account. */

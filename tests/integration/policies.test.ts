@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import { viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { findUserByEmail, loadV1User, loadV2User } from '../../src/server/services/principals';
 import { findPolicy, listPolicies } from '../../src/server/services/policies';
 import { scopeFor } from '../../src/server/services/scope';
-import type { SessionViewer } from '../../src/lib/session';
 
 /**
  * Issue 13: who sees which policy (lib/scope.ts through services/scope.ts), and the list's filters.
@@ -22,12 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function viewer(email: string): Promise<SessionViewer> {
-  const row = (await findUserByEmail(db, email))!;
-  return row.generation === 'v1'
-    ? { generation: 'v1', user: await loadV1User(db, row) }
-    : { generation: 'v2', user: await loadV2User(db, row, { fullyAuthenticated: true }) };
-}
+const viewer = (email: string) => viewerByEmail(db, email);
 const seen = async (email: string) => {
   const v = await viewer(email);
   const scope = await scopeFor(db, v, 'APOLICES');

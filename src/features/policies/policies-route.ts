@@ -7,7 +7,7 @@ import { now } from '../../server/clock';
 import { findPolicy, listPolicies } from '../../server/services/policies';
 import { payableCharges, type ChargeView } from '../../server/services/charges';
 import { qrSvg } from '../../server/qr';
-import { secondCopyWindow } from '../../lib/charges';
+import { isPayableOn, secondCopyWindow } from '../../lib/charges';
 import { scopeFor } from '../../server/services/scope';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
@@ -46,9 +46,8 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
   if (!policy) return undefined;
   const open = await payableCharges(db, await scopeFor(db, who, 'BOLETOS'), generation, nrApolice);
   const charges: Record<number, PayableCharge> = {};
-  // A charge past its due day is not shown: its installment asks for a 2ª via.
   for (const [numero, charge] of Object.entries(open ?? {}))
-    if (charge.vencimento >= today)
+    if (isPayableOn(charge, today))
       charges[Number(numero)] = { ...charge, qr: await qrSvg(charge.pixCopiaECola, `QR code Pix da parcela ${numero}`) };
   const mayCharge = open !== undefined && Object.keys(open).length > 0;
   return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today) };

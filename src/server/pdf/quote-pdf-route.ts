@@ -2,6 +2,7 @@ import type { APIRoute } from 'astro';
 import type { DB } from '../db';
 import { database } from '../database';
 import { renderQuotePdf, quotePdfFileName } from './quote-pdf';
+import { pdfResponse } from './response';
 import { quoteDocument } from '../services/quote-document';
 import { findQuote, type Seller } from '../services/quotes';
 import { productFor } from '../../lib/products/catalog';
@@ -25,13 +26,6 @@ export function quotePdfRoute(sellerOf: (db: DB, session: PortalSession) => Prom
     const product = quote && productFor(quote.code);
     if (!quote || !product || (type === 'proposta' && !quote.proposta)) return rewrite('/404');
     const document = quoteDocument(quote, product, type);
-    const bytes = await renderQuotePdf(document);
-    return new Response(bytes as BodyInit, {
-      headers: {
-        'content-type': 'application/pdf',
-        'content-disposition': `inline; filename="${quotePdfFileName(document)}"`,
-        'cache-control': 'private, no-store',
-      },
-    });
+    return pdfResponse(await renderQuotePdf(document), quotePdfFileName(document));
   };
 }

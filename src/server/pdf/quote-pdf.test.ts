@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pdfInfo, pdfPageTexts, pdfText } from '../../../tests/fixtures/pdf';
-import { quotePdfFileName, renderQuotePdf, toWinAnsi, type QuoteDocument } from './quote-pdf';
+import { quotePdfFileName, renderQuotePdf, type QuoteDocument } from './quote-pdf';
+import { toWinAnsi } from './writer';
 
 /** Line breaks and column gaps of the extracted text become single spaces. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');

@@ -1,4 +1,5 @@
 import type { QuoteDocument } from '../pdf/quote-pdf';
+import type { Insured } from '../pdf/writer';
 import { formatDate, formatDateTime } from '../../lib/format';
 import type { ProductDef } from '../../lib/products/types';
 import { answerLines, commissionOf, insuredLines, installmentLines, paymentLines, relationshipLabel } from '../../lib/quote-summary';
@@ -6,13 +7,24 @@ import type { QuoteView } from '../../lib/quotes';
 import { formatCnpj } from '../../lib/validators';
 import { now as clockNow } from '../clock';
 
+/** The insured of a quote as the PDFs show them (the proposal's and the policy's alike), from the resumo's lines. */
+export function insuredOf(segurado: Record<string, unknown>): Insured {
+  const insured = Object.fromEntries(insuredLines(segurado).map((l) => [l.label, l.value]));
+  return {
+    name: insured.Nome ?? insured['Razão social'] ?? '',
+    document: insured.CPF ?? insured.CNPJ ?? '',
+    email: insured['E-mail'] ?? '',
+    phone: insured.Telefone ?? '',
+    address: insured.Endereço ?? '',
+  };
+}
+
 /**
  * The PDF's content from a quote (issue 5: insured, plan, coverages, premium with IOF,
  * installments, validity), built from the same lines the resumo page shows.
  */
 export function quoteDocument(quote: QuoteView, product: ProductDef, kind: QuoteDocument['kind'], now = clockNow()): QuoteDocument {
   const pricing = quote.precificacao;
-  const insured = Object.fromEntries(insuredLines(quote.segurado).map((l) => [l.label, l.value]));
   const contracting = quote.contratacao;
   const from = (quote.proposta?.createdAt ?? now.toISOString()).slice(0, 10);
   return {
@@ -29,13 +41,7 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
       commission: pricing ? commissionOf(pricing.netPremium, quote.commissionPercent) : 0,
     },
     seller: quote.seller,
-    insured: {
-      name: insured.Nome ?? insured['Razão social'] ?? '',
-      document: insured.CPF ?? insured.CNPJ ?? '',
-      email: insured['E-mail'] ?? '',
-      phone: insured.Telefone ?? '',
-      address: insured.Endereço ?? '',
-    },
+    insured: insuredOf(quote.segurado),
     answers: answerLines(product, quote),
     pricing: pricing
       ? {

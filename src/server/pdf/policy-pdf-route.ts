@@ -1,0 +1,62 @@
+import type { APIRoute } from 'astro';
+import type { DB } from '../db';
+import type { Generation } from '../db/schema';
+import { database } from '../database';
+import { now } from '../clock';
+import { brasiliaDay } from '../../lib/format';
+import { isPayableOn } from '../../lib/charges';
+import { viewerOf, type SessionViewer } from '../../lib/session';
+import { findPolicy } from '../services/policies';
+import { payableCharges } from '../services/charges';
+import { scopeFor } from '../services/scope';
+import { boletoDocument, policyDocument } from '../services/policy-document';
+import { policyPdfFileName, renderPolicyPdf } from './policy-pdf';
+import { boletoPdfFileName, renderBoletoPdf } from './boleto-pdf';
+import { pdfResponse } from './response';
+
+/**
+ * The policy and the boleto of one of its installments as PDFs, both generations — SPEC §2's
+ * /relatorios/{type}/apolice/{nrApolice} and /v2/relatorios/pdf/{type}/apolice/{nrApolice}, type
+ * 'apolice' or 'boleto' (?parcela=N). The policy goes through the APOLICES scope, the boleto
+ * through BOLETOS; whatever the viewer may not see or pay — another company's policy, an unknown
+ * or malformed number, a paid, cancelled or overdue installment without a charge to pay today, a
+ * card or debit policy — is the same 404, so numbers cannot be probed (decision 034).
+ */
+export interface PolicyPdfRequest {
+  type: string | undefined;
+  nrApolice: string | undefined;
+  parcela: string | null;
+}
+
+/** The PDF for this viewer, or undefined: the route answers the 404 page. */
+export async function policyPdfResponse(
+  db: DB,
+  viewer: SessionViewer | undefined,
+  { type, nrApolice, parcela }: PolicyPdfRequest,
+  at: Date,
+): Promise<Response | undefined> {
+  if (!viewer || !nrApolice || !/^\d{1,20}$/.test(nrApolice)) return undefined;
+  const generation: Generation = viewer.generation;
+  const today = brasiliaDay(at);
+  if (type === 'apolice') {
+    const policy = await findPolicy(db, await scopeFor(db, viewer, 'APOLICES'), generation, nrApolice, today);
+    if (!policy) return undefined;
+    return pdfResponse(await renderPolicyPdf(await policyDocument(db, generation, policy)), policyPdfFileName(nrApolice));
+  }
+  if (type !== 'boleto' || !parcela || !/^\d{1,3}$/.test(parcela)) return undefined;
+  const numero = Number(parcela);
+  const scope = await scopeFor(db, viewer, 'BOLETOS');
+  const policy = await findPolicy(db, scope, generation, nrApolice, today);
+  const charge = policy && (await payableCharges(db, scope, generation, nrApolice))?.[numero];
+  if (!policy || !charge || !isPayableOn(charge, today)) return undefined;
+  const document = await boletoDocument(db, generation, policy, numero, charge, at);
+  return pdfResponse(await renderBoletoPdf(document), boletoPdfFileName(nrApolice, numero));
+}
+
+export function policyPdfRoute(generation: Generation): APIRoute {
+  return async ({ params, url, locals, rewrite }) => {
+    const request = { type: params.type, nrApolice: params.nrApolice, parcela: url.searchParams.get('parcela') };
+    const response = await policyPdfResponse(await database(), viewerOf(locals.session, generation), request, now());
+    return response ?? rewrite('/404');
+  };
+}

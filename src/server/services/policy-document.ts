@@ -1,0 +1,107 @@
+import type { DB } from '../db';
+import type { Generation } from '../db/schema';
+import { formatDate, formatDateTime, formatIsoDate } from '../../lib/format';
+import { branchOf } from '../../lib/insurer';
+import { INSTALLMENT_STATUS_LABELS, POLICY_STATUS_LABELS } from '../../lib/policies';
+import type { StoredPricing } from '../../lib/products/engine';
+import { commissionOf, paymentMethodLabel } from '../../lib/quote-summary';
+import { barcodeOfLine } from '../../lib/boleto';
+import { nossoNumero } from '../../lib/charges';
+import { formatCnpj } from '../../lib/validators';
+import type { BoletoDocument } from '../pdf/boleto-pdf';
+import type { PolicyDocument } from '../pdf/policy-pdf';
+import type { ChargeView } from './charges';
+import type { PolicyDetail } from './policies';
+import { insuredOf } from './quote-document';
+
+/*
+ * The policy's and the boleto's PDF content (decision 034) from a policy the viewer's scope already
+ * found (findPolicy): these add what only the documents show — the insured's whole document and
+ * address (it is the insured's own contract), the partner who sold it and the IOF rate.
+ */
+
+async function partiesOf(db: DB, generation: Generation, nrApolice: string) {
+  const row = await db
+    .selectFrom('policies as a')
+    .innerJoin('quotes as q', 'q.id', 'a.quote_id')
+    .innerJoin('offers as o', 'o.id', 'q.offer_id')
+    .leftJoin('companies as c', 'c.id', 'o.company_id')
+    .select(['q.segurado', 'q.comissao_centesimos', 'q.precificacao', 'c.razao_social', 'c.cnpj', 'a.emitida_em'])
+    .where('a.nr_apolice', '=', nrApolice)
+    .where('a.generation', '=', generation)
+    .executeTakeFirstOrThrow();
+  const commissionPercent = row.comissao_centesimos / 100;
+  return {
+    insured: insuredOf(row.segurado as Record<string, unknown>),
+    // The quote's PDF names the same partner (services/quote-document.ts).
+    partner: { razaoSocial: row.razao_social ?? 'Portal de Parceiros', cnpj: row.cnpj ? formatCnpj(row.cnpj) : '', commissionPercent },
+    iofRate: (row.precificacao as unknown as StoredPricing).iofRate,
+    emitidaEm: new Date(row.emitida_em),
+  };
+}
+
+export async function policyDocument(db: DB, generation: Generation, policy: PolicyDetail): Promise<PolicyDocument> {
+  const { insured, partner, iofRate, emitidaEm } = await partiesOf(db, generation, policy.nrApolice);
+  return {
+    nrApolice: policy.nrApolice,
+    idContratacao: policy.idContratacao,
+    nrProposta: policy.nrProposta,
+    nrCotacao: policy.nrCotacao,
+    status: POLICY_STATUS_LABELS[policy.status],
+    product: policy.productName,
+    branch: branchOf(policy.nrApolice),
+    plan: policy.planName,
+    term: { start: formatIsoDate(policy.inicioVigencia), end: formatIsoDate(policy.fimVigencia) },
+    insured,
+    partner: { ...partner, commission: commissionOf(policy.premioLiquido, partner.commissionPercent) },
+    seller: policy.seller,
+    pointOfSale: policy.pointOfSale ?? '—',
+    coverages: policy.coverages,
+    premium: {
+      net: policy.premioLiquido,
+      policyCost: policy.custoApolice,
+      iofRate,
+      iof: policy.iof,
+      total: policy.premioLiquido + policy.custoApolice + policy.iof,
+    },
+    paymentMethod: paymentMethodLabel(policy.formaPagamento),
+    installments: policy.installments.map((i) => ({
+      number: i.numero,
+      dueDate: formatIsoDate(i.vencimento),
+      value: i.valor,
+      status: `${INSTALLMENT_STATUS_LABELS[i.status]}${i.pagaEm ? ` em ${formatDate(i.pagaEm)}` : ''}`,
+    })),
+    installmentsTotal: policy.premioTotal,
+    issuedAt: formatDateTime(emitidaEm),
+  };
+}
+
+/** The boleto of installment `numero` through its active charge (services/charges.ts payableCharges). */
+export async function boletoDocument(
+  db: DB,
+  generation: Generation,
+  policy: PolicyDetail,
+  numero: number,
+  charge: ChargeView,
+  now: Date,
+): Promise<BoletoDocument> {
+  const { insured, emitidaEm } = await partiesOf(db, generation, policy.nrApolice);
+  return {
+    nrApolice: policy.nrApolice,
+    installment: { number: numero, count: policy.installments.length },
+    charge: {
+      vencimento: formatIsoDate(charge.vencimento),
+      valor: charge.valor,
+      multa: charge.multa,
+      juros: charge.juros,
+      total: charge.total,
+      nossoNumero: nossoNumero(charge.id),
+      linhaDigitavel: charge.linhaDigitavel,
+      barcode: barcodeOfLine(charge.linhaDigitavel),
+      pixCopiaECola: charge.pixCopiaECola,
+    },
+    payer: { name: insured.name, document: insured.document, address: insured.address },
+    documentDate: formatDate(emitidaEm),
+    issuedAt: formatDateTime(now),
+  };
+}

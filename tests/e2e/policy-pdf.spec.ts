@@ -1,0 +1,86 @@
+import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { pdfText } from '../fixtures/pdf';
+import { ACCOUNTS, signIn, type Generation } from './helpers';
+import { sellResidential } from './selling';
+
+/**
+ * Issue 13, the policy's documents in both generations: a sale accepted at once becomes a policy
+ * whose page links its PDF and, for each installment still payable, the boleto PDF with the same
+ * linha digitável the page shows. Whoever is not signed in to that generation gets no PDF.
+ */
+const POLICIES = { v1: '/apolices', v2: '/v2/apolices' } as const;
+const LOGIN = { v1: '/signin', v2: '/v2/login' } as const;
+
+/** Follows a PDF link with the page's session and answers the document's text. */
+async function openPdf(page: Page, href: string): Promise<string> {
+  const response = await page.request.get(href);
+  expect(response.status(), href).toBe(200);
+  expect(response.headers()['content-type']).toBe('application/pdf');
+  expect(response.headers()['cache-control']).toContain('no-store');
+  const body = await response.body();
+  expect(body.subarray(0, 5).toString()).toBe('%PDF-');
+  return (await pdfText(new Uint8Array(body))).replace(/\s+/g, ' ');
+}
+
+async function sellAndOpenPolicy(page: Page, generation: Generation): Promise<string> {
+  await sellResidential(page, { generation, method: 'Boleto bancário' });
+  await expect(page.getByTestId('situacao-proposta')).toHaveText('Aceita');
+  const nrApolice = (await page.getByTestId('nr-apolice').textContent())!.trim();
+  await page.goto(`${POLICIES[generation]}/${nrApolice}`);
+  await expect(page.getByTestId('nr-apolice')).toHaveText(nrApolice);
+  return nrApolice;
+}
+
+// The legacy seller's group lacks CLIENTES_CONSULTA_PAGAMENTO (the BOLETOS capability): no charge shown, no boleto.
+for (const [generation, account, mayCharge] of [
+  ['v2', ACCOUNTS.partner, true],
+  ['v1', ACCOUNTS.legacySeller, false],
+] as const) {
+  test(`${generation}: sell → policy → its PDF and the boleto PDF of an installment`, async ({ page, baseURL }) => {
+    await signIn(page, account);
+    const nrApolice = await sellAndOpenPolicy(page, generation);
+
+    const policyLink = page.getByRole('link', { name: 'Baixar apólice (PDF)' });
+    const policyHref = (await policyLink.getAttribute('href'))!;
+    expect(policyHref).toBe(`${generation === 'v2' ? '/v2/relatorios/pdf' : '/relatorios'}/apolice/apolice/${nrApolice}`);
+    const policy = await openPdf(page, policyHref);
+    expect(policy).toContain(`Nº da apólice ${nrApolice}`);
+    expect(policy).toContain('Mariana Alves Pereira');
+    expect(policy).toContain('Código SUSEP');
+
+    const boletoLink = page.getByTestId('boleto-pdf-1');
+    await expect(boletoLink).toHaveCount(mayCharge ? 1 : 0);
+    if (mayCharge) {
+      const line = (await page.getByTestId('linha-1').textContent())!.trim();
+      const boleto = await openPdf(page, (await boletoLink.getAttribute('href'))!);
+      expect(boleto).toContain(line);
+      expect(boleto).toContain(`apólice nº ${nrApolice}`);
+    } else {
+      // Its route is the same 404 as a boleto that does not exist.
+      const response = await page.request.get(`${policyHref.replace('/apolice/apolice/', '/boleto/apolice/')}?parcela=1`);
+      expect(response.status()).toBe(404);
+    }
+
+    // Signed out — or signed in to the other generation only — the PDF asks for this generation's login.
+    const stranger = await playwrightRequest.newContext({ baseURL, maxRedirects: 0 });
+    const refused = await stranger.get(policyHref);
+    expect(refused.status()).toBe(302);
+    expect(new URL(refused.headers().location!, baseURL).pathname).toBe(LOGIN[generation]);
+    await stranger.dispose();
+  });
+}
+
+test('v2: another company’s user gets the 404 page for the policy and its boleto', async ({ browser }) => {
+  const seller = await (await browser.newContext()).newPage();
+  await signIn(seller, ACCOUNTS.partner);
+  const nrApolice = await sellAndOpenPolicy(seller, 'v2');
+  const boletoHref = (await seller.getByTestId('boleto-pdf-1').getAttribute('href'))!;
+
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, ACCOUNTS.subagent);
+  for (const href of [`/v2/relatorios/pdf/apolice/apolice/${nrApolice}`, boletoHref]) {
+    const response = await other.request.get(href);
+    expect(response.status(), href).toBe(404);
+    expect(response.headers()['content-type']).toContain('text/html');
+  }
+});

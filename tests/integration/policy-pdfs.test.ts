@@ -1,0 +1,142 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/server/db';
+import { freshDatabase } from '../fixtures/db';
+import { hostileText } from '../fixtures/hostile-text';
+import { pdfText } from '../fixtures/pdf';
+import { sellResidential, viewerByEmail } from '../fixtures/selling';
+import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
+import { scopeFor } from '../../src/server/services/scope';
+import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
+import { formatDigitableLine } from '../../src/lib/boleto';
+
+/**
+ * Issue 13: the policy and boleto PDF routes (server/pdf/policy-pdf-route.ts) through the real
+ * selling, acceptance and charging services: the seller gets the documents; whoever may not see or
+ * pay them — and whatever is not there to pay — gets the same 404.
+ */
+const ISSUED = new Date('2026-11-23T13:00:00Z');
+const day = (iso: string) => new Date(`${iso}T15:00:00Z`);
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+let db: DB;
+let close: () => Promise<void>;
+let nrApolice: string;
+let cardPolicy: string;
+
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase());
+  nrApolice = (await sellResidential(db, { at: ISSUED })).nrApolice!;
+  cardPolicy = (await sellResidential(db, { at: ISSUED, contratacao: { formaPagamento: 'cartao', parcelas: 1, diaVencimento: 10 } }))
+    .nrApolice!;
+});
+afterAll(() => close());
+
+const viewer = (email: string) => viewerByEmail(db, email);
+const get = async (email: string, type: string, nr: string, parcela: string | null = null, at = ISSUED) =>
+  policyPdfResponse(db, await viewer(email), { type, nrApolice: nr, parcela }, at);
+const SELLER = 'parceiro@parceiro.demo';
+
+describe('the policy PDF', () => {
+  it('is the seller’s, inline, uncached, with every item SUSEP asks of a policy', async () => {
+    const response = (await get(SELLER, 'apolice', nrApolice))!;
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="apolice-${nrApolice}.pdf"`);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    const text = flat(await pdfText(new Uint8Array(await response.arrayBuffer())));
+    expect(text).toContain(`Apólice de Seguro — Residencial`);
+    expect(text).toContain(`Nº da apólice ${nrApolice}`);
+    expect(text).toContain('Código SUSEP');
+    expect(text).toContain(DEMO_INSURED.residencial.nome);
+    expect(text).toContain(DEMO_INSURED.residencial.cpf); // whole: it is the insured's own contract
+    expect(text).toContain('Ramo 0114 — Compreensivo residencial');
+    expect(text).toMatch(/Das 24h de \d{2}\/\d{2}\/2026 às 24h de \d{2}\/\d{2}\/2027/);
+    expect(text).toContain('Importância segurada');
+    expect(text).toMatch(/IOF \(7,38 %\) R\$ [\d.]+,\d{2}/);
+    expect(text).toMatch(/1\/4 10\/12\/2026 R\$ [\d.]+,\d{2} Em aberto/);
+    expect(text).toContain('Resolução CNSP nº 382/2020');
+    expect(text).toContain('0800 021 8484');
+  });
+
+  it('is a 404 for another company’s user, the other generation, an unknown or malformed number and an unknown type', async () => {
+    expect(await get('substabelecido@parceiro.demo', 'apolice', nrApolice)).toBeUndefined();
+    expect(await get('vendedor@legado.demo', 'apolice', nrApolice)).toBeUndefined();
+    expect(await get(SELLER, 'apolice', '011420269999999')).toBeUndefined();
+    expect(await get(SELLER, 'apolice', `${nrApolice}'`)).toBeUndefined();
+    expect(await get(SELLER, 'cotacao', nrApolice)).toBeUndefined();
+    expect(await policyPdfResponse(db, undefined, { type: 'apolice', nrApolice, parcela: null }, ISSUED)).toBeUndefined();
+  });
+
+  it('is the partner admin’s and the insurer admin’s too', async () => {
+    expect((await get('parceiro.admin@parceiro.demo', 'apolice', nrApolice))?.status).toBe(200);
+    expect((await get('admin@seguradora.demo', 'apolice', nrApolice))?.status).toBe(200);
+  });
+});
+
+describe('the boleto PDF', () => {
+  it('is an open installment’s active charge, with its formatted linha digitável', async () => {
+    const response = (await get(SELLER, 'boleto', nrApolice, '2'))!;
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="boleto-${nrApolice}-parcela-2.pdf"`);
+    const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
+    const charge = await currentCharge(db, scope, 'v2', nrApolice, 2);
+    const text = flat(await pdfText(new Uint8Array(await response.arrayBuffer())));
+    expect(text).toContain(formatDigitableLine(charge.linhaDigitavel));
+    expect(text).toContain(`Parcela 2/4 da apólice nº ${nrApolice}`);
+    expect(text).toContain(`${DEMO_INSURED.residencial.nome} — CPF/CNPJ ${DEMO_INSURED.residencial.cpf}`);
+  });
+
+  it('is a 404 without a parcela, for one that does not exist, outside the BOLETOS scope and for a card policy', async () => {
+    expect(await get(SELLER, 'boleto', nrApolice)).toBeUndefined();
+    expect(await get(SELLER, 'boleto', nrApolice, '9')).toBeUndefined();
+    expect(await get(SELLER, 'boleto', nrApolice, 'um')).toBeUndefined();
+    expect(await get('substabelecido@parceiro.demo', 'boleto', nrApolice, '1')).toBeUndefined();
+    expect(await get(SELLER, 'boleto', cardPolicy, '1')).toBeUndefined();
+    expect((await get(SELLER, 'apolice', cardPolicy))?.status).toBe(200);
+  });
+
+  it('is a 404 once the installment is paid', async () => {
+    const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
+    const charge = await currentCharge(db, scope, 'v2', nrApolice, 1);
+    await payCharge(db, { code: charge.linhaDigitavel, externalId: 'pdf-1', origem: 'BANCO_DEMO' }, day('2026-12-05'));
+    expect(await get(SELLER, 'boleto', nrApolice, '1')).toBeUndefined();
+    const policy = flat(await pdfText(new Uint8Array(await (await get(SELLER, 'apolice', nrApolice))!.arrayBuffer())));
+    expect(policy).toMatch(/1\/4 10\/12\/2026 R\$ [\d.]+,\d{2} Paga em 05\/12\/2026/);
+  });
+
+  it('is a 404 for an overdue installment until its 2ª via, which then shows the fine and interest', async () => {
+    const late = day('2027-01-15'); // installment 2 fell due on 10/01/2027
+    expect(await get(SELLER, 'boleto', nrApolice, '2', late)).toBeUndefined();
+    const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
+    const { idUsuario } = (await viewer(SELLER)).user;
+    const copy = await secondCopy(db, scope, 'v2', nrApolice, 2, '2027-01-20', idUsuario, late);
+    const text = flat(await pdfText(new Uint8Array(await (await get(SELLER, 'boleto', nrApolice, '2', late))!.arrayBuffer())));
+    expect(text).toContain(formatDigitableLine(copy.linhaDigitavel));
+    expect(text).toContain('(+) Mora / Multa');
+    expect(text).toContain('2ª via: inclui multa de');
+  });
+});
+
+describe('under random input', () => {
+  // These are pages, not API endpoints (fuzz.test.ts walks the API's table): the same property here.
+  it('never throws, and answers a PDF only for the seller’s policy or a payable installment of it', async () => {
+    const viewers = await Promise.all([SELLER, 'substabelecido@parceiro.demo', 'vendedor@legado.demo'].map(viewer));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...viewers),
+        fc.oneof(fc.constantFrom('apolice', 'boleto', 'cotacao'), hostileText(12)),
+        fc.oneof(fc.constant(nrApolice), fc.constant(cardPolicy), fc.stringMatching(/^\d{1,22}$/), hostileText(24)),
+        fc.option(fc.oneof(fc.constantFrom('1', '2', '3', '4', '0', '01', '-1', '1e3'), hostileText(8)), { nil: null }),
+        async (who, type, nr, parcela) => {
+          const response = await policyPdfResponse(db, who, { type, nrApolice: nr, parcela }, ISSUED);
+          if (!response) return;
+          expect(who.user).toMatchObject({ idUsuario: viewers[0]!.user.idUsuario });
+          expect([nrApolice, cardPolicy]).toContain(nr);
+          expect(response.headers.get('content-type')).toBe('application/pdf');
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+});
