@@ -35,7 +35,8 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/v2/login',
   '/v2/esqueci-senha',
 ]);
-const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/'];
+// The insured's link to a policy's PDF: the token in the path is the credential (decision 035).
+const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/', '/apolice-digital/'];
 
 export function routeArea(pathname: string): RouteArea {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

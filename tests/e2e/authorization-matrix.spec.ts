@@ -58,6 +58,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/cadastro-realizado': { path: '/cadastro-realizado', expect: all(200) },
   '/template-email': { path: '/template-email', expect: all(200) },
   '/template-email/[template]': { path: '/template-email/redefinir-senha', expect: all(200) },
+  // The token is the credential: without a valid one, nobody — signed in or not — gets a policy.
+  '/apolice-digital/[token]': { path: `/apolice-digital/${'A'.repeat(43)}`, expect: all(404) },
   '/termo-de-uso': { path: '/termo-de-uso', expect: all(200) },
   '/termo-presente-proposta': { path: '/termo-presente-proposta', expect: all(200) },
   '/mapa-dev-test': { path: '/mapa-dev-test', expect: all(200) },

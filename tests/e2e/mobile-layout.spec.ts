@@ -55,6 +55,8 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/redefinir-senha': { anon: ['/redefinir-senha?token=nao-existe-este-token'] },
   '/reenviar-codigo-validacao': { anon: ['/reenviar-codigo-validacao'] },
   '/relatorios/[type]/[nrCotation]': 'PDF documents, not pages',
+  '/relatorios/[type]/apolice/[nrApolice]': 'PDF documents, not pages',
+  '/apolice-digital/[token]': 'the insured’s policy PDF, not a page',
   '/sair': 'POST only: signs out and redirects',
   '/signin': { anon: ['/signin'] },
   // The plain cadastro of each line (the agricultural one lists its offers); the steps of a saved
@@ -92,6 +94,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/perfil': { parceiro: ['/v2/perfil'] },
   '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },
   '/v2/relatorios/pdf/[type]/[nrCotation]': 'PDF documents, not pages',
+  '/v2/relatorios/pdf/[type]/apolice/[nrApolice]': 'PDF documents, not pages',
   '/v2/senha': { anon: ['/v2/senha?token=nao-existe-este-token'] },
   // Every line's start comes from the offers on /v2/home; the steps of saved quotes are walked below.
   '/v2/simulador-[linha]/[...passo]': { parceiro: ['/v2/simulador-residencial/planos'] },

@@ -1,6 +1,6 @@
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { pdfText } from '../fixtures/pdf';
-import { ACCOUNTS, signIn, type Generation } from './helpers';
+import { ACCOUNTS, BASE_URL, latestEmail, signIn, type Generation } from './helpers';
 import { sellResidential } from './selling';
 
 /**
@@ -83,4 +83,28 @@ test('v2: another company’s user gets the 404 page for the policy and its bole
     expect(response.status(), href).toBe(404);
     expect(response.headers()['content-type']).toContain('text/html');
   }
+});
+
+test('the seller and the insured are told of the issuance; the insured’s link opens the PDF without an account', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, ACCOUNTS.partner);
+  const nrApolice = await sellAndOpenPolicy(page, 'v2');
+
+  const toSeller = await latestEmail(page, ACCOUNTS.partner.email, `Apólice ${nrApolice} emitida — Mariana Alves Pereira`);
+  expect(toSeller.links).toContain(`${BASE_URL}/v2/apolices/${nrApolice}`);
+
+  const toInsured = await latestEmail(page, 'mariana.pereira@exemplo.com.br', `Sua apólice de seguro Residencial nº ${nrApolice}`);
+  const link = toInsured.links.find((href) => href.includes('/apolice-digital/'))!;
+  expect(link).toMatch(/\/apolice-digital\/[\w-]{43}$/);
+  const insured = await browser.newContext(); // no session at all
+  const response = await insured.request.get(link);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('application/pdf');
+  expect((await pdfText(new Uint8Array(await response.body()))).replace(/\s+/g, ' ')).toContain(`Nº da apólice ${nrApolice}`);
+  // One character changed and it opens nothing.
+  const altered = link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  expect((await insured.request.get(altered)).status()).toBe(404);
+  await insured.close();
 });

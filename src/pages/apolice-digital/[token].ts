@@ -1,0 +1,25 @@
+import type { APIRoute } from 'astro';
+import { database } from '../../server/database';
+import { now } from '../../server/clock';
+import { brasiliaDay } from '../../lib/format';
+import { findPolicy } from '../../server/services/policies';
+import { policyOfLink } from '../../server/services/policy-notices';
+import { policyDocument } from '../../server/services/policy-document';
+import { policyPdfFileName, renderPolicyPdf } from '../../server/pdf/policy-pdf';
+import { pdfResponse } from '../../server/pdf/response';
+
+/**
+ * The policy's PDF for its insured, who has no account: the e-mail of its issuance links here with a
+ * token that is the credential (decision 035). The token opens that one policy while it is valid;
+ * an unknown, altered or expired one is the 404 page, found with one indexed lookup of its hash.
+ */
+export const GET: APIRoute = async ({ params, rewrite }) => {
+  const db = await database();
+  const at = now();
+  const link = await policyOfLink(db, params.token ?? '', at);
+  const generation = link?.generation === 'v1' ? 'v1' : 'v2';
+  // The token stands for the insured's right to their own contract: no viewer scope applies.
+  const policy = link && (await findPolicy(db, { kind: 'all' }, generation, link.nrApolice, brasiliaDay(at)));
+  if (!policy) return rewrite('/404');
+  return pdfResponse(await renderPolicyPdf(await policyDocument(db, generation, policy)), policyPdfFileName(policy.nrApolice));
+};
