@@ -50,6 +50,7 @@ const ROUTES = [
   { path: '/v2/login', island: 'login' },
   { path: '/home', island: 'shell', account: 'vendedor' },
   { path: '/v2/home', island: 'shell', account: 'parceiro' },
+  { path: '/v2/apolices', island: 'shell', account: 'parceiro' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];
@@ -111,6 +112,9 @@ const LOAD_TARGETS = [
   { name: 'v2 login', path: '/v2/login', goal: 'login', headers: BROWSER },
   { name: 'signed-in v2 home', path: '/v2/home', account: 'parceiro', goal: 'signedIn', headers: BROWSER },
   { name: 'signed-in legacy home', path: '/home', account: 'vendedor', goal: 'signedIn', headers: BROWSER },
+  { name: 'signed-in v2 policies', path: '/v2/apolices', account: 'parceiro', goal: 'signedIn', headers: BROWSER },
+  // Generated for each request (it holds the insured's data): the same budget as a signed-in page.
+  { name: 'policy PDF', path: (paths) => paths.policyPdf, account: 'parceiro', goal: 'signedIn', headers: BROWSER },
   { name: 'BFF user API', path: '/api/bff/v1/usuario', account: 'parceiro', goal: 'api', headers: BROWSER_FETCH },
   {
     name: 'BFF pricing API',
@@ -177,7 +181,7 @@ async function main() {
   const simulator = await simulatorPaths(first.url, cookies.parceiro);
   const routes = ROUTES.map((route) => ({
     ...route,
-    path: typeof route.path === 'function' ? route.path(simulator) : route.path,
+    path: resolvePath(route.path, simulator),
     jsBudget: JS_BUDGETS[route.island].jsBudget,
   }));
   const weighed = await measureBundles(
@@ -198,7 +202,7 @@ async function main() {
   const signedInSeconds = await secondsToSignedInPage(second, cookies.parceiro);
 
   console.error('Load…');
-  const withCookie = ({ account, ...target }) => ({ ...target, cookie: cookies[account] });
+  const withCookie = ({ account, ...target }) => ({ ...target, path: resolvePath(target.path, simulator), cookie: cookies[account] });
   const load = await measureLoad({
     url: second.url,
     tmpDir,
@@ -246,6 +250,11 @@ async function main() {
   return checks.every((check) => check.pass);
 }
 
+/** A target's path, or the one its function finds on the running portal (scripts/bench/simulator.mjs). */
+function resolvePath(path, paths) {
+  return typeof path === 'function' ? path(paths) : path;
+}
+
 /** Seconds from a server's spawn to its first 200 of a signed-in page (the database opened). */
 async function secondsToSignedInPage(server, cookie) {
   const res = await fetch(`${server.url}/v2/home`, {
@@ -267,9 +276,11 @@ async function measurePostgres({ tmpDir, pinning }) {
   onCleanup(server.stop);
   const cookies = {};
   for (const [name, account] of Object.entries(ACCOUNTS)) cookies[name] = await signIn(server.url, account);
+  const paths = await simulatorPaths(server.url, cookies.parceiro);
   const load = [];
   for (const { account, ...target } of POSTGRES_TARGETS) {
-    load.push(await measureTarget(server.url, { ...target, cookie: cookies[account] }, { pinning, ...LOAD }));
+    const resolved = { ...target, path: resolvePath(target.path, paths), cookie: cookies[account] };
+    load.push(await measureTarget(server.url, resolved, { pinning, ...LOAD }));
   }
   const memory = await server.memory();
   await server.stop();

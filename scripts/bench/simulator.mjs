@@ -7,13 +7,22 @@ const TIMEOUT_MS = 10_000;
 /**
  * @param {string} url the portal's base URL
  * @param {string} cookie a signed-in partner's Cookie header (v2 and simulator tokens)
- * @returns {Promise<{residentialStart: string, residentialPlanos: string}>} paths on the portal
+ * @returns {Promise<{residentialStart: string, residentialPlanos: string, policyPdf: string}>} paths on the portal
  */
 export async function simulatorPaths(url, cookie) {
   return {
     residentialStart: await redirectTarget(url, '/v2/home/res', cookie),
     residentialPlanos: await quoteStopped(url, cookie, 'RES', 'planos'),
+    policyPdf: await firstPolicyPdf(url, cookie),
   };
+}
+
+/** The PDF of the newest policy the partner's Apólices page lists (the seed issues several). */
+async function firstPolicyPdf(url, cookie) {
+  const res = await fetch(`${url}/v2/apolices`, { headers: { cookie }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const nrApolice = /href="\/v2\/apolices\/(\d+)"/.exec(await res.text())?.[1];
+  if (res.status !== 200 || !nrApolice) throw new Error(`GET /v2/apolices answered ${res.status} without a policy: has the seed changed?`);
+  return `/v2/relatorios/pdf/apolice/apolice/${nrApolice}`;
 }
 
 /** Where `/v2/home/{code}` sends a partner with one offer in force: the start of its cadastro. */
