@@ -50,3 +50,18 @@ describe('TRUST_PROXY', () => {
     );
   });
 });
+
+describe('TEST_CLOCK_OFFSET_DAYS', () => {
+  it('moves the clock ahead in the test environment only', async () => {
+    const before = Date.now();
+    expect((await configWith({ PORTAL_ENV: 'TEST', TEST_CLOCK_OFFSET_DAYS: '45' })).TEST_CLOCK_OFFSET_DAYS).toBe(45);
+    const { now } = await import('./clock');
+    expect(now().getTime() - before).toBeGreaterThanOrEqual(45 * 86_400_000);
+  });
+
+  it.each(['PRD', 'HML', 'DEV'])('is refused with PORTAL_ENV=%s', async (environment) => {
+    await expect(configWith({ PORTAL_ENV: environment, TEST_CLOCK_OFFSET_DAYS: '45' })).rejects.toThrow(
+      /TEST_CLOCK_OFFSET_DAYS: só vale com PORTAL_ENV=TEST/,
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseTrustedProxies } from './proxy';
+import { useOffsetClock } from './clock';
 
 /**
  * Server configuration from the environment (documented in .env.example), read once and validated:
@@ -55,44 +56,52 @@ const trustedProxies = z
     }
   });
 
-const schema = z.object({
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
-  PORTAL_ENV: z
-    .string()
-    .default('PRD')
-    .transform((v) => v.toUpperCase())
-    .pipe(environment),
-  PROVIDER_EMAIL_DOMAIN: z
-    .string()
-    .default('seguradora.demo')
-    .transform((v) => v.toLowerCase()),
-  SMTP_URL: z.string().optional(),
-  /** The HMAC secret the bank signs payment confirmations with (POST /api/pagamentos/v1/confirmacoes). */
-  PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
-  MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
-  PUBLIC_URL: publicOrigin.optional(),
-  TRUST_PROXY: trustedProxies,
-  API_PLATAFORMA_URL: z.string().default('/api/plataforma'),
-  API_BFF_URL: z.string().default('/api/bff'),
-  API_GATEWAY_URL: z.string().default('/api/gateway'),
-  API_AUTH_URL: z.string().default('/api/auth'),
-  APP_NAME: z.string().default('portal-parceiros'),
-  CENTRAL_ATENDIMENTO: z.string().default('0800 000 0000'),
-  CHAT_WHATSAPP: z.string().default('(11) 4000-0000'),
-  // External addresses of the header and the menus (SPEC §2).
-  LINK_POLITICA_PRIVACIDADE: z.string().default('https://www.seguradora.demo/politica-de-privacidade'),
-  LINK_MANUAL_PRIVACIDADE: z.string().default('https://www.seguradora.demo/manual-de-privacidade'),
-  LINK_BIBLIOTECA_PARCEIRO: z.string().default('https://parceiros.seguradora.demo/biblioteca'),
-  LINK_PERSONALIZADO_FOLDER: z.string().default('https://www.canva.com/templates/?query=folder%20seguros'),
-  LINK_PERSONALIZADO_GIFS: z.string().default('https://www.canva.com/templates/?query=gif%20seguros'),
-  LINK_CONQUISTA_PREMIADA: z.string().default('https://conquistapremiada.seguradora.demo'),
-  LINK_RELATORIO_TESTE: z.string().default('https://relatorios-hml.seguradora.demo'),
-  // The AFS redirect (docs/decisions/020-afs-redirect.md): where the browser posts the one-time key,
-  // and the secret that signs the app token the receiver checks.
-  AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
-  REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
-});
+const schema = z
+  .object({
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z.string().optional(),
+    PORTAL_ENV: z
+      .string()
+      .default('PRD')
+      .transform((v) => v.toUpperCase())
+      .pipe(environment),
+    PROVIDER_EMAIL_DOMAIN: z
+      .string()
+      .default('seguradora.demo')
+      .transform((v) => v.toLowerCase()),
+    SMTP_URL: z.string().optional(),
+    /** The HMAC secret the bank signs payment confirmations with (POST /api/pagamentos/v1/confirmacoes). */
+    PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
+    MAIL_FROM: z.string().default('Portal de Parceiros <nao-responda@seguradora.demo>'),
+    PUBLIC_URL: publicOrigin.optional(),
+    TRUST_PROXY: trustedProxies,
+    API_PLATAFORMA_URL: z.string().default('/api/plataforma'),
+    API_BFF_URL: z.string().default('/api/bff'),
+    API_GATEWAY_URL: z.string().default('/api/gateway'),
+    API_AUTH_URL: z.string().default('/api/auth'),
+    APP_NAME: z.string().default('portal-parceiros'),
+    CENTRAL_ATENDIMENTO: z.string().default('0800 000 0000'),
+    CHAT_WHATSAPP: z.string().default('(11) 4000-0000'),
+    // External addresses of the header and the menus (SPEC §2).
+    LINK_POLITICA_PRIVACIDADE: z.string().default('https://www.seguradora.demo/politica-de-privacidade'),
+    LINK_MANUAL_PRIVACIDADE: z.string().default('https://www.seguradora.demo/manual-de-privacidade'),
+    LINK_BIBLIOTECA_PARCEIRO: z.string().default('https://parceiros.seguradora.demo/biblioteca'),
+    LINK_PERSONALIZADO_FOLDER: z.string().default('https://www.canva.com/templates/?query=folder%20seguros'),
+    LINK_PERSONALIZADO_GIFS: z.string().default('https://www.canva.com/templates/?query=gif%20seguros'),
+    LINK_CONQUISTA_PREMIADA: z.string().default('https://conquistapremiada.seguradora.demo'),
+    LINK_RELATORIO_TESTE: z.string().default('https://relatorios-hml.seguradora.demo'),
+    // The AFS redirect (docs/decisions/020-afs-redirect.md): where the browser posts the one-time key,
+    // and the secret that signs the app token the receiver checks.
+    AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
+    REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
+    // Browser journeys only (PORTAL_ENV=TEST): the server's clock runs this many days ahead, so a
+    // journey meets overdue installments the seed issued today (tests/e2e/payment-pages.spec.ts).
+    TEST_CLOCK_OFFSET_DAYS: z.coerce.number().int('use um número inteiro de dias').min(0).max(3650).optional(),
+  })
+  .refine((settings) => settings.TEST_CLOCK_OFFSET_DAYS === undefined || settings.PORTAL_ENV === 'TEST', {
+    path: ['TEST_CLOCK_OFFSET_DAYS'],
+    message: 'só vale com PORTAL_ENV=TEST',
+  });
 
 export type Config = z.infer<typeof schema>;
 
@@ -106,6 +115,7 @@ export function config(): Config {
       throw new Error(`Configuração inválida: ${problems}`);
     }
     cached = parsed.data;
+    if (cached.TEST_CLOCK_OFFSET_DAYS) useOffsetClock(cached.TEST_CLOCK_OFFSET_DAYS * 86_400_000);
     for (const warning of configurationWarnings(cached)) console.warn(`[config] ${warning}`);
   }
   return cached;
