@@ -44,6 +44,6 @@ export function useManualClock(start = Date.now()) {
  * Browser journeys only (config TEST_CLOCK_OFFSET_DAYS, PORTAL_ENV=TEST): the system clock moved a
  * fixed amount ahead, for a server started as it would be days later.
  */
-export function useOffsetClock(offsetMs: number) {
+export function runClockAhead(offsetMs: number) {
   current = { now: () => Date.now() + offsetMs, sleep: systemClock.sleep };
 }

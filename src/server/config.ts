@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseTrustedProxies } from './proxy';
-import { useOffsetClock } from './clock';
+import { runClockAhead } from './clock';
 
 /**
  * Server configuration from the environment (documented in .env.example), read once and validated:
@@ -115,7 +115,7 @@ export function config(): Config {
       throw new Error(`Configuração inválida: ${problems}`);
     }
     cached = parsed.data;
-    if (cached.TEST_CLOCK_OFFSET_DAYS) useOffsetClock(cached.TEST_CLOCK_OFFSET_DAYS * 86_400_000);
+    if (cached.TEST_CLOCK_OFFSET_DAYS) runClockAhead(cached.TEST_CLOCK_OFFSET_DAYS * 86_400_000);
     for (const warning of configurationWarnings(cached)) console.warn(`[config] ${warning}`);
   }
   return cached;
