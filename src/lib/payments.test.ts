@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   boletoOffer,
   csvAmount,
@@ -154,5 +155,20 @@ describe('totals and the CSV’s cells', () => {
 
   it('the export’s address carries the period', () => {
     expect(csvHref({ de: '2026-11-01', ate: '2026-11-30' })).toBe('/relatorio-pagamento/exportar.csv?de=2026-11-01&ate=2026-11-30');
+  });
+});
+
+describe('any address', () => {
+  // The pages answer a field error (a 400), never a 500: no query makes the readers throw.
+  const query = fc.dictionary(fc.constantFrom('nrApolice', 'segurado', 'de', 'ate', 'page', 'outro'), fc.string({ maxLength: 30 }));
+  it('is read or refused, never thrown', () => {
+    fc.assert(
+      fc.property(query, (q) => {
+        const search = parsePaymentSearch(q);
+        const period = parsePeriodQuery(q, '2026-11-23');
+        expect(typeof search.ok).toBe('boolean');
+        if (period.ok) expect(period.filters.de <= period.filters.ate).toBe(true);
+      }),
+    );
   });
 });
