@@ -27,6 +27,9 @@ const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00
 const daysBetween = (from: string, to: string) =>
   Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
 
+/** The methods a charge (boleto with Pix) collects; card and debit are charged by their networks. */
+export const CHARGED_METHODS: readonly string[] = ['boleto', 'pix'];
+
 /** How far ahead a 2ª via may be due. */
 export const SECOND_COPY_MAX_DAYS = 10;
 

@@ -61,7 +61,7 @@ export const installmentStatus = (stored: StoredInstallmentStatus, vencimento: s
 export const POLICIES_PAGE_SIZE = 10;
 export const POLICY_FIELDS = ['nrApolice', 'segurado', 'produto', 'situacao', 'vigenteEm'] as const;
 
-const FILTER_MESSAGES = {
+export const FILTER_MESSAGES = {
   nrApolice: 'Número de apólice inválido: use só os dígitos.',
   segurado: 'Informe ao menos 3 letras do nome ou o CPF/CNPJ do segurado.',
   produto: 'Produto inválido.',
@@ -70,14 +70,17 @@ const FILTER_MESSAGES = {
   page: 'Página inválida.',
 } as const;
 
+/** A policy number, as its digits. */
+export const nrApoliceField = z.string({ error: FILTER_MESSAGES.nrApolice }).check(z.regex(/^\d{1,20}$/, FILTER_MESSAGES.nrApolice));
+
 /** A name (3 to 120 characters, searched as part of the insured's) or a CPF/CNPJ, as its digits. */
-const seguradoField = z.pipe(
+export const seguradoField = z.pipe(
   z.string({ error: FILTER_MESSAGES.segurado }).check(z.minLength(3, FILTER_MESSAGES.segurado), z.maxLength(120, FILTER_MESSAGES.segurado)),
   z.transform((value) => (/^[\d.\-/\s]+$/.test(value) ? value.replace(/\D/g, '') : value)),
 );
 
 const policyQuerySchema = z.object({
-  nrApolice: optionalField(z.string({ error: FILTER_MESSAGES.nrApolice }).check(z.regex(/^\d{1,20}$/, FILTER_MESSAGES.nrApolice))),
+  nrApolice: optionalField(nrApoliceField),
   segurado: optionalField(seguradoField),
   produto: optionalField(oneOf(Object.keys(PRODUCTS), FILTER_MESSAGES.produto, (v) => v.toUpperCase())),
   situacao: optionalField(oneOf(Object.keys(POLICY_STATUS_LABELS) as PolicyStatus[], FILTER_MESSAGES.situacao, (v) => v.toUpperCase())),

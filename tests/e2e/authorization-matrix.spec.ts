@@ -75,6 +75,15 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/apolices/[nrApolice]': { path: '/apolices/999999', expect: legacyOnly(404, 'v1') },
   '/v2/apolices': { path: '/v2/apolices', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
   '/v2/apolices/[nrApolice]': { path: '/v2/apolices/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
+  // Payment pages (issue 13): BOLETOS_* in v2 (not the sub-delegated user); CLIENTES_CONSULTA_PAGAMENTO
+  // in the legacy menu's "Módulos em homologação" (the admin group only; PORTAL_ENV=TEST is not production).
+  '/v2/boleto': { path: '/v2/boleto', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/consulta-pagamento': { path: '/consulta-pagamento', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/relatorio-pagamento': { path: '/relatorio-pagamento', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/relatorio-pagamento/exportar.csv': {
+    path: '/relatorio-pagamento/exportar.csv',
+    expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 },
+  },
   // Legacy selling (issue 6): both legacy accounts hold every offer permission and the history ones.
   '/ofertas': { path: '/ofertas', expect: legacyOnly(200, 'v1') },
   '/ofertas/[tab]': { path: '/ofertas/encerradas', expect: legacyOnly(200, 'v1') },

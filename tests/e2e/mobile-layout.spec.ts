@@ -90,6 +90,13 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/apolices/[nrApolice]': { parceiro: [`/v2/apolices/1391${new Date().getFullYear()}0000001`] },
   '/apolices': { vendedor: ['/apolices'] },
   '/banco-demonstracao': { adminV2: ['/banco-demonstracao'] },
+  // The seed's policy (open or, after the payments journey, paid) and a search's field error.
+  '/v2/boleto': { parceiro: ['/v2/boleto', `/v2/boleto?nrApolice=1391${new Date().getFullYear()}0000001`, '/v2/boleto?segurado=ab'] },
+  '/consulta-pagamento': {
+    adminLegado: ['/consulta-pagamento', '/consulta-pagamento?segurado=ab', '/consulta-pagamento?segurado=Marina'],
+  },
+  '/relatorio-pagamento': { adminLegado: ['/relatorio-pagamento', '/relatorio-pagamento?de=2026-01-01&ate=2027-06-30'] },
+  '/relatorio-pagamento/exportar.csv': 'a CSV download, not a page',
   '/apolices/[nrApolice]': 'the legacy demo data holds no policy; the page is the v2 one (features/policies/PolicyPage.astro)',
   '/v2/perfil': { parceiro: ['/v2/perfil'] },
   '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ApiError, notFound } from '../api/errors';
-import { chargeCodes, lateAmount, pixTxid, SECOND_COPY_MAX_DAYS, secondCopyWindow } from '../../lib/charges';
+import { CHARGED_METHODS, chargeCodes, lateAmount, pixTxid, SECOND_COPY_MAX_DAYS, secondCopyWindow } from '../../lib/charges';
 import { brasiliaDay } from '../../lib/format';
 import { installmentStatus } from '../../lib/policies';
 import type { Scope } from '../../lib/scope';
@@ -28,9 +28,6 @@ const MESSAGES = {
   closed: 'Esta parcela não está mais em aberto.',
   notCharged: 'Esta apólice é paga no cartão ou em débito em conta: não há boleto nem Pix a emitir.',
 } as const;
-
-/** The methods a charge (boleto with Pix) collects; card and debit are charged by their networks. */
-export const CHARGED_METHODS: readonly string[] = ['boleto', 'pix'];
 
 /** An installment of a policy the scope sees (lib/scope.ts, through the policies' one condition). */
 async function installmentOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, numero: number) {

@@ -133,15 +133,33 @@ function inScope(eb: PolicyExpressions, scope: Scope): Expression<SqlBool> {
   return eb.or([eb('a.user_id', '=', scope.userId), ...(ids.length > 0 ? [eb('a.company_id', 'in', ids)] : [])]);
 }
 
+/** The policies of a generation a scope sees: every list, detail, charge and payment query starts here. */
+export const policiesInScope = (db: DB, scope: Scope, generation: Generation) =>
+  db
+    .selectFrom('policies as a')
+    .where((eb) => inScope(eb, scope))
+    .where('a.generation', '=', generation);
+
+type ScopedPolicies = ReturnType<typeof policiesInScope>;
+
+/**
+ * The policies a search names: by number, and by the insured — a CPF/CNPJ as digits (the whole
+ * document), or a part of the name (LIKE wildcards typed are taken literally).
+ */
+export const searchedPolicies =
+  (search: Pick<PolicyFilters, 'nrApolice' | 'segurado'>) =>
+  (qb: ScopedPolicies): ScopedPolicies =>
+    qb
+      .$if(search.nrApolice !== undefined, (q) => q.where('a.nr_apolice', '=', search.nrApolice!))
+      .$if(search.segurado !== undefined, (q) =>
+        /^\d+$/.test(search.segurado!)
+          ? q.where('a.documento_segurado', '=', search.segurado!)
+          : q.where('a.nome_segurado', 'ilike', `%${search.segurado!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+      );
+
 /** The id of a policy the scope sees, by number; undefined when there is none for this viewer. */
 export async function policyIdInScope(db: DB, scope: Scope, generation: Generation, nrApolice: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('policies as a')
-    .select('a.id')
-    .where((eb) => inScope(eb, scope))
-    .where('a.nr_apolice', '=', nrApolice)
-    .where('a.generation', '=', generation)
-    .executeTakeFirst();
+  const row = await policiesInScope(db, scope, generation).select('a.id').where('a.nr_apolice', '=', nrApolice).executeTakeFirst();
   return row?.id;
 }
 
@@ -169,17 +187,9 @@ export async function listPolicies(
   page: number,
   today: string,
 ): Promise<Paged<PolicyRow>> {
-  const base = db
-    .selectFrom('policies as a')
-    .where((eb) => inScope(eb, scope))
-    .where('a.generation', '=', generation)
-    .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
+  const base = policiesInScope(db, scope, generation)
+    .$call(searchedPolicies(filters))
     .$if(filters.produto !== undefined, (qb) => qb.where('a.simulator_code', '=', filters.produto!))
-    .$if(filters.segurado !== undefined, (qb) =>
-      /^\d+$/.test(filters.segurado!)
-        ? qb.where('a.documento_segurado', '=', filters.segurado!)
-        : qb.where('a.nome_segurado', 'ilike', `%${filters.segurado!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
-    )
     .$if(filters.vigenteEm !== undefined, (qb) =>
       qb.where('a.inicio_vigencia', '<=', filters.vigenteEm!).where('a.fim_vigencia', '>=', filters.vigenteEm!),
     )
@@ -268,11 +278,8 @@ export async function findPolicy(
   nrApolice: string,
   today: string,
 ): Promise<PolicyDetail | undefined> {
-  const row = await db
-    .selectFrom('policies as a')
-    .where((eb) => inScope(eb, scope))
+  const row = await policiesInScope(db, scope, generation)
     .where('a.nr_apolice', '=', nrApolice)
-    .where('a.generation', '=', generation)
     .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')

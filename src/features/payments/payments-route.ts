@@ -1,0 +1,100 @@
+import { Readable } from 'node:stream';
+import { database } from '../../server/database';
+import { brasiliaDay } from '../../lib/format';
+import { secondCopyWindow } from '../../lib/charges';
+import {
+  boletoOffer,
+  csvFileName,
+  isBlankSearch,
+  parsePaymentSearch,
+  parsePeriodQuery,
+  REPORT_FIELDS,
+  SEARCH_FIELDS,
+  type BoletoOffer,
+} from '../../lib/payments';
+import { viewerOf, type PortalSession } from '../../lib/session';
+import { now } from '../../server/clock';
+import { qrSvg } from '../../server/qr';
+import { listInstallments, paymentsCsv, paymentsReport, type InstallmentLine } from '../../server/services/payments';
+import { scopeFor } from '../../server/services/scope';
+
+/*
+ * What the payment pages need (issue 13): /v2/boleto, /consulta-pagamento and /relatorio-pagamento
+ * with its CSV. The pages stay thin; every read goes through the viewer's BOLETOS scope.
+ */
+
+async function boletosScope(generation: 'v1' | 'v2', session: PortalSession) {
+  const db = await database();
+  // The middleware's guard let only a signed-in viewer of this generation, allowed by the menu, in.
+  return { db, scope: await scopeFor(db, viewerOf(session, generation)!, 'BOLETOS') };
+}
+
+const valuesOf = (fields: readonly string[], params: URLSearchParams) =>
+  Object.fromEntries(fields.map((field) => [field, params.get(field) ?? undefined]));
+
+/** A lookup's installments: none before a search, the field errors of a bad one (a 400). */
+async function installmentsPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams, openOnly: boolean) {
+  const values = valuesOf(SEARCH_FIELDS, params);
+  const query = parsePaymentSearch(params);
+  if (!query.ok) return { status: 400, values, errors: query.errors };
+  if (isBlankSearch(query.filters)) return { status: 200, values };
+  const { db, scope } = await boletosScope(generation, session);
+  const today = brasiliaDay(now());
+  const result = await listInstallments(db, scope, generation, query.filters, query.page, today, { openOnly });
+  return { status: 200, values, result, today };
+}
+
+export interface BoletoLine extends InstallmentLine {
+  offer: BoletoOffer;
+  /** The Pix QR code of an issued 2ª via, as SVG markup (server/qr.ts). */
+  qr?: string;
+}
+
+/** /v2/boleto: the unpaid installments of a search, each with what may be done about its boleto. */
+export async function boletoPage(session: PortalSession, params: URLSearchParams) {
+  const page = await installmentsPage('v2', session, params, true);
+  if (!page.result) return { ...page, dueWindow: secondCopyWindow(brasiliaDay(now())) };
+  const today = page.today!;
+  const content: BoletoLine[] = [];
+  for (const line of page.result.content) {
+    const offer = boletoOffer(line, today)!;
+    const qr =
+      offer === 'segunda-via-emitida'
+        ? await qrSvg(line.charge!.pixCopiaECola, `QR code Pix da 2ª via da parcela ${line.numero} da apólice ${line.nrApolice}`)
+        : undefined;
+    content.push({ ...line, offer, qr });
+  }
+  return { ...page, result: { ...page.result, content }, dueWindow: secondCopyWindow(today) };
+}
+
+/** /consulta-pagamento: every installment of a search, paid or not. */
+export const paymentsLookupPage = (session: PortalSession, params: URLSearchParams) => installmentsPage('v1', session, params, false);
+
+/** /relatorio-pagamento: the payments of a period (the current month by default). */
+export async function paymentsReportPage(session: PortalSession, params: URLSearchParams) {
+  const values = valuesOf(REPORT_FIELDS, params);
+  const query = parsePeriodQuery(params, brasiliaDay(now()));
+  if (!query.ok) return { status: 400, values, errors: query.errors };
+  const { db, scope } = await boletosScope('v1', session);
+  const report = await paymentsReport(db, scope, 'v1', query.filters, query.page);
+  return { status: 200, values, period: query.filters, ...report };
+}
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
+
+/** /relatorio-pagamento/exportar.csv: the same period and scope as the page, as a CSV download. */
+export async function paymentsExport(session: PortalSession, params: URLSearchParams): Promise<Response> {
+  const query = parsePeriodQuery(params, brasiliaDay(now()));
+  if (!query.ok) {
+    const messages = Object.values(query.errors).flat();
+    return new Response(`Período inválido: ${messages.join(' ')}`, { status: 400, headers: TEXT });
+  }
+  const { db, scope } = await boletosScope('v1', session);
+  const csv = paymentsCsv(db, scope, 'v1', query.filters);
+  return new Response(Readable.toWeb(csv) as ReadableStream<Uint8Array>, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${csvFileName(query.filters)}"`,
+    },
+  });
+}

@@ -1,0 +1,189 @@
+import * as z from 'zod/mini';
+import { CHARGED_METHODS } from './charges';
+import { formatDate } from './format';
+import { isoDateField, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
+import { FILTER_MESSAGES, nrApoliceField, seguradoField, type InstallmentStatus } from './policies';
+
+/*
+ * The payment pages (issue 13): the 2ª via search (/v2/boleto), the payments of a policy or an insured
+ * (/consulta-pagamento) and the payments received in a period (/relatorio-pagamento, and its CSV).
+ * The rules the pages, the services and the export share; pure, so they are tested as tables.
+ * Days are ISO calendar days in Brasília ('2026-11-23'); money is integer cents.
+ */
+
+export const PAYMENTS_PAGE_SIZE = 10;
+
+/** Both lookups search one policy, or the policies of one insured. */
+export const SEARCH_FIELDS = ['nrApolice', 'segurado'] as const;
+
+const searchSchema = z.object({
+  nrApolice: optionalField(nrApoliceField),
+  segurado: optionalField(seguradoField),
+  page: optionalField(pageField(FILTER_MESSAGES.page)),
+});
+
+export type PaymentSearch = Omit<z.output<typeof searchSchema>, 'page'>;
+
+/** Reads a lookup's address (the same fields and messages as the policies' filters). */
+export const parsePaymentSearch = (query: URLSearchParams | Record<string, unknown>): ParsedListQuery<PaymentSearch> =>
+  parseListQuery(searchSchema, query);
+
+/** Nothing typed yet: the page says what to search for rather than listing every installment. */
+export const isBlankSearch = (search: PaymentSearch) => search.nrApolice === undefined && search.segurado === undefined;
+
+/** What /v2/boleto offers for an installment still to be paid, by its state and its charge. */
+export type BoletoOffer =
+  /** An open installment: its boleto and Pix are on the policy's page. */
+  | 'pagina-da-apolice'
+  /** Overdue with no payable charge: a 2ª via with a new due date. */
+  | 'segunda-via'
+  /** Overdue, and a 2ª via still payable was issued: its codes, and another 2ª via if wanted. */
+  | 'segunda-via-emitida'
+  /** Card and debit are charged by their networks: no boleto. */
+  | 'sem-boleto';
+
+export function boletoOffer(
+  installment: { status: InstallmentStatus; formaPagamento: string; charge: { vencimento: string } | null },
+  today: string,
+): BoletoOffer | undefined {
+  if (installment.status === 'PAGA' || installment.status === 'CANCELADA') return undefined;
+  if (!CHARGED_METHODS.includes(installment.formaPagamento)) return 'sem-boleto';
+  if (installment.status === 'ABERTA') return 'pagina-da-apolice';
+  return installment.charge && installment.charge.vencimento >= today ? 'segunda-via-emitida' : 'segunda-via';
+}
+
+/* ---------- The period of the payments report ---------- */
+
+export const REPORT_FIELDS = ['de', 'ate'] as const;
+
+export const PERIOD_MESSAGES = {
+  date: 'Informe uma data válida.',
+  order: 'A data final não pode ser anterior à data inicial.',
+  tooLong: 'O período pode ter no máximo 1 ano: diminua o intervalo.',
+  page: FILTER_MESSAGES.page,
+} as const;
+
+const DAY_MS = 86_400_000;
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** The month of `today`: its first and its last day. */
+export function monthOf(today: string): Period {
+  const [year, month] = today.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+  return { de: `${today.slice(0, 7)}-01`, ate: last };
+}
+
+/** The last day a period starting on `de` may end on: a year later, less a day (01/01 to 31/12). */
+export function lastDayOfPeriod(de: string): string {
+  const [year, month, day] = de.split('-').map(Number) as [number, number, number];
+  const sameDay = new Date(Date.UTC(year + 1, month - 1, day));
+  // 29 February: a year later is 28 February (Date.UTC would roll over to 1 March).
+  if (sameDay.getUTCMonth() !== month - 1) sameDay.setUTCDate(0);
+  return addDays(sameDay.toISOString().slice(0, 10), -1);
+}
+
+export interface Period {
+  de: string;
+  ate: string;
+}
+
+/** The report's period: blank days are the current month's; a bad, reversed or over-a-year one is a field error. */
+export function parsePeriodQuery(query: URLSearchParams | Record<string, unknown>, today: string): ParsedListQuery<Period> {
+  const month = monthOf(today);
+  const schema = z
+    .pipe(
+      z.object({
+        de: optionalField(isoDateField(PERIOD_MESSAGES.date)),
+        ate: optionalField(isoDateField(PERIOD_MESSAGES.date)),
+        page: optionalField(pageField(PERIOD_MESSAGES.page)),
+      }),
+      z.transform(({ de = month.de, ate = month.ate, page }) => ({ de, ate, page })),
+    )
+    .check(
+      z.superRefine((value, ctx) => {
+        // ISO days compare as text.
+        if (value.ate < value.de) ctx.addIssue({ code: 'custom', input: value, path: ['ate'], message: PERIOD_MESSAGES.order });
+        else if (value.ate > lastDayOfPeriod(value.de))
+          ctx.addIssue({ code: 'custom', input: value, path: ['ate'], message: PERIOD_MESSAGES.tooLong });
+      }),
+    );
+  return parseListQuery(schema, query);
+}
+
+/**
+ * The instants a period covers, from midnight of its first day in Brasília to midnight after its
+ * last. Brasília keeps UTC−3 all year (no daylight saving since 2019), so the offset is fixed.
+ */
+export const periodBounds = ({ de, ate }: Period) => ({
+  from: new Date(`${de}T00:00:00-03:00`),
+  to: new Date(`${addDays(ate, 1)}T00:00:00-03:00`),
+});
+
+/* ---------- Payments received, their totals and their CSV ---------- */
+
+export type PaymentMethodPaid = 'BOLETO' | 'PIX';
+
+export const PAID_METHOD_LABELS: Record<PaymentMethodPaid, string> = { BOLETO: 'Boleto', PIX: 'Pix' };
+
+/** One payment received, as the report and its CSV show it (the insured's document masked). */
+export interface PaymentRow {
+  pagoEm: string;
+  nrApolice: string;
+  productName: string;
+  nomeSegurado: string;
+  documentoSegurado: string;
+  numero: number;
+  parcelas: number;
+  valor: number;
+  meio: PaymentMethodPaid;
+}
+
+export interface ProductTotal {
+  productName: string;
+  count: number;
+  amount: number;
+}
+
+/** The totals per product, by name, and the grand total of the period. */
+export function reportTotals(perProduct: readonly ProductTotal[]): { products: ProductTotal[]; total: { count: number; amount: number } } {
+  const products = [...perProduct].sort((a, b) => a.productName.localeCompare(b.productName, 'pt-BR'));
+  const total = products.reduce((sum, p) => ({ count: sum.count + p.count, amount: sum.amount + p.amount }), { count: 0, amount: 0 });
+  return { products, total };
+}
+
+/** Cents as a spreadsheet in pt-BR reads a number: 123456 → '1234,56' (no thousands separator, no 'R$'). */
+export const csvAmount = (cents: number): string =>
+  `${cents < 0 ? '-' : ''}${Math.trunc(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+
+/** The CSV's columns: its pt-BR header and the cell of a payment. */
+export const CSV_COLUMNS: readonly [header: string, cell: (row: PaymentRow) => string][] = [
+  ['Data do pagamento', (r) => formatDate(r.pagoEm)],
+  ['Apólice', (r) => r.nrApolice],
+  ['Produto', (r) => r.productName],
+  ['Segurado', (r) => r.nomeSegurado],
+  ['CPF/CNPJ', (r) => r.documentoSegurado],
+  ['Parcela', (r) => `${r.numero}/${r.parcelas}`],
+  ['Valor pago (R$)', (r) => csvAmount(r.valor)],
+  ['Meio', (r) => PAID_METHOD_LABELS[r.meio]],
+];
+
+/**
+ * csv-stringify's options (DESIGN §10): a BOM so Excel reads UTF-8, ';' as Excel in pt-BR expects
+ * (',' is the decimal mark), and text that would start a formula ('=', '+', '-', '@') prefixed with
+ * a quote, so a name typed as '=HYPERLINK(…)' stays text.
+ */
+export const CSV_OPTIONS = {
+  bom: true,
+  delimiter: ';',
+  escape_formulas: true,
+  header: true,
+  columns: CSV_COLUMNS.map(([header]) => header),
+  record_delimiter: 'windows',
+} as const;
+
+export const csvRecord = (row: PaymentRow): string[] => CSV_COLUMNS.map(([, cell]) => cell(row));
+
+export const csvFileName = ({ de, ate }: Period) => `pagamentos-${de}-a-${ate}.csv`;
+
+/** The export's address for a period (the page's link). */
+export const csvHref = ({ de, ate }: Period) => `/relatorio-pagamento/exportar.csv?${new URLSearchParams({ de, ate })}`;

@@ -1,0 +1,232 @@
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { DB } from '../db';
+import type { Generation } from '../db/schema';
+import { maskDocument } from '../../lib/history';
+import type { Paged } from '../../lib/list-query';
+import {
+  CSV_OPTIONS,
+  csvRecord,
+  PAYMENTS_PAGE_SIZE,
+  periodBounds,
+  reportTotals,
+  type PaymentMethodPaid,
+  type PaymentRow,
+  type PaymentSearch,
+  type Period,
+} from '../../lib/payments';
+import { installmentStatus, type InstallmentStatus } from '../../lib/policies';
+import type { Scope } from '../../lib/scope';
+import { policiesInScope, searchedPolicies } from './policies';
+
+/*
+ * The payment pages' reads (issue 13; DESIGN §10): installments and payments of the policies a
+ * scope sees — always through the policies' one scope condition (policiesInScope), so a payment of
+ * a policy outside it is never listed, counted nor exported.
+ */
+
+/** The number of installments of the row's policy (the N of 'parcela n/N'). */
+const installmentCount = sql<number>`(select count(*)::int from installments n where n.policy_id = a.id)`.as('parcelas');
+
+export interface InstallmentLine {
+  nrApolice: string;
+  productName: string;
+  nomeSegurado: string;
+  /** Masked: a list never shows a whole CPF. */
+  documentoSegurado: string;
+  numero: number;
+  parcelas: number;
+  vencimento: string;
+  valor: number;
+  status: InstallmentStatus;
+  formaPagamento: string;
+  pagoEm: string | null;
+  valorPago: number | null;
+  meio: PaymentMethodPaid | null;
+  /** The installment's payable charge (boleto with Pix), when one was issued. */
+  charge: { vencimento: string; total: number; linhaDigitavel: string; pixCopiaECola: string } | null;
+}
+
+/**
+ * A page of the installments of the policies a search names, newest policy first and in order within
+ * it; `openOnly` keeps those still to be paid (open or overdue), as the 2ª via page offers.
+ */
+export async function listInstallments(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  search: PaymentSearch,
+  page: number,
+  today: string,
+  { openOnly = false } = {},
+): Promise<Paged<InstallmentLine>> {
+  const base = policiesInScope(db, scope, generation)
+    .$call(searchedPolicies(search))
+    .innerJoin('installments as i', 'i.policy_id', 'a.id')
+    .$if(openOnly, (qb) => qb.where('i.status', '=', 'ABERTA'));
+  const [{ total }, rows] = await Promise.all([
+    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+      .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
+      .leftJoin('charges as c', (join) => join.onRef('c.installment_id', '=', 'i.id').on('c.status', '=', 'ATIVA'))
+      .select([
+        'a.nr_apolice',
+        'a.nome_segurado',
+        'a.documento_segurado',
+        'a.forma_pagamento',
+        's.nome as product_name',
+        'i.numero',
+        'i.vencimento',
+        'i.valor',
+        'i.status',
+        'pg.pago_em',
+        'pg.valor as valor_pago',
+        'pg.meio',
+        'c.vencimento as charge_vencimento',
+        'c.total as charge_total',
+        'c.linha_digitavel',
+        'c.pix_copia_e_cola',
+        installmentCount,
+      ])
+      .orderBy('a.emitida_em', 'desc')
+      .orderBy('a.id', 'desc')
+      .orderBy('i.numero')
+      .limit(PAYMENTS_PAGE_SIZE)
+      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
+      .execute(),
+  ]);
+  const totalElements = Number(total);
+  const content = rows.map(
+    (row): InstallmentLine => ({
+      nrApolice: row.nr_apolice,
+      productName: row.product_name,
+      nomeSegurado: row.nome_segurado,
+      documentoSegurado: maskDocument(row.documento_segurado),
+      numero: row.numero,
+      parcelas: row.parcelas,
+      vencimento: row.vencimento,
+      valor: row.valor,
+      status: installmentStatus(row.status, row.vencimento, today),
+      formaPagamento: row.forma_pagamento,
+      pagoEm: row.pago_em ? new Date(row.pago_em).toISOString() : null,
+      valorPago: row.valor_pago,
+      meio: row.meio,
+      charge:
+        row.charge_vencimento === null
+          ? null
+          : {
+              vencimento: row.charge_vencimento,
+              total: row.charge_total!,
+              linhaDigitavel: row.linha_digitavel!,
+              pixCopiaECola: row.pix_copia_e_cola!,
+            },
+    }),
+  );
+  return { content, totalElements, totalPages: Math.ceil(totalElements / PAYMENTS_PAGE_SIZE), page };
+}
+
+/** The payments received in a period by the policies a scope sees. */
+function paymentsIn(db: DB, scope: Scope, generation: Generation, period: Period) {
+  const { from, to } = periodBounds(period);
+  return policiesInScope(db, scope, generation)
+    .innerJoin('installments as i', 'i.policy_id', 'a.id')
+    .innerJoin('payments as pg', 'pg.installment_id', 'i.id')
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+    .where('pg.pago_em', '>=', from)
+    .where('pg.pago_em', '<', to);
+}
+
+/** Payment rows in the order of the report and its CSV: by the time paid, then as recorded. */
+const paymentRows = (db: DB, scope: Scope, generation: Generation, period: Period) =>
+  paymentsIn(db, scope, generation, period)
+    .select([
+      'pg.id',
+      'pg.pago_em',
+      'pg.valor',
+      'pg.meio',
+      'a.nr_apolice',
+      'a.nome_segurado',
+      'a.documento_segurado',
+      's.nome as product_name',
+      'i.numero',
+      installmentCount,
+    ])
+    .orderBy('pg.pago_em')
+    .orderBy('pg.id');
+
+type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentRows>['execute']>>[number];
+
+const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
+  pagoEm: new Date(row.pago_em).toISOString(),
+  nrApolice: row.nr_apolice,
+  productName: row.product_name,
+  nomeSegurado: row.nome_segurado,
+  documentoSegurado: maskDocument(row.documento_segurado),
+  numero: row.numero,
+  parcelas: row.parcelas,
+  valor: row.valor,
+  meio: row.meio,
+});
+
+/** The report of a period: the totals per product (and all) and a page of its payments. */
+export async function paymentsReport(db: DB, scope: Scope, generation: Generation, period: Period, page: number) {
+  const [perProduct, rows, { total }] = await Promise.all([
+    paymentsIn(db, scope, generation, period)
+      .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
+      .groupBy('s.nome')
+      .execute(),
+    paymentRows(db, scope, generation, period)
+      .limit(PAYMENTS_PAGE_SIZE)
+      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
+      .execute(),
+    paymentsIn(db, scope, generation, period).select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
+  const totalElements = Number(total);
+  const payments: Paged<PaymentRow> = {
+    content: rows.map(paymentRowOf),
+    totalElements,
+    totalPages: Math.ceil(totalElements / PAYMENTS_PAGE_SIZE),
+    page,
+  };
+  return { totals, payments };
+}
+
+/** Rows read per query while exporting: memory stays bounded however long the period. */
+const EXPORT_BATCH = 500;
+
+/** Every payment of the period, read in batches after the last one sent (keyset: time paid, id). */
+async function* allPaymentRows(db: DB, scope: Scope, generation: Generation, period: Period): AsyncGenerator<string[]> {
+  let after: { pagoEm: Date; id: number } | undefined;
+  for (;;) {
+    const last = after;
+    const batch = await paymentRows(db, scope, generation, period)
+      .$if(last !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([eb('pg.pago_em', '>', last!.pagoEm), eb.and([eb('pg.pago_em', '=', last!.pagoEm), eb('pg.id', '>', last!.id)])]),
+        ),
+      )
+      .limit(EXPORT_BATCH)
+      .execute();
+    for (const row of batch) yield csvRecord(paymentRowOf(row));
+    if (batch.length < EXPORT_BATCH) return;
+    const end = batch.at(-1)!;
+    after = { pagoEm: new Date(end.pago_em), id: end.id };
+  }
+}
+
+/**
+ * The period's payments as CSV (lib/payments.ts CSV_OPTIONS), streamed: rows are read in batches and
+ * written as the client takes them. A failure midway ends the stream with an error (a truncated
+ * download, never a file that looks complete).
+ */
+export function paymentsCsv(db: DB, scope: Scope, generation: Generation, period: Period): Readable {
+  const csv = stringify({ ...CSV_OPTIONS, columns: [...CSV_OPTIONS.columns] });
+  pipeline(Readable.from(allPaymentRows(db, scope, generation, period)), csv).catch(() => {
+    // pipeline has already destroyed the stream with the error; the response ends there.
+  });
+  return csv;
+}
