@@ -11,10 +11,10 @@ import { startJobs } from './jobs';
  */
 
 /** Opens, migrates and (when empty) seeds a database: the one path every process and test takes. */
-export async function openDatabase(options: ConnectOptions & { seed?: boolean }): Promise<DB> {
+export async function openDatabase(options: ConnectOptions & { seed?: boolean; afterSaleDemo?: boolean }): Promise<DB> {
   const db = await connect(options);
   await migrate(db);
-  if (options.seed !== false) await seedDemoData(db);
+  if (options.seed !== false) await seedDemoData(db, { afterSale: options.afterSaleDemo !== false });
   return db;
 }
 

@@ -42,7 +42,8 @@ async function csvText(scope: Scope, generation: 'v1' | 'v2', period: { de: stri
 }
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase());
+  // Without the demo's policies and payments, whose days follow the real date: this file counts a period's payments.
+  ({ db, close } = await freshDatabase({ afterSaleDemo: false }));
   partnerId = (await findUserByEmail(db, 'parceiro@parceiro.demo'))!.id;
   // Boleto in 4, due on the 10th: 10/12/2026, 10/01, 10/02 and 10/03/2027.
   nrApolice = (await sellResidential(db, { at: ISSUED })).nrApolice!;

@@ -164,7 +164,8 @@ export const DEMO_USERS: DemoUser[] = [
   },
 ];
 
-export async function seedDemoData(db: DB): Promise<boolean> {
+/** `afterSale: false` leaves out the demo policies and payments (tests that count a period's payments). */
+export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<boolean> {
   const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   // The demo accounts share one published password, so they share its hash: one slow scrypt, not seven.
@@ -272,6 +273,6 @@ export async function seedDemoData(db: DB): Promise<boolean> {
     const user = await db.selectFrom('users').selectAll().where('email', '=', demo.email).executeTakeFirstOrThrow();
     await startFirstAccess(db, user);
   }
-  await seedDemoQuotes(db);
+  await seedDemoQuotes(db, undefined, { afterSale });
   return true;
 }
