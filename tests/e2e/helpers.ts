@@ -61,6 +61,9 @@ const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\
 export async function waitForIslands(page: Page): Promise<void> {
   // Right after a navigation the islands may not be parsed yet: a count of 0 would then mean nothing.
   await page.waitForLoadState('domcontentloaded');
+  // A client:visible island hydrates only once in view: a long list holds some below the fold.
+  for (const island of await page.locator('astro-island[ssr][client="visible"]').all())
+    await island.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 
