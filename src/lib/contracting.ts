@@ -51,10 +51,10 @@ const MESSAGES = {
   tooMany: 'Informe no máximo 5 beneficiários.',
 } as const;
 
-const oneOf = <T extends string>(values: readonly T[], message: string) =>
+export const oneOf = <T extends string>(values: readonly T[], message: string) =>
   z.string({ error: message }).check(z.refine((v) => (values as readonly string[]).includes(v), message));
 
-const digitsField = (min: number, max: number, message: string) =>
+export const digitsField = (min: number, max: number, message: string) =>
   z.pipe(z.string({ error: message }), z.transform(digitsOnly)).check(z.minLength(min, message), z.maxLength(max, message));
 
 export const beneficiarySchema = z.object({

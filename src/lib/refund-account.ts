@@ -1,0 +1,103 @@
+import * as z from 'zod/mini';
+import { BANKS, digitsField, oneOf } from './contracting';
+import { digitsOnly, isValidCnpj, isValidCpf, isValidEmail, normalizeCnpj, normalizeEmail, parsePhone } from './validators';
+
+/*
+ * Where a cancellation's refund goes (issue 14, cancelamento/resumo/cadastro-conta): a bank account
+ * whose holder is the insured, or a Pix key. zod/mini, so the form and the endpoint check the same.
+ * A CPF or CNPJ key must be the insured's own; an e-mail, phone or random key cannot be tied to its
+ * holder here — the paying bank's lookup (DICT) shows the holder's name before the transfer.
+ */
+
+const MESSAGES = {
+  kind: 'Escolha conta bancária ou chave Pix.',
+  bank: 'Escolha o banco.',
+  branch: 'Informe a agência (até 5 dígitos).',
+  account: 'Informe a conta com o dígito (até 13 dígitos).',
+  accountType: 'Escolha conta corrente ou poupança.',
+  holder: 'Informe o CPF ou CNPJ do titular.',
+  notInsured: 'A conta deve ser do segurado: o CPF/CNPJ do titular é diferente do segurado.',
+  pixKey: 'Informe a chave Pix.',
+  pixInvalid: 'Chave Pix inválida: use CPF, CNPJ, e-mail, celular com DDD ou a chave aleatória.',
+  pixNotInsured: 'A chave Pix de CPF/CNPJ deve ser do segurado.',
+} as const;
+
+export const ACCOUNT_TYPES = [
+  { value: 'corrente', label: 'Conta corrente' },
+  { value: 'poupanca', label: 'Conta poupança' },
+] as const;
+
+export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'TELEFONE' | 'ALEATORIA';
+export const PIX_KEY_LABELS: Record<PixKeyType, string> = {
+  CPF: 'CPF',
+  CNPJ: 'CNPJ',
+  EMAIL: 'E-mail',
+  TELEFONE: 'Celular',
+  ALEATORIA: 'Chave aleatória',
+};
+
+const RANDOM_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A Pix key as the DICT stores it, with its type; null when it is none. A typed CPF, CNPJ or phone
+ * may carry its mask; a phone is a Brazilian mobile number (+55, DDD and 9 digits starting with 9).
+ */
+export function parsePixKey(input: string): { type: PixKeyType; key: string } | null {
+  const value = input.trim();
+  if (RANDOM_KEY.test(value.toLowerCase())) return { type: 'ALEATORIA', key: value.toLowerCase() };
+  if (value.includes('@')) {
+    const email = normalizeEmail(value);
+    return isValidEmail(email) && email.length <= 77 ? { type: 'EMAIL', key: email } : null;
+  }
+  const digits = digitsOnly(value);
+  if (/^[\d.\-\s]+$/.test(value) && digits.length === 11 && isValidCpf(digits)) return { type: 'CPF', key: digits };
+  const cnpj = normalizeCnpj(value);
+  if (cnpj.length === 14 && /^[\dA-Z./\-\s]+$/i.test(value) && isValidCnpj(cnpj)) return { type: 'CNPJ', key: cnpj };
+  const national = digits.startsWith('55') && (digits.length === 12 || digits.length === 13) ? digits.slice(2) : digits;
+  const phone = /^[+\d()\-\s]+$/.test(value) ? parsePhone(national) : null;
+  if (phone && phone.numero.length === 9 && phone.numero.startsWith('9'))
+    return { type: 'TELEFONE', key: `+55${phone.ddd}${phone.numero}` };
+  return null;
+}
+
+/** The destination of a refund for the insured of document `insuredDocument` (CPF or CNPJ, any mask). */
+export function refundAccountSchema(insuredDocument: string) {
+  const insured = normalizeCnpj(insuredDocument);
+  const account = z.object({
+    tipo: z.literal('CONTA'),
+    banco: oneOf(
+      BANKS.map((b) => b.value),
+      MESSAGES.bank,
+    ),
+    agencia: digitsField(1, 5, MESSAGES.branch),
+    conta: digitsField(2, 13, MESSAGES.account),
+    tipoConta: oneOf(
+      ACCOUNT_TYPES.map((t) => t.value),
+      MESSAGES.accountType,
+    ),
+    titular: z.pipe(z.string({ error: MESSAGES.holder }), z.transform(normalizeCnpj)).check(
+      z.refine((v) => v.length > 0, MESSAGES.holder),
+      z.refine((v) => v === '' || v === insured, MESSAGES.notInsured),
+    ),
+  });
+  const pix = z.object({
+    tipo: z.literal('PIX'),
+    chave: z.pipe(
+      z.string({ error: MESSAGES.pixKey }).check(z.trim(), z.minLength(1, MESSAGES.pixKey), z.maxLength(77, MESSAGES.pixInvalid)),
+      z.transform((value, ctx) => {
+        const parsed = parsePixKey(value);
+        if (!parsed) {
+          ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixInvalid });
+          return z.NEVER;
+        }
+        if ((parsed.type === 'CPF' || parsed.type === 'CNPJ') && parsed.key !== insured) {
+          ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixNotInsured });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    ),
+  });
+  return z.discriminatedUnion('tipo', [account, pix], { error: MESSAGES.kind });
+}
+export type RefundAccount = z.output<ReturnType<typeof refundAccountSchema>>;
