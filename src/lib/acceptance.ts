@@ -1,6 +1,7 @@
 import type { Answers, AnswerValue, Cents, CoveragePrice } from './products/types';
 import type { ProductLine } from './simulators';
 import { formatBRL } from './products/money';
+import { brasiliaDay } from './format';
 
 /*
  * ILLUSTRATIVE UNDERWRITING RULES — the limits and aggravating answers below are sample data for the
@@ -89,7 +90,8 @@ export type Clock =
 export function acceptanceClock(proposal: { decided: boolean; deadline: Date | null; suspendedAt: Date | null }, now: Date): Clock {
   if (proposal.decided || !proposal.deadline) return { state: 'stopped' };
   const from = proposal.suspendedAt ?? now;
-  const daysLeft = Math.max(0, Math.ceil((proposal.deadline.getTime() - from.getTime()) / DAY_MS));
+  // Calendar days in Brasília, as the date beside it reads: due 16/12 is 23 days from 23/11, whatever the hour.
+  const daysLeft = Math.max(0, Math.round((Date.parse(brasiliaDay(proposal.deadline)) - Date.parse(brasiliaDay(from))) / DAY_MS));
   const deadline = proposal.deadline.toISOString();
   return proposal.suspendedAt
     ? { state: 'suspended', deadline, daysLeft, since: proposal.suspendedAt.toISOString() }

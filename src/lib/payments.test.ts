@@ -150,7 +150,7 @@ describe('totals and the CSV’s cells', () => {
         valor: 98_76,
         meio: 'PIX',
       }),
-    ).toEqual(['30/11/2026', '011420260000001', 'Residencial', 'Marina Costa Alves', '***.185.963-**', '2/4', '98,76', 'Pix']);
+    ).toEqual(['30/11/2026', '011420260000001', 'Residencial', 'Marina Costa Alves', '***.185.963-**', '2 de 4', '98,76', 'Pix']);
   });
 
   it('the export’s address carries the period', () => {

@@ -162,7 +162,8 @@ export const CSV_COLUMNS: readonly [header: string, cell: (row: PaymentRow) => s
   ['Produto', (r) => r.productName],
   ['Segurado', (r) => r.nomeSegurado],
   ['CPF/CNPJ', (r) => r.documentoSegurado],
-  ['Parcela', (r) => `${r.numero}/${r.parcelas}`],
+  // '1 de 4', not '1/4': a spreadsheet in pt-BR would read that as a date (1 April).
+  ['Parcela', (r) => `${r.numero} de ${r.parcelas}`],
   ['Valor pago (R$)', (r) => csvAmount(r.valor)],
   ['Meio', (r) => PAID_METHOD_LABELS[r.meio]],
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusFrame } from './status-page';
+import { statusFrame, statusText } from './status-page';
 
 describe('statusFrame: the frame and the way home of the 403 and 404 pages', () => {
   const none = { v1: false, v2: false };
@@ -21,4 +21,12 @@ describe('statusFrame: the frame and the way home of the 403 and 404 pages', () 
     ['/x', v2, { frame: 'public', homeHref: '/' }],
     ['/v2/x', v1, { frame: 'public', homeHref: '/v2/login' }],
   ] as const)('%s signed in %j → %j', (path, signedIn, frame) => expect(statusFrame(path, signedIn)).toEqual(frame));
+});
+
+describe('statusText', () => {
+  it('tells the insured whose policy link no longer opens why, and what to do', () => {
+    expect(statusText(404, '/apolice-digital/abc').heading).toBe('Este link da apólice não está mais disponível.');
+    expect(statusText(404, '/v2/apolices/1').heading).toBe('Desculpe, esta página não está disponível.');
+    expect(statusText(403, '/apolice-digital/abc').heading).toBe('Você não tem permissão para acessar esta página.');
+  });
 });

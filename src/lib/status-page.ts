@@ -28,3 +28,16 @@ export const STATUS_TEXT = {
     detail: 'Se precisar deste acesso, fale com o administrador da sua empresa.',
   },
 } as const;
+
+/** The insured's policy link (decision 035) that no longer opens: said plainly, with what to do. */
+const POLICY_LINK_GONE = {
+  title: 'Link da apólice indisponível',
+  heading: 'Este link da apólice não está mais disponível.',
+  detail:
+    'Os links enviados por e-mail valem 30 dias e só abrem exatamente como foram enviados. Peça um novo envio ao parceiro ' +
+    'que vendeu o seu seguro ou fale com a central de atendimento da seguradora.',
+};
+
+/** The text of a status page for the address asked for. */
+export const statusText = (status: 403 | 404, askedPath: string) =>
+  status === 404 && askedPath.startsWith('/apolice-digital/') ? POLICY_LINK_GONE : STATUS_TEXT[status];

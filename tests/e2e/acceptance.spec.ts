@@ -56,6 +56,7 @@ test('outside them, the ADMIN asks for documents, the partner sends them, the AD
     .getByTestId(`proposta-${nrProposta}`)
     .getByRole('button', { name: `Aceitar a proposta ${nrProposta}` })
     .click();
+  await admin.getByTestId(`proposta-${nrProposta}`).getByRole('button', { name: 'Confirmar aceite' }).click();
   await expect(admin.getByTestId('decidida')).toContainText(nrProposta);
   await expect(admin.getByTestId(`proposta-${nrProposta}`)).toHaveCount(0);
 

@@ -102,5 +102,5 @@ test('legacy: a payment received shows in Consulta de pagamentos and in the repo
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
   expect(lines[0]).toBe('Data do pagamento;Apólice;Produto;Segurado;CPF/CNPJ;Parcela;Valor pago (R$);Meio');
-  expect(lines.find((l) => l.includes(nrApolice))).toMatch(/;Residencial;.*;1\/1;\d+,\d{2};Pix$/);
+  expect(lines.find((l) => l.includes(nrApolice))).toMatch(/;Residencial;.*;1 de 1;\d+,\d{2};Pix$/);
 });

@@ -106,5 +106,10 @@ test('the seller and the insured are told of the issuance; the insured’s link 
   // One character changed and it opens nothing.
   const altered = link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   expect((await insured.request.get(altered)).status()).toBe(404);
+  // …and the insured who opens it is told why and what to do.
+  const page404 = await insured.newPage();
+  await page404.goto(altered);
+  await expect(page404.getByRole('heading', { name: 'Este link da apólice não está mais disponível.' })).toBeVisible();
+  await expect(page404.getByText('Os links enviados por e-mail valem 30 dias')).toBeVisible();
   await insured.close();
 });

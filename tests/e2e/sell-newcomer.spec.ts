@@ -289,11 +289,10 @@ test('Residencial with Pix: no due day asked; resumo and finalização tell the 
   await page.getByLabel('Li e aceito o termo de presente proposta.').check();
   await page.getByRole('button', { name: 'Enviar proposta' }).click();
   await expect(page).toHaveURL(/\/finalizacao\/\d+\/visualizar$/);
-  await expect(page.getByTestId('como-pagar')).toHaveText(
-    /^Pagamento à vista por Pix, com vencimento em \d{2}\/\d{2}\/\d{4} \(R\$ [\d.]+,\d{2}\), dia do envio da proposta\.$/,
-  );
-  await expect(page.getByText(/será enviad[oa] ao e-mail/)).toHaveCount(0);
-  await expect(page.getByText('O portal não envia e-mail ao segurado')).toBeVisible();
+  // Accepted at once: the policy's page holds its installments, and the insured was e-mailed its link.
+  const nrApolice = (await page.getByTestId('nr-apolice').textContent())!.trim();
+  await expect(page.getByTestId('como-pagar')).toContainText('O segurado recebeu por e-mail o link da apólice em PDF.');
+  await expect(page.getByTestId('como-pagar').getByRole('link')).toHaveAttribute('href', `/v2/apolices/${nrApolice}`);
 
   const text = (await pdfText(new Uint8Array(await (await page.request.get(`/v2/relatorios/pdf/proposta/${nrCotacao}`)).body()))).replace(
     /\s+/g,

@@ -117,6 +117,13 @@ describe('paying', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('a Pix copia e cola copied from the boleto PDF, broken over lines, still pays', async () => {
+    const charge = await currentCharge(db, partnerScope, 'v2', nrApolice, 4);
+    const copied = `\n${charge.pixCopiaECola.slice(0, 60)}\r\n${charge.pixCopiaECola.slice(60, 120)}\n${charge.pixCopiaECola.slice(120)}\n`;
+    const paid = await payCharge(db, { code: copied, externalId: 'pix-pdf', origem: 'BANCO_DEMO' }, day(charge.vencimento));
+    expect(paid).toMatchObject({ paid: true, numero: 4, repeated: false });
+  });
+
   it('an unknown code is a 404', async () => {
     await expect(payCharge(db, { code: '0'.repeat(47), externalId: 'x', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({
       status: 404,

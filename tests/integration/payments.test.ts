@@ -158,7 +158,7 @@ describe('the CSV export', () => {
     expect(cells[0]).toBe('05/12/2026');
     expect(cells[1]).toBe(nrApolice);
     expect(cells[3]).toBe(`"'=HYPERLINK(""http://mal.exemplo"";""clique"")"`);
-    expect(cells[5]).toBe('1/4');
+    expect(cells[5]).toBe('1 de 4');
     expect(cells[6]).toBe(csvAmount(paidAmount));
     expect(cells[6]).toMatch(/^\d+,\d{2}$/);
     expect(cells[7]).toBe('Boleto');

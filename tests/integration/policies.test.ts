@@ -67,6 +67,11 @@ describe('the filters', () => {
     expect(await list({ nrApolice })).toEqual([nrApolice]);
     expect(await list({ nrApolice: '1' })).toEqual([]);
     expect(await list({ segurado: 'nogueira' })).toEqual([nrApolice]);
+    // Every word, in any order, accents and case aside.
+    expect(await list({ segurado: 'PINTO  rafael' })).toEqual([nrApolice]);
+    expect(await list({ segurado: 'rafael souza' })).toEqual([]);
+    expect(await list({ segurado: 'Nogueíra' })).toEqual([nrApolice]);
+
     expect(await list({ segurado: DEMO_INSURED.vida.cpf.replace(/\D/g, '') })).toEqual([nrApolice]);
     expect(await list({ segurado: '%' })).toEqual([]);
     expect(await list({ produto: 'VEU' })).toEqual([nrApolice]);

@@ -12,8 +12,10 @@ interface Props {
   waiting: boolean;
 }
 
-type Reasoned = 'RECUSAR' | 'SOLICITAR_DOCUMENTOS';
-const REASONED: Record<Reasoned, { label: string; confirm: string }> = {
+type Decision = 'ACEITAR' | 'RECUSAR' | 'SOLICITAR_DOCUMENTOS';
+/** Each decision is confirmed on a second step; refusing and asking for documents say why (`label`). */
+const DECISIONS: Record<Decision, { label?: string; question?: string; confirm: string }> = {
+  ACEITAR: { question: 'Aceitar a proposta emite a apólice e avisa o vendedor e o segurado.', confirm: 'Confirmar aceite' },
   RECUSAR: { label: 'Motivo da recusa', confirm: 'Confirmar recusa' },
   SOLICITAR_DOCUMENTOS: { label: 'Documentos pedidos ao parceiro', confirm: 'Pedir documentos' },
 };
@@ -23,13 +25,13 @@ const REASONED: Record<Reasoned, { label: string; confirm: string }> = {
  * documents with a reason the partner will read. The queue reloads with the outcome.
  */
 export default function ProposalDecision({ apis, nrProposta, waiting }: Props) {
-  const [mode, setMode] = useState<Reasoned>();
+  const [mode, setMode] = useState<Decision>();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  async function decide(decisao: 'ACEITAR' | Reasoned) {
+  async function decide(decisao: Decision) {
     setBusy(true);
     setFailure(undefined);
     const result = await post(
@@ -44,8 +46,10 @@ export default function ProposalDecision({ apis, nrProposta, waiting }: Props) {
     if (!result.errors.motivo) setFailure(result.message);
   }
 
-  function back() {
-    setMode(undefined);
+  // A reason typed for one decision is never sent as another's.
+  function choose(next: Decision | undefined) {
+    setMode(next);
+    setReason('');
     setError(undefined);
   }
 
@@ -62,33 +66,36 @@ export default function ProposalDecision({ apis, nrProposta, waiting }: Props) {
         </div>
       ) : null}
       {mode ? (
-        <form onSubmit={submit} noValidate aria-label={`${REASONED[mode].confirm}: proposta ${nrProposta}`}>
-          <TextAreaField
-            label={REASONED[mode].label}
-            value={reason}
-            maxLength={DECISION_TEXT_MAX}
-            error={error}
-            onChange={(event) => setReason(event.target.value)}
-          />
+        <form onSubmit={submit} noValidate aria-label={`${DECISIONS[mode].confirm}: proposta ${nrProposta}`}>
+          {DECISIONS[mode].question ? <p>{DECISIONS[mode].question}</p> : null}
+          {DECISIONS[mode].label ? (
+            <TextAreaField
+              label={DECISIONS[mode].label}
+              value={reason}
+              maxLength={DECISION_TEXT_MAX}
+              error={error}
+              onChange={(event) => setReason(event.target.value)}
+            />
+          ) : null}
           <div className="decision-actions">
             <Button type="submit" loading={busy}>
-              {REASONED[mode].confirm}
+              {DECISIONS[mode].confirm}
             </Button>
-            <Button type="button" variant="outline" disabled={busy} onClick={back}>
+            <Button type="button" variant="outline" disabled={busy} onClick={() => choose(undefined)}>
               Voltar
             </Button>
           </div>
         </form>
       ) : (
         <div className="decision-actions">
-          <Button type="button" loading={busy} onClick={() => void decide('ACEITAR')}>
+          <Button type="button" onClick={() => choose('ACEITAR')}>
             Aceitar<span className="visually-hidden"> a proposta {nrProposta}</span>
           </Button>
-          <Button type="button" variant="outline" disabled={busy} onClick={() => setMode('RECUSAR')}>
+          <Button type="button" variant="outline" disabled={busy} onClick={() => choose('RECUSAR')}>
             Recusar<span className="visually-hidden"> a proposta {nrProposta}</span>
           </Button>
           {waiting ? null : (
-            <Button type="button" variant="outline" disabled={busy} onClick={() => setMode('SOLICITAR_DOCUMENTOS')}>
+            <Button type="button" variant="outline" disabled={busy} onClick={() => choose('SOLICITAR_DOCUMENTOS')}>
               Pedir documentos<span className="visually-hidden"> da proposta {nrProposta}</span>
             </Button>
           )}

@@ -47,7 +47,7 @@ describe('renderPolicyPdf', () => {
     // The contract
     expect(text).toContain('Apólice de Seguro — Residencial');
     expect(text).toContain('Nº da apólice 011420260000002');
-    expect(text).toContain('Contrato (idContratacao) 100002');
+    expect(text).toContain('Contrato 100002');
     expect(text).toContain('Nº da proposta 202600000002');
     expect(text).toContain('Ramo 0114 — Compreensivo residencial');
     expect(text).toContain('Plano Conforto');

@@ -84,7 +84,7 @@ export async function renderPolicyPdf(input: PolicyDocument): Promise<Uint8Array
   page.fields(
     [
       { label: 'Nº da apólice', value: doc.nrApolice },
-      { label: 'Contrato (idContratacao)', value: String(doc.idContratacao) },
+      { label: 'Contrato', value: String(doc.idContratacao) },
       { label: 'Situação', value: doc.status },
       { label: 'Nº da proposta', value: doc.nrProposta },
       { label: 'Nº da cotação', value: doc.nrCotacao },

@@ -240,3 +240,21 @@ export async function acceptBySilence(db: DB, now: Date): Promise<number> {
     if (batch < SILENCE_BATCH) return accepted;
   }
 }
+
+/** What a decision on a proposal came to, as the queue says it after the decision (ADMIN only). */
+export async function decisionOutcome(db: DB, nrProposta: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('proposals as p')
+    .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+    .select(['p.status', 'a.nr_apolice'])
+    .where('p.nr_proposta', '=', nrProposta)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const OUTCOMES: Record<ProposalStatus, string> = {
+    ACEITA: `Proposta nº ${nrProposta} aceita: apólice nº ${row.nr_apolice ?? ''} emitida; o vendedor e o segurado foram avisados.`,
+    RECUSADA: `Proposta nº ${nrProposta} recusada: o parceiro vê o motivo na proposta.`,
+    AGUARDANDO_DOCUMENTOS: `Documentos pedidos ao parceiro para a proposta nº ${nrProposta}: o prazo de aceite fica suspenso até o envio.`,
+    EM_ANALISE: `Proposta nº ${nrProposta}: decisão registrada.`,
+  };
+  return OUTCOMES[row.status as ProposalStatus];
+}

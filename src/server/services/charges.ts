@@ -204,9 +204,11 @@ export async function payCharge(
   input: { code: string; externalId: string; origem: 'WEBHOOK' | 'BANCO_DEMO' },
   now: Date,
 ): Promise<PaymentOutcome> {
-  const digits = input.code.replace(/[\s.]/g, '');
+  // A code copied from the boleto PDF arrives broken over lines: line breaks are never part of one.
+  const code = input.code.replace(/[\r\n]+/g, '').trim();
+  const digits = code.replace(/[\s.]/g, '');
   const isLine = /^\d{47}$/.test(digits);
-  const txid = isLine ? undefined : /05\d\d(PORTAL\d{10})/.exec(input.code)?.[1];
+  const txid = isLine ? undefined : /05\d\d(PORTAL\d{10})/.exec(code)?.[1];
   if (!isLine && !txid) throw new ApiError(404, MESSAGES.unknownCode);
   return db.transaction().execute(async (trx) => {
     const charge = await trx
@@ -215,7 +217,7 @@ export async function payCharge(
       .innerJoin('policies as a', 'a.id', 'i.policy_id')
       .select(['c.id', 'c.status', 'c.total', 'c.vencimento', 'c.pix_copia_e_cola', 'c.installment_id', 'i.numero', 'a.nr_apolice'])
       .$if(isLine, (qb) => qb.where('c.linha_digitavel', '=', digits))
-      .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', input.code.trim()))
+      .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', code))
       .executeTakeFirst();
     if (!charge) throw new ApiError(404, MESSAGES.unknownCode);
     await lockInstallment(trx, charge.installment_id);

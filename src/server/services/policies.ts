@@ -148,14 +148,31 @@ type ScopedPolicies = ReturnType<typeof policiesInScope>;
  */
 export const searchedPolicies =
   (search: Pick<PolicyFilters, 'nrApolice' | 'segurado'>) =>
-  (qb: ScopedPolicies): ScopedPolicies =>
-    qb
-      .$if(search.nrApolice !== undefined, (q) => q.where('a.nr_apolice', '=', search.nrApolice!))
-      .$if(search.segurado !== undefined, (q) =>
-        /^\d+$/.test(search.segurado!)
-          ? q.where('a.documento_segurado', '=', search.segurado!)
-          : q.where('a.nome_segurado', 'ilike', `%${search.segurado!.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
-      );
+  (qb: ScopedPolicies): ScopedPolicies => {
+    const byNumber = search.nrApolice === undefined ? qb : qb.where('a.nr_apolice', '=', search.nrApolice);
+    const typed = search.segurado;
+    if (typed === undefined) return byNumber;
+    if (/^\d+$/.test(typed)) return byNumber.where('a.documento_segurado', '=', typed);
+    // Each word anywhere in the name, accents and case aside: "otavio lima" finds "Otávio Freitas Lima".
+    return nameWords(typed).reduce(
+      (q, word) => q.where(sql<string>`lower(translate(a.nome_segurado, ${ACCENTED}, ${UNACCENTED}))`, 'like', `%${word}%`),
+      byNumber,
+    );
+  };
+
+/** Portuguese letters with accents and their plain twins, in SQL's translate() on both databases. */
+const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑ';
+const UNACCENTED = 'aaaaaeeeeiiiiooooouuuucnAAAAAEEEEIIIIOOOOOUUUUCN';
+
+/** The words of a typed name, lower case without accents, with LIKE's wildcards escaped. */
+const nameWords = (typed: string) =>
+  typed
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.replace(/[\\%_]/g, (c) => `\\${c}`));
 
 /** The id of a policy the scope sees, by number; undefined when there is none for this viewer. */
 export async function policyIdInScope(db: DB, scope: Scope, generation: Generation, nrApolice: string): Promise<number | undefined> {

@@ -365,6 +365,8 @@ export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, in
         user_id: seller.userId,
         aceite_termo_em: now,
         aceite_ate: acceptanceDeadline(now),
+        // The server's clock, not the database's: the term and the queue count from this instant.
+        created_at: now,
       })
       .onConflict((oc) => oc.column('quote_id').doNothing())
       .returning(['id', 'nr_proposta'])
