@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, signIn, waitForIslands, waitForIslandsIn } from './helpers';
+import { ACCOUNTS, signIn, waitForIslands } from './helpers';
 import { sellResidential } from './selling';
 
 /**
@@ -30,7 +30,7 @@ test('outside them, the ADMIN asks for documents, the partner sends them, the AD
   await admin.goto('/v2/propostas/analise');
   const item = admin.getByTestId(`proposta-${nrProposta}`);
   await expect(item).toContainText('Construção mista (alvenaria e madeira).');
-  await waitForIslandsIn(item);
+  await waitForIslands(admin);
   await item.getByRole('button', { name: `Pedir documentos da proposta ${nrProposta}` }).click();
   // A request without saying which documents is refused on the spot.
   await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
@@ -51,7 +51,7 @@ test('outside them, the ADMIN asks for documents, the partner sends them, the AD
   await expect(partner.getByTestId('andamento')).toContainText('Enviei as fotos pelo e-mail do atendimento.');
 
   await admin.goto('/v2/propostas/analise');
-  await waitForIslandsIn(admin.getByTestId(`proposta-${nrProposta}`));
+  await waitForIslands(admin);
   await admin
     .getByTestId(`proposta-${nrProposta}`)
     .getByRole('button', { name: `Aceitar a proposta ${nrProposta}` })

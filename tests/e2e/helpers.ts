@@ -67,12 +67,6 @@ export async function waitForIslands(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 
-/** Waits for the islands inside `region` — scrolled into view, as `client:visible` ones hydrate only then. */
-export async function waitForIslandsIn(region: Locator): Promise<void> {
-  await region.scrollIntoViewIfNeeded();
-  await expect(region.locator('astro-island[ssr]')).toHaveCount(0);
-}
-
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await waitForIslands(page);

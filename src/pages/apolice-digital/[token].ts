@@ -17,9 +17,8 @@ export const GET: APIRoute = async ({ params, rewrite }) => {
   const db = await database();
   const at = now();
   const link = await policyOfLink(db, params.token ?? '', at);
-  const generation = link?.generation === 'v1' ? 'v1' : 'v2';
   // The token stands for the insured's right to their own contract: no viewer scope applies.
-  const policy = link && (await findPolicy(db, { kind: 'all' }, generation, link.nrApolice, brasiliaDay(at)));
-  if (!policy) return rewrite('/404');
-  return pdfResponse(await renderPolicyPdf(await policyDocument(db, generation, policy)), policyPdfFileName(policy.nrApolice));
+  const policy = link && (await findPolicy(db, { kind: 'all' }, link.generation, link.nrApolice, brasiliaDay(at)));
+  if (!link || !policy) return rewrite('/404');
+  return pdfResponse(await renderPolicyPdf(await policyDocument(db, link.generation, policy)), policyPdfFileName(policy.nrApolice));
 };

@@ -88,31 +88,26 @@ interface Sale {
   at: Date;
 }
 
-/** Cadastro to proposal at `at`, a few minutes apart, as a seller does it. */
-async function sell(db: DB, sale: Sale): Promise<string> {
+/** Cadastro to proposal at `at`, a few minutes apart, as a seller does it; the policy once accepted. */
+async function sell(db: DB, sale: Sale): Promise<{ nrProposta: string; nrApolice?: string }> {
   const step = (minutes: number) => new Date(sale.at.getTime() + minutes * 60_000);
   const quote = await createQuote(db, sale.seller, sale.offer, { segurado: sale.segurado, respostas: sale.respostas }, sale.at);
   await saveStep(db, sale.seller, quote.nrCotacao, 'planos', { selecao: sale.selecao }, step(3));
   await saveStep(db, sale.seller, quote.nrCotacao, 'contratacao', { contratacao: sale.contratacao }, step(6));
-  const { nrProposta } = await sendProposal(db, sale.seller, quote.nrCotacao, { aceiteTermo: true }, step(8));
-  return nrProposta;
+  const { nrProposta, quote: sent } = await sendProposal(db, sale.seller, quote.nrCotacao, { aceiteTermo: true }, step(8));
+  return { nrProposta, nrApolice: sent.proposta?.nrApolice ?? undefined };
 }
 
-async function policyOf(db: DB, nrProposta: string): Promise<string> {
-  const row = await db
-    .selectFrom('policies as a')
-    .innerJoin('proposals as p', 'p.id', 'a.proposal_id')
-    .select('a.nr_apolice')
-    .where('p.nr_proposta', '=', nrProposta)
-    .executeTakeFirstOrThrow();
-  return row.nr_apolice;
-}
-
-/** Pays installment `numero` of a policy by its boleto (or its Pix), at `at`, as the bank would. */
-async function pay(db: DB, generation: 'v1' | 'v2', nrApolice: string, numero: number, by: 'boleto' | 'pix', at: Date) {
-  const charge = await currentCharge(db, { kind: 'all' }, generation, nrApolice, numero);
+/**
+ * Pays installment `numero` of a policy by its boleto (or its Pix), as the bank would: at `at`, or at
+ * 14h of its due day when that day has come before `now` (a future one stays open).
+ */
+async function pay(db: DB, now: Date, nrApolice: string, numero: number, by: 'boleto' | 'pix', at?: Date) {
+  const charge = await currentCharge(db, { kind: 'all' }, 'v2', nrApolice, numero);
+  const paidOn = at ?? new Date(`${charge.vencimento}T14:00:00-03:00`);
+  if (paidOn > now) return;
   const code = by === 'boleto' ? charge.linhaDigitavel : charge.pixCopiaECola;
-  await payCharge(db, { code, externalId: `demo-seed:${nrApolice}:${numero}`, origem: 'BANCO_DEMO' }, at);
+  await payCharge(db, { code, externalId: `demo-seed:${nrApolice}:${numero}`, origem: 'BANCO_DEMO' }, paidOn);
 }
 
 export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
@@ -125,58 +120,41 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
   const legacy = await loadV1User(db, legacyRow);
   const seller = await sellerFromV2(db, partner);
   const legacySeller = await sellerFromV1(db, legacy);
-  const offersAt = async (at: Date) => ({
-    v2: await sellableOffers(db, partner, at),
-    v1: await sellableOffersV1(db, legacy, at),
-  });
-  const residencial = async (at: Date, generation: 'v1' | 'v2' = 'v2') => (await offersAt(at))[generation].find((o) => o.code === 'RES');
-  const vida = async (at: Date) => (await offersAt(at)).v2.find((o) => o.code === 'VEU');
+  const offerOf = async (code: string, at: Date) => (await sellableOffers(db, partner, at)).find((o) => o.code === code);
+  const residencial = (at: Date) => offerOf('RES', at);
+  const vida = (at: Date) => offerOf('VEU', at);
   const conforto = { plan: 'conforto', capitals: {} };
 
   // Sold 50 days ago in 4 boletos: the 1st paid on its day, the 2nd overdue, the rest open.
   const overdueAt = daysAgo(50);
   const overdueOffer = await residencial(overdueAt);
   if (overdueOffer) {
-    const nrApolice = await policyOf(
-      db,
-      await sell(db, {
-        seller,
-        offer: overdueOffer,
-        segurado: INSURED.atrasada,
-        respostas: HOUSE,
-        selecao: conforto,
-        contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 },
-        at: overdueAt,
-      }),
-    );
-    const first = await db
-      .selectFrom('installments as i')
-      .innerJoin('policies as a', 'a.id', 'i.policy_id')
-      .select('i.vencimento')
-      .where('a.nr_apolice', '=', nrApolice)
-      .where('i.numero', '=', 1)
-      .executeTakeFirstOrThrow();
-    const paidOn = new Date(`${first.vencimento}T14:00:00-03:00`);
-    if (paidOn < now) await pay(db, 'v2', nrApolice, 1, 'boleto', paidOn);
+    const { nrApolice } = await sell(db, {
+      seller,
+      offer: overdueOffer,
+      segurado: INSURED.atrasada,
+      respostas: HOUSE,
+      selecao: conforto,
+      contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 },
+      at: overdueAt,
+    });
+    if (nrApolice) await pay(db, now, nrApolice, 1, 'boleto');
   }
 
   // Sold 15 days ago, paid at once by Pix the next day: a policy paid up.
   const paidUpAt = daysAgo(15);
   const paidUpOffer = await residencial(paidUpAt);
   if (paidUpOffer) {
-    const nrApolice = await policyOf(
-      db,
-      await sell(db, {
-        seller,
-        offer: paidUpOffer,
-        segurado: INSURED.quitada,
-        respostas: HOUSE,
-        selecao: conforto,
-        contratacao: { formaPagamento: 'pix', parcelas: 1 },
-        at: paidUpAt,
-      }),
-    );
-    await pay(db, 'v2', nrApolice, 1, 'pix', daysAgo(14));
+    const { nrApolice } = await sell(db, {
+      seller,
+      offer: paidUpOffer,
+      segurado: INSURED.quitada,
+      respostas: HOUSE,
+      selecao: conforto,
+      contratacao: { formaPagamento: 'pix', parcelas: 1 },
+      at: paidUpAt,
+    });
+    if (nrApolice) await pay(db, now, nrApolice, 1, 'pix', daysAgo(14));
   }
 
   // Referred 3 days ago (mixed construction): in the ADMIN's queue, 22 days left on its clock.
@@ -197,7 +175,7 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
   const documentsAt = daysAgo(8);
   const lifeOffer = await vida(documentsAt);
   if (lifeOffer) {
-    const nrProposta = await sell(db, {
+    const { nrProposta } = await sell(db, {
       seller,
       offer: lifeOffer,
       segurado: INSURED.documentos,
@@ -222,7 +200,7 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
 
   // The legacy seller's sale of 20 days ago, in 2 boletos still open.
   const legacyAt = daysAgo(20);
-  const legacyOffer = await residencial(legacyAt, 'v1');
+  const legacyOffer = (await sellableOffersV1(db, legacy, legacyAt)).find((o) => o.code === 'RES');
   if (legacyOffer)
     await sell(db, {
       seller: legacySeller,

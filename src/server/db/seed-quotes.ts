@@ -74,7 +74,7 @@ async function demoSeller(db: DB, email: string): Promise<{ user: V2SessionUser;
 }
 
 /** Runs once, on the fresh database seedDemoData has just filled. */
-export async function seedDemoQuotes(db: DB, now = clockNow(), { afterSale = true } = {}): Promise<void> {
+export async function seedDemoQuotes(db: DB, { now = clockNow(), afterSale = true } = {}): Promise<void> {
   const partner = await demoSeller(db, 'parceiro@parceiro.demo');
   const subagent = await demoSeller(db, 'substabelecido@parceiro.demo');
   if (!partner || !subagent) return;

@@ -273,6 +273,6 @@ export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<b
     const user = await db.selectFrom('users').selectAll().where('email', '=', demo.email).executeTakeFirstOrThrow();
     await startFirstAccess(db, user);
   }
-  await seedDemoQuotes(db, undefined, { afterSale });
+  await seedDemoQuotes(db, { afterSale });
   return true;
 }

@@ -30,6 +30,23 @@ import { policiesInScope, searchedPolicies } from './policies';
 /** The number of installments of the row's policy (the N of 'parcela n/N'). */
 const installmentCount = sql<number>`(select count(*)::int from installments n where n.policy_id = a.id)`.as('parcelas');
 
+/** How every payment list names an installment: its policy and product, the insured (masked), n/N. */
+const installmentNamed = (row: {
+  nr_apolice: string;
+  product_name: string;
+  nome_segurado: string;
+  documento_segurado: string;
+  numero: number;
+  parcelas: number;
+}) => ({
+  nrApolice: row.nr_apolice,
+  productName: row.product_name,
+  nomeSegurado: row.nome_segurado,
+  documentoSegurado: maskDocument(row.documento_segurado),
+  numero: row.numero,
+  parcelas: row.parcelas,
+});
+
 export interface InstallmentLine {
   nrApolice: string;
   productName: string;
@@ -101,12 +118,7 @@ export async function listInstallments(
   const totalElements = Number(total);
   const content = rows.map(
     (row): InstallmentLine => ({
-      nrApolice: row.nr_apolice,
-      productName: row.product_name,
-      nomeSegurado: row.nome_segurado,
-      documentoSegurado: maskDocument(row.documento_segurado),
-      numero: row.numero,
-      parcelas: row.parcelas,
+      ...installmentNamed(row),
       vencimento: row.vencimento,
       valor: row.valor,
       status: installmentStatus(row.status, row.vencimento, today),
@@ -161,12 +173,7 @@ type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentRows>['execu
 
 const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
   pagoEm: new Date(row.pago_em).toISOString(),
-  nrApolice: row.nr_apolice,
-  productName: row.product_name,
-  nomeSegurado: row.nome_segurado,
-  documentoSegurado: maskDocument(row.documento_segurado),
-  numero: row.numero,
-  parcelas: row.parcelas,
+  ...installmentNamed(row),
   valor: row.valor,
   meio: row.meio,
 });

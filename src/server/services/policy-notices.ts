@@ -73,16 +73,12 @@ export async function notifyPolicyIssued(trx: DB, policyId: number, now: Date): 
 }
 
 /** The policy an insured's link opens, while it is valid; undefined otherwise (a 404). */
-export async function policyOfLink(
-  db: DB,
-  token: string,
-  now: Date,
-): Promise<{ id: number; nrApolice: string; generation: string } | undefined> {
+export async function policyOfLink(db: DB, token: string, now: Date) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   return db
     .selectFrom('policy_links as l')
     .innerJoin('policies as a', 'a.id', 'l.policy_id')
-    .select(['a.id', 'a.nr_apolice as nrApolice', 'a.generation'])
+    .select(['a.nr_apolice as nrApolice', 'a.generation'])
     .where('l.token_hash', '=', hashOf(token))
     .where('l.expira_em', '>', now)
     .executeTakeFirst();
