@@ -97,6 +97,9 @@ const uf = z
   )
   .check(z.refine((v) => UFS.some((u) => u.value === v), INSURED_MESSAGES.uf));
 
+/** The insured's contact: what a contact endorsement may change (lib/endorsements.ts). */
+export const contactFields = () => ({ email: emailField, telefone, endereco: addressSchema });
+
 export const addressSchema = z.object({
   cep,
   logradouro: text(INSURED_MESSAGES.logradouro, INSURED_MAX_LENGTH.logradouro),

@@ -1,6 +1,8 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { ProposalEvent, ProposalStatus } from '../../lib/acceptance';
 import type { StoredInstallmentStatus, StoredPolicyStatus } from '../../lib/policies';
+import type { InsuredContact } from '../../lib/endorsements';
+import type { Requester } from '../../lib/refund';
 
 /** Table types of the database (snake_case, as in SQL). Migrations in ./migrations are the truth. */
 
@@ -270,6 +272,55 @@ export interface PoliciesTable {
   forma_pagamento: string;
   status: Generated<StoredPolicyStatus>;
   emitida_em: Timestamp;
+  /** The insured's contact after a contact endorsement (lib/endorsements.ts); null: the quote's. Migration 010. */
+  contato: Json<InsuredContact> | null;
+  /** The ids of the coverages a partial cancellation dropped. */
+  coberturas_canceladas: ColumnType<string[], string | undefined, string>;
+  cancelada_em: string | null;
+}
+
+export type EndorsementKind = 'CONTATO' | 'CANCELAMENTO' | 'CANCELAMENTO_PARCIAL';
+
+/** A numbered change of a policy (migration 010). */
+export interface EndorsementsTable {
+  id: Generated<number>;
+  nr_endosso: string;
+  policy_id: number;
+  tipo: EndorsementKind;
+  solicitante: Requester | null;
+  motivo: string | null;
+  efetiva_em: string;
+  dados: Json<Record<string, unknown>>;
+  /** The policy's total premium before and after (equal for a contact change). */
+  premio_anterior: number;
+  premio_novo: number;
+  user_id: number;
+  /** The draft a cancellation was confirmed from: confirming it again issues nothing. */
+  rascunho: string | null;
+  created_at: CreatedAt;
+}
+
+/** What a cancellation owes the insured, and the commission the partner returns. */
+export interface RefundsTable {
+  id: Generated<number>;
+  endorsement_id: number;
+  policy_id: number;
+  valor: number;
+  estorno_comissao: number;
+  destino: Json<Record<string, unknown>> | null;
+  status: Generated<'DEVIDA' | 'PAGA'>;
+  prevista_para: string;
+  created_at: CreatedAt;
+}
+
+/** The steps of a cancellation so far, one per user and policy, so a reload resumes them. */
+export interface EndorsementDraftsTable {
+  id: Generated<number>;
+  chave: string;
+  user_id: number;
+  policy_id: number;
+  dados: Json<Record<string, unknown>>;
+  updated_at: Timestamp;
 }
 
 export interface InstallmentsTable {
@@ -342,6 +393,9 @@ export interface Database {
   charges: ChargesTable;
   payments: PaymentsTable;
   policy_links: PolicyLinksTable;
+  endorsements: EndorsementsTable;
+  refunds: RefundsTable;
+  endorsement_drafts: EndorsementDraftsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -19,6 +19,7 @@ import { installmentOptions, installmentSchedule, withCoverageShares, type Store
 import { productFor } from '../../lib/products/catalog';
 import type { PaymentMethod } from '../../lib/products/types';
 import type { ProductLine } from '../../lib/simulators';
+import type { InsuredContact } from '../../lib/endorsements';
 
 /*
  * Issuing a policy from an accepted proposal (DESIGN §10): the contract, its term and its
@@ -272,6 +273,8 @@ const policyRowOf = (
 });
 
 export interface PolicyDetail extends PolicyRow {
+  /** The row's id: for the services that change it, never shown. */
+  id: number;
   nrProposta: string;
   nrCotacao: string;
   line: ProductLine;
@@ -282,9 +285,32 @@ export interface PolicyDetail extends PolicyRow {
   iof: number;
   company: string | null;
   pointOfSale: string | null;
-  coverages: { name: string; capital: number; premium: number; deductible: string }[];
+  /** Every coverage the policy was sold with; `cancelled` when a partial cancellation dropped it. */
+  coverages: { id: string; name: string; capital: number; premium: number; deductible: string; cancelled: boolean }[];
   planName: string;
+  /** The insured's e-mail, phone and address as they are now (after any contact endorsement). */
+  contact: InsuredContact;
+  canceladaEm: string | null;
   installments: { numero: number; vencimento: string; valor: number; status: InstallmentStatus; pagaEm: string | null }[];
+}
+
+/** The contact data a quote's insured was sold with (lib/products/insured.ts). */
+const contactOf = (segurado: Record<string, unknown>): InsuredContact => ({
+  email: String(segurado.email ?? ''),
+  telefone: String(segurado.telefone ?? ''),
+  endereco: segurado.endereco as InsuredContact['endereco'],
+});
+
+/** One policy of a scope by contract id (the endorsement routes' key); undefined for this viewer: a 404. */
+export async function findPolicyByContract(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  idContratacao: number,
+  today: string,
+): Promise<PolicyDetail | undefined> {
+  const row = await policiesInScope(db, scope, generation).select('a.nr_apolice').where('a.id_contratacao', '=', idContratacao).executeTakeFirst();
+  return row ? findPolicy(db, scope, generation, row.nr_apolice, today) : undefined;
 }
 
 /** One policy of a scope by number; undefined when it does not exist for this viewer (a 404). */
@@ -309,6 +335,7 @@ export async function findPolicy(
       'u.nome as seller',
       'q.nr_cotacao',
       'q.precificacao',
+      'q.segurado',
       'p.nr_proposta',
       'c.razao_social',
       'pv.nome as pos_name',
@@ -320,6 +347,7 @@ export async function findPolicy(
   const product = productFor(row.simulator_code);
   return {
     ...policyRowOf(row, today),
+    id: row.id,
     nrProposta: row.nr_proposta,
     nrCotacao: row.nr_cotacao,
     line: row.line as ProductLine,
@@ -331,7 +359,16 @@ export async function findPolicy(
     company: row.razao_social,
     pointOfSale: row.pos_name,
     planName: product?.plans.find((p) => p.id === pricing.plan)?.name ?? pricing.plan,
-    coverages: pricing.coverages.map((c) => ({ name: c.name, capital: c.capital, premium: c.premium, deductible: c.deductible })),
+    coverages: pricing.coverages.map((c) => ({
+      id: c.id,
+      name: c.name,
+      capital: c.capital,
+      premium: c.premium,
+      deductible: c.deductible,
+      cancelled: row.coberturas_canceladas.includes(c.id),
+    })),
+    contact: row.contato ?? contactOf(row.segurado),
+    canceladaEm: row.cancelada_em,
     installments: installments.map((i) => ({
       numero: i.numero,
       vencimento: i.vencimento,
