@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contactFields, type Address } from './products/insured';
 import type { Cents } from './products/types';
 import type { ProductLine } from './simulators';
-import { type Requester } from './refund';
+import type { Requester } from './refund';
 
 /*
  * Endorsements (issue 14; DESIGN §10): what may change in a policy after the sale, as data shared

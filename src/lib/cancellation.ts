@@ -1,0 +1,201 @@
+import * as z from 'zod/mini';
+import { CANCELLATION_REASONS, droppedPremium, PARTIAL_CANCELLATION, REFUND_BUSINESS_DAYS, type PolicyPremium } from './endorsements';
+import { isoDateField } from './list-query';
+import { computeRefund, daysBetween, type Refund, type Requester } from './refund';
+import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
+import { BANKS } from './contracting';
+import type { ProductLine } from './simulators';
+import type { Cents } from './products/types';
+
+/*
+ * The cancellation of a policy, step by step (issue 14): motivo → coberturas → resumo →
+ * resumo/cadastro-conta → sucesso. Each step's answer is kept in a draft on the server, so a reload
+ * resumes it; the resumo is computed from the draft and the policy as they are, never stored before
+ * the confirmation. zod/mini: the forms and the endpoints check the same.
+ */
+
+export const CANCELLATION_STEPS = [
+  { id: 'motivo', label: 'Motivo', path: 'motivo' },
+  { id: 'coberturas', label: 'Coberturas', path: 'coberturas' },
+  { id: 'resumo', label: 'Resumo', path: 'resumo' },
+  { id: 'conta', label: 'Conta', path: 'resumo/cadastro-conta' },
+  { id: 'sucesso', label: 'Concluído', path: 'sucesso' },
+] as const;
+export type CancellationStep = (typeof CANCELLATION_STEPS)[number]['id'];
+
+/** The address of a step: `/endosso/cancelamento/motivo?contratacao=100001` (v2 under /v2). */
+export function cancellationPath(generation: 'v1' | 'v2', step: CancellationStep, query: Record<string, string | number>): string {
+  const path = CANCELLATION_STEPS.find((s) => s.id === step)!.path;
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  return `${generation === 'v2' ? '/v2' : ''}/endosso/cancelamento/${path}?${search}`;
+}
+
+export const CANCELLATION_MESSAGES = {
+  requester: 'Escolha quem pede o cancelamento.',
+  reason: 'Escolha o motivo do cancelamento.',
+  detail: 'Descreva o motivo (até 500 caracteres).',
+  date: 'Informe a data de início do cancelamento.',
+  beforeStart: (start: string) => `O cancelamento não pode valer antes do início da vigência (${start}).`,
+  afterEnd: (end: string) => `O cancelamento não pode valer depois do fim da vigência (${end}).`,
+  scope: 'Escolha cancelar a apólice inteira ou algumas coberturas.',
+  coverages: 'Escolha ao menos uma cobertura adicional a cancelar.',
+  mainCoverage: 'A cobertura básica não pode ser cancelada sozinha: para deixá-la, cancele a apólice inteira.',
+  unknownCoverage: 'Cobertura inválida ou já cancelada.',
+  partialNotAllowed: 'Este produto não permite cancelar coberturas separadamente: cancele a apólice inteira.',
+} as const;
+
+export const DETAIL_MAX = 500;
+
+/** The motivo step: who asks, why, and from which day. The day is checked against the term apart. */
+export const reasonStepSchema = z
+  .object({
+    solicitante: z.enum(['SEGURADO', 'SEGURADORA'], { error: CANCELLATION_MESSAGES.requester }),
+    motivo: z.string({ error: CANCELLATION_MESSAGES.reason }).check(z.minLength(1, CANCELLATION_MESSAGES.reason), z.maxLength(40)),
+    detalhe: z.optional(
+      z.string({ error: CANCELLATION_MESSAGES.detail }).check(z.trim(), z.maxLength(DETAIL_MAX, CANCELLATION_MESSAGES.detail)),
+    ),
+    efetivaEm: isoDateField(CANCELLATION_MESSAGES.date),
+  })
+  .check(
+    z.refine((v) => CANCELLATION_REASONS[v.solicitante].some((r) => r.value === v.motivo), {
+      message: CANCELLATION_MESSAGES.reason,
+      path: ['motivo'],
+    }),
+    z.refine((v) => v.motivo !== 'OUTRO' || (v.detalhe ?? '').length > 0, { message: CANCELLATION_MESSAGES.detail, path: ['detalhe'] }),
+  );
+export type ReasonStep = z.output<typeof reasonStepSchema>;
+
+/** Field errors of an effective day outside the policy's term (ISO days; the messages show dd/mm/aaaa). */
+export function termErrors(efetivaEm: string, term: { inicio: string; fim: string }): Record<string, string[]> {
+  const show = (iso: string) => iso.split('-').reverse().join('/');
+  if (efetivaEm < term.inicio) return { efetivaEm: [CANCELLATION_MESSAGES.beforeStart(show(term.inicio))] };
+  if (efetivaEm > term.fim) return { efetivaEm: [CANCELLATION_MESSAGES.afterEnd(show(term.fim))] };
+  return {};
+}
+
+export const coverageStepSchema = z.discriminatedUnion(
+  'escopo',
+  [
+    z.object({ escopo: z.literal('TOTAL') }),
+    z.object({
+      escopo: z.literal('PARCIAL'),
+      coberturas: z
+        .array(z.string().check(z.maxLength(60)), { error: CANCELLATION_MESSAGES.coverages })
+        .check(z.minLength(1, CANCELLATION_MESSAGES.coverages), z.maxLength(30, CANCELLATION_MESSAGES.coverages)),
+    }),
+  ],
+  { error: CANCELLATION_MESSAGES.scope },
+);
+export type CoverageStep = z.output<typeof coverageStepSchema>;
+
+export interface CoverageInForce {
+  id: string;
+  name: string;
+  premium: Cents;
+}
+
+/**
+ * Which coverages a partial cancellation may drop: the additional ones still in force. The main
+ * coverage is the plan's first (the basic one every plan is built on): dropping it is dropping the
+ * policy. None when the line does not allow it or only the main one is left.
+ */
+export function droppableCoverages(line: ProductLine, inForce: readonly CoverageInForce[]): CoverageInForce[] {
+  return PARTIAL_CANCELLATION[line] ? inForce.slice(1) : [];
+}
+
+/** Field errors of a coverage choice against the policy as it is now. */
+export function coverageErrors(choice: CoverageStep, line: ProductLine, inForce: readonly CoverageInForce[]): Record<string, string[]> {
+  if (choice.escopo === 'TOTAL') return {};
+  const droppable = droppableCoverages(line, inForce);
+  if (droppable.length === 0) return { escopo: [CANCELLATION_MESSAGES.partialNotAllowed] };
+  if (choice.coberturas.includes(inForce[0]?.id ?? '')) return { coberturas: [CANCELLATION_MESSAGES.mainCoverage] };
+  if (!choice.coberturas.every((id) => droppable.some((c) => c.id === id))) return { coberturas: [CANCELLATION_MESSAGES.unknownCoverage] };
+  return {};
+}
+
+export interface CancellationInput {
+  requester: Requester;
+  efetivaEm: string;
+  term: { inicio: string; fim: string };
+  contratadaEm: string;
+  premium: PolicyPremium;
+  /** What the insured has paid so far: the paid installments' sum. */
+  paid: Cents;
+  commissionPercent: number;
+  /** Every coverage in force and, for a partial cancellation, the ids dropped. */
+  inForce: readonly CoverageInForce[];
+  dropped?: readonly string[];
+}
+
+export interface CancellationPreview {
+  partial: boolean;
+  coverages: CoverageInForce[];
+  /** The premium of what is cancelled: the whole policy, or the dropped coverages' share. */
+  cancelled: PolicyPremium;
+  refund: Refund;
+  /** The policy's total premium after: zero when it is cancelled whole. */
+  premiumAfter: Cents;
+  /** How much less the open installments add up to after a partial cancellation. */
+  openReduction: Cents;
+}
+
+/** The resumo: what is cancelled and what comes back, before anyone confirms. */
+export function cancellationPreview(input: CancellationInput): CancellationPreview {
+  const dropped = input.dropped ?? [];
+  const partial = dropped.length > 0;
+  const coverages = partial ? input.inForce.filter((c) => dropped.includes(c.id)) : [...input.inForce];
+  const cancelled = partial
+    ? droppedPremium(
+        input.premium,
+        coverages.reduce((sum, c) => sum + c.premium, 0),
+      )
+    : input.premium;
+  const share = input.premium.total === 0 ? 0 : cancelled.total / input.premium.total;
+  const paidOfCancelled = Math.round(input.paid * share);
+  const refund = computeRefund({
+    requester: input.requester,
+    inicioVigencia: input.term.inicio,
+    fimVigencia: input.term.fim,
+    contratadaEm: input.contratadaEm,
+    efetivaEm: input.efetivaEm,
+    premio: cancelled,
+    pago: paidOfCancelled,
+    commissionPercent: input.commissionPercent,
+  });
+  return {
+    partial,
+    coverages,
+    cancelled,
+    refund,
+    premiumAfter: partial ? input.premium.total - cancelled.total : 0,
+    openReduction: partial ? cancelled.total - paidOfCancelled : 0,
+  };
+}
+
+/** `days` business days (Monday to Friday) after an ISO day. Holidays are not counted apart. */
+export function addBusinessDays(isoDay: string, days: number): string {
+  const date = new Date(`${isoDay}T12:00:00Z`);
+  for (let left = days; left > 0; ) {
+    date.setUTCDate(date.getUTCDate() + 1);
+    if (date.getUTCDay() !== 0 && date.getUTCDay() !== 6) left -= 1;
+  }
+  return date.toISOString().slice(0, 10);
+}
+
+/** When the refund of a cancellation confirmed today is paid. */
+export const refundDueDay = (today: string) => addBusinessDays(today, REFUND_BUSINESS_DAYS);
+
+/** A refund destination as pages and the PDF show it: enough to recognise, never the whole number. */
+export function maskedDestination(account: RefundAccount): string {
+  const tail = (value: string, shown: number) => `${'*'.repeat(Math.max(0, value.length - shown))}${value.slice(-shown)}`;
+  if (account.tipo === 'CONTA') {
+    const kind = account.tipoConta === 'poupanca' ? 'Conta poupança' : 'Conta corrente';
+    return `${kind} — ${BANKS.find((b) => b.value === account.banco)?.label ?? account.banco} — ag. ${account.agencia} — conta ${tail(account.conta, 3)}`;
+  }
+  const { type, key } = account.chave;
+  const shown = type === 'EMAIL' ? key.replace(/^(.)[^@]*(@.*)$/, '$1***$2') : type === 'ALEATORIA' ? `${key.slice(0, 8)}…` : tail(key, 4);
+  return `Pix (${PIX_KEY_LABELS[type]}) ${shown}`;
+}
+
+/** Days from the contract to the effective day: the resumo tells whether the 7 days still run. */
+export const daysSinceContract = (contratadaEm: string, efetivaEm: string) => daysBetween(contratadaEm, efetivaEm);
