@@ -1,12 +1,19 @@
 import { createClient, toFailure, type ApiBases } from '../../lib/http';
 
-export type PostResult = { ok: true } | { ok: false; message: string; errors: Record<string, string[]> };
+export type PostResult<T = unknown> = { ok: true; data: T } | { ok: false; message: string; errors: Record<string, string[]> };
 
-/** One POST of a proposal action; a session that ended is taken to the login by the client. */
-export async function post(apis: ApiBases, base: 'bff' | 'plataforma', path: string, body: Record<string, unknown>): Promise<PostResult> {
+/** One write to the API (POST unless told); a session that ended is taken to the login by the client. */
+export async function post<T = unknown>(
+  apis: ApiBases,
+  base: 'bff' | 'plataforma',
+  path: string,
+  body: Record<string, unknown>,
+  method: 'POST' | 'PUT' = 'POST',
+): Promise<PostResult<T>> {
   try {
-    await createClient(apis, base)(path, { method: 'POST', body });
-    return { ok: true };
+    // The platform API wraps a payload in `resultado`, the BFF in `dado` (server/api/router.ts).
+    const answer = await createClient(apis, base)<{ resultado?: T; dado?: T }>(path, { method, body });
+    return { ok: true, data: (answer.resultado ?? answer.dado) as T };
   } catch (error) {
     const failure = toFailure(error);
     return { ok: false, message: failure.message, errors: failure.fieldErrors };

@@ -105,11 +105,11 @@ export async function cancellationContext(
 export const notCancellable = (policy: PolicyDetail): string | undefined =>
   policy.status === 'CANCELADA' ? MESSAGES.cancelled : policy.status === 'VENCIDA' ? MESSAGES.expired : undefined;
 
-/** The first step the draft still lacks, or 'resumo' when both answers are there. */
+/** The furthest step a draft may open: the first one it lacks, or the last before the confirmation. */
 export function pendingStep(draft: DraftData | undefined): CancellationStep {
   if (!draft?.motivo) return 'motivo';
   if (!draft.coberturas) return 'coberturas';
-  return 'resumo';
+  return 'conta';
 }
 
 /** The resumo of a draft with both answers; undefined while a step is missing. */

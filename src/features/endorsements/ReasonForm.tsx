@@ -1,0 +1,97 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/Button';
+import { Field } from '../../components/ui/Field';
+import { RadioGroup, SelectField } from '../../components/ui/Choice';
+import { TextAreaField } from '../../components/ui/TextArea';
+import type { ApiBases } from '../../lib/http';
+import { DETAIL_MAX, reasonStepSchema, termErrors, type ReasonStep } from '../../lib/cancellation';
+import { CANCELLATION_REASONS, REQUESTER_LABELS } from '../../lib/endorsements';
+import type { Requester } from '../../lib/refund';
+import { checked, sendStep } from './step-form';
+
+interface Props {
+  apis: ApiBases;
+  generation: 'v1' | 'v2';
+  idContratacao: number;
+  term: { inicio: string; fim: string };
+  /** The answer kept in the draft (a reload resumes it), or today's day for a new one. */
+  initial: Partial<ReasonStep>;
+  next: string;
+}
+
+const REQUESTERS = (Object.keys(REQUESTER_LABELS) as Requester[]).map((value) => ({ value, label: REQUESTER_LABELS[value] }));
+
+/** The motivo step: who asks, why, and from which day the cancellation takes effect. */
+export default function ReasonForm({ apis, generation, idContratacao, term, initial, next }: Props) {
+  const [solicitante, setSolicitante] = useState<Requester>(initial.solicitante ?? 'SEGURADO');
+  const [motivo, setMotivo] = useState(initial.motivo ?? '');
+  const [detalhe, setDetalhe] = useState(initial.detalhe ?? '');
+  const [efetivaEm, setEfetivaEm] = useState(initial.efetivaEm ?? '');
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(undefined);
+    const answer = checked(reasonStepSchema, { solicitante, motivo, detalhe: detalhe || undefined, efetivaEm });
+    const found = answer.ok ? termErrors(answer.data.efetivaEm, term) : answer.errors;
+    setErrors(found);
+    if (!answer.ok || Object.keys(found).length > 0) return;
+    setBusy(true);
+    const result = await sendStep(apis, generation, idContratacao, '/motivo', answer.data);
+    if (result.ok) return window.location.assign(next);
+    setBusy(false);
+    setErrors(result.errors);
+    if (Object.keys(result.errors).length === 0) setFailure(result.message);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Motivo do cancelamento" className="step-form">
+      {failure ? (
+        <div className="alert alert-error" role="alert">
+          {failure}
+        </div>
+      ) : null}
+      <RadioGroup
+        label="Quem pede o cancelamento"
+        name="solicitante"
+        options={REQUESTERS}
+        value={solicitante}
+        onChange={(value) => {
+          setSolicitante(value as Requester);
+          setMotivo('');
+        }}
+        error={errors.solicitante?.[0]}
+      />
+      <SelectField
+        label="Motivo"
+        placeholder="Selecione"
+        options={CANCELLATION_REASONS[solicitante]}
+        value={motivo}
+        onChange={(event) => setMotivo(event.target.value)}
+        error={errors.motivo?.[0]}
+      />
+      <TextAreaField
+        label={motivo === 'OUTRO' ? 'Descreva o motivo' : 'Observações (opcional)'}
+        value={detalhe}
+        maxLength={DETAIL_MAX}
+        onChange={(event) => setDetalhe(event.target.value)}
+        error={errors.detalhe?.[0]}
+      />
+      <Field
+        label="Cancelar a partir de"
+        type="date"
+        min={term.inicio}
+        max={term.fim}
+        value={efetivaEm}
+        hint="Dentro da vigência da apólice. O reembolso é calculado até este dia."
+        onChange={(event) => setEfetivaEm(event.target.value)}
+        error={errors.efetivaEm?.[0]}
+      />
+      <Button type="submit" loading={busy}>
+        Continuar
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+import { database } from '../../server/database';
+import { brasiliaDay } from '../../lib/format';
+import { viewerOf, type PortalSession } from '../../lib/session';
+import { CANCELLATION_STEPS, cancellationPath, droppableCoverages, type CancellationStep } from '../../lib/cancellation';
+import type { ProductLine } from '../../lib/simulators';
+import { now } from '../../server/clock';
+import { ApiError } from '../../server/api/errors';
+import { cancellationContext, notCancellable, pendingStep, previewOf, type CancellationContext } from '../../server/services/cancellation';
+import { endorsementInScope, type ScopedEndorsement } from '../../server/services/endorsements';
+import { scopeFor } from '../../server/services/scope';
+
+/*
+ * What the cancellation's pages need (issue 14), both generations: which step the address names,
+ * the policy and the draft behind it, and where a step whose earlier ones are missing sends the
+ * partner instead (a reload, a bookmark, a step typed ahead). Thin pages; this does the work.
+ */
+
+export type CancellationRouting =
+  | { kind: 'not-found' }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'blocked'; context: CancellationContext; reason: string; step: CancellationStep }
+  | { kind: 'step'; step: Exclude<CancellationStep, 'sucesso'>; context: CancellationContext; today: string }
+  | { kind: 'done'; context: CancellationContext; endorsement: ScopedEndorsement };
+
+const STEP_BY_PATH = new Map<string, CancellationStep>(CANCELLATION_STEPS.map((s) => [s.path, s.id]));
+const ORDER = CANCELLATION_STEPS.map((s) => s.id);
+
+export async function routeCancellation(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  passo: string,
+  query: URLSearchParams,
+): Promise<CancellationRouting> {
+  const step = STEP_BY_PATH.get(passo);
+  const contract = query.get('contratacao') ?? '';
+  if (!step || !/^\d{1,9}$/.test(contract)) return { kind: 'not-found' };
+  const idContratacao = Number(contract);
+  const db = await database();
+  // The middleware's guard let only a signed-in viewer of this generation reach the page.
+  const viewer = viewerOf(session, generation)!;
+  const scope = await scopeFor(db, viewer, 'APOLICES');
+  const today = brasiliaDay(now());
+  let context: CancellationContext;
+  try {
+    context = await cancellationContext(db, scope, generation, idContratacao, viewer.user.idUsuario, today);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { kind: 'not-found' };
+    throw error;
+  }
+
+  if (step === 'sucesso') {
+    const endorsement = await endorsementInScope(db, scope, generation, query.get('endosso') ?? '');
+    if (!endorsement || endorsement.id_contratacao !== idContratacao || endorsement.tipo === 'CONTATO') return { kind: 'not-found' };
+    return { kind: 'done', context, endorsement };
+  }
+  const reason = notCancellable(context.policy);
+  if (reason) return { kind: 'blocked', context, reason, step };
+  // A step ahead of the draft goes back to the first one it lacks.
+  const pending = pendingStep(context.draft?.dados);
+  if (ORDER.indexOf(step) > ORDER.indexOf(pending))
+    return { kind: 'redirect', to: cancellationPath(generation, pending, { contratacao: idContratacao }) };
+  return { kind: 'step', step, context, today };
+}
+
+/** The stepper's steps: those before the current one link back. */
+export const stepperSteps = (generation: 'v1' | 'v2', idContratacao: number) =>
+  CANCELLATION_STEPS.map((s) => ({ id: s.id, label: s.label, href: cancellationPath(generation, s.id, { contratacao: idContratacao }) }));
+
+export { previewOf, droppableCoverages };
+export const lineOf = (context: CancellationContext) => context.policy.line as ProductLine;
