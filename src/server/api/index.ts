@@ -7,11 +7,12 @@ import { quoteEndpoints } from './endpoints/quotes';
 import { historyEndpoints } from './endpoints/history';
 import { pagamentos } from './endpoints/pagamentos';
 import { policyEndpoints } from './endpoints/policies';
+import { endorsementEndpoints } from './endpoints/endorsements';
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
-  plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1'), ...policyEndpoints('v1')],
-  bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2'), ...policyEndpoints('v2')],
+  plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1'), ...policyEndpoints('v1'), ...endorsementEndpoints('v1')],
+  bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2'), ...policyEndpoints('v2'), ...endorsementEndpoints('v2')],
   gateway,
   auth,
   pagamentos,
