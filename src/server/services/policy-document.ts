@@ -20,7 +20,8 @@ import { insuredOf } from './quote-document';
  * current address (it is the insured's own contract), the partner who sold it and the IOF rate.
  */
 
-async function partiesOf(db: DB, generation: Generation, { nrApolice, contact }: PolicyDetail) {
+/** The insured (with their current contact), the partner who sold and the IOF rate: what only the documents show. */
+export async function partiesOf(db: DB, generation: Generation, { nrApolice, contact }: PolicyDetail) {
   const row = await db
     .selectFrom('policies as a')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')
