@@ -51,7 +51,7 @@ export function insuredLines(segurado: Record<string, unknown>): Line[] {
           { label: 'CPF', value: formatCpf(text(segurado.cpf)) },
           { label: 'Data de nascimento', value: formatIsoDate(text(segurado.dataNascimento)) },
         ];
-  const phone = text(segurado.telefone).replace(/^(\d{2})(\d{4,5})(\d{4})$/, '($1) $2-$3');
+  const phone = formatPhone(text(segurado.telefone));
   return [
     ...identity,
     { label: 'E-mail', value: text(segurado.email) },
@@ -59,6 +59,9 @@ export function insuredLines(segurado: Record<string, unknown>): Line[] {
     { label: 'Endereço', value: addressLine(address) },
   ];
 }
+
+/** '11987654321' → '(11) 98765-4321'; a landline's eight digits too. */
+export const formatPhone = (digits: string): string => digits.replace(/^(\d{2})(\d{4,5})(\d{4})$/, '($1) $2-$3');
 
 export function addressLine(address: Record<string, unknown>): string {
   const cep = text(address.cep).replace(/^(\d{5})(\d{3})$/, '$1-$2');

@@ -49,3 +49,7 @@ export const policyReportHref = (generation: 'v1' | 'v2', nrApolice: string, par
   parcela === undefined
     ? `${reportsBase(generation)}/apolice/apolice/${nrApolice}`
     : `${reportsBase(generation)}/boleto/apolice/${nrApolice}?parcela=${parcela}`;
+
+/** An endorsement's PDF: the same {type}/apolice/{nrApolice} routes, type 'endosso', naming the endorsement. */
+export const endorsementReportHref = (generation: 'v1' | 'v2', nrApolice: string, nrEndosso: string): string =>
+  `${reportsBase(generation)}/endosso/apolice/${nrApolice}?endosso=${nrEndosso}`;

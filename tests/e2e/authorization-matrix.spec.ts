@@ -94,6 +94,11 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/relatorios/[type]/[nrCotation]': { path: '/relatorios/cotacao/999999', expect: legacyOnly(404, 'v1') },
   // A policy or boleto nobody's scope holds: the same 404 as a foreign one (issue 13).
   '/relatorios/[type]/apolice/[nrApolice]': { path: '/relatorios/apolice/apolice/999999', expect: legacyOnly(404, 'v1') },
+  // Endorsements (issue 14): a contract outside the viewer's scope, existing or not, is the 404 page.
+  '/endosso/home/[idContratacao]': { path: '/endosso/home/999999', expect: legacyOnly(404, 'v1') },
+  '/endosso/contato/[idProposta]/[idContratacao]': { path: '/endosso/contato/202600000001/999999', expect: legacyOnly(404, 'v1') },
+  '/v2/endosso/home/[idContratacao]': { path: '/v2/endosso/home/999999', expect: v2Only(404, 'v2') },
+  '/v2/endosso/contato/[idProposta]/[idContratacao]': { path: '/v2/endosso/contato/202600000001/999999', expect: v2Only(404, 'v2') },
   '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
   // The AFS redirect page (the seller and the admin group hold OFERTAS_DISPONIVEIS_AFS) and its
   // built-in receiver, public and POST-only: a GET explains itself with 405.
@@ -125,6 +130,12 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/relatorios/pdf/boleto/apolice/999999?parcela=1',
     expect: v2Only(404, 'v2'),
   },
+};
+
+const CONTACT = {
+  email: 'matriz@exemplo.com.br',
+  telefone: '11912345678',
+  endereco: { cep: '01310100', logradouro: 'Avenida Paulista', numero: '1', bairro: 'Bela Vista', cidade: 'São Paulo', uf: 'SP' },
 };
 
 /** API endpoints ('METHOD /path') → a request and the outcome per account. */
@@ -240,6 +251,17 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     path: '/api/plataforma/v1/apolices/999999/parcelas/1/segunda-via',
     body: { vencimento: '2099-01-01' },
     expect: legacyOnly(400, 401),
+  },
+  // A valid contact for a contract nobody's scope holds: the same 404 as another company's (issue 14).
+  'POST /api/bff/v1/apolices/:idContratacao/endossos/contato': {
+    path: '/api/bff/v1/apolices/999999/endossos/contato',
+    body: CONTACT,
+    expect: v2Only(404, 401),
+  },
+  'POST /api/plataforma/v1/apolices/:idContratacao/endossos/contato': {
+    path: '/api/plataforma/v1/apolices/999999/endossos/contato',
+    body: CONTACT,
+    expect: legacyOnly(404, 401),
   },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },

@@ -86,6 +86,12 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/ofertas/cadastro/[idSimulador]': { adminV2: ['/v2/ofertas/cadastro/1'] },
   '/v2/propostas/analise': { adminV2: ['/v2/propostas/analise'] },
   '/v2/apolices': { parceiro: ['/v2/apolices'] },
+  // Endorsements (issue 14) of the seed's policies: the partner's life policy (contract 100001,
+  // proposal 1) and the legacy seller's residential one (contract 100004, proposal 6).
+  '/v2/endosso/home/[idContratacao]': { parceiro: ['/v2/endosso/home/100001'] },
+  '/v2/endosso/contato/[idProposta]/[idContratacao]': { parceiro: [`/v2/endosso/contato/${new Date().getFullYear()}00000001/100001`] },
+  '/endosso/home/[idContratacao]': { vendedor: ['/endosso/home/100004'] },
+  '/endosso/contato/[idProposta]/[idContratacao]': { vendedor: [`/endosso/contato/${new Date().getFullYear()}00000006/100004`] },
   // The seed's one policy: the partner's life proposal, accepted straight through (branch 1391, sequence 1).
   '/v2/apolices/[nrApolice]': { parceiro: [`/v2/apolices/1391${new Date().getFullYear()}0000001`] },
   '/apolices': { vendedor: ['/apolices'] },

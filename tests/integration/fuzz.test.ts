@@ -34,6 +34,10 @@ const BUSINESS_TABLES = [
   'offers',
   'quotes',
   'proposals',
+  'policies',
+  'installments',
+  'endorsements',
+  'refunds',
 ];
 
 async function fingerprint(): Promise<string> {

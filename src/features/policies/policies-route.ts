@@ -9,6 +9,7 @@ import { payableCharges, type ChargeView } from '../../server/services/charges';
 import { qrSvg } from '../../server/qr';
 import { isPayableOn, secondCopyWindow } from '../../lib/charges';
 import { scopeFor } from '../../server/services/scope';
+import { endorsementHistory } from '../../server/services/endorsements';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
 const PRODUCT_OPTIONS = Object.values(PRODUCTS).map((p) => ({ code: p.code, name: p.name }));
@@ -50,5 +51,7 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
     if (isPayableOn(charge, today))
       charges[Number(numero)] = { ...charge, qr: await qrSvg(charge.pixCopiaECola, `QR code Pix da parcela ${numero}`) };
   const mayCharge = open !== undefined && Object.keys(open).length > 0;
-  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today) };
+  // The refunds a cancellation left, owed or paid: the endorsements carry them.
+  const refunds = (await endorsementHistory(db, policy.id)).filter((e) => e.restituicao !== null);
+  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds };
 }

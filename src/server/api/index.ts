@@ -7,12 +7,23 @@ import { quoteEndpoints } from './endpoints/quotes';
 import { historyEndpoints } from './endpoints/history';
 import { pagamentos } from './endpoints/pagamentos';
 import { policyEndpoints } from './endpoints/policies';
+import { endorsementEndpoints } from './endpoints/endorsements';
 import { cancellationEndpoints } from './endpoints/cancellation';
+import type { Generation } from '../../lib/quote-flow';
+
+/** The endpoints both generations have, each under its session's base. */
+const ofGeneration = (generation: Generation) => [
+  ...quoteEndpoints(generation),
+  ...historyEndpoints(generation),
+  ...policyEndpoints(generation),
+  ...endorsementEndpoints(generation),
+  ...cancellationEndpoints(generation),
+];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
-  plataforma: [...plataforma, ...quoteEndpoints('v1'), ...historyEndpoints('v1'), ...policyEndpoints('v1'), ...cancellationEndpoints('v1')],
-  bff: [...bff, ...quoteEndpoints('v2'), ...historyEndpoints('v2'), ...policyEndpoints('v2'), ...cancellationEndpoints('v2')],
+  plataforma: [...plataforma, ...ofGeneration('v1')],
+  bff: [...bff, ...ofGeneration('v2')],
   gateway,
   auth,
   pagamentos,

@@ -10,6 +10,9 @@ import { findPolicy } from '../services/policies';
 import { payableCharges } from '../services/charges';
 import { scopeFor } from '../services/scope';
 import { boletoDocument, policyDocument } from '../services/policy-document';
+import { endorsementInScope } from '../services/endorsements';
+import { endorsementDocument } from '../services/endorsement-document';
+import { endorsementPdfFileName, renderEndorsementPdf } from './endorsement-pdf';
 import { policyPdfFileName, renderPolicyPdf } from './policy-pdf';
 import { boletoPdfFileName, renderBoletoPdf } from './boleto-pdf';
 import { pdfResponse } from './response';
@@ -17,22 +20,24 @@ import { pdfResponse } from './response';
 /**
  * The policy and the boleto of one of its installments as PDFs, both generations — SPEC §2's
  * /relatorios/{type}/apolice/{nrApolice} and /v2/relatorios/pdf/{type}/apolice/{nrApolice}, type
- * 'apolice' or 'boleto' (?parcela=N). The policy goes through the APOLICES scope, the boleto
- * through BOLETOS; whatever the viewer may not see or pay — another company's policy, an unknown
- * or malformed number, a paid, cancelled or overdue installment without a charge to pay today, a
+ * 'apolice', 'boleto' (?parcela=N) or 'endosso' (?endosso=N, issue 14). The policy and its
+ * endorsements go through the APOLICES scope, the boleto through BOLETOS; whatever the viewer may not see or pay — another company's policy, an unknown
+ * or malformed number, an endorsement of another policy, a paid, cancelled or overdue installment without a charge to pay today, a
  * card or debit policy — is the same 404, so numbers cannot be probed (decision 034).
  */
 export interface PolicyPdfRequest {
   type: string | undefined;
   nrApolice: string | undefined;
   parcela: string | null;
+  /** The endorsement's number, for type 'endosso'. */
+  endosso?: string | null;
 }
 
 /** The PDF for this viewer, or undefined: the route answers the 404 page. */
 export async function policyPdfResponse(
   db: DB,
   viewer: SessionViewer | undefined,
-  { type, nrApolice, parcela }: PolicyPdfRequest,
+  { type, nrApolice, parcela, endosso }: PolicyPdfRequest,
   at: Date,
 ): Promise<Response | undefined> {
   if (!viewer || !nrApolice || !/^\d{1,20}$/.test(nrApolice)) return undefined;
@@ -42,6 +47,15 @@ export async function policyPdfResponse(
     const policy = await findPolicy(db, await scopeFor(db, viewer, 'APOLICES'), generation, nrApolice, today);
     if (!policy) return undefined;
     return pdfResponse(await renderPolicyPdf(await policyDocument(db, generation, policy)), policyPdfFileName(nrApolice));
+  }
+  if (type === 'endosso') {
+    if (!endosso || !/^\d{1,20}$/.test(endosso)) return undefined;
+    const scope = await scopeFor(db, viewer, 'APOLICES');
+    const endorsement = await endorsementInScope(db, scope, generation, endosso);
+    const policy = endorsement?.nr_apolice === nrApolice ? await findPolicy(db, scope, generation, nrApolice, today) : undefined;
+    if (!endorsement || !policy) return undefined;
+    const document = await endorsementDocument(db, generation, policy, endorsement);
+    return pdfResponse(await renderEndorsementPdf(document), endorsementPdfFileName(nrApolice, endosso));
   }
   if (type !== 'boleto' || !parcela || !/^\d{1,3}$/.test(parcela)) return undefined;
   const numero = Number(parcela);
@@ -55,7 +69,12 @@ export async function policyPdfResponse(
 
 export function policyPdfRoute(generation: Generation): APIRoute {
   return async ({ params, url, locals, rewrite }) => {
-    const request = { type: params.type, nrApolice: params.nrApolice, parcela: url.searchParams.get('parcela') };
+    const request = {
+      type: params.type,
+      nrApolice: params.nrApolice,
+      parcela: url.searchParams.get('parcela'),
+      endosso: url.searchParams.get('endosso'),
+    };
     const response = await policyPdfResponse(await database(), viewerOf(locals.session, generation), request, now());
     return response ?? rewrite('/404');
   };

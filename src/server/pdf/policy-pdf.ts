@@ -96,16 +96,7 @@ export async function renderPolicyPdf(input: PolicyDocument): Promise<Uint8Array
     ],
     3,
   );
-  page.section('Seguradora');
-  page.fields(
-    [
-      { label: 'Razão social', value: INSURER.name },
-      { label: 'CNPJ', value: INSURER.cnpj },
-      { label: 'Código SUSEP', value: INSURER.susepCode },
-      { label: 'Endereço', value: INSURER.address, wide: true },
-    ],
-    3,
-  );
+  page.insurer();
   page.insured(doc.insured);
   page.section('Parceiro (corretor)');
   page.fields(
@@ -142,7 +133,8 @@ export async function renderPolicyPdf(input: PolicyDocument): Promise<Uint8Array
   return bytes;
 }
 
-function consumerChannels(): string[] {
+/** The consumer's channels every document of the contract ends with. */
+export function consumerChannels(): string[] {
   return [
     `SAC ${INSURER.name}: ${INSURER.sac} (24 horas); deficientes auditivos ou de fala: ${INSURER.sacHearingImpaired}. ${INSURER.site}`,
     `Ouvidoria: ${INSURER.ouvidoria}, quando a resposta do SAC não resolver a sua questão.`,

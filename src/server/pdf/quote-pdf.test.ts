@@ -256,5 +256,6 @@ describe('toWinAnsi', () => {
     ['Ŕita\tŁ', 'Rita ?'],
     ['Ação'.normalize('NFD'), 'Ação'],
     ['emoji 😀', 'emoji ?'],
+    ['R$ 240,35 − R$ 96,14, idade ≥ 18', 'R$ 240,35 – R$ 96,14, idade >= 18'],
   ])('%s → %s', (input, output) => expect(toWinAnsi(input)).toBe(output));
 });

@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Cents } from '../../lib/products/types';
 import { formatMoney } from '../../lib/masks';
 import { COVERAGE_PREMIUM_NOTE } from '../../lib/quote-summary';
+import { INSURER } from '../../lib/insurer';
 
 /*
  * What every PDF of the portal shares (decision 015: pdfkit with its standard Helvetica fonts): the
@@ -106,10 +107,13 @@ function isWinAnsi(char: string): boolean {
   const code = char.codePointAt(0) ?? 0;
   return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || code === 0x0a || WIN_ANSI_EXTRAS.has(char);
 }
+/** Signs outside WinAnsi that have a faithful twin in it (the refund's 'R$ 240,35 − R$ 96,14'). */
+const WIN_ANSI_TWINS: Record<string, string> = { '−': '–', '≤': '<=', '≥': '>=', '‐': '-', '‑': '-' };
 export function toWinAnsi(text: string): string {
   let result = '';
   for (const char of text.normalize('NFC')) {
     if (isWinAnsi(char)) result += char;
+    else if (WIN_ANSI_TWINS[char]) result += WIN_ANSI_TWINS[char];
     else if (/\s/u.test(char)) result += ' ';
     else {
       const base = char.normalize('NFD').replace(/\p{M}+/gu, '');
@@ -331,6 +335,20 @@ export class PageWriter {
       drawRow(cells, style);
     }
     this.pdf.moveDown(0.4);
+  }
+
+  /** Who insures, as Circular SUSEP 642/2021 asks every document of the contract to say. */
+  insurer(): void {
+    this.section('Seguradora');
+    this.fields(
+      [
+        { label: 'Razão social', value: INSURER.name },
+        { label: 'CNPJ', value: INSURER.cnpj },
+        { label: 'Código SUSEP', value: INSURER.susepCode },
+        { label: 'Endereço', value: INSURER.address, wide: true },
+      ],
+      3,
+    );
   }
 
   insured(insured: Insured): void {

@@ -66,6 +66,9 @@ export interface EndorsementSummary {
   premioNovo: number;
   /** What a cancellation gives back; null for a change with no refund. */
   restituicao: number | null;
+  /** The refund's state and the day it is due to be paid (null with no refund). */
+  restituicaoStatus: 'DEVIDA' | 'PAGA' | null;
+  restituicaoPrevista: string | null;
 }
 
 /** A policy's endorsements, oldest first (the endorsement home's history). */
@@ -74,7 +77,7 @@ export async function endorsementHistory(db: DB, policyId: number): Promise<Endo
     .selectFrom('endorsements as e')
     .innerJoin('users as u', 'u.id', 'e.user_id')
     .leftJoin('refunds as r', 'r.endorsement_id', 'e.id')
-    .select(['e.nr_endosso', 'e.tipo', 'e.efetiva_em', 'e.created_at', 'u.nome', 'e.premio_anterior', 'e.premio_novo', 'r.valor'])
+    .select(['e.nr_endosso', 'e.tipo', 'e.efetiva_em', 'e.created_at', 'u.nome', 'e.premio_anterior', 'e.premio_novo', 'r.valor', 'r.status', 'r.prevista_para'])
     .where('e.policy_id', '=', policyId)
     .orderBy('e.id')
     .execute();
@@ -87,6 +90,8 @@ export async function endorsementHistory(db: DB, policyId: number): Promise<Endo
     premioAnterior: r.premio_anterior,
     premioNovo: r.premio_novo,
     restituicao: r.valor,
+    restituicaoStatus: r.status,
+    restituicaoPrevista: r.prevista_para,
   }));
 }
 

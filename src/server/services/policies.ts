@@ -295,7 +295,7 @@ export interface PolicyDetail extends PolicyRow {
 }
 
 /** The contact data a quote's insured was sold with (lib/products/insured.ts). */
-const contactOf = (segurado: Record<string, unknown>): InsuredContact => ({
+export const contactOf = (segurado: Record<string, unknown>): InsuredContact => ({
   email: String(segurado.email ?? ''),
   telefone: String(segurado.telefone ?? ''),
   endereco: segurado.endereco as InsuredContact['endereco'],

@@ -17,10 +17,11 @@ import { insuredOf } from './quote-document';
 /*
  * The policy's and the boleto's PDF content (decision 034) from a policy the viewer's scope already
  * found (findPolicy): these add what only the documents show — the insured's whole document and
- * address (it is the insured's own contract), the partner who sold it and the IOF rate.
+ * current address (it is the insured's own contract), the partner who sold it and the IOF rate.
  */
 
-async function partiesOf(db: DB, generation: Generation, nrApolice: string) {
+/** The insured (with their current contact), the partner who sold and the IOF rate: what only the documents show. */
+export async function partiesOf(db: DB, generation: Generation, { nrApolice, contact }: PolicyDetail) {
   const row = await db
     .selectFrom('policies as a')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')
@@ -32,7 +33,8 @@ async function partiesOf(db: DB, generation: Generation, nrApolice: string) {
     .executeTakeFirstOrThrow();
   const commissionPercent = row.comissao_centesimos / 100;
   return {
-    insured: insuredOf(row.segurado as Record<string, unknown>),
+    // The insured's contact as it is now: a contact endorsement replaces the quote's (issue 14).
+    insured: insuredOf({ ...(row.segurado as Record<string, unknown>), ...contact }),
     // The quote's PDF names the same partner (services/quote-document.ts).
     partner: { razaoSocial: row.razao_social ?? 'Portal de Parceiros', cnpj: row.cnpj ? formatCnpj(row.cnpj) : '', commissionPercent },
     iofRate: (row.precificacao as unknown as StoredPricing).iofRate,
@@ -41,7 +43,7 @@ async function partiesOf(db: DB, generation: Generation, nrApolice: string) {
 }
 
 export async function policyDocument(db: DB, generation: Generation, policy: PolicyDetail): Promise<PolicyDocument> {
-  const { insured, partner, iofRate, emitidaEm } = await partiesOf(db, generation, policy.nrApolice);
+  const { insured, partner, iofRate, emitidaEm } = await partiesOf(db, generation, policy);
   return {
     nrApolice: policy.nrApolice,
     idContratacao: policy.idContratacao,
@@ -85,7 +87,7 @@ export async function boletoDocument(
   charge: ChargeView,
   now: Date,
 ): Promise<BoletoDocument> {
-  const { insured, emitidaEm } = await partiesOf(db, generation, policy.nrApolice);
+  const { insured, emitidaEm } = await partiesOf(db, generation, policy);
   return {
     nrApolice: policy.nrApolice,
     installment: { number: numero, count: policy.installments.length },

@@ -19,7 +19,8 @@ const params = z.object({
 });
 const isoDay = z.string('Escolha o novo vencimento.').regex(/^\d{4}-\d{2}-\d{2}$/, 'Escolha o novo vencimento.');
 
-async function viewerOf(ctx: Context, generation: Generation): Promise<SessionViewer> {
+/** The signed-in user as the scopes read them, from the API's session of either generation. */
+export async function viewerOf(ctx: Context, generation: Generation): Promise<SessionViewer> {
   return generation === 'v2'
     ? { generation, user: await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false }) }
     : { generation, user: await loadV1User(ctx.db, ctx.auth.user) };

@@ -1,0 +1,44 @@
+import { database } from '../../server/database';
+import { now } from '../../server/clock';
+import { brasiliaDay } from '../../lib/format';
+import { viewerOf, type PortalSession } from '../../lib/session';
+import { ENDORSEMENT_CLOSED, offeredEndorsements } from '../../lib/endorsement-home';
+import { findPolicyByContract } from '../../server/services/policies';
+import { endorsementHistory } from '../../server/services/endorsements';
+import { scopeFor } from '../../server/services/scope';
+
+/**
+ * What the endorsement pages need, for both generations: thin pages, this does the work. A contract
+ * outside the viewer's APOLICES scope — another company's, an unknown or malformed number — is
+ * undefined, and the page answers the same 404 whether it exists or not.
+ */
+type Generation = 'v1' | 'v2';
+
+async function scopedPolicy(generation: Generation, session: PortalSession, idContratacao: string) {
+  if (!/^\d{1,9}$/.test(idContratacao)) return undefined;
+  const db = await database();
+  // The middleware's guard let only a signed-in viewer of this generation reach the page.
+  const scope = await scopeFor(db, viewerOf(session, generation)!, 'APOLICES');
+  const policy = await findPolicyByContract(db, scope, generation, Number(idContratacao), brasiliaDay(now()));
+  return policy && { db, policy };
+}
+
+/** The policy, its endorsements, and those its state offers (or why none). */
+export async function endorsementHomePage(generation: Generation, session: PortalSession, idContratacao: string) {
+  const found = await scopedPolicy(generation, session, idContratacao);
+  if (!found) return undefined;
+  const { db, policy } = found;
+  return {
+    policy,
+    history: await endorsementHistory(db, policy.id),
+    offered: offeredEndorsements(policy.status),
+    closed: ENDORSEMENT_CLOSED[policy.status],
+  };
+}
+
+/** The contact form's policy: the proposal and the contract must be the same policy's. */
+export async function contactEndorsementPage(generation: Generation, session: PortalSession, nrProposta: string, idContratacao: string) {
+  const found = await scopedPolicy(generation, session, idContratacao);
+  if (!found || found.policy.nrProposta !== nrProposta) return undefined;
+  return { policy: found.policy, closed: ENDORSEMENT_CLOSED[found.policy.status] };
+}
