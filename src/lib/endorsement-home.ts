@@ -1,4 +1,5 @@
 import type { PolicyStatus } from './policies';
+import { cancellationPath } from './cancellation';
 
 /*
  * The endorsement home (issue 14): where each endorsement starts, and which a policy's state offers.
@@ -13,7 +14,7 @@ export const ENDORSEMENT_PATHS = {
   home: (generation: Generation, idContratacao: number) => `${base(generation)}/home/${idContratacao}`,
   contact: (generation: Generation, nrProposta: string, idContratacao: number) =>
     `${base(generation)}/contato/${nrProposta}/${idContratacao}`,
-  cancellation: (generation: Generation, idContratacao: number) => `${base(generation)}/cancelamento/motivo?contratacao=${idContratacao}`,
+  cancellation: (generation: Generation, idContratacao: number) => cancellationPath(generation, 'motivo', { contratacao: idContratacao }),
 } as const;
 
 export interface EndorsementAction {

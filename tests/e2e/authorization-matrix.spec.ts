@@ -99,6 +99,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/endosso/contato/[idProposta]/[idContratacao]': { path: '/endosso/contato/202600000001/999999', expect: legacyOnly(404, 'v1') },
   '/v2/endosso/home/[idContratacao]': { path: '/v2/endosso/home/999999', expect: v2Only(404, 'v2') },
   '/v2/endosso/contato/[idProposta]/[idContratacao]': { path: '/v2/endosso/contato/202600000001/999999', expect: v2Only(404, 'v2') },
+  '/endosso/cancelamento/[...passo]': { path: '/endosso/cancelamento/motivo?contratacao=999999', expect: legacyOnly(404, 'v1') },
+  '/v2/endosso/cancelamento/[...passo]': { path: '/v2/endosso/cancelamento/motivo?contratacao=999999', expect: v2Only(404, 'v2') },
   '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
   // The AFS redirect page (the seller and the admin group hold OFERTAS_DISPONIVEIS_AFS) and its
   // built-in receiver, public and POST-only: a GET explains itself with 405.
@@ -263,6 +265,18 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     body: CONTACT,
     expect: legacyOnly(404, 401),
   },
+  // The cancellation's steps and its confirmation for a contract nobody's scope holds (issue 14).
+  ...Object.fromEntries(
+    (['bff', 'plataforma'] as const).flatMap((base) => {
+      const expect = base === 'bff' ? v2Only(404, 401) : legacyOnly(404, 401);
+      const at = (step: string) => `/api/${base}/v1/apolices/999999/cancelamento${step}`;
+      return [
+        [`PUT /api/${base}/v1/apolices/:idContratacao/cancelamento/motivo`, { path: at('/motivo'), body: { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-12-01' }, expect }],
+        [`PUT /api/${base}/v1/apolices/:idContratacao/cancelamento/coberturas`, { path: at('/coberturas'), body: { escopo: 'TOTAL' }, expect }],
+        [`POST /api/${base}/v1/apolices/:idContratacao/cancelamento`, { path: at(''), body: { chave: '00000000-0000-4000-8000-000000000000' }, expect }],
+      ];
+    }),
+  ),
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

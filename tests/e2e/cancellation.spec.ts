@@ -59,9 +59,13 @@ for (const generation of ['v2', 'v1'] as const) {
     await signIn(page, account);
     const policy = await paidPolicy(page, browser, generation);
     const start = `${policy.prefix}/endosso/cancelamento/motivo?contratacao=${policy.idContratacao}`;
+    // From the policy's page, as a partner finds it.
+    await page.getByRole('link', { name: 'Endossos' }).click();
+    await page.getByRole('link', { name: 'Cancelar apólice' }).click();
+    await expect(page).toHaveURL(start);
     // A step ahead of the draft goes back to the first it lacks.
     await page.goto(start.replace('motivo', 'resumo'));
-    await expect(page).toHaveURL(new RegExp(`/endosso/cancelamento/motivo\\?contratacao=${policy.idContratacao}$`));
+    await expect(page).toHaveURL(start);
 
     // A day before the term is refused in pt-BR; nothing is kept.
     await reason(page, 'O segurado', 'Venda ou perda do bem segurado', '2020-01-01');
@@ -133,7 +137,7 @@ for (const generation of ['v2', 'v1'] as const) {
     await expect(page.getByTestId('parcelas')).toContainText('Paga em');
     // A cancelled policy takes no other cancellation.
     await page.goto(start);
-    await expect(page.getByText('Esta apólice está cancelada: não aceita novos endossos.')).toBeVisible();
+    await expect(page.getByText('Esta apólice está cancelada: não aceita endossos.')).toBeVisible();
   });
 }
 

@@ -91,6 +91,9 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/endosso/home/[idContratacao]': { parceiro: ['/v2/endosso/home/100001'] },
   '/v2/endosso/contato/[idProposta]/[idContratacao]': { parceiro: [`/v2/endosso/contato/${new Date().getFullYear()}00000001/100001`] },
   '/endosso/home/[idContratacao]': { vendedor: ['/endosso/home/100004'] },
+  // The cancellation's first step (the others need a draft: tests/e2e/cancellation.spec.ts).
+  '/v2/endosso/cancelamento/[...passo]': { parceiro: ['/v2/endosso/cancelamento/motivo?contratacao=100001'] },
+  '/endosso/cancelamento/[...passo]': { vendedor: ['/endosso/cancelamento/motivo?contratacao=100004'] },
   '/endosso/contato/[idProposta]/[idContratacao]': { vendedor: [`/endosso/contato/${new Date().getFullYear()}00000006/100004`] },
   // The seed's one policy: the partner's life proposal, accepted straight through (branch 1391, sequence 1).
   '/v2/apolices/[nrApolice]': { parceiro: [`/v2/apolices/1391${new Date().getFullYear()}0000001`] },

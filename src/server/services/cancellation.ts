@@ -20,6 +20,7 @@ import {
   type ReasonStep,
 } from '../../lib/cancellation';
 import { reducedInstallments } from '../../lib/endorsements';
+import { ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
 import { refundAccountSchema } from '../../lib/refund-account';
 import type { Scope } from '../../lib/scope';
 import type { ProductLine } from '../../lib/simulators';
@@ -35,8 +36,6 @@ import { recordEndorsement } from './endorsements';
  */
 
 const MESSAGES = {
-  cancelled: 'Esta apólice está cancelada: não aceita novos endossos.',
-  expired: 'A vigência desta apólice terminou: não há o que cancelar.',
   stale: 'Este cancelamento não está mais em andamento: recomece pelo motivo.',
   steps: 'Preencha as etapas anteriores do cancelamento.',
   account: 'Informe a conta ou a chave Pix para a restituição.',
@@ -102,8 +101,7 @@ export async function cancellationContext(
 }
 
 /** Why a policy takes no cancellation now; undefined when it does. */
-export const notCancellable = (policy: PolicyDetail): string | undefined =>
-  policy.status === 'CANCELADA' ? MESSAGES.cancelled : policy.status === 'VENCIDA' ? MESSAGES.expired : undefined;
+export const notCancellable = (policy: PolicyDetail): string | undefined => ENDORSEMENT_CLOSED[policy.status];
 
 /** The furthest step a draft may open: the first one it lacks, or the last before the confirmation. */
 export function pendingStep(draft: DraftData | undefined): CancellationStep {
