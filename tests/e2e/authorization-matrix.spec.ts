@@ -271,9 +271,18 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
       const expect = base === 'bff' ? v2Only(404, 401) : legacyOnly(404, 401);
       const at = (step: string) => `/api/${base}/v1/apolices/999999/cancelamento${step}`;
       return [
-        [`PUT /api/${base}/v1/apolices/:idContratacao/cancelamento/motivo`, { path: at('/motivo'), body: { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-12-01' }, expect }],
-        [`PUT /api/${base}/v1/apolices/:idContratacao/cancelamento/coberturas`, { path: at('/coberturas'), body: { escopo: 'TOTAL' }, expect }],
-        [`POST /api/${base}/v1/apolices/:idContratacao/cancelamento`, { path: at(''), body: { chave: '00000000-0000-4000-8000-000000000000' }, expect }],
+        [
+          `PUT /api/${base}/v1/apolices/:idContratacao/cancelamento/motivo`,
+          { path: at('/motivo'), body: { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-12-01' }, expect },
+        ],
+        [
+          `PUT /api/${base}/v1/apolices/:idContratacao/cancelamento/coberturas`,
+          { path: at('/coberturas'), body: { escopo: 'TOTAL' }, expect },
+        ],
+        [
+          `POST /api/${base}/v1/apolices/:idContratacao/cancelamento`,
+          { path: at(''), body: { chave: '00000000-0000-4000-8000-000000000000' }, expect },
+        ],
       ];
     }),
   ),

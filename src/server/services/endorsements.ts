@@ -77,7 +77,18 @@ export async function endorsementHistory(db: DB, policyId: number): Promise<Endo
     .selectFrom('endorsements as e')
     .innerJoin('users as u', 'u.id', 'e.user_id')
     .leftJoin('refunds as r', 'r.endorsement_id', 'e.id')
-    .select(['e.nr_endosso', 'e.tipo', 'e.efetiva_em', 'e.created_at', 'u.nome', 'e.premio_anterior', 'e.premio_novo', 'r.valor', 'r.status', 'r.prevista_para'])
+    .select([
+      'e.nr_endosso',
+      'e.tipo',
+      'e.efetiva_em',
+      'e.created_at',
+      'u.nome',
+      'e.premio_anterior',
+      'e.premio_novo',
+      'r.valor',
+      'r.status',
+      'r.prevista_para',
+    ])
     .where('e.policy_id', '=', policyId)
     .orderBy('e.id')
     .execute();

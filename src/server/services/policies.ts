@@ -309,7 +309,10 @@ export async function findPolicyByContract(
   idContratacao: number,
   today: string,
 ): Promise<PolicyDetail | undefined> {
-  const row = await policiesInScope(db, scope, generation).select('a.nr_apolice').where('a.id_contratacao', '=', idContratacao).executeTakeFirst();
+  const row = await policiesInScope(db, scope, generation)
+    .select('a.nr_apolice')
+    .where('a.id_contratacao', '=', idContratacao)
+    .executeTakeFirst();
   return row ? findPolicy(db, scope, generation, row.nr_apolice, today) : undefined;
 }
 
