@@ -135,3 +135,18 @@ export type DocumentFilters = Omit<z.output<typeof documentQuerySchema>, 'page'>
 /** Reads the list's filters from an address; every bad value is a field error in pt-BR. */
 export const parseDocumentQuery = (query: URLSearchParams | Record<string, unknown>): ParsedListQuery<DocumentFilters> =>
   parseListQuery(documentQuerySchema, query);
+
+/** The addresses of the documents' pages, per generation. */
+const DOCUMENT_PAGES = {
+  v1: { envio: '/documentos/envio', consulta: '/documentos/consulta', arquivo: '/documentos/arquivo' },
+  v2: { envio: '/v2/documentos/envio', consulta: '/v2/documentos/consulta', arquivo: '/v2/documentos/arquivo' },
+} as const;
+
+export const documentPages = (generation: 'v1' | 'v2') => DOCUMENT_PAGES[generation];
+
+/** The upload page of a proposal, or of a policy's proposal. */
+export const uploadHref = (generation: 'v1' | 'v2', ref: { proposta: string } | { apolice: string }) =>
+  `${DOCUMENT_PAGES[generation].envio}?${new URLSearchParams(ref)}`;
+
+/** A document's download: a page route, so a foreign one is the portal's 404 page. */
+export const downloadHref = (generation: 'v1' | 'v2', id: number) => `${DOCUMENT_PAGES[generation].arquivo}/${id}`;
