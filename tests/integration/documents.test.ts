@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
@@ -12,6 +13,7 @@ import { decideProposal } from '../../src/server/services/acceptance';
 import { findUserByEmail } from '../../src/server/services/principals';
 import { DOCUMENT_MAX_BYTES } from '../../src/lib/documents';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
+import { hostileText } from '../fixtures/hostile-text';
 
 /**
  * Issue 14, documents through the API of both generations: an upload is checked by name, size and
@@ -55,13 +57,22 @@ async function as(email: string): Promise<Record<string, string>> {
 
 const baseOf = (email: string) => (email.endsWith('@legado.demo') ? 'plataforma' : 'bff');
 
+/** A name as the island sends it; one with a lone surrogate (no UTF-8 form) as the bytes a client would garble it to. */
+const encodedName = (name: string) => {
+  try {
+    return encodeURIComponent(name);
+  } catch {
+    return '%ED%B3%BF';
+  }
+};
+
 /** Sends a file's bytes as the upload island does: raw body, name in the header, kind in the query. */
 async function upload(email: string, nrProposta: string, name: string, bytes: Uint8Array, categoria = 'LAUDO_VISTORIA') {
   await changesSettled(db);
   const response = await api.handle(
     new Request(`http://portal.test/api/${baseOf(email)}/v1/propostas/${nrProposta}/documentos?categoria=${categoria}`, {
       method: 'POST',
-      headers: { ...(await as(email)), 'content-type': 'application/octet-stream', 'x-nome-arquivo': encodeURIComponent(name) },
+      headers: { ...(await as(email)), 'content-type': 'application/octet-stream', 'x-nome-arquivo': encodedName(name) },
       body: bytes as Uint8Array<ArrayBuffer>,
     }),
     { ip: '10.0.0.1', db: async () => db },
@@ -243,4 +254,26 @@ describe('the legacy generation', () => {
     expect((await download('consultor@legado.demo', id)).status).toBe(404);
     expect((await download(PARTNER_ADMIN, id)).status).toBe(404);
   });
+});
+
+describe('an upload under random names and bytes (signed in)', () => {
+  it('never answers 5xx, and stores a row only for what it accepted', async () => {
+    const nrProposta = await awaitingDocuments();
+    const headTypes = fc.constantFrom(MINIMAL_PDF.slice(0, 8), MINIMAL_PNG.slice(0, 8), new Uint8Array([0x4d, 0x5a]), new Uint8Array());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(hostileText(), fc.string({ maxLength: 200 })),
+        headTypes,
+        fc.uint8Array({ maxLength: 64 }),
+        async (name, head, tail) => {
+          const documents = await documentCount();
+          const bytes = new Uint8Array([...head, ...tail]);
+          const sent = await upload(PARTNER, nrProposta, name, bytes, 'OUTRO');
+          expect(sent.status, JSON.stringify(sent.json)).toBeLessThan(500);
+          expect(await documentCount()).toBe(sent.status === 200 ? documents + 1 : documents);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
 });
