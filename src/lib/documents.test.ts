@@ -27,8 +27,9 @@ describe('a file name is refused', () => {
 });
 
 describe('a file name is accepted', () => {
-  it.each(['laudo.pdf', 'Comprovante de residência (março).jpeg', 'RG frente.PNG', 'a.b.c.pdf', 'sem-extensão', '📄 nota.pdf'])('%j', (name) =>
-    expect(nameProblem(name)).toBeUndefined(),
+  it.each(['laudo.pdf', 'Comprovante de residência (março).jpeg', 'RG frente.PNG', 'a.b.c.pdf', 'sem-extensão', '📄 nota.pdf'])(
+    '%j',
+    (name) => expect(nameProblem(name)).toBeUndefined(),
   );
 });
 
@@ -65,11 +66,20 @@ describe('content-disposition', () => {
 describe('the list filters', () => {
   it('reads good filters, blanks being no filter', () => {
     expect(
-      parseDocumentQuery(new URLSearchParams('nrProposta=123&segurado=111.444.777-35&categoria=outro&de=2026-11-01&ate=2026-11-30&nrApolice=')),
+      parseDocumentQuery(
+        new URLSearchParams('nrProposta=123&segurado=111.444.777-35&categoria=outro&de=2026-11-01&ate=2026-11-30&nrApolice='),
+      ),
     ).toEqual({
       ok: true,
       page: 1,
-      filters: { nrProposta: '123', segurado: '11144477735', categoria: 'OUTRO', de: '2026-11-01', ate: '2026-11-30', nrApolice: undefined },
+      filters: {
+        nrProposta: '123',
+        segurado: '11144477735',
+        categoria: 'OUTRO',
+        de: '2026-11-01',
+        ate: '2026-11-30',
+        nrApolice: undefined,
+      },
     });
   });
 

@@ -75,11 +75,11 @@ export function documentEndpoints(generation: Generation) {
       params: proposalParams,
       query: z.object({ categoria: categoryField }),
       async handle(ctx) {
-        const name = nameOf(ctx.request);
         const viewer = await viewerOf(ctx, generation);
         const scope = await documentScopeFor(ctx.db, viewer);
         const proposal = await proposalInScope(ctx.db, scope, generation, { nrProposta: ctx.params.nrProposta });
         if (!proposal) throw documentNotFound('proposta');
+        const name = nameOf(ctx.request);
         const bytes = await bytesOf(ctx.request);
         const checked = await checkUpload(name, bytes);
         if (!checked.ok) throw new ApiError(checked.status, checked.message, checked.errors);
