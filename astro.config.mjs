@@ -8,7 +8,9 @@ export default defineConfig({
   output: 'server',
   // PORTAL_DIST lets two builds of one checkout live side by side (e.g. a second e2e run).
   outDir: process.env.PORTAL_DIST ?? './dist',
-  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
+  // The largest body any route takes (a 10 MB document upload, src/server/request-body.ts
+  // BODY_LIMITS): the outer bound. Every other route is held to its own 1 MB by our count.
+  adapter: node({ mode: 'standalone', bodySizeLimit: 10 * 1024 * 1024 }),
   integrations: [react()],
   // Cross-site requests are refused by our middleware (middleware/index.ts) for every method and
   // content type, with a JSON answer on the API; Astro's own check would also refuse same-site API

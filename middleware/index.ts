@@ -14,6 +14,7 @@ import { resolveClient } from '../src/server/proxy';
 import {
   BODY_TOO_LARGE_HEADERS,
   BODY_TOO_LARGE_MESSAGE,
+  bodyLimitFor,
   declaresTooLargeBody,
   isBodyTooLarge,
   readBodyText,
@@ -83,14 +84,16 @@ async function pageBodyProblem(request: Request): Promise<'too-large' | 'unstora
 
 /**
  * Before anything else runs: a state-changing request from another site is refused (403); so is a
- * body over 1 MB (413), declared or streamed; and, on pages, a path, query or form holding text the
+ * body over its route's limit (413: 1 MB, 10 MB for a document upload — request-body.ts), declared
+ * or, on pages, streamed; and, on pages, a path, query or form holding text the
  * database cannot store — U+0000, a lone surrogate — or an escape that does not decode (400).
  */
 const requestLimits = defineMiddleware(async (context, next) => {
   const { request, url } = context;
   if (isCrossSiteRequest(request, context.locals.client.allowedOrigins))
     return refuse(url.pathname, 403, 'Requisição de outra origem recusada.');
-  if (declaresTooLargeBody(request)) return refuse(url.pathname, 413, BODY_TOO_LARGE_MESSAGE, BODY_TOO_LARGE_HEADERS);
+  const limit = bodyLimitFor(url.pathname);
+  if (declaresTooLargeBody(request, limit.bytes)) return refuse(url.pathname, 413, limit.message, BODY_TOO_LARGE_HEADERS);
   if (isApi(url.pathname)) return next();
   const raw = new URL(request.url);
   if (!isStorableUrlPart(raw.pathname) || !isStorableUrlPart(raw.search.slice(1)))

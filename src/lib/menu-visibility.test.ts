@@ -161,7 +161,12 @@ describe('pageAccess: the server refuses what the menu hides', () => {
     [seller, '/consulta-usuarios', 'forbidden'],
     [seller, '/editar-usuario/3', 'forbidden'],
     [seller, '/relatorio-vendas', 'allowed'],
-    [seller, '/documentos/envio/', 'forbidden'],
+    // Documentos › Envio is hidden from the menu but guarded by its page (decision 040): the guard lets
+    // every signed-in viewer in, and the page opens only a proposal of their scope.
+    [seller, '/documentos/envio/', 'allowed'],
+    [partner, '/v2/documentos/envio', 'allowed'],
+    [seller, '/documentos/consulta', 'forbidden'],
+    [partner, '/v2/documentos/consulta', 'forbidden'],
     [seller, '/perfil', 'allowed'],
   ] as const)('%#: %s → %s', (viewer, path, access) => expect(pageAccess(path, viewer, 'PRD')).toBe(access));
 });

@@ -27,3 +27,12 @@ describe('AFS and simulator editing routes', () => {
     expect(routeArea('/simulador-agricola-antigo')).toBe('v1');
   });
 });
+
+describe('Documentos › Envio, hidden from the menu and guarded by its page (decision 040)', () => {
+  it.each([
+    [resSeller, '/documentos/envio', 'allowed'],
+    [resSeller, '/documentos/consulta', 'forbidden'],
+    [legacy(['OPERACAO_RESTRITA'], ['DOCUMENTO_CONSULTA_E_DOWNLOAD']), '/documentos/consulta', 'allowed'],
+    [admin, '/documentos/consulta', 'allowed'],
+  ] as const)('%#: %s → %s', (viewer, path, access) => expect(pageAccess(path, viewer, 'PRD')).toBe(access));
+});

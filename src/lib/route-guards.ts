@@ -27,7 +27,6 @@ const LEGACY_SECTIONS: [string, string][] = [
   ['/editar-usuario', '/consulta-usuarios'],
   ['/cadastrar-canal', '/consulta-hierarquia'],
   ['/editar-canal', '/consulta-hierarquia'],
-  ['/documentos/envio', '/documentos/envio'],
 ];
 
 const V2_SECTIONS: [string, string][] = [
@@ -44,8 +43,17 @@ const V2_SECTIONS: [string, string][] = [
   ['/v2/historico', '/v2/home'],
 ];
 
+/**
+ * Menu routes guarded by their page instead (decision 040): Documentos › Envio stays hidden from the
+ * menu (SPEC §2: NAO_EXIBIR, no profiles), yet a partner reaches it from a proposal waiting for
+ * documents or from a policy — the page opens only a proposal of the viewer's scope (404 otherwise).
+ */
+export const PAGE_GUARDED_ROUTES: readonly string[] = ['/documentos/envio', '/v2/documentos/envio'];
+
 const guardsOf = (items: readonly MenuItem[], sections: [string, string][], extra: Guard[]): Guard[] => [
-  ...menuRoutes(items).map(({ route, ...rest }) => ({ prefix: route, ...rest })),
+  ...menuRoutes(items)
+    .filter(({ route }) => !PAGE_GUARDED_ROUTES.includes(route))
+    .map(({ route, ...rest }) => ({ prefix: route, ...rest })),
   ...sections.map(([prefix, route]) => ({ prefix, ...findRule(items, route) })),
   ...extra,
 ];

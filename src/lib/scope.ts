@@ -51,3 +51,9 @@ export function scopeOf(subject: ScopeSubject, capability: Capability): Scope {
     return { kind: 'companies', userId, companyIds: [subject.actingCompanyId] };
   return subject.operations.includes(operations.own) ? { kind: 'own', userId } : { kind: 'none' };
 }
+
+/**
+ * Documents (issue 14, decision 040) are seen like the policy they belong to (APOLICES), and a seller
+ * always sees those of their own sales — they are the one who sends them, whatever else they may see.
+ */
+export const documentScope = (policies: Scope, userId: number): Scope => (policies.kind === 'none' ? { kind: 'own', userId } : policies);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError, isBodyTooLarge, MAX_BODY_BYTES, readBody, readBodyText } from './request-body';
+import { bodyLimitFor, BodyTooLargeError, isBodyTooLarge, MAX_BODY_BYTES, readBody, readBodyText } from './request-body';
+import { DOCUMENT_MAX_BYTES } from '../lib/documents';
 
 /** A request whose body arrives in chunks without a Content-Length, as a chunked upload does. */
 function chunked(chunks: (Uint8Array | Error)[]) {
@@ -61,4 +62,20 @@ describe('isBodyTooLarge', () => {
     [new TypeError('terminated'), false],
     ['Body size limit exceeded: received more than 1 bytes', false],
   ])('%s → %s', (error, expected) => expect(isBodyTooLarge(error)).toBe(expected));
+});
+
+describe('the body limit of each route', () => {
+  it.each([
+    ['/api/bff/v1/propostas/2026000001/documentos', DOCUMENT_MAX_BYTES],
+    ['/api/plataforma/v1/propostas/2026000001/documentos/', DOCUMENT_MAX_BYTES],
+    ['/api/bff/v1/propostas/2026000001/documentos/x', MAX_BODY_BYTES],
+    ['/api/bff/v1/cotacoes/2026000001/proposta/documentos', MAX_BODY_BYTES],
+    ['/api/gateway/login', MAX_BODY_BYTES],
+    ['/documentos/envio', MAX_BODY_BYTES],
+  ])('%s → %i bytes', (path, bytes) => expect(bodyLimitFor(path).bytes).toBe(bytes));
+
+  it('says which limit a refused upload passed', () => {
+    expect(bodyLimitFor('/api/bff/v1/propostas/1/documentos').message).toBe('O arquivo excede o limite de 10 MB.');
+    expect(bodyLimitFor('/api/gateway/login').message).toBe('O corpo da requisição excede o limite de 1 MB.');
+  });
 });

@@ -1,8 +1,11 @@
+import { DOCUMENT_MAX_BYTES, DOCUMENT_MESSAGES } from '../lib/documents';
+
 /**
- * Reading a request body within the 1 MB limit (docs/decisions/011-http-hardening.md, 022). A body
- * that declares its length is judged by the header before anything runs; one sent in chunks, without
- * a length, is only known to be too big while it streams — by our own count, or by the node
- * adapter's `bodySizeLimit` (astro.config.mjs), which aborts the stream with an error of its own.
+ * Reading a request body within its route's limit — 1 MB, more only where BODY_LIMITS says
+ * (docs/decisions/011-http-hardening.md, 022, 040). A body that declares its length is judged by the
+ * header before anything runs; one sent in chunks, without a length, is only known to be too big
+ * while it streams — by our own count, or by the node adapter's `bodySizeLimit` (astro.config.mjs),
+ * which aborts the stream with an error of its own.
  */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -14,6 +17,24 @@ export const BODY_TOO_LARGE_MESSAGE = 'O corpo da requisição excede o limite d
  * the same socket, and the server resets it.
  */
 export const BODY_TOO_LARGE_HEADERS = { connection: 'close' } as const;
+
+/**
+ * The routes allowed more than 1 MB, each with its limit and its own 413 message: the document
+ * uploads (docs/decisions/040-documents.md). Every other route keeps MAX_BODY_BYTES. The node
+ * adapter's `bodySizeLimit` (astro.config.mjs) is the largest of these, the outer bound; below it,
+ * our own count holds each route to its limit.
+ */
+export const BODY_LIMITS: readonly { path: RegExp; bytes: number; message: string }[] = [
+  {
+    path: /^\/api\/(bff|plataforma)\/v1\/propostas\/[^/]+\/documentos\/?$/,
+    bytes: DOCUMENT_MAX_BYTES,
+    message: DOCUMENT_MESSAGES.tooLarge,
+  },
+];
+
+/** The body limit of a path, and what its 413 says. */
+export const bodyLimitFor = (pathname: string): { bytes: number; message: string } =>
+  BODY_LIMITS.find((limit) => limit.path.test(pathname)) ?? { bytes: MAX_BODY_BYTES, message: BODY_TOO_LARGE_MESSAGE };
 
 export class BodyTooLargeError extends Error {
   constructor() {

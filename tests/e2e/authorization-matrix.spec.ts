@@ -78,6 +78,16 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   // Payment pages (issue 13): BOLETOS_* in v2 (not the sub-delegated user); CLIENTES_CONSULTA_PAGAMENTO
   // in the legacy menu's "Módulos em homologação" (the admin group only; PORTAL_ENV=TEST is not production).
   '/v2/boleto': { path: '/v2/boleto', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  // Documents (issue 14, decision 040). Envio is hidden from the menu and guarded by its page: every
+  // signed-in viewer opens its search, and a proposal outside their scope is a 404. Consulta follows
+  // the menu (DOCUMENTO_CONSULTA_E_DOWNLOAD; PARCEIRO_ADMIN or DOCUMENTOS); a download outside the
+  // scope — or of no document — is the 404 page.
+  '/documentos/envio': { path: '/documentos/envio', expect: legacyOnly(200, 'v1') },
+  '/v2/documentos/envio': { path: '/v2/documentos/envio?proposta=999999', expect: v2Only(404, 'v2') },
+  '/documentos/consulta': { path: '/documentos/consulta', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/v2/documentos/consulta': { path: '/v2/documentos/consulta', expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 } },
+  '/documentos/arquivo/[id]': { path: '/documentos/arquivo/999999', expect: legacyOnly(404, 'v1') },
+  '/v2/documentos/arquivo/[id]': { path: '/v2/documentos/arquivo/999999', expect: v2Only(404, 'v2') },
   '/consulta-pagamento': { path: '/consulta-pagamento', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/relatorio-pagamento': { path: '/relatorio-pagamento', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/relatorio-pagamento/exportar.csv': {
@@ -286,6 +296,24 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
       ];
     }),
   ),
+  // Documents (issue 14): a proposal nobody's scope holds is a 404 (the JSON body is no file, but the
+  // proposal is looked up first); bad filters are 400; a document of no one's is a 404.
+  'POST /api/bff/v1/propostas/:nrProposta/documentos': {
+    path: '/api/bff/v1/propostas/999999/documentos?categoria=OUTRO',
+    headers: { 'x-nome-arquivo': 'laudo.pdf' },
+    body: { nao: 'um arquivo' },
+    expect: v2Only(404, 401),
+  },
+  'POST /api/plataforma/v1/propostas/:nrProposta/documentos': {
+    path: '/api/plataforma/v1/propostas/999999/documentos?categoria=OUTRO',
+    headers: { 'x-nome-arquivo': 'laudo.pdf' },
+    body: { nao: 'um arquivo' },
+    expect: legacyOnly(404, 401),
+  },
+  'GET /api/bff/v1/documentos': { path: '/api/bff/v1/documentos?de=2026-13-01', expect: v2Only(400, 401) },
+  'GET /api/plataforma/v1/documentos': { path: '/api/plataforma/v1/documentos?de=2026-13-01', expect: legacyOnly(400, 401) },
+  'GET /api/bff/v1/documentos/:id/arquivo': { path: '/api/bff/v1/documentos/999999/arquivo', expect: v2Only(404, 401) },
+  'GET /api/plataforma/v1/documentos/:id/arquivo': { path: '/api/plataforma/v1/documentos/999999/arquivo', expect: legacyOnly(404, 401) },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

@@ -115,6 +115,26 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   // Every line's start comes from the offers on /v2/home; the steps of saved quotes are walked below.
   '/v2/simulador-[linha]/[...passo]': { parceiro: ['/v2/simulador-residencial/planos'] },
   '/v2/template-email': { anon: ['/v2/template-email'] },
+  // Documents (issue 14): the list with its filters (and their field errors), the upload page's search,
+  // and the upload page of the seed's policy.
+  '/v2/documentos/consulta': {
+    parceiroAdmin: [
+      '/v2/documentos/consulta',
+      '/v2/documentos/consulta?segurado=ab&de=2026-13-01',
+      '/v2/documentos/consulta?categoria=OUTRO',
+    ],
+  },
+  '/documentos/consulta': { adminLegado: ['/documentos/consulta', '/documentos/consulta?nrProposta=abc'] },
+  '/v2/documentos/envio': {
+    parceiro: [
+      '/v2/documentos/envio',
+      '/v2/documentos/envio?proposta=abc',
+      `/v2/documentos/envio?apolice=1391${new Date().getFullYear()}0000001`,
+    ],
+  },
+  '/documentos/envio': { vendedor: ['/documentos/envio'] },
+  '/documentos/arquivo/[id]': 'a file download, not a page',
+  '/v2/documentos/arquivo/[id]': 'a file download, not a page',
 };
 
 const isPage = (href: string) =>

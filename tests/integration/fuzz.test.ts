@@ -38,6 +38,7 @@ const BUSINESS_TABLES = [
   'installments',
   'endorsements',
   'refunds',
+  'documents',
 ];
 
 async function fingerprint(): Promise<string> {
@@ -85,9 +86,27 @@ const headers = fc.record({
     nil: undefined,
   }),
   'x-portal-session': fc.option(fc.constantFrom('cookie', 'x'), { nil: undefined }),
+  // The document upload's file name (percent-encoded UTF-8, or not).
+  'x-nome-arquivo': fc.option(fc.oneof(printable, fc.constantFrom(...MALFORMED_ESCAPES)), { nil: undefined }),
 });
 
-const QUERY_KEYS = ['page', 'page-size', 'email', 'nome', 'empresa', 'status', 'APP_NAME', 'tipo', 'produto', 'x'];
+const QUERY_KEYS = [
+  'page',
+  'page-size',
+  'email',
+  'nome',
+  'empresa',
+  'status',
+  'APP_NAME',
+  'tipo',
+  'produto',
+  'categoria',
+  'nrProposta',
+  'segurado',
+  'de',
+  'ate',
+  'x',
+];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */
 const query = fc
   .tuple(

@@ -9,6 +9,7 @@ import { pagamentos } from './endpoints/pagamentos';
 import { policyEndpoints } from './endpoints/policies';
 import { endorsementEndpoints } from './endpoints/endorsements';
 import { cancellationEndpoints } from './endpoints/cancellation';
+import { documentEndpoints } from './endpoints/documents';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -18,6 +19,7 @@ const ofGeneration = (generation: Generation) => [
   ...policyEndpoints(generation),
   ...endorsementEndpoints(generation),
   ...cancellationEndpoints(generation),
+  ...documentEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */

@@ -216,6 +216,8 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
           ),
         clearCookie: (name) => setCookies.push(clearedCookie(name, secure)),
       });
+      // A download answers its file as it is, outside the envelope (endpoints/documents.ts).
+      if (payload instanceof Response) return payload;
       const headers = new Headers();
       for (const cookie of setCookies) headers.append('set-cookie', cookie);
       return json(200, ENVELOPES[base](payload), headers);

@@ -13,6 +13,7 @@ import * as m007 from './migrations/007_acceptance_and_policies';
 import * as m008 from './migrations/008_charges_and_payments';
 import * as m009 from './migrations/009_issuance_notices';
 import * as m010 from './migrations/010_endorsements';
+import * as m011 from './migrations/011_documents';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008_charges_and_payments': m008,
   '009_issuance_notices': m009,
   '010_endorsements': m010,
+  '011_documents': m011,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -3,6 +3,7 @@ import type { ProposalEvent, ProposalStatus } from '../../lib/acceptance';
 import type { StoredInstallmentStatus, StoredPolicyStatus } from '../../lib/policies';
 import type { InsuredContact } from '../../lib/endorsements';
 import type { Requester } from '../../lib/refund';
+import type { DocumentCategory, DocumentMime } from '../../lib/documents';
 
 /** Table types of the database (snake_case, as in SQL). Migrations in ./migrations are the truth. */
 
@@ -323,6 +324,22 @@ export interface EndorsementDraftsTable {
   updated_at: Timestamp;
 }
 
+/** A document of a proposal (and of its policy): the file is DATA_DIR/files/<sha256> (migration 011). */
+export interface DocumentsTable {
+  id: Generated<number>;
+  proposal_id: number;
+  /** Who sent it. */
+  user_id: number;
+  categoria: DocumentCategory;
+  /** The name shown and sent back on download, as checked (lib/documents.ts); never a path on disk. */
+  nome: string;
+  /** What its magic bytes say it is. */
+  mime: DocumentMime;
+  tamanho: number;
+  sha256: string;
+  created_at: CreatedAt;
+}
+
 export interface InstallmentsTable {
   id: Generated<number>;
   policy_id: number;
@@ -396,6 +413,7 @@ export interface Database {
   endorsements: EndorsementsTable;
   refunds: RefundsTable;
   endorsement_drafts: EndorsementDraftsTable;
+  documents: DocumentsTable;
 }
 
 export type User = Selectable<UsersTable>;

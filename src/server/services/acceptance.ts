@@ -125,15 +125,25 @@ export async function decideProposal(db: DB, adminId: number, nrProposta: string
  */
 export async function documentsSent(db: DB, userId: number, nrProposta: string, mensagem: string, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const proposal = await lockedProposal(trx, nrProposta);
-    if (proposal.status !== 'AGUARDANDO_DOCUMENTOS' || !proposal.suspensa_desde) throw new ApiError(409, MESSAGES.notWaiting);
-    await trx
-      .updateTable('proposals')
-      .set({ status: 'EM_ANALISE', suspensa_desde: null, aceite_ate: resumedDeadline(proposal.aceite_ate, proposal.suspensa_desde, now) })
-      .where('id', '=', proposal.id)
-      .execute();
-    await record(trx, proposal.id, 'DOCUMENTOS_ENVIADOS', now, { userId, detalhe: mensagem });
+    if (!(await resumeWithDocuments(trx, userId, nrProposta, mensagem, now))) throw new ApiError(409, MESSAGES.notWaiting);
   });
+}
+
+/**
+ * Inside the caller's transaction: documents reached a proposal (a message, or a file uploaded —
+ * services/documents.ts). One waiting for them goes back to analysis with its clock resumed where it
+ * stopped, and the timeline says so; any other is left as it is (false).
+ */
+export async function resumeWithDocuments(trx: DB, userId: number, nrProposta: string, detalhe: string, now: Date): Promise<boolean> {
+  const proposal = await lockedProposal(trx, nrProposta);
+  if (proposal.status !== 'AGUARDANDO_DOCUMENTOS' || !proposal.suspensa_desde) return false;
+  await trx
+    .updateTable('proposals')
+    .set({ status: 'EM_ANALISE', suspensa_desde: null, aceite_ate: resumedDeadline(proposal.aceite_ate, proposal.suspensa_desde, now) })
+    .where('id', '=', proposal.id)
+    .execute();
+  await record(trx, proposal.id, 'DOCUMENTOS_ENVIADOS', now, { userId, detalhe });
+  return true;
 }
 
 export interface QueuedProposal {

@@ -1,9 +1,10 @@
-import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { DB } from '../db';
-import type { Database, Generation, PoliciesTable } from '../db/schema';
+import type { Generation, PoliciesTable } from '../db/schema';
 import { brasiliaDay } from '../../lib/format';
 import { maskDocument } from '../../lib/history';
 import type { Scope } from '../../lib/scope';
+import { soldWithin } from './scope';
 import type { Paged } from '../../lib/list-query';
 import {
   installmentDueDates,
@@ -123,43 +124,35 @@ export async function issuePolicy(
   return { id: policy.id, ...numbers };
 }
 
-type PolicyExpressions = ExpressionBuilder<Database & { a: PoliciesTable }, 'a'>;
-
-/** Policies within a scope (lib/scope.ts): the one condition every list, detail and PDF applies. */
-function inScope(eb: PolicyExpressions, scope: Scope): Expression<SqlBool> {
-  if (scope.kind === 'all') return eb.lit(true);
-  if (scope.kind === 'none') return eb.lit(false);
-  if (scope.kind === 'own') return eb('a.user_id', '=', scope.userId);
-  const ids = scope.companyIds;
-  return eb.or([eb('a.user_id', '=', scope.userId), ...(ids.length > 0 ? [eb('a.company_id', 'in', ids)] : [])]);
-}
-
 /** The policies of a generation a scope sees: every list, detail, charge and payment query starts here. */
 export const policiesInScope = (db: DB, scope: Scope, generation: Generation) =>
   db
     .selectFrom('policies as a')
-    .where((eb) => inScope(eb, scope))
+    .where((eb) => soldWithin(scope, eb.ref('a.user_id'), eb.ref('a.company_id')))
     .where('a.generation', '=', generation);
 
 type ScopedPolicies = ReturnType<typeof policiesInScope>;
 
-/**
- * The policies a search names: by number, and by the insured — a CPF/CNPJ as digits (the whole
- * document), or a part of the name (LIKE wildcards typed are taken literally).
- */
+/** The policies a search names: by number, and by the insured (insuredMatches). */
 export const searchedPolicies =
   (search: Pick<PolicyFilters, 'nrApolice' | 'segurado'>) =>
   (qb: ScopedPolicies): ScopedPolicies => {
     const byNumber = search.nrApolice === undefined ? qb : qb.where('a.nr_apolice', '=', search.nrApolice);
     const typed = search.segurado;
     if (typed === undefined) return byNumber;
-    if (/^\d+$/.test(typed)) return byNumber.where('a.documento_segurado', '=', typed);
-    // Each word anywhere in the name, accents and case aside: "otavio lima" finds "Otávio Freitas Lima".
-    return nameWords(typed).reduce(
-      (q, word) => q.where(sql<string>`lower(translate(a.nome_segurado, ${ACCENTED}, ${UNACCENTED}))`, 'like', `%${word}%`),
-      byNumber,
-    );
+    return byNumber.where((eb) => insuredMatches(typed, eb.ref('a.nome_segurado'), eb.ref('a.documento_segurado')));
   };
+
+/**
+ * An insured as a search names them (lib/policies.ts seguradoField): a CPF/CNPJ as digits is the whole
+ * document; a name matches when each word is anywhere in it, accents and case aside — "otavio lima"
+ * finds "Otávio Freitas Lima" (LIKE wildcards typed are taken literally).
+ */
+export function insuredMatches(typed: string, name: Expression<string>, document: Expression<string>): Expression<SqlBool> {
+  if (/^\d+$/.test(typed)) return sql<SqlBool>`${document} = ${typed}`;
+  const words = nameWords(typed).map((word) => sql<SqlBool>`lower(translate(${name}, ${ACCENTED}, ${UNACCENTED})) like ${`%${word}%`}`);
+  return words.length > 0 ? sql<SqlBool>`(${sql.join(words, sql` and `)})` : sql<SqlBool>`true`;
+}
 
 /** Portuguese letters with accents and their plain twins, in SQL's translate() on both databases. */
 const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑ';

@@ -1,5 +1,6 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../db';
-import { scopeOf, type Capability, type Scope } from '../../lib/scope';
+import { documentScope, scopeOf, type Capability, type Scope } from '../../lib/scope';
 import type { SessionViewer } from '../../lib/session';
 import { principalFacts } from './principals';
 
@@ -22,4 +23,20 @@ export async function scopeFor(db: DB, viewer: SessionViewer, capability: Capabi
     },
     capability,
   );
+}
+
+/** The scope of documents (lib/scope.ts documentScope): whoever sees the policies, and every seller their own sales. */
+export async function documentScopeFor(db: DB, viewer: SessionViewer): Promise<Scope> {
+  return documentScope(await scopeFor(db, viewer, 'APOLICES'), viewer.user.idUsuario);
+}
+
+/**
+ * A sale (a quote, or the policy it became) within a scope, by its seller and company columns: the
+ * one condition every list, detail, PDF and download of what was sold applies.
+ */
+export function soldWithin(scope: Scope, seller: Expression<number>, company: Expression<number | null>): Expression<SqlBool> {
+  if (scope.kind === 'all') return sql<SqlBool>`true`;
+  if (scope.kind === 'none') return sql<SqlBool>`false`;
+  if (scope.kind === 'own' || scope.companyIds.length === 0) return sql<SqlBool>`${seller} = ${scope.userId}`;
+  return sql<SqlBool>`(${seller} = ${scope.userId} or ${company} in (${sql.join(scope.companyIds)}))`;
 }

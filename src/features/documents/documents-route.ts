@@ -1,0 +1,84 @@
+import * as z from 'zod/mini';
+import { database } from '../../server/database';
+import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
+import { nrApoliceField } from '../../lib/policies';
+import { viewerOf, type PortalSession } from '../../lib/session';
+import { filesDir } from '../../server/files';
+import { documentScopeFor } from '../../server/services/scope';
+import {
+  documentFile,
+  documentResponse,
+  listDocuments,
+  proposalInScope,
+  proposalsAwaitingDocuments,
+  type DocumentProposal,
+  type DocumentRow,
+} from '../../server/services/documents';
+import type { Paged } from '../../lib/list-query';
+
+/** What the pages of Documentos need, for both generations: thin pages, this does the work. */
+export const CATEGORY_OPTIONS = Object.entries(DOCUMENT_CATEGORIES).map(([value, label]) => ({ value, label }));
+
+async function scopeOf(generation: 'v1' | 'v2', session: PortalSession) {
+  // The middleware let only a signed-in viewer of this generation reach the page.
+  const db = await database();
+  return { db, scope: await documentScopeFor(db, viewerOf(session, generation)!) };
+}
+
+export type UploadPageProps =
+  | { kind: 'search'; values: { proposta?: string }; errors?: Record<string, string[]>; awaiting: DocumentProposal[] }
+  | { kind: 'proposal'; proposal: DocumentProposal; documents: DocumentRow[] };
+
+/**
+ * Envio: the proposal of `?proposta=` (or the policy of `?apolice=`) when the viewer's scope holds it,
+ * with what was already sent; undefined — the 404 page — when it does not. Without one, the page
+ * explains where documents are sent from and lists the proposals waiting for them.
+ */
+export async function uploadPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  params: URLSearchParams,
+): Promise<UploadPageProps | undefined> {
+  const { db, scope } = await scopeOf(generation, session);
+  const proposta = params.get('proposta')?.trim() || undefined;
+  const apolice = params.get('apolice')?.trim() || undefined;
+  if (!proposta && !apolice) return { kind: 'search', values: {}, awaiting: await proposalsAwaitingDocuments(db, scope, generation) };
+  const checked = proposta ? z.safeParse(nrPropostaField, proposta) : z.safeParse(nrApoliceField, apolice);
+  if (!checked.success) {
+    const message = checked.error.issues[0]?.message ?? 'Número inválido.';
+    return {
+      kind: 'search',
+      values: { proposta: proposta ?? apolice },
+      errors: { proposta: [message] },
+      awaiting: await proposalsAwaitingDocuments(db, scope, generation),
+    };
+  }
+  const proposal = await proposalInScope(db, scope, generation, proposta ? { nrProposta: proposta } : { nrApolice: apolice! });
+  if (!proposal) return undefined;
+  const documents = await listDocuments(db, scope, generation, { nrProposta: proposal.nrProposta }, 1, 50);
+  return { kind: 'proposal', proposal, documents: documents.content };
+}
+
+export interface ConsultPageProps {
+  generation: 'v1' | 'v2';
+  values: Record<string, string | undefined>;
+  errors?: Record<string, string[]>;
+  result?: Paged<DocumentRow>;
+}
+
+/** Consulta: the documents the viewer's scope sees, filtered and paged. */
+export async function consultPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams): Promise<ConsultPageProps> {
+  const values = Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
+  const query = parseDocumentQuery(params);
+  if (!query.ok) return { generation, values, errors: query.errors };
+  const { db, scope } = await scopeOf(generation, session);
+  return { generation, values, result: await listDocuments(db, scope, generation, query.filters, query.page) };
+}
+
+/** A document's download, or undefined (the 404 page) when the viewer's scope does not hold it. */
+export async function downloadPage(generation: 'v1' | 'v2', session: PortalSession, id: string | undefined): Promise<Response | undefined> {
+  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const { db, scope } = await scopeOf(generation, session);
+  const file = await documentFile(db, filesDir(), scope, generation, Number(id));
+  return file ? documentResponse(file) : undefined;
+}

@@ -1,0 +1,339 @@
+import { readFile } from 'node:fs/promises';
+import type { DB } from '../db';
+import type { Generation } from '../db/schema';
+import { ApiError } from '../api/errors';
+import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from '../../lib/acceptance';
+import {
+  DOCUMENT_CATEGORIES,
+  DOCUMENT_MESSAGES,
+  DOCUMENTS_PAGE_SIZE,
+  attachmentDisposition,
+  displayName,
+  nameProblem,
+  sizeProblem,
+  type DocumentCategory,
+  type DocumentFilters,
+  type DocumentMime,
+} from '../../lib/documents';
+import { maskDocument } from '../../lib/history';
+import type { Paged } from '../../lib/list-query';
+import type { Scope } from '../../lib/scope';
+import { productFor } from '../../lib/products/catalog';
+import { stepPath } from '../../lib/quote-flow';
+import type { ProductLine } from '../../lib/simulators';
+import { documentTypeOf } from '../document-content';
+import { storedPath, storeFile } from '../files';
+import { resumeWithDocuments } from './acceptance';
+import { insuredMatches } from './policies';
+import { soldWithin } from './scope';
+
+/*
+ * The documents of a proposal and of the policy it became (issue 14, decision 040). Every query starts
+ * from the proposals a scope sees (documentScope: like the policy, and the seller's own sales), so a
+ * document of another company's sale is a 404 wherever it is asked for — list, upload or download.
+ */
+
+/** The proposals (and their quote, and policy once issued) of a generation a scope sees. */
+const proposalsInScope = (db: DB, scope: Scope, generation: Generation) =>
+  db
+    .selectFrom('proposals as p')
+    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+    .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+    .where((eb) => soldWithin(scope, eb.ref('q.user_id'), eb.ref('q.company_id')))
+    .where('q.generation', '=', generation);
+
+/** A proposal as the upload page shows it. */
+export interface DocumentProposal {
+  id: number;
+  nrProposta: string;
+  nrCotacao: string;
+  nrApolice: string | null;
+  status: ProposalStatus;
+  statusLabel: string;
+  /** The documents the insurer asked for, while it waits for them. */
+  motivo: string | null;
+  nomeSegurado: string;
+  productName: string;
+  /** The proposal's page in the simulator (its timeline and clock). */
+  href: string;
+}
+
+const proposalColumns = [
+  'p.id',
+  'p.nr_proposta',
+  'p.status',
+  'p.motivo',
+  'q.nr_cotacao',
+  'q.nome_segurado',
+  'q.simulator_code',
+  'q.line',
+  'q.generation',
+  'a.nr_apolice',
+] as const;
+
+type ProposalColumns = {
+  id: number;
+  nr_proposta: string;
+  status: ProposalStatus;
+  motivo: string | null;
+  nr_cotacao: string;
+  nome_segurado: string;
+  simulator_code: string;
+  line: string;
+  generation: Generation;
+  nr_apolice: string | null;
+};
+
+const proposalOf = (row: ProposalColumns): DocumentProposal => {
+  const product = productFor(row.simulator_code);
+  return {
+    id: row.id,
+    nrProposta: row.nr_proposta,
+    nrCotacao: row.nr_cotacao,
+    nrApolice: row.nr_apolice,
+    status: row.status,
+    statusLabel: PROPOSAL_STATUS_LABELS[row.status],
+    motivo: row.status === 'AGUARDANDO_DOCUMENTOS' ? row.motivo : null,
+    nomeSegurado: row.nome_segurado,
+    productName: product?.name ?? row.simulator_code,
+    href: stepPath(row.generation, row.line as ProductLine, product?.finalStep ?? 'proposta', row.nr_cotacao, {
+      action: 'visualizar',
+      sent: true,
+      pinned: true,
+    }),
+  };
+};
+
+/** The proposal a number names — its own, or its policy's — when the scope sees it; undefined: a 404. */
+export async function proposalInScope(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  ref: { nrProposta: string } | { nrApolice: string },
+): Promise<DocumentProposal | undefined> {
+  const row = await proposalsInScope(db, scope, generation)
+    .select(proposalColumns)
+    .$call((qb) => ('nrProposta' in ref ? qb.where('p.nr_proposta', '=', ref.nrProposta) : qb.where('a.nr_apolice', '=', ref.nrApolice)))
+    .executeTakeFirst();
+  return row ? proposalOf(row) : undefined;
+}
+
+/** The proposals of a scope waiting for documents, the oldest request first: where the upload page starts. */
+export async function proposalsAwaitingDocuments(db: DB, scope: Scope, generation: Generation): Promise<DocumentProposal[]> {
+  const rows = await proposalsInScope(db, scope, generation)
+    .select(proposalColumns)
+    .where('p.status', '=', 'AGUARDANDO_DOCUMENTOS')
+    .orderBy('p.suspensa_desde')
+    .limit(20)
+    .execute();
+  return rows.map(proposalOf);
+}
+
+export type UploadCheck =
+  | { ok: true; nome: string; mime: DocumentMime }
+  | { ok: false; status: 400 | 413; message: string; errors: Record<string, string[]> };
+
+const refused = (message: string, status: 400 | 413 = 400): UploadCheck => ({ ok: false, status, message, errors: { arquivo: [message] } });
+
+/** Whether a file may be stored: its name, its size, then what its bytes are (not its extension). */
+export async function checkUpload(name: string, bytes: Uint8Array): Promise<UploadCheck> {
+  const badName = nameProblem(name);
+  if (badName) return refused(badName);
+  const badSize = sizeProblem(bytes.byteLength);
+  if (badSize) return refused(badSize, bytes.byteLength === 0 ? 400 : 413);
+  const mime = await documentTypeOf(bytes);
+  if (!mime) return refused(DOCUMENT_MESSAGES.type);
+  return { ok: true, nome: displayName(name, mime), mime };
+}
+
+export interface DocumentRow {
+  id: number;
+  nome: string;
+  categoria: DocumentCategory;
+  categoriaLabel: string;
+  mime: DocumentMime;
+  tamanho: number;
+  enviadoEm: string;
+  enviadoPor: string;
+  nrProposta: string;
+  nrApolice: string | null;
+  nomeSegurado: string;
+  /** Masked: a list never shows a whole CPF. */
+  documentoSegurado: string;
+}
+
+/** The documents of a scope: the list's query, before its filters. */
+const documentsInScope = (db: DB, scope: Scope, generation: Generation) =>
+  proposalsInScope(db, scope, generation).innerJoin('documents as d', 'd.proposal_id', 'p.id');
+
+const documentColumns = [
+  'd.id',
+  'd.nome',
+  'd.categoria',
+  'd.mime',
+  'd.tamanho',
+  'd.created_at',
+  'u.nome as sender',
+  'p.nr_proposta',
+  'a.nr_apolice',
+  'q.nome_segurado',
+  'q.documento_segurado',
+] as const;
+
+const documentRowOf = (row: {
+  id: number;
+  nome: string;
+  categoria: DocumentCategory;
+  mime: DocumentMime;
+  tamanho: number;
+  created_at: Date;
+  sender: string;
+  nr_proposta: string;
+  nr_apolice: string | null;
+  nome_segurado: string;
+  documento_segurado: string;
+}): DocumentRow => ({
+  id: row.id,
+  nome: row.nome,
+  categoria: row.categoria,
+  categoriaLabel: DOCUMENT_CATEGORIES[row.categoria] ?? row.categoria,
+  mime: row.mime,
+  tamanho: row.tamanho,
+  enviadoEm: new Date(row.created_at).toISOString(),
+  enviadoPor: row.sender,
+  nrProposta: row.nr_proposta,
+  nrApolice: row.nr_apolice,
+  nomeSegurado: row.nome_segurado,
+  documentoSegurado: maskDocument(row.documento_segurado),
+});
+
+export interface StoredDocument {
+  documento: DocumentRow;
+  /** The proposal was waiting for documents and went back to analysis, its clock resumed. */
+  retomada: boolean;
+}
+
+/**
+ * Stores a checked file for a proposal of the viewer's scope: the bytes on disk by their hash, then —
+ * in one transaction — its row and, for a proposal waiting for documents, the resumption of its
+ * acceptance clock (services/acceptance.ts, the one place for that rule), recorded on its timeline.
+ */
+export async function storeDocument(
+  db: DB,
+  filesDir: string,
+  upload: { proposal: DocumentProposal; userId: number; categoria: DocumentCategory; nome: string; mime: DocumentMime; bytes: Uint8Array },
+  now: Date,
+): Promise<StoredDocument> {
+  const sha256 = await storeFile(filesDir, upload.bytes);
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto('documents')
+      .values({
+        proposal_id: upload.proposal.id,
+        user_id: upload.userId,
+        categoria: upload.categoria,
+        nome: upload.nome,
+        mime: upload.mime,
+        tamanho: upload.bytes.byteLength,
+        sha256,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const detalhe = `${DOCUMENT_CATEGORIES[upload.categoria]}: ${upload.nome}`;
+    const retomada = await resumeWithDocuments(trx, upload.userId, upload.proposal.nrProposta, detalhe, now);
+    const row = await trx
+      .selectFrom('documents as d')
+      .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+      .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .select(documentColumns)
+      .where('d.id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { documento: documentRowOf(row), retomada };
+  });
+}
+
+/** The first instant of a Brasília day (UTC−3 all year since 2019). */
+const startOfDay = (day: string) => new Date(`${day}T00:00:00-03:00`);
+const DAY_MS = 86_400_000;
+
+/** A page of the documents a scope sees, newest first, filtered (lib/documents.ts parseDocumentQuery). */
+export async function listDocuments(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  filters: DocumentFilters,
+  page: number,
+  pageSize = DOCUMENTS_PAGE_SIZE,
+): Promise<Paged<DocumentRow>> {
+  const base = documentsInScope(db, scope, generation)
+    .$if(filters.nrProposta !== undefined, (qb) => qb.where('p.nr_proposta', '=', filters.nrProposta!))
+    .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
+    .$if(filters.segurado !== undefined, (qb) =>
+      qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_segurado'), eb.ref('q.documento_segurado'))),
+    )
+    .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
+    .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfDay(filters.de!)))
+    .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', new Date(startOfDay(filters.ate!).getTime() + DAY_MS)));
+  const [{ total }, rows] = await Promise.all([
+    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .select(documentColumns)
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+  ]);
+  const totalElements = Number(total);
+  return { content: rows.map(documentRowOf), totalElements, totalPages: Math.ceil(totalElements / pageSize), page };
+}
+
+export interface DocumentFile {
+  nome: string;
+  mime: DocumentMime;
+  tamanho: number;
+  /** Where its bytes are on disk. */
+  path: string;
+}
+
+/** A document of the scope, to be downloaded; undefined when this viewer may not see it (a 404). */
+export async function documentFile(
+  db: DB,
+  filesDir: string,
+  scope: Scope,
+  generation: Generation,
+  id: number,
+): Promise<DocumentFile | undefined> {
+  const row = await documentsInScope(db, scope, generation)
+    .select(['d.nome', 'd.mime', 'd.tamanho', 'd.sha256'])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+  return row ? { nome: row.nome, mime: row.mime, tamanho: row.tamanho, path: storedPath(filesDir, row.sha256) } : undefined;
+}
+
+/** The 404 of a proposal or document the viewer may not see — the same whether it exists or not. */
+export const documentNotFound = (what: 'proposta' | 'documento') =>
+  new ApiError(404, what === 'proposta' ? 'Proposta não encontrada.' : 'Documento não encontrado.');
+
+/**
+ * A document as a download: saved under its name (never shown inline: a PDF opened in the portal's
+ * origin could run its own script), with the type its content was found to be, not sniffed again,
+ * never cached on the way.
+ */
+export async function documentResponse(file: DocumentFile): Promise<Response> {
+  const bytes = await readFile(file.path);
+  return new Response(new Uint8Array(bytes), {
+    status: 200,
+    headers: {
+      'content-type': file.mime,
+      'content-length': String(bytes.byteLength),
+      'content-disposition': attachmentDisposition(file.nome),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    },
+  });
+}
