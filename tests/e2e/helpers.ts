@@ -61,10 +61,13 @@ const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\
 export async function waitForIslands(page: Page): Promise<void> {
   // Right after a navigation the islands may not be parsed yet: a count of 0 would then mean nothing.
   await page.waitForLoadState('domcontentloaded');
-  // A client:visible island hydrates only once in view: a long list holds some below the fold.
-  for (const island of await page.locator('astro-island[ssr][client="visible"]').all())
-    await island.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  // A client:visible island hydrates only once in view: a long list holds some below the fold, and
+  // one scrolled past too quickly may miss its intersection observer — so scroll again until none is left.
+  await expect(async () => {
+    for (const island of await page.locator('astro-island[ssr][client="visible"]').all())
+      await island.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 1_500 });
+  }).toPass({ timeout: 15_000 });
 }
 
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
