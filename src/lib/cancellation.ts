@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { CANCELLATION_REASONS, droppedPremium, PARTIAL_CANCELLATION, REFUND_BUSINESS_DAYS, type PolicyPremium } from './endorsements';
 import { isoDateField } from './list-query';
-import { computeRefund, daysBetween, type Refund, type Requester } from './refund';
+import { computeRefund, type Refund, type Requester } from './refund';
+import { addBusinessDays } from './calendar';
 import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
 import { BANKS } from './contracting';
 import type { ProductLine } from './simulators';
@@ -139,6 +140,18 @@ export interface CancellationPreview {
   openReduction: Cents;
 }
 
+/** What a cancellation's endorsement records (endorsements.dados): its success page and PDF read it back. */
+export interface CancellationRecord {
+  /** The coverages cancelled: all of them for a whole cancellation. */
+  coberturas: CoverageInForce[];
+  refund: Refund;
+  parcelasCanceladas: number[];
+  /** A partial cancellation's open installments, from and to (cents). */
+  parcelasReduzidas: { numero: number; de: number; para: number }[];
+  /** The refund's destination, masked (maskedDestination); null when nothing comes back. */
+  destino: string | null;
+}
+
 /** The resumo: what is cancelled and what comes back, before anyone confirms. */
 export function cancellationPreview(input: CancellationInput): CancellationPreview {
   const dropped = input.dropped ?? [];
@@ -172,16 +185,6 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
   };
 }
 
-/** `days` business days (Monday to Friday) after an ISO day. Holidays are not counted apart. */
-export function addBusinessDays(isoDay: string, days: number): string {
-  const date = new Date(`${isoDay}T12:00:00Z`);
-  for (let left = days; left > 0; ) {
-    date.setUTCDate(date.getUTCDate() + 1);
-    if (date.getUTCDay() !== 0 && date.getUTCDay() !== 6) left -= 1;
-  }
-  return date.toISOString().slice(0, 10);
-}
-
 /** When the refund of a cancellation confirmed today is paid. */
 export const refundDueDay = (today: string) => addBusinessDays(today, REFUND_BUSINESS_DAYS);
 
@@ -196,6 +199,3 @@ export function maskedDestination(account: RefundAccount): string {
   const shown = type === 'EMAIL' ? key.replace(/^(.)[^@]*(@.*)$/, '$1***$2') : type === 'ALEATORIA' ? `${key.slice(0, 8)}…` : tail(key, 4);
   return `Pix (${PIX_KEY_LABELS[type]}) ${shown}`;
 }
-
-/** Days from the contract to the effective day: the resumo tells whether the 7 days still run. */
-export const daysSinceContract = (contratadaEm: string, efetivaEm: string) => daysBetween(contratadaEm, efetivaEm);

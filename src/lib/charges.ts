@@ -1,3 +1,4 @@
+import { addDays, daysBetween } from './calendar';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils';
 import { barcode, digitableLine } from './boleto';
 
@@ -22,11 +23,6 @@ export const RECEIVER = {
 /** The contract's late charges: a 2 % fine and 1 % a month, pro rata by day (30-day months). */
 export const LATE_CHARGES = { finePercent: 2, monthlyInterestPercent: 1 } as const;
 
-const DAY_MS = 86_400_000;
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-const daysBetween = (from: string, to: string) =>
-  Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
-
 /** The methods a charge (boleto with Pix) collects; card and debit are charged by their networks. */
 export const CHARGED_METHODS: readonly string[] = ['boleto', 'pix'];
 
@@ -38,7 +34,7 @@ export const secondCopyWindow = (today: string) => ({ min: today, max: addDays(t
 
 /** What an installment of `valor` due on `vencimento` costs when paid on `paidOn`, figure by figure. */
 export function lateAmount(valor: number, vencimento: string, paidOn: string) {
-  const days = daysBetween(vencimento, paidOn);
+  const days = Math.max(0, daysBetween(vencimento, paidOn));
   const fine = days > 0 ? Math.round((valor * LATE_CHARGES.finePercent) / 100) : 0;
   const interest = Math.round((valor * LATE_CHARGES.monthlyInterestPercent * days) / 100 / 30);
   return { days, fine, interest, total: valor + fine + interest };

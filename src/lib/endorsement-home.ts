@@ -9,6 +9,10 @@ import { cancellationPath } from './cancellation';
 type Generation = 'v1' | 'v2';
 const base = (generation: Generation) => (generation === 'v2' ? '/v2/endosso' : '/endosso');
 
+/** A contract id as an address carries it; undefined when it cannot be one (the page's 404). */
+export const contractIdOf = (text: string | null | undefined): number | undefined =>
+  text && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+
 /** SPEC §2's endorsement routes, both generations. */
 export const ENDORSEMENT_PATHS = {
   home: (generation: Generation, idContratacao: number) => `${base(generation)}/home/${idContratacao}`,

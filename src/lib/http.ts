@@ -45,9 +45,21 @@ export const endsSession = (status: number, message: unknown): boolean => (statu
 /** Where a session that ended on `here` (path and query) sends the user: the login, saying why, then back. */
 export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string): string => `${loginRedirect(generation, here)}&sessao=expirada`;
 
+/** The base of a generation's session: the BFF for v2, the platform API for the legacy portal. */
+export const apiBaseOf = (generation: 'v1' | 'v2'): 'bff' | 'plataforma' => (generation === 'v2' ? 'bff' : 'plataforma');
+
+/** The payload of an answer: the platform API wraps it in `resultado`, the other bases in `dado`. */
+export const payloadOf = <T>(answer: { dado?: T; resultado?: T }): T => (answer.dado ?? answer.resultado) as T;
+
 const goTo = (url: string) => window.location.assign(url);
 /** The page's path and query: where a login brings the user back, and the key of a step's draft. */
 export const currentAddress = () => `${window.location.pathname}${window.location.search}`;
+
+/** Clears a session the server said is over and goes to the generation's login, saying why. */
+export async function leaveEndedSession(bases: ApiBases, generation: 'v1' | 'v2', navigate = goTo, here = currentAddress): Promise<void> {
+  await ofetch(`${bases.auth}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+  navigate(expiredSessionTarget(generation, here()));
+}
 
 export function createClient(
   bases: ApiBases,
@@ -61,10 +73,7 @@ export function createClient(
     headers: { [COOKIE_SESSION_HEADER]: 'cookie' },
     async onResponseError({ response }) {
       const message = (response._data as { message?: unknown } | undefined)?.message;
-      if (endsSession(response.status, message)) {
-        await ofetch(`${bases.auth}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
-        navigate(expiredSessionTarget(base === 'plataforma' ? 'v1' : 'v2', here()));
-      }
+      if (endsSession(response.status, message)) await leaveEndedSession(bases, base === 'plataforma' ? 'v1' : 'v2', navigate, here);
     },
   });
 }

@@ -47,6 +47,14 @@ export interface Paged<T> {
   page: number;
 }
 
+/** A page of `pageSize` rows out of `total` (a count as the database answers it: a number or its text). */
+export const pagedOf = <T>(content: T[], total: number | string, page: number, pageSize: number): Paged<T> => ({
+  content,
+  totalElements: Number(total),
+  totalPages: Math.ceil(Number(total) / pageSize),
+  page,
+});
+
 /** A list's address for these filters and page (page 1 and blank filters are left out). */
 export function listHref(base: string, fields: readonly string[], values: Partial<Record<string, string>>, page = 1): string {
   const params = new URLSearchParams();

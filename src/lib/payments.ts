@@ -1,3 +1,4 @@
+import { addDays, startOfBrasiliaDay, startOfNextBrasiliaDay } from './calendar';
 import * as z from 'zod/mini';
 import { CHARGED_METHODS } from './charges';
 import { formatDate } from './format';
@@ -63,9 +64,6 @@ export const PERIOD_MESSAGES = {
   page: FILTER_MESSAGES.page,
 } as const;
 
-const DAY_MS = 86_400_000;
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 /** The month of `today`: its first and its last day. */
 export function monthOf(today: string): Period {
   const [year, month] = today.split('-').map(Number) as [number, number];
@@ -114,10 +112,7 @@ export function parsePeriodQuery(query: URLSearchParams | Record<string, unknown
  * The instants a period covers, from midnight of its first day in Brasília to midnight after its
  * last. Brasília keeps UTC−3 all year (no daylight saving since 2019), so the offset is fixed.
  */
-export const periodBounds = ({ de, ate }: Period) => ({
-  from: new Date(`${de}T00:00:00-03:00`),
-  to: new Date(`${addDays(ate, 1)}T00:00:00-03:00`),
-});
+export const periodBounds = ({ de, ate }: Period) => ({ from: startOfBrasiliaDay(de), to: startOfNextBrasiliaDay(ate) });
 
 /* ---------- Payments received, their totals and their CSV ---------- */
 

@@ -1,3 +1,4 @@
+import { daysBetween } from './calendar';
 import type { Cents } from './products/types';
 import { formatBRL } from './products/money';
 
@@ -66,11 +67,6 @@ export function shortTermPercent(days: number): number {
   }
   return 100;
 }
-
-const DAY_MS = 86_400_000;
-/** Whole days from one ISO day to another (negative when `to` comes first). */
-export const daysBetween = (from: string, to: string): number =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 export interface RefundInput {
   requester: Requester;

@@ -2,7 +2,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
 import { describedBy, FieldFrame } from '../../components/ui/Field';
 import { SelectField, type ChoiceOption } from '../../components/ui/Choice';
-import { currentAddress, endsSession, expiredSessionTarget, type ApiBases } from '../../lib/http';
+import { apiBaseOf, endsSession, leaveEndedSession, payloadOf, type ApiBases } from '../../lib/http';
+import { FormAlert } from '../../components/ui/FormAlert';
 import { COOKIE_SESSION_HEADER } from '../../lib/session';
 import {
   DOCUMENT_ACCEPT,
@@ -43,7 +44,7 @@ export default function UploadForm({ apis, generation, nrProposta, categories, p
   const [progress, setProgress] = useState<number>();
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<Sent[]>([]);
-  const base = generation === 'v2' ? 'bff' : 'plataforma';
+  const base = apiBaseOf(generation);
 
   function refuse(found: Errors, message?: string) {
     setErrors(found);
@@ -74,14 +75,15 @@ export default function UploadForm({ apis, generation, nrProposta, categories, p
     };
     request.onerror = () => refuse({}, CONNECTION_FAILED);
     request.onload = () => {
-      let body: { dado?: Sent & Record<string, unknown>; resultado?: unknown; message?: string; erros?: Record<string, string[]> } = {};
+      type Answer = { documento: Omit<Sent, 'retomada'>; retomada: boolean };
+      let body: { dado?: Answer; resultado?: Answer; message?: string; erros?: Record<string, string[]> } = {};
       try {
         body = JSON.parse(request.responseText);
       } catch {
         return refuse({}, CONNECTION_FAILED);
       }
       if (request.status >= 200 && request.status < 300) {
-        const payload = (base === 'bff' ? body.dado : body.resultado) as { documento: Omit<Sent, 'retomada'>; retomada: boolean };
+        const payload = payloadOf(body);
         setSent((list) => [...list, { ...payload.documento, retomada: payload.retomada }]);
         setProgress(100);
         setBusy(false);
@@ -89,12 +91,7 @@ export default function UploadForm({ apis, generation, nrProposta, categories, p
         if (fileInput.current) fileInput.current.value = '';
         return;
       }
-      if (endsSession(request.status, body.message)) {
-        void fetch(`${apis.auth}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).finally(() =>
-          window.location.assign(expiredSessionTarget(generation, currentAddress())),
-        );
-        return;
-      }
+      if (endsSession(request.status, body.message)) return void leaveEndedSession(apis, generation);
       const fields: Errors = { categoria: body.erros?.categoria?.[0], arquivo: body.erros?.arquivo?.[0] };
       refuse(fields, fields.categoria || fields.arquivo ? undefined : (body.message ?? CONNECTION_FAILED));
     };
@@ -104,11 +101,7 @@ export default function UploadForm({ apis, generation, nrProposta, categories, p
   const resumed = sent.some((s) => s.retomada);
   return (
     <form onSubmit={submit} noValidate className="upload-form" aria-label={`Enviar documento da proposta ${nrProposta}`}>
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <FormAlert message={failure} />
       <SelectField
         label="Tipo de documento"
         placeholder="Selecione"

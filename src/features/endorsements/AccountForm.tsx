@@ -9,7 +9,8 @@ import { BANKS } from '../../lib/contracting';
 import { cancellationPath } from '../../lib/cancellation';
 import { ACCOUNT_TYPES, refundAccountSchema } from '../../lib/refund-account';
 import { formatBRL } from '../../lib/products/money';
-import { checked, sendStep } from './step-form';
+import { checked, sendStep, useStepForm } from './step-form';
+import { FormAlert } from '../../components/ui/FormAlert';
 
 interface Props {
   apis: ApiBases;
@@ -39,10 +40,8 @@ const KINDS = [
 export default function AccountForm({ apis, generation, idContratacao, chave, refund, insuredName, insuredDocument, consequence }: Props) {
   const [tipo, setTipo] = useState<'CONTA' | 'PIX'>('PIX');
   const [values, setValues] = useState({ banco: '', agencia: '', conta: '', tipoConta: 'corrente', titular: '', chave: '' });
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [failure, setFailure] = useState<string>();
+  const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
   const set = (name: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [name]: value }));
   const account = () =>
     tipo === 'PIX'
@@ -62,31 +61,18 @@ export default function AccountForm({ apis, generation, idContratacao, chave, re
 
   async function confirm() {
     setAsking(false);
-    setBusy(true);
-    const result = await sendStep<{ nrEndosso: string }>(
-      apis,
-      generation,
-      idContratacao,
-      '',
-      refund > 0 ? { chave, conta: account() } : { chave },
+    await send(
+      () => sendStep<{ nrEndosso: string }>(apis, generation, idContratacao, '', refund > 0 ? { chave, conta: account() } : { chave }),
+      ({ nrEndosso }) =>
+        window.location.assign(cancellationPath(generation, 'sucesso', { contratacao: idContratacao, endosso: nrEndosso })),
+      // The account's fields are named in the form as they are inside `conta` on the server.
+      (key) => key.replace(/^conta\./, ''),
     );
-    if (result.ok)
-      return window.location.assign(
-        cancellationPath(generation, 'sucesso', { contratacao: idContratacao, endosso: result.data.nrEndosso }),
-      );
-    setBusy(false);
-    const fields = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k.replace(/^conta\./, ''), v]));
-    setErrors(fields);
-    if (Object.keys(fields).length === 0) setFailure(result.message);
   }
 
   return (
     <form onSubmit={review} noValidate aria-label="Conta para a restituição" className="step-form">
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <FormAlert message={failure} />
       {refund > 0 ? (
         <>
           <p>

@@ -9,7 +9,9 @@ import { Button } from '../../components/ui/Button';
 import { contactSchema, type InsuredContact } from '../../lib/endorsements';
 import { CONTACT_MESSAGES, sameContact } from '../../lib/endorsement-contact';
 import { INSURED_MAX_LENGTH, UFS } from '../../lib/products/insured';
-import { createClient, toFailure, type ApiBases } from '../../lib/http';
+import { apiBaseOf, type ApiBases } from '../../lib/http';
+import { post } from '../proposals/post';
+import { FormAlert } from '../../components/ui/FormAlert';
 
 type Values = z.input<typeof contactSchema>;
 
@@ -74,19 +76,16 @@ export default function ContactEndorsementForm({ apis, generation, idContratacao
   const onSubmit = handleSubmit(async (contact) => {
     setFailure(undefined);
     if (sameContact(current, contact)) return setFailure(CONTACT_MESSAGES.unchanged);
-    const base = generation === 'v2' ? 'bff' : 'plataforma';
-    try {
-      const answer = await createClient(apis, base)<{ resultado?: { endosso: Issued }; dado?: { endosso: Issued } }>(
-        `/v1/apolices/${idContratacao}/endossos/contato`,
-        { method: 'POST', body: getValues() },
-      );
-      setIssued((answer.resultado ?? answer.dado)!.endosso);
-    } catch (error) {
-      const f = toFailure(error);
-      const placed = FIELDS.filter((field) => f.fieldErrors[field]?.[0]);
-      for (const field of placed) setError(field, { message: f.fieldErrors[field]![0] });
-      if (placed.length === 0) setFailure(f.message);
-    }
+    const result = await post<{ endosso: Issued }>(
+      apis,
+      apiBaseOf(generation),
+      `/v1/apolices/${idContratacao}/endossos/contato`,
+      getValues(),
+    );
+    if (result.ok) return setIssued(result.data.endosso);
+    const placed = FIELDS.filter((field) => result.errors[field]?.[0]);
+    for (const field of placed) setError(field, { message: result.errors[field]![0]! });
+    if (placed.length === 0) setFailure(result.message);
   });
 
   if (issued)
@@ -105,11 +104,7 @@ export default function ContactEndorsementForm({ apis, generation, idContratacao
   const address = errors.endereco;
   return (
     <form method="post" onSubmit={onSubmit} noValidate aria-label="Alterar dados cadastrais" className="contact-form">
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <FormAlert message={failure} />
       <section className="contact-section">
         <h2>Contato</h2>
         <div className="contact-grid">

@@ -4,7 +4,8 @@ import { CheckboxField, RadioGroup } from '../../components/ui/Choice';
 import type { ApiBases } from '../../lib/http';
 import { coverageStepSchema, type CoverageInForce, type CoverageStep } from '../../lib/cancellation';
 import { formatBRL } from '../../lib/products/money';
-import { checked, sendStep } from './step-form';
+import { checked, sendStep, useStepForm } from './step-form';
+import { FormAlert } from '../../components/ui/FormAlert';
 
 interface Props {
   apis: ApiBases;
@@ -22,9 +23,7 @@ interface Props {
 export default function CoverageForm({ apis, generation, idContratacao, main, droppable, initial, next }: Props) {
   const [escopo, setEscopo] = useState<CoverageStep['escopo']>(initial?.escopo ?? 'TOTAL');
   const [chosen, setChosen] = useState<string[]>(initial?.escopo === 'PARCIAL' ? initial.coberturas : []);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
   const options = [
     { value: 'TOTAL', label: 'Cancelar a apólice inteira' },
     ...(droppable.length > 0 ? [{ value: 'PARCIAL', label: 'Cancelar só algumas coberturas adicionais' }] : []),
@@ -36,23 +35,17 @@ export default function CoverageForm({ apis, generation, idContratacao, main, dr
     const answer = checked(coverageStepSchema, escopo === 'TOTAL' ? { escopo } : { escopo, coberturas: chosen });
     if (!answer.ok) return setErrors(answer.errors);
     setErrors({});
-    setBusy(true);
-    const result = await sendStep(apis, generation, idContratacao, '/coberturas', answer.data);
-    if (result.ok) return window.location.assign(next);
-    setBusy(false);
-    setErrors(result.errors);
-    if (Object.keys(result.errors).length === 0) setFailure(result.message);
+    await send(
+      () => sendStep(apis, generation, idContratacao, '/coberturas', answer.data),
+      () => window.location.assign(next),
+    );
   }
 
   const toggle = (id: string, on: boolean) => setChosen((list) => (on ? [...list, id] : list.filter((c) => c !== id)));
 
   return (
     <form onSubmit={submit} noValidate aria-label="Coberturas a cancelar" className="step-form">
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <FormAlert message={failure} />
       <RadioGroup
         label="O que cancelar"
         name="escopo"

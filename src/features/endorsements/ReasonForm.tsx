@@ -7,7 +7,8 @@ import type { ApiBases } from '../../lib/http';
 import { DETAIL_MAX, reasonStepSchema, termErrors, type ReasonStep } from '../../lib/cancellation';
 import { CANCELLATION_REASONS, REQUESTER_LABELS } from '../../lib/endorsements';
 import type { Requester } from '../../lib/refund';
-import { checked, sendStep } from './step-form';
+import { checked, sendStep, useStepForm } from './step-form';
+import { FormAlert } from '../../components/ui/FormAlert';
 
 interface Props {
   apis: ApiBases;
@@ -27,9 +28,7 @@ export default function ReasonForm({ apis, generation, idContratacao, term, init
   const [motivo, setMotivo] = useState(initial.motivo ?? '');
   const [detalhe, setDetalhe] = useState(initial.detalhe ?? '');
   const [efetivaEm, setEfetivaEm] = useState(initial.efetivaEm ?? '');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -38,21 +37,15 @@ export default function ReasonForm({ apis, generation, idContratacao, term, init
     const found = answer.ok ? termErrors(answer.data.efetivaEm, term) : answer.errors;
     setErrors(found);
     if (!answer.ok || Object.keys(found).length > 0) return;
-    setBusy(true);
-    const result = await sendStep(apis, generation, idContratacao, '/motivo', answer.data);
-    if (result.ok) return window.location.assign(next);
-    setBusy(false);
-    setErrors(result.errors);
-    if (Object.keys(result.errors).length === 0) setFailure(result.message);
+    await send(
+      () => sendStep(apis, generation, idContratacao, '/motivo', answer.data),
+      () => window.location.assign(next),
+    );
   }
 
   return (
     <form onSubmit={submit} noValidate aria-label="Motivo do cancelamento" className="step-form">
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+      <FormAlert message={failure} />
       <RadioGroup
         label="Quem pede o cancelamento"
         name="solicitante"

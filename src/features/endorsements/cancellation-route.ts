@@ -1,11 +1,11 @@
 import { database } from '../../server/database';
 import { brasiliaDay } from '../../lib/format';
 import { viewerOf, type PortalSession } from '../../lib/session';
-import { CANCELLATION_STEPS, cancellationPath, droppableCoverages, type CancellationStep } from '../../lib/cancellation';
-import type { ProductLine } from '../../lib/simulators';
+import { CANCELLATION_STEPS, cancellationPath, type CancellationPreview, type CancellationStep } from '../../lib/cancellation';
+import { contractIdOf, ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
 import { now } from '../../server/clock';
 import { ApiError } from '../../server/api/errors';
-import { cancellationContext, notCancellable, pendingStep, previewOf, type CancellationContext } from '../../server/services/cancellation';
+import { cancellationContext, pendingStep, previewOf, type CancellationContext } from '../../server/services/cancellation';
 import { endorsementInScope, type ScopedEndorsement } from '../../server/services/endorsements';
 import { scopeFor } from '../../server/services/scope';
 
@@ -19,7 +19,14 @@ export type CancellationRouting =
   | { kind: 'not-found' }
   | { kind: 'redirect'; to: string }
   | { kind: 'blocked'; context: CancellationContext; reason: string; step: CancellationStep }
-  | { kind: 'step'; step: Exclude<CancellationStep, 'sucesso'>; context: CancellationContext; today: string }
+  | {
+      kind: 'step';
+      step: Exclude<CancellationStep, 'sucesso'>;
+      context: CancellationContext;
+      today: string;
+      /** The resumo, once the draft has both answers. */
+      preview: CancellationPreview | undefined;
+    }
   | { kind: 'done'; context: CancellationContext; endorsement: ScopedEndorsement };
 
 const STEP_BY_PATH = new Map<string, CancellationStep>(CANCELLATION_STEPS.map((s) => [s.path, s.id]));
@@ -32,9 +39,8 @@ export async function routeCancellation(
   query: URLSearchParams,
 ): Promise<CancellationRouting> {
   const step = STEP_BY_PATH.get(passo);
-  const contract = query.get('contratacao') ?? '';
-  if (!step || !/^\d{1,9}$/.test(contract)) return { kind: 'not-found' };
-  const idContratacao = Number(contract);
+  const idContratacao = contractIdOf(query.get('contratacao'));
+  if (!step || idContratacao === undefined) return { kind: 'not-found' };
   const db = await database();
   // The middleware's guard let only a signed-in viewer of this generation reach the page.
   const viewer = viewerOf(session, generation)!;
@@ -53,18 +59,15 @@ export async function routeCancellation(
     if (!endorsement || endorsement.id_contratacao !== idContratacao || endorsement.tipo === 'CONTATO') return { kind: 'not-found' };
     return { kind: 'done', context, endorsement };
   }
-  const reason = notCancellable(context.policy);
+  const reason = ENDORSEMENT_CLOSED[context.policy.status];
   if (reason) return { kind: 'blocked', context, reason, step };
   // A step ahead of the draft goes back to the first one it lacks.
   const pending = pendingStep(context.draft?.dados);
   if (ORDER.indexOf(step) > ORDER.indexOf(pending))
     return { kind: 'redirect', to: cancellationPath(generation, pending, { contratacao: idContratacao }) };
-  return { kind: 'step', step, context, today };
+  return { kind: 'step', step, context, today, preview: previewOf(context) };
 }
 
 /** The stepper's steps: those before the current one link back. */
 export const stepperSteps = (generation: 'v1' | 'v2', idContratacao: number) =>
   CANCELLATION_STEPS.map((s) => ({ id: s.id, label: s.label, href: cancellationPath(generation, s.id, { contratacao: idContratacao }) }));
-
-export { previewOf, droppableCoverages };
-export const lineOf = (context: CancellationContext) => context.policy.line as ProductLine;

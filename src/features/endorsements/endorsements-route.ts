@@ -2,7 +2,7 @@ import { database } from '../../server/database';
 import { now } from '../../server/clock';
 import { brasiliaDay } from '../../lib/format';
 import { viewerOf, type PortalSession } from '../../lib/session';
-import { ENDORSEMENT_CLOSED, offeredEndorsements } from '../../lib/endorsement-home';
+import { contractIdOf, ENDORSEMENT_CLOSED, offeredEndorsements } from '../../lib/endorsement-home';
 import { findPolicyByContract } from '../../server/services/policies';
 import { endorsementHistory } from '../../server/services/endorsements';
 import { scopeFor } from '../../server/services/scope';
@@ -14,12 +14,13 @@ import { scopeFor } from '../../server/services/scope';
  */
 type Generation = 'v1' | 'v2';
 
-async function scopedPolicy(generation: Generation, session: PortalSession, idContratacao: string) {
-  if (!/^\d{1,9}$/.test(idContratacao)) return undefined;
+async function scopedPolicy(generation: Generation, session: PortalSession, contract: string) {
+  const idContratacao = contractIdOf(contract);
+  if (idContratacao === undefined) return undefined;
   const db = await database();
   // The middleware's guard let only a signed-in viewer of this generation reach the page.
   const scope = await scopeFor(db, viewerOf(session, generation)!, 'APOLICES');
-  const policy = await findPolicyByContract(db, scope, generation, Number(idContratacao), brasiliaDay(now()));
+  const policy = await findPolicyByContract(db, scope, generation, idContratacao, brasiliaDay(now()));
   return policy && { db, policy };
 }
 

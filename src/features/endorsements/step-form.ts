@@ -1,10 +1,8 @@
+import { useState } from 'react';
 import type * as z from 'zod/mini';
 import { messagesByField } from '../../lib/field-errors';
-import type { ApiBases } from '../../lib/http';
+import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { post, type PostResult } from '../proposals/post';
-
-/** The API base of a generation's session: the BFF for v2, the platform API for the legacy portal. */
-export const baseOf = (generation: 'v1' | 'v2') => (generation === 'v2' ? 'bff' : 'plataforma');
 
 /** A form's answer checked as the server will check it: its field errors keyed by the whole path. */
 export function checked<T>(
@@ -25,4 +23,27 @@ export const sendStep = <T = unknown>(
   step: '' | '/motivo' | '/coberturas',
   body: Record<string, unknown>,
 ): Promise<PostResult<T>> =>
-  post<T>(apis, baseOf(generation), `/v1/apolices/${idContratacao}/cancelamento${step}`, body, step ? 'PUT' : 'POST');
+  post<T>(apis, apiBaseOf(generation), `/v1/apolices/${idContratacao}/cancelamento${step}`, body, step ? 'PUT' : 'POST');
+
+/**
+ * A cancellation step's form state: its field errors, the failure that belongs to no field, and the
+ * busy button. `send` shows a refusal where it belongs (`field` renames the server's keys to the
+ * form's); on success `done` runs with the button still busy, since the page is about to change.
+ */
+export function useStepForm() {
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function send<T>(request: () => Promise<PostResult<T>>, done: (data: T) => void, field = (key: string) => key) {
+    setBusy(true);
+    const result = await request();
+    if (result.ok) return done(result.data);
+    setBusy(false);
+    const fields = Object.fromEntries(Object.entries(result.errors).map(([key, messages]) => [field(key), messages]));
+    setErrors(fields);
+    if (Object.keys(fields).length === 0) setFailure(result.message);
+  }
+
+  return { errors, setErrors, failure, setFailure, busy, send };
+}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
-import type { ApiBases } from '../../lib/http';
+import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { post } from '../proposals/post';
 
 interface Props {
@@ -26,8 +26,9 @@ export default function SecondCopyForm({ apis, generation, nrApolice, numero, mi
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const base = generation === 'v2' ? 'bff' : 'plataforma';
-    const result = await post(apis, base, `/v1/apolices/${nrApolice}/parcelas/${numero}/segunda-via`, { vencimento: date });
+    const result = await post(apis, apiBaseOf(generation), `/v1/apolices/${nrApolice}/parcelas/${numero}/segunda-via`, {
+      vencimento: date,
+    });
     if (result.ok) return window.location.reload();
     setBusy(false);
     setError(result.errors.vencimento?.[0] ?? result.message);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
 import { TextAreaField } from '../../components/ui/TextArea';
-import type { ApiBases } from '../../lib/http';
+import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { DECISION_TEXT_MAX } from '../../lib/acceptance';
 import { post } from './post';
 
@@ -25,8 +25,7 @@ export default function DocumentsSentForm({ apis, generation, nrCotacao }: Props
     event.preventDefault();
     setBusy(true);
     setFailure(undefined);
-    const base = generation === 'v2' ? 'bff' : 'plataforma';
-    const result = await post(apis, base, `/v1/cotacoes/${nrCotacao}/proposta/documentos`, { mensagem: message });
+    const result = await post(apis, apiBaseOf(generation), `/v1/cotacoes/${nrCotacao}/proposta/documentos`, { mensagem: message });
     if (result.ok) return window.location.reload();
     setBusy(false);
     setError(result.errors.mensagem?.[0]);

@@ -1,4 +1,4 @@
-import { createClient, toFailure, type ApiBases } from '../../lib/http';
+import { createClient, payloadOf, toFailure, type ApiBases } from '../../lib/http';
 
 export type PostResult<T = unknown> = { ok: true; data: T } | { ok: false; message: string; errors: Record<string, string[]> };
 
@@ -11,9 +11,7 @@ export async function post<T = unknown>(
   method: 'POST' | 'PUT' = 'POST',
 ): Promise<PostResult<T>> {
   try {
-    // The platform API wraps a payload in `resultado`, the BFF in `dado` (server/api/router.ts).
-    const answer = await createClient(apis, base)<{ resultado?: T; dado?: T }>(path, { method, body });
-    return { ok: true, data: (answer.resultado ?? answer.dado) as T };
+    return { ok: true, data: payloadOf(await createClient(apis, base)<{ resultado?: T; dado?: T }>(path, { method, body })) };
   } catch (error) {
     const failure = toFailure(error);
     return { ok: false, message: failure.message, errors: failure.fieldErrors };

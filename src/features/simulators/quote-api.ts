@@ -1,4 +1,4 @@
-import { createClient, endsSession, toFailure, type ApiBases } from '../../lib/http';
+import { apiBaseOf, createClient, endsSession, payloadOf, toFailure, type ApiBases } from '../../lib/http';
 import type { QuoteView } from '../../lib/quotes';
 import type { Generation } from '../../lib/quote-flow';
 import { serverErrors, type FieldErrors } from './form';
@@ -11,15 +11,14 @@ import { serverErrors, type FieldErrors } from './form';
 export type SaveResult<T> = { ok: true; value: T } | { ok: false; message: string; errors: FieldErrors; sessionEnded?: boolean };
 
 function client(apis: ApiBases, generation: Generation) {
-  const base = generation === 'v2' ? 'bff' : 'plataforma';
-  const request = createClient(apis, base);
+  const request = createClient(apis, apiBaseOf(generation));
   return async <T>(path: string, init: { method: string; body?: unknown }): Promise<SaveResult<T>> => {
     try {
       const answer = await request<{ dado?: T; resultado?: T }>(path, {
         method: init.method as 'POST',
         body: init.body as Record<string, unknown>,
       });
-      return { ok: true, value: (answer.dado ?? answer.resultado) as T };
+      return { ok: true, value: payloadOf(answer) };
     } catch (error) {
       const failure = toFailure(error);
       return {

@@ -18,12 +18,13 @@ import { boletoPdfFileName, renderBoletoPdf } from './boleto-pdf';
 import { pdfResponse } from './response';
 
 /**
- * The policy and the boleto of one of its installments as PDFs, both generations — SPEC §2's
- * /relatorios/{type}/apolice/{nrApolice} and /v2/relatorios/pdf/{type}/apolice/{nrApolice}, type
- * 'apolice', 'boleto' (?parcela=N) or 'endosso' (?endosso=N, issue 14). The policy and its
- * endorsements go through the APOLICES scope, the boleto through BOLETOS; whatever the viewer may not see or pay — another company's policy, an unknown
- * or malformed number, an endorsement of another policy, a paid, cancelled or overdue installment without a charge to pay today, a
- * card or debit policy — is the same 404, so numbers cannot be probed (decision 034).
+ * The policy, the boleto of one of its installments and its endorsements as PDFs, both generations —
+ * SPEC §2's /relatorios/{type}/apolice/{nrApolice} and /v2/relatorios/pdf/{type}/apolice/{nrApolice},
+ * type 'apolice', 'boleto' (?parcela=N) or 'endosso' (?endosso=N, issue 14). The policy and its
+ * endorsements go through the APOLICES scope, the boleto through BOLETOS; whatever the viewer may
+ * not see or pay — another company's policy, an unknown or malformed number, an endorsement of
+ * another policy, a paid, cancelled or overdue installment without a charge to pay today, a card or
+ * debit policy — is the same 404, so numbers cannot be probed (decision 034).
  */
 export interface PolicyPdfRequest {
   type: string | undefined;

@@ -14,6 +14,7 @@ import {
   refundDueDay,
   termErrors,
   type CancellationPreview,
+  type CancellationRecord,
   type CancellationStep,
   type CoverageInForce,
   type CoverageStep,
@@ -23,8 +24,7 @@ import { reducedInstallments } from '../../lib/endorsements';
 import { ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
 import { refundAccountSchema } from '../../lib/refund-account';
 import type { Scope } from '../../lib/scope';
-import type { ProductLine } from '../../lib/simulators';
-import { findPolicyByContract, type PolicyDetail } from './policies';
+import { findPolicyByContract, lockPolicyByContract, POLICY_NOT_FOUND, type PolicyDetail } from './policies';
 import { recordEndorsement } from './endorsements';
 
 /*
@@ -67,7 +67,7 @@ export async function cancellationContext(
   today: string,
 ): Promise<CancellationContext> {
   const policy = await findPolicyByContract(db, scope, generation, idContratacao, today);
-  if (!policy) throw notFound('Apólice não encontrada.');
+  if (!policy) throw notFound(POLICY_NOT_FOUND);
   const [facts, paid, draft] = await Promise.all([
     db
       .selectFrom('policies as a')
@@ -100,9 +100,6 @@ export async function cancellationContext(
   };
 }
 
-/** Why a policy takes no cancellation now; undefined when it does. */
-export const notCancellable = (policy: PolicyDetail): string | undefined => ENDORSEMENT_CLOSED[policy.status];
-
 /** The furthest step a draft may open: the first one it lacks, or the last before the confirmation. */
 export function pendingStep(draft: DraftData | undefined): CancellationStep {
   if (!draft?.motivo) return 'motivo';
@@ -129,7 +126,7 @@ export function previewOf(context: CancellationContext): CancellationPreview | u
 }
 
 function assertCancellable(policy: PolicyDetail) {
-  const reason = notCancellable(policy);
+  const reason = ENDORSEMENT_CLOSED[policy.status];
   if (reason) throw new ApiError(409, reason);
 }
 
@@ -172,7 +169,7 @@ export async function saveCoverages(db: DB, context: CancellationContext, userId
   assertCancellable(context.policy);
   if (!context.draft?.dados.motivo) throw new ApiError(409, MESSAGES.steps);
   const answer = validated(coverageStepSchema, body, 'escopo');
-  refuseOn(coverageErrors(answer, context.policy.line as ProductLine, context.inForce));
+  refuseOn(coverageErrors(answer, context.policy.line, context.inForce));
   await saveStep(db, userId, context.policy.id, { coberturas: answer }, now);
 }
 
@@ -197,14 +194,12 @@ export async function confirmCancellation(
 ): Promise<Confirmation> {
   const today = brasiliaDay(now);
   return db.transaction().execute(async (trx) => {
-    const found = await findPolicyByContract(trx, scope, generation, idContratacao, today);
-    if (!found) throw notFound('Apólice não encontrada.');
-    await sql`select id from policies where id = ${found.id} for update`.execute(trx);
+    const policyId = await lockPolicyByContract(trx, scope, generation, idContratacao);
     const earlier = await trx
       .selectFrom('endorsements')
       .select('nr_endosso')
       .where('rascunho', '=', body.chave)
-      .where('policy_id', '=', found.id)
+      .where('policy_id', '=', policyId)
       .executeTakeFirst();
     if (earlier) return { nrEndosso: earlier.nr_endosso, repeated: true };
 
@@ -216,7 +211,7 @@ export async function confirmCancellation(
     if (!preview || !answers.motivo) throw new ApiError(409, MESSAGES.steps);
     // The draft was checked when saved; the policy may have changed since (another endorsement).
     refuseOn(termErrors(answers.motivo.efetivaEm, { inicio: context.policy.inicioVigencia, fim: context.policy.fimVigencia }));
-    if (answers.coberturas) refuseOn(coverageErrors(answers.coberturas, context.policy.line as ProductLine, context.inForce));
+    if (answers.coberturas) refuseOn(coverageErrors(answers.coberturas, context.policy.line, context.inForce));
 
     const account = preview.refund.total > 0 ? refundAccount(context.insuredDocument, body.conta) : undefined;
     const { policy } = context;
@@ -250,7 +245,7 @@ export async function confirmCancellation(
         solicitante: answers.motivo.solicitante,
         motivo: answers.motivo.detalhe ? `${answers.motivo.motivo}: ${answers.motivo.detalhe}` : answers.motivo.motivo,
         efetivaEm: answers.motivo.efetivaEm,
-        dados: { coberturas: preview.coverages, refund: preview.refund, ...installments, destino },
+        dados: { coberturas: preview.coverages, refund: preview.refund, ...installments, destino } satisfies CancellationRecord,
         premioAnterior: policy.premioTotal,
         premioNovo: preview.premiumAfter,
         userId,
@@ -287,7 +282,11 @@ function refundAccount(insuredDocument: string, conta: unknown) {
  * the dropped coverages' share; either way their boletos stop being payable (a reduced one gets a
  * new boleto when next asked for, services/charges.ts).
  */
-async function changeInstallments(trx: DB, policyId: number, preview: CancellationPreview) {
+async function changeInstallments(
+  trx: DB,
+  policyId: number,
+  preview: CancellationPreview,
+): Promise<Pick<CancellationRecord, 'parcelasCanceladas' | 'parcelasReduzidas'>> {
   const open = await trx
     .selectFrom('installments')
     .select(['id', 'numero', 'valor'])

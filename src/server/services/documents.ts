@@ -1,3 +1,4 @@
+import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../lib/calendar';
 import { readFile } from 'node:fs/promises';
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
@@ -16,7 +17,7 @@ import {
   type DocumentMime,
 } from '../../lib/documents';
 import { maskDocument } from '../../lib/history';
-import type { Paged } from '../../lib/list-query';
+import { pagedOf, type Paged } from '../../lib/list-query';
 import type { Scope } from '../../lib/scope';
 import { productFor } from '../../lib/products/catalog';
 import { stepPath } from '../../lib/quote-flow';
@@ -255,10 +256,6 @@ export async function storeDocument(
   });
 }
 
-/** The first instant of a Brasília day (UTC−3 all year since 2019). */
-const startOfDay = (day: string) => new Date(`${day}T00:00:00-03:00`);
-const DAY_MS = 86_400_000;
-
 /** A page of the documents a scope sees, newest first, filtered (lib/documents.ts parseDocumentQuery). */
 export async function listDocuments(
   db: DB,
@@ -275,8 +272,8 @@ export async function listDocuments(
       qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_segurado'), eb.ref('q.documento_segurado'))),
     )
     .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
-    .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfDay(filters.de!)))
-    .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', new Date(startOfDay(filters.ate!).getTime() + DAY_MS)));
+    .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))
+    .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', startOfNextBrasiliaDay(filters.ate!)));
   const [{ total }, rows] = await Promise.all([
     base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
     base
@@ -288,8 +285,7 @@ export async function listDocuments(
       .offset((page - 1) * pageSize)
       .execute(),
   ]);
-  const totalElements = Number(total);
-  return { content: rows.map(documentRowOf), totalElements, totalPages: Math.ceil(totalElements / pageSize), page };
+  return pagedOf(rows.map(documentRowOf), total, page, pageSize);
 }
 
 export interface DocumentFile {

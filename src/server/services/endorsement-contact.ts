@@ -1,13 +1,13 @@
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
-import { ApiError, badRequest, notFound } from '../api/errors';
+import { ApiError, badRequest } from '../api/errors';
 import { brasiliaDay } from '../../lib/format';
 import { policyStatus } from '../../lib/policies';
 import { ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
 import { CONTACT_MESSAGES, sameContact } from '../../lib/endorsement-contact';
 import type { InsuredContact } from '../../lib/endorsements';
 import type { Scope } from '../../lib/scope';
-import { contactOf, policiesInScope } from './policies';
+import { contactOf, lockPolicyByContract } from './policies';
 import { recordEndorsement } from './endorsements';
 
 /*
@@ -15,8 +15,6 @@ import { recordEndorsement } from './endorsements';
  * with no premium effect. The policy row is locked while it changes, so two endorsements of one
  * policy never read the same "before", and the new contact and its endorsement are written together.
  */
-
-export const POLICY_NOT_FOUND = 'Apólice não encontrada.';
 
 export async function endorseContact(
   db: DB,
@@ -29,16 +27,11 @@ export async function endorseContact(
 ): Promise<{ nrEndosso: string; nrApolice: string }> {
   const today = brasiliaDay(now);
   return db.transaction().execute(async (trx) => {
-    const found = await policiesInScope(trx, scope, generation)
-      .select('a.id')
-      .where('a.id_contratacao', '=', idContratacao)
-      .executeTakeFirst();
-    if (!found) throw notFound(POLICY_NOT_FOUND);
+    const id = await lockPolicyByContract(trx, scope, generation, idContratacao);
     const policy = await trx
       .selectFrom('policies')
       .select(['id', 'nr_apolice', 'status', 'fim_vigencia', 'premio_total', 'contato', 'quote_id'])
-      .where('id', '=', found.id)
-      .forUpdate()
+      .where('id', '=', id)
       .executeTakeFirstOrThrow();
     const closed = ENDORSEMENT_CLOSED[policyStatus(policy.status, policy.fim_vigencia, today)];
     if (closed) throw new ApiError(409, closed);

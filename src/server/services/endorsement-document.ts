@@ -3,7 +3,8 @@ import type { EndorsementKind, Generation } from '../db/schema';
 import { formatDateTime, formatIsoDate } from '../../lib/format';
 import { contactChanges } from '../../lib/endorsement-contact';
 import { ENDORSEMENT_LABELS, REQUESTER_LABELS, reasonLabel, type InsuredContact } from '../../lib/endorsements';
-import { RULE_LABELS, type Refund } from '../../lib/refund';
+import { RULE_LABELS } from '../../lib/refund';
+import type { CancellationRecord } from '../../lib/cancellation';
 import type { EndorsementDocument } from '../pdf/endorsement-pdf';
 import type { ScopedEndorsement } from './endorsements';
 import type { PolicyDetail } from './policies';
@@ -15,15 +16,6 @@ import { partiesOf } from './policy-document';
  * `dados`, written when it was issued, so the document says what was decided then.
  */
 
-/** A cancellation's `dados`, as the cancellation service writes them. */
-interface CancellationData {
-  coberturas: { id: string; name: string; premium: number }[];
-  refund: Refund;
-  parcelasCanceladas: number[];
-  parcelasReduzidas: { numero: number; de: number; para: number }[];
-  destino: string | null;
-}
-
 type Details = Pick<EndorsementDocument, 'contact' | 'cancellation'>;
 
 function contactDetails(e: ScopedEndorsement): Details {
@@ -32,7 +24,7 @@ function contactDetails(e: ScopedEndorsement): Details {
 }
 
 function cancellationDetails(e: ScopedEndorsement): Details {
-  const data = e.dados as unknown as CancellationData;
+  const data = e.dados as unknown as CancellationRecord;
   const requester = e.solicitante ?? 'SEGURADO';
   return {
     cancellation: {

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
 import { maskDocument } from '../../lib/history';
-import type { Paged } from '../../lib/list-query';
+import { pagedOf, type Paged } from '../../lib/list-query';
 import {
   CSV_OPTIONS,
   csvRecord,
@@ -115,7 +115,6 @@ export async function listInstallments(
       .offset((page - 1) * PAYMENTS_PAGE_SIZE)
       .execute(),
   ]);
-  const totalElements = Number(total);
   const content = rows.map(
     (row): InstallmentLine => ({
       ...installmentNamed(row),
@@ -137,7 +136,7 @@ export async function listInstallments(
             },
     }),
   );
-  return { content, totalElements, totalPages: Math.ceil(totalElements / PAYMENTS_PAGE_SIZE), page };
+  return pagedOf(content, total, page, PAYMENTS_PAGE_SIZE);
 }
 
 /** The payments received in a period by the policies a scope sees. */
@@ -192,14 +191,7 @@ export async function paymentsReport(db: DB, scope: Scope, generation: Generatio
     paymentsIn(db, scope, generation, period).select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
   ]);
   const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
-  const totalElements = Number(total);
-  const payments: Paged<PaymentRow> = {
-    content: rows.map(paymentRowOf),
-    totalElements,
-    totalPages: Math.ceil(totalElements / PAYMENTS_PAGE_SIZE),
-    page,
-  };
-  return { totals, payments };
+  return { totals, payments: pagedOf(rows.map(paymentRowOf), total, page, PAYMENTS_PAGE_SIZE) };
 }
 
 /** Rows read per query while exporting: memory stays bounded however long the period. */

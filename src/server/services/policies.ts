@@ -4,8 +4,9 @@ import type { Generation, PoliciesTable } from '../db/schema';
 import { brasiliaDay } from '../../lib/format';
 import { maskDocument } from '../../lib/history';
 import type { Scope } from '../../lib/scope';
+import { notFound } from '../api/errors';
 import { soldWithin } from './scope';
-import type { Paged } from '../../lib/list-query';
+import { pagedOf, type Paged } from '../../lib/list-query';
 import {
   installmentDueDates,
   installmentStatus,
@@ -168,6 +169,23 @@ const nameWords = (typed: string) =>
     .filter(Boolean)
     .map((word) => word.replace(/[\\%_]/g, (c) => `\\${c}`));
 
+export const POLICY_NOT_FOUND = 'Apólice não encontrada.';
+
+/**
+ * Locks the row of a policy the scope sees, by contract id, for the transaction that changes it
+ * (an endorsement): of two changes at once the second waits, then reads what the first wrote. Its
+ * id; a 404 when the viewer does not see it.
+ */
+export async function lockPolicyByContract(trx: DB, scope: Scope, generation: Generation, idContratacao: number): Promise<number> {
+  const row = await policiesInScope(trx, scope, generation)
+    .select('a.id')
+    .where('a.id_contratacao', '=', idContratacao)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw notFound(POLICY_NOT_FOUND);
+  return row.id;
+}
+
 /** The id of a policy the scope sees, by number; undefined when there is none for this viewer. */
 export async function policyIdInScope(db: DB, scope: Scope, generation: Generation, nrApolice: string): Promise<number | undefined> {
   const row = await policiesInScope(db, scope, generation).select('a.id').where('a.nr_apolice', '=', nrApolice).executeTakeFirst();
@@ -231,9 +249,8 @@ export async function listPolicies(
       .offset((page - 1) * POLICIES_PAGE_SIZE)
       .execute(),
   ]);
-  const totalElements = Number(total);
   const content = rows.map((row) => policyRowOf(row, today));
-  return { content, totalElements, totalPages: Math.ceil(totalElements / POLICIES_PAGE_SIZE), page };
+  return pagedOf(content, total, page, POLICIES_PAGE_SIZE);
 }
 
 type RowColumns =
@@ -294,31 +311,25 @@ export const contactOf = (segurado: Record<string, unknown>): InsuredContact => 
   endereco: segurado.endereco as InsuredContact['endereco'],
 });
 
-/** One policy of a scope by contract id (the endorsement routes' key); undefined for this viewer: a 404. */
-export async function findPolicyByContract(
-  db: DB,
-  scope: Scope,
-  generation: Generation,
-  idContratacao: number,
-  today: string,
-): Promise<PolicyDetail | undefined> {
-  const row = await policiesInScope(db, scope, generation)
-    .select('a.nr_apolice')
-    .where('a.id_contratacao', '=', idContratacao)
-    .executeTakeFirst();
-  return row ? findPolicy(db, scope, generation, row.nr_apolice, today) : undefined;
-}
-
 /** One policy of a scope by number; undefined when it does not exist for this viewer (a 404). */
-export async function findPolicy(
+export const findPolicy = (db: DB, scope: Scope, generation: Generation, nrApolice: string, today: string) =>
+  findPolicyWhere(db, scope, generation, { column: 'a.nr_apolice', value: nrApolice }, today);
+
+/** One policy of a scope by contract id (the endorsement routes' key); undefined for this viewer: a 404. */
+export const findPolicyByContract = (db: DB, scope: Scope, generation: Generation, idContratacao: number, today: string) =>
+  findPolicyWhere(db, scope, generation, { column: 'a.id_contratacao', value: idContratacao }, today);
+
+type PolicyKey = { column: 'a.nr_apolice'; value: string } | { column: 'a.id_contratacao'; value: number };
+
+async function findPolicyWhere(
   db: DB,
   scope: Scope,
   generation: Generation,
-  nrApolice: string,
+  key: PolicyKey,
   today: string,
 ): Promise<PolicyDetail | undefined> {
   const row = await policiesInScope(db, scope, generation)
-    .where('a.nr_apolice', '=', nrApolice)
+    .where(key.column, '=', key.value)
     .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')

@@ -1,3 +1,4 @@
+import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../lib/calendar';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
@@ -11,6 +12,7 @@ import {
 } from '../../lib/history';
 import { stepPath, type Generation, type QuoteStep } from '../../lib/quote-flow';
 import { reportHref } from '../../lib/simulator-links';
+import { pagedOf } from '../../lib/list-query';
 import { statusLabel, type QuoteStatus } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 import { isExpired, visibleTo, type Seller } from './quotes';
@@ -31,21 +33,13 @@ const STATUS_CONDITIONS: Record<HistoryStatus, (eb: HistoryEb, now: Date) => Ret
   PROPOSTA_EM_ANALISE: (eb) => eb.and([eb('q.status', '=', 'PROPOSTA_EM_ANALISE')]),
 };
 
-/**
- * Brasília has kept UTC−3 all year since daylight saving ended in 2019, so a calendar day there
- * starts at 03:00 UTC. A fixed offset keeps the filter a plain range on the indexed created_at.
- */
-const BRASILIA_OFFSET = '-03:00';
-const startOfDay = (isoDate: string) => new Date(`${isoDate}T00:00:00${BRASILIA_OFFSET}`);
-const startOfNextDay = (isoDate: string) => new Date(startOfDay(isoDate).getTime() + 86_400_000);
-
 function filteredQuotes(db: DB, seller: Seller, filters: HistoryFilters, now: Date) {
   const { de, ate, simulador, linha, status, documento, numero } = filters;
   return visibleTo(seller)(db.selectFrom('quotes as q'))
     .leftJoin('proposals as p', 'p.quote_id', 'q.id')
     .where('q.generation', '=', seller.generation)
-    .$if(de !== undefined, (qb) => qb.where('q.created_at', '>=', startOfDay(de!)))
-    .$if(ate !== undefined, (qb) => qb.where('q.created_at', '<', startOfNextDay(ate!)))
+    .$if(de !== undefined, (qb) => qb.where('q.created_at', '>=', startOfBrasiliaDay(de!)))
+    .$if(ate !== undefined, (qb) => qb.where('q.created_at', '<', startOfNextBrasiliaDay(ate!)))
     .$if(simulador !== undefined, (qb) => qb.where('q.simulator_code', '=', simulador!))
     .$if(linha !== undefined, (qb) => qb.where('q.line', '=', linha!))
     .$if(status !== undefined, (qb) => qb.where((eb) => STATUS_CONDITIONS[status!](eb, now)))
@@ -92,7 +86,6 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       .offset((page - 1) * HISTORY_PAGE_SIZE)
       .execute(),
   ]);
-  const totalElements = Number(total);
   const content = rows.map((row): HistoryRow => {
     const quoteStatus = row.status as QuoteStatus;
     const sent = quoteStatus === 'PROPOSTA_EM_ANALISE';
@@ -121,5 +114,5 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       pdf: pdfLinks(row.generation, row.nr_cotacao, sent),
     };
   });
-  return { content, totalElements, totalPages: Math.ceil(totalElements / HISTORY_PAGE_SIZE), page };
+  return pagedOf(content, total, page, HISTORY_PAGE_SIZE);
 }

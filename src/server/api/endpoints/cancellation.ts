@@ -1,31 +1,23 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
+import { contractParams as params } from './endorsements';
+import { viewerOf } from './policies';
 import type { Generation } from '../../../lib/quote-flow';
 import { brasiliaDay } from '../../../lib/format';
 import { now } from '../../clock';
 import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../services/cancellation';
 import { scopeFor } from '../../services/scope';
-import { loadV1User, loadV2User } from '../../services/principals';
-import type { SessionViewer } from '../../../lib/session';
 
 /**
  * The cancellation of a policy (issue 14), both generations: each step's answer is kept in the
  * user's draft (PUT), the confirmation issues the endorsement once (POST). Whoever's APOLICES scope
  * holds the policy may cancel it; any other contract is a 404 (lib/scope.ts).
  */
-const params = z.object({ idContratacao: z.coerce.number().int().min(1, 'Contrato inválido.').max(2_000_000_000, 'Contrato inválido.') });
-
-async function viewerOf(ctx: Context, generation: Generation): Promise<SessionViewer> {
-  return generation === 'v2'
-    ? { generation, user: await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false }) }
-    : { generation, user: await loadV1User(ctx.db, ctx.auth.user) };
-}
-
 async function contextOf(ctx: Context & { params: { idContratacao: number } }, generation: Generation) {
   const scope = await scopeFor(ctx.db, await viewerOf(ctx, generation), 'APOLICES');
   const instant = now();
   const context = await cancellationContext(ctx.db, scope, generation, ctx.params.idContratacao, ctx.auth.user.id, brasiliaDay(instant));
-  return { scope, context, instant };
+  return { context, instant };
 }
 
 export function cancellationEndpoints(generation: Generation) {

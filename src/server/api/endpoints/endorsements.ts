@@ -13,7 +13,10 @@ import { viewerOf } from './policies';
  * API with the legacy one. Whoever's APOLICES scope holds the policy may endorse it; any other
  * contract, existing or not, is the same 404.
  */
-const params = z.object({ idContratacao: z.coerce.number().int().min(1, 'Contrato inválido.').max(2_147_483_647, 'Contrato inválido.') });
+/** A contract id in the path (policies.id_contratacao is an integer). */
+export const contractParams = z.object({
+  idContratacao: z.coerce.number().int().min(1, 'Contrato inválido.').max(2_147_483_647, 'Contrato inválido.'),
+});
 
 export function endorsementEndpoints(generation: Generation) {
   return [
@@ -21,7 +24,7 @@ export function endorsementEndpoints(generation: Generation) {
       method: 'POST',
       path: '/v1/apolices/:idContratacao/endossos/contato',
       auth: generation === 'v2' ? ['v2', 'simulador'] : ['v1'],
-      params,
+      params: contractParams,
       body: contactSchema,
       async handle(ctx) {
         const viewer = await viewerOf(ctx, generation);
