@@ -1,12 +1,22 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, DEMO_PASSWORD, path, signIn } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
 /**
  * The v2 quote and proposal history (/v2/historico) over the demo seed's quotes of
  * parceiro@parceiro.demo: a residential quote at planos, a life proposal and a residential quote
- * that expired. Other journeys add quotes to the same database, so rows are found by insured name.
+ * that expired. Its pages are counted from the seed, so it runs on a server of its own: the sales
+ * other journeys make as the same partner would push the seed's quotes off the first page.
  */
+const PORT = Number(process.env.E2E_PORT ?? 4399) + 70;
+let server: OwnServer | undefined;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startOwnServer(PORT);
+});
+test.afterAll(() => server?.dispose());
+test.use({ baseURL: `http://127.0.0.1:${PORT}` });
 const INSURED = {
   open: 'Marina Costa Alves',
   sent: 'Rafael Nogueira Pinto',
