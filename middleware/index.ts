@@ -20,6 +20,8 @@ import {
   readBodyText,
 } from '../src/server/request-body';
 import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
+// Loaded with the pipeline, so the server script finds the viewer memo from the first request on.
+import '../src/server/viewer-memo';
 
 /**
  * The request pipeline (DESIGN §4): learn who the client is (behind which proxies), refuse

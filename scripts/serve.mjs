@@ -1,5 +1,6 @@
 // Runs the built portal inside our own http.Server, for what the standalone adapter lacks: response
-// compression, pages shared by every visitor answered from memory, the database opened right after
+// compression, pages shared by every visitor and signed-in answers that depend only on who asks
+// answered from memory (docs/decisions/044), the database opened right after
 // the first page (docs/decisions/031), an operations key for local scripts (sso-link), pt-BR answers
 // to addresses that do not decode, and a graceful SIGTERM — stop accepting, answer the requests in
 // flight with `Connection: close`, close idle connections and the rest as their requests end, close
@@ -10,6 +11,7 @@ import http from 'node:http';
 import compression from 'compression';
 import { compressWhole } from './compress-whole.mjs';
 import { sharedPages } from './shared-pages.mjs';
+import { viewerMemo } from './viewer-memo.mjs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -58,6 +60,7 @@ export async function startPortal({ port, host, announce = true }) {
   // bodies (scripts, styles) stream through the `compression` package, which skips what is encoded.
   const compress = compression();
   const shared = sharedPages();
+  const memo = viewerMemo();
   let stopping;
   // Answers not yet sent: when the signal comes, each is told to close its connection.
   const unanswered = new Set();
@@ -72,9 +75,12 @@ export async function startPortal({ port, host, announce = true }) {
     if (refuseUndecodableUrl(req, res)) return;
     const sharedKey = shared.keyOf(req);
     if (shared.answer(sharedKey, req, res)) return;
+    const ticket = memo.ticketOf(req);
+    if (memo.answer(ticket, req, res)) return;
     compress(req, res, () => {
       compressWhole(req, res);
       shared.watch(sharedKey, req, res);
+      memo.watch(ticket, req, res);
       handler(req, res);
     });
   });

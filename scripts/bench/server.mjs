@@ -8,6 +8,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const root = join(import.meta.dirname, '..', '..');
+/**
+ * The Node flags `npm start` gives the server (package.json's start script): the bench starts it
+ * the same way, so its memory is the memory a deployment sees (docs/decisions/044-viewer-memo.md).
+ */
+export const SERVER_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  .scripts.start.split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 const HOST = '127.0.0.1';
 const START_TIMEOUT_MS = 90_000; // a first start migrates and seeds the database (~5-10 s)
 const POLL_INTERVAL_MS = 50;
@@ -54,7 +61,7 @@ export async function freePort() {
 export async function startPortal({ dataDir, pinning, databaseUrl }) {
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
-  const [command, args] = onCore(pinning, 0, process.execPath, [join(root, 'scripts/start.mjs'), '--no-build']);
+  const [command, args] = onCore(pinning, 0, process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/start.mjs'), '--no-build']);
   const started = performance.now();
   // taskset execs node in place, so child.pid is the server's own pid (needed for /proc/<pid>/status).
   const child = spawn(command, args, {
@@ -176,9 +183,19 @@ async function memoryOf(child, waiting) {
  * the load sends what a signed-in browser sends. Failed sign-ins are rate-limited: no retries.
  */
 export async function signIn(url, { path, body, simulatorToken }) {
-  const cookies = await postForCookies(url, path, body);
-  if (simulatorToken) cookies.push(...(await postForCookies(url, '/api/plataforma/v1/login/token', simulatorToken, cookies)));
-  return cookies.join('; ');
+  // A cookie jar, as a browser keeps one: a cookie set again replaces the one of the same name, and
+  // one set empty (cleared) goes.
+  const jar = new Map();
+  const store = (cookies) => {
+    for (const cookie of cookies) {
+      const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+      if (value) jar.set(name, cookie);
+      else jar.delete(name);
+    }
+  };
+  store(await postForCookies(url, path, body));
+  if (simulatorToken) store(await postForCookies(url, '/api/plataforma/v1/login/token', simulatorToken, [...jar.values()]));
+  return [...jar.values()].join('; ');
 }
 
 async function postForCookies(url, path, body, cookies = []) {

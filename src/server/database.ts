@@ -21,15 +21,20 @@ export async function openDatabase(options: ConnectOptions & { seed?: boolean; a
 // One database per server process: PGlite is a single in-process connection and its data dir may be
 // opened by one process only.
 let shared: Promise<DB> | undefined;
+let opened: DB | undefined;
 let stopJobs: (() => Promise<void>) | undefined;
 
 export function database(): Promise<DB> {
   shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR }).then((db) => {
     stopJobs = startJobs(db);
+    opened = db;
     return db;
   });
   return shared;
 }
+
+/** The shared database once it is open, for what must answer at once or not at all (server/viewer-memo.ts). */
+export const openedDatabase = (): DB | undefined => opened;
 
 // The server script (scripts/serve.mjs) lives outside the bundle; it opens the database through
 // these well-known hooks once the first page is served, and closes it on shutdown, so PGlite
@@ -45,5 +50,6 @@ export async function closeDatabase(): Promise<void> {
   await stopJobs?.();
   stopJobs = undefined;
   shared = undefined;
+  opened = undefined;
   await db.destroy();
 }

@@ -2,12 +2,14 @@ import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedPages } from '../../scripts/shared-pages.mjs';
+import { viewerMemo } from '../../scripts/viewer-memo.mjs';
 import { rawRequest } from '../fixtures/raw-http';
 
 /**
  * Issue 12: a page that says it is the same for every visitor without a session is rendered once
- * and then answered from memory (scripts/shared-pages.mjs), here in front of a stand-in for Astro
- * that counts its renderings.
+ * and then answered from memory (scripts/shared-pages.mjs), and so is a signed-in answer the viewer
+ * memo may keep (scripts/viewer-memo.mjs; what it may keep and until when is the bundle's, tested in
+ * viewer-memo.test.ts) — here in front of a stand-in for Astro that counts its renderings.
  */
 let server: http.Server;
 let base: string;
@@ -19,6 +21,24 @@ const PAGES: Record<string, { status: number; headers: Record<string, string> }>
   '/home': { status: 200, headers: {} },
   '/com-cookie': { status: 200, headers: { 'x-portal-shared': '1', 'set-cookie': 'tokenV2=; Max-Age=0' } },
   '/ausente': { status: 404, headers: { 'x-portal-shared': '1' } },
+  '/v2/home': {
+    status: 200,
+    headers: { 'x-portal-memo': '1', 'content-security-policy': "default-src 'self'", 'cache-control': 'no-store' },
+  },
+  '/v2/sair': { status: 200, headers: { 'x-portal-memo': '1', 'set-cookie': 'tokenV2=; Max-Age=0' } },
+  '/v2/negado': { status: 403, headers: { 'x-portal-memo': '1' } },
+};
+
+// A stand-in for the bundle's memo (src/server/viewer-memo.ts): a ticket per address and cookie,
+// and a switch standing for "the session is no longer fresh".
+const memoHook = Symbol.for('portal.viewerMemo');
+const kept = new Map<string, unknown>();
+let sessionsFresh = true;
+const standInMemo = {
+  ticketOf: (req: http.IncomingMessage) =>
+    req.headers.cookie?.includes('tokenV2=') ? { key: `${req.url}|${req.headers.cookie}` } : undefined,
+  lookup: (ticket: { key: string }) => (sessionsFresh ? kept.get(ticket.key) : undefined),
+  keep: (ticket: { key: string }, answer: unknown) => kept.set(ticket.key, answer),
 };
 
 // The portal's rule for the scheme (src/server/shared-page.ts), here: https when the test says so.
@@ -27,11 +47,16 @@ const scheme = (req: http.IncomingMessage) => (req.headers['x-teste-https'] ? 'h
 
 beforeAll(async () => {
   (globalThis as Record<symbol, unknown>)[schemeHook] = scheme;
+  (globalThis as Record<symbol, unknown>)[memoHook] = standInMemo;
   const shared = sharedPages();
+  const memo = viewerMemo();
   server = http.createServer((req, res) => {
     const key = shared.keyOf(req);
     if (shared.answer(key, req, res)) return;
+    const ticket = memo.ticketOf(req);
+    if (memo.answer(ticket, req, res)) return;
     shared.watch(key, req, res);
+    memo.watch(ticket, req, res);
     const path = (req.url ?? '').split('?')[0]!;
     rendered.push(req.url ?? '');
     const page = PAGES[path] ?? { status: 404, headers: {} };
@@ -44,6 +69,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   (globalThis as Record<symbol, unknown>)[schemeHook] = undefined;
+  (globalThis as Record<symbol, unknown>)[memoHook] = undefined;
   await new Promise((done) => server.close(done));
 });
 
@@ -109,5 +135,42 @@ describe('pages shared by every visitor without a session', () => {
     for (const path of ['/com-cookie', '/com-cookie', '/ausente', '/ausente']) await get(path);
     expect(renderings('/com-cookie')).toBe(2);
     expect(renderings('/ausente')).toBe(2);
+  });
+});
+
+describe('signed-in answers the viewer memo keeps', () => {
+  const session = { cookie: 'tokenV2=abc' };
+
+  it('renders once per session, then answers from memory with the same headers, never the marker', async () => {
+    const first = await get('/v2/home', session);
+    const again = await get('/v2/home', { ...session, 'accept-encoding': 'br' });
+    expect(renderings('/v2/home')).toBe(1);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['content-security-policy']).toBe("default-src 'self'");
+    expect(again.headers['cache-control']).toBe('no-store');
+    expect(again.headers['content-encoding']).toBe('br');
+    expect([first.headers['x-portal-memo'], again.headers['x-portal-memo']]).toEqual([undefined, undefined]);
+    expect((await get('/v2/home', { ...session }, 'HEAD')).text).toBe('');
+    // Another session renders its own.
+    await get('/v2/home', { cookie: 'tokenV2=outro' });
+    expect(renderings('/v2/home')).toBe(2);
+  });
+
+  it('renders again when the memo says the session is no longer fresh', async () => {
+    await get('/v2/home', session);
+    const before = renderings('/v2/home');
+    sessionsFresh = false;
+    try {
+      await get('/v2/home', session);
+      expect(renderings('/v2/home')).toBe(before + 1);
+    } finally {
+      sessionsFresh = true;
+    }
+  });
+
+  it('keeps neither an answer that sets a cookie nor one that is not a 200', async () => {
+    for (const path of ['/v2/sair', '/v2/sair', '/v2/negado', '/v2/negado']) await get(path, session);
+    expect(renderings('/v2/sair')).toBe(2);
+    expect(renderings('/v2/negado')).toBe(2);
   });
 });

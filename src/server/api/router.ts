@@ -9,6 +9,7 @@ import { isCrossSiteRequest } from '../security';
 import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 import { isStorableText, unstorablePaths } from '../../lib/storable-text';
+import { VIEWER_MEMO_HEADER } from '../viewer-memo';
 
 /**
  * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
@@ -52,6 +53,11 @@ export interface Endpoint<B extends Schema = Schema, Q extends Schema = Schema, 
   body?: B;
   query?: Q;
   params?: P;
+  /**
+   * A GET whose answer is a function of who asks alone (the session and the headers the viewer memo
+   * names): kept per session and answered from memory until it changes (server/viewer-memo.ts).
+   */
+  viewerOnly?: boolean;
   handle(ctx: Context<core.output<B>, core.output<Q>, core.output<P>>): Promise<unknown>;
 }
 
@@ -220,6 +226,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       if (payload instanceof Response) return payload;
       const headers = new Headers();
       for (const cookie of setCookies) headers.append('set-cookie', cookie);
+      if (e.viewerOnly) headers.set(VIEWER_MEMO_HEADER, '1');
       return json(200, ENVELOPES[base](payload), headers);
     } catch (error) {
       if (error instanceof ApiError) {

@@ -139,9 +139,13 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
   return record;
 }
 
+/** The session and its parent whose last_seen_at is due to be written at `at`. */
+const dueForTouch = (record: SessionRecord, at: number) =>
+  [record, record.parent].filter((s): s is NonNullable<typeof s> => s !== null && at - s.lastSeen.getTime() > TOUCH_EVERY_MS);
+
 /** last_seen_at is written at most once a minute per session; using a child keeps its parent awake. */
 async function touch(db: DB, record: SessionRecord, at: number): Promise<void> {
-  const stale = [record, record.parent].filter((s): s is NonNullable<typeof s> => s !== null && at - s.lastSeen.getTime() > TOUCH_EVERY_MS);
+  const stale = dueForTouch(record, at);
   if (stale.length === 0) return;
   const seen = new Date(at);
   await db
@@ -177,6 +181,22 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
   if (judged !== 'ok') return { ok: false, reason: judged };
   await touch(db, record, at);
   return { ok: true, id: record.id, kind: record.kind, expiresAt: record.expiresAt, user: record.user };
+}
+
+/**
+ * The user of the session behind `tokenHash` when memory alone says the request pipeline would take
+ * it as it is: held by this instance's cache (so no change to it was heard since it was read), of
+ * `kind`, valid now, its user active and of the token's generation, and no last_seen_at due to be
+ * written. Otherwise undefined — and the request goes the whole way, which reads, judges and touches
+ * (the viewer memo, server/viewer-memo.ts, answers only what this allows).
+ */
+export function userOfFreshSession(db: DB, tokenHash: string, kind: SessionKind): number | undefined {
+  const record = cacheOf(db, SESSIONS_CACHE)?.get(tokenHash);
+  const at = nowMs();
+  if (!record || verdict(record, [kind], at) !== 'ok' || dueForTouch(record, at).length > 0) return undefined;
+  const { user } = record;
+  if (user.status !== 'ATIVO' || user.generation !== (kind === 'v1' ? 'v1' : 'v2')) return undefined;
+  return user.id;
 }
 
 /** Revokes the sessions behind the given tokens (sign-out); absent and unknown tokens are ignored. */

@@ -69,6 +69,7 @@ export const bff = [
     method: 'GET',
     path: '/v1/usuario',
     auth: ['v2'],
+    viewerOnly: true,
     async handle(ctx) {
       const empresa = await actingCompany(ctx.db, ctx.auth.user, ctx.request.headers.get('empresa'));
       const atributos = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false, empresa });
