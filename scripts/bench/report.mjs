@@ -84,13 +84,14 @@ function loadTable({ load, loadSettings, environment, goals, postgresSkipped }) 
   const floors = load
     .filter((r) => r.minRequestsPerSecond !== undefined && !r.database)
     .map((r) => `- \`${r.method} ${r.path}\` ≥ ${number.format(r.minRequestsPerSecond)} req/s: ${r.floorWhy}.`);
+  const share = (g) => `${Number((g.minShare * 100).toFixed(1))} %`;
   const goalLines = Object.entries(goals.GOALS).map(
-    ([name, g]) => `- ${name}: ≥ ${(g.minShare * 100).toFixed(0)} % of raw${g.maxP99 ? `, p99 ≤ ${g.maxP99} ms` : ''} (${g.why}).`,
+    ([name, g]) => `- ${name}: ≥ ${share(g)} of raw${g.maxP99 ? `, p99 ≤ ${g.maxP99} ms` : ''} (${g.why}).`,
   );
   const goal = (r) => {
     if (r.minRequestsPerSecond !== undefined) return `≥ ${number.format(r.minRequestsPerSecond)} req/s`;
     const g = goals.GOALS[r.goal];
-    return g ? `≥ ${(g.minShare * 100).toFixed(0)} %${g.maxP99 ? `, p99 ≤ ${g.maxP99} ms` : ''}` : '—';
+    return g ? `≥ ${share(g)}${g.maxP99 ? `, p99 ≤ ${g.maxP99} ms` : ''}` : '—';
   };
   const skipped = postgresSkipped ? `\n\nOn PostgreSQL: not measured — ${postgresSkipped}.` : '';
   return `### Server throughput (autocannon: ${loadSettings.connections} connections, ${loadSettings.warmup} s warm-up then ${loadSettings.duration} s; ${environment.pinning})

@@ -83,11 +83,13 @@ function sessionCookies(header: string | undefined): Map<SessionKind, string> | 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join('\n') : (value ?? ''));
 
 /**
- * The ticket of a request the memo may answer or keep: a GET or HEAD with session cookies (and no
- * `authtoken` header, which the API would prefer to them), once the database is open.
+ * The ticket of a request the memo may answer or keep: a GET or HEAD of a page or the API (built
+ * files are the adapter's) with session cookies and no `authtoken` header, which the API would prefer
+ * to them, once the database is open.
  */
 export function ticketOf(req: NodeRequest, db: DB | undefined = openedDatabase()): Ticket | undefined {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authtoken !== undefined || !db) return undefined;
+  if (req.url?.startsWith('/_astro/')) return undefined;
   const cache = cacheOf(db, MEMO_CACHE);
   const cookies = sessionCookies(single(req.headers.cookie));
   if (!cache || !cookies || cookies.size === 0) return undefined;

@@ -92,6 +92,7 @@ describe('the viewer memo keeps what depends on who asks', () => {
     expect(ticketOf(request(browser, { headers: { authtoken: browser.cookies[TOKEN_COOKIES.v2]! } }), db)).toBeUndefined();
     expect(ticketOf(request({ cookies: {} }), db)).toBeUndefined();
     expect(ticketOf(request(browser), undefined)).toBeUndefined(); // the database not open yet
+    expect(ticketOf(request(browser, { url: '/_astro/PortalShell.js' }), db)).toBeUndefined();
     expect(ticketOf(request(browser, { method: 'HEAD' }), db)).toBeDefined();
   });
 
