@@ -252,3 +252,30 @@ export const notaUploadHref = (cnpj: string, month?: string) =>
   `${COMMISSION_PAGES.envio}?${new URLSearchParams({ empresa: cnpj, ...(month ? { competencia: month } : {}) })}`;
 
 export const notaDownloadHref = (id: number) => `${COMMISSION_PAGES.arquivo}/${id}`;
+
+/* ---------- The income statement's addresses (SPEC §2: /relatorios/{type}/{nmCpfCnpj}/{nmPrestador}/{nrAno}) ---------- */
+
+/** The report type of an income statement in SPEC's /relatorios/{type}/… addresses. */
+export const INCOME_REPORT_TYPE = 'informe-rendimentos';
+
+/** A name as an address segment: 'Corretora Horizonte Seguros Ltda.' → 'corretora-horizonte-seguros-ltda'. */
+export const nameSlug = (name: string): string =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80) || 'beneficiario';
+
+export const INCOME_PAGES = { v1: '/informe-rendimentos', v2: '/v2/informe-rendimentos' } as const;
+
+/** The PDF of a beneficiary's year, in each generation's shape. */
+export function incomePdfHref(generation: 'v1' | 'v2', beneficiary: { taxId: string; name: string }, year: number): string {
+  const tail = `${INCOME_REPORT_TYPE}/${encodeURIComponent(beneficiary.taxId)}/${nameSlug(beneficiary.name)}/${year}`;
+  return generation === 'v2' ? `/v2/relatorios/pdf/${tail}` : `/relatorios/${tail}`;
+}
+
+/** The informe page saying that a year had no income (where the PDF's address of such a year leads). */
+export const noIncomeHref = (generation: 'v1' | 'v2', taxId: string, year: number) =>
+  `${INCOME_PAGES[generation]}?${new URLSearchParams({ documento: taxId, ano: String(year) })}`;
