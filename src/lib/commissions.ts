@@ -203,7 +203,8 @@ export interface StatementCsvLine {
 }
 
 /** Money as a spreadsheet in pt-BR reads a number: '1234,56', '-12,30' (no thousands mark, no currency). */
-export const csvMoney = (cents: Cents): string => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+export const csvMoney = (cents: Cents): string =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 const CSV_COLUMNS: [string, (line: StatementCsvLine) => string][] = [
   ['Tipo', (l) => l.tipo],

@@ -17,10 +17,18 @@ const CNPJ = '11222333000181';
 
 describe('the XML of a nota', () => {
   it.each([
-    ['an ABRASF NFS-e', nfseAbrasfXml({ valor: 123_456, cnpj: CNPJ }), { kind: 'NFS-e', amount: 123_456, issuerCnpj: CNPJ, number: '2026000123' }],
+    [
+      'an ABRASF NFS-e',
+      nfseAbrasfXml({ valor: 123_456, cnpj: CNPJ }),
+      { kind: 'NFS-e', amount: 123_456, issuerCnpj: CNPJ, number: '2026000123' },
+    ],
     ['a national NFS-e', nfseNacionalXml({ valor: 2_404, cnpj: CNPJ }), { kind: 'NFS-e', amount: 2_404, issuerCnpj: CNPJ, number: '77' }],
     ['an NF-e', nfeXml({ valor: 10_000, cnpj: CNPJ }), { kind: 'NF-e', amount: 10_000, issuerCnpj: CNPJ, number: '4512' }],
-    ['one with a BOM', `\ufeff${nfeXml({ valor: 10_050, cnpj: CNPJ })}`, { kind: 'NF-e', amount: 10_050, issuerCnpj: CNPJ, number: '4512' }],
+    [
+      'one with a BOM',
+      `\ufeff${nfeXml({ valor: 10_050, cnpj: CNPJ })}`,
+      { kind: 'NF-e', amount: 10_050, issuerCnpj: CNPJ, number: '4512' },
+    ],
   ])('reads %s: its kind, amount, issuer and number', (_, xml, expected) => {
     expect(readNotaXml(bytes(xml))).toEqual({ ok: true, ...expected });
   });
@@ -51,14 +59,19 @@ describe('the XML of a nota', () => {
       ok: false,
       message: 'O XML não é de uma NF-e nem de uma NFS-e.',
     });
-    expect(readNotaXml(new Uint8Array([0x3c, 0x4e, 0xff, 0xfe, 0x3e]))).toEqual({ ok: false, message: 'O arquivo XML não é um texto UTF-8 válido.' });
+    expect(readNotaXml(new Uint8Array([0x3c, 0x4e, 0xff, 0xfe, 0x3e]))).toEqual({
+      ok: false,
+      message: 'O arquivo XML não é um texto UTF-8 válido.',
+    });
   });
 
   it('holds the XML to the amount typed and to the company', () => {
     const xml = readNotaXml(bytes(nfseAbrasfXml({ valor: 123_456, cnpj: CNPJ })));
     if (!xml.ok) throw new Error('expected a nota');
     expect(notaXmlProblem(xml, { valor: 123_456, cnpj: CNPJ })).toBeUndefined();
-    expect(notaXmlProblem(xml, { valor: 123_400, cnpj: CNPJ })).toBe('O valor do XML (R$ 1.234,56) difere do valor informado (R$ 1.234,00).');
+    expect(notaXmlProblem(xml, { valor: 123_400, cnpj: CNPJ })).toBe(
+      'O valor do XML (R$ 1.234,56) difere do valor informado (R$ 1.234,00).',
+    );
     expect(notaXmlProblem(xml, { valor: 123_456, cnpj: '33444555000181' })).toBe('O CNPJ do emitente do XML não é o da empresa da nota.');
     expect(notaXmlProblem({ ok: true, kind: 'NFS-e' }, { valor: 1, cnpj: CNPJ })).toContain('não traz o valor');
   });
@@ -92,7 +105,9 @@ describe('the file and the form', () => {
   });
 
   it('reads the upload query in cents, refusing what is not a positive whole amount', () => {
-    expect(notaUploadQuerySchema.safeParse({ empresa: '11.222.333/0001-81', competencia: '2026-03', numero: '123', valor: '2404' }).data).toEqual({
+    expect(
+      notaUploadQuerySchema.safeParse({ empresa: '11.222.333/0001-81', competencia: '2026-03', numero: '123', valor: '2404' }).data,
+    ).toEqual({
       empresa: CNPJ,
       competencia: '2026-03',
       numero: '123',

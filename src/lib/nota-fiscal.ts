@@ -82,10 +82,7 @@ export const notaUploadQuerySchema = z.object({
   empresa: cnpjField(),
   competencia: monthField(NOTA_MESSAGES.competencia),
   numero: z.string({ error: NOTA_MESSAGES.numero }).check(z.regex(/^\d{1,15}$/, NOTA_MESSAGES.numero)),
-  valor: z.pipe(
-    z.string({ error: NOTA_MESSAGES.valor }).check(z.regex(/^[1-9]\d{0,10}$/, NOTA_MESSAGES.valor)),
-    z.transform(Number),
-  ),
+  valor: z.pipe(z.string({ error: NOTA_MESSAGES.valor }).check(z.regex(/^[1-9]\d{0,10}$/, NOTA_MESSAGES.valor)), z.transform(Number)),
 });
 export type NotaUpload = z.output<typeof notaUploadQuerySchema>;
 
@@ -140,7 +137,7 @@ const XML_MESSAGES = {
   notNota: 'O XML não é de uma NF-e nem de uma NFS-e.',
 } as const;
 
-const NAME = /^[A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)?/;
+const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?/;
 const ENTITY = /^&(?:amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});/;
 const localName = (qualified: string) => qualified.slice(qualified.indexOf(':') + 1);
 
@@ -174,7 +171,12 @@ export function readNotaXml(bytes: Uint8Array): NotaXml {
     const current = stack.at(-1)!;
     const value = run.trim();
     if (value && found[current] === undefined) found[current] = value;
-    if (value && (current === 'CNPJ' || current === 'Cnpj') && issuerCnpj === undefined && stack.slice(0, -1).some((p) => ISSUER_PARENTS.has(p)))
+    if (
+      value &&
+      (current === 'CNPJ' || current === 'Cnpj') &&
+      issuerCnpj === undefined &&
+      stack.slice(0, -1).some((p) => ISSUER_PARENTS.has(p))
+    )
       issuerCnpj = value;
     return true;
   };
@@ -268,8 +270,7 @@ export function readNotaXml(bytes: Uint8Array): NotaXml {
 /** Why the XML's own figures are refused against what was typed and whose nota it is; undefined when they agree. */
 export function notaXmlProblem(xml: Extract<NotaXml, { ok: true }>, typed: { valor: Cents; cnpj: string }): string | undefined {
   if (xml.amount === undefined) return 'O XML não traz o valor da nota (ValorServicos, vServ ou vNF).';
-  if (xml.amount !== typed.valor)
-    return `O valor do XML (${formatBRL(xml.amount)}) difere do valor informado (${formatBRL(typed.valor)}).`;
+  if (xml.amount !== typed.valor) return `O valor do XML (${formatBRL(xml.amount)}) difere do valor informado (${formatBRL(typed.valor)}).`;
   if (xml.issuerCnpj && xml.issuerCnpj !== typed.cnpj) return 'O CNPJ do emitente do XML não é o da empresa da nota.';
   return undefined;
 }

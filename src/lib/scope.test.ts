@@ -53,7 +53,11 @@ describe('commissionScope and incomeScope: whose commissions, as a table (issue 
     ['v2 ADMIN: every company', v2('ADMIN'), { kind: 'all' }],
     ['v2 PARCEIRO_ADMIN: the companies they administer', v2('PARCEIRO_ADMIN'), { kind: 'some', companyIds: [1, 2], userId: null }],
     ['v2 PARCEIRO: the company they act for', v2('PARCEIRO'), { kind: 'some', companyIds: [1], userId: null }],
-    ['v2 SUBSTABELECIDO: none (Comissões is not theirs)', v2('SUBSTABELECIDO', ['INFORME_RENDIMENTO']), { kind: 'some', companyIds: [], userId: null }],
+    [
+      'v2 SUBSTABELECIDO: none (Comissões is not theirs)',
+      v2('SUBSTABELECIDO', ['INFORME_RENDIMENTO']),
+      { kind: 'some', companyIds: [], userId: null },
+    ],
     ['legacy: no statement (v2 screens only)', v1(['ADMINISTRADOR']), { kind: 'some', companyIds: [], userId: null }],
   ])('statement and nota: %s', (_, subject, expected) => {
     expect(commissionScope(subject)).toEqual(expected);
@@ -62,9 +66,17 @@ describe('commissionScope and incomeScope: whose commissions, as a table (issue 
   it.each([
     ['v2 ADMIN: every beneficiary', v2('ADMIN'), { kind: 'all' }],
     ['v2 PARCEIRO_ADMIN: their companies and themselves', v2('PARCEIRO_ADMIN'), { kind: 'some', companyIds: [1, 2], userId: 7 }],
-    ['v2 with INFORME_RENDIMENTO: the company they act for and themselves', v2('PARCEIRO', ['INFORME_RENDIMENTO']), { kind: 'some', companyIds: [1], userId: 7 }],
+    [
+      'v2 with INFORME_RENDIMENTO: the company they act for and themselves',
+      v2('PARCEIRO', ['INFORME_RENDIMENTO']),
+      { kind: 'some', companyIds: [1], userId: 7 },
+    ],
     ['legacy admin group: every beneficiary', v1(['ADMINISTRADOR']), { kind: 'all' }],
-    ['legacy: their company and themselves', v1(['GESTOR'], ['FINANCEIRO_INFORME_RENDIMENTO']), { kind: 'some', companyIds: [3], userId: 9 }],
+    [
+      'legacy: their company and themselves',
+      v1(['GESTOR'], ['FINANCEIRO_INFORME_RENDIMENTO']),
+      { kind: 'some', companyIds: [3], userId: 9 },
+    ],
   ])('informe: %s', (_, subject, expected) => {
     expect(incomeScope(subject)).toEqual(expected);
   });

@@ -38,7 +38,9 @@ describe('commissions in production', () => {
   });
 
   it('keeps the income statement', async () => {
-    const answer = await apiClient(db)('GET', '/api/bff/v1/informes-rendimentos', { headers: { authtoken: await token('parceiro.admin@parceiro.demo') } });
+    const answer = await apiClient(db)('GET', '/api/bff/v1/informes-rendimentos', {
+      headers: { authtoken: await token('parceiro.admin@parceiro.demo') },
+    });
     expect(answer.status).toBe(200);
   });
 });

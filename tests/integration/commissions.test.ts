@@ -92,13 +92,22 @@ beforeAll(async () => {
   await pay(policyA, 2, instant('2026-03-31T23:30:00-03:00'));
   await pay(policyA, 3, instant('2026-04-01T00:10:00-03:00'));
   // B: paid at once by boleto in March, cancelled by the insured in May: its clawback is May's.
-  policyB = (await sellResidential(db, { at: instant('2026-03-05T13:00:00Z'), contratacao: { formaPagamento: 'boleto', parcelas: 1, diaVencimento: 10 } }))
-    .nrApolice!;
+  policyB = (
+    await sellResidential(db, {
+      at: instant('2026-03-05T13:00:00Z'),
+      contratacao: { formaPagamento: 'boleto', parcelas: 1, diaVencimento: 10 },
+    })
+  ).nrApolice!;
   await pay(policyB, 1, instant('2026-03-06T15:00:00Z'));
   await cancel(PARTNER, policyB, instant('2026-05-05T15:00:00Z'));
   // C: the sub-delegated company's sale, paid in March.
-  const policyC = (await sellResidential(db, { email: SUBAGENT, at: instant('2026-03-03T13:00:00Z'), contratacao: { formaPagamento: 'boleto', parcelas: 1, diaVencimento: 10 } }))
-    .nrApolice!;
+  const policyC = (
+    await sellResidential(db, {
+      email: SUBAGENT,
+      at: instant('2026-03-03T13:00:00Z'),
+      contratacao: { formaPagamento: 'boleto', parcelas: 1, diaVencimento: 10 },
+    })
+  ).nrApolice!;
   await pay(policyC, 1, instant('2026-03-12T15:00:00Z'));
   horizonte = (await companyInScope(db, { kind: 'all' }, HORIZONTE))!;
   valeVerde = (await companyInScope(db, { kind: 'all' }, VALE_VERDE))!;
@@ -142,7 +151,8 @@ const storedFiles = () => {
     return [];
   }
 };
-const payableOf = async (company: Beneficiary, month: string) => (await beneficiaryMonths(db, company)).find((m) => m.month === month)?.payable ?? 0;
+const payableOf = async (company: Beneficiary, month: string) =>
+  (await beneficiaryMonths(db, company)).find((m) => m.month === month)?.payable ?? 0;
 
 describe('the statement, derived from what was paid and cancelled', () => {
   it('owes each paid installment its net premium × the rate fixed at the sale, in the month paid in Brasília', async () => {
@@ -157,8 +167,17 @@ describe('the statement, derived from what was paid and cancelled', () => {
         .select(['q.precificacao', 'q.comissao_centesimos', 'a.premio_total', 'a.id'])
         .where('a.nr_apolice', '=', line.nrApolice)
         .executeTakeFirstOrThrow();
-      const first = await db.selectFrom('endorsements').select('premio_anterior').where('policy_id', '=', sale.id).orderBy('id').executeTakeFirst();
-      const net = installmentNetPremium(line.valorParcela, (sale.precificacao as { netPremium: number }).netPremium, first?.premio_anterior ?? sale.premio_total);
+      const first = await db
+        .selectFrom('endorsements')
+        .select('premio_anterior')
+        .where('policy_id', '=', sale.id)
+        .orderBy('id')
+        .executeTakeFirst();
+      const net = installmentNetPremium(
+        line.valorParcela,
+        (sale.precificacao as { netPremium: number }).netPremium,
+        first?.premio_anterior ?? sale.premio_total,
+      );
       expect(line.premioLiquido).toBe(net);
       expect(line.taxa).toBe(sale.comissao_centesimos);
       expect(line.comissao).toBe(commissionOf(net, sale.comissao_centesimos));
@@ -180,7 +199,12 @@ describe('the statement, derived from what was paid and cancelled', () => {
     expect(refund.estorno_comissao).toBeGreaterThan(0);
     const may = await statementOf(db, horizonte, '2026-05', 1, '2026-11-24');
     expect(may.clawbacks).toEqual([expect.objectContaining({ nrApolice: policyB, estorno: refund.estorno_comissao })]);
-    expect(may.balance).toMatchObject({ commissions: 0, clawbacks: refund.estorno_comissao, payable: 0, carriedOut: -refund.estorno_comissao });
+    expect(may.balance).toMatchObject({
+      commissions: 0,
+      clawbacks: refund.estorno_comissao,
+      payable: 0,
+      carriedOut: -refund.estorno_comissao,
+    });
     // A quiet month after it still carries the debt.
     expect((await statementOf(db, horizonte, '2026-06', 1, '2026-11-24')).balance.carriedIn).toBe(-refund.estorno_comissao);
     // March (when B was paid) does not change.
@@ -210,12 +234,19 @@ describe('who sees which company’s commissions', () => {
     const bad = await get(PARTNER, extrato(HORIZONTE, '2026-13'));
     expect(bad.status).toBe(400);
     expect(bad.json.erros.competencia[0]).toContain('Competência inválida');
-    expect((await get(PARTNER, extrato(HORIZONTE, '2099-01'))).json.erros.competencia).toEqual(['A competência não pode ser posterior ao mês atual.']);
+    expect((await get(PARTNER, extrato(HORIZONTE, '2099-01'))).json.erros.competencia).toEqual([
+      'A competência não pode ser posterior ao mês atual.',
+    ]);
   });
 
   it('is hidden in production: the module’s pages are not found (the API asks the same rule)', async () => {
     const viewer = await viewerByEmail(db, ADMIN);
-    for (const path of ['/v2/comissoes/extrato-comissoes', '/v2/comissoes/envio-nota', '/v2/comissoes/nota-fiscal', '/v2/comissoes/nota-fiscal/arquivo/1'])
+    for (const path of [
+      '/v2/comissoes/extrato-comissoes',
+      '/v2/comissoes/envio-nota',
+      '/v2/comissoes/nota-fiscal',
+      '/v2/comissoes/nota-fiscal/arquivo/1',
+    ])
       expect([pageAccess(path, viewer, 'PRD'), pageAccess(path, viewer, 'TEST')]).toEqual(['not-found', 'allowed']);
   });
 });
@@ -232,7 +263,14 @@ describe('sending the nota fiscal', () => {
       [base, 'nota.pdf', MINIMAL_PNG, 400, 'arquivo', 'envie o PDF ou o XML'],
       [base, 'nota.xml', new TextEncoder().encode('<svg><script>x</script></svg>'), 400, 'arquivo', 'não é de uma NF-e'],
       [base, 'nota.xml', new TextEncoder().encode('<CompNfse><Nfse></CompNfse>'), 400, 'arquivo', 'malformado'],
-      [base, 'nota.xml', new TextEncoder().encode(nfseAbrasfXml({ valor: payable + 100, cnpj: HORIZONTE })), 400, 'arquivo', 'difere do valor informado'],
+      [
+        base,
+        'nota.xml',
+        new TextEncoder().encode(nfseAbrasfXml({ valor: payable + 100, cnpj: HORIZONTE })),
+        400,
+        'arquivo',
+        'difere do valor informado',
+      ],
       [base, 'nota.xml', new TextEncoder().encode(nfseAbrasfXml({ valor: payable, cnpj: VALE_VERDE })), 400, 'arquivo', 'emitente'],
       [base, 'nota.pdf', new Uint8Array(0), 400, 'arquivo', 'vazio'],
       [{ ...base, numero: 'abc' }, 'nota.pdf', MINIMAL_PDF, 400, 'numero', 'número da nota'],
@@ -252,10 +290,26 @@ describe('sending the nota fiscal', () => {
 
   it('takes the month’s nota once: a second is refused, two at once leave one row and no orphan file', async () => {
     const march = await payableOf(horizonte, '2026-03');
-    const sent = await sendNota(PARTNER, { empresa: HORIZONTE, competencia: '2026-03', numero: '1001', valor: march }, 'nota-marco.pdf', MINIMAL_PDF);
+    const sent = await sendNota(
+      PARTNER,
+      { empresa: HORIZONTE, competencia: '2026-03', numero: '1001', valor: march },
+      'nota-marco.pdf',
+      MINIMAL_PDF,
+    );
     expect(sent.status, JSON.stringify(sent.json)).toBe(200);
-    expect(sent.json.dado).toMatchObject({ competencia: '2026-03', valor: march, status: 'ENVIADA', mime: 'application/pdf', empresa: { cnpj: HORIZONTE } });
-    const again = await sendNota(PARTNER, { empresa: HORIZONTE, competencia: '2026-03', numero: '1002', valor: march }, 'outra.pdf', MINIMAL_PDF);
+    expect(sent.json.dado).toMatchObject({
+      competencia: '2026-03',
+      valor: march,
+      status: 'ENVIADA',
+      mime: 'application/pdf',
+      empresa: { cnpj: HORIZONTE },
+    });
+    const again = await sendNota(
+      PARTNER,
+      { empresa: HORIZONTE, competencia: '2026-03', numero: '1002', valor: march },
+      'outra.pdf',
+      MINIMAL_PDF,
+    );
     expect(again.status).toBe(409);
     expect(again.json.message).toContain('Já existe uma nota fiscal desta empresa para março de 2026');
 
@@ -319,10 +373,13 @@ describe('the insurer’s decision and the downloads', () => {
     expect(valeVerdeNota.status).toBe(200);
     const download = async (email: string, id: number) => {
       await changesSettled(db);
-      const response = await api.handle(new Request(`http://portal.test/api/bff/v1/comissoes/notas/${id}/arquivo`, { headers: await as(email) }), {
-        ip: '10.0.0.1',
-        db: async () => db,
-      });
+      const response = await api.handle(
+        new Request(`http://portal.test/api/bff/v1/comissoes/notas/${id}/arquivo`, { headers: await as(email) }),
+        {
+          ip: '10.0.0.1',
+          db: async () => db,
+        },
+      );
       return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
     };
     const own = await download(PARTNER_ADMIN, valeVerdeNota.json.dado.id);

@@ -34,7 +34,12 @@ export interface IncomePdfRequest {
 
 export type IncomePdfOutcome = { kind: 'pdf'; response: Response } | { kind: 'empty'; href: string } | undefined;
 
-export async function incomePdfOutcome(db: DB, viewer: SessionViewer | undefined, request: IncomePdfRequest, at: Date): Promise<IncomePdfOutcome> {
+export async function incomePdfOutcome(
+  db: DB,
+  viewer: SessionViewer | undefined,
+  request: IncomePdfRequest,
+  at: Date,
+): Promise<IncomePdfOutcome> {
   if (!viewer || request.type !== INCOME_REPORT_TYPE) return undefined;
   if (pageAccess(INCOME_PAGES[viewer.generation], viewer, config().PORTAL_ENV) !== 'allowed') return undefined;
   const thisYear = Number(formatDateTime(at).slice(6, 10));

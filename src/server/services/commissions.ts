@@ -45,7 +45,9 @@ export interface Beneficiary {
 const ofBeneficiary =
   (beneficiary: Pick<Beneficiary, 'kind' | 'id'>) =>
   (company: Expression<number | null>, seller: Expression<number>): Expression<SqlBool> =>
-    beneficiary.kind === 'PJ' ? sql<SqlBool>`${company} = ${beneficiary.id}` : sql<SqlBool>`(${company} is null and ${seller} = ${beneficiary.id})`;
+    beneficiary.kind === 'PJ'
+      ? sql<SqlBool>`${company} = ${beneficiary.id}`
+      : sql<SqlBool>`(${company} is null and ${seller} = ${beneficiary.id})`;
 
 /*
  * The sale's net premium and total at the sale: the quote's priced net premium, and the policy's total
@@ -144,7 +146,13 @@ async function beneficiariesByKey(db: DB, keys: string[]): Promise<Beneficiary[]
       : db.selectFrom('companies').select(['id', 'cnpj', 'razao_social']).where('id', 'in', companyIds).orderBy('razao_social').execute(),
     userIds.length === 0
       ? []
-      : db.selectFrom('users').select(['id', 'cpf', 'nome']).where('id', 'in', userIds).where('cpf', 'is not', null).orderBy('nome').execute(),
+      : db
+          .selectFrom('users')
+          .select(['id', 'cpf', 'nome'])
+          .where('id', 'in', userIds)
+          .where('cpf', 'is not', null)
+          .orderBy('nome')
+          .execute(),
   ]);
   return [
     ...companies.map((c) => ({ kind: 'PJ' as const, id: c.id, taxId: c.cnpj, name: c.razao_social })),

@@ -28,9 +28,7 @@ const yearsWithIncome = (months: { month: string; payable: number }[], today: st
 /** Every beneficiary of the scope that received commissions, with the years it did. */
 export async function incomeYearsOf(db: DB, scope: BeneficiaryScope, today: string): Promise<IncomeYears[]> {
   const all = await scopeMonths(db, scope);
-  return all
-    .map(({ beneficiary, months }) => ({ beneficiary, years: yearsWithIncome(months, today) }))
-    .filter((b) => b.years.length > 0);
+  return all.map(({ beneficiary, months }) => ({ beneficiary, years: yearsWithIncome(months, today) })).filter((b) => b.years.length > 0);
 }
 
 /**

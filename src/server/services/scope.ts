@@ -24,8 +24,7 @@ async function subjectOf(db: DB, viewer: SessionViewer): Promise<ScopeSubject> {
     profile: v2?.profile,
     operations: v2?.cdOperacoes ?? [],
     groups: viewer.generation === 'v1' ? viewer.user.profile : [],
-    viewablePermissions:
-      viewer.generation === 'v1' ? viewer.user.permissions.filter((p) => p.permiteVisualizacao).map((p) => p.nome) : [],
+    viewablePermissions: viewer.generation === 'v1' ? viewer.user.permissions.filter((p) => p.permiteVisualizacao).map((p) => p.nome) : [],
     companyIds: facts.companies.map((c) => c.id),
     actingCompanyId: acting?.id ?? facts.companyId,
   };
@@ -66,7 +65,11 @@ export function soldWithin(scope: Scope, seller: Expression<number>, company: Ex
  * A commission's beneficiary within a beneficiary scope, by the sale's company and seller columns: a
  * company's sales are the company's; a sale made without a company is the seller's own, as a person.
  */
-export function beneficiaryWithin(scope: BeneficiaryScope, company: Expression<number | null>, seller: Expression<number>): Expression<SqlBool> {
+export function beneficiaryWithin(
+  scope: BeneficiaryScope,
+  company: Expression<number | null>,
+  seller: Expression<number>,
+): Expression<SqlBool> {
   if (scope.kind === 'all') return sql<SqlBool>`true`;
   const byCompany = scope.companyIds.length > 0 ? sql<SqlBool>`${company} in (${sql.join(scope.companyIds)})` : sql<SqlBool>`false`;
   if (scope.userId === null) return byCompany;

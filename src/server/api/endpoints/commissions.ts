@@ -4,7 +4,14 @@ import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import type { Generation } from '../../../lib/quote-flow';
 import { COMMISSION_PAGES, parseStatementQuery } from '../../../lib/commissions';
 import { DOCUMENT_NAME_HEADER } from '../../../lib/documents';
-import { NOTA_MAX_BYTES, NOTA_MESSAGES, NOTA_STATUS_LABELS, notaDecisionSchema, notaUploadQuerySchema, type NotaStatus } from '../../../lib/nota-fiscal';
+import {
+  NOTA_MAX_BYTES,
+  NOTA_MESSAGES,
+  NOTA_STATUS_LABELS,
+  notaDecisionSchema,
+  notaUploadQuerySchema,
+  type NotaStatus,
+} from '../../../lib/nota-fiscal';
 import { pageAccess } from '../../../lib/route-guards';
 import type { SessionViewer } from '../../../lib/session';
 import { brasiliaDay } from '../../../lib/format';
@@ -47,11 +54,15 @@ async function allowedViewer(ctx: Context, generation: Generation, page: string)
 }
 
 const idParams = z.object({
-  id: z.coerce.number('Nota fiscal inválida.').int('Nota fiscal inválida.').min(1, 'Nota fiscal inválida.').max(2_000_000_000, 'Nota fiscal inválida.'),
+  id: z.coerce
+    .number('Nota fiscal inválida.')
+    .int('Nota fiscal inválida.')
+    .min(1, 'Nota fiscal inválida.')
+    .max(2_000_000_000, 'Nota fiscal inválida.'),
 });
 
 const listQuery = z.object({
-  empresa: z.optional(z.string().regex(/^[0-9A-Za-z./\-]{11,20}$/, 'Empresa inválida: informe o CNPJ de uma empresa sua.')),
+  empresa: z.optional(z.string().regex(/^[0-9A-Za-z./-]{11,20}$/, 'Empresa inválida: informe o CNPJ de uma empresa sua.')),
   status: z.optional(z.enum(Object.keys(NOTA_STATUS_LABELS) as [NotaStatus, ...NotaStatus[]], 'Situação inválida.')),
 });
 
@@ -71,7 +82,8 @@ async function bytesOf(request: Request): Promise<Uint8Array> {
   try {
     return await readBody(request, NOTA_MAX_BYTES);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ApiError(413, NOTA_MESSAGES.tooLarge, { arquivo: [NOTA_MESSAGES.tooLarge] }, BODY_TOO_LARGE_HEADERS);
+    if (error instanceof BodyTooLargeError)
+      throw new ApiError(413, NOTA_MESSAGES.tooLarge, { arquivo: [NOTA_MESSAGES.tooLarge] }, BODY_TOO_LARGE_HEADERS);
     throw error;
   }
 }
@@ -103,7 +115,9 @@ export const commissionEndpoints = [
     query: listQuery,
     async handle(ctx) {
       const scope = await commissionScopeFor(ctx.db, await allowedViewer(ctx, 'v2', RULE_PAGES.comissoes));
-      const company = ctx.query.empresa ? await companyInScope(ctx.db, scope, ctx.query.empresa.replace(/[./\-]/g, '').toUpperCase()) : undefined;
+      const company = ctx.query.empresa
+        ? await companyInScope(ctx.db, scope, ctx.query.empresa.replace(/[./-]/g, '').toUpperCase())
+        : undefined;
       if (ctx.query.empresa && !company) throw companyMissing();
       return listNotas(ctx.db, scope, { companyId: company?.id, status: ctx.query.status });
     },

@@ -22,9 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('mime', 'text', (c) => c.notNull().check(sql`mime in ('application/pdf', 'application/xml')`))
     .addColumn('tamanho', 'integer', (c) => c.notNull().check(sql`tamanho > 0`))
     .addColumn('sha256', 'text', (c) => c.notNull().check(sql`sha256 ~ '^[0-9a-f]{64}$'`))
-    .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('ENVIADA').check(sql`status in ('ENVIADA', 'APROVADA', 'RECUSADA', 'PAGA')`),
-    )
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('ENVIADA').check(sql`status in ('ENVIADA', 'APROVADA', 'RECUSADA', 'PAGA')`))
     .addColumn('motivo', 'text')
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -32,7 +30,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('decidida_em', 'timestamptz')
     .addColumn('paga_em', 'timestamptz')
     .execute();
-  await sql`create unique index notas_fiscais_uma_por_mes on notas_fiscais (company_id, competencia) where status <> 'RECUSADA'`.execute(db);
+  await sql`create unique index notas_fiscais_uma_por_mes on notas_fiscais (company_id, competencia) where status <> 'RECUSADA'`.execute(
+    db,
+  );
   await db.schema.createIndex('notas_fiscais_created').on('notas_fiscais').columns(['created_at', 'id']).execute();
   await db.schema.createIndex('notas_fiscais_sha256').on('notas_fiscais').column('sha256').execute();
   // The statement reads a company's payments by month (policies_company_issued finds its policies).
