@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import {
   commissionOf,
@@ -13,6 +14,8 @@ import {
   parseStatementQuery,
   previousMonth,
   rateText,
+  STATEMENT_CSV_OPTIONS,
+  statementCsvRecord,
 } from './commissions';
 
 describe('the commission of an installment, in cents', () => {
@@ -147,5 +150,47 @@ describe('reading the statement and money', () => {
       filters: { empresa: '11222333000181', competencia: '2026-05' },
       page: 2,
     });
+  });
+});
+
+describe('the statement as CSV', () => {
+  it('is UTF-8 with BOM, ; between cells, positive amounts in their own columns and formulas kept as text', () => {
+    const csv = stringify(
+      [
+        statementCsvRecord({
+          tipo: 'Comissão',
+          data: '10/03/2026',
+          nrApolice: '011420260000001',
+          segurado: '=HYPERLINK("http://x")',
+          produto: 'Residencial',
+          parcela: '1/4',
+          valorParcela: 13_005,
+          premioLiquido: 12_018,
+          taxa: 1250,
+          comissao: 1_502,
+          estorno: null,
+        }),
+        statementCsvRecord({
+          tipo: 'Estorno',
+          data: '05/05/2026',
+          nrApolice: '011420260000002',
+          segurado: 'Ana',
+          produto: 'Residencial',
+          parcela: '',
+          valorParcela: null,
+          premioLiquido: null,
+          taxa: null,
+          comissao: null,
+          estorno: 7_260,
+        }),
+      ],
+      { ...STATEMENT_CSV_OPTIONS, columns: [...STATEMENT_CSV_OPTIONS.columns] },
+    );
+    expect(csv.split('\r\n')).toEqual([
+      '\ufeffTipo;Data;Apólice;Segurado;Produto;Parcela;Valor da parcela;Prêmio líquido;Comissão (%);Comissão;Estorno',
+      `Comissão;10/03/2026;011420260000001;"'=HYPERLINK(""http://x"")";Residencial;1/4;130,05;120,18;12,5;15,02;`,
+      'Estorno;05/05/2026;011420260000002;Ana;Residencial;;;;;;72,60',
+      '',
+    ]);
   });
 });

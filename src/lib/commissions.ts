@@ -199,7 +199,9 @@ export interface StatementCsvLine {
   valorParcela: Cents | null;
   premioLiquido: Cents | null;
   taxa: number | null;
-  valor: Cents;
+  /** Positive amounts in their own columns: a negative one would start with '-', which escape_formulas turns into text. */
+  comissao: Cents | null;
+  estorno: Cents | null;
 }
 
 /** Money as a spreadsheet in pt-BR reads a number: '1234,56', '-12,30' (no thousands mark, no currency). */
@@ -216,7 +218,8 @@ const CSV_COLUMNS: [string, (line: StatementCsvLine) => string][] = [
   ['Valor da parcela', (l) => (l.valorParcela === null ? '' : csvMoney(l.valorParcela))],
   ['Prêmio líquido', (l) => (l.premioLiquido === null ? '' : csvMoney(l.premioLiquido))],
   ['Comissão (%)', (l) => (l.taxa === null ? '' : String(l.taxa / 100).replace('.', ','))],
-  ['Valor', (l) => csvMoney(l.valor)],
+  ['Comissão', (l) => (l.comissao === null ? '' : csvMoney(l.comissao))],
+  ['Estorno', (l) => (l.estorno === null ? '' : csvMoney(l.estorno))],
 ];
 
 /** csv-stringify's options: UTF-8 BOM (Excel), ';' (pt-BR Excel), CRLF, formulas escaped (decision 036). */

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
 import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
@@ -10,6 +11,7 @@ import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
 import { nfseAbrasfXml } from '../fixtures/nota-fiscal';
+import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
 import { currentCharge, payCharge } from '../../src/server/services/charges';
 import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/cancellation';
@@ -448,4 +450,48 @@ describe('the income statement', () => {
     expect((await ask(legacyAdmin, HORIZONTE, horizonte.name, '2026'))?.kind).toBe('pdf');
     expect(await ask(await viewerByEmail(db, 'vendedor@legado.demo'), HORIZONTE, horizonte.name, '2026')).toBeUndefined();
   });
+});
+
+describe('the upload under random input, signed in', () => {
+  it('never answers 5xx nor stores anything it refuses', async () => {
+    const rows = await notaRows();
+    const files = storedFiles();
+    const march = await payableOf(horizonte, '2026-03');
+    const value = fc.oneof(hostileText(), fc.constantFrom('2026-03', '2026-11', HORIZONTE, VALE_VERDE, String(march), '0', '-1', '1e3'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ empresa: value, competencia: value, numero: value, valor: value }, { requiredKeys: [] }),
+        fc.oneof(hostileText(), fc.constantFrom('nota.pdf', 'nota.xml', 'a/b.pdf', '')),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.constant(MINIMAL_PDF),
+          fc.string({ maxLength: 200 }).map((t) => new TextEncoder().encode(`<NFe>${t}</NFe>`)),
+        ),
+        async (query, name, bytes) => {
+          const safeQuery = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string>;
+          let encodedName: string;
+          try {
+            encodedName = encodeURIComponent(name);
+          } catch {
+            encodedName = '%ED%B3%BF';
+          }
+          await changesSettled(db);
+          const response = await api.handle(
+            new Request(`http://portal.test/api/bff/v1/comissoes/notas?${new URLSearchParams(safeQuery)}`, {
+              method: 'POST',
+              headers: { ...(await as(PARTNER)), 'content-type': 'application/octet-stream', 'x-nome-arquivo': encodedName },
+              body: bytes as Uint8Array<ArrayBuffer>,
+            }),
+            { ip: '10.0.0.1', db: async () => db },
+          );
+          const text = await response.text();
+          expect(response.status, text).toBeLessThan(500);
+          expect(text).not.toMatch(/\n\s+at |node_modules/);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(await notaRows()).toEqual(rows);
+    expect(storedFiles()).toEqual(files);
+  }, 60_000);
 });

@@ -365,7 +365,8 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
         valorParcela: line.valorParcela,
         premioLiquido: line.premioLiquido,
         taxa: line.taxa,
-        valor: line.comissao,
+        comissao: line.comissao,
+        estorno: null,
       } satisfies StatementCsvLine);
     }
     if (batch.length < EXPORT_BATCH) break;
@@ -381,7 +382,8 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
       valorParcela: null,
       premioLiquido: null,
       taxa: null,
-      valor: -c.estorno,
+      comissao: null,
+      estorno: c.estorno,
     });
 }
 
