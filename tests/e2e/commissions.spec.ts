@@ -29,7 +29,20 @@ const NOT_FOUND = 'Desculpe, esta página não está disponível.';
 /** The server's today (Brasília), OFFSET_DAYS ahead of the machine's. */
 const serverToday = () => new Date(Date.now() - 3 * 3_600_000 + OFFSET_DAYS * 86_400_000).toISOString().slice(0, 10);
 const cents = (text: string) => Number(text.replace(/[^\d,]/g, '').replace(',', '.')) * 100;
-const MONTHS = ['Janeiro', 'Fevereiro', 'Março', 'Abril', 'Maio', 'Junho', 'Julho', 'Agosto', 'Setembro', 'Outubro', 'Novembro', 'Dezembro'];
+const MONTHS = [
+  'Janeiro',
+  'Fevereiro',
+  'Março',
+  'Abril',
+  'Maio',
+  'Junho',
+  'Julho',
+  'Agosto',
+  'Setembro',
+  'Outubro',
+  'Novembro',
+  'Dezembro',
+];
 
 let first: OwnServer | undefined;
 let server: OwnServer | undefined;
@@ -80,7 +93,10 @@ test('v2: a cancellation’s clawback on the statement; a closed month’s nota 
 
   // The seed's policy paid up by Pix, cancelled by its insured today: the partner gives back commission.
   await partner.goto('/v2/apolices?segurado=Eduardo%20Martins');
-  await partner.getByRole('link', { name: /^\d{15}$/ }).first().click();
+  await partner
+    .getByRole('link', { name: /^\d{15}$/ })
+    .first()
+    .click();
   const nrApolice = (await partner.getByTestId('nr-apolice').textContent())!.trim();
   await partner.getByRole('link', { name: 'Endossos' }).click();
   await partner.getByRole('link', { name: 'Cancelar apólice' }).click();
@@ -135,7 +151,9 @@ test('v2: a cancellation’s clawback on the statement; a closed month’s nota 
   const owed = (await partner.getByTestId('valor-do-extrato').locator('strong').textContent())!.trim();
   await partner.getByLabel('Número da nota fiscal').fill('2026000123');
   await partner.getByLabel('Valor da nota (R$)').fill('1,00');
-  await partner.getByLabel('Arquivo da nota').setInputFiles({ name: 'nota-comissoes.pdf', mimeType: 'application/pdf', buffer: Buffer.from(MINIMAL_PDF) });
+  await partner
+    .getByLabel('Arquivo da nota')
+    .setInputFiles({ name: 'nota-comissoes.pdf', mimeType: 'application/pdf', buffer: Buffer.from(MINIMAL_PDF) });
   await partner.getByRole('button', { name: 'Enviar nota fiscal' }).click();
   await expect(partner.getByText(`O valor da nota (R$ 1,00) difere do total do extrato`)).toBeVisible();
   await partner.getByLabel('Valor da nota (R$)').fill(owed.replace('R$ ', ''));
@@ -150,7 +168,9 @@ test('v2: a cancellation’s clawback on the statement; a closed month’s nota 
   await expect(partner.getByTestId('valor-a-faturar')).toHaveText(owed);
   await expect(partner.getByTestId('nota-do-mes')).toContainText('Enviada');
   await partner.goto(`/v2/comissoes/envio-nota?competencia=${month}`);
-  await expect(partner.locator('option', { hasText: new RegExp(`^${MONTHS[Number(month.slice(5)) - 1]!.toLowerCase()} de`) })).toHaveCount(0);
+  await expect(partner.locator('option', { hasText: new RegExp(`^${MONTHS[Number(month.slice(5)) - 1]!.toLowerCase()} de`) })).toHaveCount(
+    0,
+  );
 
   // The insurer's ADMIN approves it.
   const admin = await pageAs(browser, ACCOUNTS.insurerAdmin);
@@ -199,7 +219,9 @@ test('the income statement PDF in both generations totals what the statements ow
 
   // A year without income says so; a CPF/CNPJ the manager does not act for is the 404 page.
   await manager.goto(`/v2/relatorios/pdf/informe-rendimentos/${HORIZONTE}/corretora-horizonte-seguros-ltda/2020`);
-  await expect(manager.getByTestId('sem-rendimentos')).toContainText('Não há rendimentos de comissões de Corretora Horizonte Seguros Ltda.');
+  await expect(manager.getByTestId('sem-rendimentos')).toContainText(
+    'Não há rendimentos de comissões de Corretora Horizonte Seguros Ltda.',
+  );
   await expect(manager.getByTestId('sem-rendimentos')).toContainText('2020');
   const foreign = await manager.request.get(`/v2/relatorios/pdf/informe-rendimentos/11144477735/bruno-carvalho/${year}`);
   expect(foreign.status()).toBe(404);
@@ -224,7 +246,8 @@ function writePdfImage(bytes: Buffer, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   const file = join(SHOTS, `${name}.pdf`);
   writeFileSync(file, bytes);
-  if (existsSync('/usr/bin/pdftoppm')) execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', file, join(SHOTS, name)]);
+  if (existsSync('/usr/bin/pdftoppm'))
+    execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', file, join(SHOTS, name)]);
 }
 
 test('the pages at 1366 and 390 px: screenshots, and nothing scrolls sideways on a phone', async ({ browser }) => {

@@ -264,6 +264,8 @@ describe('sending the nota fiscal', () => {
       [base, 'nota.png', MINIMAL_PNG, 400, 'arquivo', 'envie o PDF ou o XML'],
       [base, 'nota.pdf', MINIMAL_PNG, 400, 'arquivo', 'envie o PDF ou o XML'],
       [base, 'nota.xml', new TextEncoder().encode('<svg><script>x</script></svg>'), 400, 'arquivo', 'não é de uma NF-e'],
+      [base, 'nota.xml', new TextEncoder().encode('NFS-e 123, valor 24,04'), 400, 'arquivo', 'envie o PDF ou o XML'],
+      [base, 'nota.xml', new Uint8Array([0x3c, 0x4e, 0xff, 0xfe, 0x3e]), 400, 'arquivo', 'não é um texto UTF-8'],
       [base, 'nota.xml', new TextEncoder().encode('<CompNfse><Nfse></CompNfse>'), 400, 'arquivo', 'malformado'],
       [
         base,

@@ -151,6 +151,13 @@ const MESSAGES = {
     `Uma nota ${NOTA_STATUS_LABELS[status].toLowerCase()} não pode ser ${decision === 'APROVAR' ? 'aprovada' : decision === 'RECUSAR' ? 'recusada' : 'marcada como paga'}.`,
 } as const;
 
+/** The first byte after a UTF-8 BOM and whitespace is '<'. */
+function startsLikeXml(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i += 1;
+  return bytes[i] === 0x3c;
+}
+
 const fileError = (status: number, message: string) => new ApiError(status, message, { arquivo: [message] });
 
 /** What the bytes are: a PDF by its magic bytes, or the XML of a nota read as text; a 400 otherwise. */
@@ -163,8 +170,10 @@ export async function checkNotaFile(
   if (problem) throw fileError(bytes.byteLength > 0 && problem === NOTA_MESSAGES.tooLarge ? 413 : 400, problem);
   const detected = await fileTypeFromBuffer(bytes);
   if (detected?.mime === 'application/pdf') return { mime: 'application/pdf', nome: notaFileName(name, 'application/pdf') };
-  // XML has no magic bytes: file-type answers undefined (or 'application/xml' for some prologs).
+  // XML has no magic bytes: file-type answers undefined (or 'application/xml' for some prologs); what
+  // does not even open with '<' (after a BOM and blanks) is no XML at all — an unknown binary, a text.
   if (detected && detected.mime !== 'application/xml') throw fileError(400, NOTA_MESSAGES.type);
+  if (!startsLikeXml(bytes)) throw fileError(400, NOTA_MESSAGES.type);
   const xml = readNotaXml(bytes);
   if (!xml.ok) throw fileError(400, xml.message);
   const mismatch = notaXmlProblem(xml, { valor: upload.valor, cnpj: upload.cnpj });
