@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scopeOf, type ScopeSubject } from './scope';
+import { commissionScope, incomeScope, scopeOf, type ScopeSubject } from './scope';
 
 const v2 = (profile: string, operations: string[] = []): ScopeSubject => ({
   generation: 'v2',
@@ -45,5 +45,39 @@ describe('scopeOf: who sees which sales, as a table', () => {
   it('reads the capability’s own operations: boletos are not policies', () => {
     expect(scopeOf(v2('PARCEIRO', ['APOLICE_EMPRESA']), 'BOLETOS')).toEqual({ kind: 'none' });
     expect(scopeOf(v2('PARCEIRO', ['BOLETOS_VENDEDOR']), 'BOLETOS')).toEqual({ kind: 'own', userId: 7 });
+  });
+});
+
+describe('commissionScope and incomeScope: whose commissions, as a table (issue 15)', () => {
+  it.each([
+    ['v2 ADMIN: every company', v2('ADMIN'), { kind: 'all' }],
+    ['v2 PARCEIRO_ADMIN: the companies they administer', v2('PARCEIRO_ADMIN'), { kind: 'some', companyIds: [1, 2], userId: null }],
+    ['v2 PARCEIRO: the company they act for', v2('PARCEIRO'), { kind: 'some', companyIds: [1], userId: null }],
+    [
+      'v2 SUBSTABELECIDO: none (Comissões is not theirs)',
+      v2('SUBSTABELECIDO', ['INFORME_RENDIMENTO']),
+      { kind: 'some', companyIds: [], userId: null },
+    ],
+    ['legacy: no statement (v2 screens only)', v1(['ADMINISTRADOR']), { kind: 'some', companyIds: [], userId: null }],
+  ])('statement and nota: %s', (_, subject, expected) => {
+    expect(commissionScope(subject)).toEqual(expected);
+  });
+
+  it.each([
+    ['v2 ADMIN: every beneficiary', v2('ADMIN'), { kind: 'all' }],
+    ['v2 PARCEIRO_ADMIN: their companies and themselves', v2('PARCEIRO_ADMIN'), { kind: 'some', companyIds: [1, 2], userId: 7 }],
+    [
+      'v2 with INFORME_RENDIMENTO: the company they act for and themselves',
+      v2('PARCEIRO', ['INFORME_RENDIMENTO']),
+      { kind: 'some', companyIds: [1], userId: 7 },
+    ],
+    ['legacy admin group: every beneficiary', v1(['ADMINISTRADOR']), { kind: 'all' }],
+    [
+      'legacy: their company and themselves',
+      v1(['GESTOR'], ['FINANCEIRO_INFORME_RENDIMENTO']),
+      { kind: 'some', companyIds: [3], userId: 9 },
+    ],
+  ])('informe: %s', (_, subject, expected) => {
+    expect(incomeScope(subject)).toEqual(expected);
   });
 });

@@ -57,3 +57,38 @@ export function scopeOf(subject: ScopeSubject, capability: Capability): Scope {
  * always sees those of their own sales — they are the one who sends them, whatever else they may see.
  */
 export const documentScope = (policies: Scope, userId: number): Scope => (policies.kind === 'none' ? { kind: 'own', userId } : policies);
+
+/**
+ * Whose commissions a user may see (issue 15, decision 041). Commissions belong to their beneficiary —
+ * the company (partner or sub-delegated) a sale was made for, or the person who sold without one — not
+ * to a generation: the rule reads the profile, and `userId` is the person the user is.
+ *   statement and nota fiscal (v2 only, Comissões in the menu): ADMIN every company; PARCEIRO_ADMIN
+ *     the companies they administer; PARCEIRO the company they act for; anyone else none.
+ *   income statement (informe, both generations): ADMIN and the legacy admin group every beneficiary;
+ *     PARCEIRO_ADMIN their companies; whoever else may open the informe page (INFORME_RENDIMENTO,
+ *     legacy FINANCEIRO_INFORME_RENDIMENTO) the company they act for — and each of them themselves,
+ *     for what they sold as a person.
+ */
+export type BeneficiaryScope = { kind: 'all' } | { kind: 'some'; companyIds: number[]; userId: number | null };
+
+export const NO_BENEFICIARY: BeneficiaryScope = { kind: 'some', companyIds: [], userId: null };
+
+export function commissionScope(subject: ScopeSubject): BeneficiaryScope {
+  if (subject.generation !== 'v2') return NO_BENEFICIARY;
+  if (subject.profile === 'ADMIN') return { kind: 'all' };
+  if (subject.profile === 'PARCEIRO_ADMIN') return { kind: 'some', companyIds: subject.companyIds, userId: null };
+  if (subject.profile === 'PARCEIRO' && subject.actingCompanyId !== null)
+    return { kind: 'some', companyIds: [subject.actingCompanyId], userId: null };
+  return NO_BENEFICIARY;
+}
+
+/** The informe's beneficiaries: the page's own guard (the menu rule) decided who reaches it at all. */
+export function incomeScope(subject: ScopeSubject): BeneficiaryScope {
+  if (subject.generation === 'v1') {
+    if (subject.groups.includes(V1_ADMIN_GROUP)) return { kind: 'all' };
+    return { kind: 'some', companyIds: subject.actingCompanyId === null ? [] : [subject.actingCompanyId], userId: subject.userId };
+  }
+  if (subject.profile === 'ADMIN') return { kind: 'all' };
+  if (subject.profile === 'PARCEIRO_ADMIN') return { kind: 'some', companyIds: subject.companyIds, userId: subject.userId };
+  return { kind: 'some', companyIds: subject.actingCompanyId === null ? [] : [subject.actingCompanyId], userId: subject.userId };
+}

@@ -1,4 +1,5 @@
 import { DOCUMENT_MAX_BYTES, DOCUMENT_MESSAGES } from '../lib/documents';
+import { NOTA_MAX_BYTES, NOTA_MESSAGES } from '../lib/nota-fiscal';
 
 /**
  * Reading a request body within its route's limit — 1 MB, more only where BODY_LIMITS says
@@ -20,7 +21,7 @@ export const BODY_TOO_LARGE_HEADERS = { connection: 'close' } as const;
 
 /**
  * The routes allowed more than 1 MB, each with its limit and its own 413 message: the document
- * uploads (docs/decisions/040-documents.md). Every other route keeps MAX_BODY_BYTES. The node
+ * uploads (docs/decisions/040-documents.md) and the nota fiscal's (decision 041). Every other route keeps MAX_BODY_BYTES. The node
  * adapter's `bodySizeLimit` (astro.config.mjs) is the largest of these, the outer bound; below it,
  * our own count holds each route to its limit.
  */
@@ -30,6 +31,7 @@ export const BODY_LIMITS: readonly { path: RegExp; bytes: number; message: strin
     bytes: DOCUMENT_MAX_BYTES,
     message: DOCUMENT_MESSAGES.tooLarge,
   },
+  { path: /^\/api\/bff\/v1\/comissoes\/notas\/?$/, bytes: NOTA_MAX_BYTES, message: NOTA_MESSAGES.tooLarge },
 ];
 
 /** The body limit of a path, and what its 413 says. */

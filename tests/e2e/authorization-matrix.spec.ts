@@ -141,6 +141,31 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/relatorios/pdf/[type]/apolice/[nrApolice]': {
     path: '/v2/relatorios/pdf/boleto/apolice/999999?parcela=1',
     expect: v2Only(404, 'v2'),
+  }, // Commissions (issue 15, decision 041): outside production (PORTAL_ENV=TEST here) the module opens to
+  // ADMIN, PARCEIRO_ADMIN and PARCEIRO (SPEC §6), not to the sub-delegated user; each shows the
+  // companies of the viewer's scope, and a file outside it — or of no nota — is the 404 page.
+  '/v2/comissoes/extrato-comissoes': { path: '/v2/comissoes/extrato-comissoes', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/v2/comissoes/extrato-comissoes/exportar.csv': {
+    path: '/v2/comissoes/extrato-comissoes/exportar.csv',
+    expect: { ...v2Only(200, 'v2'), substabelecido: 403 },
+  },
+  '/v2/comissoes/envio-nota': { path: '/v2/comissoes/envio-nota', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/v2/comissoes/nota-fiscal': { path: '/v2/comissoes/nota-fiscal', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/v2/comissoes/nota-fiscal/arquivo/[id]': {
+    path: '/v2/comissoes/nota-fiscal/arquivo/999999',
+    expect: { ...v2Only(404, 'v2'), substabelecido: 403 },
+  },
+  // Income statements (issue 15): the menu's rule (FINANCEIRO_INFORME_RENDIMENTO; PARCEIRO_ADMIN or
+  // INFORME_RENDIMENTO); a CPF/CNPJ the viewer does not act for is the 404 page, never a PDF.
+  '/informe-rendimentos': { path: '/informe-rendimentos', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/v2/informe-rendimentos': { path: '/v2/informe-rendimentos', expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 } },
+  '/relatorios/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': {
+    path: '/relatorios/informe-rendimentos/99888777000166/empresa/2026',
+    expect: legacyOnly(404, 'v1'),
+  },
+  '/v2/relatorios/pdf/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': {
+    path: '/v2/relatorios/pdf/informe-rendimentos/99888777000166/empresa/2026',
+    expect: v2Only(404, 'v2'),
   },
 };
 
@@ -314,6 +339,25 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'GET /api/plataforma/v1/documentos': { path: '/api/plataforma/v1/documentos?de=2026-13-01', expect: legacyOnly(400, 401) },
   'GET /api/bff/v1/documentos/:id/arquivo': { path: '/api/bff/v1/documentos/999999/arquivo', expect: v2Only(404, 401) },
   'GET /api/plataforma/v1/documentos/:id/arquivo': { path: '/api/plataforma/v1/documentos/999999/arquivo', expect: legacyOnly(404, 401) },
+  // Commissions (issue 15): the module's rule first (the sub-delegated user: 403), then the input (400)
+  // and the scope (404). The upload's query is read before anyone's rule: a bad one is a 400 to all.
+  'GET /api/bff/v1/comissoes/extrato': {
+    path: '/api/bff/v1/comissoes/extrato?competencia=2026-13',
+    expect: { ...v2Only(400, 401), substabelecido: 403 },
+  },
+  'GET /api/bff/v1/comissoes/notas': { path: '/api/bff/v1/comissoes/notas?status=X', expect: v2Only(400, 401) },
+  'POST /api/bff/v1/comissoes/notas': { path: '/api/bff/v1/comissoes/notas?competencia=2026-13', expect: v2Only(400, 401) },
+  'POST /api/bff/v1/comissoes/notas/:id/decisao': {
+    path: '/api/bff/v1/comissoes/notas/999999/decisao',
+    body: { decisao: 'APROVAR' },
+    expect: { ...v2Only(404, 401), substabelecido: 403 },
+  },
+  'GET /api/bff/v1/comissoes/notas/:id/arquivo': {
+    path: '/api/bff/v1/comissoes/notas/999999/arquivo',
+    expect: { ...v2Only(404, 401), substabelecido: 403 },
+  },
+  'GET /api/bff/v1/informes-rendimentos': { expect: { ...v2Only(403, 401), adminV2: 200, parceiroAdmin: 200 } },
+  'GET /api/plataforma/v1/informes-rendimentos': { expect: { ...legacyOnly(403, 401), adminLegado: 200 } },
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

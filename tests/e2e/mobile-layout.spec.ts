@@ -135,6 +135,23 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/documentos/envio': { vendedor: ['/documentos/envio'] },
   '/documentos/arquivo/[id]': 'a file download, not a page',
   '/v2/documentos/arquivo/[id]': 'a file download, not a page',
+  // Commissions and income statements (issue 15): the pages with data are shot at 1366 and 390 px by
+  // tests/e2e/commissions.spec.ts; here each opens as its accounts see it, a field error included.
+  '/v2/comissoes/extrato-comissoes': {
+    parceiroAdmin: ['/v2/comissoes/extrato-comissoes', '/v2/comissoes/extrato-comissoes?competencia=2026-13'],
+    adminV2: ['/v2/comissoes/extrato-comissoes'],
+  },
+  '/v2/comissoes/extrato-comissoes/exportar.csv': 'a CSV download, not a page',
+  '/v2/comissoes/envio-nota': { parceiro: ['/v2/comissoes/envio-nota'], adminV2: ['/v2/comissoes/envio-nota'] },
+  '/v2/comissoes/nota-fiscal': {
+    parceiroAdmin: ['/v2/comissoes/nota-fiscal', '/v2/comissoes/nota-fiscal?status=X'],
+    adminV2: ['/v2/comissoes/nota-fiscal'],
+  },
+  '/v2/comissoes/nota-fiscal/arquivo/[id]': 'a file download, not a page',
+  '/informe-rendimentos': { adminLegado: ['/informe-rendimentos'] },
+  '/v2/informe-rendimentos': { parceiroAdmin: ['/v2/informe-rendimentos'] },
+  '/relatorios/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',
+  '/v2/relatorios/pdf/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',
 };
 
 const isPage = (href: string) =>

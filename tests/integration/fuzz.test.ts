@@ -39,6 +39,7 @@ const BUSINESS_TABLES = [
   'endorsements',
   'refunds',
   'documents',
+  'notas_fiscais',
 ];
 
 async function fingerprint(): Promise<string> {
@@ -105,6 +106,10 @@ const QUERY_KEYS = [
   'segurado',
   'de',
   'ate',
+  // The commission statement's and the nota fiscal upload's (issue 15).
+  'competencia',
+  'numero',
+  'valor',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */

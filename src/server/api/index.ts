@@ -10,6 +10,7 @@ import { policyEndpoints } from './endpoints/policies';
 import { endorsementEndpoints } from './endpoints/endorsements';
 import { cancellationEndpoints } from './endpoints/cancellation';
 import { documentEndpoints } from './endpoints/documents';
+import { commissionEndpoints, incomeEndpoints } from './endpoints/commissions';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -20,12 +21,13 @@ const ofGeneration = (generation: Generation) => [
   ...endorsementEndpoints(generation),
   ...cancellationEndpoints(generation),
   ...documentEndpoints(generation),
+  ...incomeEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
   plataforma: [...plataforma, ...ofGeneration('v1')],
-  bff: [...bff, ...ofGeneration('v2')],
+  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints],
   gateway,
   auth,
   pagamentos,

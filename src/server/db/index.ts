@@ -14,6 +14,7 @@ import * as m008 from './migrations/008_charges_and_payments';
 import * as m009 from './migrations/009_issuance_notices';
 import * as m010 from './migrations/010_endorsements';
 import * as m011 from './migrations/011_documents';
+import * as m012 from './migrations/012_commissions';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009_issuance_notices': m009,
   '010_endorsements': m010,
   '011_documents': m011,
+  '012_commissions': m012,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

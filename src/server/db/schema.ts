@@ -4,6 +4,7 @@ import type { StoredInstallmentStatus, StoredPolicyStatus } from '../../lib/poli
 import type { InsuredContact } from '../../lib/endorsements';
 import type { Requester } from '../../lib/refund';
 import type { DocumentCategory, DocumentMime } from '../../lib/documents';
+import type { NotaMime, NotaStatus } from '../../lib/nota-fiscal';
 
 /** Table types of the database (snake_case, as in SQL). Migrations in ./migrations are the truth. */
 
@@ -340,6 +341,31 @@ export interface DocumentsTable {
   created_at: CreatedAt;
 }
 
+/** A partner's nota fiscal for a closed month's commissions (migration 012): the file is DATA_DIR/files/<sha256>. */
+export interface NotasFiscaisTable {
+  id: Generated<number>;
+  /** The beneficiary company that issued it. */
+  company_id: number;
+  /** The month it invoices, 'YYYY-MM'. */
+  competencia: string;
+  numero: string;
+  /** The amount, equal to the month's statement total when it was sent (frozen with it). */
+  valor: number;
+  nome: string;
+  mime: NotaMime;
+  tamanho: number;
+  sha256: string;
+  status: Generated<NotaStatus>;
+  /** Why the insurer refused it. */
+  motivo: string | null;
+  /** Who sent it. */
+  user_id: number;
+  created_at: CreatedAt;
+  decidida_por: number | null;
+  decidida_em: Timestamp | null;
+  paga_em: Timestamp | null;
+}
+
 export interface InstallmentsTable {
   id: Generated<number>;
   policy_id: number;
@@ -414,6 +440,7 @@ export interface Database {
   refunds: RefundsTable;
   endorsement_drafts: EndorsementDraftsTable;
   documents: DocumentsTable;
+  notas_fiscais: NotasFiscaisTable;
 }
 
 export type User = Selectable<UsersTable>;

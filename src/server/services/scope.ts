@@ -1,28 +1,48 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../db';
-import { documentScope, scopeOf, type Capability, type Scope } from '../../lib/scope';
+import {
+  commissionScope,
+  documentScope,
+  incomeScope,
+  scopeOf,
+  type BeneficiaryScope,
+  type Capability,
+  type Scope,
+  type ScopeSubject,
+} from '../../lib/scope';
 import type { SessionViewer } from '../../lib/session';
 import { principalFacts } from './principals';
 
-/** The scope of a signed-in viewer for a capability (lib/scope.ts), from the principal in memory. */
-export async function scopeFor(db: DB, viewer: SessionViewer, capability: Capability): Promise<Scope> {
+/** What the scoping rules (lib/scope.ts) read of a signed-in viewer, from the principal in memory. */
+async function subjectOf(db: DB, viewer: SessionViewer): Promise<ScopeSubject> {
   const facts = await principalFacts(db, viewer.user.idUsuario);
   const v2 = viewer.generation === 'v2' ? viewer.user : undefined;
   const acting = v2?.cdCnpjEmpresa ? facts.companies.find((c) => c.cdCnpj === v2.cdCnpjEmpresa) : undefined;
-  return scopeOf(
-    {
-      generation: viewer.generation,
-      userId: viewer.user.idUsuario,
-      profile: v2?.profile,
-      operations: v2?.cdOperacoes ?? [],
-      groups: viewer.generation === 'v1' ? viewer.user.profile : [],
-      viewablePermissions:
-        viewer.generation === 'v1' ? viewer.user.permissions.filter((p) => p.permiteVisualizacao).map((p) => p.nome) : [],
-      companyIds: facts.companies.map((c) => c.id),
-      actingCompanyId: acting?.id ?? facts.companyId,
-    },
-    capability,
-  );
+  return {
+    generation: viewer.generation,
+    userId: viewer.user.idUsuario,
+    profile: v2?.profile,
+    operations: v2?.cdOperacoes ?? [],
+    groups: viewer.generation === 'v1' ? viewer.user.profile : [],
+    viewablePermissions: viewer.generation === 'v1' ? viewer.user.permissions.filter((p) => p.permiteVisualizacao).map((p) => p.nome) : [],
+    companyIds: facts.companies.map((c) => c.id),
+    actingCompanyId: acting?.id ?? facts.companyId,
+  };
+}
+
+/** The scope of a signed-in viewer for a capability (lib/scope.ts). */
+export async function scopeFor(db: DB, viewer: SessionViewer, capability: Capability): Promise<Scope> {
+  return scopeOf(await subjectOf(db, viewer), capability);
+}
+
+/** Whose commission statements and notas fiscais a viewer sees (lib/scope.ts commissionScope). */
+export async function commissionScopeFor(db: DB, viewer: SessionViewer): Promise<BeneficiaryScope> {
+  return commissionScope(await subjectOf(db, viewer));
+}
+
+/** Whose income statements (informes de rendimentos) a viewer opens (lib/scope.ts incomeScope). */
+export async function incomeScopeFor(db: DB, viewer: SessionViewer): Promise<BeneficiaryScope> {
+  return incomeScope(await subjectOf(db, viewer));
 }
 
 /** The scope of documents (lib/scope.ts documentScope): whoever sees the policies, and every seller their own sales. */
@@ -39,4 +59,19 @@ export function soldWithin(scope: Scope, seller: Expression<number>, company: Ex
   if (scope.kind === 'none') return sql<SqlBool>`false`;
   if (scope.kind === 'own' || scope.companyIds.length === 0) return sql<SqlBool>`${seller} = ${scope.userId}`;
   return sql<SqlBool>`(${seller} = ${scope.userId} or ${company} in (${sql.join(scope.companyIds)}))`;
+}
+
+/**
+ * A commission's beneficiary within a beneficiary scope, by the sale's company and seller columns: a
+ * company's sales are the company's; a sale made without a company is the seller's own, as a person.
+ */
+export function beneficiaryWithin(
+  scope: BeneficiaryScope,
+  company: Expression<number | null>,
+  seller: Expression<number>,
+): Expression<SqlBool> {
+  if (scope.kind === 'all') return sql<SqlBool>`true`;
+  const byCompany = scope.companyIds.length > 0 ? sql<SqlBool>`${company} in (${sql.join(scope.companyIds)})` : sql<SqlBool>`false`;
+  if (scope.userId === null) return byCompany;
+  return sql<SqlBool>`(${byCompany} or (${company} is null and ${seller} = ${scope.userId}))`;
 }

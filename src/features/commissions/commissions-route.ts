@@ -1,0 +1,191 @@
+import { Readable } from 'node:stream';
+import { database } from '../../server/database';
+import { now } from '../../server/clock';
+import { filesDir } from '../../server/files';
+import { commissionScopeFor, incomeScopeFor } from '../../server/services/scope';
+import {
+  beneficiaryMonths,
+  companiesInScope,
+  companyInScope,
+  statementCsv,
+  statementOf,
+  type Beneficiary,
+  type Statement,
+} from '../../server/services/commissions';
+import { listNotas, notaFileResponse, standingNota, type NotaRow } from '../../server/services/notas-fiscais';
+import { beneficiaryInScope, incomeYearsOf, type IncomeYears } from '../../server/services/income';
+import { brasiliaDay } from '../../lib/format';
+import { isClosedMonth, parseStatementQuery, statementCsvFileName, STATEMENT_FIELDS, cnpjField } from '../../lib/commissions';
+import { NOTA_STATUS_LABELS, type NotaStatus } from '../../lib/nota-fiscal';
+import type { BeneficiaryScope } from '../../lib/scope';
+import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
+import * as z from 'zod/mini';
+import { messagesByField } from '../../lib/field-errors';
+
+/** What the commission and informe pages need (issue 15, decision 041): thin pages, this does the work. */
+
+async function commissionContext(session: PortalSession) {
+  // The middleware let only a v2 viewer the menu rule allows reach these pages (and none in production).
+  const viewer = viewerOf(session, 'v2')!;
+  const db = await database();
+  return { db, viewer, scope: await commissionScopeFor(db, viewer), today: brasiliaDay(now()) };
+}
+
+/** The company a page shows: the one asked for, else the one the viewer acts for, else the first of the scope. */
+async function chosenCompany(
+  db: Awaited<ReturnType<typeof database>>,
+  viewer: SessionViewer,
+  scope: BeneficiaryScope,
+  asked: string | undefined,
+): Promise<{ companies: Beneficiary[]; company: Beneficiary | undefined; missing: boolean }> {
+  const companies = await companiesInScope(db, scope);
+  if (asked) {
+    const company = companies.find((c) => c.taxId === asked) ?? (await companyInScope(db, scope, asked));
+    return { companies, company, missing: !company };
+  }
+  const acting = viewer.generation === 'v2' ? viewer.user.cdCnpjEmpresa : null;
+  return { companies, company: companies.find((c) => c.taxId === acting) ?? companies[0], missing: false };
+}
+
+export interface StatementPageProps {
+  status: number;
+  values: Record<string, string | undefined>;
+  errors?: Record<string, string[]>;
+  companies: Beneficiary[];
+  statement?: Statement;
+  /** The month's nota that stands (sent, approved or paid), if any. */
+  nota?: NotaRow;
+  isAdmin: boolean;
+}
+
+/** /v2/comissoes/extrato-comissoes: a company's statement of a month (the current one by default). */
+export async function statementPage(session: PortalSession, params: URLSearchParams): Promise<StatementPageProps | undefined> {
+  const { db, viewer, scope, today } = await commissionContext(session);
+  const values = Object.fromEntries(STATEMENT_FIELDS.map((f) => [f, params.get(f) ?? undefined]));
+  const isAdmin = viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
+  const query = parseStatementQuery(params, today);
+  if (!query.ok) return { status: 400, values, errors: query.errors, companies: await companiesInScope(db, scope), isAdmin };
+  const { companies, company, missing } = await chosenCompany(db, viewer, scope, query.filters.empresa);
+  if (missing) return undefined;
+  if (!company) return { status: 200, values, companies, isAdmin };
+  const month = query.filters.competencia ?? today.slice(0, 7);
+  const statement = await statementOf(db, company, month, query.page, today);
+  const nota = await standingNota(db, company.id, month);
+  return { status: 200, values: { empresa: company.taxId, competencia: month }, companies, statement, nota, isAdmin };
+}
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
+
+/** The statement's CSV: the same company, month and scope as the page. */
+export async function statementExport(session: PortalSession, params: URLSearchParams): Promise<Response | undefined> {
+  const { db, viewer, scope, today } = await commissionContext(session);
+  const query = parseStatementQuery(params, today);
+  if (!query.ok) return new Response(`Filtros inválidos: ${Object.values(query.errors).flat().join(' ')}`, { status: 400, headers: TEXT });
+  const { company } = await chosenCompany(db, viewer, scope, query.filters.empresa);
+  if (!company) return undefined;
+  const month = query.filters.competencia ?? today.slice(0, 7);
+  return new Response(Readable.toWeb(statementCsv(db, company, month)) as ReadableStream<Uint8Array>, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${statementCsvFileName(company.taxId, month)}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+export interface UploadMonth {
+  month: string;
+  payable: number;
+}
+
+export interface NotaUploadPageProps {
+  isAdmin: boolean;
+  companies: Beneficiary[];
+  company?: Beneficiary;
+  /** Closed months with something owed and no nota standing: what may be sent now. */
+  months: UploadMonth[];
+  /** The month asked for (?competencia=), when it is one of them. */
+  chosen?: string;
+}
+
+/** /v2/comissoes/envio-nota: what a company may invoice now. */
+export async function notaUploadPage(session: PortalSession, params: URLSearchParams): Promise<NotaUploadPageProps | undefined> {
+  const { db, viewer, scope, today } = await commissionContext(session);
+  const isAdmin = viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
+  const asked = z.safeParse(cnpjField(), params.get('empresa') ?? '');
+  const { companies, company, missing } = await chosenCompany(db, viewer, scope, params.get('empresa') ? (asked.data ?? '-') : undefined);
+  if (missing) return undefined;
+  if (!company || isAdmin) return { isAdmin, companies, company, months: [] };
+  const [balances, notas] = await Promise.all([beneficiaryMonths(db, company), listNotas(db, scope, { companyId: company.id })]);
+  const standing = new Set(notas.filter((n) => n.status !== 'RECUSADA').map((n) => n.competencia));
+  const months = balances
+    .filter((m) => isClosedMonth(m.month, today) && m.payable > 0 && !standing.has(m.month))
+    .map((m) => ({ month: m.month, payable: m.payable }))
+    .reverse();
+  const chosen = months.find((m) => m.month === params.get('competencia'))?.month;
+  return { isAdmin, companies, company, months, chosen };
+}
+
+export interface NotasPageProps {
+  status: number;
+  isAdmin: boolean;
+  companies: Beneficiary[];
+  values: { empresa?: string; status?: string };
+  errors?: Record<string, string[]>;
+  notas: NotaRow[];
+  /** The nota just sent or decided (?enviada= / ?decidida=). */
+  highlight?: number;
+}
+
+const notasQuery = z.object({
+  empresa: z.optional(cnpjField()),
+  status: z.optional(z.enum(Object.keys(NOTA_STATUS_LABELS) as [NotaStatus, ...NotaStatus[]], { error: 'Situação inválida.' })),
+});
+
+/** /v2/comissoes/nota-fiscal: the notas of the scope and their state. */
+export async function notasPage(session: PortalSession, params: URLSearchParams): Promise<NotasPageProps | undefined> {
+  const { db, viewer, scope } = await commissionContext(session);
+  const isAdmin = viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
+  const values = { empresa: params.get('empresa') || undefined, status: params.get('status') || undefined };
+  const companies = await companiesInScope(db, scope);
+  const parsed = z.safeParse(notasQuery, values);
+  if (!parsed.success) {
+    const errors = messagesByField(parsed.error.issues, (issue) => String(issue.path[0] ?? 'query'));
+    return { status: 400, isAdmin, companies, values, errors, notas: [] };
+  }
+  const company = parsed.data.empresa ? await companyInScope(db, scope, parsed.data.empresa) : undefined;
+  if (parsed.data.empresa && !company) return undefined;
+  const notas = await listNotas(db, scope, { companyId: company?.id, status: parsed.data.status });
+  const highlight = Number(params.get('enviada') ?? params.get('decidida') ?? NaN);
+  return { status: 200, isAdmin, companies, values, notas, highlight: Number.isInteger(highlight) ? highlight : undefined };
+}
+
+/** A nota's file, or undefined (the 404 page) outside the scope. */
+export async function notaDownload(session: PortalSession, id: string | undefined): Promise<Response | undefined> {
+  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const { db, scope } = await commissionContext(session);
+  return notaFileResponse(db, filesDir(), scope, Number(id));
+}
+
+export interface IncomePageProps {
+  generation: 'v1' | 'v2';
+  beneficiaries: IncomeYears[];
+  /** The PDF's address led here for a year without income (?documento=&ano=). */
+  noIncome?: { beneficiary: Beneficiary; year: number };
+}
+
+/** /informe-rendimentos and /v2/informe-rendimentos: the years each beneficiary the viewer acts for had income. */
+export async function incomePage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams): Promise<IncomePageProps> {
+  const viewer = viewerOf(session, generation)!;
+  const db = await database();
+  const scope = await incomeScopeFor(db, viewer);
+  const beneficiaries = await incomeYearsOf(db, scope, brasiliaDay(now()));
+  const documento = params.get('documento');
+  const ano = params.get('ano');
+  let noIncome: IncomePageProps['noIncome'];
+  if (documento && ano && /^[0-9A-Z]{11,14}$/.test(documento) && /^\d{4}$/.test(ano)) {
+    const beneficiary = await beneficiaryInScope(db, scope, documento);
+    if (beneficiary) noIncome = { beneficiary, year: Number(ano) };
+  }
+  return { generation, beneficiaries, noIncome };
+}

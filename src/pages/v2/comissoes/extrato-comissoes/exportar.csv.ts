@@ -1,0 +1,6 @@
+import type { APIRoute } from 'astro';
+import { statementExport } from '../../../../features/commissions/commissions-route';
+
+/** The statement as CSV: under the page's path, so the menu guard (and "outside production only") covers it. */
+export const GET: APIRoute = async ({ locals, url, rewrite }) =>
+  (await statementExport(locals.session, url.searchParams)) ?? rewrite('/404');
