@@ -11,10 +11,12 @@ import { startJobs } from './jobs';
  */
 
 /** Opens, migrates and (when empty) seeds a database: the one path every process and test takes. */
-export async function openDatabase(options: ConnectOptions & { seed?: boolean; afterSaleDemo?: boolean }): Promise<DB> {
+export async function openDatabase(
+  options: ConnectOptions & { seed?: boolean; afterSaleDemo?: boolean; demoHistory?: boolean },
+): Promise<DB> {
   const db = await connect(options);
   await migrate(db);
-  if (options.seed !== false) await seedDemoData(db, { afterSale: options.afterSaleDemo !== false });
+  if (options.seed !== false) await seedDemoData(db, { afterSale: options.afterSaleDemo !== false, history: options.demoHistory === true });
   return db;
 }
 
@@ -25,7 +27,8 @@ let opened: DB | undefined;
 let stopJobs: (() => Promise<void>) | undefined;
 
 export function database(): Promise<DB> {
-  shared ??= openDatabase({ databaseUrl: config().DATABASE_URL, dataDir: config().DATA_DIR }).then((db) => {
+  const { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO_HISTORY: demoHistory } = config();
+  shared ??= openDatabase({ databaseUrl, dataDir, demoHistory }).then((db) => {
     stopJobs = startJobs(db);
     opened = db;
     return db;

@@ -36,6 +36,7 @@ export async function startOwnServer(port: number, env: Record<string, string> =
       DATABASE_URL: '',
       PUBLIC_URL: '',
       TRUST_PROXY: '',
+      DEMO_HISTORY: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -125,10 +125,15 @@ beforeAll(async () => {
   // A legacy quote: the v2 history never lists the other generation.
   const vendedor = (await findUserByEmail(db, 'vendedor@legado.demo'))!;
   made.legacy = (
-    await createQuote(db, { generation: 'v1', userId: vendedor.id, companyId: null, scope: { kind: 'own' }, canSell: () => true }, res, {
-      segurado: person('Cliente Legado Silva', '59381726400'),
-      respostas: HOUSE,
-    })
+    await createQuote(
+      db,
+      { generation: 'v1', userId: vendedor.id, companyId: null, pointOfSaleId: null, scope: { kind: 'own' }, canSell: () => true },
+      res,
+      {
+        segurado: person('Cliente Legado Silva', '59381726400'),
+        respostas: HOUSE,
+      },
+    )
   ).nrCotacao;
 });
 afterAll(() => close());

@@ -85,7 +85,7 @@ describe('sellableOffers', () => {
 
   it('hides offers outside their validity, inactive offers and offers of inactive simulators', async () => {
     const subagent = await v2User(SUBAGENT);
-    expect(await sellableOffers(db, subagent, new Date('2025-12-31T12:00:00Z'))).toEqual([]);
+    expect(await sellableOffers(db, subagent, new Date('2024-12-31T12:00:00Z'))).toEqual([]);
     expect(await sellableOffers(db, subagent, new Date('2028-01-01T12:00:00Z'))).toEqual([]);
     expect(await sellableOffers(db, subagent, new Date('2027-12-31T12:00:00Z'))).toHaveLength(3);
 

@@ -15,6 +15,7 @@ import * as m009 from './migrations/009_issuance_notices';
 import * as m010 from './migrations/010_endorsements';
 import * as m011 from './migrations/011_documents';
 import * as m012 from './migrations/012_commissions';
+import * as m013 from './migrations/013_points_of_sale_on_sales';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010_endorsements': m010,
   '011_documents': m011,
   '012_commissions': m012,
+  '013_points_of_sale_on_sales': m013,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -47,6 +47,8 @@ export interface UsersTable {
   status: UserStatus;
   password_hash: string | null;
   company_id: number | null;
+  /** Where the user sells (migration 013): their sales are made at it. */
+  point_of_sale_id: number | null;
   last_access_at: Timestamp | null;
   /** The access before the last one: what "último acesso" shows to a user who just signed in. */
   previous_access_at: Timestamp | null;
@@ -202,6 +204,8 @@ export interface QuotesTable {
   offer_id: number;
   user_id: number;
   company_id: number | null;
+  /** Where it was sold (migration 013): the seller's point of sale, or the company's first. */
+  point_of_sale_id: number | null;
   status: Generated<QuoteStatus>;
   /** The step the quote resumes at. */
   etapa: string;

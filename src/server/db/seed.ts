@@ -5,6 +5,8 @@ import { SIMULATOR_CODES } from '../../lib/simulators';
 import { offerOperation, SIMULATOR_OFFER_SUFFIXES, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
 import { startFirstAccess } from '../services/account';
 import { seedDemoQuotes } from './seed-quotes';
+import { seedDemoHistory } from './seed-history';
+import { now as clockNow } from '../clock';
 
 /**
  * Demo data for an empty database (README lists the accounts). Runs once: a database that has users
@@ -88,6 +90,8 @@ interface DemoUser {
   groups?: string[];
   operations?: string[];
   companies: (keyof typeof DEMO_COMPANIES)[];
+  /** The code of the point of sale the user sells at (migration 013). */
+  pointOfSale?: string;
   pending?: boolean;
 }
 
@@ -109,6 +113,7 @@ export const DEMO_USERS: DemoUser[] = [
     generation: 'v1',
     groups: ['VENDEDOR'],
     companies: ['parceiro'],
+    pointOfSale: 'PV-0002',
   },
   {
     email: 'consultor@legado.demo',
@@ -134,8 +139,25 @@ export const DEMO_USERS: DemoUser[] = [
     generation: 'v2',
     profile: 'parceiro',
     companies: ['parceiro'],
+    pointOfSale: 'PV-0001',
     operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'METRICAS', 'APOLICE_VENDEDOR', 'BOLETOS_VENDEDOR', ...ALL_OFFER_OPERATIONS],
   },
+  // Two more sellers of Horizonte, one per point of sale: the rankings of the metrics have a field.
+  ...(
+    [
+      ['igor.pereira@parceiro.demo', 'Igor Pereira', '34936765309', 'PV-0001'],
+      ['juliana.costa@parceiro.demo', 'Juliana Costa', '74564756443', 'PV-0002'],
+    ] as const
+  ).map(([email, nome, cpf, pointOfSale]) => ({
+    email,
+    nome,
+    cpf,
+    generation: 'v2' as const,
+    profile: 'parceiro' as const,
+    companies: ['parceiro' as const],
+    pointOfSale,
+    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'APOLICE_VENDEDOR', 'BOLETOS_VENDEDOR', ...ALL_OFFER_OPERATIONS],
+  })),
   {
     email: 'substabelecido@parceiro.demo',
     nome: 'Felipe Araújo',
@@ -164,8 +186,11 @@ export const DEMO_USERS: DemoUser[] = [
   },
 ];
 
-/** `afterSale: false` leaves out the demo policies and payments (tests that count a period's payments). */
-export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<boolean> {
+/**
+ * `afterSale: false` leaves out the demo policies and payments (tests that count a period's payments);
+ * `history: true` adds a year of sales (seed-history.ts) — the portal's own start, not the tests.
+ */
+export async function seedDemoData(db: DB, { afterSale = true, history = false } = {}): Promise<boolean> {
   const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   // The demo accounts share one published password, so they share its hash: one slow scrypt, not seven.
@@ -180,13 +205,15 @@ export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<b
       .executeTakeFirstOrThrow();
     const companyIds = { parceiro: parceiro.id, substabelecido: sub.id };
 
-    await trx
+    const pointsOfSale = await trx
       .insertInto('points_of_sale')
       .values([
         { company_id: parceiro.id, nome: 'Loja Centro — São Paulo', codigo: 'PV-0001' },
         { company_id: parceiro.id, nome: 'Loja Savassi — Belo Horizonte', codigo: 'PV-0002' },
       ])
+      .returning(['id', 'codigo'])
       .execute();
+    const pointOfSaleIds = new Map(pointsOfSale.map((p) => [p.codigo, p.id]));
 
     for (const simulator of SIMULATOR_CODES) {
       const { id } = await trx
@@ -206,7 +233,7 @@ export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<b
           simulator_id: id,
           company_id: parceiro.id,
           nome: `${simulator.name} — Horizonte`,
-          vigencia_inicio: '2026-01-01',
+          vigencia_inicio: '2025-01-01',
           vigencia_fim: '2027-12-31',
           comissao_centesimos: 2000,
         })
@@ -248,6 +275,7 @@ export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<b
           status: demo.pending ? 'PENDENTE' : 'ATIVO',
           password_hash: demo.pending ? null : passwordHash,
           company_id: demo.companies[0] ? companyIds[demo.companies[0]] : null,
+          point_of_sale_id: demo.pointOfSale ? pointOfSaleIds.get(demo.pointOfSale) : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -272,6 +300,10 @@ export async function seedDemoData(db: DB, { afterSale = true } = {}): Promise<b
   for (const demo of DEMO_USERS.filter((u) => u.pending)) {
     const user = await db.selectFrom('users').selectAll().where('email', '=', demo.email).executeTakeFirstOrThrow();
     await startFirstAccess(db, user);
+  }
+  if (history && afterSale) {
+    console.log('Demonstração: gerando um ano de vendas (só na primeira vez)…');
+    await seedDemoHistory(db, clockNow());
   }
   await seedDemoQuotes(db, { afterSale });
   return true;

@@ -11,6 +11,7 @@ import { offerCreateSchema, offerUpdateSchema, type OfferUpdate } from '../../li
 import type { V1SessionUser, V2SessionUser } from '../../lib/session';
 import { announce, readThrough, type CacheSpec } from '../cache';
 import { principalFacts, type PrincipalFacts } from './principals';
+import { pointOfSaleOfSale } from './points-of-sale';
 import { now as clockNow } from '../clock';
 
 /**
@@ -306,7 +307,7 @@ export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulado
 /**
  * GET /v1/simuladores/produtos/data-para-cotacao: the sellable offer and the channel that sells it —
  * the user's own company through which the offer is reached (a sub-delegated company sells as itself),
- * and that company's first point of sale.
+ * and the point of sale it sells at (services/points-of-sale.ts).
  */
 export async function quotationData(db: DB, user: V2SessionUser, idSimulador: number, nrGrupoProduto?: string, today = clockNow()) {
   const simulator = await db
@@ -322,12 +323,7 @@ export async function quotationData(db: DB, user: V2SessionUser, idSimulador: nu
   // The user's own company is in the principal already; the admin's offer names any company.
   const canal =
     seller?.cdCnpj ?? (await db.selectFrom('companies').select('cnpj').where('id', '=', sellerId).executeTakeFirstOrThrow()).cnpj;
-  const pointOfSale = await db
-    .selectFrom('points_of_sale')
-    .select('codigo')
-    .where('company_id', '=', sellerId)
-    .orderBy('id')
-    .executeTakeFirst();
+  const pointOfSale = await pointOfSaleOfSale(db, sellerId, (await principalFacts(db, user.idUsuario)).pointOfSaleId);
   return { nrOferta: row.nrOferta, meioCanal: 'PORTAL' as const, canal, pontoVenda: pointOfSale?.codigo ?? null };
 }
 

@@ -67,6 +67,7 @@ export async function issuePolicy(
       'q.id as quote_id',
       'q.user_id',
       'q.company_id',
+      'q.point_of_sale_id',
       'q.simulator_code',
       'q.line',
       'q.generation',
@@ -85,10 +86,6 @@ export async function issuePolicy(
   const option = options.find((o) => o.count === contracted.parcelas) ?? options[0]!;
   const issuedDay = brasiliaDay(now);
   const term = policyTerm(brasiliaDay(row.sent_at));
-  const pointOfSale =
-    row.company_id === null
-      ? undefined
-      : await trx.selectFrom('points_of_sale').select('id').where('company_id', '=', row.company_id).orderBy('id').executeTakeFirst();
   const numbers = await nextNumbers(trx, row.line as ProductLine, now);
   const policy = await trx
     .insertInto('policies')
@@ -99,7 +96,7 @@ export async function issuePolicy(
       quote_id: row.quote_id,
       user_id: row.user_id,
       company_id: row.company_id,
-      point_of_sale_id: pointOfSale?.id ?? null,
+      point_of_sale_id: row.point_of_sale_id,
       simulator_code: row.simulator_code,
       line: row.line,
       generation: row.generation,

@@ -20,6 +20,8 @@ export interface PrincipalFacts {
   companies: (Company & { id: number; parentId: number | null })[];
   /** A legacy user's company (users.company_id), whose offers they sell. */
   companyId: number | null;
+  /** Where the user sells (users.point_of_sale_id). */
+  pointOfSaleId: number | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export interface PrincipalFacts {
  */
 export const principalFactsColumn = (): RawBuilder<PrincipalFacts> => sql<PrincipalFacts>`json_build_object(
   'companyId', u.company_id,
+  'pointOfSaleId', u.point_of_sale_id,
   'groups', coalesce((select json_agg(g.nome order by g.nome)
     from user_groups ug join permission_groups g on g.id = ug.group_id where ug.user_id = u.id), '[]'),
   'permissions', coalesce((select json_agg(p order by p.nome) from (
@@ -48,7 +51,7 @@ export const FACTS_CACHE: CacheSpec<number, PrincipalFacts> = {
 export function principalFacts(db: DB, userId: number): Promise<PrincipalFacts> {
   return readThrough(db, FACTS_CACHE, userId, async () => {
     const row = await db.selectFrom('users as u').select(principalFactsColumn().as('facts')).where('u.id', '=', userId).executeTakeFirst();
-    return frozenFacts(row?.facts ?? { groups: [], permissions: [], operations: [], companies: [], companyId: null });
+    return frozenFacts(row?.facts ?? { groups: [], permissions: [], operations: [], companies: [], companyId: null, pointOfSaleId: null });
   });
 }
 

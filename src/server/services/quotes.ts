@@ -18,6 +18,7 @@ import { nextStep, stepsOf, type QuoteStep } from '../../lib/quote-flow';
 import { statusLabel, type ProposalTimelineEntry, type QuoteStatus, type QuoteView } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 import { now as clockNow } from '../clock';
+import { pointOfSaleOfSale } from './points-of-sale';
 
 /**
  * Quotes from cadastro to proposal (SPEC §4, DESIGN §7). Every save validates with the product's
@@ -31,6 +32,8 @@ export interface Seller {
   generation: 'v1' | 'v2';
   userId: number;
   companyId: number | null;
+  /** Where the seller works (users.point_of_sale_id): their sales are made there (services/points-of-sale.ts). */
+  pointOfSaleId: number | null;
   scope: { kind: 'own' } | { kind: 'companies'; ids: number[] } | { kind: 'all' };
   canSell(code: string): boolean;
 }
@@ -187,6 +190,7 @@ export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, i
       offer_id: offer.nrOferta,
       user_id: seller.userId,
       company_id: seller.companyId,
+      point_of_sale_id: (await pointOfSaleOfSale(db, seller.companyId, seller.pointOfSaleId))?.id ?? null,
       etapa: nextStep(flowOf(product), 'cadastro') ?? 'cadastro',
       segurado: JSON.stringify(segurado),
       nome_segurado: insuredName(segurado as never),

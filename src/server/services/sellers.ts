@@ -11,7 +11,7 @@ import { principalFacts } from './principals';
  */
 export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller> {
   // The user's company and companies come with the principal the request already resolved.
-  const { companyId, companies } = await principalFacts(db, user.idUsuario);
+  const { companyId, companies, pointOfSaleId } = await principalFacts(db, user.idUsuario);
   const scope: Seller['scope'] =
     user.profile === 'ADMIN'
       ? { kind: 'all' }
@@ -22,6 +22,7 @@ export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller>
     generation: 'v2',
     userId: user.idUsuario,
     companyId,
+    pointOfSaleId,
     scope,
     canSell: (code) => user.fullyAuthenticated && canSellCode(user, code),
   };
@@ -32,11 +33,12 @@ export async function sellerFromV2(db: DB, user: V2SessionUser): Promise<Seller>
  * may do everything (SPEC §6), every legacy quote. Quotes are sold for the user's company.
  */
 export async function sellerFromV1(db: DB, user: V1SessionUser): Promise<Seller> {
-  const { companyId } = await principalFacts(db, user.idUsuario);
+  const { companyId, pointOfSaleId } = await principalFacts(db, user.idUsuario);
   return {
     generation: 'v1',
     userId: user.idUsuario,
     companyId,
+    pointOfSaleId,
     scope: user.profile.includes(V1_ADMIN_GROUP) ? { kind: 'all' } : { kind: 'own' },
     canSell: (code) => canSellCodeV1(user, code),
   };
