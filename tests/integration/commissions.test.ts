@@ -364,7 +364,7 @@ describe('the insurer’s decision and the downloads', () => {
     expect((await decide(ADMIN, 999_999, { decisao: 'APROVAR' })).status).toBe(404);
 
     const listed = await get(PARTNER, '/api/bff/v1/comissoes/notas');
-    expect(listed.json.dado.map((n: { status: string }) => n.status)).toEqual(['PAGA', 'APROVADA', 'RECUSADA']);
+    expect(listed.json.dado.content.map((n: { status: string }) => n.status)).toEqual(['PAGA', 'APROVADA', 'RECUSADA']);
   });
 
   it('downloads a nota for whoever sees its company, and is a 404 to anyone else', async () => {
@@ -393,7 +393,59 @@ describe('the insurer’s decision and the downloads', () => {
     expect((await download(PARTNER, valeVerdeNota.json.dado.id)).status).toBe(404);
     expect((await download(ADMIN, valeVerdeNota.json.dado.id)).status).toBe(200);
     const partnerList = await get(PARTNER, '/api/bff/v1/comissoes/notas');
-    expect(partnerList.json.dado.every((n: { empresa: { cnpj: string } }) => n.empresa.cnpj === HORIZONTE)).toBe(true);
+    expect(partnerList.json.dado.content.every((n: { empresa: { cnpj: string } }) => n.empresa.cnpj === HORIZONTE)).toBe(true);
+  });
+
+  it('pages the notas 20 at a time, newest first, within the scope and its filters', async () => {
+    const valeVerdeId = (await db.selectFrom('companies').select('id').where('cnpj', '=', VALE_VERDE).executeTakeFirstOrThrow()).id;
+    const sender = (await db.selectFrom('users').select('id').where('email', '=', PARTNER_ADMIN).executeTakeFirstOrThrow()).id;
+    // 24 months of 2023 and 2024, sent one per day from 2025-01-01 (metadata only: the list reads no file).
+    const months = Array.from({ length: 24 }, (_, i) => `${2023 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+    const inserted = await db
+      .insertInto('notas_fiscais')
+      .values(
+        months.map((competencia, i) => ({
+          company_id: valeVerdeId,
+          competencia,
+          numero: String(1000 + i),
+          valor: 100_00,
+          nome: `nf-${competencia}.pdf`,
+          mime: 'application/pdf' as const,
+          tamanho: 10,
+          sha256: '0'.repeat(64),
+          user_id: sender,
+          created_at: new Date(Date.UTC(2025, 0, 1 + i, 12)),
+        })),
+      )
+      .returning('id')
+      .execute();
+    try {
+      const byCompany = `/api/bff/v1/comissoes/notas?empresa=${VALE_VERDE}`;
+      const first = await get(PARTNER_ADMIN, byCompany);
+      const total = first.json.dado.totalElements as number;
+      expect(total).toBeGreaterThanOrEqual(25); // the 24 and the nota of the test before
+      expect(first.json.dado).toMatchObject({ page: 1, totalPages: Math.ceil(total / 20) });
+      expect(first.json.dado.content).toHaveLength(20);
+      const second = await get(PARTNER_ADMIN, `${byCompany}&page=2`);
+      expect(second.json.dado.content).toHaveLength(total - 20);
+      // Newest first across the pages, and no nota twice.
+      const ids = [...first.json.dado.content, ...second.json.dado.content].map((n: { id: number }) => n.id);
+      expect(new Set(ids).size).toBe(total);
+      expect(second.json.dado.content.at(-1).competencia).toBe('2023-01');
+      // The partner of Horizonte sees none of them, on any page.
+      const partner = await get(PARTNER, '/api/bff/v1/comissoes/notas?page=2');
+      expect(partner.json.dado.content).toEqual([]);
+      expect((await get(PARTNER_ADMIN, `${byCompany}&page=0`)).status).toBe(400);
+    } finally {
+      await db
+        .deleteFrom('notas_fiscais')
+        .where(
+          'id',
+          'in',
+          inserted.map((r) => r.id),
+        )
+        .execute();
+    }
   });
 });
 

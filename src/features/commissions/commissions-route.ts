@@ -12,7 +12,7 @@ import {
   type Beneficiary,
   type Statement,
 } from '../../server/services/commissions';
-import { listNotas, notaFileResponse, standingNota, type NotaRow } from '../../server/services/notas-fiscais';
+import { notaFileResponse, notasOfCompany, pageOfNotas, standingNota, type NotaRow } from '../../server/services/notas-fiscais';
 import { beneficiaryInScope, incomeYearsOf, type IncomeYears } from '../../server/services/income';
 import { brasiliaDay } from '../../lib/format';
 import { isClosedMonth, parseStatementQuery, statementCsvFileName, STATEMENT_FIELDS, cnpjField } from '../../lib/commissions';
@@ -20,7 +20,7 @@ import { NOTA_STATUS_LABELS, type NotaStatus } from '../../lib/nota-fiscal';
 import type { BeneficiaryScope } from '../../lib/scope';
 import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
 import * as z from 'zod/mini';
-import { messagesByField } from '../../lib/field-errors';
+import { pageField, parseListQuery, type Paged } from '../../lib/list-query';
 
 /** What the commission and informe pages need (issue 15, decision 041): thin pages, this does the work. */
 
@@ -116,7 +116,7 @@ export async function notaUploadPage(session: PortalSession, params: URLSearchPa
   const { companies, company, missing } = await chosenCompany(db, viewer, scope, params.get('empresa') ? (asked.data ?? '-') : undefined);
   if (missing) return undefined;
   if (!company || isAdmin) return { isAdmin, companies, company, months: [] };
-  const [balances, notas] = await Promise.all([beneficiaryMonths(db, company), listNotas(db, scope, { companyId: company.id })]);
+  const [balances, notas] = await Promise.all([beneficiaryMonths(db, company), notasOfCompany(db, scope, company.id)]);
   const standing = new Set(notas.filter((n) => n.status !== 'RECUSADA').map((n) => n.competencia));
   const months = balances
     .filter((m) => isClosedMonth(m.month, today) && m.payable > 0 && !standing.has(m.month))
@@ -132,12 +132,13 @@ export interface NotasPageProps {
   companies: Beneficiary[];
   values: { empresa?: string; status?: string };
   errors?: Record<string, string[]>;
-  notas: NotaRow[];
+  result?: Paged<NotaRow>;
   /** The nota just sent or decided (?enviada= / ?decidida=). */
   highlight?: number;
 }
 
 const notasQuery = z.object({
+  page: z.optional(pageField('Página inválida.')),
   empresa: z.optional(cnpjField()),
   status: z.optional(z.enum(Object.keys(NOTA_STATUS_LABELS) as [NotaStatus, ...NotaStatus[]], { error: 'Situação inválida.' })),
 });
@@ -148,16 +149,13 @@ export async function notasPage(session: PortalSession, params: URLSearchParams)
   const isAdmin = viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
   const values = { empresa: params.get('empresa') || undefined, status: params.get('status') || undefined };
   const companies = await companiesInScope(db, scope);
-  const parsed = z.safeParse(notasQuery, values);
-  if (!parsed.success) {
-    const errors = messagesByField(parsed.error.issues, (issue) => String(issue.path[0] ?? 'query'));
-    return { status: 400, isAdmin, companies, values, errors, notas: [] };
-  }
-  const company = parsed.data.empresa ? await companyInScope(db, scope, parsed.data.empresa) : undefined;
-  if (parsed.data.empresa && !company) return undefined;
-  const notas = await listNotas(db, scope, { companyId: company?.id, status: parsed.data.status });
+  const parsed = parseListQuery(notasQuery, { ...values, page: params.get('page') || undefined });
+  if (!parsed.ok) return { status: 400, isAdmin, companies, values, errors: parsed.errors };
+  const company = parsed.filters.empresa ? await companyInScope(db, scope, parsed.filters.empresa) : undefined;
+  if (parsed.filters.empresa && !company) return undefined;
+  const result = await pageOfNotas(db, scope, { companyId: company?.id, status: parsed.filters.status }, parsed.page);
   const highlight = Number(params.get('enviada') ?? params.get('decidida') ?? NaN);
-  return { status: 200, isAdmin, companies, values, notas, highlight: Number.isInteger(highlight) ? highlight : undefined };
+  return { status: 200, isAdmin, companies, values, result, highlight: Number.isInteger(highlight) ? highlight : undefined };
 }
 
 /** A nota's file, or undefined (the 404 page) outside the scope. */

@@ -20,6 +20,7 @@ import {
   type NotaUpload,
 } from '../../lib/nota-fiscal';
 import type { BeneficiaryScope } from '../../lib/scope';
+import { pagedOf, type Paged } from '../../lib/list-query';
 import { storedPath, storeFile } from '../files';
 import { balanceOf, beneficiaryMonths, type Beneficiary } from './commissions';
 
@@ -116,17 +117,41 @@ const notaOf = (row: NotaColumns): NotaRow => ({
   pagaEm: iso(row.paga_em),
 });
 
-/** The notas a scope sees, newest first (a company sends at most one a month: the list stays short). */
-export async function listNotas(db: DB, scope: BeneficiaryScope, filters: { companyId?: number; status?: NotaStatus } = {}, limit = 200) {
+/** The notas of one company, newest first: one a month at most, so all of them (what may be sent next reads them). */
+export async function notasOfCompany(db: DB, scope: BeneficiaryScope, companyId: number) {
   const rows = await notasInScope(db, scope)
     .select(notaColumns)
-    .$if(filters.companyId !== undefined, (qb) => qb.where('n.company_id', '=', filters.companyId!))
-    .$if(filters.status !== undefined, (qb) => qb.where('n.status', '=', filters.status!))
+    .where('n.company_id', '=', companyId)
     .orderBy('n.created_at', 'desc')
     .orderBy('n.id', 'desc')
-    .limit(limit)
     .execute();
   return rows.map(notaOf);
+}
+
+/** Notas per page of the list: an ADMIN's list holds every partner's months. */
+export const NOTAS_PAGE_SIZE = 20;
+
+/** A page of the notas a scope sees, filtered, newest first. */
+export async function pageOfNotas(
+  db: DB,
+  scope: BeneficiaryScope,
+  filters: { companyId?: number; status?: NotaStatus },
+  page: number,
+): Promise<Paged<ReturnType<typeof notaOf>>> {
+  const filtered = notasInScope(db, scope)
+    .$if(filters.companyId !== undefined, (qb) => qb.where('n.company_id', '=', filters.companyId!))
+    .$if(filters.status !== undefined, (qb) => qb.where('n.status', '=', filters.status!));
+  const [rows, { total }] = await Promise.all([
+    filtered
+      .select(notaColumns)
+      .orderBy('n.created_at', 'desc')
+      .orderBy('n.id', 'desc')
+      .limit(NOTAS_PAGE_SIZE)
+      .offset((page - 1) * NOTAS_PAGE_SIZE)
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return pagedOf(rows.map(notaOf), total, page, NOTAS_PAGE_SIZE);
 }
 
 /** A company's nota of a month that stands (not refused), if any. */

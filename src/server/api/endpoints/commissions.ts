@@ -28,7 +28,7 @@ import {
   checkNotaMonth,
   decideNota,
   findNota,
-  listNotas,
+  pageOfNotas,
   notaFileResponse,
   notaNotFound,
   storeNota,
@@ -62,6 +62,7 @@ const idParams = z.object({
 });
 
 const listQuery = z.object({
+  page: z.coerce.number().int('Página inválida.').min(1, 'Página inválida.').max(100_000, 'Página inválida.').default(1),
   empresa: z.optional(z.string().regex(/^[0-9A-Za-z./-]{11,20}$/, 'Empresa inválida: informe o CNPJ de uma empresa sua.')),
   status: z.optional(z.enum(Object.keys(NOTA_STATUS_LABELS) as [NotaStatus, ...NotaStatus[]], 'Situação inválida.')),
 });
@@ -119,7 +120,7 @@ export const commissionEndpoints = [
         ? await companyInScope(ctx.db, scope, ctx.query.empresa.replace(/[./-]/g, '').toUpperCase())
         : undefined;
       if (ctx.query.empresa && !company) throw companyMissing();
-      return listNotas(ctx.db, scope, { companyId: company?.id, status: ctx.query.status });
+      return pageOfNotas(ctx.db, scope, { companyId: company?.id, status: ctx.query.status }, ctx.query.page);
     },
   }),
   endpoint({
