@@ -51,6 +51,7 @@ const HORIZONTE = '11222333000181';
 const VALE_VERDE = '33444555000181';
 
 const instant = (text: string) => new Date(text);
+const HOUSE_OF_SIZE = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', alarme: true };
 
 async function pay(nrApolice: string, numero: number, when: Date) {
   const charge = await currentCharge(db, { kind: 'all' }, 'v2', nrApolice, numero);
@@ -503,6 +504,73 @@ describe('the income statement', () => {
     const legacyAdmin = await viewerByEmail(db, 'admin@legado.demo');
     expect((await ask(legacyAdmin, HORIZONTE, horizonte.name, '2026'))?.kind).toBe('pdf');
     expect(await ask(await viewerByEmail(db, 'vendedor@legado.demo'), HORIZONTE, horizonte.name, '2026')).toBeUndefined();
+  });
+});
+
+describe('the income statement of a person', () => {
+  it('is the seller’s own, by CPF, with the progressive table withheld: theirs and the insurer’s, nobody else’s', async () => {
+    // Sales made as a person (no company): paid at once by Pix in June 2026 at the highest remuneration
+    // an offer may carry, so that the month's commission is above the table's exempt bracket.
+    for (const day of ['03', '10', '17']) {
+      const sale = await sellResidential(db, {
+        respostas: { ...HOUSE_OF_SIZE, valorImovel: 1_500_000_00 },
+        contratacao: { formaPagamento: 'pix', parcelas: 1 },
+        at: instant(`2026-06-${day}T13:00:00Z`),
+      });
+      const policy = await db
+        .selectFrom('policies')
+        .select(['id', 'quote_id'])
+        .where('nr_apolice', '=', sale.nrApolice!)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('quotes')
+        .set({ company_id: null, point_of_sale_id: null, comissao_centesimos: 10_000 })
+        .where('id', '=', policy.quote_id)
+        .execute();
+      await db.updateTable('policies').set({ company_id: null, point_of_sale_id: null }).where('id', '=', policy.id).execute();
+      const charge = await currentCharge(db, { kind: 'all' }, 'v2', sale.nrApolice!, 1);
+      await payCharge(
+        db,
+        { code: charge.pixCopiaECola!, externalId: `pf-${sale.nrApolice}`, origem: 'BANCO_DEMO' },
+        instant(`2026-06-${day}T18:00:00Z`),
+      );
+    }
+
+    // Both sellers of Horizonte are granted the informe (INFORME_RENDIMENTO): each sees the company's and their own.
+    for (const email of [PARTNER, 'igor.pereira@parceiro.demo']) {
+      const { id } = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      await db.insertInto('user_operations').values({ user_id: id, operation: 'INFORME_RENDIMENTO' }).execute();
+    }
+    await changesSettled(db);
+    const partner = await viewerByEmail(db, PARTNER);
+    const cpf = (await db.selectFrom('users').select('cpf').where('email', '=', PARTNER).executeTakeFirstOrThrow()).cpf!;
+    const today = '2026-11-24';
+    const own = (await incomeYearsOf(db, await incomeScopeFor(db, partner), today)).find((y) => y.beneficiary.kind === 'PF');
+    expect(own).toMatchObject({ beneficiary: { kind: 'PF', taxId: cpf, name: 'Eduarda Lima' }, years: [2026] });
+    const june = (await beneficiaryMonths(db, own!.beneficiary)).find((m) => m.month === '2026-06')!;
+    const withheld = irrfOf('PF', june.payable);
+    expect(withheld).toBeGreaterThan(0);
+
+    const at = instant('2026-11-24T12:00:00Z');
+    const ask = async (email: string) =>
+      incomePdfOutcome(
+        db,
+        await viewerByEmail(db, email),
+        { type: 'informe-rendimentos', nmCpfCnpj: cpf, nmPrestador: nameSlug('Eduarda Lima'), nrAno: '2026' },
+        at,
+      );
+    const outcome = await ask(PARTNER);
+    expect(outcome?.kind).toBe('pdf');
+    const text = (await pdfText(new Uint8Array(await (outcome as { response: Response }).response.arrayBuffer()))).replace(/\s+/g, ' ');
+    expect(text).toContain('Pessoa física beneficiária dos rendimentos');
+    expect(text).toContain('Eduarda Lima');
+    expect(text).toContain(`${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`);
+    expect(text).toContain(formatBRL(june.payable));
+    expect(text).toContain(formatBRL(withheld));
+    // Another seller of the same company, and its partner admin, do not open a person's statement.
+    expect(await ask('igor.pereira@parceiro.demo')).toBeUndefined();
+    expect(await ask(PARTNER_ADMIN)).toBeUndefined();
+    expect((await ask(ADMIN))?.kind).toBe('pdf');
   });
 });
 
