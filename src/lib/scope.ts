@@ -92,3 +92,35 @@ export function incomeScope(subject: ScopeSubject): BeneficiaryScope {
   if (subject.profile === 'PARCEIRO_ADMIN') return { kind: 'some', companyIds: subject.companyIds, userId: subject.userId };
   return { kind: 'some', companyIds: subject.actingCompanyId === null ? [] : [subject.actingCompanyId], userId: subject.userId };
 }
+
+/**
+ * Whose sales the sales data — metrics and targets, sales reports (issue 15, decisions 042 and 043) —
+ * counts. These are a company's figures, not a seller's list, so they follow the company the user acts
+ * for, in either generation:
+ *   v2: ADMIN every sale; PARCEIRO_ADMIN the companies they administer; whoever holds the page's
+ *       operation (METRICAS, RELATORIO_VENDAS) the company they act for, or their own sales without one.
+ *   legacy: the admin group every sale; whoever may view RELATORIO_GESTAO their company's, or their own.
+ */
+export type SalesData = 'METRICAS' | 'RELATORIOS';
+
+const SALES_DATA_OPERATIONS: Record<SalesData, string> = { METRICAS: 'METRICAS', RELATORIOS: 'RELATORIO_VENDAS' };
+const SALES_DATA_PERMISSION = 'RELATORIO_GESTAO';
+
+export function salesDataScope(subject: ScopeSubject, data: SalesData): Scope {
+  const { userId, actingCompanyId } = subject;
+  const holder =
+    subject.generation === 'v1'
+      ? subject.groups.includes(V1_ADMIN_GROUP) || subject.viewablePermissions.includes(SALES_DATA_PERMISSION)
+      : subject.profile === 'ADMIN' || subject.profile === 'PARCEIRO_ADMIN' || subject.operations.includes(SALES_DATA_OPERATIONS[data]);
+  if (!holder) return { kind: 'none' };
+  if (subject.generation === 'v1' ? subject.groups.includes(V1_ADMIN_GROUP) : subject.profile === 'ADMIN') return { kind: 'all' };
+  if (subject.generation === 'v2' && subject.profile === 'PARCEIRO_ADMIN')
+    return { kind: 'companies', userId, companyIds: subject.companyIds };
+  return actingCompanyId === null ? { kind: 'own', userId } : { kind: 'companies', userId, companyIds: [actingCompanyId] };
+}
+
+/** Who sets sales targets (issue 15): the insurer's admins and the partner admins, for what their scope counts. */
+export const mayEditTargets = (subject: Pick<ScopeSubject, 'generation' | 'profile' | 'groups'>): boolean =>
+  subject.generation === 'v1'
+    ? subject.groups.includes(V1_ADMIN_GROUP)
+    : subject.profile === 'ADMIN' || subject.profile === 'PARCEIRO_ADMIN';

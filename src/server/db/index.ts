@@ -16,6 +16,7 @@ import * as m010 from './migrations/010_endorsements';
 import * as m011 from './migrations/011_documents';
 import * as m012 from './migrations/012_commissions';
 import * as m013 from './migrations/013_points_of_sale_on_sales';
+import * as m014 from './migrations/014_sales_targets';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011_documents': m011,
   '012_commissions': m012,
   '013_points_of_sale_on_sales': m013,
+  '014_sales_targets': m014,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

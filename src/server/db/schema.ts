@@ -414,6 +414,19 @@ export interface PaymentsTable {
   created_at: CreatedAt;
 }
 
+/** A month's sales target of a company, point of sale or seller (migration 014). */
+export interface SalesTargetsTable {
+  id: Generated<number>;
+  nivel: 'empresa' | 'ponto_venda' | 'vendedor';
+  ref_id: number;
+  company_id: number;
+  mes: string;
+  /** Cents; bigint, read as a string by the drivers. */
+  valor: ColumnType<string, number, number>;
+  definida_por: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   companies: CompaniesTable;
   points_of_sale: PointsOfSaleTable;
@@ -436,6 +449,7 @@ export interface Database {
   proposals: ProposalsTable;
   proposal_events: ProposalEventsTable;
   policies: PoliciesTable;
+  sales_targets: SalesTargetsTable;
   installments: InstallmentsTable;
   charges: ChargesTable;
   payments: PaymentsTable;

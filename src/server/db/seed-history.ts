@@ -10,6 +10,8 @@ import { cancellationContext, confirmCancellation, saveCoverages, saveReason } f
 import { productFor } from '../../lib/products/catalog';
 import type { Answers, ProductDef, Question } from '../../lib/products/types';
 import { brasiliaDay } from '../../lib/format';
+import { lastMonths } from '../../lib/metrics';
+import { monthOf } from '../../lib/commissions';
 
 /**
  * A year of sales for the demo (issue 15), so that the metrics, rankings, commission statements,
@@ -115,13 +117,16 @@ function weighted<T extends { weight: number }>(random: Random, list: readonly T
 function answerOf(question: Question, random: Random): Answers[string] | undefined {
   const { min = 1, max = min * 10 } = question;
   const between = () => Math.round(min + (max - min) * (0.15 + random() * 0.3));
+  // Sums insured near the bottom of their range, as a retail partner's customers buy: a few
+  // thousand reais of premium, not the largest risk the product accepts.
+  const modest = () => Math.round((min + (max - min) * (0.01 + random() * 0.04)) / 100) * 100;
   const answers: Record<Question['kind'], () => Answers[string] | undefined> = {
     select: () => question.options?.[0]?.value,
     radio: () => question.options?.[0]?.value,
     boolean: () => false,
     integer: between,
     area: between,
-    money: () => Math.round(between() / 100) * 100,
+    money: modest,
     text: () => 'Não se aplica',
     date: () => undefined,
   };
@@ -306,4 +311,47 @@ export async function seedDemoHistory(db: DB, now: Date): Promise<void> {
   }
   // Cancelled in the order they happened, after every sale: the clawbacks fall in their months.
   for (const { who, nrApolice, at } of toCancel.sort((a, b) => a.at.getTime() - b.at.getTime())) await cancel(db, who, nrApolice, at);
+  await seedTargets(db, random, adminId, now);
+}
+
+/**
+ * Targets as a sales manager sets them: each company's past months at 80–130 % of what it went on to
+ * sell (so the attainment varies as it does in life), and the current month — for each company, point
+ * of sale and seller — at 110 % of its last three months' average.
+ */
+async function seedTargets(db: DB, random: Random, adminId: number, now: Date) {
+  const months = lastMonths(brasiliaDay(now));
+  const current = months[months.length - 1]!;
+  const sold = new Map<string, number>();
+  const subjects = new Map<string, { nivel: 'empresa' | 'ponto_venda' | 'vendedor'; ref: number; company: number }>();
+  const policies = await db
+    .selectFrom('policies')
+    .select(['company_id', 'point_of_sale_id', 'user_id', 'emitida_em', 'premio_total'])
+    .where('company_id', 'is not', null)
+    .execute();
+  for (const p of policies) {
+    const company = p.company_id!;
+    const month = monthOf(p.emitida_em);
+    const refs = [
+      ['empresa', company],
+      ['ponto_venda', p.point_of_sale_id],
+      ['vendedor', p.user_id],
+    ] as const;
+    for (const [nivel, ref] of refs) {
+      if (ref === null) continue;
+      subjects.set(`${nivel}:${ref}`, { nivel, ref, company });
+      sold.set(`${nivel}:${ref}:${month}`, (sold.get(`${nivel}:${ref}:${month}`) ?? 0) + p.premio_total);
+    }
+  }
+  const toHundreds = (cents: number) => Math.max(500_00, Math.round(cents / 500_00) * 500_00);
+  const rows = [];
+  for (const [key, { nivel, ref, company }] of subjects) {
+    const of = (month: string) => sold.get(`${key}:${month}`) ?? 0;
+    const recent = (of(months.at(-2)!) + of(months.at(-3)!) + of(months.at(-4)!)) / 3;
+    const targets: [string, number][] = [[current, toHundreds(recent * 1.1)]];
+    if (nivel === 'empresa') for (const month of months.slice(0, -1)) targets.push([month, toHundreds(of(month) * (0.8 + random() * 0.5))]);
+    for (const [mes, valor] of targets)
+      rows.push({ nivel, ref_id: ref, company_id: company, mes, valor, definida_por: adminId, updated_at: now });
+  }
+  if (rows.length > 0) await db.insertInto('sales_targets').values(rows).execute();
 }

@@ -4,10 +4,13 @@ import {
   commissionScope,
   documentScope,
   incomeScope,
+  mayEditTargets,
+  salesDataScope,
   scopeOf,
   type BeneficiaryScope,
   type Capability,
   type Scope,
+  type SalesData,
   type ScopeSubject,
 } from '../../lib/scope';
 import type { SessionViewer } from '../../lib/session';
@@ -43,6 +46,12 @@ export async function commissionScopeFor(db: DB, viewer: SessionViewer): Promise
 /** Whose income statements (informes de rendimentos) a viewer opens (lib/scope.ts incomeScope). */
 export async function incomeScopeFor(db: DB, viewer: SessionViewer): Promise<BeneficiaryScope> {
   return incomeScope(await subjectOf(db, viewer));
+}
+
+/** Whose sales the metrics or the sales reports count for a viewer, and whether they set targets (lib/scope.ts). */
+export async function salesDataScopeFor(db: DB, viewer: SessionViewer, data: SalesData): Promise<{ scope: Scope; editsTargets: boolean }> {
+  const subject = await subjectOf(db, viewer);
+  return { scope: salesDataScope(subject, data), editsTargets: mayEditTargets(subject) };
 }
 
 /** The scope of documents (lib/scope.ts documentScope): whoever sees the policies, and every seller their own sales. */
