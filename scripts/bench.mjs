@@ -51,6 +51,9 @@ const ROUTES = [
   { path: '/home', island: 'shell', account: 'vendedor' },
   { path: '/v2/home', island: 'shell', account: 'parceiro' },
   { path: '/v2/apolices', island: 'shell', account: 'parceiro' },
+  // Charts drawn on the server: the metrics pages ship the shell's JavaScript and nothing more.
+  { path: '/v2/metricas/evolucao-vendas', island: 'shell', account: 'parceiro' },
+  { path: '/v2/metricas/atingimento-meta', island: 'shell', account: 'parceiro' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];
@@ -126,6 +129,17 @@ const LOAD_TARGETS = [
       "a page of records that change with every sale, payment and endorsement — the insured's data, whose " +
       'every view the access log will count — rendered at each request (decision 044): 228–525 req/s measured ' +
       'on this 2-core machine (2026-11), so 150 leaves room for noise and fails a page that starts doing twice the work',
+  },
+  {
+    name: 'signed-in v2 sales metrics',
+    path: '/v2/metricas/evolucao-vendas',
+    account: 'parceiro',
+    headers: BROWSER,
+    minRequestsPerSecond: 50,
+    floorWhy:
+      "a year of the company's sales aggregated at each request (two grouped queries and the filters' lists, " +
+      'decision 043): 53–116 req/s measured on this 2-core machine with the demo year (2026-11), so 50 fails ' +
+      'a metrics page that starts scanning twice as much',
   },
   {
     name: 'policy PDF',

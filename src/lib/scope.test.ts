@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commissionScope, incomeScope, scopeOf, type ScopeSubject } from './scope';
+import { commissionScope, incomeScope, mayEditTargets, salesDataScope, scopeOf, type ScopeSubject } from './scope';
 
 const v2 = (profile: string, operations: string[] = []): ScopeSubject => ({
   generation: 'v2',
@@ -79,5 +79,38 @@ describe('commissionScope and incomeScope: whose commissions, as a table (issue 
     ],
   ])('informe: %s', (_, subject, expected) => {
     expect(incomeScope(subject)).toEqual(expected);
+  });
+});
+
+describe('salesDataScope: whose sales the metrics and the reports count, as a table (issue 15)', () => {
+  const company = (userId: number, ...companyIds: number[]) => ({ kind: 'companies', userId, companyIds });
+  it.each([
+    ['v2 ADMIN', v2('ADMIN'), 'METRICAS', { kind: 'all' }],
+    ['v2 PARCEIRO_ADMIN: the companies they administer', v2('PARCEIRO_ADMIN'), 'METRICAS', company(7, 1, 2)],
+    ['v2 PARCEIRO with METRICAS: the company they act for', v2('PARCEIRO', ['METRICAS']), 'METRICAS', company(7, 1)],
+    ['v2 PARCEIRO without it', v2('PARCEIRO', ['RELATORIO_VENDAS']), 'METRICAS', { kind: 'none' }],
+    [
+      'v2 SUBSTABELECIDO with RELATORIO_VENDAS: its company’s reports',
+      v2('SUBSTABELECIDO', ['RELATORIO_VENDAS']),
+      'RELATORIOS',
+      company(7, 1),
+    ],
+    ['v2 SUBSTABELECIDO with RELATORIO_VENDAS has no metrics', v2('SUBSTABELECIDO', ['RELATORIO_VENDAS']), 'METRICAS', { kind: 'none' }],
+    [
+      'v2 holder without a company: their own',
+      { ...v2('PARCEIRO', ['METRICAS']), actingCompanyId: null },
+      'METRICAS',
+      { kind: 'own', userId: 7 },
+    ],
+    ['legacy admin group', v1(['ADMINISTRADOR']), 'METRICAS', { kind: 'all' }],
+    ['legacy RELATORIO_GESTAO: the company they work for', v1(['VENDEDOR'], ['RELATORIO_GESTAO']), 'RELATORIOS', company(9, 3)],
+    ['legacy without it', v1(['CONSULTOR'], ['HISTORICO_VENDAS']), 'METRICAS', { kind: 'none' }],
+  ] as const)('%s', (_, subject, data, expected) => {
+    expect(salesDataScope(subject, data)).toEqual(expected);
+  });
+
+  it('targets are set by the insurer’s admins, the partner admins and the legacy admin group only', () => {
+    expect([v2('ADMIN'), v2('PARCEIRO_ADMIN'), v1(['ADMINISTRADOR'])].every(mayEditTargets)).toBe(true);
+    expect([v2('PARCEIRO', ['METRICAS']), v2('SUBSTABELECIDO'), v1(['GESTOR'], ['RELATORIO_GESTAO'])].some(mayEditTargets)).toBe(false);
   });
 });

@@ -157,6 +157,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   },
   // Income statements (issue 15): the menu's rule (FINANCEIRO_INFORME_RENDIMENTO; PARCEIRO_ADMIN or
   // INFORME_RENDIMENTO); a CPF/CNPJ the viewer does not act for is the 404 page, never a PDF.
+  '/evolucao-vendas': { path: '/evolucao-vendas', expect: legacyOnly(200, 'v1') },
+  '/atingir-meta': { path: '/atingir-meta?mes=2026-13', expect: legacyOnly(400, 'v1') },
+  '/v2/metricas/evolucao-vendas': { path: '/v2/metricas/evolucao-vendas', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/v2/metricas/atingimento-meta': { path: '/v2/metricas/atingimento-meta', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
   '/informe-rendimentos': { path: '/informe-rendimentos', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/v2/informe-rendimentos': { path: '/v2/informe-rendimentos', expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 } },
   '/relatorios/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': {

@@ -148,6 +148,17 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
     adminV2: ['/v2/comissoes/nota-fiscal'],
   },
   '/v2/comissoes/nota-fiscal/arquivo/[id]': 'a file download, not a page',
+  // Metrics (issue 15): charts, tables, the ranking and the target form with a field error.
+  '/evolucao-vendas': { adminLegado: ['/evolucao-vendas', '/evolucao-vendas?produto=XX'], vendedor: ['/evolucao-vendas'] },
+  '/atingir-meta': { adminLegado: ['/atingir-meta', '/atingir-meta?ranking=vendedores'] },
+  '/v2/metricas/evolucao-vendas': {
+    parceiroAdmin: ['/v2/metricas/evolucao-vendas'],
+    parceiro: ['/v2/metricas/evolucao-vendas?produto=RES'],
+  },
+  '/v2/metricas/atingimento-meta': {
+    adminV2: ['/v2/metricas/atingimento-meta', '/v2/metricas/atingimento-meta?mes=2026-13'],
+    parceiroAdmin: ['/v2/metricas/atingimento-meta?ranking=vendedores'],
+  },
   '/informe-rendimentos': { adminLegado: ['/informe-rendimentos'] },
   '/v2/informe-rendimentos': { parceiroAdmin: ['/v2/informe-rendimentos'] },
   '/relatorios/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',

@@ -40,6 +40,7 @@ const BUSINESS_TABLES = [
   'refunds',
   'documents',
   'notas_fiscais',
+  'sales_targets',
 ];
 
 async function fingerprint(): Promise<string> {

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../db';
 import type { Scope } from '../../lib/scope';
-import { monthBounds, nextMonth } from '../../lib/commissions';
+import { monthBounds } from '../../lib/commissions';
 import {
   funnelOf,
   lastMonths,
@@ -45,29 +45,16 @@ export async function metricsOptions(db: DB, scope: Scope): Promise<MetricsOptio
   if (scope.kind === 'none' || scope.kind === 'own') return { companies: [], pointsOfSale: [], sellers: [] };
   const ids = scope.kind === 'companies' ? scope.companyIds : undefined;
   if (ids?.length === 0) return { companies: [], pointsOfSale: [], sellers: [] };
-  const [companies, pointsOfSale, sellers] = await Promise.all([
-    db
-      .selectFrom('companies')
-      .select(['id', 'cnpj', 'nome_fantasia as name'])
-      .$if(ids !== undefined, (qb) => qb.where('id', 'in', ids!))
-      .orderBy('nome_fantasia')
-      .execute(),
-    db
-      .selectFrom('points_of_sale')
-      .select(['id', 'codigo as code', 'nome as name', 'company_id as companyId'])
-      .$if(ids !== undefined, (qb) => qb.where('company_id', 'in', ids!))
-      .orderBy('codigo')
-      .execute(),
-    db
-      .selectFrom('users')
-      .select(['id', 'nome as name', 'company_id as companyId'])
-      .where('company_id', 'is not', null)
-      .where('status', '<>', 'INATIVO')
-      .$if(ids !== undefined, (qb) => qb.where('company_id', 'in', ids!))
-      .orderBy('nome')
-      .execute(),
-  ]);
-  return { companies, pointsOfSale, sellers: sellers as MetricsOptions['sellers'] };
+  // One round trip for the three lists (this runs at every request of both pages).
+  const within = (column: string) => (ids === undefined ? sql`true` : sql`${sql.ref(column)} in (${sql.join(ids)})`);
+  const { rows } = await sql<MetricsOptions>`select
+    coalesce((select json_agg(json_build_object('id', c.id, 'cnpj', c.cnpj, 'name', c.nome_fantasia) order by c.nome_fantasia)
+      from companies c where ${within('c.id')}), '[]') as "companies",
+    coalesce((select json_agg(json_build_object('id', p.id, 'code', p.codigo, 'name', p.nome, 'companyId', p.company_id) order by p.codigo)
+      from points_of_sale p where ${within('p.company_id')}), '[]') as "pointsOfSale",
+    coalesce((select json_agg(json_build_object('id', u.id, 'name', u.nome, 'companyId', u.company_id) order by u.nome)
+      from users u where u.company_id is not null and u.status <> 'INATIVO' and ${within('u.company_id')}), '[]') as "sellers"`.execute(db);
+  return rows[0]!;
 }
 
 /** The filters as ids, each checked against the viewer's options: one outside them is a field error. */
@@ -115,12 +102,13 @@ export interface SalesEvolution {
 
 const count = sql<string>`count(*)`;
 
-/** The policies issued month by month (cancelled ones counted in the month they were sold, and apart). */
-async function monthlySales(db: DB, scope: Scope, filters: ResolvedFilters, months: string[]): Promise<MonthSales[]> {
-  const rows = await db
+/** The policies issued per month and product (cancelled ones counted in the month they were sold, and apart). */
+function salesRows(db: DB, scope: Scope, filters: ResolvedFilters, months: string[]) {
+  return db
     .selectFrom('policies as a')
     .select([
       monthOfColumn('a.emitida_em').as('month'),
+      'a.simulator_code as code',
       sql<string>`coalesce(sum(a.premio_total), 0)`.as('premium'),
       count.as('policies'),
       sql<string>`count(*) filter (where a.status = 'CANCELADA')`.as('cancelled'),
@@ -128,28 +116,48 @@ async function monthlySales(db: DB, scope: Scope, filters: ResolvedFilters, mont
     .where('a.emitida_em', '>=', monthBounds(months[0]!).start)
     .where('a.emitida_em', '<', monthBounds(months[months.length - 1]!).end)
     .where(saleMatches(scope, filters, 'a'))
-    .groupBy('month')
-    .execute();
-  return monthlySeries(
-    months,
-    rows.map((r) => ({ month: r.month, premium: Number(r.premium), policies: Number(r.policies), cancelled: Number(r.cancelled) })),
-  );
+    .groupBy(['month', 'a.simulator_code'])
+    .execute()
+    .then((rows) =>
+      rows.map((r) => ({
+        month: r.month,
+        code: r.code,
+        premium: Number(r.premium),
+        policies: Number(r.policies),
+        cancelled: Number(r.cancelled),
+      })),
+    );
+}
+
+/** Rows of (month, product) added up per month. */
+function byMonth(months: string[], rows: { month: string; premium: number; policies: number; cancelled: number }[]): MonthSales[] {
+  const totals = new Map<string, MonthSales>();
+  for (const r of rows) {
+    const month = totals.get(r.month) ?? { month: r.month, premium: 0, policies: 0, cancelled: 0 };
+    totals.set(r.month, {
+      month: r.month,
+      premium: month.premium + r.premium,
+      policies: month.policies + r.policies,
+      cancelled: month.cancelled + r.cancelled,
+    });
+  }
+  return monthlySeries(months, [...totals.values()]);
+}
+
+/** Rows of (month, product) added up per product. */
+function byProduct(rows: { code: string; premium: number; policies: number }[]) {
+  const totals = new Map<string, { code: string; premium: number; policies: number }>();
+  for (const r of rows) {
+    const product = totals.get(r.code) ?? { code: r.code, premium: 0, policies: 0 };
+    totals.set(r.code, { code: r.code, premium: product.premium + r.premium, policies: product.policies + r.policies });
+  }
+  return productBreakdown([...totals.values()]);
 }
 
 export async function salesEvolution(db: DB, scope: Scope, filters: ResolvedFilters, today: string): Promise<SalesEvolution> {
   const months = lastMonths(today);
-  const start = monthBounds(months[0]!).start;
-  const end = monthBounds(nextMonth(months[months.length - 1]!)).start;
-  const [series, products, funnel] = await Promise.all([
-    monthlySales(db, scope, filters, months),
-    db
-      .selectFrom('policies as a')
-      .select(['a.simulator_code as code', sql<string>`sum(a.premio_total)`.as('premium'), count.as('policies')])
-      .where('a.emitida_em', '>=', start)
-      .where('a.emitida_em', '<', end)
-      .where(saleMatches(scope, filters, 'a'))
-      .groupBy('a.simulator_code')
-      .execute(),
+  const [rows, funnel] = await Promise.all([
+    salesRows(db, scope, filters, months),
     // The quotes of the year and how far each went: a cohort, so each stage is a share of the one before.
     db
       .selectFrom('quotes as q')
@@ -162,14 +170,15 @@ export async function salesEvolution(db: DB, scope: Scope, filters: ResolvedFilt
         sql<string>`count(distinct a.id) filter (where exists (
           select 1 from installments i where i.policy_id = a.id and i.numero = 1 and i.status = 'PAGA'))`.as('paid'),
       ])
-      .where('q.created_at', '>=', start)
-      .where('q.created_at', '<', end)
+      .where('q.created_at', '>=', monthBounds(months[0]!).start)
+      .where('q.created_at', '<', monthBounds(months[months.length - 1]!).end)
       .where(saleMatches(scope, filters, 'q'))
       .executeTakeFirstOrThrow(),
   ]);
+  const series = byMonth(months, rows);
   return {
     months: series,
-    products: productBreakdown(products.map((p) => ({ code: p.code, premium: Number(p.premium), policies: Number(p.policies) }))),
+    products: byProduct(rows),
     funnel: funnelOf({
       quotes: Number(funnel.quotes),
       proposals: Number(funnel.proposals),
@@ -247,7 +256,7 @@ export async function salesAttainment(
   const months = lastMonths(today);
   const subject = targetSubject(options, filters);
   const [sales, targets, ranking] = await Promise.all([
-    monthlySales(db, scope, filters, months),
+    salesRows(db, scope, filters, months).then((rows) => byMonth(months, rows)),
     targetsOf(db, subject.nivel, subject.ids, months),
     rankingFor(db, scope, options, filters, view),
   ]);
