@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { config } from './config';
@@ -40,6 +41,22 @@ export async function storeFile(dir: string, bytes: Uint8Array): Promise<string>
     await writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
     // Two uploads of the same bytes may race here: both renames put identical content in place.
     await rename(temporary, target);
+  } finally {
+    await rm(temporary, { force: true });
+  }
+  return sha256;
+}
+
+/**
+ * Stores a file written elsewhere in `dir` (a generated report) under its hash, read as a stream so a
+ * large file is never held whole; the temporary file is gone afterwards. Answers the hash.
+ */
+export async function adoptFile(dir: string, temporary: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(temporary)) hash.update(chunk as Buffer);
+  const sha256 = hash.digest('hex');
+  try {
+    if (!(await exists(storedPath(dir, sha256)))) await rename(temporary, storedPath(dir, sha256));
   } finally {
     await rm(temporary, { force: true });
   }

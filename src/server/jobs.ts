@@ -2,6 +2,8 @@ import type { DB } from './db';
 import { now } from './clock';
 import { acceptBySilence } from './services/acceptance';
 import { deliverQueued } from './mail/outbox';
+import { generateReports } from './services/sales-reports';
+import { filesDir } from './files';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -19,6 +21,8 @@ export const JOBS: Job[] = [
   { name: 'aceite por decurso de prazo', everyMs: 60_000, run: (db) => acceptBySilence(db, now()) },
   // E-mails written inside a transaction (a policy's notices) are sent once it has committed.
   { name: 'entrega de e-mails', everyMs: 15_000, run: deliverQueued },
+  // Sales reports asked for on the pages (decision 042): a waiting one starts within two seconds.
+  { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, filesDir()) },
 ];
 
 /** The first turn waits this long, so a starting server answers its first pages first. */

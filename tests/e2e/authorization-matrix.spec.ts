@@ -157,6 +157,12 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   },
   // Income statements (issue 15): the menu's rule (FINANCEIRO_INFORME_RENDIMENTO; PARCEIRO_ADMIN or
   // INFORME_RENDIMENTO); a CPF/CNPJ the viewer does not act for is the 404 page, never a PDF.
+  '/relatorio-vendas': { path: '/relatorio-vendas', expect: legacyOnly(200, 'v1') },
+  '/novo-relatorio-vendas': { path: '/novo-relatorio-vendas', expect: legacyOnly(200, 'v1') },
+  '/relatorio-vendas/arquivo/[id]': { path: '/relatorio-vendas/arquivo/999999', expect: legacyOnly(404, 'v1') },
+  '/v2/relatorios/vendas/consulta': { path: '/v2/relatorios/vendas/consulta', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  '/v2/relatorios/vendas/cadastro': { path: '/v2/relatorios/vendas/cadastro', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  '/v2/relatorios/vendas/arquivo/[id]': { path: '/v2/relatorios/vendas/arquivo/999999', expect: { ...v2Only(404, 'v2'), parceiro: 403 } },
   '/evolucao-vendas': { path: '/evolucao-vendas', expect: legacyOnly(200, 'v1') },
   '/atingir-meta': { path: '/atingir-meta?mes=2026-13', expect: legacyOnly(400, 'v1') },
   '/v2/metricas/evolucao-vendas': { path: '/v2/metricas/evolucao-vendas', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },

@@ -148,6 +148,19 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
     adminV2: ['/v2/comissoes/nota-fiscal'],
   },
   '/v2/comissoes/nota-fiscal/arquivo/[id]': 'a file download, not a page',
+  // Sales reports (issue 15): the request form, with field errors, and the list.
+  '/relatorio-vendas': { vendedor: ['/relatorio-vendas'] },
+  '/novo-relatorio-vendas': { vendedor: ['/novo-relatorio-vendas'] },
+  '/relatorio-vendas/arquivo/[id]': 'a file download, not a page',
+  '/v2/relatorios/vendas/consulta': {
+    parceiroAdmin: ['/v2/relatorios/vendas/consulta'],
+    substabelecido: ['/v2/relatorios/vendas/consulta'],
+  },
+  '/v2/relatorios/vendas/cadastro': {
+    parceiroAdmin: ['/v2/relatorios/vendas/cadastro'],
+    substabelecido: ['/v2/relatorios/vendas/cadastro'],
+  },
+  '/v2/relatorios/vendas/arquivo/[id]': 'a file download, not a page',
   // Metrics (issue 15): charts, tables, the ranking and the target form with a field error.
   '/evolucao-vendas': { adminLegado: ['/evolucao-vendas', '/evolucao-vendas?produto=XX'], vendedor: ['/evolucao-vendas'] },
   '/atingir-meta': { adminLegado: ['/atingir-meta', '/atingir-meta?ranking=vendedores'] },

@@ -17,6 +17,7 @@ import * as m011 from './migrations/011_documents';
 import * as m012 from './migrations/012_commissions';
 import * as m013 from './migrations/013_points_of_sale_on_sales';
 import * as m014 from './migrations/014_sales_targets';
+import * as m015 from './migrations/015_sales_reports';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012_commissions': m012,
   '013_points_of_sale_on_sales': m013,
   '014_sales_targets': m014,
+  '015_sales_reports': m015,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

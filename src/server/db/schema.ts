@@ -427,6 +427,25 @@ export interface SalesTargetsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A sales report asked for, and its generation (migration 015). */
+export interface SalesReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  generation: Generation;
+  pedido: Json<Record<string, unknown>>;
+  filtro: Json<Record<string, unknown>>;
+  status: Generated<'NA_FILA' | 'GERANDO' | 'PRONTO' | 'ERRO'>;
+  total: number | null;
+  linhas: Generated<number>;
+  motivo: string | null;
+  sha256: string | null;
+  tamanho: ColumnType<string | null, number | null, number | null>;
+  tentativas: Generated<number>;
+  reservado_ate: Timestamp | null;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   points_of_sale: PointsOfSaleTable;
@@ -450,6 +469,7 @@ export interface Database {
   proposal_events: ProposalEventsTable;
   policies: PoliciesTable;
   sales_targets: SalesTargetsTable;
+  sales_reports: SalesReportsTable;
   installments: InstallmentsTable;
   charges: ChargesTable;
   payments: PaymentsTable;

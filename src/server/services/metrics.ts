@@ -63,6 +63,8 @@ export interface ResolvedFilters {
   pointOfSaleId?: number;
   sellerId?: number;
   product?: string;
+  /** Several products at once (the sales reports). */
+  products?: string[];
 }
 
 export function resolveFilters(
@@ -81,13 +83,14 @@ export function resolveFilters(
 }
 
 /** A sale (a policy or a quote, by its alias) within the scope and the filters. */
-function saleMatches(scope: Scope, filters: ResolvedFilters, alias: 'a' | 'q'): Expression<SqlBool> {
+export function saleMatches(scope: Scope, filters: ResolvedFilters, alias: 'a' | 'q'): Expression<SqlBool> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   const conditions: Expression<SqlBool>[] = [soldWithin(scope, sql.ref(`${alias}.user_id`), sql.ref(`${alias}.company_id`))];
   if (filters.companyId !== undefined) conditions.push(sql<SqlBool>`${column('company_id')} = ${filters.companyId}`);
   if (filters.pointOfSaleId !== undefined) conditions.push(sql<SqlBool>`${column('point_of_sale_id')} = ${filters.pointOfSaleId}`);
   if (filters.sellerId !== undefined) conditions.push(sql<SqlBool>`${column('user_id')} = ${filters.sellerId}`);
   if (filters.product !== undefined) conditions.push(sql<SqlBool>`${column('simulator_code')} = ${filters.product}`);
+  if (filters.products?.length) conditions.push(sql<SqlBool>`${column('simulator_code')} in (${sql.join(filters.products)})`);
   return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 

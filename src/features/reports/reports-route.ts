@@ -1,0 +1,121 @@
+import { database } from '../../server/database';
+import { now } from '../../server/clock';
+import { filesDir } from '../../server/files';
+import { salesDataScopeFor } from '../../server/services/scope';
+import { metricsOptions, type MetricsOptions } from '../../server/services/metrics';
+import {
+  listReports,
+  reportFileResponse,
+  requestReport,
+  retryReport,
+  type Requester,
+  type ReportView,
+} from '../../server/services/sales-reports';
+import { brasiliaDay } from '../../lib/format';
+import { addDays } from '../../lib/calendar';
+import { parseReportRequest } from '../../lib/sales-reports';
+import type { Paged } from '../../lib/list-query';
+import { viewerOf, type PortalSession } from '../../lib/session';
+
+/** What the sales report pages need (issue 15, decision 042), for both generations: thin pages, this does the work. */
+
+export const REPORT_PAGES = {
+  v1: { novo: '/novo-relatorio-vendas', lista: '/relatorio-vendas', arquivo: '/relatorio-vendas/arquivo' },
+  v2: { novo: '/v2/relatorios/vendas/cadastro', lista: '/v2/relatorios/vendas/consulta', arquivo: '/v2/relatorios/vendas/arquivo' },
+} as const;
+
+async function context(generation: 'v1' | 'v2', session: PortalSession) {
+  // The middleware's guard let only a viewer the menu rule allows reach these pages.
+  const viewer = viewerOf(session, generation)!;
+  const db = await database();
+  const { scope } = await salesDataScopeFor(db, viewer, 'RELATORIOS');
+  const requester: Requester = { userId: viewer.user.idUsuario, generation, seesAll: scope.kind === 'all' };
+  return { db, scope, requester, today: brasiliaDay(now()) };
+}
+
+export interface RequestPageProps {
+  status: number;
+  generation: 'v1' | 'v2';
+  options: MetricsOptions;
+  /** The form's values (products may be several) and its messages. */
+  values: { single: Record<string, string>; produtos: string[] };
+  errors?: Record<string, string[]>;
+  today: string;
+}
+
+/**
+ * The request form (GET), and its POST: a request checked and stored answers 303 to the list, where
+ * its progress shows; a bad one, the form again with its messages and values.
+ */
+export async function requestPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  request: Request,
+): Promise<RequestPageProps | { redirect: string }> {
+  const { db, scope, requester, today } = await context(generation, session);
+  const options = await metricsOptions(db, scope);
+  const defaults = { single: { de: addDays(today, -29), ate: today, tipo: 'apolices', formato: 'csv' }, produtos: [] };
+  if (request.method !== 'POST') return { status: 200, generation, options, values: defaults, today };
+
+  const form = new URLSearchParams();
+  for (const [key, value] of await request.formData()) if (typeof value === 'string') form.append(key, value);
+  const values = {
+    single: Object.fromEntries(['de', 'ate', 'tipo', 'formato', 'empresa', 'pontoVenda', 'vendedor'].map((k) => [k, form.get(k) ?? ''])),
+    produtos: form.getAll('produtos'),
+  };
+  const parsed = parseReportRequest(form, today);
+  const stored = parsed.ok ? await requestReport(db, requester, scope, options, parsed.value) : parsed;
+  if (!stored.ok) return { status: 400, generation, options, values, errors: stored.errors, today };
+  return { redirect: `${REPORT_PAGES[generation].lista}?novo=${stored.id}` };
+}
+
+export interface ReportsPageProps {
+  status: number;
+  generation: 'v1' | 'v2';
+  result: Paged<ReportView>;
+  /** The report just asked for (?novo=), or asked again. */
+  highlight?: number;
+  /** Whether the page refreshes itself while a report is being made (?atualizar=nao stops it). */
+  refresh: boolean;
+  message?: string;
+}
+
+/** The reports of the requester (every one for whoever sees every sale); a POST asks again for one in error. */
+export async function reportsPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  request: Request,
+  url: URL,
+): Promise<ReportsPageProps | { redirect: string }> {
+  const { db, requester } = await context(generation, session);
+  if (request.method === 'POST') {
+    const id = Number((await request.formData()).get('refazer'));
+    const again = Number.isInteger(id) && id > 0 && id < 2_000_000_000 && (await retryReport(db, requester, id));
+    return { redirect: `${REPORT_PAGES[generation].lista}${again ? `?novo=${id}` : '?refazer=recusado'}` };
+  }
+  const pageParam = url.searchParams.get('page') ?? '1';
+  const page = /^[1-9]\d{0,5}$/.test(pageParam) ? Number(pageParam) : 1;
+  const result = await listReports(db, requester, page);
+  const pending = result.content.some((r) => r.status === 'NA_FILA' || r.status === 'GERANDO');
+  const highlight = Number(url.searchParams.get('novo'));
+  return {
+    status: 200,
+    generation,
+    result,
+    highlight: Number.isInteger(highlight) && highlight > 0 ? highlight : undefined,
+    refresh: pending && url.searchParams.get('atualizar') !== 'nao',
+    message:
+      url.searchParams.get('refazer') === 'recusado' ? 'Só um relatório seu que terminou em erro pode ser pedido de novo.' : undefined,
+  };
+}
+
+/** A ready report's file, or undefined (the 404 page) for anyone else's or one not ready. */
+export async function reportDownload(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  id: string | undefined,
+): Promise<Response | undefined> {
+  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const { db, requester } = await context(generation, session);
+  return reportFileResponse(db, filesDir(), requester, Number(id));
+}
