@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
+import { ACCOUNTS, signIn } from './helpers';
+
+/**
+ * Issue 15, sales reports as partners ask for them (decision 042): the form in each generation, the
+ * report made in the background with its progress on the list (which reloads itself while work is
+ * under way), the file downloaded and read back — CSV parsed, XLSX read with its typed cells —, bad
+ * input refused in pt-BR with nothing stored, and another user's report a 404.
+ */
+const SHOTS = join('test-results', 'reports-screens');
+
+/** Waits on the list (it reloads itself every 3 s while a report is under way) until the report is ready. */
+async function waitUntilReady(page: Page, id: string) {
+  const card = page.getByTestId(`relatorio-${id}`);
+  await expect(card).toBeVisible();
+  await expect(card).toHaveAttribute('data-status', 'PRONTO', { timeout: 30_000 });
+  return card;
+}
+
+async function download(page: Page, card: ReturnType<Page['getByTestId']>) {
+  const [file] = await Promise.all([page.waitForEvent('download'), card.getByTestId('baixar').click()]);
+  const path = await file.path();
+  return { name: file.suggestedFilename(), path };
+}
+
+test('v2: a CSV report of the policies issued, watched until ready, downloaded and read back', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partnerAdmin);
+  await page.goto('/v2/relatorios/vendas/consulta');
+  await page.getByTestId('novo-relatorio').click();
+  await expect(page).toHaveURL(/\/v2\/relatorios\/vendas\/cadastro$/);
+  const form = page.getByTestId('form-relatorio');
+  await form.getByLabel('Apólices emitidas').check();
+  await form.getByLabel('Residencial', { exact: true }).check();
+  await form.getByLabel('CSV (planilha em texto)').check();
+  await form.getByRole('button', { name: 'Gerar relatório' }).click();
+
+  await expect(page).toHaveURL(/\/v2\/relatorios\/vendas\/consulta\?novo=\d+/);
+  const id = new URL(page.url()).searchParams.get('novo')!;
+  const card = page.getByTestId(`relatorio-${id}`);
+  await expect(card).toContainText('Apólices emitidas de');
+  await expect(card).toContainText('Residencial');
+  await expect(card).toContainText(ACCOUNTS.partnerAdmin.name);
+  const card2 = await waitUntilReady(page, id);
+  await expect(card2.getByTestId('linhas')).toHaveText(/^\d+ de \d+$/);
+  // Once nothing is under way the page stops reloading itself.
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+
+  const file = await download(page, card2);
+  expect(file.name).toBe(`relatorio-vendas-${id}-apolices.csv`);
+  const { readFileSync } = await import('node:fs');
+  const bytes = readFileSync(file.path);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const records: string[][] = parse(bytes.toString('utf8').slice(1), { delimiter: ';' });
+  expect(records[0]!.slice(0, 3)).toEqual(['Apólice', 'Data', 'Produto']);
+  const rows = records.slice(1);
+  expect(rows.length).toBe(Number((await card2.getByTestId('linhas').textContent())!.split(' ')[0]));
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) expect(row[2]).toBe('Residencial');
+
+  // Another user's report is not theirs to download.
+  const other = await page.context().browser()!.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, ACCOUNTS.subagent);
+  const foreign = await otherPage.goto(`/v2/relatorios/vendas/arquivo/${id}`);
+  expect(foreign!.status()).toBe(404);
+  await expect(otherPage.getByTestId(`relatorio-${id}`)).toHaveCount(0);
+  await other.close();
+
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/v2/relatorios/vendas/consulta');
+    await page.screenshot({ path: join(SHOTS, `consulta-${width}.png`), fullPage: true });
+    await page.goto('/v2/relatorios/vendas/cadastro');
+    await page.screenshot({ path: join(SHOTS, `cadastro-${width}.png`), fullPage: true });
+  }
+});
+
+test('v2: bad input is refused in pt-BR, keeps what was typed and stores nothing', async ({ page }) => {
+  await signIn(page, ACCOUNTS.subagent);
+  await page.goto('/v2/relatorios/vendas/consulta');
+  const before = await page.locator('[data-testid^="relatorio-"]').count();
+  await page.goto('/v2/relatorios/vendas/cadastro');
+  const form = page.getByTestId('form-relatorio');
+  await form.getByLabel('De', { exact: true }).fill('2026-05-01');
+  await form.getByLabel('Até', { exact: true }).fill('2026-04-01');
+  await form.getByRole('button', { name: 'Gerar relatório' }).click();
+  await expect(page.getByText('A data inicial deve ser anterior ou igual à final.')).toBeVisible();
+  await expect(form.getByLabel('De', { exact: true })).toHaveValue('2026-05-01');
+  // A product or company that is not one of the form's, posted by hand: messages, nothing stored.
+  const posted = await page.request.post('/v2/relatorios/vendas/cadastro', {
+    form: { de: '2026-01-01', ate: '2026-01-31', tipo: 'apolices', formato: 'csv', produtos: 'XX', empresa: '11222333000181' },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(posted.status()).toBe(400);
+  expect(await posted.text()).toContain('Produto desconhecido: XX.');
+  await page.goto('/v2/relatorios/vendas/consulta');
+  await expect(page.locator('[data-testid^="relatorio-"]')).toHaveCount(before);
+});
+
+test('legacy: an XLSX report read back with its typed cells', async ({ page }) => {
+  await signIn(page, ACCOUNTS.legacySeller);
+  await page.goto('/novo-relatorio-vendas');
+  const form = page.getByTestId('form-relatorio');
+  await form.getByLabel('Cotações').check();
+  await form.getByLabel('Excel (XLSX)').check();
+  await form.getByRole('button', { name: 'Gerar relatório' }).click();
+  await expect(page).toHaveURL(/\/relatorio-vendas\?novo=\d+/);
+  const id = new URL(page.url()).searchParams.get('novo')!;
+  const card = await waitUntilReady(page, id);
+  const file = await download(page, card);
+  expect(file.name).toBe(`relatorio-vendas-${id}-cotacoes.xlsx`);
+  const sheet = await readSheet(file.path);
+  expect(sheet[0]!.slice(0, 4)).toEqual(['Cotação', 'Data', 'Produto', 'Situação']);
+  expect(sheet.length).toBeGreaterThan(1);
+  for (const row of sheet.slice(1)) {
+    expect(row[1]).toBeInstanceOf(Date);
+    if (row[10] !== null) expect(typeof row[10]).toBe('number');
+  }
+});
