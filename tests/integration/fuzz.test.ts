@@ -41,6 +41,7 @@ const BUSINESS_TABLES = [
   'documents',
   'notas_fiscais',
   'sales_targets',
+  'sales_reports',
 ];
 
 async function fingerprint(): Promise<string> {

@@ -1,5 +1,6 @@
 import { database } from '../../server/database';
 import { now } from '../../server/clock';
+import { config } from '../../server/config';
 import { filesDir } from '../../server/files';
 import { salesDataScopeFor } from '../../server/services/scope';
 import { metricsOptions, type MetricsOptions } from '../../server/services/metrics';
@@ -78,6 +79,8 @@ export interface ReportsPageProps {
   /** Whether the page refreshes itself while a report is being made (?atualizar=nao stops it). */
   refresh: boolean;
   message?: string;
+  /** The legacy request page is a module in homologation (SPEC §2): in production it is not offered. */
+  canRequest: boolean;
 }
 
 /** The reports of the requester (every one for whoever sees every sale); a POST asks again for one in error. */
@@ -106,6 +109,7 @@ export async function reportsPage(
     refresh: pending && url.searchParams.get('atualizar') !== 'nao',
     message:
       url.searchParams.get('refazer') === 'recusado' ? 'Só um relatório seu que terminou em erro pode ser pedido de novo.' : undefined,
+    canRequest: generation === 'v2' || config().PORTAL_ENV !== 'PRD',
   };
 }
 
