@@ -11,14 +11,7 @@ import { errorResponse } from '../src/server/api/router';
 import { sessionCookieOptions } from '../src/server/api/cookies';
 import { isCrossSiteRequest } from '../src/server/security';
 import { resolveClient } from '../src/server/proxy';
-import {
-  BODY_TOO_LARGE_HEADERS,
-  BODY_TOO_LARGE_MESSAGE,
-  bodyLimitFor,
-  declaresTooLargeBody,
-  isBodyTooLarge,
-  readBodyText,
-} from '../src/server/request-body';
+import { BODY_TOO_LARGE_HEADERS, bodyLimitFor, declaresTooLargeBody, isBodyTooLarge, readBodyText } from '../src/server/request-body';
 import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
 // Loaded with the pipeline, so the server script finds the viewer memo from the first request on.
 import '../src/server/viewer-memo';
@@ -70,11 +63,11 @@ const UNSTORABLE_PAGE_MESSAGE = 'Endereço ou formulário com caractere não per
  * own JSON). Reading a copy of the body also finds, before any page runs, a body sent in chunks that
  * passes the 1 MB limit — by our count or the adapter's (astro.config.mjs bodySizeLimit).
  */
-async function pageBodyProblem(request: Request): Promise<'too-large' | 'unstorable' | undefined> {
+async function pageBodyProblem(request: Request, limit: number): Promise<'too-large' | 'unstorable' | undefined> {
   if (!request.body) return undefined;
   let text: string;
   try {
-    text = await readBodyText(request.clone());
+    text = await readBodyText(request.clone(), limit);
   } catch (error) {
     if (isBodyTooLarge(error)) return 'too-large';
     throw error;
@@ -86,7 +79,7 @@ async function pageBodyProblem(request: Request): Promise<'too-large' | 'unstora
 
 /**
  * Before anything else runs: a state-changing request from another site is refused (403); so is a
- * body over its route's limit (413: 1 MB, 10 MB for a document upload — request-body.ts), declared
+ * body over its route's limit (413: 1 MB; more for a document, a nota or a user import — request-body.ts), declared
  * or, on pages, streamed; and, on pages, a path, query or form holding text the
  * database cannot store — U+0000, a lone surrogate — or an escape that does not decode (400).
  */
@@ -100,8 +93,8 @@ const requestLimits = defineMiddleware(async (context, next) => {
   const raw = new URL(request.url);
   if (!isStorableUrlPart(raw.pathname) || !isStorableUrlPart(raw.search.slice(1)))
     return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);
-  const bodyProblem = await pageBodyProblem(request);
-  if (bodyProblem === 'too-large') return refuse(url.pathname, 413, BODY_TOO_LARGE_MESSAGE, BODY_TOO_LARGE_HEADERS);
+  const bodyProblem = await pageBodyProblem(request, limit.bytes);
+  if (bodyProblem === 'too-large') return refuse(url.pathname, 413, limit.message, BODY_TOO_LARGE_HEADERS);
   if (bodyProblem === 'unstorable') return refuse(url.pathname, 400, UNSTORABLE_PAGE_MESSAGE);
   return next();
 });

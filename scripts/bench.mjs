@@ -25,6 +25,12 @@ const ACCOUNTS = {
     body: { userName: 'parceiro@parceiro.demo', password: PASSWORD },
     simulatorToken: { nome: 'Eduarda Lima', email: 'parceiro@parceiro.demo' },
   },
+  // A partner's administrator: the user and permission administration pages (issue 16).
+  parceiroAdmin: {
+    path: '/api/gateway/login',
+    body: { userName: 'parceiro.admin@parceiro.demo', password: PASSWORD },
+    simulatorToken: { nome: 'Daniel Souza', email: 'parceiro.admin@parceiro.demo' },
+  },
 };
 
 // JS budgets (gzip) by what the page hydrates, each with its reason (the report shows both; raising
@@ -33,6 +39,10 @@ const JS_BUDGETS = {
   none: { jsBudget: 0, why: 'no island: the page works with HTML and CSS alone' },
   login: { jsBudget: 90 * KB, why: 'React and the login form' },
   shell: { jsBudget: 100 * KB, why: 'React and the portal shell, no page island' },
+  csvPreview: {
+    jsBudget: 100 * KB,
+    why: 'the shell (77.5 KB) plus the import file preview (papaparse and its island: 8.6 KB, 2026-11), within the shell’s own budget',
+  },
   simulator: {
     jsBudget: 135 * KB,
     why:
@@ -55,6 +65,11 @@ const ROUTES = [
   // Charts drawn on the server: the metrics pages ship the shell's JavaScript and nothing more.
   { path: '/v2/metricas/evolucao-vendas', island: 'shell', account: 'parceiro' },
   { path: '/v2/metricas/atingimento-meta', island: 'shell', account: 'parceiro' },
+  // User and permission administration: plain forms, the shell's JavaScript only.
+  { path: '/v2/usuario/cadastro/consulta', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/v2/usuario/cadastro/dados-pessoais', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/v2/usuario/permissoes/cadastro', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/v2/usuario/importacao/upload', island: 'csvPreview', account: 'parceiroAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -3,6 +3,7 @@ import { now } from './clock';
 import { acceptBySilence } from './services/acceptance';
 import { deliverQueued } from './mail/outbox';
 import { generateReports } from './services/sales-reports';
+import { processImports } from './services/user-import';
 import { filesDir } from './files';
 
 /**
@@ -23,6 +24,8 @@ export const JOBS: Job[] = [
   { name: 'entrega de e-mails', everyMs: 15_000, run: deliverQueued },
   // Sales reports asked for on the pages (decision 042): a waiting one starts within two seconds.
   { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, filesDir()) },
+  // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.
+  { name: 'importação de usuários', everyMs: 2_000, run: processImports },
 ];
 
 /** The first turn waits this long, so a starting server answers its first pages first. */

@@ -72,6 +72,10 @@ describe('the body limit of each route', () => {
     ['/api/bff/v1/cotacoes/2026000001/proposta/documentos', MAX_BODY_BYTES],
     ['/api/gateway/login', MAX_BODY_BYTES],
     ['/documentos/envio', MAX_BODY_BYTES],
+    // The user import's upload forms: the file's 2 MB and the form around it.
+    ['/importar-usuarios', 2 * 1024 * 1024 + 64 * 1024],
+    ['/v2/usuario/importacao/upload', 2 * 1024 * 1024 + 64 * 1024],
+    ['/v2/usuario/importacao/validacao', MAX_BODY_BYTES],
   ])('%s → %i bytes', (path, bytes) => expect(bodyLimitFor(path).bytes).toBe(bytes));
 
   it('says which limit a refused upload passed', () => {

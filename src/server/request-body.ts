@@ -1,5 +1,6 @@
 import { DOCUMENT_MAX_BYTES, DOCUMENT_MESSAGES } from '../lib/documents';
 import { NOTA_MAX_BYTES, NOTA_MESSAGES } from '../lib/nota-fiscal';
+import { IMPORT_LIMITS, IMPORT_MESSAGES } from '../lib/user-import-format';
 
 /**
  * Reading a request body within its route's limit — 1 MB, more only where BODY_LIMITS says
@@ -32,6 +33,12 @@ export const BODY_LIMITS: readonly { path: RegExp; bytes: number; message: strin
     message: DOCUMENT_MESSAGES.tooLarge,
   },
   { path: /^\/api\/bff\/v1\/comissoes\/notas\/?$/, bytes: NOTA_MAX_BYTES, message: NOTA_MESSAGES.tooLarge },
+  // The bulk user import's upload forms (decision 048): the file and the form's few fields.
+  {
+    path: /^\/(importar-usuarios|v2\/usuario\/importacao\/upload)\/?$/,
+    bytes: IMPORT_LIMITS.maxBytes + 64 * 1024,
+    message: IMPORT_MESSAGES.tooBig,
+  },
 ];
 
 /** The body limit of a path, and what its 413 says. */

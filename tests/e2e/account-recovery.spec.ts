@@ -7,6 +7,7 @@ import {
   expectSimulatorsAvailable,
   latestResetLink,
   latestValidationCode,
+  passwordForm,
   path,
   signOut,
   submitLogin,
@@ -21,13 +22,6 @@ import {
 
 const GENERIC_ANSWER = /^Se o e-mail estiver cadastrado/;
 const DEAD_LINK = 'Este link de redefinição é inválido, expirou ou já foi utilizado.';
-
-function passwordForm(page: Page) {
-  return {
-    password: page.getByLabel('Nova senha', { exact: true }),
-    confirmation: page.getByLabel('Confirme a nova senha', { exact: true }),
-  };
-}
 
 /** Asks for a reset link on the forgot-password screen that is open. */
 async function requestReset(page: Page, email: string) {

@@ -177,6 +177,56 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/relatorios/pdf/informe-rendimentos/99888777000166/empresa/2026',
     expect: v2Only(404, 'v2'),
   },
+  // Users (issue 16, decision 046): the legacy pages need USUARIOS (the admin group here; the seller
+  // lacks it), the v2 ones the Acesso › Usuários › Cadastro rule (ADMIN, PARCEIRO_ADMIN, or
+  // GERENCIAR_USUARIOS: the sub-delegated demo user holds it). A user outside the viewer's is a 404.
+  '/consulta-usuarios': { path: '/consulta-usuarios', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/cadastrar-usuario': { path: '/cadastrar-usuario', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/editar-usuario/[id]': { path: '/editar-usuario/999999', expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 } },
+  '/v2/usuario/cadastro/consulta': { path: '/v2/usuario/cadastro/consulta', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  '/v2/usuario/cadastro/[...passo]': {
+    path: '/v2/usuario/cadastro/dados-pessoais/52998224725/editar',
+    expect: { ...v2Only(404, 'v2'), parceiro: 403 },
+  },
+  // Groups (issue 16, decision 047). Legacy: the menu's USUARIOS rule ("Módulos em homologação", shown
+  // outside production) reads them; only the admin group opens a change (anyone else: the 404 page).
+  // v2: the Permissões rule (ADMIN, PARCEIRO_ADMIN, or GERENCIAR_PERMISSOES, which no demo seller holds).
+  '/grupo-acesso': { path: '/grupo-acesso', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/grupo-acesso/[grupo]/[canal]/[action]': {
+    path: '/grupo-acesso/VENDEDOR/portal/editar',
+    expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 },
+  },
+  '/v2/usuario/permissoes/consulta': {
+    path: '/v2/usuario/permissoes/consulta',
+    expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 },
+  },
+  '/v2/usuario/permissoes/cadastro': {
+    path: '/v2/usuario/permissoes/cadastro',
+    expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 },
+  },
+  '/v2/usuario/permissoes/[id]/[cdCnpjEmpresa]/[action]': {
+    path: '/v2/usuario/permissoes/999999/11222333000181/editar',
+    expect: { ...v2Only(403, 'v2'), adminV2: 404, parceiroAdmin: 404 },
+  },
+  '/v2/usuario/permissoes/sucesso': {
+    path: '/v2/usuario/permissoes/sucesso',
+    expect: { ...v2Only(403, 'v2'), adminV2: 404, parceiroAdmin: 404 },
+  },
+  // Bulk import (issue 16, decision 048): the legacy page needs USUARIOS EDIT (the admin group here),
+  // the v2 ones the user administration rule and the right to change users; an import that is not
+  // the viewer's — or none — is the 404 page; the template is a CSV for whoever may import.
+  '/importar-usuarios': { path: '/importar-usuarios', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/importar-usuarios/modelo.csv': { path: '/importar-usuarios/modelo.csv', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/importar-usuarios/resultado/[id]': {
+    path: '/importar-usuarios/resultado/999999',
+    expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 },
+  },
+  '/v2/usuario/importacao/[etapa]': { path: '/v2/usuario/importacao/upload', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  '/v2/usuario/importacao/modelo.csv': { path: '/v2/usuario/importacao/modelo.csv', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  '/v2/usuario/importacao/resultado/[id]': {
+    path: '/v2/usuario/importacao/resultado/999999',
+    expect: { ...v2Only(404, 'v2'), parceiro: 403 },
+  },
 };
 
 const CONTACT = {
@@ -198,6 +248,18 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   },
   'GET /api/plataforma/v1/usuarios/filtro': {
     expect: { anon: 401, vendedor: 403, adminLegado: 200, adminV2: 200, parceiroAdmin: 200, parceiro: 403, substabelecido: 200 },
+  },
+  // Creating and changing users: who may change users gets the body's field errors (400); others 403.
+  'POST /api/plataforma/v1/usuarios': { body: {}, expect: { ...all(400), anon: 401, vendedor: 403, parceiro: 403 } },
+  'PUT /api/plataforma/v1/usuarios/:id': {
+    path: '/api/plataforma/v1/usuarios/999999',
+    body: {},
+    expect: { ...all(400), anon: 401, vendedor: 403, parceiro: 403 },
+  },
+  'PUT /api/plataforma/v1/usuarios/:id/status': {
+    path: '/api/plataforma/v1/usuarios/999999/status',
+    body: {},
+    expect: { ...all(400), anon: 401, vendedor: 403, parceiro: 403 },
   },
   'PUT /api/plataforma/v1/senha': { body: {}, expect: legacyOnly(400, 401) },
   'POST /api/plataforma/v1/senha/esqueci': { body: {}, expect: all(400) },

@@ -1,4 +1,6 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 
 /**
  * Shared pieces of the e2e journeys: the demo accounts, signing in and out through the real
@@ -26,6 +28,10 @@ export interface DemoAccount {
 export const ACCOUNTS = {
   /** Reserved for account-recovery.spec.ts (its password gets reset there). */
   legacyAdmin: { email: 'admin@legado.demo', name: 'Ana Ribeiro', generation: 'v1' },
+  /** The admin group too: the user-administration journeys (users.spec.ts) act as this one. */
+  legacySupport: { email: 'suporte@legado.demo', name: 'Rafael Monteiro', generation: 'v1' },
+  /** Legacy group GESTOR: manages Horizonte's users (USUARIOS), gives only groups it holds wholly. */
+  legacyManager: { email: 'gestor@legado.demo', name: 'Marcos Teixeira', generation: 'v1' },
   legacySeller: { email: 'vendedor@legado.demo', name: 'Bruno Carvalho', generation: 'v1' },
   /** Legacy group CONSULTOR: sells only Residencial (RES) and Vida (VEU). */
   legacyConsultant: { email: 'consultor@legado.demo', name: 'Helena Martins', generation: 'v1' },
@@ -183,6 +189,14 @@ export async function latestValidationCode(page: Page, to: string): Promise<stri
   return match![1]!;
 }
 
+/** The new-password fields of the reset and first-access screens. */
+export function passwordForm(page: Page) {
+  return {
+    password: page.getByLabel('Nova senha', { exact: true }),
+    confirmation: page.getByLabel('Confirme a nova senha', { exact: true }),
+  };
+}
+
 /** The drawer of the signed-in frame (a modal <dialog> named "Menu principal"). */
 export function drawer(page: Page): Locator {
   return page.getByRole('dialog', { name: 'Menu principal' });
@@ -195,4 +209,38 @@ export async function openDrawer(page: Page): Promise<Locator> {
   const dialog = drawer(page);
   await expect(dialog).toBeVisible();
   return dialog;
+}
+
+/**
+ * Screenshots of the page at 1366 and 390 px under test-results/{folder}, checking at each width that
+ * nothing scrolls sideways; the viewport goes back to 1366 px.
+ */
+export async function screenshotsAt(page: Page, folder: string, name: string): Promise<void> {
+  const dir = join('test-results', folder);
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+/** Completes a new user's first access from the mailbox and signs them in, in a context of their own. */
+export async function completeFirstAccess(browser: Browser, email: string, generation: 'v1' | 'v2', password: string) {
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  const page = await context.newPage();
+  const code = await latestValidationCode(page, email);
+  await gotoHydrated(page, `/cadastro-login?email=${encodeURIComponent(email)}`);
+  await page.getByLabel('Código de validação', { exact: true }).fill(code);
+  const form = passwordForm(page);
+  await form.password.fill(password);
+  await form.confirmation.fill(password);
+  await page.getByRole('button', { name: 'Cadastrar senha' }).click();
+  await expect(page.getByRole('heading', { name: 'Cadastro realizado' })).toBeVisible();
+  await gotoHydrated(page, generation === 'v1' ? '/signin' : '/v2/login');
+  await submitLogin(page, email, password);
+  await expect(page).toHaveURL(path(generation === 'v1' ? '/home' : '/v2/home'));
+  return { context, page };
 }

@@ -176,6 +176,47 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/informe-rendimentos': { parceiroAdmin: ['/v2/informe-rendimentos'] },
   '/relatorios/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',
   '/v2/relatorios/pdf/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',
+  // Users (issue 16): lists, the legacy form with its errors, the v2 steps of a new and an existing user.
+  '/consulta-usuarios': { adminLegado: ['/consulta-usuarios', '/consulta-usuarios?pagina=2', '/consulta-usuarios?pagina=x'] },
+  '/cadastrar-usuario': { adminLegado: ['/cadastrar-usuario'] },
+  '/editar-usuario/[id]': { adminLegado: ['/editar-usuario/2'] },
+  '/v2/usuario/cadastro/consulta': {
+    parceiroAdmin: ['/v2/usuario/cadastro/consulta'],
+    adminV2: ['/v2/usuario/cadastro/consulta?status=X'],
+  },
+  '/v2/usuario/cadastro/[...passo]': {
+    parceiroAdmin: [
+      '/v2/usuario/cadastro/dados-pessoais',
+      '/v2/usuario/cadastro/dados-pessoais/71428793860/editar',
+      '/v2/usuario/cadastro/vincular-usuario/71428793860/editar',
+      '/v2/usuario/cadastro/finalizacao?cpf=71428793860&acao=editar',
+    ],
+  },
+  // Groups (issue 16): the channels' legacy groups, one read and one edited; the v2 groups, a new one, a view.
+  '/grupo-acesso': { adminLegado: ['/grupo-acesso'] },
+  '/grupo-acesso/[grupo]/[canal]/[action]': {
+    adminLegado: [
+      '/grupo-acesso/VENDEDOR/portal/editar',
+      '/grupo-acesso/ADMINISTRADOR/portal/visualizar',
+      '/grupo-acesso/novo/varejo/novo',
+    ],
+  },
+  '/v2/usuario/permissoes/consulta': {
+    parceiroAdmin: ['/v2/usuario/permissoes/consulta'],
+    adminV2: ['/v2/usuario/permissoes/consulta?pagina=x'],
+  },
+  '/v2/usuario/permissoes/cadastro': { parceiroAdmin: ['/v2/usuario/permissoes/cadastro'] },
+  '/v2/usuario/permissoes/[id]/[cdCnpjEmpresa]/[action]': {
+    parceiroAdmin: ['/v2/usuario/permissoes/1/11222333000181/visualizar', '/v2/usuario/permissoes/1/11222333000181/editar'],
+  },
+  '/v2/usuario/permissoes/sucesso': { parceiroAdmin: ['/v2/usuario/permissoes/sucesso?grupo=1&empresa=11222333000181'] },
+  // Bulk import (issue 16): the upload page with its columns; the steps of an import are in user-import.spec.ts.
+  '/importar-usuarios': { adminLegado: ['/importar-usuarios'] },
+  '/importar-usuarios/modelo.csv': 'a CSV download, not a page',
+  '/importar-usuarios/resultado/[id]': 'a CSV download, not a page',
+  '/v2/usuario/importacao/[etapa]': { parceiroAdmin: ['/v2/usuario/importacao/upload'] },
+  '/v2/usuario/importacao/modelo.csv': 'a CSV download, not a page',
+  '/v2/usuario/importacao/resultado/[id]': 'a CSV download, not a page',
 };
 
 const isPage = (href: string) =>

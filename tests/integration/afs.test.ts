@@ -29,7 +29,12 @@ beforeAll(async () => {
   // A legacy user whose group may see the sales history but sell nothing.
   const group = await db
     .insertInto('permission_groups')
-    .values({ nome: 'SEM_OFERTAS', descricao: 'Só histórico', is_admin: false })
+    .values({
+      nome: 'SEM_OFERTAS',
+      descricao: 'Só histórico',
+      is_admin: false,
+      channel_id: (await db.selectFrom('channels').select('id').where('codigo', '=', 'portal').executeTakeFirstOrThrow()).id,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
@@ -41,7 +46,7 @@ beforeAll(async () => {
     .values({
       email: NO_AFS,
       nome: 'Sem Afs',
-      cpf: '98765432100',
+      cpf: '31415926590',
       generation: 'v1',
       profile: null,
       status: 'ATIVO',

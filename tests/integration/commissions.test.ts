@@ -486,6 +486,8 @@ describe('the income statement', () => {
     // A sub-delegated user granted the informe acts for Vale Verde only.
     const sub = await viewerByEmail(db, SUBAGENT);
     await db.insertInto('user_operations').values({ user_id: sub.user.idUsuario, operation: 'INFORME_RENDIMENTO' }).execute();
+    // Plain SQL: the cached principal is dropped when the database's notice arrives (PostgreSQL: a moment later).
+    await changesSettled(db);
     const subViewer = await viewerByEmail(db, SUBAGENT);
     const at = instant('2026-11-24T12:00:00Z');
     const ask = (viewer: typeof subViewer, taxId: string, name: string, year: string) =>

@@ -42,6 +42,12 @@ const BUSINESS_TABLES = [
   'notas_fiscais',
   'sales_targets',
   'sales_reports',
+  'user_admin_drafts',
+  'channels',
+  'v2_permission_groups',
+  'v2_permission_group_operations',
+  'user_imports',
+  'user_import_rows',
 ];
 
 async function fingerprint(): Promise<string> {

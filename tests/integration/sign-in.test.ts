@@ -173,25 +173,37 @@ describe('POST /api/plataforma/v1/login/token (simulator token)', () => {
 });
 
 describe('GET /api/plataforma/v1/usuarios/filtro', () => {
-  it('pages users four at a time for the legacy admin', async () => {
-    const { json: login } = await loginV1('admin@legado.demo');
+  // Each generation's session lists that generation's users (decision 046).
+  const V1_USERS = DEMO_USERS.filter((u) => u.generation === 'v1');
+  const V2_USERS = DEMO_USERS.filter((u) => u.generation === 'v2');
+
+  it('pages users four at a time for the provider admin', async () => {
+    const { json: login } = await loginV2('admin');
     const { status, json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=4', {
-      headers: { authtoken: login.resultado.token },
+      headers: { authtoken: login.token },
     });
     expect(status).toBe(200);
     expect(json.resultado.content).toHaveLength(4);
-    expect(json.resultado.totalPages).toBe(Math.ceil(DEMO_USERS.length / 4));
+    expect(json.resultado.totalPages).toBe(Math.ceil(V2_USERS.length / 4));
     expect(json.resultado.content[0].cpf).toMatch(/^\*\*\*\.\*\*\*\.\*\*\*-\d{2}$/);
     const second = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=1&page-size=4', {
+      headers: { authtoken: login.token },
+    });
+    expect(second.json.resultado.content).toHaveLength(Math.min(4, V2_USERS.length - 4));
+  });
+
+  it('lists the legacy users to the legacy admin', async () => {
+    const { json: login } = await loginV1('admin@legado.demo');
+    const { json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=50', {
       headers: { authtoken: login.resultado.token },
     });
-    expect(second.json.resultado.content).toHaveLength(Math.min(4, DEMO_USERS.length - 4));
+    expect(json.resultado.content.map((u: { email: string }) => u.email).sort()).toEqual(V1_USERS.map((u) => u.email).sort());
   });
 
   it('filters by name, e-mail, company and status', async () => {
-    const { json: login } = await loginV1('admin@legado.demo');
+    const { json: login } = await loginV2('admin');
     const search = async (query: string) =>
-      (await call('GET', `/api/plataforma/v1/usuarios/filtro?${query}`, { headers: { authtoken: login.resultado.token } })).json.resultado;
+      (await call('GET', `/api/plataforma/v1/usuarios/filtro?${query}`, { headers: { authtoken: login.token } })).json.resultado;
     expect((await search('nome=felipe')).content.map((u: { email: string }) => u.email)).toEqual(['substabelecido@parceiro.demo']);
     expect((await search('status=PENDENTE')).content.map((u: { email: string }) => u.email)).toEqual(['novo.parceiro@parceiro.demo']);
     expect((await search('empresa=Vale%20Verde')).content).toHaveLength(1);

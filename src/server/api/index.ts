@@ -11,6 +11,7 @@ import { endorsementEndpoints } from './endpoints/endorsements';
 import { cancellationEndpoints } from './endpoints/cancellation';
 import { documentEndpoints } from './endpoints/documents';
 import { commissionEndpoints, incomeEndpoints } from './endpoints/commissions';
+import { userEndpoints } from './endpoints/users';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -26,7 +27,7 @@ const ofGeneration = (generation: Generation) => [
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
-  plataforma: [...plataforma, ...ofGeneration('v1')],
+  plataforma: [...plataforma, ...userEndpoints, ...ofGeneration('v1')],
   bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints],
   gateway,
   auth,

@@ -18,6 +18,9 @@ import * as m012 from './migrations/012_commissions';
 import * as m013 from './migrations/013_points_of_sale_on_sales';
 import * as m014 from './migrations/014_sales_targets';
 import * as m015 from './migrations/015_sales_reports';
+import * as m016 from './migrations/016_user_admin';
+import * as m017 from './migrations/017_access_groups';
+import * as m018 from './migrations/018_user_imports';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -62,6 +65,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '013_points_of_sale_on_sales': m013,
   '014_sales_targets': m014,
   '015_sales_reports': m015,
+  '016_user_admin': m016,
+  '017_access_groups': m017,
+  '018_user_imports': m018,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

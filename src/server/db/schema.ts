@@ -12,7 +12,8 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export type Generation = 'v1' | 'v2';
-export type UserStatus = 'ATIVO' | 'PENDENTE' | 'INATIVO';
+/** BLOQUEADO: kept out until unblocked (migration 016). */
+export type UserStatus = 'ATIVO' | 'PENDENTE' | 'INATIVO' | 'BLOQUEADO';
 export type V2ProfileCode = 'admin' | 'parceiro_admin' | 'parceiro' | 'substabelecido';
 export type SessionKind = 'v1' | 'v2' | 'simulador';
 /** REDIRECT_AFS: the one-time key (chaveBroto) of the AFS external redirect (migration 003). */
@@ -53,6 +54,10 @@ export interface UsersTable {
   /** The access before the last one: what "último acesso" shows to a user who just signed in. */
   previous_access_at: Timestamp | null;
   password_changed_at: Timestamp | null;
+  /** A v2 user's mobile phone, digits only (migration 016). */
+  celular: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The v2 permission group whose operations the user holds besides their own (migration 017). */
+  permission_group_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 
@@ -71,6 +76,34 @@ export interface PermissionGroupsTable {
   nome: string;
   descricao: string;
   is_admin: Generated<boolean>;
+  /** The sales channel the legacy group is of (migration 017). */
+  channel_id: number;
+}
+
+/** Sales channels: the legacy access groups are per channel (migration 017). */
+export interface ChannelsTable {
+  id: Generated<number>;
+  codigo: string;
+  nome: string;
+  tipo: string;
+  parent_id: number | null;
+  status: Generated<'ATIVO' | 'INATIVO'>;
+  created_at: CreatedAt;
+}
+
+/** A company's named set of v2 operations, given to its users (migration 017). */
+export interface V2PermissionGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  nome: string;
+  descricao: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface V2PermissionGroupOperationsTable {
+  group_id: number;
+  operation: string;
 }
 
 export interface GroupPermissionsTable {
@@ -165,7 +198,51 @@ export interface AccessEventsTable {
   event: string;
   generation: string;
   ip: string | null;
+  /** Who did it, when it is not the user themself: user administration (migration 016). */
+  actor_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What changed, in words for the access log (never a password, never a full CPF). */
+  detalhe: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
+}
+
+/** The v2 registration steps of one actor for one CPF, so a reload or another day resumes them (migration 016). */
+export interface UserAdminDraftsTable {
+  id: Generated<number>;
+  actor_id: number;
+  cpf: string;
+  acao: 'novo' | 'editar';
+  dados: Json<Record<string, unknown>>;
+  updated_at: Timestamp;
+}
+
+/** A bulk user import (migration 018, decision 048). */
+export interface UserImportsTable {
+  id: Generated<number>;
+  actor_id: number;
+  generation: 'v1' | 'v2';
+  file_name: string;
+  encoding: string;
+  status: 'VALIDADO' | 'NA_FILA' | 'PROCESSANDO' | 'CONCLUIDO' | 'ERRO';
+  total_rows: number;
+  valid_rows: number;
+  processed_rows: Generated<number>;
+  error: string | null;
+  ip: string | null;
+  created_at: CreatedAt;
+  confirmed_at: Timestamp | null;
+  claimed_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+/** One data line of an import: what it asks (data) or what is wrong with it (problems), then its result. */
+export interface UserImportRowsTable {
+  import_id: number;
+  line: number;
+  email: string;
+  data: Json<Record<string, unknown>> | null;
+  problems: Json<{ column: string; message: string }[]> | null;
+  result: 'criado' | 'atualizado' | 'sem_alteracao' | 'recusado' | null;
+  reason: string | null;
 }
 
 export interface SimulatorsTable {
@@ -454,6 +531,9 @@ export interface Database {
   user_operations: UserOperationsTable;
   permission_groups: PermissionGroupsTable;
   group_permissions: GroupPermissionsTable;
+  channels: ChannelsTable;
+  v2_permission_groups: V2PermissionGroupsTable;
+  v2_permission_group_operations: V2PermissionGroupOperationsTable;
   user_groups: UserGroupsTable;
   sessions: SessionsTable;
   one_time_codes: OneTimeCodesTable;
@@ -479,6 +559,9 @@ export interface Database {
   endorsement_drafts: EndorsementDraftsTable;
   documents: DocumentsTable;
   notas_fiscais: NotasFiscaisTable;
+  user_admin_drafts: UserAdminDraftsTable;
+  user_imports: UserImportsTable;
+  user_import_rows: UserImportRowsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -29,7 +29,13 @@ export const DEMO_COMPANIES = {
   },
 } as const;
 
-const V1_GROUPS = [
+const V1_GROUPS: {
+  nome: string;
+  canal?: 'portal' | 'varejo';
+  descricao: string;
+  is_admin: boolean;
+  permissions: { nome: string; view: boolean; edit: boolean }[];
+}[] = [
   { nome: V1_ADMIN_GROUP, descricao: 'Administração do portal legado: todas as permissões', is_admin: true, permissions: [] },
   {
     nome: 'VENDEDOR',
@@ -73,6 +79,18 @@ const V1_GROUPS = [
       'HISTORICO_VENDAS_SIMULACAO',
     ].map((nome) => ({ nome, view: true, edit: false })),
   },
+  // The retail network's store clerk: sells Residencial and Itens Pessoais, sees its own history.
+  {
+    nome: 'LOJISTA',
+    canal: 'varejo',
+    descricao: 'Lojista da rede de varejo: Residencial e Itens Pessoais',
+    is_admin: false,
+    permissions: [v1OfferPermission('RES'), v1OfferPermission('IP'), 'HISTORICO_VENDAS', 'HISTORICO_VENDAS_SIMULACAO'].map((nome) => ({
+      nome,
+      view: true,
+      edit: false,
+    })),
+  },
   {
     nome: 'OPERACAO_RESTRITA',
     descricao: 'Operação restrita: apenas consulta de documentos',
@@ -92,10 +110,22 @@ interface DemoUser {
   companies: (keyof typeof DEMO_COMPANIES)[];
   /** The code of the point of sale the user sells at (migration 013). */
   pointOfSale?: string;
+  /** A v2 permission group of the user's first company (V2_PERMISSION_GROUPS). */
+  permissionGroup?: string;
   pending?: boolean;
 }
 
 const ALL_OFFER_OPERATIONS = SIMULATOR_OFFER_SUFFIXES.map(offerOperation);
+
+/** The v2 permission groups a company starts with (migration 017): Horizonte's store sellers hold theirs. */
+const V2_PERMISSION_GROUPS = [
+  {
+    company: 'parceiro' as const,
+    nome: 'Vendedor de loja',
+    descricao: 'Vende nas lojas e acompanha as próprias apólices e boletos',
+    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'APOLICE_VENDEDOR', 'BOLETOS_VENDEDOR', ...ALL_OFFER_OPERATIONS],
+  },
+];
 
 export const DEMO_USERS: DemoUser[] = [
   {
@@ -121,6 +151,26 @@ export const DEMO_USERS: DemoUser[] = [
     cpf: '98765432100',
     generation: 'v1',
     groups: ['CONSULTOR'],
+    companies: ['parceiro'],
+  },
+  // A second member of the admin group (support): user administration is tried without touching
+  // admin@legado.demo, whose password the account-recovery journey resets.
+  {
+    email: 'suporte@legado.demo',
+    nome: 'Rafael Monteiro',
+    cpf: '27100000084',
+    generation: 'v1',
+    groups: [V1_ADMIN_GROUP],
+    companies: ['parceiro'],
+  },
+  // A partner's manager in the legacy portal: manages the users of Horizonte only (USUARIOS) and
+  // gives only the groups whose every permission it holds.
+  {
+    email: 'gestor@legado.demo',
+    nome: 'Marcos Teixeira',
+    cpf: '31600000010',
+    generation: 'v1',
+    groups: ['GESTOR'],
     companies: ['parceiro'],
   },
   { email: 'admin@seguradora.demo', nome: 'Carla Mendes', cpf: '39053344705', generation: 'v2', profile: 'admin', companies: [] },
@@ -156,7 +206,7 @@ export const DEMO_USERS: DemoUser[] = [
     profile: 'parceiro' as const,
     companies: ['parceiro' as const],
     pointOfSale,
-    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'APOLICE_VENDEDOR', 'BOLETOS_VENDEDOR', ...ALL_OFFER_OPERATIONS],
+    permissionGroup: 'Vendedor de loja',
   })),
   {
     email: 'substabelecido@parceiro.demo',
@@ -240,11 +290,27 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
         .execute();
     }
 
+    // The portal's own channel comes with migration 017; a retail network is the second one.
+    const channelIds = new Map<string, number>(
+      (await trx.selectFrom('channels').select(['id', 'codigo']).execute()).map((c) => [c.codigo, c.id]),
+    );
+    const varejo = await trx
+      .insertInto('channels')
+      .values({ codigo: 'varejo', nome: 'Rede de varejo', tipo: 'VAREJO', parent_id: channelIds.get('portal')! })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    channelIds.set('varejo', varejo.id);
+
     const groupIds = new Map<string, number>();
     for (const group of V1_GROUPS) {
       const { id } = await trx
         .insertInto('permission_groups')
-        .values({ nome: group.nome, descricao: group.descricao, is_admin: group.is_admin })
+        .values({
+          nome: group.nome,
+          descricao: group.descricao,
+          is_admin: group.is_admin,
+          channel_id: channelIds.get(group.canal ?? 'portal')!,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       groupIds.set(group.nome, id);
@@ -263,6 +329,20 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
       }
     }
 
+    const permissionGroupIds = new Map<string, number>();
+    for (const group of V2_PERMISSION_GROUPS) {
+      const { id } = await trx
+        .insertInto('v2_permission_groups')
+        .values({ company_id: companyIds[group.company], nome: group.nome, descricao: group.descricao })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      permissionGroupIds.set(group.nome, id);
+      await trx
+        .insertInto('v2_permission_group_operations')
+        .values(group.operations.map((operation) => ({ group_id: id, operation })))
+        .execute();
+    }
+
     for (const demo of DEMO_USERS) {
       const { id } = await trx
         .insertInto('users')
@@ -276,6 +356,7 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
           password_hash: demo.pending ? null : passwordHash,
           company_id: demo.companies[0] ? companyIds[demo.companies[0]] : null,
           point_of_sale_id: demo.pointOfSale ? pointOfSaleIds.get(demo.pointOfSale) : null,
+          permission_group_id: demo.permissionGroup ? permissionGroupIds.get(demo.permissionGroup) : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@ import type { DB } from '../db';
 import type { User } from '../db/schema';
 import { ApiError, badRequest } from '../api/errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { publicUrl, redactMessagesTo, secretSlot, sendEmail } from '../mail/outbox';
+import { publicUrl, queueEmail, redactMessagesTo, secretSlot, sendEmail } from '../mail/outbox';
 import { CODE_LIFETIME_MS, consumeCode, isCodeUsable, issueCode, retireCodes } from './codes';
 import { countAttempt, forgetAttempts, RATE_RULES } from './rate-limit';
 import { revokeUserSessions } from './sessions';
@@ -26,7 +26,7 @@ export async function requestPasswordReset(db: DB, email: string, ip: string): P
     [RATE_RULES.recoveryPerAccount, email],
   ]);
   const user = await findUserByEmail(db, email);
-  if (!user || user.status === 'INATIVO') return;
+  if (!user || user.status === 'INATIVO' || user.status === 'BLOQUEADO') return;
   // A user still in first access gets the validation code again instead: there is no password to reset.
   if (user.status === 'PENDENTE') return sendValidationCode(db, user);
   const { secret, expiresAt } = await issueCode(db, user.id, 'RESET');
@@ -80,9 +80,12 @@ export async function resetPassword(db: DB, token: string, password: string, ip:
   return { loginPath: LOGIN_PATH[user.generation] };
 }
 
-async function sendValidationCode(db: DB, user: User): Promise<void> {
+type Recipient = Pick<User, 'id' | 'email' | 'nome'>;
+
+/** A new validation code and the e-mail that carries it: sent now, or queued in the caller's transaction. */
+async function validationCode(db: DB, user: Recipient, send: typeof sendEmail | typeof queueEmail): Promise<void> {
   const { secret, expiresAt } = await issueCode(db, user.id, 'PRIMEIRO_ACESSO');
-  await sendEmail(
+  await send(
     db,
     user.email,
     'codigo-validacao',
@@ -96,8 +99,17 @@ async function sendValidationCode(db: DB, user: User): Promise<void> {
   );
 }
 
+const sendValidationCode = (db: DB, user: Recipient) => validationCode(db, user, sendEmail);
+
 /** Creates a pending user's validation code (user registration and seed call this). */
 export const startFirstAccess = sendValidationCode;
+
+/**
+ * The same, inside the caller's transaction, the e-mail left to the delivery job (server/jobs.ts):
+ * a bulk import's users get their code exactly when they exist, and thousands of e-mails go out at
+ * the outbox's pace, not all at once (decision 048).
+ */
+export const queueFirstAccess = (trx: DB, user: Recipient) => validationCode(trx, user, queueEmail);
 
 export async function resendValidationCode(db: DB, email: string, ip: string): Promise<void> {
   await countAttempt(db, [

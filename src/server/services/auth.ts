@@ -84,6 +84,7 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   await rememberPlace(db, email, ip);
   // Inactivity is told only to whoever knows the password.
   if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');
+  if (user.status === 'BLOQUEADO') throw forbidden('Usuário bloqueado. Procure o administrador da sua empresa.');
   return user;
 }
 

@@ -23,13 +23,16 @@ const codeHash = (purpose: CodePurpose, secret: string, userId?: number) =>
 export async function issueCode(db: DB, userId: number, purpose: CodePurpose): Promise<{ secret: string; expiresAt: Date }> {
   const secret = purpose === 'PRIMEIRO_ACESSO' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : newToken();
   const expiresAt = new Date(now().getTime() + CODE_LIFETIME_MS[purpose]);
-  await db.transaction().execute(async (trx) => {
+  const write = async (trx: DB) => {
     await retireCodes(trx, userId, [purpose]); // only the newest code of a purpose works
     await trx
       .insertInto('one_time_codes')
       .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt })
       .execute();
-  });
+  };
+  // Inside the caller's transaction when given one (a user import's batch), else in its own.
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
   return { secret, expiresAt };
 }
 

@@ -36,7 +36,9 @@ export const principalFactsColumn = (): RawBuilder<PrincipalFacts> => sql<Princi
   'permissions', coalesce((select json_agg(p order by p.nome) from (
     select gp.nome, bool_or(gp.permite_visualizacao) as "permiteVisualizacao", bool_or(gp.permite_alteracao) as "permiteAlteracao"
     from user_groups ug join group_permissions gp on gp.group_id = ug.group_id where ug.user_id = u.id group by gp.nome) p), '[]'),
-  'operations', coalesce((select json_agg(o.operation order by o.operation) from user_operations o where o.user_id = u.id), '[]'),
+  'operations', coalesce((select json_agg(o.operation order by o.operation) from (
+    select operation from user_operations where user_id = u.id
+    union select operation from v2_permission_group_operations where group_id = u.permission_group_id) o), '[]'),
   'companies', coalesce((select json_agg(json_build_object('id', c.id, 'parentId', c.parent_id, 'cdCnpj', c.cnpj, 'nmRazaoSocial', c.razao_social)
     order by c.razao_social) from user_companies uc join companies c on c.id = uc.company_id where uc.user_id = u.id), '[]'))`;
 

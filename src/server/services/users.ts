@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { maskCpf } from '../../lib/validators';
 
+/** An ILIKE pattern matching text that contains `value` literally (its %, _ and \\ escaped). */
+export const containing = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** User search for managers (GET /v1/usuarios/filtro). Scope: every user, or the companies given. */
 export interface UserFilter {
   email?: string;
@@ -12,20 +15,22 @@ export interface UserFilter {
   pageSize: number;
   /** Company ids the caller may see; undefined = all (the provider's admins). */
   companyIds?: number[];
+  /** Only the users of one generation (each generation's screens manage its own: decision 046). */
+  generation?: 'v1' | 'v2';
 }
 
 export async function filterUsers(db: DB, filter: UserFilter) {
-  const like = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   let query = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
-  if (filter.email) query = query.where('u.email', 'ilike', like(filter.email));
-  if (filter.nome) query = query.where('u.nome', 'ilike', like(filter.nome));
+  if (filter.email) query = query.where('u.email', 'ilike', containing(filter.email));
+  if (filter.nome) query = query.where('u.nome', 'ilike', containing(filter.nome));
   if (filter.empresa) {
     const empresa = filter.empresa;
     query = query.where((eb) =>
-      eb.or([eb('c.razao_social', 'ilike', like(empresa)), eb('c.cnpj', 'like', like(empresa.replace(/\D/g, '') || empresa))]),
+      eb.or([eb('c.razao_social', 'ilike', containing(empresa)), eb('c.cnpj', 'like', containing(empresa.replace(/\D/g, '') || empresa))]),
     );
   }
   if (filter.status) query = query.where('u.status', '=', filter.status.toUpperCase() as never);
+  if (filter.generation) query = query.where('u.generation', '=', filter.generation);
   if (filter.companyIds) {
     const ids = filter.companyIds;
     if (ids.length === 0) return { content: [], totalPages: 0, totalElements: 0 };

@@ -9,13 +9,12 @@ import {
   resendCodeSchema,
   changePasswordSchema,
 } from '../../../lib/auth-schemas';
-import { canV1, canV2, MANAGE_USERS_V1, MANAGE_USERS_V2, V1_ADMIN_GROUP, v1OfferPermission } from '../../../lib/permissions';
+import { canV1, MANAGE_USERS_V1, V1_ADMIN_GROUP, v1OfferPermission } from '../../../lib/permissions';
 import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens } from '../cookies';
 import { issueSimulatorToken, loginV1 } from '../../services/auth';
 import { v1Permissions, loadV2User } from '../../services/principals';
-import { filterUsers } from '../../services/users';
 import {
   changePassword,
   completeFirstAccess,
@@ -45,15 +44,6 @@ const simulatorTokenBody = z.object({
   email: z.string().trim().toLowerCase().max(254),
   cdAutenticacao: z.string().max(256).optional(),
   idCanal: z.union([z.string().max(64), z.number()]).optional(),
-});
-
-const userFilterQuery = z.object({
-  page: z.coerce.number({ error: 'Página inválida' }).int().min(0, 'Página inválida').max(100_000).default(0),
-  'page-size': z.coerce.number({ error: 'Tamanho de página inválido' }).int().min(1).max(50, 'No máximo 50 por página').default(4),
-  email: z.string().max(254).optional(),
-  nome: z.string().max(200).optional(),
-  empresa: z.string().max(200).optional(),
-  status: z.enum(['ATIVO', 'PENDENTE', 'INATIVO', 'ativo', 'pendente', 'inativo'], { error: 'Status inválido' }).optional(),
 });
 
 const productGroup = z.string().trim().max(10, 'Grupo de produto inválido').optional();
@@ -90,22 +80,6 @@ const simulatorIdParam = z.object({ id: z.string() });
 async function requireV1Admin(ctx: Context): Promise<void> {
   const { groups } = await v1Permissions(ctx.db, ctx.auth.user.id);
   if (!groups.includes(V1_ADMIN_GROUP)) throw forbidden('Apenas o administrador do portal edita simuladores.');
-}
-
-/** Who may search users, and within which companies (undefined = all). */
-async function userScope(ctx: Context): Promise<number[] | undefined> {
-  const { user, session } = ctx.auth;
-  if (session.kind === 'v1') {
-    const { groups, permissions } = await v1Permissions(ctx.db, user.id);
-    if (!canV1({ profile: groups, permissions }, MANAGE_USERS_V1, 'VIEW')) throw forbidden();
-    if (groups.includes(V1_ADMIN_GROUP)) return undefined;
-    return user.company_id ? [user.company_id] : [];
-  }
-  const v2 = await loadV2User(ctx.db, user, { fullyAuthenticated: false });
-  if (!canV2(v2, MANAGE_USERS_V2)) throw forbidden();
-  if (v2.profile === 'ADMIN') return undefined;
-  const linked = await ctx.db.selectFrom('user_companies').select('company_id').where('user_id', '=', user.id).execute();
-  return linked.map((l) => l.company_id);
 }
 
 export const plataforma = [
@@ -168,17 +142,6 @@ export const plataforma = [
         return {};
       }
       return { token: simulator.token };
-    },
-  }),
-  endpoint({
-    method: 'GET',
-    path: '/v1/usuarios/filtro',
-    auth: ['v1', 'v2'],
-    query: userFilterQuery,
-    async handle(ctx) {
-      const companyIds = await userScope(ctx);
-      const { page, 'page-size': pageSize, email, nome, empresa, status } = ctx.query;
-      return filterUsers(ctx.db, { page, pageSize, email, nome, empresa, status, companyIds });
     },
   }),
   // The simulator list serves both generations; quoting and starting a simulator are v2 only (the

@@ -1,0 +1,160 @@
+import { stringify } from 'csv-stringify/sync';
+import { ApiError } from '../../server/api/errors';
+import { BodyTooLargeError, bodyLimitFor, readBody } from '../../server/request-body';
+import {
+  confirmImport,
+  importOf,
+  importProblems,
+  recentImports,
+  resultCsv,
+  uploadImport,
+  type ImportSummary,
+} from '../../server/services/user-import';
+import { IMPORT_MESSAGES, templateRows, type ImportGeneration } from '../../lib/user-import';
+import { mayChangeUsers } from '../../lib/user-admin';
+import { REPORT_CSV_OPTIONS } from '../../lib/sales-reports';
+import type { PortalSession } from '../../lib/session';
+import { context, type Routed } from '../users/users-route';
+
+/*
+ * The bulk user import's pages (issue 16, decision 048): legacy /importar-usuarios (one address,
+ * ?importacao={id} for an import) and v2 /v2/usuario/importacao/{etapa} — upload, validacao,
+ * processamento, resultado. Plain forms; while an import is being written the page reloads itself.
+ * Importing needs the right to change users; another user's import is the 404 page.
+ */
+
+export const IMPORT_STEPS = ['upload', 'validacao', 'processamento', 'resultado'] as const;
+export type ImportStep = (typeof IMPORT_STEPS)[number];
+export const IMPORT_STEP_LABELS: Record<ImportStep, string> = {
+  upload: 'Envio do arquivo',
+  validacao: 'Validação',
+  processamento: 'Processamento',
+  resultado: 'Resultado',
+};
+
+export const IMPORT_PAGES = {
+  v1: {
+    base: '/importar-usuarios',
+    template: '/importar-usuarios/modelo.csv',
+    result: '/importar-usuarios/resultado',
+    users: '/consulta-usuarios',
+  },
+  v2: {
+    base: '/v2/usuario/importacao',
+    template: '/v2/usuario/importacao/modelo.csv',
+    result: '/v2/usuario/importacao/resultado',
+    users: '/v2/usuario/cadastro/consulta',
+  },
+} as const;
+
+/** The address of an import's step (legacy: one page, the import in the query). */
+export function importPath(generation: ImportGeneration, step: ImportStep, id?: number): string {
+  const query = id ? `?importacao=${id}` : '';
+  return generation === 'v1' ? `${IMPORT_PAGES.v1.base}${query}` : `${IMPORT_PAGES.v2.base}/${step}${query}`;
+}
+
+/** Where an import stands. */
+export const stepOfImport = (status: ImportSummary['status']): ImportStep =>
+  status === 'VALIDADO' ? 'validacao' : status === 'CONCLUIDO' || status === 'ERRO' ? 'resultado' : 'processamento';
+
+export interface ImportPageProps {
+  generation: ImportGeneration;
+  step: ImportStep;
+  summary?: ImportSummary;
+  problems: { line: number; email: string; column: string; message: string }[];
+  recent: { id: number; file_name: string; status: string; total_rows: number; created_at: Date }[];
+  error?: string;
+}
+
+const idOf = (value: string | null) => (value && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : undefined);
+
+async function formOf(request: Request): Promise<FormData> {
+  const bytes = await readBody(request, bodyLimitFor(new URL(request.url).pathname).bytes);
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+  }).formData();
+}
+
+/**
+ * The import page of either generation at `step` (v2's address names it; the legacy page shows the
+ * step of its import). A POST uploads a file (step upload) or confirms (acao=confirmar).
+ */
+export async function importPage(
+  generation: ImportGeneration,
+  session: PortalSession,
+  stepParam: string | undefined,
+  url: URL,
+  request: Request,
+  ip: string,
+): Promise<Routed<ImportPageProps>> {
+  const { db, actor } = await context(session, generation);
+  if (!mayChangeUsers(actor)) return { kind: 'not-found' };
+  const asked = generation === 'v2' ? IMPORT_STEPS.find((s) => s === stepParam) : undefined;
+  if (generation === 'v2' && !asked) return { kind: 'not-found' };
+  const id = idOf(url.searchParams.get('importacao'));
+  const summary = id ? await importOf(db, actor, id) : undefined;
+  if (url.searchParams.has('importacao') && !summary) return { kind: 'not-found' };
+  const step: ImportStep = summary ? stepOfImport(summary.status) : 'upload';
+  // A v2 address ahead of (or behind) the import goes to where it stands.
+  if (generation === 'v2' && asked !== step) return { kind: 'redirect', to: importPath(generation, step, summary?.id) };
+  const base: ImportPageProps = {
+    generation,
+    step,
+    summary,
+    problems: summary ? await importProblems(db, summary.id) : [],
+    recent: summary ? [] : await recentImports(db, actor),
+  };
+  if (request.method !== 'POST') return { kind: 'page', status: 200, props: base };
+
+  let form: FormData;
+  try {
+    form = await formOf(request);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { kind: 'page', status: 413, props: { ...base, error: IMPORT_MESSAGES.tooBig } };
+    return { kind: 'page', status: 400, props: { ...base, error: IMPORT_MESSAGES.notCsv } };
+  }
+  try {
+    if (summary) {
+      if (form.get('acao') !== 'confirmar') return { kind: 'page', status: 400, props: { ...base, error: 'Ação inválida.' } };
+      await confirmImport(db, actor, summary.id);
+      return { kind: 'redirect', to: importPath(generation, 'processamento', summary.id) };
+    }
+    const file = form.get('arquivo');
+    if (!(file instanceof File) || file.size === 0) return { kind: 'page', status: 400, props: { ...base, error: IMPORT_MESSAGES.empty } };
+    const created = await uploadImport(db, actor, file.name || 'usuarios.csv', new Uint8Array(await file.arrayBuffer()), ip);
+    return { kind: 'redirect', to: importPath(generation, 'validacao', created) };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    const message = error.fieldErrors ? Object.values(error.fieldErrors).flat().join(' ') : error.message;
+    return { kind: 'page', status: error.status, props: { ...base, error: message } };
+  }
+}
+
+const csvResponse = (body: string, name: string) =>
+  new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'private, no-store',
+    },
+  });
+
+/** The template of a generation's file: header and one example line. */
+export const templateResponse = (generation: ImportGeneration) =>
+  csvResponse(
+    stringify(templateRows(generation), REPORT_CSV_OPTIONS),
+    `modelo-importacao-usuarios-${generation === 'v1' ? 'legado' : 'v2'}.csv`,
+  );
+
+/** The result file of the actor's own import; undefined (the 404) for any other. */
+export async function resultResponse(
+  generation: ImportGeneration,
+  session: PortalSession,
+  idParam: string | undefined,
+): Promise<Response | undefined> {
+  const { db, actor } = await context(session, generation);
+  const id = idOf(idParam ?? null);
+  const summary = id && mayChangeUsers(actor) ? await importOf(db, actor, id) : undefined;
+  if (!summary) return undefined;
+  return csvResponse(await resultCsv(db, summary.id), `importacao-${summary.id}-resultado.csv`);
+}

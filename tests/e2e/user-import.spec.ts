@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { ACCOUNTS, path, signIn, waitForIslands, screenshotsAt } from './helpers';
+import { cpfFor } from './selling';
+
+/**
+ * Issue 16, the bulk user import in both generations (decision 048): the template downloaded, a
+ * file with good and bad rows previewed in the browser, its problems shown by line and column,
+ * confirmed, written in the background while the page shows the progress, the result downloaded
+ * and read back — and the same file sent again creates nobody twice.
+ */
+
+const shoot = (page: Page, name: string) => screenshotsAt(page, 'import-screens', name);
+
+async function upload(page: Page, start: string, csv: string) {
+  await page.goto(start);
+  await waitForIslands(page);
+  await page.setInputFiles('#arquivo', { name: 'equipe.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+  await expect(page.getByTestId('previa-arquivo')).toContainText('equipe.csv');
+  await page.getByRole('button', { name: 'Enviar e validar' }).click();
+}
+
+/** Confirms, waits for the page (which reloads itself) to show the result, and reads the result file back. */
+async function confirmAndRead(page: Page, valid: number) {
+  await page.getByRole('button', { name: `Confirmar importação de ${valid === 1 ? '1 usuário' : `${valid} usuários`}` }).click();
+  await expect(page.getByTestId('importacao')).toHaveAttribute('data-status', 'CONCLUIDO', { timeout: 30_000 });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Baixar o resultado (CSV)' }).click(),
+  ]);
+  return readFileSync((await download.path())!, 'utf8');
+}
+
+for (const generation of ['v1', 'v2'] as const) {
+  test(`${generation}: a CSV with good and bad rows, checked by line, imported in the background, and imported twice`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const id = `${Date.now() % 1_000_000}${generation}`;
+    const start = generation === 'v1' ? '/importar-usuarios' : '/v2/usuario/importacao/upload';
+    await signIn(page, generation === 'v1' ? ACCOUNTS.legacySupport : ACCOUNTS.partnerAdmin);
+    await page.goto(start);
+    await expect(page.getByRole('heading', { level: 1, name: 'Importar usuários' })).toBeVisible();
+    // The template downloads and is the header the page documents.
+    const [template] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Baixar o modelo' }).click()]);
+    const header = readFileSync((await template.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')[0]!;
+    expect(header).toBe(
+      generation === 'v1'
+        ? 'nome;email;cpf;empresa;grupos;situacao'
+        : 'nome;email;cpf;celular;perfil;empresas;ponto_venda;grupo_permissao;operacoes;situacao',
+    );
+
+    const good = [0, 1].map((i) => ({
+      email: `imp${i}.${id}@exemplo.com.br`,
+      cpf: cpfFor(Number(id.replace(/\D/g, '')) * 10 + i + (generation === 'v1' ? 0 : 5)),
+    }));
+    const rows =
+      generation === 'v1'
+        ? [
+            `Ícaro Nunes;${good[0]!.email};${good[0]!.cpf};11.222.333/0001-81;VENDEDOR;ativo`,
+            `Bia Teles;${good[1]!.email};${good[1]!.cpf};11222333000181;VENDEDOR|CONSULTOR;`,
+            `=CMD();ruim.${id}@exemplo.com.br;111.111.111-11;11222333000181;VENDEDOR;ativo`,
+          ]
+        : [
+            `Ícaro Nunes;${good[0]!.email};${good[0]!.cpf};(11) 98765-0001;PARCEIRO;11222333000181;PV-0001;Vendedor de loja;;`,
+            `Bia Teles;${good[1]!.email};${good[1]!.cpf};(11) 98765-0002;PARCEIRO;11222333000181;;;COTAR_VENDER|METRICAS;`,
+            `Gil Souto;ruim.${id}@exemplo.com.br;111.111.111-11;(11) 3333-0000;PARCEIRO;11222333000181;;;;`,
+          ];
+    const csv = [header, ...rows].join('\r\n');
+    await upload(page, start, csv);
+    await expect(page).toHaveURL(
+      generation === 'v1' ? /\/importar-usuarios\?importacao=\d+$/ : /\/v2\/usuario\/importacao\/validacao\?importacao=\d+$/,
+    );
+    await expect(page.getByTestId('contagem')).toContainText('3 linhas no arquivo');
+    const problems = page.getByTestId('problemas');
+    if (generation === 'v1') {
+      await expect(problems.getByRole('row', { name: /^4 .* nome Fórmula de planilha/ })).toBeVisible();
+    } else {
+      await expect(problems.getByRole('row', { name: /^4 .* cpf CPF inválido\./ })).toBeVisible();
+      await expect(problems.getByRole('row', { name: /^4 .* celular Celular inválido/ })).toBeVisible();
+    }
+    await shoot(page, `${generation}-validation`);
+
+    const result = await confirmAndRead(page, 2);
+    await expect(page.getByTestId('resultado')).toContainText('2 criados');
+    await expect(page.getByTestId('resultado')).toContainText('1 recusados');
+    await shoot(page, `${generation}-result`);
+    const lines = result
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('linha;email;resultado;motivo');
+    expect(lines[1]).toBe(`2;${good[0]!.email};criado;`);
+    expect(lines[2]).toBe(`3;${good[1]!.email};criado;`);
+    expect(lines[3]).toMatch(new RegExp(`^4;ruim\\.${id}@exemplo\\.com\\.br;recusado;`));
+
+    // The new users are listed, pending their first access.
+    await page.getByRole('link', { name: 'Ver usuários' }).click();
+    await page.getByLabel('E-mail').fill(good[0]!.email);
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await expect(page.getByTestId(`usuario-${good[0]!.email}`).getByTestId('situacao')).toHaveText('Pendente (1º acesso)');
+
+    // The same file again: nobody is created twice.
+    await upload(page, start, csv);
+    const again = await confirmAndRead(page, 2);
+    await expect(page.getByTestId('resultado')).toContainText('0 criados');
+    await expect(page.getByTestId('resultado')).toContainText('2 sem alteração');
+    expect(again).toContain(`2;${good[0]!.email};sem alteração;`);
+
+    // Past 1 MB (the pages' usual limit) a file still reaches the import, which counts its rows;
+    // past 2 MB the preview stops it before it is sent.
+    const many = Array.from(
+      { length: 16_000 },
+      (_, i) => `Nome Sobrenome;n${i}@exemplo.com.br;000.000.000-00;11222333000181;VENDEDOR;ativo`,
+    );
+    await upload(page, start, [header, ...many].join('\r\n'));
+    await expect(page.getByTestId('erro')).toHaveText('O arquivo passa de 5.000 usuários: divida-o em partes.');
+    await page.setInputFiles('#arquivo', { name: 'grande.csv', mimeType: 'text/csv', buffer: Buffer.alloc(2 * 1024 * 1024 + 10, 'a') });
+    await expect(page.getByTestId('previa-arquivo')).toHaveText('O arquivo passa de 2 MB: divida-o em partes.');
+    await expect(page.getByRole('button', { name: 'Enviar e validar' })).toBeDisabled();
+
+    // A file that is not the template says why, on the upload page.
+    await upload(page, start, 'nome,telefone\nAna,1');
+    await expect(page.getByTestId('erro')).toContainText('Faltam as colunas');
+    await expect(page).toHaveURL(path(generation === 'v1' ? '/importar-usuarios' : '/v2/usuario/importacao/upload'));
+  });
+}

@@ -1,0 +1,228 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import type { DB } from '../../src/server/db';
+import type { PortalSession } from '../../src/lib/session';
+import { freshDatabase } from '../fixtures/db';
+import { hostileText } from '../fixtures/hostile-text';
+
+/**
+ * The user administration pages (issue 16) under random input: their plain forms take whatever a
+ * browser — or anyone — posts. No answer may throw (the page's 500), and a form that is refused
+ * stores nothing: not a user, a link, a group, a draft. The pages' functions run against a test
+ * database of their own (server/database is swapped for it).
+ */
+const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
+vi.mock('../../src/server/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/database')>()),
+  database: async () => shared.db!,
+}));
+const { legacyFormPage, userListPage, userStepPage } = await import('../../src/features/users/users-route');
+const { legacyGroupPage, permissionGroupPage } = await import('../../src/features/access-groups/access-groups-route');
+const { importPage } = await import('../../src/features/user-import/import-route');
+
+let db: DB;
+let close: () => Promise<void>;
+const TABLES = [
+  'users',
+  'user_companies',
+  'user_operations',
+  'user_groups',
+  'user_admin_drafts',
+  'sessions',
+  'permission_groups',
+  'group_permissions',
+  'v2_permission_groups',
+  'v2_permission_group_operations',
+  'user_imports',
+  'user_import_rows',
+];
+let legacyAdmin: PortalSession;
+let partnerAdmin: PortalSession;
+
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase());
+  shared.db = db;
+  const id = async (email: string) => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  legacyAdmin = { v1: { idUsuario: await id('suporte@legado.demo') } } as PortalSession;
+  partnerAdmin = { v2: { idUsuario: await id('parceiro.admin@parceiro.demo'), cdPerfilUsuario: 'parceiro_admin' } } as PortalSession;
+});
+afterAll(() => close());
+
+async function fingerprint(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of TABLES) {
+    const { rows } = await sql<{
+      t: string;
+    }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
+    hash.update(`${table}:${rows[0]?.t ?? ''}`);
+  }
+  return hash.digest('hex');
+}
+
+const post = (url: string, fields: Record<string, string | string[]>) => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(key, v);
+  return new Request(url, { method: 'POST', body: form });
+};
+const value = fc.oneof(
+  hostileText(),
+  fc.constantFrom(
+    '',
+    'ativo',
+    'bloqueado',
+    'PARCEIRO',
+    'ADMIN',
+    '11222333000181',
+    '33444555000181',
+    '52998224725',
+    'VENDEDOR',
+    'ADMINISTRADOR',
+    'HISTORICO_VENDAS',
+    'METRICAS',
+    'previa',
+    'salvar',
+    'excluir',
+    'confirmar',
+    '1',
+    '-1',
+  ),
+);
+const fields = fc.dictionary(
+  fc.constantFrom(
+    'nome',
+    'email',
+    'cpf',
+    'empresa',
+    'grupos',
+    'status',
+    'celular',
+    'perfil',
+    'empresas',
+    'pontoVenda',
+    'grupoPermissao',
+    'operacoes',
+    'id',
+    'ver',
+    'alterar',
+    'descricao',
+    'acao',
+  ),
+  fc.oneof(value, fc.array(value, { maxLength: 3 })),
+);
+
+describe('the user pages under random input', () => {
+  it('legacy form and list: never throw, and a refused form stores nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fields, fc.constantFrom(undefined, '2', '999999', 'x', '0'), async (body, id) => {
+        const before = await fingerprint();
+        const form = await legacyFormPage(legacyAdmin, id, post('http://portal.test/cadastrar-usuario', body), '10.0.0.1');
+        const list = await userListPage(
+          'v1',
+          legacyAdmin,
+          new URL('http://portal.test/consulta-usuarios'),
+          post('http://portal.test/consulta-usuarios', body),
+          '10.0.0.1',
+        );
+        if (form.kind === 'page') expect(form.status).toBeGreaterThanOrEqual(400);
+        if (form.kind !== 'redirect' && list.kind !== 'redirect') expect(await fingerprint()).toBe(before);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('v2 steps: never throw; a refused step stores nothing', async () => {
+    const steps = fc.constantFrom('dados-pessoais', 'vincular-usuario', 'finalizacao') as fc.Arbitrary<
+      'dados-pessoais' | 'vincular-usuario' | 'finalizacao'
+    >;
+    await fc.assert(
+      fc.asyncProperty(
+        fields,
+        steps,
+        fc.record({
+          cpf: fc.option(fc.oneof(hostileText(), fc.constantFrom('71428793860', '52998224725')), { nil: undefined }),
+          acao: fc.option(fc.constantFrom('novo', 'editar', 'x'), { nil: undefined }),
+        }),
+        async (body, step, params) => {
+          const before = await fingerprint();
+          const routed = await userStepPage(partnerAdmin, step, params, post('http://portal.test/v2/usuario/cadastro', body), '10.0.0.1');
+          if (routed.kind === 'page') {
+            expect(routed.status).toBeGreaterThanOrEqual(400);
+            expect(await fingerprint()).toBe(before);
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  }, 120_000);
+
+  it('groups, legacy and v2: never throw; a refused or previewed form stores nothing', async () => {
+    const action = fc.oneof(hostileText(), fc.constantFrom('visualizar', 'editar', 'novo'));
+    await fc.assert(
+      fc.asyncProperty(
+        fields,
+        fc.record({
+          grupo: fc.oneof(hostileText(), fc.constantFrom('VENDEDOR', 'ADMINISTRADOR', 'novo')),
+          canal: fc.oneof(hostileText(), fc.constantFrom('portal', 'varejo')),
+          action,
+        }),
+        fc.record({
+          id: fc.option(fc.oneof(hostileText(), fc.constantFrom('1', '999999')), { nil: undefined }),
+          cnpj: fc.constantFrom('11222333000181', '33444555000181', 'x'),
+          action,
+        }),
+        async (body, legacy, v2) => {
+          const before = await fingerprint();
+          const a = await legacyGroupPage(legacyAdmin, legacy, post('http://portal.test/grupo-acesso', body), '10.0.0.1');
+          const b = await permissionGroupPage(
+            partnerAdmin,
+            v2.id === undefined ? {} : v2,
+            post('http://portal.test/v2/usuario/permissoes/cadastro', body),
+            '10.0.0.1',
+          );
+          if (a.kind !== 'redirect' && b.kind !== 'redirect') expect(await fingerprint()).toBe(before);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  }, 120_000);
+
+  it('import: any file at any step never throws; a refused upload stores nothing', async () => {
+    const cells = fc.oneof(hostileText(), fc.constantFrom('nome', 'email', 'cpf', 'empresa', 'grupos', '=1', '"a;b"'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 400 }),
+          fc
+            .array(fc.array(cells, { maxLength: 7 }), { maxLength: 5 })
+            .map((rows) => new TextEncoder().encode(rows.map((r) => r.join(';')).join('\n'))),
+        ),
+        fc.constantFrom('upload', 'validacao', 'resultado', 'x'),
+        fc.option(fc.constantFrom('1', '999999', 'x'), { nil: undefined }),
+        async (bytes, step, id) => {
+          const before = await fingerprint();
+          const form = () => {
+            const data = new FormData();
+            data.append('arquivo', new File([bytes as Uint8Array<ArrayBuffer>], 'f.csv', { type: 'text/csv' }));
+            return data;
+          };
+          const url = new URL(`http://portal.test/v2/usuario/importacao/${step}${id ? `?importacao=${id}` : ''}`);
+          const v2 = await importPage('v2', partnerAdmin, step, url, new Request(url, { method: 'POST', body: form() }), '10.0.0.1');
+          const legacyUrl = new URL('http://portal.test/importar-usuarios');
+          const v1 = await importPage(
+            'v1',
+            legacyAdmin,
+            undefined,
+            legacyUrl,
+            new Request(legacyUrl, { method: 'POST', body: form() }),
+            '10.0.0.1',
+          );
+          if (v2.kind === 'page') expect(v2.status).toBeGreaterThanOrEqual(400);
+          if (v2.kind !== 'redirect' && v1.kind !== 'redirect') expect(await fingerprint()).toBe(before);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  }, 120_000);
+});
