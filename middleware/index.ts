@@ -11,7 +11,7 @@ import { errorResponse } from '../src/server/api/router';
 import { sessionCookieOptions } from '../src/server/api/cookies';
 import { isCrossSiteRequest } from '../src/server/security';
 import { resolveClient } from '../src/server/proxy';
-import { BODY_TOO_LARGE_HEADERS, bodyLimitFor, declaresTooLargeBody, isBodyTooLarge, readBodyText } from '../src/server/request-body';
+import { BODY_TOO_LARGE_HEADERS, bodyLimitFor, declaresTooLargeBody, isBodyTooLarge, readBody } from '../src/server/request-body';
 import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
 // Loaded with the pipeline, so the server script finds the viewer memo from the first request on.
 import '../src/server/viewer-memo';
@@ -65,16 +65,31 @@ const UNSTORABLE_PAGE_MESSAGE = 'Endereço ou formulário com caractere não per
  */
 async function pageBodyProblem(request: Request, limit: number): Promise<'too-large' | 'unstorable' | undefined> {
   if (!request.body) return undefined;
-  let text: string;
+  let body: Uint8Array;
   try {
-    text = await readBodyText(request.clone(), limit);
+    body = await readBody(request.clone(), limit);
   } catch (error) {
     if (isBodyTooLarge(error)) return 'too-large';
     throw error;
   }
-  const form = request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded');
-  if (form && ![...new URLSearchParams(text)].every(([name, value]) => isStorableText(name) && isStorableText(value))) return 'unstorable';
-  return undefined;
+  const fields = await formFieldsOf(request.headers.get('content-type') ?? '', body);
+  return fields.every(isStorableText) ? undefined : 'unstorable';
+}
+
+/**
+ * The texts of a form body a page may store: names and values, and the names of uploaded files (a
+ * file's bytes are its page's to judge). A body that is no form, or does not parse, has none here:
+ * its page refuses it.
+ */
+async function formFieldsOf(contentType: string, body: Uint8Array): Promise<string[]> {
+  if (contentType.startsWith('application/x-www-form-urlencoded')) return [...new URLSearchParams(new TextDecoder().decode(body))].flat();
+  if (!contentType.startsWith('multipart/form-data')) return [];
+  try {
+    const form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
+    return [...form].flatMap(([name, value]) => [name, typeof value === 'string' ? value : value.name]);
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -69,6 +69,8 @@ export const ACCESS_GROUP_MESSAGES = {
   empresa: 'Selecione uma empresa que você administra.',
   operacao: 'Permissão que você não possui não pode ser incluída.',
   inUse: 'Grupo em uso: retire-o dos usuários antes de excluí-lo.',
+  foreignHolders:
+    'Este grupo é de usuários que também trabalham em empresas que você não administra: só o administrador da seguradora pode mudar as permissões dele.',
   forbiddenV2: 'Você não tem permissão para gerenciar grupos de permissões.',
 } as const;
 const M = ACCESS_GROUP_MESSAGES;
@@ -180,6 +182,16 @@ export type PermissionGroupInput = z.output<typeof permissionGroupSchema>;
 export function permissionGroupProblems(actor: V2Actor, operations: readonly string[], had: readonly string[] = []): FieldErrors {
   const held = new Set(heldOperations(actor));
   return operations.some((op) => !held.has(op) && !had.includes(op)) ? { operacoes: [M.operacao] } : {};
+}
+
+/**
+ * May the actor change what a group gives its holders? A user may work for several companies, and a
+ * group's operations are theirs in all of them: changing it changes users of companies the actor
+ * does not administer, unless every holder's companies are the actor's.
+ */
+export function mayRegrantHolders(actor: V2Actor, holdersCompanies: readonly (readonly number[])[]): boolean {
+  const companies = permissionGroupCompanies(actor);
+  return companies === 'all' || holdersCompanies.every((ids) => ids.every((id) => companies.includes(id)));
 }
 
 /** The profile a user of this company has by default: the preview shows their menu. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { contractingDueDates, contractingSchema, dueDates } from './contracting';
+import { contractingDueDates, contractingSchema, dueDates, earliestDueDay } from './contracting';
+import { addDays, daysBetween } from './calendar';
 
 const messages = (value: unknown) => {
   const result = z.safeParse(contractingSchema, value);
@@ -58,5 +59,16 @@ describe('dueDates', () => {
     expect(dueDates('2026-11-22', 25, 2)).toEqual(['2026-12-25', '2027-01-25']);
     expect(dueDates('2026-11-20', 25, 1)).toEqual(['2026-11-25']);
     expect(dueDates('2026-11-21', 25, 1)).toEqual(['2026-12-25']);
+  });
+});
+
+describe('earliestDueDay', () => {
+  it('puts the first installment 5 to 15 days after the sale, any day of the year', () => {
+    for (let i = 0; i < 366; i++) {
+      const sold = addDays('2026-01-01', i);
+      const [first] = dueDates(sold, earliestDueDay(sold), 1);
+      expect(daysBetween(sold, first!), sold).toBeGreaterThanOrEqual(5);
+      expect(daysBetween(sold, first!), sold).toBeLessThanOrEqual(15);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { addDays } from './calendar';
 import { digitsOnly } from './validators';
 
 /**
@@ -124,6 +125,12 @@ export function contractingDueDates(
 ): string[] {
   if (!asksDueDay(contracting.formaPagamento) || contracting.diaVencimento === undefined) return Array.from({ length: count }, () => from);
   return dueDates(from, contracting.diaVencimento, count);
+}
+
+/** The due day whose first installment comes soonest after a sale on `from`: 5 to 15 days later. */
+export function earliestDueDay(from: string): (typeof DUE_DAYS)[number] {
+  const earliest = Number(addDays(from, 5).slice(8));
+  return DUE_DAYS.find((day) => day >= earliest) ?? DUE_DAYS[0];
 }
 
 /**

@@ -14,7 +14,7 @@ export const IMPORT_COLUMNS: Record<ImportGeneration, readonly { name: string; r
     { name: 'cpf', required: true, hint: 'CPF, com ou sem pontuação' },
     { name: 'empresa', required: true, hint: 'CNPJ da empresa' },
     { name: 'grupos', required: true, hint: 'Grupos de acesso separados por |' },
-    { name: 'situacao', required: false, hint: 'ativo, inativo ou bloqueado (em branco: ativo)' },
+    { name: 'situacao', required: false, hint: 'ativo, inativo ou bloqueado (em branco: ativo se novo; quem já existe mantém a sua)' },
   ],
   v2: [
     { name: 'nome', required: true, hint: 'Nome completo' },
@@ -26,7 +26,7 @@ export const IMPORT_COLUMNS: Record<ImportGeneration, readonly { name: string; r
     { name: 'ponto_venda', required: false, hint: 'Código do ponto de venda (ex.: PV-0001)' },
     { name: 'grupo_permissao', required: false, hint: 'Nome de um grupo de permissões da empresa' },
     { name: 'operacoes', required: false, hint: 'Permissões separadas por | (ex.: COTAR_VENDER|METRICAS)' },
-    { name: 'situacao', required: false, hint: 'ativo, inativo ou bloqueado (em branco: ativo)' },
+    { name: 'situacao', required: false, hint: 'ativo, inativo ou bloqueado (em branco: ativo se novo; quem já existe mantém a sua)' },
   ],
 };
 

@@ -43,7 +43,7 @@ describe('the file', () => {
 describe('a row', () => {
   const { index } = readHeader('v1', ['nome', 'email', 'cpf', 'empresa', 'grupos', 'situacao']);
 
-  it('is read into the form’s input: lists split by |, a blank status is ativo', () => {
+  it('is read into the form’s input: lists split by |, a blank status is ativo and says so (an existing user keeps theirs)', () => {
     const read = readRow(
       'v1',
       ['Lívia Souza', 'Livia@Exemplo.com', '529.982.247-25', '11.222.333/0001-81', 'VENDEDOR | CONSULTOR', ''],
@@ -61,7 +61,10 @@ describe('a row', () => {
         grupos: ['VENDEDOR', 'CONSULTOR'],
         status: 'ativo',
       },
+      keepStatus: true,
     });
+    const given = readRow('v1', ['Lívia Souza', 'livia@exemplo.com', '529.982.247-25', '', '', 'Bloqueado'], index, 3);
+    expect(given.row).toMatchObject({ input: { status: 'bloqueado' }, keepStatus: false });
   });
 
   it('is refused by column with the form’s messages', () => {

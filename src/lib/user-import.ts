@@ -45,6 +45,8 @@ export interface LegacyImportRow {
   generation: 'v1';
   line: number;
   input: LegacyUserInput;
+  /** The situacao cell was blank: a new user is active, one who exists keeps their status. */
+  keepStatus?: boolean;
 }
 export interface V2ImportRow {
   generation: 'v2';
@@ -55,6 +57,8 @@ export interface V2ImportRow {
   pontoVenda: string;
   grupoPermissao: string;
   status: FormStatus;
+  /** As in LegacyImportRow. */
+  keepStatus?: boolean;
 }
 export type ImportRow = LegacyImportRow | V2ImportRow;
 
@@ -77,7 +81,8 @@ export function readRow(
     .map((c) => ({ line, column: c.name, message: IMPORT_MESSAGES.formula }));
   if (formulas.length > 0) return { problems: formulas };
   const get = (name: string) => cell(row, index, name);
-  const status = get('situacao') || 'ativo';
+  const keepStatus = get('situacao') === '';
+  const status = keepStatus ? 'ativo' : get('situacao');
   if (generation === 'v1') {
     const parsed = z.safeParse(legacyUserSchema, {
       nome: get('nome'),
@@ -88,7 +93,7 @@ export function readRow(
       status,
     });
     return parsed.success
-      ? { row: { generation, line, input: parsed.data }, problems: [] }
+      ? { row: { generation, line, input: parsed.data, keepStatus }, problems: [] }
       : { problems: problemsOf(line, formErrors(parsed.error.issues)) };
   }
   const dados = z.safeParse(personalDataSchema, {
@@ -116,6 +121,7 @@ export function readRow(
       pontoVenda: get('ponto_venda'),
       grupoPermissao: get('grupo_permissao'),
       status: situacao.data,
+      keepStatus,
     },
     problems: [],
   };

@@ -89,6 +89,18 @@ test("a NUL, a lone surrogate's bytes or a broken escape in an address or a form
     body: 'chave=a%00b',
   });
   expect(form.status).toBe(400);
+  // The same in a multipart form (a page reads either): in a field, and in an uploaded file's name.
+  for (const [name, value, fileName] of [
+    ['descricao', 'a\u0000b', undefined],
+    ['arquivo', 'email;nome\n', 'equipe\u0000.csv'],
+  ] as const) {
+    const multipart = new FormData();
+    if (fileName) multipart.append(name, new Blob([value], { type: 'text/csv' }), fileName);
+    else multipart.append(name, value);
+    const response = await fetch(`${base}/v2/usuario/permissoes/cadastro`, { method: 'POST', body: multipart, redirect: 'manual' });
+    expect(response.status, name).toBe(400);
+    expect(await response.text(), name).toBe(refused);
+  }
 });
 
 test("a page path that ends like a file name ('.b') still goes through the session and the guard: a login, never a 500", async () => {

@@ -185,4 +185,35 @@ describe('v2 permission groups', () => {
     await deletePermissionGroup(db, partnerAdmin, inUse, null);
     expect(await permissionGroupOf(db, partnerAdmin, gerencia.id, HORIZONTE)).toBeUndefined();
   });
+  it('a group whose users also work for a company the actor does not administer changes only by the insurer’s ADMIN', async () => {
+    const partnerAdmin = await actor<V2Actor>('parceiro.admin@parceiro.demo');
+    const { id } = await savePermissionGroup(db, partnerAdmin, { ...group, nome: 'Plantão', operacoes: ['METRICAS'] }, undefined, null);
+    const plantao = (await permissionGroupOf(db, partnerAdmin, id, HORIZONTE))!;
+    // Juliana holds the group, and also works for a company outside the partner admin's.
+    const other = await db
+      .insertInto('companies')
+      .values({ cnpj: '77666555000144', razao_social: 'Rede Parceira S.A.', nome_fantasia: 'Rede', tipo: 'PARCEIRO', parent_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const juliana = await userId('juliana.costa@parceiro.demo');
+    await db.insertInto('user_companies').values({ user_id: juliana, company_id: other.id }).execute();
+    await db.updateTable('users').set({ permission_group_id: id }).where('id', '=', juliana).execute();
+    await changesSettled(db);
+
+    const widened = await refusal(
+      savePermissionGroup(db, partnerAdmin, { ...group, nome: 'Plantão', operacoes: ['METRICAS', 'RELATORIO_VENDAS'] }, plantao, null),
+    );
+    expect([widened.status, widened.fieldErrors]).toEqual([409, { operacoes: [M.foreignHolders] }]);
+    expect((await principalFacts(db, juliana)).operations).not.toContain('RELATORIO_VENDAS');
+    // Renaming it gives nobody anything: allowed.
+    await savePermissionGroup(db, partnerAdmin, { ...group, nome: 'Plantão de vendas', operacoes: ['METRICAS'] }, plantao, null);
+    const admin = await actor<V2Actor>('admin@seguradora.demo');
+    const renamed = (await permissionGroupOf(db, admin, id, HORIZONTE))!;
+    await savePermissionGroup(db, admin, { ...group, nome: renamed.nome, operacoes: ['METRICAS', 'RELATORIO_VENDAS'] }, renamed, null);
+    expect((await principalFacts(db, juliana)).operations).toContain('RELATORIO_VENDAS');
+
+    await db.updateTable('users').set({ permission_group_id: null }).where('id', '=', juliana).execute();
+    await db.deleteFrom('user_companies').where('company_id', '=', other.id).execute();
+    await db.deleteFrom('companies').where('id', '=', other.id).execute();
+  });
 });

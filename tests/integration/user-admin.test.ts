@@ -320,3 +320,111 @@ describe('changing', () => {
     expect(bad).toMatchObject({ status: 400, json: { erros: { status: ['Selecione a situação: ativo, inativo ou bloqueado.'] } } });
   });
 });
+
+describe('what a change ends, and what two changes at once cannot do', () => {
+  /** The secret of the newest e-mail of a template to an address (the outbox keeps it until it expires). */
+  const secretOf = async (to: string, template: string) =>
+    (
+      await db
+        .selectFrom('emails')
+        .select('segredos')
+        .where('to_address', '=', to)
+        .where('template', '=', template)
+        .orderBy('id', 'desc')
+        .executeTakeFirst()
+    )?.segredos as Record<string, string> | null | undefined;
+  const statusOf = async (id: number) =>
+    (await db.selectFrom('users').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+  const setStatus = (token: string, id: number, status: string) =>
+    call('PUT', `/api/plataforma/v1/usuarios/${id}/status`, { headers: as(token), body: { status } });
+
+  it('a reset link sent before a block lets nobody back in: the user stays blocked', async () => {
+    const email = 'juliana.costa@parceiro.demo';
+    const id = await idOf(email);
+    expect((await call('POST', '/api/bff/v1/senha/esqueci', { body: { email } })).status).toBe(200);
+    const token = (await secretOf(email, 'redefinir-senha'))!.token!;
+    expect((await setStatus(tokens.parceiroAdmin, id, 'bloqueado')).status).toBe(200);
+    const reset = await call('POST', '/api/bff/v1/senha/redefinir', {
+      body: { token, senha: 'Invasor@2026', confirmacao: 'Invasor@2026' },
+    });
+    expect(reset.status).toBe(410);
+    expect(await statusOf(id)).toBe('BLOQUEADO');
+    // The mailbox's copy no longer carries the link.
+    expect(await secretOf(email, 'redefinir-senha')).toBeNull();
+    expect((await setStatus(tokens.parceiroAdmin, id, 'ativo')).status).toBe(200);
+    expect(await statusOf(id)).toBe('ATIVO');
+  });
+
+  it('a pending user’s new e-mail gets a new code; the old address’s code is dead', async () => {
+    const created = await call('POST', '/api/plataforma/v1/usuarios', {
+      headers: as(tokens.parceiroAdmin),
+      body: v2Body({ nome: 'Renato Farias', email: 'renato.errado@parceiro.demo', cpf: '41827364513' }),
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const id = created.json.resultado.idUsuario as number;
+    const oldCode = (await secretOf('renato.errado@parceiro.demo', 'codigo-validacao'))!.codigo!;
+    const edited = await call('PUT', `/api/plataforma/v1/usuarios/${id}`, {
+      headers: as(tokens.parceiroAdmin),
+      body: v2Body({ nome: 'Renato Farias', email: 'renato.farias@parceiro.demo', cpf: '41827364513' }),
+    });
+    expect(edited.status, JSON.stringify(edited.json)).toBe(200);
+    const firstAccess = (email: string, codigo: string) =>
+      call('POST', '/api/plataforma/v1/primeiro-acesso', { body: { email, codigo, senha: 'Primeiro@1', confirmacao: 'Primeiro@1' } });
+    expect((await firstAccess('renato.farias@parceiro.demo', oldCode)).status).toBe(400);
+    const newCode = (await secretOf('renato.farias@parceiro.demo', 'codigo-validacao'))!.codigo!;
+    expect((await firstAccess('renato.farias@parceiro.demo', newCode)).status).toBe(200);
+    expect(await statusOf(id)).toBe('ATIVO');
+  });
+
+  it('a user deactivated before the first access comes back pending, with a new code', async () => {
+    const created = await call('POST', '/api/plataforma/v1/usuarios', {
+      headers: as(tokens.parceiroAdmin),
+      body: v2Body({ nome: 'Tereza Campos', email: 'tereza.campos@parceiro.demo', cpf: '51598877097' }),
+    });
+    const id = created.json.resultado.idUsuario as number;
+    const first = (await secretOf('tereza.campos@parceiro.demo', 'codigo-validacao'))!.codigo;
+    expect((await setStatus(tokens.parceiroAdmin, id, 'inativo')).json.resultado.status).toBe('INATIVO');
+    expect(await secretOf('tereza.campos@parceiro.demo', 'codigo-validacao')).toBeNull();
+    expect((await setStatus(tokens.parceiroAdmin, id, 'ativo')).json.resultado.status).toBe('PENDENTE');
+    const again = (await secretOf('tereza.campos@parceiro.demo', 'codigo-validacao'))!.codigo;
+    expect(again).toMatch(/^\d{6}$/);
+    expect(again === first && first !== undefined).toBe(false);
+  });
+
+  it('two company administrators deactivating each other at once: one wins, the company keeps an administrator', async () => {
+    const made = await call('POST', '/api/plataforma/v1/usuarios', {
+      headers: as(tokens.adminV2),
+      body: v2Body({
+        nome: 'Helena Prado',
+        email: 'helena.prado@parceiro.demo',
+        cpf: '73268410049',
+        perfil: 'PARCEIRO_ADMIN',
+        empresas: [HORIZONTE, VALE_VERDE],
+        operacoes: [],
+      }),
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    await activate('helena.prado@parceiro.demo');
+    const daniel = await idOf('parceiro.admin@parceiro.demo');
+    const helenaId = await idOf('helena.prado@parceiro.demo');
+    // A few rounds: the window two such requests share is narrow, and on PostgreSQL it is not always hit.
+    for (let round = 0; round < 3; round++) {
+      const helena = await v2Token('helena.prado@parceiro.demo');
+      const answers = await Promise.all([setStatus(tokens.parceiroAdmin, helenaId, 'inativo'), setStatus(helena, daniel, 'inativo')]);
+      // The other is refused: the last administrator (409), or, when the first ended its session before
+      // it was read, signed out (401).
+      expect(answers.map((a) => a.status).sort()).toEqual([200, expect.toBeOneOf([401, 409])]);
+      const active = await db
+        .selectFrom('users')
+        .select('email')
+        .where('profile', '=', 'parceiro_admin')
+        .where('status', '=', 'ATIVO')
+        .execute();
+      expect(active).toHaveLength(1);
+      // Whoever lost their access gets it back, for the next round and the tests that follow.
+      const loser = answers[0]!.status === 200 ? helenaId : daniel;
+      expect((await setStatus(tokens.adminV2, loser, 'ativo')).status).toBe(200);
+      if (loser === daniel) tokens.parceiroAdmin = await v2Token('parceiro.admin@parceiro.demo');
+    }
+  });
+});

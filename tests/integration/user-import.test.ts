@@ -110,6 +110,39 @@ describe('a legacy import', () => {
     ).toBe('Lívia Souza Lima');
   });
 
+  it('a blank or missing situacao keeps an existing user’s status: re-importing never reactivates who was blocked', async () => {
+    const admin = await actor('suporte@legado.demo');
+    const nina = () => db.selectFrom('users').select('status').where('email', '=', 'nina.import@legado.demo').executeTakeFirstOrThrow();
+    expect((await nina()).status).toBe('BLOQUEADO');
+    for (const text of [
+      `${LEGACY_HEADER}\nNina da Costa;nina.import@legado.demo;${cpf(2)};11222333000181;VENDEDOR|CONSULTOR;`,
+      `nome;email;cpf;empresa;grupos\nNina da Costa;nina.import@legado.demo;${cpf(2)};11222333000181;VENDEDOR|CONSULTOR`,
+    ]) {
+      const id = await uploadImport(db, admin, 'equipe.csv', bytes(text), null);
+      await confirmImport(db, admin, id);
+      await processImports(db);
+      expect((await importOf(db, admin, id))?.results).toMatchObject({ sem_alteracao: 1, atualizado: 0 });
+      expect((await nina()).status).toBe('BLOQUEADO');
+    }
+  });
+
+  it('stops when its author may no longer change users, keeping what was written', async () => {
+    const manager = await actor('gestor@legado.demo');
+    const id = await uploadImport(
+      db,
+      manager,
+      'equipe.csv',
+      bytes(`${LEGACY_HEADER}\nOlga Reis;olga.import@legado.demo;${cpf(9)};11222333000181;VENDEDOR;ativo`),
+      null,
+    );
+    await confirmImport(db, manager, id);
+    await db.updateTable('users').set({ status: 'BLOQUEADO' }).where('id', '=', manager.userId).execute();
+    await processImports(db);
+    expect(await importOf(db, manager, id)).toMatchObject({ status: 'ERRO', error: 'O autor da importação não está mais ativo.' });
+    expect(await db.selectFrom('users').select('id').where('email', '=', 'olga.import@legado.demo').execute()).toHaveLength(0);
+    await db.updateTable('users').set({ status: 'ATIVO' }).where('id', '=', manager.userId).execute();
+  });
+
   it('reads Windows-1252 with commas, refuses formulas, repeated lines, and what the actor may not give', async () => {
     const manager = await actor('gestor@legado.demo');
     const text = [

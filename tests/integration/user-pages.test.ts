@@ -226,3 +226,22 @@ describe('the user pages under random input', () => {
     );
   }, 120_000);
 });
+
+describe('the list', () => {
+  it('offers editing and the status actions, and the edit address with the CPF, only on users the viewer may change', async () => {
+    const id = (await db.selectFrom('users').select('id').where('email', '=', 'substabelecido@parceiro.demo').executeTakeFirstOrThrow()).id;
+    const manager = { v2: { idUsuario: id, cdPerfilUsuario: 'substabelecido' } } as PortalSession;
+    const list = await userListPage(
+      'v2',
+      manager,
+      new URL('http://portal.test/v2/usuario/cadastro/consulta'),
+      new Request('http://portal.test/v2/usuario/cadastro/consulta'),
+      '10.0.0.1',
+    );
+    if (list.kind !== 'page') throw new Error(list.kind);
+    const rows = Object.fromEntries(list.props.rows.map((r) => [r.email, r]));
+    // The partner's administrator shares Vale Verde with the sub-delegated manager, who sees but may not change them.
+    expect(rows['parceiro.admin@parceiro.demo']).toMatchObject({ manageable: false, cpfDigits: undefined, cpf: '***.***.***-91' });
+    expect(rows['substabelecido@parceiro.demo']).toMatchObject({ manageable: true, cpfDigits: expect.stringMatching(/^\d{11}$/) });
+  });
+});

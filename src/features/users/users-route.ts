@@ -14,6 +14,7 @@ import {
   legacyGroups,
   listUsers,
   managedUser,
+  manageableAmong,
   moveDraft,
   readDraft,
   saveDraft,
@@ -118,9 +119,13 @@ export interface UserRow {
   status: string;
   perfil: string | null;
   empresa: string | null;
-  /** The whole CPF, for the v2 edit step's address (the manager edits it there anyway). */
+  /** The viewer may change this user: the row offers editing and the status actions. */
+  manageable: boolean;
+  /** The whole CPF, for the v2 edit step's address: only on a row the viewer may change. */
   cpfDigits?: string;
 }
+
+const manageableRow = (user: UserRecord | undefined) => ({ manageable: Boolean(user), cpfDigits: user?.cpf ?? undefined });
 
 export interface UserListProps {
   generation: 'v1' | 'v2';
@@ -182,9 +187,11 @@ export async function userListPage(
     };
   const { email, nome, empresa, status: situacao } = parsed.data;
   const result = await listUsers(db, actor, { email, nome, empresa, status: situacao }, page - 1);
-  const ids = result.content.map((u) => u.id);
-  const cpfs =
-    generation === 'v2' && ids.length > 0 ? await db.selectFrom('users').select(['id', 'cpf']).where('id', 'in', ids).execute() : [];
+  const manageable = await manageableAmong(
+    db,
+    actor,
+    result.content.map((u) => u.id),
+  );
   return {
     kind: 'page',
     status,
@@ -199,7 +206,7 @@ export async function userListPage(
         status: u.status,
         perfil: u.perfil,
         empresa: u.empresa,
-        cpfDigits: cpfs.find((c) => c.id === u.id)?.cpf ?? undefined,
+        ...manageableRow(manageable.find((m) => m.id === u.id)),
       })),
       page,
       totalPages: result.totalPages,

@@ -6,6 +6,8 @@ import { sellerFromV1, sellerFromV2 } from '../services/sellers';
 import { decideProposal } from '../services/acceptance';
 import { currentCharge, payCharge } from '../services/charges';
 import type { OfferToQuote } from '../services/quotes';
+import { earliestDueDay } from '../../lib/contracting';
+import { brasiliaDay } from '../../lib/format';
 
 /**
  * Demo after-sale data (issue 13), so every screen of Apólices, 2ª via and payments shows something on
@@ -125,8 +127,11 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
   const vida = (at: Date) => offerOf('VEU', at);
   const conforto = { plan: 'conforto', capitals: {} };
 
-  // Sold 50 days ago in 4 boletos: the 1st paid on its day, the 2nd overdue, the rest open.
+  // Sold 50 days ago in 4 boletos: the 1st paid on its day, the 2nd overdue, the rest open — on the
+  // first due day the rules allow, so the 1st falls 5 to 15 days after the sale, the 2nd a month later
+  // (before today) and the 3rd after today, whatever today's day of the month.
   const overdueAt = daysAgo(50);
+  const overdueDueDay = earliestDueDay(brasiliaDay(overdueAt));
   const overdueOffer = await residencial(overdueAt);
   if (overdueOffer) {
     const { nrApolice } = await sell(db, {
@@ -135,7 +140,7 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
       segurado: INSURED.atrasada,
       respostas: HOUSE,
       selecao: conforto,
-      contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: 10 },
+      contratacao: { formaPagamento: 'boleto', parcelas: 4, diaVencimento: overdueDueDay },
       at: overdueAt,
     });
     if (nrApolice) await pay(db, now, nrApolice, 1, 'boleto');

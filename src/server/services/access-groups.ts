@@ -10,6 +10,7 @@ import {
   isAdminGroup,
   mayEditLegacyGroups,
   mayManagePermissionGroups,
+  mayRegrantHolders,
   permissionChanges,
   permissionGroupCompanies,
   permissionGroupProblems,
@@ -310,6 +311,22 @@ export async function permissionGroupsOfCompanies(db: DB, companyIds: readonly n
   ).map(groupRow);
 }
 
+/** The companies of each user holding the group. */
+async function holdersCompanies(db: DB, groupId: number): Promise<number[][]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .select(
+      sql<
+        number[]
+      >`array(select uc.company_id from user_companies uc where uc.user_id = u.id union select u.company_id where u.company_id is not null)`.as(
+        'companies',
+      ),
+    )
+    .where('u.permission_group_id', '=', groupId)
+    .execute();
+  return rows.map((r) => r.companies);
+}
+
 /** Creates or changes a group; answers its id and company's CNPJ. */
 export async function savePermissionGroup(
   db: DB,
@@ -329,6 +346,8 @@ export async function savePermissionGroup(
   if (Object.keys(errors).length > 0) refuse(errors);
   const operations = [...new Set(input.operacoes)];
   const id = await db.transaction().execute(async (trx) => {
+    const regrants = existing && [...operations].sort().join() !== [...existing.operacoes].sort().join();
+    if (regrants && !mayRegrantHolders(actor, await holdersCompanies(trx, existing.id))) refuse({ operacoes: [M.foreignHolders] }, 409);
     const clash = await trx
       .selectFrom('v2_permission_groups')
       .select('id')

@@ -1,5 +1,6 @@
 import type { DB } from '../db';
-import type { User } from '../db/schema';
+import { sql } from 'kysely';
+import type { User, UserStatus } from '../db/schema';
 import { ApiError, badRequest } from '../api/errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { publicUrl, queueEmail, redactMessagesTo, secretSlot, sendEmail } from '../mail/outbox';
@@ -51,9 +52,15 @@ export async function resetLinkOf(db: DB, url: URL): Promise<string | undefined>
 }
 
 async function setPassword(db: DB, user: User, passwordHash: string, ip: string, keepSessionId?: number): Promise<void> {
+  // The first access makes a pending user active; a password never lifts a block or a deactivation
+  // (read from the row as it is written: an administrator may have blocked the user a moment ago).
   await db
     .updateTable('users')
-    .set({ password_hash: passwordHash, password_changed_at: now(), status: 'ATIVO' })
+    .set({
+      password_hash: passwordHash,
+      password_changed_at: now(),
+      status: sql<UserStatus>`case when status = 'PENDENTE' then 'ATIVO' else status end`,
+    })
     .where('id', '=', user.id)
     .execute();
   await revokeUserSessions(db, user.id, keepSessionId);
@@ -75,6 +82,8 @@ export async function resetPassword(db: DB, token: string, password: string, ip:
   const consumed = await consumeCode(db, 'RESET', token);
   if (!consumed.ok) throw new ApiError(410, INVALID_LINK);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
+  // Blocking or deactivating retires the user's links; one consumed just before is refused here.
+  if (user.status === 'INATIVO' || user.status === 'BLOQUEADO') throw new ApiError(410, INVALID_LINK);
   await setPassword(db, user, passwordHash, ip);
   await sendEmail(db, user.email, 'senha-alterada', { nome: user.nome, link: publicUrl(LOGIN_PATH[user.generation]) });
   return { loginPath: LOGIN_PATH[user.generation] };

@@ -5,7 +5,9 @@ import { ApiError, forbidden, notFound } from '../api/errors';
 import { announce } from '../cache';
 import { now } from '../clock';
 import { principalFacts, profileOf } from './principals';
-import { startFirstAccess } from './account';
+import { queueFirstAccess } from './account';
+import { retireCodes } from './codes';
+import { redactMessagesTo } from '../mail/outbox';
 import { filterUsers } from './users';
 import {
   heldOperations,
@@ -155,49 +157,68 @@ export interface UserRecord extends ManagedUser {
   pointOfSaleId: number | null;
   permissionGroupId: number | null;
   empresas: { id: number; cnpj: string; nome: string }[];
+  /** A user who never chose a password (first access not done) goes back to PENDENTE, not ATIVO. */
+  hasPassword: boolean;
 }
 
-async function readUser(db: Db, where: { id: number } | { cpf: string }): Promise<UserRecord | undefined> {
+/** Users with everything the rules and the forms need, in four statements however many they are. */
+async function readUsers(db: Db, where: { ids: readonly number[] } | { cpf: string }): Promise<UserRecord[]> {
   let query = db.selectFrom('users').selectAll();
-  query = 'id' in where ? query.where('id', '=', where.id) : query.where('cpf', '=', where.cpf);
-  const user = await query.executeTakeFirst();
-  if (!user) return undefined;
+  query = 'ids' in where ? query.where('id', 'in', [...where.ids]) : query.where('cpf', '=', where.cpf);
+  const users = 'ids' in where && where.ids.length === 0 ? [] : await query.execute();
+  if (users.length === 0) return [];
+  const ids = users.map((u) => u.id);
   const [groups, operations, companies] = await Promise.all([
     db
       .selectFrom('user_groups as ug')
       .innerJoin('permission_groups as g', 'g.id', 'ug.group_id')
-      .select('g.nome')
-      .where('ug.user_id', '=', user.id)
+      .select(['ug.user_id', 'g.nome'])
+      .where('ug.user_id', 'in', ids)
       .orderBy('g.nome')
       .execute(),
-    db.selectFrom('user_operations').select('operation').where('user_id', '=', user.id).orderBy('operation').execute(),
+    db.selectFrom('user_operations').select(['user_id', 'operation']).where('user_id', 'in', ids).orderBy('operation').execute(),
     db
       .selectFrom('user_companies as uc')
       .innerJoin('companies as c', 'c.id', 'uc.company_id')
-      .select(['c.id', 'c.cnpj', 'c.razao_social'])
-      .where('uc.user_id', '=', user.id)
+      .select(['uc.user_id', 'c.id', 'c.cnpj', 'c.razao_social'])
+      .where('uc.user_id', 'in', ids)
       .orderBy('c.razao_social')
       .execute(),
   ]);
-  const companyIds = new Set(companies.map((c) => c.id));
-  if (user.company_id) companyIds.add(user.company_id);
-  return {
-    id: user.id,
-    generation: user.generation,
-    status: user.status,
-    profile: user.profile ? profileOf(user.profile) : null,
-    operations: operations.map((o) => o.operation),
-    groups: groups.map((g) => g.nome),
-    companyIds: [...companyIds],
-    nome: user.nome,
-    email: user.email,
-    cpf: user.cpf,
-    celular: user.celular,
-    companyId: user.company_id,
-    pointOfSaleId: user.point_of_sale_id,
-    permissionGroupId: user.permission_group_id,
-    empresas: companies.map((c) => ({ id: c.id, cnpj: c.cnpj, nome: c.razao_social })),
-  };
+  return users.map((user) => {
+    const own = companies.filter((c) => c.user_id === user.id);
+    const companyIds = new Set(own.map((c) => c.id));
+    if (user.company_id) companyIds.add(user.company_id);
+    return {
+      id: user.id,
+      generation: user.generation,
+      status: user.status,
+      profile: user.profile ? profileOf(user.profile) : null,
+      operations: operations.filter((o) => o.user_id === user.id).map((o) => o.operation),
+      groups: groups.filter((g) => g.user_id === user.id).map((g) => g.nome),
+      companyIds: [...companyIds],
+      nome: user.nome,
+      email: user.email,
+      cpf: user.cpf,
+      celular: user.celular,
+      companyId: user.company_id,
+      pointOfSaleId: user.point_of_sale_id,
+      permissionGroupId: user.permission_group_id,
+      empresas: own.map((c) => ({ id: c.id, cnpj: c.cnpj, nome: c.razao_social })),
+      hasPassword: user.password_hash !== null,
+    };
+  });
+}
+
+const readUser = async (db: Db, where: { id: number } | { cpf: string }) =>
+  (await readUsers(db, 'id' in where ? { ids: [where.id] } : where))[0];
+
+/** Of these users (a page of the list), those the actor may change: the others get no edit link nor actions. */
+export async function manageableAmong(db: Db, actor: Actor, ids: readonly number[]): Promise<UserRecord[]> {
+  if (!mayChangeUsers(actor) || ids.length === 0) return [];
+  const users = await readUsers(db, { ids });
+  const groups = actor.generation === 'v1' ? await legacyGroups(db) : [];
+  return users.filter((user) => mayManage(actor, user, groups));
 }
 
 /** The user `id` when the actor may change them; else undefined (the page's 404: a foreign user is not told apart). */
@@ -235,6 +256,40 @@ export const refuse = (errors: FieldErrors, status = 400): never => {
   const first = Object.values(errors)[0]?.[0] ?? 'Verifique os campos destacados.';
   throw new ApiError(status, first, errors);
 };
+
+/**
+ * A duplicate that slipped past `duplicates` — two requests registering one e-mail or CPF at the same
+ * moment — is stopped by the unique indexes; the loser gets the same 409 as if it had come second.
+ */
+async function uniqueAsConflict<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+    if (code !== '23505' || !constraint?.startsWith('users_')) throw error;
+    return refuse(
+      constraint.includes('cpf') ? { cpf: [USER_ADMIN_MESSAGES.duplicateCpf] } : { email: [USER_ADMIN_MESSAGES.duplicateEmail] },
+      409,
+    );
+  }
+}
+
+/** Any key will do, as long as every change of a user takes the same one. */
+const USER_CHANGE_LOCK = 460_016;
+
+/**
+ * A change to an existing user, in one transaction that first takes the portal's user-change lock:
+ * such changes run one at a time across every instance, so the last-administrator rules, read inside
+ * it, cannot be beaten by two administrators deactivating each other at the same moment.
+ */
+function inUserChange<T>(db: Db, change: (trx: Db) => Promise<T>): Promise<T> {
+  return uniqueAsConflict(
+    db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${USER_CHANGE_LOCK})`.execute(trx);
+      return change(trx);
+    }),
+  );
+}
 
 /** The other active administrators besides `userId`, of the generation and of the companies given. */
 async function otherAdmins(db: Db, generation: 'v1' | 'v2', userId: number, companyIds: readonly number[]): Promise<OtherAdmins> {
@@ -296,9 +351,35 @@ export async function logEvent(
     .execute();
 }
 
-/** Ends every session of a user inside the caller's transaction; the caller announces after the commit. */
-async function revokeAll(trx: Db, userId: number): Promise<void> {
-  await trx.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+/**
+ * Ends what a user holds under the old terms, inside the caller's transaction (the caller announces
+ * after the commit): every session, and every reset link and first-access code still out there — a
+ * link sent before a block, or to an address since replaced, must not let anyone back in — with their
+ * copies in the mailbox.
+ */
+async function endAccess(trx: Db, user: { id: number; email: string }): Promise<void> {
+  await trx.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+  await retireCodes(trx, user.id, ['RESET', 'PRIMEIRO_ACESSO']);
+  await redactMessagesTo(trx, user.email);
+}
+
+/**
+ * After a change, inside its transaction: a user who lost access, or whose e-mail changed, loses
+ * what they held; a user left pending (first access not done) gets a new code at the address they
+ * have now — the old one went with the old terms.
+ */
+async function settleAccess(
+  trx: Db,
+  before: { id: number; email: string; status: UserStatus },
+  after: { id: number; email: string; nome: string; status: UserStatus },
+): Promise<void> {
+  const newEmail = after.email !== before.email;
+  if (!isLockedOut(after.status) && !newEmail) {
+    if (after.status === 'PENDENTE' && before.status !== 'PENDENTE') await queueFirstAccess(trx, after);
+    return;
+  }
+  await endAccess(trx, before);
+  if (after.status === 'PENDENTE') await queueFirstAccess(trx, after);
 }
 
 /** After a commit that changed a user: this instance forgets them now, the others when the notice arrives. */
@@ -306,15 +387,19 @@ const changed = (db: Db, userId: number) => announce(db, { kind: 'user', userId 
 
 const EVENT_OF_STATUS: Record<UserStatusCode, string> = {
   ATIVO: 'USUARIO_REATIVADO',
-  PENDENTE: 'USUARIO_ALTERADO',
+  // Only a reactivation leaves a user PENDENTE: one who had not done the first access yet.
+  PENDENTE: 'USUARIO_REATIVADO',
   INATIVO: 'USUARIO_DESATIVADO',
   BLOQUEADO: 'USUARIO_BLOQUEADO',
 };
 
-/** What a status in a form becomes for a user: a pending user stays pending while 'ativo'. */
-const storedStatus = (form: FormStatus, current: UserStatus | undefined): UserStatus => {
+/**
+ * What a status in a form becomes for a user: 'ativo' is PENDENTE for whoever has no password yet — a
+ * new user, or one deactivated before their first access — since only the first access makes them active.
+ */
+const storedStatus = (form: FormStatus, hasPassword: boolean): UserStatus => {
   const wanted = statusOfForm(form);
-  return wanted === 'ATIVO' && current === 'PENDENTE' ? 'PENDENTE' : wanted;
+  return wanted === 'ATIVO' && !hasPassword ? 'PENDENTE' : wanted;
 };
 
 /** Lists what changed between two records, by field name, for the access log (never a CPF or a password). */
@@ -339,16 +424,14 @@ export interface SavedUser {
 }
 
 /** Creates a legacy user (pending until first access) and sends the first-access e-mail. */
-export async function createLegacyUser(db: Db, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
-  const saved = await db.transaction().execute((trx) => insertLegacyUser(trx, actor, input, ip));
-  await sendFirstAccess(db, saved.id);
-  return saved;
+export function createLegacyUser(db: Db, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
+  return uniqueAsConflict(db.transaction().execute((trx) => insertLegacyUser(trx, actor, input, ip)));
 }
 
 /**
  * Checks and writes a new legacy user inside the caller's transaction (the form's, or a batch of an
- * import): a refusal is thrown before anything is written. The caller sends the first-access e-mail
- * once it has committed.
+ * import): a refusal is thrown before anything is written. The first-access code and its e-mail are
+ * written in the same transaction (the delivery job sends it), so a user never exists without them.
  */
 export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
@@ -360,7 +443,7 @@ export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUse
   if (unknownGroup) errors.grupos = [USER_ADMIN_MESSAGES.group];
   Object.assign(errors, v1GrantProblems(actor, { groups: input.grupos, companyId: companyId ?? null }, groups), errors);
   if (Object.keys(errors).length > 0) refuse(errors);
-  const status = storedStatus(input.status, 'PENDENTE');
+  const status = storedStatus(input.status, false);
   const dup = await duplicates(trx, input.email, input.cpf);
   if (Object.keys(dup).length > 0) refuse(dup, 409);
   const user = await trx
@@ -380,32 +463,26 @@ export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUse
   if (companyId) await trx.insertInto('user_companies').values({ user_id: user.id, company_id: companyId }).execute();
   const ids = groups.filter((g) => input.grupos.includes(g.nome)).map((g) => ({ user_id: user.id, group_id: g.id }));
   if (ids.length > 0) await trx.insertInto('user_groups').values(ids).execute();
+  if (user.status === 'PENDENTE') await queueFirstAccess(trx, user);
   await logEvent(trx, 'USUARIO_CRIADO', { ...user, generation: 'v1' }, actor.userId, ip, `grupos: ${input.grupos.join(', ') || 'nenhum'}`);
   return user;
-}
-
-/** The first-access code of a pending user (after the commit: the code has its own transaction). */
-export async function sendFirstAccess(db: Db, userId: number): Promise<void> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
-  if (user.status === 'PENDENTE') await startFirstAccess(db, user);
 }
 
 /** Changes a legacy user: name, e-mail, CPF, company, groups, status. */
 export async function updateLegacyUser(db: Db, actor: V1Actor, id: number, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
-  const before = await managedUser(db, actor, { id });
-  if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
-  const groups = await legacyGroups(db);
-  const companyId = await legacyCompanyId(db, input.empresa);
-  const errors: FieldErrors = {};
-  if (companyId === undefined) errors.empresa = [USER_ADMIN_MESSAGES.company];
-  if (input.grupos.some((g) => !groups.some((x) => x.nome === g))) errors.grupos = [USER_ADMIN_MESSAGES.group];
-  Object.assign(errors, v1GrantProblems(actor, { groups: input.grupos, companyId: companyId ?? null }, groups, before), errors);
-  if (Object.keys(errors).length > 0) refuse(errors);
-  const status = storedStatus(input.status, before.status);
-  const after = { status, profile: null, groups: input.grupos, companyIds: companyId ? [companyId] : [] };
-  await checkStanding(db, actor, before, after);
-  const saved = await db.transaction().execute(async (trx) => {
+  const saved = await inUserChange(db, async (trx) => {
+    const before = await managedUser(trx, actor, { id });
+    if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
+    const groups = await legacyGroups(trx);
+    const companyId = await legacyCompanyId(trx, input.empresa);
+    const errors: FieldErrors = {};
+    if (companyId === undefined) errors.empresa = [USER_ADMIN_MESSAGES.company];
+    if (input.grupos.some((g) => !groups.some((x) => x.nome === g))) errors.grupos = [USER_ADMIN_MESSAGES.group];
+    Object.assign(errors, v1GrantProblems(actor, { groups: input.grupos, companyId: companyId ?? null }, groups, before), errors);
+    if (Object.keys(errors).length > 0) refuse(errors);
+    const status = storedStatus(input.status, before.hasPassword);
+    await checkStanding(trx, actor, before, { status, profile: null, groups: input.grupos, companyIds: companyId ? [companyId] : [] });
     const dup = await duplicates(trx, input.email, input.cpf, id);
     if (Object.keys(dup).length > 0) refuse(dup, 409);
     const user = await trx
@@ -419,8 +496,7 @@ export async function updateLegacyUser(db: Db, actor: V1Actor, id: number, input
     await trx.deleteFrom('user_groups').where('user_id', '=', id).execute();
     const ids = groups.filter((g) => input.grupos.includes(g.nome)).map((g) => ({ user_id: id, group_id: g.id }));
     if (ids.length > 0) await trx.insertInto('user_groups').values(ids).execute();
-    // A new e-mail or a lost access ends the sessions opened under the old terms.
-    if (isLockedOut(status) || input.email !== before.email) await revokeAll(trx, id);
+    await settleAccess(trx, before, user);
     const detail = changedFields(
       { nome: before.nome, email: before.email, cpf: before.cpf, empresa: before.companyId, grupos: before.groups, status: before.status },
       { nome: input.nome, email: input.email, cpf: input.cpf, empresa: companyId ?? null, grupos: input.grupos, status },
@@ -546,10 +622,8 @@ async function writeLinks(trx: Db, id: number, companyIds: number[], operations:
 }
 
 /** Creates a v2 user (pending) from both steps and sends the first-access e-mail. */
-export async function createV2User(db: Db, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
-  const saved = await db.transaction().execute((trx) => insertV2User(trx, actor, change, ip));
-  await sendFirstAccess(db, saved.id);
-  return saved;
+export function createV2User(db: Db, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
+  return uniqueAsConflict(db.transaction().execute((trx) => insertV2User(trx, actor, change, ip)));
 }
 
 /** Checks and writes a new v2 user inside the caller's transaction (see insertLegacyUser). */
@@ -557,7 +631,7 @@ export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip
   requireChange(actor);
   const { companyIds, pointOfSaleId, permissionGroupId, operations } = await checkV2(trx, actor, change);
   const { dados } = change;
-  const status = storedStatus(change.status ?? 'ativo', 'PENDENTE');
+  const status = storedStatus(change.status ?? 'ativo', false);
   const dup = await duplicates(trx, dados.email, dados.cpf);
   if (Object.keys(dup).length > 0) refuse(dup, 409);
   const user = await trx
@@ -578,6 +652,7 @@ export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip
     .returning(['id', 'nome', 'email', 'status'])
     .executeTakeFirstOrThrow();
   await writeLinks(trx, user.id, companyIds, operations);
+  if (user.status === 'PENDENTE') await queueFirstAccess(trx, user);
   await trx
     .deleteFrom('user_admin_drafts')
     .where('actor_id', '=', actor.userId)
@@ -598,13 +673,13 @@ export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip
 /** Changes a v2 user from both steps (and the status when given). */
 export async function updateV2User(db: Db, actor: V2Actor, id: number, change: V2Change, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
-  const before = await managedUser(db, actor, { id });
-  if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
-  const { companyIds, pointOfSaleId, permissionGroupId, operations } = await checkV2(db, actor, change, before);
-  const { dados } = change;
-  const status = change.status ? storedStatus(change.status, before.status) : before.status;
-  await checkStanding(db, actor, before, { status, profile: dados.perfil, groups: [], companyIds });
-  const saved = await db.transaction().execute(async (trx) => {
+  const saved = await inUserChange(db, async (trx) => {
+    const before = await managedUser(trx, actor, { id });
+    if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
+    const { companyIds, pointOfSaleId, permissionGroupId, operations } = await checkV2(trx, actor, change, before);
+    const { dados } = change;
+    const status = change.status ? storedStatus(change.status, before.hasPassword) : before.status;
+    await checkStanding(trx, actor, before, { status, profile: dados.perfil, groups: [], companyIds });
     const dup = await duplicates(trx, dados.email, dados.cpf, id);
     if (Object.keys(dup).length > 0) refuse(dup, 409);
     const user = await trx
@@ -624,7 +699,7 @@ export async function updateV2User(db: Db, actor: V2Actor, id: number, change: V
       .returning(['id', 'nome', 'email', 'status'])
       .executeTakeFirstOrThrow();
     await writeLinks(trx, id, companyIds, operations);
-    if (isLockedOut(status) || dados.email !== before.email) await revokeAll(trx, id);
+    await settleAccess(trx, before, user);
     await trx
       .deleteFrom('user_admin_drafts')
       .where('actor_id', '=', actor.userId)
@@ -676,19 +751,19 @@ export async function updateV2User(db: Db, actor: V2Actor, id: number, change: V
 /** Activates, deactivates or blocks a user; leaving ATIVO ends their sessions at once. */
 export async function setUserStatus(db: Db, actor: Actor, id: number, form: FormStatus, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
-  const before = await managedUser(db, actor, { id });
-  if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
-  const status = storedStatus(form, before.status);
-  if (status === before.status) return { id, nome: before.nome, email: before.email, status };
-  await checkStanding(db, actor, before, { ...before, status });
-  const saved = await db.transaction().execute(async (trx) => {
+  const result = await inUserChange(db, async (trx) => {
+    const before = await managedUser(trx, actor, { id });
+    if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
+    const status = storedStatus(form, before.hasPassword);
+    if (status === before.status) return { saved: { id, nome: before.nome, email: before.email, status }, changed: false };
+    await checkStanding(trx, actor, before, { ...before, status });
     const user = await trx
       .updateTable('users')
       .set({ status })
       .where('id', '=', id)
       .returning(['id', 'nome', 'email', 'status'])
       .executeTakeFirstOrThrow();
-    if (isLockedOut(status)) await revokeAll(trx, id);
+    await settleAccess(trx, before, user);
     await logEvent(
       trx,
       EVENT_OF_STATUS[status],
@@ -697,10 +772,10 @@ export async function setUserStatus(db: Db, actor: Actor, id: number, form: Form
       ip,
       `situação: ${before.status} → ${status}`,
     );
-    return user;
+    return { saved: user, changed: true };
   });
-  changed(db, id);
-  return saved;
+  if (result.changed) changed(db, id);
+  return result.saved;
 }
 
 // ─── The v2 steps' drafts ────────────────────────────────────────────────────────────────────────

@@ -2,9 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import type { User } from '../db/schema';
 import { ApiError, forbidden } from '../api/errors';
-import { queueFirstAccess } from './account';
 import { now } from '../clock';
 import {
   actorOf,
@@ -32,6 +30,7 @@ import {
 } from '../../lib/user-import';
 import {
   formStatusOf,
+  mayChangeUsers,
   mayManage,
   USER_ADMIN_MESSAGES,
   v1GrantProblems,
@@ -175,6 +174,8 @@ function judge(
   const errors: FieldErrors = {};
   if (byCpf && byCpf.id !== byEmail?.id) errors.cpf = [USER_ADMIN_MESSAGES.duplicateCpf];
   const before = byEmail ? managedOf(byEmail) : undefined;
+  // A blank situacao keeps an existing user's status: re-importing a team never reactivates who left.
+  const status = row.keepStatus && byEmail ? formStatusOf(byEmail.status) : row.generation === 'v1' ? row.input.status : row.status;
   if (byEmail && !mayManage(actor, before!, facts.groups)) errors.email = ['E-mail já cadastrado para um usuário que você não administra.'];
   if (row.generation === 'v1') {
     const company = row.input.empresa ? facts.companies.find((c) => c.cnpj === row.input.empresa) : null;
@@ -192,8 +193,8 @@ function judge(
       byEmail.cpf === row.input.cpf &&
       byEmail.company_id === (company?.id ?? null) &&
       [...byEmail.groups].sort().join('|') === [...row.input.grupos].sort().join('|') &&
-      formStatusOf(byEmail.status) === row.input.status;
-    return { problems: [], stored: { generation: 'v1', input: row.input, existingId: byEmail?.id, unchanged } };
+      formStatusOf(byEmail.status) === status;
+    return { problems: [], stored: { generation: 'v1', input: { ...row.input, status }, existingId: byEmail?.id, unchanged } };
   }
   const companies = row.vinculo.empresas.map((cnpj) => facts.companies.find((c) => c.cnpj === cnpj));
   if (companies.some((c) => !c)) errors.empresas = [USER_ADMIN_MESSAGES.company];
@@ -222,7 +223,7 @@ function judge(
   const change: V2Change = {
     dados: row.dados,
     vinculo: { ...row.vinculo, pontoVenda: point ? String(point.id) : '', grupoPermissao: group ? String(group.id) : '' },
-    status: row.status,
+    status,
   };
   const unchanged =
     byEmail !== undefined &&
@@ -234,7 +235,7 @@ function judge(
     byEmail.point_of_sale_id === (point?.id ?? null) &&
     byEmail.permission_group_id === (group?.id ?? null) &&
     byEmail.operations.join('|') === [...new Set(row.vinculo.operacoes)].sort().join('|') &&
-    formStatusOf(byEmail.status) === row.status;
+    formStatusOf(byEmail.status) === status;
   return { problems: [], stored: { generation: 'v2', change, existingId: byEmail?.id, unchanged } };
 }
 
@@ -510,11 +511,9 @@ async function writeBatch(
   const creations = verdicts.filter((v) => v.stored && !v.stored.existingId);
   const create = async (trx: DB, stored: StoredRow): Promise<Outcome> => {
     try {
-      const user =
-        stored.generation === 'v1'
-          ? await insertLegacyUser(trx, actor as V1Actor, stored.input, ip)
-          : await insertV2User(trx, actor as V2Actor, stored.change, ip);
-      if (user.status === 'PENDENTE') await queueFirstAccess(trx, user);
+      // The new user's first-access code and e-mail are written with them, in this batch's transaction.
+      if (stored.generation === 'v1') await insertLegacyUser(trx, actor as V1Actor, stored.input, ip);
+      else await insertV2User(trx, actor as V2Actor, stored.change, ip);
       return { result: 'criado' };
     } catch (error) {
       const reason = reasonOf(error);
@@ -553,15 +552,24 @@ async function writeBatch(
   }
 }
 
+/** The import's author as the rules' actor, while still active and allowed to change users. */
+async function authorOf(db: DB, id: number): Promise<Actor> {
+  const author = await db.selectFrom('users').select(['id', 'generation', 'profile', 'status']).where('id', '=', id).executeTakeFirst();
+  if (author?.status !== 'ATIVO') throw forbidden('O autor da importação não está mais ativo.');
+  const actor = await actorOf(db, author);
+  if (!mayChangeUsers(actor)) throw forbidden('O autor da importação não pode mais alterar usuários.');
+  return actor;
+}
+
 /** The job (server/jobs.ts): writes every import waiting, a batch at a time, yielding between batches. */
 export async function processImports(db: DB): Promise<void> {
   for (let job = await claim(db); job; job = await claim(db)) {
     try {
-      const author = (await db.selectFrom('users').selectAll().where('id', '=', job.actor_id).executeTakeFirst()) as User | undefined;
-      if (author?.status !== 'ATIVO') throw forbidden('O autor da importação não está mais ativo.');
-      const actor = await actorOf(db, author!);
       const facts = await lookups(db);
       for (;;) {
+        // The author as they are now, each batch: one blocked, demoted or moved meanwhile stops
+        // writing with the rights they no longer have.
+        const actor = await authorOf(db, job.actor_id);
         const rows = await db
           .selectFrom('user_import_rows')
           .select(['line', 'data'])
