@@ -6,6 +6,10 @@ import { cspDigestMemo } from './scripts/csp-digest-memo.mjs';
 
 export default defineConfig({
   output: 'server',
+  // Stylesheets are always files, never inlined: Astro's CSP header lists a digest for every inline
+  // style of the whole build, and with a page's worth of them each the header outgrew the 4 KB a
+  // reverse proxy reads by default (nginx answered 502, decision 053). As files they are cached too.
+  build: { inlineStylesheets: 'never' },
   // PORTAL_DIST lets two builds of one checkout live side by side (e.g. a second e2e run).
   outDir: process.env.PORTAL_DIST ?? './dist',
   // The largest body any route takes (a 10 MB document upload, src/server/request-body.ts

@@ -154,6 +154,17 @@ test('pages and API answers carry the security headers', async () => {
   expect(api.headers.get('cache-control')).toBe('no-store');
 });
 
+test('a page’s headers fit the 4 KB a reverse proxy reads by default (nginx proxy_buffer_size), however many pages the portal has', async () => {
+  // The CSP lists a digest per inline style of the whole build: inline stylesheets would grow it with
+  // every page until nginx answers 502 (decision 053). Stylesheets are files; the header stays small.
+  for (const path of ['/signin', '/v2/login', '/termo-de-uso']) {
+    const response = await fetch(`${base}${path}`);
+    const size = [...response.headers].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+    expect(size, path).toBeLessThan(2048);
+    expect(response.headers.get('content-security-policy'), path).toMatch(/style-src 'self'( 'sha256-[^']+'){0,2};/);
+  }
+});
+
 /**
  * Keep-alive load: `connections` sockets, each sending GET `path` again as soon as the last answer
  * ended, until the server is gone. Every request ends one of three ways: answered in full;
