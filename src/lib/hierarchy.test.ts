@@ -15,6 +15,7 @@ import {
   hierarchySearchSchema,
   kindLabel,
   mayEditChannels,
+  nodeName,
   nodeMatches,
   parentChoices,
   parentOptions,
@@ -267,15 +268,13 @@ const find = (root: HierarchyNode, key: string) => [...walk(root)].find((n) => n
 /** The tree as indented lines "kind name [counts]": what a reader sees, open or not. */
 const outline = (node: HierarchyNode, depth = 0): string[] => {
   const name =
-    node.kind === 'seguradora'
-      ? node.nome
-      : node.kind === 'canal'
-        ? node.channel.codigo
-        : node.kind === 'empresa'
-          ? node.company.nomeFantasia
-          : node.kind === 'ponto-venda'
-            ? node.pointOfSale.codigo
-            : node.user.email;
+    node.kind === 'canal'
+      ? node.channel.codigo
+      : node.kind === 'ponto-venda'
+        ? node.pointOfSale.codigo
+        : node.kind === 'usuario'
+          ? node.user.email
+          : nodeName(node);
   const counts = countsText(node);
   return [
     `${'  '.repeat(depth)}${kindLabel(node)} ${name}${counts ? ` [${counts}]` : ''}${node.open ? ' (aberto)' : ''}${node.match ? ' *' : ''}`,

@@ -71,16 +71,9 @@ const M = CHANNEL_MESSAGES;
 /** Only the admin group creates and changes channels: a channel serves every company under it. */
 export const mayEditChannels = (actor: Pick<V1Actor, 'groups'>) => actor.groups.includes(V1_ADMIN_GROUP);
 
-/** The children of each channel, by parent id. */
-function childrenByParent(channels: readonly ChannelFact[]): Map<number | null, ChannelFact[]> {
-  const map = new Map<number | null, ChannelFact[]>();
-  for (const c of channels) map.set(c.parentId, [...(map.get(c.parentId) ?? []), c]);
-  return map;
-}
-
 /** The ids below a channel (children, their children…), walked once each: even a looped table ends. */
 export function descendantIds(channels: readonly ChannelFact[], id: number): Set<number> {
-  const children = childrenByParent(channels);
+  const children = groupBy(channels, (c) => c.parentId);
   const found = new Set<number>();
   const pending = [id];
   while (pending.length > 0) {
@@ -320,16 +313,33 @@ export function buildTree(facts: HierarchyFacts, { everything }: { everything: b
   const channels = everything ? facts.channels : channelsOfCompanies(facts.channels, facts.companies.filter(hangsFromChannel));
   const channelIds = new Set(channels.map((c) => c.id));
   const sortedUsers = [...facts.users].sort(byText((u) => u.nome));
-  const usersOfPointOfSale = new Map<number, HierarchyUser[]>();
-  const directUsers = new Map<number, HierarchyUser[]>();
   const pointOfSaleCompany = new Map(facts.pointsOfSale.map((p) => [p.id, p.companyId]));
-  for (const user of sortedUsers)
-    for (const companyId of new Set(user.companyIds)) {
-      if (!companyIds.has(companyId)) continue;
-      const atPoint = user.pointOfSaleId !== null && pointOfSaleCompany.get(user.pointOfSaleId) === companyId;
-      if (atPoint) usersOfPointOfSale.set(user.pointOfSaleId!, [...(usersOfPointOfSale.get(user.pointOfSaleId!) ?? []), user]);
-      else directUsers.set(companyId, [...(directUsers.get(companyId) ?? []), user]);
-    }
+  // Each user under every company of theirs in view: at their point of sale when it is that company's.
+  const placements = sortedUsers.flatMap((user) =>
+    [...new Set(user.companyIds)]
+      .filter((companyId) => companyIds.has(companyId))
+      .map((companyId) => ({
+        user,
+        companyId,
+        pointOfSaleId: user.pointOfSaleId !== null && pointOfSaleCompany.get(user.pointOfSaleId) === companyId ? user.pointOfSaleId : null,
+      })),
+  );
+  const usersOfPointOfSale = groupBy(
+    placements.filter((p) => p.pointOfSaleId !== null),
+    (p) => p.pointOfSaleId!,
+  );
+  const directUsers = groupBy(
+    placements.filter((p) => p.pointOfSaleId === null),
+    (p) => p.companyId,
+  );
+  const pointsOfCompany = groupBy([...facts.pointsOfSale].sort(byText((p) => `${p.codigo} ${p.nome}`)), (p) => p.companyId);
+  const companiesSorted = [...facts.companies].sort(byText((c) => c.nomeFantasia || c.razaoSocial));
+  const companiesUnder = groupBy(
+    companiesSorted.filter((c) => !hangsFromChannel(c)),
+    (c) => c.parentId!,
+  );
+  const companiesOfChannel = groupBy(companiesSorted.filter(hangsFromChannel), (c) => c.channelId);
+  const channelsUnder = groupBy([...channels].sort(byText((c) => c.nome)), (c) => c.parentId);
 
   const userNode = (user: HierarchyUser, at: string): HierarchyNode => ({
     kind: 'usuario',
@@ -340,47 +350,36 @@ export function buildTree(facts: HierarchyFacts, { everything }: { everything: b
     open: false,
     match: false,
   });
-  const pointsOfCompany = (companyId: number) =>
-    facts.pointsOfSale.filter((p) => p.companyId === companyId).sort(byText((p) => `${p.codigo} ${p.nome}`));
-  const companiesSorted = [...facts.companies].sort(byText((c) => c.nomeFantasia || c.razaoSocial));
   const seen = new Set<number>();
   const companyNode = (company: HierarchyCompany): HierarchyNode => {
     seen.add(company.id);
     const key = `e${company.id}`;
-    const subs = companiesSorted.filter((c) => c.parentId === company.id && !seen.has(c.id)).map(companyNode);
-    const points = pointsOfCompany(company.id).map(
+    const subs = (companiesUnder.get(company.id) ?? []).filter((c) => !seen.has(c.id)).map(companyNode);
+    const points = (pointsOfCompany.get(company.id) ?? []).map(
       (p): HierarchyNode => ({
         kind: 'ponto-venda',
         key: `${key}-p${p.id}`,
         pointOfSale: p,
         counts: ZERO,
-        children: (usersOfPointOfSale.get(p.id) ?? []).map((u) => userNode(u, `${key}-p${p.id}`)),
+        children: (usersOfPointOfSale.get(p.id) ?? []).map(({ user }) => userNode(user, `${key}-p${p.id}`)),
         open: false,
         match: false,
       }),
     );
-    const users = (directUsers.get(company.id) ?? []).map((u) => userNode(u, key));
+    const users = (directUsers.get(company.id) ?? []).map(({ user }) => userNode(user, key));
     return { kind: 'empresa', key, company, counts: ZERO, children: [...subs, ...points, ...users], open: false, match: false };
   };
-  const topCompanies = (channelId: number) => companiesSorted.filter((c) => c.channelId === channelId && hangsFromChannel(c));
   const placed = new Set<number>();
   const channelNode = (channel: ChannelFact): HierarchyNode => {
     placed.add(channel.id);
-    const subChannels = channels
-      .filter((c) => c.parentId === channel.id && !placed.has(c.id))
-      .sort(byText((c) => c.nome))
-      .map(channelNode);
+    const subChannels = (channelsUnder.get(channel.id) ?? []).filter((c) => !placed.has(c.id)).map(channelNode);
+    const companies = (companiesOfChannel.get(channel.id) ?? []).filter((c) => !seen.has(c.id)).map(companyNode);
     return {
       kind: 'canal',
       key: `c${channel.id}`,
       channel,
       counts: ZERO,
-      children: [
-        ...subChannels,
-        ...topCompanies(channel.id)
-          .filter((c) => !seen.has(c.id))
-          .map(companyNode),
-      ],
+      children: [...subChannels, ...companies],
       open: true,
       match: false,
     };
@@ -399,6 +398,18 @@ export function buildTree(facts: HierarchyFacts, { everything }: { everything: b
     open: true,
     match: false,
   });
+}
+
+/** Items by a key, each list in the items' order. */
+function groupBy<K, T>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 interface Members {
@@ -530,7 +541,7 @@ export function treeAsJson(node: HierarchyNode, channels: readonly ChannelFact[]
       return {
         ...base,
         id: c.id,
-        nome: c.nomeFantasia || c.razaoSocial,
+        nome: nodeName(node),
         detalhe: { cnpj: c.cnpj, razaoSocial: c.razaoSocial, tipo: c.tipo, canal: codeOf(c.channelId), status: c.status },
         filhos,
       };
@@ -593,6 +604,22 @@ export function countsText(node: HierarchyNode): string {
   return countsShown(node)
     .map((key) => `${node.counts[key]} ${COUNT_WORDS[key][node.counts[key] === 1 ? 0 : 1]}`)
     .join(', ');
+}
+
+/** A node's name as the tree shows it (a company by its trade name). */
+export function nodeName(node: HierarchyNode): string {
+  switch (node.kind) {
+    case 'seguradora':
+      return node.nome;
+    case 'canal':
+      return node.channel.nome;
+    case 'empresa':
+      return node.company.nomeFantasia || node.company.razaoSocial;
+    case 'ponto-venda':
+      return node.pointOfSale.nome;
+    case 'usuario':
+      return node.user.nome;
+  }
 }
 
 /** What a node is, in a word: "Canal", "Parceiro", "Ponto de venda"… */
