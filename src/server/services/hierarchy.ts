@@ -29,8 +29,8 @@ import type { UserStatusCode, V1Actor } from '../../lib/user-admin';
  * the second sees the first.
  */
 
-/** Any key will do, as long as every change of a channel takes the same one. */
-const CHANNEL_CHANGE_LOCK = 460_017;
+/** Any key will do, as long as every change of a channel takes the same one (460_0NN: this decision's number). */
+const CHANNEL_CHANGE_LOCK = 460_050;
 
 export function requireHierarchy(actor: V1Actor): HierarchyScope {
   if (!mayViewHierarchy(actor)) throw forbidden('Você não tem permissão para consultar a hierarquia.');
