@@ -212,6 +212,11 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/usuario/permissoes/sucesso',
     expect: { ...v2Only(403, 'v2'), adminV2: 404, parceiroAdmin: 404 },
   },
+  // Hierarchy and channels (issue 17, decision 050): the guard asks HIERARQUIA VIEW (the admin group
+  // here; the seller lacks it); the channel forms are the admin group's (a HIERARQUIA holder: 403).
+  '/consulta-hierarquia': { path: '/consulta-hierarquia', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/cadastrar-canal': { path: '/cadastrar-canal', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/editar-canal/[id]': { path: '/editar-canal/1', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   // Bulk import (issue 16, decision 048): the legacy page needs USUARIOS EDIT (the admin group here),
   // the v2 ones the user administration rule and the right to change users; an import that is not
   // the viewer's — or none — is the 404 page; the template is a CSV for whoever may import.
@@ -260,6 +265,16 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     path: '/api/plataforma/v1/usuarios/999999/status',
     body: {},
     expect: { ...all(400), anon: 401, vendedor: 403, parceiro: 403 },
+  },
+  // Hierarchy and channels (issue 17): legacy sessions only; HIERARQUIA reads, the admin group changes
+  // (the body's field errors, 400; a channel that does not exist, 404); anyone else 403 first.
+  'GET /api/plataforma/v1/hierarquia': { expect: { ...legacyOnly(403, 401), adminLegado: 200 } },
+  'GET /api/plataforma/v1/canais': { expect: { ...legacyOnly(403, 401), adminLegado: 200 } },
+  'POST /api/plataforma/v1/canais': { body: {}, expect: { ...legacyOnly(403, 401), adminLegado: 400 } },
+  'PUT /api/plataforma/v1/canais/:id': {
+    path: '/api/plataforma/v1/canais/999999',
+    body: {},
+    expect: { ...legacyOnly(403, 401), adminLegado: 404 },
   },
   'PUT /api/plataforma/v1/senha': { body: {}, expect: legacyOnly(400, 401) },
   'POST /api/plataforma/v1/senha/esqueci': { body: {}, expect: all(400) },

@@ -210,6 +210,12 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
     parceiroAdmin: ['/v2/usuario/permissoes/1/11222333000181/visualizar', '/v2/usuario/permissoes/1/11222333000181/editar'],
   },
   '/v2/usuario/permissoes/sucesso': { parceiroAdmin: ['/v2/usuario/permissoes/sucesso?grupo=1&empresa=11222333000181'] },
+  // Hierarchy and channels (issue 17): the whole tree, a search with the way to it opened, the channel forms.
+  '/consulta-hierarquia': {
+    adminLegado: ['/consulta-hierarquia', '/consulta-hierarquia?busca=vendedor%40legado.demo', '/consulta-hierarquia?busca=Savassi'],
+  },
+  '/cadastrar-canal': { adminLegado: ['/cadastrar-canal'] },
+  '/editar-canal/[id]': { adminLegado: ['/editar-canal/1', '/editar-canal/2'] },
   // Bulk import (issue 16): the upload page with its columns; the steps of an import are in user-import.spec.ts.
   '/importar-usuarios': { adminLegado: ['/importar-usuarios'] },
   '/importar-usuarios/modelo.csv': 'a CSV download, not a page',

@@ -118,6 +118,8 @@ const QUERY_KEYS = [
   'competencia',
   'numero',
   'valor',
+  // The hierarchy's search (issue 17).
+  'busca',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */

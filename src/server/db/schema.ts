@@ -27,6 +27,8 @@ export interface CompaniesTable {
   tipo: 'PARCEIRO' | 'SUBSTABELECIDO';
   parent_id: number | null;
   status: Generated<string>;
+  /** The sales channel the company sells through (migration 020); the portal's own when none is given. */
+  channel_id: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
 }
 

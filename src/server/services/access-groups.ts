@@ -29,8 +29,8 @@ import type { V1Permission } from '../../lib/permissions';
  * touches, on every instance: a group's users get the new permissions on their next request.
  */
 
-/** An access_events row for a change that is not of one user: the actor is the subject. */
-async function logGroupEvent(db: DB, event: string, actorId: number, generation: 'v1' | 'v2', ip: string | null, detalhe: string) {
+/** An access_events row for a change that is not of one user (a group, a channel): the actor is the subject. */
+export async function logGroupEvent(db: DB, event: string, actorId: number, generation: 'v1' | 'v2', ip: string | null, detalhe: string) {
   const actor = await db.selectFrom('users').select('email').where('id', '=', actorId).executeTakeFirstOrThrow();
   await db
     .insertInto('access_events')

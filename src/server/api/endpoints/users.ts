@@ -50,7 +50,8 @@ const idOf = (raw: string) => {
   return Number(raw);
 };
 
-function parsed<T extends core.$ZodType>(schema: T, body: unknown): core.output<T> {
+/** A body read with a form's schema: its field errors, keyed by the form's field names, as a 400. */
+export function parsed<T extends core.$ZodType>(schema: T, body: unknown): core.output<T> {
   const result = zm.safeParse(schema, body ?? {});
   if (!result.success) {
     const errors = formErrors(result.error.issues);
