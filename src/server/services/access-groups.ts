@@ -30,7 +30,7 @@ import type { V1Permission } from '../../lib/permissions';
  */
 
 /** An access_events row for a change that is not of one user: the actor is the subject. */
-async function logGroupEvent(db: DB, event: string, actorId: number, generation: 'v1' | 'v2', ip: string | null, detalhe: string) {
+export async function logGroupEvent(db: DB, event: string, actorId: number, generation: 'v1' | 'v2', ip: string | null, detalhe: string) {
   const actor = await db.selectFrom('users').select('email').where('id', '=', actorId).executeTakeFirstOrThrow();
   await db
     .insertInto('access_events')
