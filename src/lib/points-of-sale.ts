@@ -220,7 +220,8 @@ export function statusProblems(status: PointOfSaleStatus, changes: SellerChanges
   if (changes.refused.length > 0) errors.vendedores = [M.vendedorFora];
   if (status !== 'INATIVO') return errors;
   if (changes.assign.length > 0) errors.vendedores = [...(errors.vendedores ?? []), M.inativoSemNovos];
-  const staying = changes.after.filter((c) => c.status !== 'INATIVO');
+  // Those brought here are told apart above; these were here and would stay.
+  const staying = changes.after.filter((c) => c.status !== 'INATIVO' && !changes.assign.includes(c.id));
   if (staying.length > 0) {
     errors.status = [M.comVendedores(staying.length)];
     if (staying.some((c) => !c.manageable)) errors.status.push(M.vendedoresDeOutros);

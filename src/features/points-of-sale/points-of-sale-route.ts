@@ -102,7 +102,7 @@ const valuesOf = (record: PointOfSaleRecord, sellers: readonly SellerOption[]): 
   cidade: record.endereco?.cidade ?? '',
   uf: record.endereco?.uf ?? '',
   status: record.status.toLowerCase(),
-  vendedores: sellers.filter((s) => s.pointOfSaleId === record.id).map((s) => String(s.id)),
+  vendedores: sellers.filter((s) => s.generation === 'v2' && s.pointOfSaleId === record.id).map((s) => String(s.id)),
 });
 
 const isId = (value: string | undefined) => /^[1-9]\d{0,8}$/.test(value ?? '');
