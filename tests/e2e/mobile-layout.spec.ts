@@ -211,6 +211,14 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   },
   '/v2/usuario/permissoes/sucesso': { parceiroAdmin: ['/v2/usuario/permissoes/sucesso?grupo=1&empresa=11222333000181'] },
   // Bulk import (issue 16): the upload page with its columns; the steps of an import are in user-import.spec.ts.
+  // Points of sale (issue 17): the list (and a filter's error), the new form, the seed's first one
+  // viewed and edited, and the page after a save.
+  '/v2/ponto-venda/consulta': { parceiroAdmin: ['/v2/ponto-venda/consulta', '/v2/ponto-venda/consulta?situacao=X'] },
+  '/v2/ponto-venda/cadastro': { parceiroAdmin: ['/v2/ponto-venda/cadastro'], adminV2: ['/v2/ponto-venda/cadastro'] },
+  '/v2/ponto-venda/cadastro/[idPontoVenda]/[action]': {
+    parceiroAdmin: ['/v2/ponto-venda/cadastro/1/visualizar', '/v2/ponto-venda/cadastro/1/editar'],
+  },
+  '/v2/ponto-venda/sucesso': { parceiroAdmin: ['/v2/ponto-venda/sucesso?pontoVenda=1&aviso=alterado'] },
   '/importar-usuarios': { adminLegado: ['/importar-usuarios'] },
   '/importar-usuarios/modelo.csv': 'a CSV download, not a page',
   '/importar-usuarios/resultado/[id]': 'a CSV download, not a page',
