@@ -36,7 +36,7 @@ test('the partner’s administrator opens a shop and puts a seller there, who se
       perfil: 'PARCEIRO',
       empresas: [HORIZONTE],
       pontoVenda: '',
-      operacoes: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL'],
+      operacoes: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', 'APOLICE_VENDEDOR', 'OFERTAS_DISPONIVEIS_SIMULADORES_RESIDENCIAL'],
     },
   });
   expect(registered.status(), await registered.text()).toBe(200);
