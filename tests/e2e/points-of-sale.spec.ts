@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, completeFirstAccess, path, screenshotsAt, signIn } from './helpers';
 import { cpfFor, sellResidential } from './selling';
@@ -139,9 +140,26 @@ test('the partner’s administrator opens a shop and puts a seller there, who se
   await expect(page.getByLabel('Ponto de venda').locator('option:checked')).toHaveText(`${shop} (${code}) — Horizonte Seguros — inativo`);
   await expect(page.getByTestId('total-apolices')).toHaveText('1');
 
-  // Another company's shop, or an action the page does not have, is the 404 page.
+  // A point of sale that is not one of theirs (here: none), or an action the page does not have, is the 404 page.
   for (const address of ['/v2/ponto-venda/cadastro/999999/editar', `${viewHref.replace('/visualizar', '/excluir')}`]) {
     const response = await page.goto(address);
     expect(response?.status()).toBe(404);
   }
+});
+
+test('the list, the form with its messages and a point of sale’s page have no serious accessibility problem (axe)', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partnerAdmin);
+  const scan = async (what: string) => {
+    const { violations } = await new AxeBuilder({ page }).include('main').analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, what).toEqual([]);
+  };
+  await page.goto('/v2/ponto-venda/consulta');
+  await scan('consulta');
+  await page.goto('/v2/ponto-venda/cadastro');
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await expect(page.getByTestId('erro')).toBeVisible();
+  await scan('cadastro com erros');
+  await page.goto('/v2/ponto-venda/cadastro/1/visualizar');
+  await scan('visualizar');
 });
