@@ -70,6 +70,8 @@ const ROUTES = [
   { path: '/v2/usuario/cadastro/dados-pessoais', island: 'shell', account: 'parceiroAdmin' },
   { path: '/v2/usuario/permissoes/cadastro', island: 'shell', account: 'parceiroAdmin' },
   { path: '/v2/usuario/importacao/upload', island: 'csvPreview', account: 'parceiroAdmin' },
+  // Points of sale: a plain list, the shell's JavaScript only.
+  { path: '/v2/ponto-venda/consulta', island: 'shell', account: 'parceiroAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

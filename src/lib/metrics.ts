@@ -21,6 +21,7 @@ export type MetricsField = (typeof METRICS_FIELDS)[number];
 export const METRICS_MESSAGES = {
   empresa: 'Empresa inválida: escolha uma das suas empresas.',
   pontoVenda: 'Ponto de venda inválido: escolha um da lista.',
+  pontoVendaAmbiguo: 'Há pontos de venda com este código em mais de uma empresa: escolha também a empresa.',
   vendedor: 'Vendedor inválido: escolha um da lista.',
   produto: 'Produto inválido: escolha um da lista.',
   mes: 'Mês inválido: use o formato AAAA-MM, entre os últimos 12 meses e os próximos 12.',

@@ -233,6 +233,7 @@ export const USER_ADMIN_MESSAGES = {
   companyRequired: 'Selecione ao menos uma empresa.',
   companyType: 'Empresa incompatível com o perfil escolhido.',
   pointOfSale: 'Ponto de venda fora das empresas selecionadas.',
+  pointOfSaleInactive: 'Ponto de venda inativo: escolha um ponto de venda ativo.',
   permissionGroup: 'Grupo de permissões de uma empresa não selecionada.',
   selfStatus: 'Você não pode desativar nem bloquear o próprio usuário.',
   lastAdmin: 'Não é possível: este é o último administrador ativo.',
@@ -255,6 +256,8 @@ export interface V2Grant {
   companies: readonly CompanyFact[];
   /** The point of sale's company, when one is chosen. */
   pointOfSaleCompanyId: number | null;
+  /** The point of sale chosen is inactive and not where the user already works (decision 051: no new sellers). */
+  pointOfSaleInactive?: boolean;
   /** The permission group chosen: its company and operations (the user holds them too). */
   permissionGroup?: { companyId: number; operations: readonly string[] } | null;
 }
@@ -283,6 +286,7 @@ export function v2GrantProblems(actor: V2Actor, grant: V2Grant, before?: Managed
     if (wanted && grant.companies.some((c) => c.tipo !== wanted)) add('empresas', USER_ADMIN_MESSAGES.companyType);
   }
   if (grant.pointOfSaleCompanyId !== null && !ids.includes(grant.pointOfSaleCompanyId)) add('pontoVenda', USER_ADMIN_MESSAGES.pointOfSale);
+  if (grant.pointOfSaleInactive) add('pontoVenda', USER_ADMIN_MESSAGES.pointOfSaleInactive);
   if (group && !ids.includes(group.companyId)) add('grupoPermissao', USER_ADMIN_MESSAGES.permissionGroup);
   return errors;
 }
@@ -377,7 +381,7 @@ export const USER_FORM_MESSAGES = {
 const M = USER_FORM_MESSAGES;
 
 /** An HTML form sends strings; a missing field and a blank one are the same. */
-const text = (max: number, message: string) =>
+export const text = (max: number, message: string) =>
   z.pipe(
     z.pipe(
       z.optional(z.unknown()),
@@ -431,7 +435,7 @@ const profileField = z.pipe(
   ),
 );
 /** A form's repeated field (checkboxes, a multiple select) as a list; one value or none is a list too. */
-const list = <T extends core.$ZodType>(item: T, max: number, message: string) =>
+export const list = <T extends core.$ZodType>(item: T, max: number, message: string) =>
   z.pipe(
     z.transform((v: unknown) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v])),
     z.array(item).check(z.maxLength(max, message)),

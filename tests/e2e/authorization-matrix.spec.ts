@@ -217,6 +217,16 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/consulta-hierarquia': { path: '/consulta-hierarquia', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/cadastrar-canal': { path: '/cadastrar-canal', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/editar-canal/[id]': { path: '/editar-canal/1', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  // Points of sale (issue 17, decision 051): Acesso › Ponto de Venda (ADMIN, PARCEIRO_ADMIN, or
+  // GERENCIAR_PONTO_VENDA, which no demo seller holds); one outside the viewer's companies — or none —
+  // is the 404 page, and so is the success page without a point of sale of theirs.
+  '/v2/ponto-venda/consulta': { path: '/v2/ponto-venda/consulta', expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 } },
+  '/v2/ponto-venda/cadastro': { path: '/v2/ponto-venda/cadastro', expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 } },
+  '/v2/ponto-venda/cadastro/[idPontoVenda]/[action]': {
+    path: '/v2/ponto-venda/cadastro/999999/editar',
+    expect: { ...v2Only(403, 'v2'), adminV2: 404, parceiroAdmin: 404 },
+  },
+  '/v2/ponto-venda/sucesso': { path: '/v2/ponto-venda/sucesso', expect: { ...v2Only(403, 'v2'), adminV2: 404, parceiroAdmin: 404 } },
   // Bulk import (issue 16, decision 048): the legacy page needs USUARIOS EDIT (the admin group here),
   // the v2 ones the user administration rule and the right to change users; an import that is not
   // the viewer's — or none — is the 404 page; the template is a CSV for whoever may import.
@@ -442,6 +452,18 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'GET /api/bff/v1/comissoes/notas/:id/arquivo': {
     path: '/api/bff/v1/comissoes/notas/999999/arquivo',
     expect: { ...v2Only(404, 401), substabelecido: 403 },
+  },
+  // Points of sale (issue 17): the menu's rule first (403), then the body (400) and the scope (404).
+  'GET /api/bff/v1/pontos-venda': { expect: { ...v2Only(403, 401), adminV2: 200, parceiroAdmin: 200 } },
+  'GET /api/bff/v1/pontos-venda/:id': {
+    path: '/api/bff/v1/pontos-venda/999999',
+    expect: { ...v2Only(403, 401), adminV2: 404, parceiroAdmin: 404 },
+  },
+  'POST /api/bff/v1/pontos-venda': { body: {}, expect: { ...v2Only(403, 401), adminV2: 400, parceiroAdmin: 400 } },
+  'PUT /api/bff/v1/pontos-venda/:id': {
+    path: '/api/bff/v1/pontos-venda/999999',
+    body: {},
+    expect: { ...v2Only(403, 401), adminV2: 400, parceiroAdmin: 400 },
   },
   'GET /api/bff/v1/informes-rendimentos': { expect: { ...v2Only(403, 401), adminV2: 200, parceiroAdmin: 200 } },
   'GET /api/plataforma/v1/informes-rendimentos': { expect: { ...legacyOnly(403, 401), adminLegado: 200 } },

@@ -217,6 +217,14 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/cadastrar-canal': { adminLegado: ['/cadastrar-canal'] },
   '/editar-canal/[id]': { adminLegado: ['/editar-canal/1', '/editar-canal/2'] },
   // Bulk import (issue 16): the upload page with its columns; the steps of an import are in user-import.spec.ts.
+  // Points of sale (issue 17): the list (and a filter's error), the new form, the seed's first one
+  // viewed and edited, and the page after a save.
+  '/v2/ponto-venda/consulta': { parceiroAdmin: ['/v2/ponto-venda/consulta', '/v2/ponto-venda/consulta?situacao=X'] },
+  '/v2/ponto-venda/cadastro': { parceiroAdmin: ['/v2/ponto-venda/cadastro'], adminV2: ['/v2/ponto-venda/cadastro'] },
+  '/v2/ponto-venda/cadastro/[idPontoVenda]/[action]': {
+    parceiroAdmin: ['/v2/ponto-venda/cadastro/1/visualizar', '/v2/ponto-venda/cadastro/1/editar'],
+  },
+  '/v2/ponto-venda/sucesso': { parceiroAdmin: ['/v2/ponto-venda/sucesso?pontoVenda=1&aviso=alterado'] },
   '/importar-usuarios': { adminLegado: ['/importar-usuarios'] },
   '/importar-usuarios/modelo.csv': 'a CSV download, not a page',
   '/importar-usuarios/resultado/[id]': 'a CSV download, not a page',

@@ -17,11 +17,13 @@ beforeAll(async () => ({ db, close } = await freshDatabase()));
 afterAll(() => close());
 
 describe('seed', () => {
-  it('creates the demo companies (valid CNPJs), two points of sale, every simulator with an offer, and the accounts', async () => {
+  it('creates the demo companies (valid CNPJs), three points of sale with addresses, every simulator with an offer, and the accounts', async () => {
     for (const company of Object.values(DEMO_COMPANIES)) expect(isValidCnpj(company.cnpj)).toBe(true);
     const sub = await db.selectFrom('companies').selectAll().where('tipo', '=', 'SUBSTABELECIDO').executeTakeFirstOrThrow();
     expect(sub.parent_id).not.toBeNull();
-    expect(await db.selectFrom('points_of_sale').selectAll().execute()).toHaveLength(2);
+    const points = await db.selectFrom('points_of_sale').select(['codigo', 'cep', 'cidade', 'status']).orderBy('id').execute();
+    expect(points.map((p) => p.codigo)).toEqual(['PV-0001', 'PV-0002', 'VV-0001']);
+    for (const p of points) expect(p).toMatchObject({ cep: expect.stringMatching(/^\d{8}$/), cidade: expect.any(String), status: 'ATIVO' });
     const offers = await db
       .selectFrom('offers')
       .innerJoin('simulators', 'simulators.id', 'offers.simulator_id')

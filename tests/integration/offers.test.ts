@@ -172,7 +172,7 @@ describe('platform endpoints', () => {
       status: 200,
       json: { status: 'OK', resultado: { nrOferta: expect.any(Number), meioCanal: 'PORTAL', canal: HORIZONTE, pontoVenda: 'PV-0001' } },
     });
-    // A sub-delegated company sells the partner's offer as itself, and has no point of sale.
+    // A sub-delegated company sells the partner's offer as itself, at its own point of sale (its agency).
     const subagent = await call('GET', `/api/plataforma/v1/simuladores/produtos/data-para-cotacao?idSimulador=${res}`, {
       headers: await as(SUBAGENT),
     });
@@ -180,7 +180,7 @@ describe('platform endpoints', () => {
       nrOferta: partner.json.resultado.nrOferta,
       meioCanal: 'PORTAL',
       canal: VALE_VERDE,
-      pontoVenda: null,
+      pontoVenda: 'VV-0001',
     });
 
     const agricola = await simulatorId('AFU');

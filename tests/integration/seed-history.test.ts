@@ -42,7 +42,7 @@ describe('the demo history', () => {
     expect(secondHalf).toBeGreaterThan(firstHalf * (5 / 6));
   });
 
-  it('spreads over lines, sellers, both points of sale and both generations', async () => {
+  it('spreads over lines, sellers, every point of sale (Horizonte’s two and Vale Verde’s agency) and both generations', async () => {
     const spread = await db
       .selectFrom('quotes')
       .select([
@@ -53,7 +53,7 @@ describe('the demo history', () => {
         sql<number>`count(*)::int`.as('quotes'),
       ])
       .executeTakeFirstOrThrow();
-    expect(spread).toMatchObject({ points: 2, generations: 2 });
+    expect(spread).toMatchObject({ points: 3, generations: 2 });
     expect(spread.lines).toBeGreaterThanOrEqual(4);
     expect(spread.sellers).toBeGreaterThanOrEqual(5);
     expect(spread.quotes).toBeGreaterThan(120);

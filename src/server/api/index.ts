@@ -13,6 +13,7 @@ import { documentEndpoints } from './endpoints/documents';
 import { commissionEndpoints, incomeEndpoints } from './endpoints/commissions';
 import { userEndpoints } from './endpoints/users';
 import { hierarchyEndpoints } from './endpoints/hierarchy';
+import { pointOfSaleEndpoints } from './endpoints/points-of-sale';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -29,7 +30,7 @@ const ofGeneration = (generation: Generation) => [
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
   plataforma: [...plataforma, ...userEndpoints, ...hierarchyEndpoints, ...ofGeneration('v1')],
-  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints],
+  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...pointOfSaleEndpoints],
   gateway,
   auth,
   pagamentos,

@@ -22,6 +22,7 @@ import * as m016 from './migrations/016_user_admin';
 import * as m017 from './migrations/017_access_groups';
 import * as m018 from './migrations/018_user_imports';
 import * as m020 from './migrations/020_company_channels';
+import * as m021 from './migrations/021_points_of_sale_admin';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017_access_groups': m017,
   '018_user_imports': m018,
   '020_company_channels': m020,
+  '021_points_of_sale_admin': m021,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

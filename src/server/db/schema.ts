@@ -32,12 +32,26 @@ export interface CompaniesTable {
   created_at: CreatedAt;
 }
 
+export type PointOfSaleStatus = 'ATIVO' | 'INATIVO';
+
 export interface PointsOfSaleTable {
   id: Generated<number>;
   company_id: number;
   nome: string;
+  /** Upper case, unique per company whatever the case typed (migration 021). */
   codigo: string;
+  /** The address (migration 021): null on rows made before it until someone edits them. */
+  cep: ColumnType<string | null, string | null | undefined, string | null>;
+  logradouro: ColumnType<string | null, string | null | undefined, string | null>;
+  numero: ColumnType<string | null, string | null | undefined, string | null>;
+  complemento: ColumnType<string | null, string | null | undefined, string | null>;
+  bairro: ColumnType<string | null, string | null | undefined, string | null>;
+  cidade: ColumnType<string | null, string | null | undefined, string | null>;
+  uf: ColumnType<string | null, string | null | undefined, string | null>;
+  /** INATIVO: no new sales nor sellers; its history stays (migration 021). */
+  status: ColumnType<PointOfSaleStatus, PointOfSaleStatus | undefined, PointOfSaleStatus>;
   created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface UsersTable {

@@ -1,5 +1,6 @@
 import type { DB } from './index';
 import type { V2ProfileCode } from './schema';
+import type { PointOfSaleAddress } from '../../lib/points-of-sale';
 import { hashPassword } from '../auth/passwords';
 import { SIMULATOR_CODES } from '../../lib/simulators';
 import { offerOperation, SIMULATOR_OFFER_SUFFIXES, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
@@ -28,6 +29,46 @@ export const DEMO_COMPANIES = {
     tipo: 'SUBSTABELECIDO',
   },
 } as const;
+
+/** Where the demo companies sell (decision 051): Horizonte's two shops and Vale Verde's agency. */
+const DEMO_POINTS_OF_SALE: ({ company: keyof typeof DEMO_COMPANIES; nome: string; codigo: string } & PointOfSaleAddress)[] = [
+  {
+    company: 'parceiro',
+    nome: 'Loja Centro — São Paulo',
+    codigo: 'PV-0001',
+    cep: '01002000',
+    logradouro: 'Rua Direita',
+    numero: '250',
+    complemento: 'Loja 3',
+    bairro: 'Sé',
+    cidade: 'São Paulo',
+    uf: 'SP',
+  },
+  {
+    company: 'parceiro',
+    nome: 'Loja Savassi — Belo Horizonte',
+    codigo: 'PV-0002',
+    cep: '30130151',
+    logradouro: 'Rua Pernambuco',
+    numero: '1000',
+    complemento: '',
+    bairro: 'Savassi',
+    cidade: 'Belo Horizonte',
+    uf: 'MG',
+  },
+  {
+    company: 'substabelecido',
+    nome: 'Agência Vale Verde — Campinas',
+    codigo: 'VV-0001',
+    cep: '13012100',
+    logradouro: 'Avenida Francisco Glicério',
+    numero: '1000',
+    complemento: 'Sala 12',
+    bairro: 'Centro',
+    cidade: 'Campinas',
+    uf: 'SP',
+  },
+];
 
 const V1_GROUPS: {
   nome: string;
@@ -257,10 +298,7 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
 
     const pointsOfSale = await trx
       .insertInto('points_of_sale')
-      .values([
-        { company_id: parceiro.id, nome: 'Loja Centro — São Paulo', codigo: 'PV-0001' },
-        { company_id: parceiro.id, nome: 'Loja Savassi — Belo Horizonte', codigo: 'PV-0002' },
-      ])
+      .values(DEMO_POINTS_OF_SALE.map(({ company, ...point }) => ({ ...point, company_id: companyIds[company] })))
       .returning(['id', 'codigo'])
       .execute();
     const pointOfSaleIds = new Map(pointsOfSale.map((p) => [p.codigo, p.id]));

@@ -22,6 +22,7 @@ import {
 } from '../../lib/metrics';
 import type { Cents } from '../../lib/products/types';
 import { soldWithin } from './scope';
+import { pointOfSaleByCode } from '../../lib/points-of-sale';
 
 /*
  * Sales metrics and targets (issue 15, decision 043): a year of what the scope sold, read from the
@@ -36,7 +37,8 @@ const monthOfColumn = (column: string) => sql<string>`to_char(${sql.ref(column)}
 
 export interface MetricsOptions {
   companies: { id: number; cnpj: string; name: string }[];
-  pointsOfSale: { id: number; code: string; name: string; companyId: number }[];
+  /** Inactive ones too: their history stays in the figures (decision 051). */
+  pointsOfSale: { id: number; code: string; name: string; companyId: number; active: boolean }[];
   sellers: { id: number; name: string; companyId: number }[];
 }
 
@@ -50,7 +52,7 @@ export async function metricsOptions(db: DB, scope: Scope): Promise<MetricsOptio
   const { rows } = await sql<MetricsOptions>`select
     coalesce((select json_agg(json_build_object('id', c.id, 'cnpj', c.cnpj, 'name', c.nome_fantasia) order by c.nome_fantasia)
       from companies c where ${within('c.id')}), '[]') as "companies",
-    coalesce((select json_agg(json_build_object('id', p.id, 'code', p.codigo, 'name', p.nome, 'companyId', p.company_id) order by p.codigo)
+    coalesce((select json_agg(json_build_object('id', p.id, 'code', p.codigo, 'name', p.nome, 'companyId', p.company_id, 'active', p.status = 'ATIVO') order by p.codigo)
       from points_of_sale p where ${within('p.company_id')}), '[]') as "pointsOfSale",
     coalesce((select json_agg(json_build_object('id', u.id, 'name', u.nome, 'companyId', u.company_id) order by u.nome)
       from users u where u.company_id is not null and u.status <> 'INATIVO' and ${within('u.company_id')}), '[]') as "sellers"`.execute(db);
@@ -74,12 +76,14 @@ export function resolveFilters(
   const errors: Record<string, string[]> = {};
   const company = filters.empresa ? options.companies.find((c) => c.cnpj === filters.empresa) : undefined;
   if (filters.empresa && !company) errors.empresa = [METRICS_MESSAGES.empresa];
-  const point = filters.pontoVenda ? options.pointsOfSale.find((p) => p.code === filters.pontoVenda) : undefined;
-  if (filters.pontoVenda && !point) errors.pontoVenda = [METRICS_MESSAGES.pontoVenda];
+  const point = filters.pontoVenda ? pointOfSaleByCode(options.pointsOfSale, filters.pontoVenda, company?.id) : undefined;
+  if (point === 'ambiguous') errors.pontoVenda = [METRICS_MESSAGES.pontoVendaAmbiguo];
+  else if (filters.pontoVenda && !point) errors.pontoVenda = [METRICS_MESSAGES.pontoVenda];
   const seller = filters.vendedor ? options.sellers.find((s) => s.id === filters.vendedor) : undefined;
   if (filters.vendedor && !seller) errors.vendedor = [METRICS_MESSAGES.vendedor];
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, value: { companyId: company?.id, pointOfSaleId: point?.id, sellerId: seller?.id, product: filters.produto } };
+  const pointOfSaleId = point === 'ambiguous' ? undefined : point?.id;
+  return { ok: true, value: { companyId: company?.id, pointOfSaleId, sellerId: seller?.id, product: filters.produto } };
 }
 
 /** A sale (a policy or a quote, by its alias) within the scope and the filters. */
@@ -348,7 +352,10 @@ export async function saveTarget(
       const company = options.companies.find((c) => c.cnpj === input.alvo.replace(/[./-]/g, '').toUpperCase());
       return company && { id: company.id, companyId: company.id };
     },
-    ponto_venda: () => options.pointsOfSale.find((p) => p.code === input.alvo.toUpperCase()),
+    ponto_venda: () => {
+      const point = pointOfSaleByCode(options.pointsOfSale, input.alvo);
+      return point === 'ambiguous' ? undefined : point;
+    },
     vendedor: () => options.sellers.find((s) => String(s.id) === input.alvo),
   };
   const subject = subjects[input.nivel]();

@@ -27,6 +27,8 @@ import {
 } from '../../lib/sales-reports';
 import { adoptFile, storedPath } from '../files';
 import { saleMatches, type MetricsOptions, type ResolvedFilters } from './metrics';
+import { pointOfSaleByCode } from '../../lib/points-of-sale';
+import { METRICS_MESSAGES } from '../../lib/metrics';
 
 /*
  * Sales reports (issue 15, decision 042): asked for on a page, generated in the background by the job
@@ -71,8 +73,10 @@ export async function requestReport(
   const errors: Record<string, string[]> = {};
   const company = request.empresa ? options.companies.find((c) => c.cnpj === request.empresa) : undefined;
   if (request.empresa && !company) errors.empresa = [REPORT_MESSAGES.empresa];
-  const point = request.pontoVenda ? options.pointsOfSale.find((p) => p.code === request.pontoVenda) : undefined;
-  if (request.pontoVenda && !point) errors.pontoVenda = [REPORT_MESSAGES.pontoVenda];
+  const found = request.pontoVenda ? pointOfSaleByCode(options.pointsOfSale, request.pontoVenda, company?.id) : undefined;
+  if (found === 'ambiguous') errors.pontoVenda = [METRICS_MESSAGES.pontoVendaAmbiguo];
+  else if (request.pontoVenda && !found) errors.pontoVenda = [REPORT_MESSAGES.pontoVenda];
+  const point = found === 'ambiguous' ? undefined : found;
   const seller = request.vendedor !== undefined ? options.sellers.find((s) => s.id === request.vendedor) : undefined;
   if (request.vendedor !== undefined && !seller) errors.vendedor = [REPORT_MESSAGES.vendedor];
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -102,7 +102,7 @@ export async function listUsers(db: Db, actor: Actor, filters: UserListFilters, 
 export interface CompanyOption extends CompanyFact {
   cnpj: string;
   nome: string;
-  pontosVenda: { id: number; nome: string; codigo: string }[];
+  pontosVenda: { id: number; nome: string; codigo: string; ativo: boolean }[];
 }
 
 /** The companies the actor manages (every one for the admin group and ADMIN), with their points of sale. */
@@ -117,7 +117,7 @@ export async function companyOptions(db: Db, actor: Actor): Promise<CompanyOptio
       ? []
       : await db
           .selectFrom('points_of_sale')
-          .select(['id', 'company_id', 'nome', 'codigo'])
+          .select(['id', 'company_id', 'nome', 'codigo', 'status'])
           .where(
             'company_id',
             'in',
@@ -130,7 +130,9 @@ export async function companyOptions(db: Db, actor: Actor): Promise<CompanyOptio
     cnpj: r.cnpj,
     nome: r.razao_social,
     tipo: r.tipo,
-    pontosVenda: points.filter((p) => p.company_id === r.id).map((p) => ({ id: p.id, nome: p.nome, codigo: p.codigo })),
+    pontosVenda: points
+      .filter((p) => p.company_id === r.id)
+      .map((p) => ({ id: p.id, nome: p.nome, codigo: p.codigo, ativo: p.status === 'ATIVO' })),
   }));
 }
 
@@ -282,7 +284,7 @@ const USER_CHANGE_LOCK = 460_016;
  * such changes run one at a time across every instance, so the last-administrator rules, read inside
  * it, cannot be beaten by two administrators deactivating each other at the same moment.
  */
-function inUserChange<T>(db: Db, change: (trx: Db) => Promise<T>): Promise<T> {
+export function inUserChange<T>(db: Db, change: (trx: Db) => Promise<T>): Promise<T> {
   return uniqueAsConflict(
     db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${USER_CHANGE_LOCK})`.execute(trx);
@@ -403,7 +405,7 @@ const storedStatus = (form: FormStatus, hasPassword: boolean): UserStatus => {
 };
 
 /** Lists what changed between two records, by field name, for the access log (never a CPF or a password). */
-function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string {
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string {
   const keys = Object.keys(after).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   return keys.length > 0 ? `campos: ${keys.join(', ')}` : 'sem alterações';
 }
@@ -523,7 +525,7 @@ async function resolveLink(
   link: LinkData,
 ): Promise<{
   companies: CompanyFact[];
-  pointOfSale: { id: number; companyId: number } | null;
+  pointOfSale: { id: number; companyId: number; active: boolean } | null;
   permissionGroup: { id: number; companyId: number; operations: string[] } | null;
   errors: FieldErrors;
 }> {
@@ -531,15 +533,18 @@ async function resolveLink(
   const cnpjs = [...new Set(link.empresas)];
   const rows = cnpjs.length ? await db.selectFrom('companies').select(['id', 'cnpj', 'tipo']).where('cnpj', 'in', cnpjs).execute() : [];
   if (rows.length !== cnpjs.length) errors.empresas = [USER_ADMIN_MESSAGES.company];
-  let pointOfSale: { id: number; companyId: number } | null = null;
+  let pointOfSale: { id: number; companyId: number; active: boolean } | null = null;
   if (link.pontoVenda) {
+    // Shared lock: a point of sale being deactivated meanwhile (which locks it for update) is read
+    // after that commits, so no user is put at a point of sale deactivated under them (decision 051).
     const pv = await db
       .selectFrom('points_of_sale')
-      .select(['id', 'company_id'])
+      .select(['id', 'company_id', 'status'])
       .where('id', '=', Number(link.pontoVenda))
+      .forShare()
       .executeTakeFirst();
     if (!pv) errors.pontoVenda = [USER_ADMIN_MESSAGES.pointOfSale];
-    else pointOfSale = { id: pv.id, companyId: pv.company_id };
+    else pointOfSale = { id: pv.id, companyId: pv.company_id, active: pv.status === 'ATIVO' };
   }
   let permissionGroup: { id: number; companyId: number; operations: string[] } | null = null;
   if (link.grupoPermissao) {
@@ -589,6 +594,7 @@ async function checkV2(db: Db, actor: V2Actor, change: V2Change, before?: UserRe
       operations: change.vinculo.operacoes,
       companies: link.companies,
       pointOfSaleCompanyId: link.pointOfSale?.companyId ?? null,
+      pointOfSaleInactive: link.pointOfSale ? !link.pointOfSale.active && link.pointOfSale.id !== before?.pointOfSaleId : false,
       permissionGroup: link.permissionGroup,
     },
     before,

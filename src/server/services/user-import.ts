@@ -143,7 +143,7 @@ const managedOf = (u: Existing): ManagedUser => ({
 async function lookups(db: DB) {
   const [companies, points, permissionGroups, groups] = await Promise.all([
     db.selectFrom('companies').select(['id', 'cnpj', 'tipo']).execute(),
-    db.selectFrom('points_of_sale').select(['id', 'company_id', 'codigo']).execute(),
+    db.selectFrom('points_of_sale').select(['id', 'company_id', 'codigo', 'status']).execute(),
     db
       .selectFrom('v2_permission_groups as g')
       .select([
@@ -214,6 +214,7 @@ function judge(
       operations: row.vinculo.operacoes,
       companies: companies.filter((c) => c !== undefined).map((c) => ({ id: c.id, tipo: c.tipo })),
       pointOfSaleCompanyId: point?.company_id ?? null,
+      pointOfSaleInactive: point ? point.status !== 'ATIVO' && byEmail?.point_of_sale_id !== point.id : false,
       permissionGroup: group ? { companyId: group.company_id, operations: group.operations } : null,
     },
     before,
