@@ -83,7 +83,7 @@ describe('reading the hierarchy', () => {
     const { status, json } = await call('GET', '/api/plataforma/v1/hierarquia', { headers: as(tokens.admin) });
     expect(status, JSON.stringify(json)).toBe(200);
     const tree = json.resultado.arvore as HierarchyJson;
-    expect(tree).toMatchObject({ tipo: 'seguradora', contagens: { parceiros: 1, substabelecidos: 1, pontosDeVenda: 2 } });
+    expect(tree).toMatchObject({ tipo: 'seguradora', contagens: { parceiros: 1, substabelecidos: 1, pontosDeVenda: 3 } });
     const total = await db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -151,7 +151,8 @@ describe('reading the hierarchy', () => {
     const path = nodes(byMail.arvore).map((n) => n.tipo);
     expect(path).toEqual(['seguradora', 'canal', 'empresa', 'ponto-venda', 'usuario']);
     expect((await search('33.444.555/0001-81')).resultados).toBe(1);
-    expect((await search('vale verde')).resultados).toBe(1);
+    // The company and its agency (VV-0001, "Agência Vale Verde").
+    expect((await search('vale verde')).resultados).toBe(2);
     expect(
       nodes((await search('VAREJO')).arvore)
         .filter((n) => n.resultadoBusca)
@@ -345,7 +346,7 @@ describe('a large hierarchy', () => {
     expect(all.length).toBeGreaterThan(550);
     expect(view.root.counts.parceiros).toBe(61);
     expect(view.root.counts.substabelecidos).toBe(61);
-    expect(view.root.counts.pontosDeVenda).toBe(122);
+    expect(view.root.counts.pontosDeVenda).toBe(123);
     const grande = all.filter((n) => n.kind === 'canal' && n.channel.codigo.startsWith('grande-'));
     expect(grande.reduce((sum, n) => sum + n.counts.usuarios, 0)).toBe(300);
     // A search over it: one statement more for nothing, the same four.
