@@ -81,7 +81,8 @@ const sessionOf = async (email: string): Promise<PortalSession> => {
   const viewer = await viewerByEmail(db, email);
   return viewer.generation === 'v1' ? { v1: viewer.user } : { v2: viewer.user };
 };
-const lastId = async () => (await db.selectFrom('access_events').select(sql<number>`coalesce(max(id), 0)::int`.as('id')).executeTakeFirstOrThrow()).id;
+const lastId = async () =>
+  (await db.selectFrom('access_events').select(sql<number>`coalesce(max(id), 0)::int`.as('id')).executeTakeFirstOrThrow()).id;
 const rowsAfter = (id: number) => db.selectFrom('access_events').selectAll().where('id', '>', id).orderBy('id').execute();
 
 /** What `action` wrote to the log (it answers whatever it answers). */
@@ -135,7 +136,8 @@ describe('retention', () => {
     sql`insert into access_events (event, generation, email, ip, created_at)
         select 'LOGIN', 'v2', ${email}, '10.9.9.9', ${when}::timestamptz from generate_series(1, ${count})`.execute(db);
   const countOf = async (email: string) =>
-    (await db.selectFrom('access_events').select(sql<number>`count(*)::int`.as('n')).where('email', '=', email).executeTakeFirstOrThrow()).n;
+    (await db.selectFrom('access_events').select(sql<number>`count(*)::int`.as('n')).where('email', '=', email).executeTakeFirstOrThrow())
+      .n;
 
   it('the purge deletes what is older than the retention and keeps the rest', async () => {
     await insertAt('velho@retencao.demo', daysBefore(366), 3);
@@ -180,8 +182,15 @@ describe('each view of an insured’s data writes one row naming its record', ()
       'the policy’s PDF',
       async () =>
         expect(
-          (await policyPdfResponse(db, await viewerByEmail(db, PARTNER), { type: 'apolice', nrApolice: sale.nrApolice, parcela: null }, new Date(), IP))
-            ?.status,
+          (
+            await policyPdfResponse(
+              db,
+              await viewerByEmail(db, PARTNER),
+              { type: 'apolice', nrApolice: sale.nrApolice, parcela: null },
+              new Date(),
+              IP,
+            )
+          )?.status,
         ).toBe(200),
       { event: EXPORT, registro_tipo: 'APOLICE', detalhe: 'PDF da apólice' },
     ],
@@ -189,8 +198,15 @@ describe('each view of an insured’s data writes one row naming its record', ()
       'a boleto’s PDF',
       async () =>
         expect(
-          (await policyPdfResponse(db, await viewerByEmail(db, PARTNER), { type: 'boleto', nrApolice: sale.nrApolice, parcela: '1' }, new Date(), IP))
-            ?.status,
+          (
+            await policyPdfResponse(
+              db,
+              await viewerByEmail(db, PARTNER),
+              { type: 'boleto', nrApolice: sale.nrApolice, parcela: '1' },
+              new Date(),
+              IP,
+            )
+          )?.status,
         ).toBe(200),
       { event: EXPORT, registro_tipo: 'APOLICE', detalhe: 'PDF do boleto: parcela 1' },
     ],
@@ -209,20 +225,33 @@ describe('each view of an insured’s data writes one row naming its record', ()
       'a cancellation step',
       async () =>
         expect(
-          (await routeCancellation('v2', await sessionOf(PARTNER), 'motivo', new URLSearchParams({ contratacao: String(sale.idContratacao) }), IP)).kind,
+          (
+            await routeCancellation(
+              'v2',
+              await sessionOf(PARTNER),
+              'motivo',
+              new URLSearchParams({ contratacao: String(sale.idContratacao) }),
+              IP,
+            )
+          ).kind,
         ).toBe('step'),
       { event: VIEW, registro_tipo: 'APOLICE', detalhe: 'Cancelamento da apólice: etapa Motivo' },
     ],
     [
       'the 2ª via search',
       async () =>
-        expect((await boletoPage(await sessionOf(PARTNER), new URLSearchParams({ nrApolice: sale.nrApolice }), IP)).result?.content.length).toBeGreaterThan(0),
+        expect(
+          (await boletoPage(await sessionOf(PARTNER), new URLSearchParams({ nrApolice: sale.nrApolice }), IP)).result?.content.length,
+        ).toBeGreaterThan(0),
       { event: VIEW, registro_tipo: 'APOLICE', detalhe: 'Busca de 2ª via de boleto: busca por apólice' },
     ],
     [
       'the partner admin’s look at a seller’s quote page',
       async () => {
-        const passo = stepPath('v2', 'residencial', 'resumo', sale.nrCotacao, { action: 'visualizar', sent: true }).replace('/v2/simulador-residencial/', '');
+        const passo = stepPath('v2', 'residencial', 'resumo', sale.nrCotacao, { action: 'visualizar', sent: true }).replace(
+          '/v2/simulador-residencial/',
+          '',
+        );
         const viewer = await viewerByEmail(db, PARTNER_ADMIN);
         expect((await routeSimulator(db, viewer, { linha: 'residencial', passo }, {} as never, { ip: IP })).kind).toBe('render');
       },
@@ -238,32 +267,53 @@ describe('each view of an insured’s data writes one row naming its record', ()
     // The company the viewer acts for: the seller's own; the partner admin's chosen one.
     const viewer = await viewerByEmail(db, rows[0]!.email);
     const acting = viewer.generation === 'v2' ? viewer.user.cdCnpjEmpresa : null;
-    const company = acting ? (await db.selectFrom('companies').select('id').where('cnpj', '=', acting).executeTakeFirstOrThrow()).id : horizonte;
+    const company = acting
+      ? (await db.selectFrom('companies').select('id').where('cnpj', '=', acting).executeTakeFirstOrThrow()).id
+      : horizonte;
     expect(rows[0]!.company_id).toBe(company);
   });
 
   it('the quote and proposal PDFs name the quote and the proposal', async () => {
     const quote = await written(async () => expect((await pdfOf(PARTNER, 'cotacao', sale.nrCotacao)).status).toBe(200));
-    expect(quote).toMatchObject([{ event: EXPORT, registro_tipo: 'COTACAO', registro: sale.nrCotacao, detalhe: 'PDF da cotação', user_id: await userId(PARTNER) }]);
+    expect(quote).toMatchObject([
+      { event: EXPORT, registro_tipo: 'COTACAO', registro: sale.nrCotacao, detalhe: 'PDF da cotação', user_id: await userId(PARTNER) },
+    ]);
     const proposal = await written(async () => expect((await pdfOf(PARTNER, 'proposta', sale.nrCotacao)).status).toBe(200));
-    expect(proposal).toMatchObject([{ event: EXPORT, registro_tipo: 'PROPOSTA', registro: sale.nrProposta, detalhe: `PDF da proposta: cotação ${sale.nrCotacao}` }]);
+    expect(proposal).toMatchObject([
+      { event: EXPORT, registro_tipo: 'PROPOSTA', registro: sale.nrProposta, detalhe: `PDF da proposta: cotação ${sale.nrCotacao}` },
+    ]);
   });
 
   it('the seller filling in their own quote writes nothing; another’s quote read through the API writes one row', async () => {
-    const passo = stepPath('v2', 'residencial', 'resumo', sale.nrCotacao, { action: 'visualizar', sent: true }).replace('/v2/simulador-residencial/', '');
+    const passo = stepPath('v2', 'residencial', 'resumo', sale.nrCotacao, { action: 'visualizar', sent: true }).replace(
+      '/v2/simulador-residencial/',
+      '',
+    );
     const own = await written(async () =>
-      expect((await routeSimulator(db, await viewerByEmail(db, PARTNER), { linha: 'residencial', passo }, {} as never, { ip: IP })).kind).toBe('render'),
+      expect(
+        (await routeSimulator(db, await viewerByEmail(db, PARTNER), { linha: 'residencial', passo }, {} as never, { ip: IP })).kind,
+      ).toBe('render'),
     );
     expect(own).toEqual([]);
     const mine = await written(async () =>
-      expect((await call('GET', `/api/bff/v1/cotacoes/${sale.nrCotacao}`, { headers: { authtoken: await tokenOf(PARTNER) } })).status).toBe(200),
+      expect((await call('GET', `/api/bff/v1/cotacoes/${sale.nrCotacao}`, { headers: { authtoken: await tokenOf(PARTNER) } })).status).toBe(
+        200,
+      ),
     );
     expect(mine.filter((r) => r.event.startsWith('DADOS'))).toEqual([]);
     const other = await written(async () =>
-      expect((await call('GET', `/api/bff/v1/cotacoes/${sale.nrCotacao}`, { headers: { authtoken: await tokenOf(PARTNER_ADMIN) } })).status).toBe(200),
+      expect(
+        (await call('GET', `/api/bff/v1/cotacoes/${sale.nrCotacao}`, { headers: { authtoken: await tokenOf(PARTNER_ADMIN) } })).status,
+      ).toBe(200),
     );
     expect(other.filter((r) => r.event.startsWith('DADOS'))).toMatchObject([
-      { event: VIEW, registro_tipo: 'COTACAO', registro: sale.nrCotacao, detalhe: 'Cotação de outro vendedor: API', user_id: await userId(PARTNER_ADMIN) },
+      {
+        event: VIEW,
+        registro_tipo: 'COTACAO',
+        registro: sale.nrCotacao,
+        detalhe: 'Cotação de outro vendedor: API',
+        user_id: await userId(PARTNER_ADMIN),
+      },
     ]);
   });
 
@@ -289,18 +339,34 @@ describe('each view of an insured’s data writes one row naming its record', ()
       await response.arrayBuffer();
     });
     expect(rows).toMatchObject([
-      { event: EXPORT, registro_tipo: 'DOCUMENTO', registro: String(dado.id), detalhe: `Arquivo do documento: apólice ${sale.nrApolice}`, ip: IP },
+      {
+        event: EXPORT,
+        registro_tipo: 'DOCUMENTO',
+        registro: String(dado.id),
+        detalhe: `Arquivo do documento: apólice ${sale.nrApolice}`,
+        ip: IP,
+      },
     ]);
   });
 
   it('the legacy payments CSV names the period it exported', async () => {
     const rows = await written(async () => {
-      const response = await paymentsExport(await sessionOf('admin@legado.demo'), new URLSearchParams({ de: '2026-01-01', ate: '2026-01-31' }), IP);
+      const response = await paymentsExport(
+        await sessionOf('admin@legado.demo'),
+        new URLSearchParams({ de: '2026-01-01', ate: '2026-01-31' }),
+        IP,
+      );
       expect(response.status).toBe(200);
       await response.text();
     });
     expect(rows).toMatchObject([
-      { event: EXPORT, generation: 'v1', registro_tipo: 'PAGAMENTOS', registro: null, detalhe: 'CSV do relatório de pagamentos: de 01/01/2026 a 31/01/2026' },
+      {
+        event: EXPORT,
+        generation: 'v1',
+        registro_tipo: 'PAGAMENTOS',
+        registro: null,
+        detalhe: 'CSV do relatório de pagamentos: de 01/01/2026 a 31/01/2026',
+      },
     ]);
   });
 
@@ -309,7 +375,13 @@ describe('each view of an insured’s data writes one row naming its record', ()
       expect(await policyPage('v2', await sessionOf('substabelecido@parceiro.demo'), sale.nrApolice, IP)).toBeUndefined();
       expect(await policyPage('v2', await sessionOf(PARTNER), '99999999', IP)).toBeUndefined();
       expect(
-        await policyPdfResponse(db, await viewerByEmail(db, 'vendedor@legado.demo'), { type: 'apolice', nrApolice: sale.nrApolice, parcela: null }, new Date(), IP),
+        await policyPdfResponse(
+          db,
+          await viewerByEmail(db, 'vendedor@legado.demo'),
+          { type: 'apolice', nrApolice: sale.nrApolice, parcela: null },
+          new Date(),
+          IP,
+        ),
       ).toBeUndefined();
       expect((await boletoPage(await sessionOf(PARTNER), new URLSearchParams({ nrApolice: '99999999' }), IP)).result?.content).toEqual([]);
       expect((await pdfOf('substabelecido@parceiro.demo', 'cotacao', sale.nrCotacao)).status).toBe(404);
@@ -328,11 +400,17 @@ describe('each view of an insured’s data writes one row naming its record', ()
 
 describe('sign-in, sign-out, first access and SSO are written once each', () => {
   it('a sign-in, a refused one, and a sign-out (once, however often it is asked)', async () => {
-    const login = await written(() => call('POST', '/api/gateway/login', { body: { userName: 'juliana.costa@parceiro.demo', password: DEMO_PASSWORD } }));
+    const login = await written(() =>
+      call('POST', '/api/gateway/login', { body: { userName: 'juliana.costa@parceiro.demo', password: DEMO_PASSWORD } }),
+    );
     expect(login).toMatchObject([{ event: 'LOGIN', email: 'juliana.costa@parceiro.demo', ip: IP, company_id: horizonte }]);
-    const refused = await written(() => call('POST', '/api/gateway/login', { body: { userName: 'juliana.costa@parceiro.demo', password: 'Errada@2026' } }));
+    const refused = await written(() =>
+      call('POST', '/api/gateway/login', { body: { userName: 'juliana.costa@parceiro.demo', password: 'Errada@2026' } }),
+    );
     expect(refused).toMatchObject([{ event: 'LOGIN_FALHOU', email: 'juliana.costa@parceiro.demo' }]);
-    const { json } = await call('POST', '/api/gateway/login', { body: { userName: 'juliana.costa@parceiro.demo', password: DEMO_PASSWORD } });
+    const { json } = await call('POST', '/api/gateway/login', {
+      body: { userName: 'juliana.costa@parceiro.demo', password: DEMO_PASSWORD },
+    });
     const out = await written(() => call('POST', '/api/auth/v1/logout', { headers: { authtoken: json.token } }));
     expect(out).toMatchObject([{ event: 'LOGOUT', generation: 'v2', email: 'juliana.costa@parceiro.demo', ip: IP }]);
     expect(await written(() => call('POST', '/api/auth/v1/logout', { headers: { authtoken: json.token } }))).toEqual([]);
@@ -341,7 +419,10 @@ describe('sign-in, sign-out, first access and SSO are written once each', () => 
   it('an SSO session: its issue by the ADMIN, then one sign-in by it', async () => {
     const authtoken = await tokenOf(ADMIN);
     const issued = await written(async () => {
-      const { status, json } = await call('POST', '/api/auth/v2/sessao-sso', { body: { email: 'igor.pereira@parceiro.demo' }, headers: { authtoken } });
+      const { status, json } = await call('POST', '/api/auth/v2/sessao-sso', {
+        body: { email: 'igor.pereira@parceiro.demo' },
+        headers: { authtoken },
+      });
       expect(status).toBe(200);
       const id = json.dado.idSessaoSSO as string;
       const used = await written(() => call('GET', `/api/auth/v2/cognito-auth/token/${id}`, { headers: { nmIdSessao: id } }));
@@ -371,12 +452,33 @@ describe('the log’s filters, paging and CSV', () => {
     const rows = [
       // 02:30 UTC on 10/03 is still 09/03 in Brasília.
       { event: 'LOGIN', email: 'igor.pereira@parceiro.demo', user_id: ana, company_id: horizonte, created_at: '2026-03-10T02:30:00Z' },
-      { event: 'USUARIO_BLOQUEADO', email: 'igor.pereira@parceiro.demo', user_id: ana, actor_id: admin, company_id: horizonte, created_at: '2026-03-12T12:00:00Z', detalhe: 'situação: ATIVO → BLOQUEADO' },
-      { event: 'DADOS_SEGURADO_VISUALIZADOS', email: 'igor.pereira@parceiro.demo', user_id: ana, company_id: horizonte, created_at: '2026-03-15T12:00:00Z', registro_tipo: 'APOLICE', registro: '7000001, 7000002', detalhe: 'Consulta de parcelas e pagamentos' },
+      {
+        event: 'USUARIO_BLOQUEADO',
+        email: 'igor.pereira@parceiro.demo',
+        user_id: ana,
+        actor_id: admin,
+        company_id: horizonte,
+        created_at: '2026-03-12T12:00:00Z',
+        detalhe: 'situação: ATIVO → BLOQUEADO',
+      },
+      {
+        event: 'DADOS_SEGURADO_VISUALIZADOS',
+        email: 'igor.pereira@parceiro.demo',
+        user_id: ana,
+        company_id: horizonte,
+        created_at: '2026-03-15T12:00:00Z',
+        registro_tipo: 'APOLICE',
+        registro: '7000001, 7000002',
+        detalhe: 'Consulta de parcelas e pagamentos',
+      },
       { event: 'LOGIN_FALHOU', email: '=HYPERLINK("http://x")@filtro.demo', created_at: '2026-03-20T12:00:00Z' },
       { event: 'LOGIN', email: 'igor.pereira@parceiro.demo', user_id: ana, company_id: horizonte, created_at: '2026-04-01T12:00:00Z' },
     ];
-    for (const row of rows) await db.insertInto('access_events').values({ generation: 'v2', ip: '198.51.100.1', ...row }).execute();
+    for (const row of rows)
+      await db
+        .insertInto('access_events')
+        .values({ generation: 'v2', ip: '198.51.100.1', ...row })
+        .execute();
   });
   const list = (filters: Partial<AccessLogFilters>, page = 1, size = 20) => listAccessLog(db, { ...MARCH, ...filters }, page, size);
   const events = async (filters: Partial<AccessLogFilters>) => (await list(filters)).content.map((r) => r.evento);
@@ -399,14 +501,22 @@ describe('the log’s filters, paging and CSV', () => {
     const first = await list({ usuario: 'igor.pereira' }, 1, 2);
     const second = await list({ usuario: 'igor.pereira' }, 2, 2);
     expect([first.totalElements, first.totalPages, second.page]).toEqual([3, 2, 2]);
-    expect([...first.content, ...second.content].map((r) => r.evento)).toEqual(['DADOS_SEGURADO_VISUALIZADOS', 'USUARIO_BLOQUEADO', 'LOGIN']);
+    expect([...first.content, ...second.content].map((r) => r.evento)).toEqual([
+      'DADOS_SEGURADO_VISUALIZADOS',
+      'USUARIO_BLOQUEADO',
+      'LOGIN',
+    ]);
     expect(first.content[1]).toMatchObject({ autor: 'Carla Mendes (admin@seguradora.demo)', registro: '—' });
   });
 
   it('the page: the ADMIN’s, with its filters shown again; a bad filter is a 400 with pt-BR messages; anyone else is refused', async () => {
     const admin = await sessionOf(ADMIN);
     const page = await accessLogPage(admin, new URL('http://portal.test/v2/log-acesso?usuario=igor.pereira&de=2026-03-01&ate=2026-03-31'));
-    expect(page).toMatchObject({ kind: 'page', status: 200, props: { values: { usuario: 'igor.pereira', de: '2026-03-01', ate: '2026-03-31' } } });
+    expect(page).toMatchObject({
+      kind: 'page',
+      status: 200,
+      props: { values: { usuario: 'igor.pereira', de: '2026-03-01', ate: '2026-03-31' } },
+    });
     if (page.kind !== 'page') throw new Error('page');
     expect(page.props.result?.totalElements).toBe(3);
     expect(page.props.exportHref).toBe('/v2/log-acesso/exportar.csv?usuario=igor.pereira&de=2026-03-01&ate=2026-03-31');
@@ -427,9 +537,15 @@ describe('the log’s filters, paging and CSV', () => {
     const ok = await call('GET', path, { headers: { authtoken: await tokenOf(ADMIN) } });
     expect(ok.status).toBe(200);
     expect(ok.json.dado).toMatchObject({ totalElements: 3, totalPages: 1, page: 1 });
-    expect(ok.json.dado.content[0]).toMatchObject({ evento: 'DADOS_SEGURADO_VISUALIZADOS', registro: 'Apólice 7000001, 7000002', ip: '198.51.100.1' });
+    expect(ok.json.dado.content[0]).toMatchObject({
+      evento: 'DADOS_SEGURADO_VISUALIZADOS',
+      registro: 'Apólice 7000001, 7000002',
+      ip: '198.51.100.1',
+    });
     expect((await call('GET', path, { headers: { authtoken: await tokenOf(PARTNER_ADMIN) } })).status).toBe(403);
-    expect((await call('GET', '/api/bff/v1/log-acesso?evento=nada', { headers: { authtoken: await tokenOf(PARTNER_ADMIN) } })).status).toBe(403);
+    expect((await call('GET', '/api/bff/v1/log-acesso?evento=nada', { headers: { authtoken: await tokenOf(PARTNER_ADMIN) } })).status).toBe(
+      403,
+    );
     expect((await call('GET', path)).status).toBe(401);
     const bad = await call('GET', '/api/bff/v1/log-acesso?de=2025-01-01&ate=2026-06-01', { headers: { authtoken: await tokenOf(ADMIN) } });
     expect(bad.status).toBe(400);
@@ -438,14 +554,23 @@ describe('the log’s filters, paging and CSV', () => {
 
   it('the CSV: every row of the filters, read back with csv-parse; formulas kept as text; the export itself on the log', async () => {
     const before = await lastId();
-    const response = await accessLogExport(await sessionOf(ADMIN), new URL('http://portal.test/v2/log-acesso/exportar.csv?de=2026-03-01&ate=2026-03-31&empresa=&usuario='), IP);
+    const response = await accessLogExport(
+      await sessionOf(ADMIN),
+      new URL('http://portal.test/v2/log-acesso/exportar.csv?de=2026-03-01&ate=2026-03-31&empresa=&usuario='),
+      IP,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="log-de-acesso-2026-03-01-a-2026-03-31.csv"');
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the BOM Excel reads UTF-8 by
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     const records = parse(text, { bom: true, delimiter: ';', columns: true }) as Record<string, string>[];
-    expect(records.map((r) => r['Código do evento'])).toEqual(['LOGIN_FALHOU', 'DADOS_SEGURADO_VISUALIZADOS', 'USUARIO_BLOQUEADO', 'LOGIN']);
+    expect(records.map((r) => r['Código do evento'])).toEqual([
+      'LOGIN_FALHOU',
+      'DADOS_SEGURADO_VISUALIZADOS',
+      'USUARIO_BLOQUEADO',
+      'LOGIN',
+    ]);
     expect(records[0]!.Usuário).toBe(`'=HYPERLINK("http://x")@filtro.demo`);
     expect(records[1]).toMatchObject({
       'Data e hora (Brasília)': '15/03/2026 09:00:00',
@@ -463,8 +588,14 @@ describe('the log’s filters, paging and CSV', () => {
 
   it('the CSV streams past its batches without losing or repeating a row, ties of time included', async () => {
     await sql`insert into access_events (event, generation, email, ip, created_at)
-      select 'LOGIN', 'v1', 'lote' || n || '@csv.demo', '10.1.1.1', '2026-05-05T12:00:00Z'::timestamptz from generate_series(1, 2345) n`.execute(db);
-    const response = await accessLogExport(await sessionOf(ADMIN), new URL('http://portal.test/x?usuario=@csv.demo&de=2026-05-01&ate=2026-05-31'), IP);
+      select 'LOGIN', 'v1', 'lote' || n || '@csv.demo', '10.1.1.1', '2026-05-05T12:00:00Z'::timestamptz from generate_series(1, 2345) n`.execute(
+      db,
+    );
+    const response = await accessLogExport(
+      await sessionOf(ADMIN),
+      new URL('http://portal.test/x?usuario=@csv.demo&de=2026-05-01&ate=2026-05-31'),
+      IP,
+    );
     const records = parse(await response.text(), { bom: true, delimiter: ';', columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(2345);
     expect(new Set(records.map((r) => r.Usuário)).size).toBe(2345);
@@ -483,9 +614,23 @@ describe('the log’s filters, paging and CSV', () => {
 describe('random input', () => {
   const value = fc.oneof(
     hostileText(),
-    fc.constantFrom('', 'LOGIN', 'login', 'DADOS_SEGURADO_VISUALIZADOS', '2026-03-01', '2026-02-30', '2025-01-01', '1000001', '11222333000181', '0', '2'),
+    fc.constantFrom(
+      '',
+      'LOGIN',
+      'login',
+      'DADOS_SEGURADO_VISUALIZADOS',
+      '2026-03-01',
+      '2026-02-30',
+      '2025-01-01',
+      '1000001',
+      '11222333000181',
+      '0',
+      '2',
+    ),
   );
-  const query = fc.dictionary(fc.constantFrom('usuario', 'empresa', 'evento', 'registro', 'de', 'ate', 'pagina', 'outro'), value, { maxKeys: 7 });
+  const query = fc.dictionary(fc.constantFrom('usuario', 'empresa', 'evento', 'registro', 'de', 'ate', 'pagina', 'outro'), value, {
+    maxKeys: 7,
+  });
   const urlOf = (fields: Record<string, string>) => {
     const params = new URLSearchParams();
     for (const [key, v] of Object.entries(fields)) params.append(key, v);
@@ -540,11 +685,15 @@ describe('what the log holds', () => {
   it('the pages that log a view never opt into the viewer memo (each view must reach the log)', () => {
     const sources = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : [join(dir, e.name)]));
-    const logging = sources('src').filter((file) => /recordDataAccess|recordDocumentDownload|recordInsuredLinkAccess/.test(readFileSync(file, 'utf8')));
+    const logging = sources('src').filter((file) =>
+      /recordDataAccess|recordDocumentDownload|recordInsuredLinkAccess/.test(readFileSync(file, 'utf8')),
+    );
     expect(logging.length).toBeGreaterThan(10);
     for (const file of logging) expect(readFileSync(file, 'utf8'), file).not.toMatch(/VIEWER_MEMO_HEADER|viewerOnly/);
     // The memo's only takers: the homes and the BFF's user call.
-    const takers = sources('src').filter((file) => !/viewer-memo\.ts$|router\.ts$/.test(file) && /VIEWER_MEMO_HEADER|viewerOnly: true/.test(readFileSync(file, 'utf8')));
+    const takers = sources('src').filter(
+      (file) => !/viewer-memo\.ts$|router\.ts$/.test(file) && /VIEWER_MEMO_HEADER|viewerOnly: true/.test(readFileSync(file, 'utf8')),
+    );
     expect(takers.map((file) => file.split('/').at(-1)).sort()).toEqual(['HomePage.astro', 'bff.ts']);
   });
 });
