@@ -20,7 +20,7 @@ const shoot = (page: Page, name: string) => screenshotsAt(page, 'access-log-scre
 async function filter(page: Page, values: { usuario?: string; evento?: string; registro?: string }) {
   await page.getByLabel('Usuário (nome ou e-mail)').fill(values.usuario ?? '');
   await page.getByLabel('Evento').selectOption({ label: values.evento ?? 'Todos' });
-  await page.getByLabel('Registro (nº da apólice, cotação, documento…)').fill(values.registro ?? '');
+  await page.getByLabel('Registro (número)').fill(values.registro ?? '');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await expect(page.getByTestId('log-acesso')).toBeVisible();
 }
