@@ -191,8 +191,8 @@ export async function issueSimulatorToken(db: DB, user: User, v2Session: { id: n
   return createSession(db, user.id, 'simulador', v2Session);
 }
 
-/** An SSO session id for a v2 user, to be opened once at /v2/login/session/{id} within minutes. */
 /**
+ * An SSO session id for a v2 user, to be opened once at /v2/login/session/{id} within minutes.
  * `issuer`: the ADMIN who asked for it, logged as the row's author — none when a local script asked
  * with the operations key (npm run sso-link).
  */
