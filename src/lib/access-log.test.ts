@@ -102,6 +102,8 @@ describe('the filters', () => {
     expect(parse('registro=1%3B+drop')).toMatchObject({ ok: false, errors: { registro: [expect.stringContaining('só o número')] } });
     expect(parse('pagina=0')).toEqual({ ok: false, errors: { pagina: ['Página inválida.'] } });
     expect(parse(`usuario=${'a'.repeat(121)}`)).toMatchObject({ ok: false, errors: { usuario: [expect.stringContaining('120')] } });
+    // Text the database cannot hold is refused here, whatever reached the page (the request pipeline refuses it first).
+    expect(parse('empresa=a%00b')).toMatchObject({ ok: false, errors: { empresa: [expect.stringContaining('caractere não permitido')] } });
   });
 
   it('the address keeps the filters given and leaves blanks and page 1 out', () => {

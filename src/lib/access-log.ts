@@ -3,6 +3,7 @@ import { addDays } from './calendar';
 import { formatDateTimeSeconds, formatIsoDate } from './format';
 import { isoDateField, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { lastDayOfPeriod } from './payments';
+import { isStorableText } from './storable-text';
 import { formatCnpj } from './validators';
 
 /*
@@ -132,13 +133,16 @@ export const ACCESS_LOG_MESSAGES = {
   order: 'A data final não pode ser anterior à data inicial.',
   tooLong: 'O período pode ter no máximo 1 ano: diminua o intervalo.',
   page: 'Página inválida.',
+  unstorable: 'Texto com caractere não permitido (caractere nulo ou Unicode inválido).',
 } as const;
 
 /** The query-string fields of the log, in the order the form shows them. */
 export const ACCESS_LOG_FIELDS = ['usuario', 'empresa', 'evento', 'registro', 'de', 'ate'] as const;
 export type AccessLogField = (typeof ACCESS_LOG_FIELDS)[number];
 
-const boundedText = (max: number, message: string) => z.string({ error: message }).check(z.maxLength(max, message));
+/** Free text of a filter: at most `max` characters, none the database cannot hold (a NUL, a lone surrogate). */
+const boundedText = (max: number, message: string) =>
+  z.string({ error: message }).check(z.maxLength(max, message), z.refine(isStorableText, ACCESS_LOG_MESSAGES.unstorable));
 
 /** The log's query as filters: every text trimmed, a blank one no filter, the period in Brasília days. */
 export function accessLogQuerySchema(today: string) {

@@ -25,6 +25,8 @@ import { JOBS } from '../../src/server/jobs';
 import { stepPath } from '../../src/lib/quote-flow';
 import { isAccessEvent, type AccessLogFilters } from '../../src/lib/access-log';
 import { digitsOnly } from '../../src/lib/validators';
+import { brasiliaDay } from '../../src/lib/format';
+import { now } from '../../src/server/clock';
 
 /**
  * The access log (issue 17, decision 049) against a real database: the table refuses every change
@@ -349,6 +351,40 @@ describe('each view of an insured’s data writes one row naming its record', ()
     ]);
   });
 
+  it('the policy opened with the link e-mailed to the insured: no user, the policy and the address', async () => {
+    const { GET } = await import('../../src/pages/apolice-digital/[token]');
+    const queued = await db
+      .selectFrom('emails')
+      .select('segredos')
+      .where('template', '=', 'apolice-emitida-segurado')
+      .where('subject', 'like', `%${sale.nrApolice}%`)
+      .executeTakeFirstOrThrow();
+    const secrets = (typeof queued.segredos === 'string' ? JSON.parse(queued.segredos) : queued.segredos) as Record<string, string>;
+    const token = /apolice-digital\/([\w-]{43})$/.exec(secrets.link ?? '')![1]!;
+    const rows = await written(async () => {
+      const response = (await GET({
+        params: { token },
+        locals: { client: { ip: IP } },
+        rewrite: async () => new Response(null, { status: 404 }),
+      } as never)) as Response;
+      expect(response.status).toBe(200);
+    });
+    expect(rows).toMatchObject([
+      {
+        event: EXPORT,
+        user_id: null,
+        email: '',
+        registro_tipo: 'APOLICE',
+        registro: sale.nrApolice,
+        ip: IP,
+        detalhe: 'PDF da apólice aberto pelo link enviado ao segurado',
+      },
+    ]);
+    const today = brasiliaDay(now());
+    const shown = await listAccessLog(db, { registro: sale.nrApolice, evento: EXPORT, de: today, ate: today }, 1, 1);
+    expect(shown.content[0]).toMatchObject({ usuario: '—', empresa: null, detalhe: 'PDF da apólice aberto pelo link enviado ao segurado' });
+  });
+
   it('the legacy payments CSV names the period it exported', async () => {
     const rows = await written(async () => {
       const response = await paymentsExport(
@@ -626,6 +662,7 @@ describe('random input', () => {
       '11222333000181',
       '0',
       '2',
+      'a\u0000b', // the database holds no NUL: refused as a filter, never sent to a query
     ),
   );
   const query = fc.dictionary(fc.constantFrom('usuario', 'empresa', 'evento', 'registro', 'de', 'ate', 'pagina', 'outro'), value, {
