@@ -31,6 +31,8 @@ const ACCOUNTS = {
     body: { userName: 'parceiro.admin@parceiro.demo', password: PASSWORD },
     simulatorToken: { nome: 'Daniel Souza', email: 'parceiro.admin@parceiro.demo' },
   },
+  // The insurer's ADMIN, with the user name alone as its login screen sends it (SPEC §6): Gestão › Log de Acesso.
+  admin: { path: '/api/gateway/login', body: { userName: 'admin', password: PASSWORD } },
 };
 
 // JS budgets (gzip) by what the page hydrates, each with its reason (the report shows both; raising
@@ -72,6 +74,8 @@ const ROUTES = [
   { path: '/v2/usuario/importacao/upload', island: 'csvPreview', account: 'parceiroAdmin' },
   // Points of sale: a plain list, the shell's JavaScript only.
   { path: '/v2/ponto-venda/consulta', island: 'shell', account: 'parceiroAdmin' },
+  // The access log (issue 17): a plain GET form and a server-rendered table, the shell's JavaScript only.
+  { path: '/v2/log-acesso', island: 'shell', account: 'admin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -11,6 +11,19 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
 /** '22/11/2026 14:05' — the form of `dataUltimoAcessoFormatada`. */
 export const formatDateTime = (date: Date): string => dateTime.format(date).replace(', ', ' ');
 
+const dateTimeSeconds = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** '22/11/2026 14:05:09' in Brasília time: when a second matters (the access log). */
+export const formatDateTimeSeconds = (date: Date): string => dateTimeSeconds.format(date).replace(', ', ' ');
+
 const dateOnly = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric' });
 
 /** '22/11/2026' in Brasília time. */

@@ -65,3 +65,18 @@ describe('CLOCK_OFFSET_DAYS', () => {
     expect((await configWith({ PORTAL_ENV: 'PRD', CLOCK_OFFSET_DAYS: '0' })).CLOCK_OFFSET_DAYS).toBe(0);
   });
 });
+
+describe('ACCESS_LOG_RETENTION_DAYS', () => {
+  it('keeps a year by default, or the days given', async () => {
+    vi.stubEnv('ACCESS_LOG_RETENTION_DAYS', undefined as unknown as string);
+    expect((await configWith({})).ACCESS_LOG_RETENTION_DAYS).toBe(365);
+    expect((await configWith({ ACCESS_LOG_RETENTION_DAYS: '730' })).ACCESS_LOG_RETENTION_DAYS).toBe(730);
+  });
+
+  it('refuses less than the 6 months of the Marco Civil, more than 10 years, or part of a day', async () => {
+    await expect(configWith({ ACCESS_LOG_RETENTION_DAYS: '90' })).rejects.toThrow(/ACCESS_LOG_RETENTION_DAYS: guarde ao menos 183 dias/);
+    await expect(configWith({ ACCESS_LOG_RETENTION_DAYS: '4000' })).rejects.toThrow(/ACCESS_LOG_RETENTION_DAYS: no máximo 3650/);
+    await expect(configWith({ ACCESS_LOG_RETENTION_DAYS: '200.5' })).rejects.toThrow(/ACCESS_LOG_RETENTION_DAYS/);
+    await expect(configWith({ ACCESS_LOG_RETENTION_DAYS: 'um ano' })).rejects.toThrow(/ACCESS_LOG_RETENTION_DAYS/);
+  });
+});

@@ -99,6 +99,14 @@ const schema = z
     // start, and the metrics, rankings and statements have something to show. 'false' leaves it out.
     DEMO_HISTORY: z.stringbool({ error: 'use true ou false' }).default(true),
     CLOCK_OFFSET_DAYS: z.coerce.number().int('use um número inteiro de dias').min(-3650).max(3650).default(0),
+    // How long the access log keeps a row (decision 049): at least the 6 months the Marco Civil da
+    // Internet (art. 15) asks of an application's access records; a year by default.
+    ACCESS_LOG_RETENTION_DAYS: z.coerce
+      .number({ error: 'use um número inteiro de dias' })
+      .int('use um número inteiro de dias')
+      .min(183, 'guarde ao menos 183 dias (6 meses, Marco Civil da Internet, art. 15)')
+      .max(3650, 'no máximo 3650 dias (10 anos)')
+      .default(365),
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],

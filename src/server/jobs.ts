@@ -5,6 +5,8 @@ import { deliverQueued } from './mail/outbox';
 import { generateReports } from './services/sales-reports';
 import { processImports } from './services/user-import';
 import { filesDir } from './files';
+import { config } from './config';
+import { purgeAccessLog } from './services/access-log';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -26,6 +28,8 @@ export const JOBS: Job[] = [
   { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, filesDir()) },
   // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.
   { name: 'importação de usuários', everyMs: 2_000, run: processImports },
+  // The access log keeps ACCESS_LOG_RETENTION_DAYS (decision 049): older rows go once an hour.
+  { name: 'guarda do log de acesso', everyMs: 3_600_000, run: (db) => purgeAccessLog(db, config().ACCESS_LOG_RETENTION_DAYS) },
 ];
 
 /** The first turn waits this long, so a starting server answers its first pages first. */

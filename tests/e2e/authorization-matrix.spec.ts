@@ -131,6 +131,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/home/[codigo]': { path: '/v2/home/res', expect: v2Only(303, 'v2') },
   '/v2/ofertas': { path: '/v2/ofertas', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   '/v2/propostas/analise': { path: '/v2/propostas/analise', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  // The access log (issue 17, decision 049): Gestão › Log de Acesso is the insurer's ADMIN's alone,
+  // its CSV too (a bad filter there is a 400 for the ADMIN and still a 403 for anyone else).
+  '/v2/log-acesso': { path: '/v2/log-acesso', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  '/v2/log-acesso/exportar.csv': { path: '/v2/log-acesso/exportar.csv?de=2026-13-01', expect: { ...v2Only(403, 'v2'), adminV2: 400 } },
   '/v2/ofertas/cadastro/[idSimulador]': { path: '/v2/ofertas/cadastro/1', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   // Guarded like /v2/home: every v2 demo account may open the history (invalid filters are a 200 page too).
   '/v2/historico': { path: '/v2/historico?simulador=RES&de=2026-13-01', expect: v2Only(200, 'v2') },
@@ -326,6 +330,8 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'POST /api/bff/v1/ofertas': { body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'PUT /api/bff/v1/ofertas/:nrOferta': { path: '/api/bff/v1/ofertas/1', body: {}, expect: { ...v2Only(403, 401), adminV2: 400 } },
   'GET /api/bff/v1/empresas': { expect: { ...v2Only(403, 401), adminV2: 200 } },
+  // The access log as JSON: the ADMIN's alone, whatever the filters (issue 17).
+  'GET /api/bff/v1/log-acesso': { path: '/api/bff/v1/log-acesso?evento=LOGIN', expect: { ...v2Only(403, 401), adminV2: 200 } },
   'GET /api/bff/v1/cotacoes': { path: '/api/bff/v1/cotacoes?status=VENCIDA', expect: v2Only(200, 401) },
   'POST /api/bff/v1/cotacoes': { body: {}, expect: v2Only(400, 401) },
   'GET /api/bff/v1/cotacoes/:nrCotacao': { path: '/api/bff/v1/cotacoes/999999', expect: v2Only(404, 401) },

@@ -181,7 +181,7 @@ describe('POST /v1/apolices/{idContratacao}/endossos/contato, per company', () =
 
 describe('the endorsement PDF and the policy’s', () => {
   const pdf = async (email: string, nrApolice: string, type: string, endosso: string | null = null) =>
-    policyPdfResponse(db, await viewerByEmail(db, email), { type, nrApolice, parcela: null, endosso }, new Date());
+    policyPdfResponse(db, await viewerByEmail(db, email), { type, nrApolice, parcela: null, endosso }, new Date(), '127.0.0.1');
 
   it('prints the endorsement for whoever sees the policy, and the policy then carries the new contact', async () => {
     const fresh = await contractOf((await sellResidential(db)).nrApolice!);

@@ -34,7 +34,7 @@ afterAll(() => close());
 
 const viewer = (email: string) => viewerByEmail(db, email);
 const get = async (email: string, type: string, nr: string, parcela: string | null = null, at = ISSUED) =>
-  policyPdfResponse(db, await viewer(email), { type, nrApolice: nr, parcela }, at);
+  policyPdfResponse(db, await viewer(email), { type, nrApolice: nr, parcela }, at, '127.0.0.1');
 const SELLER = 'parceiro@parceiro.demo';
 
 describe('the policy PDF', () => {
@@ -65,7 +65,7 @@ describe('the policy PDF', () => {
     expect(await get(SELLER, 'apolice', '011420269999999')).toBeUndefined();
     expect(await get(SELLER, 'apolice', `${nrApolice}'`)).toBeUndefined();
     expect(await get(SELLER, 'cotacao', nrApolice)).toBeUndefined();
-    expect(await policyPdfResponse(db, undefined, { type: 'apolice', nrApolice, parcela: null }, ISSUED)).toBeUndefined();
+    expect(await policyPdfResponse(db, undefined, { type: 'apolice', nrApolice, parcela: null }, ISSUED, '127.0.0.1')).toBeUndefined();
   });
 
   it('is the partner admin’s and the insurer admin’s too', async () => {
@@ -129,7 +129,7 @@ describe('under random input', () => {
         fc.oneof(fc.constant(nrApolice), fc.constant(cardPolicy), fc.stringMatching(/^\d{1,22}$/), hostileText(24)),
         fc.option(fc.oneof(fc.constantFrom('1', '2', '3', '4', '0', '01', '-1', '1e3'), hostileText(8)), { nil: null }),
         async (who, type, nr, parcela) => {
-          const response = await policyPdfResponse(db, who, { type, nrApolice: nr, parcela }, ISSUED);
+          const response = await policyPdfResponse(db, who, { type, nrApolice: nr, parcela }, ISSUED, '127.0.0.1');
           if (!response) return;
           expect(who.user).toMatchObject({ idUsuario: viewers[0]!.user.idUsuario });
           expect([nrApolice, cardPolicy]).toContain(nr);

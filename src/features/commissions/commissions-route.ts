@@ -3,6 +3,8 @@ import { database } from '../../server/database';
 import { now } from '../../server/clock';
 import { filesDir } from '../../server/files';
 import { commissionScopeFor, incomeScopeFor } from '../../server/services/scope';
+import { recordDataAccess } from '../../server/services/access-log';
+import { formatCnpj } from '../../lib/validators';
 import {
   beneficiaryMonths,
   companiesInScope,
@@ -77,13 +79,17 @@ export async function statementPage(session: PortalSession, params: URLSearchPar
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 
 /** The statement's CSV: the same company, month and scope as the page. */
-export async function statementExport(session: PortalSession, params: URLSearchParams): Promise<Response | undefined> {
+export async function statementExport(session: PortalSession, params: URLSearchParams, ip: string): Promise<Response | undefined> {
   const { db, viewer, scope, today } = await commissionContext(session);
   const query = parseStatementQuery(params, today);
   if (!query.ok) return new Response(`Filtros inválidos: ${Object.values(query.errors).flat().join(' ')}`, { status: 400, headers: TEXT });
   const { company } = await chosenCompany(db, viewer, scope, query.filters.empresa);
   if (!company) return undefined;
   const month = query.filters.competencia ?? today.slice(0, 7);
+  // The statement names the insured of each installment: its export is on the access log (decision 049).
+  // A beneficiary who is a person is named by kind, never by CPF.
+  const whose = company.kind === 'PJ' ? `empresa ${formatCnpj(company.taxId)}` : 'vendedor pessoa física';
+  await recordDataAccess(db, viewer, ip, 'comissoes.csv', month, whose);
   return new Response(Readable.toWeb(statementCsv(db, company, month)) as ReadableStream<Uint8Array>, {
     headers: {
       'content-type': 'text/csv; charset=utf-8',

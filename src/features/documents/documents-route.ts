@@ -8,6 +8,7 @@ import { documentScopeFor } from '../../server/services/scope';
 import {
   documentFile,
   documentResponse,
+  recordDocumentDownload,
   listDocuments,
   proposalInScope,
   proposalsAwaitingDocuments,
@@ -76,9 +77,16 @@ export async function consultPage(generation: 'v1' | 'v2', session: PortalSessio
 }
 
 /** A document's download, or undefined (the 404 page) when the viewer's scope does not hold it. */
-export async function downloadPage(generation: 'v1' | 'v2', session: PortalSession, id: string | undefined): Promise<Response | undefined> {
+export async function downloadPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  id: string | undefined,
+  ip: string,
+): Promise<Response | undefined> {
   if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
   const { db, scope } = await scopeOf(generation, session);
   const file = await documentFile(db, filesDir(), scope, generation, Number(id));
-  return file ? documentResponse(file) : undefined;
+  if (!file) return undefined;
+  await recordDocumentDownload(db, viewerOf(session, generation)!, ip, id, file);
+  return documentResponse(file);
 }

@@ -1,6 +1,8 @@
 import { database } from '../../server/database';
 import { brasiliaDay } from '../../lib/format';
-import { viewerOf, type PortalSession } from '../../lib/session';
+import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
+import type { DB } from '../../server/db';
+import { recordDataAccess } from '../../server/services/access-log';
 import { CANCELLATION_STEPS, cancellationPath, type CancellationPreview, type CancellationStep } from '../../lib/cancellation';
 import { contractIdOf, ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
 import { now } from '../../server/clock';
@@ -32,18 +34,34 @@ export type CancellationRouting =
 const STEP_BY_PATH = new Map<string, CancellationStep>(CANCELLATION_STEPS.map((s) => [s.path, s.id]));
 const ORDER = CANCELLATION_STEPS.map((s) => s.id);
 
+/**
+ * The step a page shows, and — each step shows the insured's name and document, the resumo and the
+ * account step their refund and bank account — a row on the access log for each one shown (decision 049).
+ */
 export async function routeCancellation(
   generation: 'v1' | 'v2',
   session: PortalSession,
   passo: string,
   query: URLSearchParams,
+  ip: string,
 ): Promise<CancellationRouting> {
-  const step = STEP_BY_PATH.get(passo);
-  const idContratacao = contractIdOf(query.get('contratacao'));
-  if (!step || idContratacao === undefined) return { kind: 'not-found' };
   const db = await database();
   // The middleware's guard let only a signed-in viewer of this generation reach the page.
   const viewer = viewerOf(session, generation)!;
+  const routing = await routed(db, viewer, passo, query);
+  if (routing.kind === 'blocked' || routing.kind === 'step' || routing.kind === 'done') {
+    const step = routing.kind === 'done' ? 'sucesso' : routing.step;
+    const label = CANCELLATION_STEPS.find((s) => s.id === step)!.label;
+    await recordDataAccess(db, viewer, ip, 'apolice.cancelamento', routing.context.policy.nrApolice, `etapa ${label}`);
+  }
+  return routing;
+}
+
+async function routed(db: DB, viewer: SessionViewer, passo: string, query: URLSearchParams): Promise<CancellationRouting> {
+  const { generation } = viewer;
+  const step = STEP_BY_PATH.get(passo);
+  const idContratacao = contractIdOf(query.get('contratacao'));
+  if (!step || idContratacao === undefined) return { kind: 'not-found' };
   const scope = await scopeFor(db, viewer, 'APOLICES');
   const today = brasiliaDay(now());
   let context: CancellationContext;

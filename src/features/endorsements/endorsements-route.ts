@@ -6,6 +6,7 @@ import { contractIdOf, ENDORSEMENT_CLOSED, offeredEndorsements } from '../../lib
 import { findPolicyByContract } from '../../server/services/policies';
 import { endorsementHistory } from '../../server/services/endorsements';
 import { scopeFor } from '../../server/services/scope';
+import { recordDataAccess } from '../../server/services/access-log';
 
 /**
  * What the endorsement pages need, for both generations: thin pages, this does the work. A contract
@@ -19,16 +20,18 @@ async function scopedPolicy(generation: Generation, session: PortalSession, cont
   if (idContratacao === undefined) return undefined;
   const db = await database();
   // The middleware's guard let only a signed-in viewer of this generation reach the page.
-  const scope = await scopeFor(db, viewerOf(session, generation)!, 'APOLICES');
+  const viewer = viewerOf(session, generation)!;
+  const scope = await scopeFor(db, viewer, 'APOLICES');
   const policy = await findPolicyByContract(db, scope, generation, idContratacao, brasiliaDay(now()));
-  return policy && { db, policy };
+  return policy && { db, viewer, policy };
 }
 
-/** The policy, its endorsements, and those its state offers (or why none). */
-export async function endorsementHomePage(generation: Generation, session: PortalSession, idContratacao: string) {
+/** The policy, its endorsements, and those its state offers (or why none). Each view is logged (decision 049). */
+export async function endorsementHomePage(generation: Generation, session: PortalSession, idContratacao: string, ip: string) {
   const found = await scopedPolicy(generation, session, idContratacao);
   if (!found) return undefined;
   const { db, policy } = found;
+  await recordDataAccess(db, found.viewer, ip, 'apolice.endossos', policy.nrApolice);
   return {
     policy,
     history: await endorsementHistory(db, policy.id),
@@ -38,8 +41,15 @@ export async function endorsementHomePage(generation: Generation, session: Porta
 }
 
 /** The contact form's policy: the proposal and the contract must be the same policy's. */
-export async function contactEndorsementPage(generation: Generation, session: PortalSession, nrProposta: string, idContratacao: string) {
+export async function contactEndorsementPage(
+  generation: Generation,
+  session: PortalSession,
+  nrProposta: string,
+  idContratacao: string,
+  ip: string,
+) {
   const found = await scopedPolicy(generation, session, idContratacao);
   if (!found || found.policy.nrProposta !== nrProposta) return undefined;
+  await recordDataAccess(found.db, found.viewer, ip, 'apolice.endosso-contato', found.policy.nrApolice);
   return { policy: found.policy, closed: ENDORSEMENT_CLOSED[found.policy.status] };
 }

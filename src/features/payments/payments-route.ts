@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { database } from '../../server/database';
-import { brasiliaDay } from '../../lib/format';
+import { brasiliaDay, formatIsoDate } from '../../lib/format';
 import { secondCopyWindow } from '../../lib/charges';
 import {
   boletoOffer,
@@ -17,6 +17,7 @@ import { now } from '../../server/clock';
 import { qrSvg } from '../../server/qr';
 import { listInstallments, paymentsCsv, paymentsReport, type InstallmentLine } from '../../server/services/payments';
 import { scopeFor } from '../../server/services/scope';
+import { recordDataAccess } from '../../server/services/access-log';
 
 /*
  * What the payment pages need (issue 13): /v2/boleto, /consulta-pagamento and /relatorio-pagamento
@@ -32,15 +33,37 @@ async function boletosScope(generation: 'v1' | 'v2', session: PortalSession) {
 const valuesOf = (fields: readonly string[], params: URLSearchParams) =>
   Object.fromEntries(fields.map((field) => [field, params.get(field) ?? undefined]));
 
-/** A lookup's installments: none before a search, the field errors of a bad one (a 400). */
-async function installmentsPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams, openOnly: boolean) {
+/**
+ * A lookup's installments: none before a search, the field errors of a bad one (a 400). A search
+ * that finds an insured's installments is a view of their data: logged with the policies it shows
+ * and how they were searched for — never the CPF or name typed (decision 049).
+ */
+async function installmentsPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  params: URLSearchParams,
+  ip: string,
+  view: 'parcelas.consulta' | 'parcelas.boleto',
+) {
   const values = valuesOf(SEARCH_FIELDS, params);
   const query = parsePaymentSearch(params);
   if (!query.ok) return { status: 400, values, errors: query.errors };
   if (isBlankSearch(query.filters)) return { status: 200, values };
   const { db, scope } = await boletosScope(generation, session);
   const today = brasiliaDay(now());
-  const result = await listInstallments(db, scope, generation, query.filters, query.page, today, { openOnly });
+  // /v2/boleto offers what is still to be paid; the legacy lookup shows every installment.
+  const result = await listInstallments(db, scope, generation, query.filters, query.page, today, { openOnly: view === 'parcelas.boleto' });
+  if (result.content.length > 0) {
+    const searched = query.filters.nrApolice ? 'busca por apólice' : 'busca por segurado';
+    await recordDataAccess(
+      db,
+      viewerOf(session, generation)!,
+      ip,
+      view,
+      result.content.map((line) => line.nrApolice),
+      searched,
+    );
+  }
   return { status: 200, values, result, today };
 }
 
@@ -51,8 +74,8 @@ export interface BoletoLine extends InstallmentLine {
 }
 
 /** /v2/boleto: the unpaid installments of a search, each with what may be done about its boleto. */
-export async function boletoPage(session: PortalSession, params: URLSearchParams) {
-  const page = await installmentsPage('v2', session, params, true);
+export async function boletoPage(session: PortalSession, params: URLSearchParams, ip: string) {
+  const page = await installmentsPage('v2', session, params, ip, 'parcelas.boleto');
   if (!page.result) return { ...page, dueWindow: secondCopyWindow(brasiliaDay(now())) };
   const today = page.today!;
   const content: BoletoLine[] = [];
@@ -68,7 +91,8 @@ export async function boletoPage(session: PortalSession, params: URLSearchParams
 }
 
 /** /consulta-pagamento: every installment of a search, paid or not. */
-export const paymentsLookupPage = (session: PortalSession, params: URLSearchParams) => installmentsPage('v1', session, params, false);
+export const paymentsLookupPage = (session: PortalSession, params: URLSearchParams, ip: string) =>
+  installmentsPage('v1', session, params, ip, 'parcelas.consulta');
 
 /** /relatorio-pagamento: the payments of a period (the current month by default). */
 export async function paymentsReportPage(session: PortalSession, params: URLSearchParams) {
@@ -83,13 +107,16 @@ export async function paymentsReportPage(session: PortalSession, params: URLSear
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 
 /** /relatorio-pagamento/exportar.csv: the same period and scope as the page, as a CSV download. */
-export async function paymentsExport(session: PortalSession, params: URLSearchParams): Promise<Response> {
+export async function paymentsExport(session: PortalSession, params: URLSearchParams, ip: string): Promise<Response> {
   const query = parsePeriodQuery(params, brasiliaDay(now()));
   if (!query.ok) {
     const messages = Object.values(query.errors).flat();
     return new Response(`Período inválido: ${messages.join(' ')}`, { status: 400, headers: TEXT });
   }
   const { db, scope } = await boletosScope('v1', session);
+  // Names of insureds leave the portal in this file: the export is on the access log (decision 049).
+  const period = `${formatIsoDate(query.filters.de)} a ${formatIsoDate(query.filters.ate)}`;
+  await recordDataAccess(db, viewerOf(session, 'v1')!, ip, 'pagamentos.csv', [], `de ${period}`);
   const csv = paymentsCsv(db, scope, 'v1', query.filters);
   return new Response(Readable.toWeb(csv) as ReadableStream<Uint8Array>, {
     headers: {

@@ -10,6 +10,7 @@ import { qrSvg } from '../../server/qr';
 import { isPayableOn, secondCopyWindow } from '../../lib/charges';
 import { scopeFor } from '../../server/services/scope';
 import { endorsementHistory } from '../../server/services/endorsements';
+import { recordDataAccess } from '../../server/services/access-log';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
 const PRODUCT_OPTIONS = Object.values(PRODUCTS).map((p) => ({ code: p.code, name: p.name }));
@@ -35,16 +36,18 @@ export interface PayableCharge extends ChargeView {
 }
 
 /**
- * A policy of the viewer's scope, and — where the viewer may charge it (BOLETOS) — the boleto with
+ * A policy of the viewer's scope (each view logged), and — where the viewer may charge it (BOLETOS) — the boleto with
  * Pix of each open installment still payable, and whether an overdue one may get a 2ª via.
  */
-export async function policyPage(generation: 'v1' | 'v2', session: PortalSession, nrApolice: string) {
+export async function policyPage(generation: 'v1' | 'v2', session: PortalSession, nrApolice: string, ip: string) {
   if (!/^\d{1,20}$/.test(nrApolice)) return undefined;
   const db = await database();
   const who = viewer(generation, session);
   const today = brasiliaDay(now());
   const policy = await findPolicy(db, await scopeFor(db, who, 'APOLICES'), generation, nrApolice, today);
   if (!policy) return undefined;
+  // The insured's data is about to be shown: the access log says who saw it (decision 049).
+  await recordDataAccess(db, who, ip, 'apolice.pagina', policy.nrApolice);
   const open = await payableCharges(db, await scopeFor(db, who, 'BOLETOS'), generation, nrApolice);
   const charges: Record<number, PayableCharge> = {};
   for (const [numero, charge] of Object.entries(open ?? {}))

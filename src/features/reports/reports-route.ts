@@ -3,6 +3,7 @@ import { now } from '../../server/clock';
 import { config } from '../../server/config';
 import { filesDir } from '../../server/files';
 import { salesDataScopeFor } from '../../server/services/scope';
+import { recordDataAccess } from '../../server/services/access-log';
 import { metricsOptions, type MetricsOptions } from '../../server/services/metrics';
 import {
   listReports,
@@ -118,8 +119,12 @@ export async function reportDownload(
   generation: 'v1' | 'v2',
   session: PortalSession,
   id: string | undefined,
+  ip: string,
 ): Promise<Response | undefined> {
   if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
   const { db, requester } = await context(generation, session);
-  return reportFileResponse(db, filesDir(), requester, Number(id));
+  const response = await reportFileResponse(db, filesDir(), requester, Number(id));
+  // A report lists insureds' names: each download is on the access log (decision 049).
+  if (response) await recordDataAccess(db, viewerOf(session, generation)!, ip, 'relatorio-vendas.arquivo', id);
+  return response;
 }

@@ -2,6 +2,7 @@ import type { DB } from '../../server/db';
 import { findSellableOffer, findSellableOfferV1, sellableOffersV1, type SellableOffer } from '../../server/services/offers';
 import { findQuote, latestOpenQuote, latestProposal, type Seller } from '../../server/services/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../server/services/sellers';
+import { recordDataAccess } from '../../server/services/access-log';
 import type { ApiBases } from '../../lib/http';
 import { canSellLine, canSellLineV1 } from '../../lib/offers';
 import { HOME_PATH } from '../../lib/paths';
@@ -83,8 +84,9 @@ export async function routeSimulator(
   viewer: SessionViewer,
   params: { linha?: string; passo?: string },
   apis: ApiBases,
-  query: URLSearchParams = new URLSearchParams(),
+  request: { ip: string; query?: URLSearchParams },
 ): Promise<SimulatorRouting> {
+  const query = request.query ?? new URLSearchParams();
   const { generation } = viewer;
   const side = sellingSide(db, viewer);
   const line = params.linha as ProductLine;
@@ -153,5 +155,8 @@ export async function routeSimulator(
     };
   }
   const readOnly = !quote.editable || route.action === 'visualizar';
+  // The seller filling in their own quote is collecting its data; anyone else opening it (a manager,
+  // the insurer's admin) is reading an insured's data: on the access log (decision 049).
+  if (!quote.mine) await recordDataAccess(db, viewer, request.ip, 'cotacao.pagina', quote.nrCotacao, `etapa ${target}`);
   return { kind: 'render', props: { generation, line, code: quote.code, product, steps, step: target, quote, readOnly, apis } };
 }

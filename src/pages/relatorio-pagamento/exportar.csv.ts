@@ -5,4 +5,4 @@ import { paymentsExport } from '../../features/payments/payments-route';
  * The payments report as CSV: under /relatorio-pagamento, so the menu's guard of the page (and its
  * "outside production only") covers it too (lib/route-guards.ts: a section prefix covers its subpaths).
  */
-export const GET: APIRoute = ({ locals, url }) => paymentsExport(locals.session, url.searchParams);
+export const GET: APIRoute = ({ locals, url }) => paymentsExport(locals.session, url.searchParams, locals.client.ip);

@@ -14,6 +14,7 @@ import { commissionEndpoints, incomeEndpoints } from './endpoints/commissions';
 import { userEndpoints } from './endpoints/users';
 import { hierarchyEndpoints } from './endpoints/hierarchy';
 import { pointOfSaleEndpoints } from './endpoints/points-of-sale';
+import { accessLogEndpoints } from './endpoints/access-log';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -30,7 +31,7 @@ const ofGeneration = (generation: Generation) => [
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
   plataforma: [...plataforma, ...userEndpoints, ...hierarchyEndpoints, ...ofGeneration('v1')],
-  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...pointOfSaleEndpoints],
+  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...pointOfSaleEndpoints, ...accessLogEndpoints],
   gateway,
   auth,
   pagamentos,

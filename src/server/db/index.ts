@@ -21,6 +21,7 @@ import * as m015 from './migrations/015_sales_reports';
 import * as m016 from './migrations/016_user_admin';
 import * as m017 from './migrations/017_access_groups';
 import * as m018 from './migrations/018_user_imports';
+import * as m019 from './migrations/019_access_log';
 import * as m020 from './migrations/020_company_channels';
 import * as m021 from './migrations/021_points_of_sale_admin';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016_user_admin': m016,
   '017_access_groups': m017,
   '018_user_imports': m018,
+  '019_access_log': m019,
   '020_company_channels': m020,
   '021_points_of_sale_admin': m021,
 };

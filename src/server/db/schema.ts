@@ -218,6 +218,12 @@ export interface AccessEventsTable {
   actor_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** What changed, in words for the access log (never a password, never a full CPF). */
   detalhe: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The company it happened for: the one the user acted for, or the user's own (migration 019). */
+  company_id: ColumnType<number | null, number | null | undefined, never>;
+  /** Which record it concerned (lib/access-log.ts RECORD_KINDS) and its number(s) — never a CPF (migration 019). */
+  registro_tipo: ColumnType<string | null, string | null | undefined, never>;
+  registro: ColumnType<string | null, string | null | undefined, never>;
+  /** Append-only (migration 019): a row is never updated; only the retention purge deletes. */
   created_at: CreatedAt;
 }
 

@@ -16,6 +16,7 @@ import { endorsementPdfFileName, renderEndorsementPdf } from './endorsement-pdf'
 import { policyPdfFileName, renderPolicyPdf } from './policy-pdf';
 import { boletoPdfFileName, renderBoletoPdf } from './boleto-pdf';
 import { pdfResponse } from './response';
+import { recordDataAccess } from '../services/access-log';
 
 /**
  * The policy, the boleto of one of its installments and its endorsements as PDFs, both generations —
@@ -34,12 +35,13 @@ export interface PolicyPdfRequest {
   endosso?: string | null;
 }
 
-/** The PDF for this viewer, or undefined: the route answers the 404 page. */
+/** The PDF for this viewer, or undefined: the route answers the 404 page. Each PDF handed out is logged (from `ip`). */
 export async function policyPdfResponse(
   db: DB,
   viewer: SessionViewer | undefined,
   { type, nrApolice, parcela, endosso }: PolicyPdfRequest,
   at: Date,
+  ip: string,
 ): Promise<Response | undefined> {
   if (!viewer || !nrApolice || !/^\d{1,20}$/.test(nrApolice)) return undefined;
   const generation: Generation = viewer.generation;
@@ -47,7 +49,9 @@ export async function policyPdfResponse(
   if (type === 'apolice') {
     const policy = await findPolicy(db, await scopeFor(db, viewer, 'APOLICES'), generation, nrApolice, today);
     if (!policy) return undefined;
-    return pdfResponse(await renderPolicyPdf(await policyDocument(db, generation, policy)), policyPdfFileName(nrApolice));
+    const pdf = await renderPolicyPdf(await policyDocument(db, generation, policy));
+    await recordDataAccess(db, viewer, ip, 'apolice.pdf', nrApolice);
+    return pdfResponse(pdf, policyPdfFileName(nrApolice));
   }
   if (type === 'endosso') {
     if (!endosso || !/^\d{1,20}$/.test(endosso)) return undefined;
@@ -56,7 +60,9 @@ export async function policyPdfResponse(
     const policy = endorsement?.nr_apolice === nrApolice ? await findPolicy(db, scope, generation, nrApolice, today) : undefined;
     if (!endorsement || !policy) return undefined;
     const document = await endorsementDocument(db, generation, policy, endorsement);
-    return pdfResponse(await renderEndorsementPdf(document), endorsementPdfFileName(nrApolice, endosso));
+    const pdf = await renderEndorsementPdf(document);
+    await recordDataAccess(db, viewer, ip, 'apolice.endosso-pdf', nrApolice, `endosso ${endosso}`);
+    return pdfResponse(pdf, endorsementPdfFileName(nrApolice, endosso));
   }
   if (type !== 'boleto' || !parcela || !/^\d{1,3}$/.test(parcela)) return undefined;
   const numero = Number(parcela);
@@ -65,7 +71,9 @@ export async function policyPdfResponse(
   const charge = policy && (await payableCharges(db, scope, generation, nrApolice))?.[numero];
   if (!policy || !charge || !isPayableOn(charge, today)) return undefined;
   const document = await boletoDocument(db, generation, policy, numero, charge, at);
-  return pdfResponse(await renderBoletoPdf(document), boletoPdfFileName(nrApolice, numero));
+  const pdf = await renderBoletoPdf(document);
+  await recordDataAccess(db, viewer, ip, 'apolice.boleto', nrApolice, `parcela ${numero}`);
+  return pdfResponse(pdf, boletoPdfFileName(nrApolice, numero));
 }
 
 export function policyPdfRoute(generation: Generation): APIRoute {
@@ -76,7 +84,7 @@ export function policyPdfRoute(generation: Generation): APIRoute {
       parcela: url.searchParams.get('parcela'),
       endosso: url.searchParams.get('endosso'),
     };
-    const response = await policyPdfResponse(await database(), viewerOf(locals.session, generation), request, now());
+    const response = await policyPdfResponse(await database(), viewerOf(locals.session, generation), request, now(), locals.client.ip);
     return response ?? rewrite('/404');
   };
 }

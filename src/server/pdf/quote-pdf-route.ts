@@ -6,12 +6,14 @@ import { pdfResponse } from './response';
 import { quoteDocument } from '../services/quote-document';
 import { findQuote, type Seller } from '../services/quotes';
 import { productFor } from '../../lib/products/catalog';
-import type { PortalSession } from '../../lib/session';
+import { viewerOf, type PortalSession } from '../../lib/session';
+import { recordDataAccess } from '../services/access-log';
 
 /**
  * The quote or proposal PDF of either generation — /v2/relatorios/pdf/{type}/{nrCotation} and the
  * legacy /relatorios/{type}/{nrCotation} (SPEC §2) — generated on request for whoever may see the
- * quote; 404 for anyone else, so numbers cannot be probed. Each page names its seller.
+ * quote (each one handed out is logged, decision 049); 404 for anyone else, so numbers cannot be
+ * probed. Each page names its seller.
  */
 const TYPES = ['cotacao', 'proposta'] as const;
 
@@ -26,6 +28,11 @@ export function quotePdfRoute(sellerOf: (db: DB, session: PortalSession) => Prom
     const product = quote && productFor(quote.code);
     if (!quote || !product || (type === 'proposta' && !quote.proposta)) return rewrite('/404');
     const document = quoteDocument(quote, product, type);
-    return pdfResponse(await renderQuotePdf(document), quotePdfFileName(document));
+    const pdf = await renderQuotePdf(document);
+    const viewer = viewerOf(locals.session, seller.generation)!;
+    if (type === 'proposta')
+      await recordDataAccess(db, viewer, locals.client.ip, 'proposta.pdf', quote.proposta!.nrProposta, `cotação ${quote.nrCotacao}`);
+    else await recordDataAccess(db, viewer, locals.client.ip, 'cotacao.pdf', quote.nrCotacao);
+    return pdfResponse(pdf, quotePdfFileName(document));
   };
 }

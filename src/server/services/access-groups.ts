@@ -5,6 +5,8 @@ import { announce } from '../cache';
 import { now } from '../clock';
 import { refuse } from './user-admin';
 import { containing } from './users';
+import { appendAccessEvent } from './access-log';
+import type { AccessEventCode } from '../../lib/access-log';
 import {
   ACCESS_GROUP_MESSAGES as M,
   isAdminGroup,
@@ -29,13 +31,21 @@ import type { V1Permission } from '../../lib/permissions';
  * touches, on every instance: a group's users get the new permissions on their next request.
  */
 
-/** An access_events row for a change that is not of one user (a group, a channel): the actor is the subject. */
-export async function logGroupEvent(db: DB, event: string, actorId: number, generation: 'v1' | 'v2', ip: string | null, detalhe: string) {
+/**
+ * An access_events row for a change that is not of one user: the actor is the subject. A v2 group is
+ * its company's (companyId); a legacy group — or a channel — serves no one company.
+ */
+export async function logGroupEvent(
+  db: DB,
+  event: AccessEventCode,
+  actorId: number,
+  generation: 'v1' | 'v2',
+  ip: string | null,
+  detalhe: string,
+  companyId: number | null = null,
+) {
   const actor = await db.selectFrom('users').select('email').where('id', '=', actorId).executeTakeFirstOrThrow();
-  await db
-    .insertInto('access_events')
-    .values({ event, generation, email: actor.email, user_id: null, actor_id: actorId, ip, detalhe })
-    .execute();
+  await appendAccessEvent(db, { event, generation, email: actor.email, userId: null, actorId, ip, detalhe, companyId });
 }
 
 // ─── Legacy access groups ────────────────────────────────────────────────────────────────────────
@@ -384,6 +394,7 @@ export async function savePermissionGroup(
       'v2',
       ip,
       `grupo "${input.nome}" (${company!.cnpj}): incluídas ${added.join(', ') || 'nenhuma'}; retiradas ${removed.join(', ') || 'nenhuma'}`,
+      company!.id,
     );
     return saved.id;
   });
@@ -398,7 +409,15 @@ export async function deletePermissionGroup(db: DB, actor: V2Actor, group: Permi
     const holder = await trx.selectFrom('users').select('id').where('permission_group_id', '=', group.id).executeTakeFirst();
     if (holder) refuse({ form: [M.inUse] }, 409);
     await trx.deleteFrom('v2_permission_groups').where('id', '=', group.id).execute();
-    await logGroupEvent(trx, 'GRUPO_PERMISSAO_EXCLUIDO', actor.userId, 'v2', ip, `grupo "${group.nome}" (${group.empresa.cnpj})`);
+    await logGroupEvent(
+      trx,
+      'GRUPO_PERMISSAO_EXCLUIDO',
+      actor.userId,
+      'v2',
+      ip,
+      `grupo "${group.nome}" (${group.empresa.cnpj})`,
+      group.empresa.id,
+    );
   });
   announce(db, { kind: 'principals' });
 }

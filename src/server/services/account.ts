@@ -51,7 +51,14 @@ export async function resetLinkOf(db: DB, url: URL): Promise<string | undefined>
   return (await isCodeUsable(db, 'RESET', token)) ? token : undefined;
 }
 
-async function setPassword(db: DB, user: User, passwordHash: string, ip: string, keepSessionId?: number): Promise<void> {
+async function setPassword(
+  db: DB,
+  user: User,
+  passwordHash: string,
+  ip: string,
+  keepSessionId?: number,
+  event: 'SENHA_ALTERADA' | 'PRIMEIRO_ACESSO' = 'SENHA_ALTERADA',
+): Promise<void> {
   // The first access makes a pending user active; a password never lifts a block or a deactivation
   // (read from the row as it is written: an administrator may have blocked the user a moment ago).
   await db
@@ -67,7 +74,7 @@ async function setPassword(db: DB, user: User, passwordHash: string, ip: string,
   // A new password ends every link and code still out there, and their copies in the outbox.
   await retireCodes(db, user.id, ['RESET', 'PRIMEIRO_ACESSO']);
   await redactMessagesTo(db, user.email);
-  await logAccess(db, 'SENHA_ALTERADA', user.generation, user.email, user.id, ip);
+  await logAccess(db, event, user.generation, user.email, user.id, ip);
 }
 
 /**
@@ -150,7 +157,8 @@ export async function completeFirstAccess(
   const passwordHash = await hashPassword(password);
   const consumed = await consumeCode(db, 'PRIMEIRO_ACESSO', code, user.id);
   if (!consumed.ok) throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
-  await setPassword(db, user, passwordHash, ip);
+  // The first password of a pending user is the first access: logged as such, not as a change.
+  await setPassword(db, user, passwordHash, ip, undefined, 'PRIMEIRO_ACESSO');
   return { generation: user.generation, homePath: HOME_PATH[user.generation] };
 }
 

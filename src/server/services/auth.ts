@@ -24,6 +24,8 @@ import {
 import { createSession, revokeTokens, type IssuedSession } from './sessions';
 import { consumeCode, issueCode } from './codes';
 import { findUserByEmail, profileOf } from './principals';
+import { appendAccessEvent } from './access-log';
+import type { AccessEventCode } from '../../lib/access-log';
 
 /** Sign-in of both generations, the simulator token and single sign-on (SPEC §4, §7, §8). */
 
@@ -36,8 +38,16 @@ const OTHER_LOGIN: Record<Generation, string> = {
   v2: 'Este usuário acessa pelo login do portal legado.',
 };
 
-export async function logAccess(db: DB, event: string, generation: string, email: string, userId: number | null, ip: string | null) {
-  await db.insertInto('access_events').values({ event, generation, email, user_id: userId, ip }).execute();
+/** A sign-in, sign-out or password event of a user (or of an e-mail typed at a refused sign-in). */
+export async function logAccess(
+  db: DB,
+  event: AccessEventCode,
+  generation: Generation,
+  email: string,
+  userId: number | null,
+  ip: string | null,
+) {
+  await appendAccessEvent(db, { event, generation, email, userId, ip });
 }
 
 /**
@@ -88,9 +98,32 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   return user;
 }
 
-async function recordLogin(db: DB, user: User, generation: Generation, ip: string) {
+/** A sign-in: with the password (LOGIN) or with a single sign-on session (SSO), one row either way. */
+async function recordLogin(db: DB, user: User, generation: Generation, ip: string, event: 'LOGIN' | 'SSO' = 'LOGIN') {
   await db.updateTable('users').set({ previous_access_at: sql`last_access_at`, last_access_at: now() }).where('id', '=', user.id).execute();
-  await logAccess(db, 'LOGIN', generation, user.email, user.id, ip);
+  await logAccess(db, event, generation, user.email, user.id, ip);
+}
+
+/**
+ * Sign-out (SPEC §4): ends every session behind the browser's tokens and logs a LOGOUT for each
+ * generation's session it ended (a simulator token ends with its v2 session and is not one more).
+ */
+export async function signOut(db: DB, tokens: readonly (string | null | undefined)[], ip: string): Promise<void> {
+  const ended = (await revokeTokens(db, tokens)).filter((s) => s.kind !== 'simulador');
+  if (ended.length === 0) return;
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where(
+      'id',
+      'in',
+      ended.map((s) => s.userId),
+    )
+    .execute();
+  for (const session of ended) {
+    const user = users.find((u) => u.id === session.userId);
+    if (user) await logAccess(db, 'LOGOUT', session.kind as Generation, user.email, user.id, ip);
+  }
 }
 
 export interface V1Login {
@@ -158,12 +191,29 @@ export async function issueSimulatorToken(db: DB, user: User, v2Session: { id: n
   return createSession(db, user.id, 'simulador', v2Session);
 }
 
-/** An SSO session id for a v2 user, to be opened once at /v2/login/session/{id} within minutes. */
-export async function issueSsoSession(db: DB, email: string): Promise<{ idSessaoSSO: string; expiresAt: Date; user: User }> {
+/**
+ * An SSO session id for a v2 user, to be opened once at /v2/login/session/{id} within minutes.
+ * `issuer`: the ADMIN who asked for it, logged as the row's author — none when a local script asked
+ * with the operations key (npm run sso-link).
+ */
+export async function issueSsoSession(
+  db: DB,
+  email: string,
+  issuer: { actorId: number | null; ip: string },
+): Promise<{ idSessaoSSO: string; expiresAt: Date; user: User }> {
   const user = await findUserByEmail(db, normalizeEmail(email));
   if (user?.generation !== 'v2') throw notFound('Usuário do novo portal não encontrado');
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   const { secret, expiresAt } = await issueCode(db, user.id, 'SSO');
+  await appendAccessEvent(db, {
+    event: 'SSO_EMITIDO',
+    generation: 'v2',
+    email: user.email,
+    userId: user.id,
+    actorId: issuer.actorId,
+    ip: issuer.ip,
+    detalhe: issuer.actorId === null ? 'emitida por script local (chave de operações)' : null,
+  });
   return { idSessaoSSO: secret, expiresAt, user };
 }
 
@@ -180,8 +230,7 @@ export async function redeemSsoSession(
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v2');
-  await recordLogin(db, user, 'v2', ip);
-  await logAccess(db, 'SSO', 'v2', user.email, user.id, ip);
+  await recordLogin(db, user, 'v2', ip, 'SSO');
   const simulator = needsSimulatorToken(user) ? await issueSimulatorToken(db, user, session) : undefined;
   return { session, simulator, user };
 }

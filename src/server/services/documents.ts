@@ -27,6 +27,8 @@ import { storedPath, storeFile } from '../files';
 import { resumeWithDocuments } from './acceptance';
 import { insuredMatches } from './policies';
 import { soldWithin } from './scope';
+import { recordDataAccess } from './access-log';
+import type { SessionViewer } from '../../lib/session';
 
 /*
  * The documents of a proposal and of the policy it became (issue 14, decision 040). Every query starts
@@ -294,6 +296,9 @@ export interface DocumentFile {
   tamanho: number;
   /** Where its bytes are on disk. */
   path: string;
+  /** The proposal it was sent for, and the policy it became (for the access log's detail). */
+  nrProposta: string;
+  nrApolice: string | null;
 }
 
 /** A document of the scope, to be downloaded; undefined when this viewer may not see it (a 404). */
@@ -305,11 +310,31 @@ export async function documentFile(
   id: number,
 ): Promise<DocumentFile | undefined> {
   const row = await documentsInScope(db, scope, generation)
-    .select(['d.nome', 'd.mime', 'd.tamanho', 'd.sha256'])
+    .select(['d.nome', 'd.mime', 'd.tamanho', 'd.sha256', 'p.nr_proposta', 'a.nr_apolice'])
     .where('d.id', '=', id)
     .executeTakeFirst();
-  return row ? { nome: row.nome, mime: row.mime, tamanho: row.tamanho, path: storedPath(filesDir, row.sha256) } : undefined;
+  return row
+    ? {
+        nome: row.nome,
+        mime: row.mime,
+        tamanho: row.tamanho,
+        path: storedPath(filesDir, row.sha256),
+        nrProposta: row.nr_proposta,
+        nrApolice: row.nr_apolice,
+      }
+    : undefined;
 }
+
+/** A document handed out, for the access log: its id, and the proposal (or policy) it belongs to. */
+export const recordDocumentDownload = (db: DB, viewer: SessionViewer, ip: string, id: number | string, file: DocumentFile) =>
+  recordDataAccess(
+    db,
+    viewer,
+    ip,
+    'documento.arquivo',
+    String(id),
+    file.nrApolice ? `apólice ${file.nrApolice}` : `proposta ${file.nrProposta}`,
+  );
 
 /** The 404 of a proposal or document the viewer may not see — the same whether it exists or not. */
 export const documentNotFound = (what: 'proposta' | 'documento') =>

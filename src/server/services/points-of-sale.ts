@@ -369,6 +369,7 @@ export async function savePointOfSale(
         'v2',
         ip,
         `ponto de venda ${input.codigo} (${company!.cnpj}): ${fields}; vendedores: ${moved.join(', ') || 'sem alteração'}`,
+        company!.id,
       );
       const codeOf = (pointId: number | null) =>
         pointId === null

@@ -14,13 +14,19 @@ import {
   type ScopeSubject,
 } from '../../lib/scope';
 import type { SessionViewer } from '../../lib/session';
-import { principalFacts } from './principals';
+import { principalFacts, type PrincipalFacts } from './principals';
+
+/** The company a viewer acts for: the v2 session's chosen one when it is theirs, else the user's own. */
+export function actingCompanyId(viewer: SessionViewer, facts: PrincipalFacts): number | null {
+  const v2 = viewer.generation === 'v2' ? viewer.user : undefined;
+  const acting = v2?.cdCnpjEmpresa ? facts.companies.find((c) => c.cdCnpj === v2.cdCnpjEmpresa) : undefined;
+  return acting?.id ?? facts.companyId;
+}
 
 /** What the scoping rules (lib/scope.ts) read of a signed-in viewer, from the principal in memory. */
 async function subjectOf(db: DB, viewer: SessionViewer): Promise<ScopeSubject> {
   const facts = await principalFacts(db, viewer.user.idUsuario);
   const v2 = viewer.generation === 'v2' ? viewer.user : undefined;
-  const acting = v2?.cdCnpjEmpresa ? facts.companies.find((c) => c.cdCnpj === v2.cdCnpjEmpresa) : undefined;
   return {
     generation: viewer.generation,
     userId: viewer.user.idUsuario,
@@ -29,7 +35,7 @@ async function subjectOf(db: DB, viewer: SessionViewer): Promise<ScopeSubject> {
     groups: viewer.generation === 'v1' ? viewer.user.profile : [],
     viewablePermissions: viewer.generation === 'v1' ? viewer.user.permissions.filter((p) => p.permiteVisualizacao).map((p) => p.nome) : [],
     companyIds: facts.companies.map((c) => c.id),
-    actingCompanyId: acting?.id ?? facts.companyId,
+    actingCompanyId: actingCompanyId(viewer, facts),
   };
 }
 

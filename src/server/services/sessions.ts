@@ -199,19 +199,26 @@ export function userOfFreshSession(db: DB, tokenHash: string, kind: SessionKind)
   return user.id;
 }
 
-/** Revokes the sessions behind the given tokens (sign-out); absent and unknown tokens are ignored. */
-export async function revokeTokens(db: DB, tokens: readonly (string | null | undefined)[]): Promise<void> {
+/**
+ * Revokes the sessions behind the given tokens (sign-out); absent and unknown tokens are ignored.
+ * Answers the sessions it ended (not those already ended), for the access log.
+ */
+export async function revokeTokens(
+  db: DB,
+  tokens: readonly (string | null | undefined)[],
+): Promise<{ userId: number; kind: SessionKind }[]> {
   const present = tokens.filter((t): t is string => Boolean(t));
-  if (present.length === 0) return;
+  if (present.length === 0) return [];
   const revoked = await db
     .updateTable('sessions')
     .set({ revoked_at: now() })
     .where('token_hash', 'in', present.map(hashToken))
     .where('revoked_at', 'is', null)
-    .returning('user_id')
+    .returning(['user_id', 'kind'])
     .execute();
   // The database tells every instance; this one forgets at once, before the notice comes back.
   for (const userId of new Set(revoked.map((r) => r.user_id))) announce(db, { kind: 'user', userId });
+  return revoked.map((r) => ({ userId: r.user_id, kind: r.kind }));
 }
 
 /** Revokes every session of a user, but the one kept (password change from a signed-in page). */

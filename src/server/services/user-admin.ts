@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import type { User, UserStatus, V2ProfileCode } from '../db/schema';
+import type { Generation, User, UserStatus, V2ProfileCode } from '../db/schema';
 import { ApiError, forbidden, notFound } from '../api/errors';
 import { announce } from '../cache';
 import { now } from '../clock';
@@ -9,6 +9,8 @@ import { queueFirstAccess } from './account';
 import { retireCodes } from './codes';
 import { redactMessagesTo } from '../mail/outbox';
 import { filterUsers } from './users';
+import { appendAccessEvent } from './access-log';
+import type { AccessEventCode } from '../../lib/access-log';
 import {
   heldOperations,
   isLockedOut,
@@ -341,16 +343,13 @@ async function checkStanding(db: Db, actor: Actor, before: UserRecord, after: Ad
 
 export async function logEvent(
   db: Db,
-  event: string,
-  target: { id: number; email: string; generation: string },
+  event: AccessEventCode,
+  target: { id: number; email: string; generation: Generation },
   actorId: number,
   ip: string | null,
   detalhe: string,
 ) {
-  await db
-    .insertInto('access_events')
-    .values({ event, generation: target.generation, email: target.email, user_id: target.id, actor_id: actorId, ip, detalhe })
-    .execute();
+  await appendAccessEvent(db, { event, generation: target.generation, email: target.email, userId: target.id, actorId, ip, detalhe });
 }
 
 /**
@@ -387,7 +386,7 @@ async function settleAccess(
 /** After a commit that changed a user: this instance forgets them now, the others when the notice arrives. */
 const changed = (db: Db, userId: number) => announce(db, { kind: 'user', userId });
 
-const EVENT_OF_STATUS: Record<UserStatusCode, string> = {
+const EVENT_OF_STATUS: Record<UserStatusCode, AccessEventCode> = {
   ATIVO: 'USUARIO_REATIVADO',
   // Only a reactivation leaves a user PENDENTE: one who had not done the first access yet.
   PENDENTE: 'USUARIO_REATIVADO',

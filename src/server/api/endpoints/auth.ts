@@ -5,8 +5,7 @@ import { badRequest, forbidden } from '../errors';
 import { emailField } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens, readCookies } from '../cookies';
-import { issueSsoSession, redeemSsoSession } from '../../services/auth';
-import { revokeTokens } from '../../services/sessions';
+import { issueSsoSession, redeemSsoSession, signOut } from '../../services/auth';
 import { publicUrl } from '../../mail/outbox';
 
 /** The auth base (SPEC §7): single sign-on and sign-out, `{ dado }`. */
@@ -50,11 +49,13 @@ export const auth = [
     path: '/v2/sessao-sso',
     body: z.object({ email: emailField }),
     async handle(ctx) {
+      let actorId: number | null = null;
       if (!hasOpsKey(ctx.request)) {
         const { user } = await authenticate(ctx.db, ctx.request, ['v2']);
         if (user.profile !== 'admin') throw forbidden('Apenas o administrador da seguradora emite acessos SSO.');
+        actorId = user.id;
       }
-      const { idSessaoSSO, expiresAt } = await issueSsoSession(ctx.db, ctx.body.email);
+      const { idSessaoSSO, expiresAt } = await issueSsoSession(ctx.db, ctx.body.email, { actorId, ip: ctx.ip });
       return { idSessaoSSO, link: publicUrl(`/v2/login/session/${idSessaoSSO}`), expiraEm: expiresAt.toISOString() };
     },
   }),
@@ -64,7 +65,7 @@ export const auth = [
     async handle(ctx) {
       // Sign-out ends every session the caller holds, of both generations (SPEC §4).
       const cookies = readCookies(ctx.request.headers.get('cookie'));
-      await revokeTokens(ctx.db, [ctx.request.headers.get('authtoken'), ...Object.values(TOKEN_COOKIES).map((name) => cookies[name])]);
+      await signOut(ctx.db, [ctx.request.headers.get('authtoken'), ...Object.values(TOKEN_COOKIES).map((name) => cookies[name])], ctx.ip);
       for (const name of Object.values(TOKEN_COOKIES)) ctx.clearCookie(name);
       return { mensagem: 'Sessão encerrada.' };
     },

@@ -14,6 +14,7 @@ import {
   documentFile,
   documentNotFound,
   documentResponse,
+  recordDocumentDownload,
   listDocuments,
   proposalInScope,
   storeDocument,
@@ -111,9 +112,11 @@ export function documentEndpoints(generation: Generation) {
       auth,
       params: documentParams,
       async handle(ctx) {
-        const scope = await documentScopeFor(ctx.db, await viewerOf(ctx, generation));
+        const viewer = await viewerOf(ctx, generation);
+        const scope = await documentScopeFor(ctx.db, viewer);
         const file = await documentFile(ctx.db, filesDir(), scope, generation, ctx.params.id);
         if (!file) throw documentNotFound('documento');
+        await recordDocumentDownload(ctx.db, viewer, ctx.ip, ctx.params.id, file);
         return documentResponse(file);
       },
     }),

@@ -17,6 +17,7 @@ import {
 } from '../../services/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../services/sellers';
 import { documentsSent } from '../../services/acceptance';
+import { recordDataAccess } from '../../services/access-log';
 import { now } from '../../clock';
 import { DECISION_TEXT_MAX, DECISION_TEXT_MIN } from '../../../lib/acceptance';
 import type { SessionKind } from '../../db/schema';
@@ -105,9 +106,11 @@ export function quoteEndpoints(generation: Generation) {
       auth,
       params: nrCotacaoParam,
       async handle(ctx) {
-        const { seller } = await sellerOf(ctx);
+        const { seller, viewer } = await sellerOf(ctx);
         const cotacao = await findQuote(ctx.db, seller, ctx.params.nrCotacao);
         if (!cotacao) throw notFound('Cotação não encontrada.');
+        // Another seller's quote is an insured's data read, as on its page (decision 049).
+        if (!cotacao.mine) await recordDataAccess(ctx.db, viewer, ctx.ip, 'cotacao.pagina', cotacao.nrCotacao, 'API');
         return { cotacao };
       },
     }),

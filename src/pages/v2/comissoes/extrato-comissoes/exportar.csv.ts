@@ -3,4 +3,4 @@ import { statementExport } from '../../../../features/commissions/commissions-ro
 
 /** The statement as CSV: under the page's path, so the menu guard (and "outside production only") covers it. */
 export const GET: APIRoute = async ({ locals, url, rewrite }) =>
-  (await statementExport(locals.session, url.searchParams)) ?? rewrite('/404');
+  (await statementExport(locals.session, url.searchParams, locals.client.ip)) ?? rewrite('/404');

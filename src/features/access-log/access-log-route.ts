@@ -1,0 +1,77 @@
+import { Readable } from 'node:stream';
+import { database } from '../../server/database';
+import { now } from '../../server/clock';
+import { config } from '../../server/config';
+import { exportAccessLog, listAccessLog } from '../../server/services/access-log';
+import {
+  ACCESS_LOG_EXPORT_PATH,
+  ACCESS_LOG_FIELDS,
+  ACCESS_LOG_PAGE_SIZE,
+  accessLogCsvFileName,
+  accessLogHref,
+  filterValues,
+  parseAccessLogQuery,
+  type AccessLogField,
+  type AccessLogRow,
+} from '../../lib/access-log';
+import { brasiliaDay } from '../../lib/format';
+import type { Paged } from '../../lib/list-query';
+import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
+
+/*
+ * What /v2/log-acesso and its CSV need (issue 17, decision 049): a plain GET form of filters, a page
+ * of rows newest first with the page in the address, and the same rows as CSV. Only the insurer's
+ * ADMIN reads the log: the menu's guard already refuses everyone else, and this asks again.
+ */
+
+export type Routed<P> = { kind: 'page'; status: number; props: P } | { kind: 'forbidden' };
+
+export interface AccessLogPageProps {
+  values: Record<AccessLogField, string>;
+  errors?: Record<string, string[]>;
+  result?: Paged<AccessLogRow>;
+  /** The CSV of the filters shown (absent while they are refused). */
+  exportHref?: string;
+  retentionDays: number;
+}
+
+/** The signed-in insurer's ADMIN, or undefined for anyone else. */
+function admin(session: PortalSession): SessionViewer | undefined {
+  const viewer = viewerOf(session, 'v2');
+  return viewer?.user.profile === 'ADMIN' ? viewer : undefined;
+}
+
+const typed = (params: URLSearchParams) =>
+  Object.fromEntries(ACCESS_LOG_FIELDS.map((field) => [field, params.get(field) ?? ''])) as Record<AccessLogField, string>;
+
+export async function accessLogPage(session: PortalSession, url: URL): Promise<Routed<AccessLogPageProps>> {
+  if (!admin(session)) return { kind: 'forbidden' };
+  const retentionDays = config().ACCESS_LOG_RETENTION_DAYS;
+  const query = parseAccessLogQuery(url.searchParams, brasiliaDay(now()));
+  if (!query.ok) return { kind: 'page', status: 400, props: { values: typed(url.searchParams), errors: query.errors, retentionDays } };
+  const result = await listAccessLog(await database(), query.filters, query.page, ACCESS_LOG_PAGE_SIZE);
+  const values = filterValues(query.filters);
+  return {
+    kind: 'page',
+    status: 200,
+    props: { values, result, exportHref: accessLogHref(values, 1, ACCESS_LOG_EXPORT_PATH), retentionDays },
+  };
+}
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
+
+/** /v2/log-acesso/exportar.csv: every row of the filters (no page), streamed; the export is itself logged. */
+export async function accessLogExport(session: PortalSession, url: URL, ip: string): Promise<Response> {
+  const viewer = admin(session);
+  if (!viewer) return new Response('Apenas o administrador da seguradora exporta o log de acesso.', { status: 403, headers: TEXT });
+  const query = parseAccessLogQuery(url.searchParams, brasiliaDay(now()));
+  if (!query.ok) return new Response(`Filtros inválidos: ${Object.values(query.errors).flat().join(' ')}`, { status: 400, headers: TEXT });
+  const csv = await exportAccessLog(await database(), viewer, ip, query.filters);
+  return new Response(Readable.toWeb(csv) as ReadableStream<Uint8Array>, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${accessLogCsvFileName(query.filters)}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import { endpoint } from '../router';
+import { badRequest, forbidden } from '../errors';
+import { z } from '../../../lib/zod';
+import { ACCESS_LOG_PAGE_SIZE, ACCESS_LOG_PATH, parseAccessLogQuery } from '../../../lib/access-log';
+import { brasiliaDay } from '../../../lib/format';
+import { pageAccess } from '../../../lib/route-guards';
+import { config } from '../../config';
+import { now } from '../../clock';
+import { listAccessLog } from '../../services/access-log';
+import { loadV2User } from '../../services/principals';
+
+/**
+ * GET /api/bff/v1/log-acesso: the access log as JSON (issue 17, decision 049) — the same filters as
+ * /v2/log-acesso's form (lib/access-log.ts), the same guard as the page (Gestão › Log de Acesso:
+ * the insurer's ADMIN), 20 rows a page newest first: `{ content, totalElements, totalPages, page }`.
+ * The query is read as it comes and parsed after the guard: whoever may not read the log gets 403
+ * whatever they send.
+ */
+export const accessLogEndpoints = [
+  endpoint({
+    method: 'GET',
+    path: '/v1/log-acesso',
+    auth: ['v2'],
+    query: z.record(z.string(), z.string()),
+    async handle(ctx) {
+      const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
+      if (user.profile !== 'ADMIN' || pageAccess(ACCESS_LOG_PATH, { generation: 'v2', user }, config().PORTAL_ENV) !== 'allowed')
+        throw forbidden('Apenas o administrador da seguradora consulta o log de acesso.');
+      const query = parseAccessLogQuery(ctx.query, brasiliaDay(now()));
+      if (!query.ok) throw badRequest(Object.values(query.errors)[0]![0]!, query.errors);
+      return listAccessLog(ctx.db, query.filters, query.page, ACCESS_LOG_PAGE_SIZE);
+    },
+  }),
+];
