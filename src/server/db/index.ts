@@ -21,6 +21,7 @@ import * as m015 from './migrations/015_sales_reports';
 import * as m016 from './migrations/016_user_admin';
 import * as m017 from './migrations/017_access_groups';
 import * as m018 from './migrations/018_user_imports';
+import * as m022 from './migrations/022_partners';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016_user_admin': m016,
   '017_access_groups': m017,
   '018_user_imports': m018,
+  '022_partners': m022,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

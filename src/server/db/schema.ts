@@ -26,8 +26,41 @@ export interface CompaniesTable {
   nome_fantasia: string;
   tipo: 'PARCEIRO' | 'SUBSTABELECIDO';
   parent_id: number | null;
-  status: Generated<string>;
+  /** ATIVO or SUSPENSO (migration 022): a suspended company's users do not sign in, its offers are not sold. */
+  status: Generated<CompanyStatus>;
   created_at: CreatedAt;
+  /** Onboarding (migration 022, decision 052): a broker has a SUSEP registration. */
+  corretora: Generated<boolean>;
+  susep: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The head office (lib/products/insured.ts addressSchema), read back through the schema. */
+  endereco: ColumnType<unknown, string | null | undefined, string | null>;
+  /** { responsavel, comercial } (lib/partner-forms.ts). */
+  contatos: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Where commissions are paid: a bank account or a Pix key of the company (lib/refund-account.ts). */
+  conta_comissao: ColumnType<unknown, string | null | undefined, string | null>;
+  activated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_by: ColumnType<number | null, number | null | undefined, number | null>;
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  suspended_by: ColumnType<number | null, number | null | undefined, number | null>;
+  motivo_suspensao: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type CompanyStatus = 'ATIVO' | 'SUSPENSO';
+export type CompanyKind = 'PARCEIRO' | 'SUBSTABELECIDO';
+
+/** The onboarding steps' answers so far, per CNPJ and action (migration 022, decision 052). */
+export interface CompanyDraftsTable {
+  id: Generated<number>;
+  tipo: CompanyKind;
+  cnpj: string;
+  acao: 'novo' | 'editar';
+  /** A substabelecido's partner: whoever manages it may resume the draft. */
+  parent_id: number | null;
+  dados: Json<Record<string, unknown>>;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
 }
 
 export interface PointsOfSaleTable {
@@ -267,6 +300,8 @@ export interface OffersTable {
   comissao_centesimos: number;
   ativo: Generated<boolean>;
   created_at: CreatedAt;
+  /** A substabelecido's offer derives from its partner's (migration 022, decision 052). */
+  parent_offer_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type QuoteStatus = 'EM_ELABORACAO' | 'PROPOSTA_EM_ANALISE';
@@ -562,6 +597,7 @@ export interface Database {
   user_admin_drafts: UserAdminDraftsTable;
   user_imports: UserImportsTable;
   user_import_rows: UserImportRowsTable;
+  company_drafts: CompanyDraftsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -24,6 +24,8 @@ import {
 import { createSession, revokeTokens, type IssuedSession } from './sessions';
 import { consumeCode, issueCode } from './codes';
 import { findUserByEmail, profileOf } from './principals';
+import { companiesLetUserIn } from './company-status';
+import { SIGN_IN_SUSPENDED } from '../../lib/partners';
 
 /** Sign-in of both generations, the simulator token and single sign-on (SPEC §4, §7, §8). */
 
@@ -85,7 +87,13 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   // Inactivity is told only to whoever knows the password.
   if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');
   if (user.status === 'BLOQUEADO') throw forbidden('Usuário bloqueado. Procure o administrador da sua empresa.');
+  await assertCompaniesLetIn(db, user);
   return user;
+}
+
+/** A user whose every company is suspended (or under a suspended partner) stays out (decision 052). */
+async function assertCompaniesLetIn(db: DB, user: User): Promise<void> {
+  if (!(await companiesLetUserIn(db, user.id))) throw forbidden(SIGN_IN_SUSPENDED);
 }
 
 async function recordLogin(db: DB, user: User, generation: Generation, ip: string) {
@@ -163,6 +171,7 @@ export async function issueSsoSession(db: DB, email: string): Promise<{ idSessao
   const user = await findUserByEmail(db, normalizeEmail(email));
   if (user?.generation !== 'v2') throw notFound('Usuário do novo portal não encontrado');
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  await assertCompaniesLetIn(db, user);
   const { secret, expiresAt } = await issueCode(db, user.id, 'SSO');
   return { idSessaoSSO: secret, expiresAt, user };
 }
@@ -178,6 +187,7 @@ export async function redeemSsoSession(
   if (!consumed.ok) throw unauthorized(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  await assertCompaniesLetIn(db, user);
   await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v2');
   await recordLogin(db, user, 'v2', ip);
