@@ -105,7 +105,7 @@ const susepWhenBroker = z.refine<{ corretora: boolean; susep: string }>((v) => !
 });
 
 /** empresa/dados: the company; a substabelecido names its partner (CNPJ) too. */
-export const companyDataSchema = (kind: CompanyKind) =>
+export const companyDataSchema = (kind: CompanyKind): z.ZodMiniType<CompanyData, unknown> =>
   kind === 'PARCEIRO'
     ? z.object(companyFields).check(susepWhenBroker)
     : z.object({ ...companyFields, parceiro: cnpjField(M.parceiro) }).check(susepWhenBroker);

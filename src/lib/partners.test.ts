@@ -24,6 +24,7 @@ import {
   subOfferProblems,
   SUB_ADMINISTRATOR_OPERATIONS,
   type CompanyActor,
+  type CompanyFacts,
 } from './partners';
 import {
   administratorSchema,
@@ -53,10 +54,21 @@ const errorsOf = (schema: z.ZodMiniType, input: unknown) => {
 };
 
 describe('company data (empresa/dados)', () => {
-  const company = { cnpj: NUMERIC, razaoSocial: 'Corretora Exemplo Ltda.', nomeFantasia: 'Exemplo', corretora: 'sim', susep: '20.2031-234' };
+  const company = {
+    cnpj: NUMERIC,
+    razaoSocial: 'Corretora Exemplo Ltda.',
+    nomeFantasia: 'Exemplo',
+    corretora: 'sim',
+    susep: '20.2031-234',
+  };
 
   it('takes a numeric CNPJ with or without its mask, and keeps its 14 digits', () => {
-    expect(z.parse(companyDataSchema('PARCEIRO'), company)).toEqual({ ...company, cnpj: '11222333000181', corretora: true, susep: '202031234' });
+    expect(z.parse(companyDataSchema('PARCEIRO'), company)).toEqual({
+      ...company,
+      cnpj: '11222333000181',
+      corretora: true,
+      susep: '202031234',
+    });
     expect(z.parse(companyDataSchema('PARCEIRO'), { ...company, cnpj: '11222333000181' }).cnpj).toBe('11222333000181');
   });
 
@@ -64,21 +76,24 @@ describe('company data (empresa/dados)', () => {
     expect(z.parse(companyDataSchema('PARCEIRO'), { ...company, cnpj: ALPHANUMERIC.toLowerCase() }).cnpj).toBe('12ABC34501DE35');
   });
 
-  it.each(['11.222.333/0001-80', '12.ABC.345/01DE-36', '11111111111111', '1122233300018', 'ABCDEFGHIJKLMN', ''])('refuses the CNPJ %j', (cnpj) => {
-    expect(errorsOf(companyDataSchema('PARCEIRO'), { ...company, cnpj })).toEqual({ cnpj: M.cnpj });
-  });
+  it.each(['11.222.333/0001-80', '12.ABC.345/01DE-36', '11111111111111', '1122233300018', 'ABCDEFGHIJKLMN', ''])(
+    'refuses the CNPJ %j',
+    (cnpj) => {
+      expect(errorsOf(companyDataSchema('PARCEIRO'), { ...company, cnpj })).toEqual({ cnpj: M.cnpj });
+    },
+  );
 
   it('asks the SUSEP registration of a broker only, and checks it when given', () => {
     expect(errorsOf(companyDataSchema('PARCEIRO'), { ...company, susep: '' })).toEqual({ susep: M.susepRequired });
     expect(z.parse(companyDataSchema('PARCEIRO'), { ...company, corretora: '', susep: '' })).toMatchObject({ corretora: false, susep: '' });
     expect(errorsOf(companyDataSchema('PARCEIRO'), { ...company, corretora: '', susep: '12a45' })).toEqual({ susep: M.susep });
-    expect([isValidSusep('12345'), isValidSusep('123456789012345'), isValidSusep('1234'), isValidSusep('00000'), isValidSusep('1234567890123456')]).toEqual([
-      true,
-      true,
-      false,
-      false,
-      false,
-    ]);
+    expect([
+      isValidSusep('12345'),
+      isValidSusep('123456789012345'),
+      isValidSusep('1234'),
+      isValidSusep('00000'),
+      isValidSusep('1234567890123456'),
+    ]).toEqual([true, true, false, false, false]);
   });
 
   it('needs names of sensible lengths, and a substabelecido names its partner', () => {
@@ -93,17 +108,23 @@ describe('company data (empresa/dados)', () => {
 
 describe('contacts, account, administrator', () => {
   it('the legal representative: name, CPF, e-mail, mobile and role', () => {
-    const ok = { nome: 'Roberto Alves', cpf: '153.509.460-56', email: ' Roberto@Exemplo.com.br', celular: '(11) 98765-4321', cargo: 'Sócio' };
+    const ok = {
+      nome: 'Roberto Alves',
+      cpf: '153.509.460-56',
+      email: ' Roberto@Exemplo.com.br',
+      celular: '(11) 98765-4321',
+      cargo: 'Sócio',
+    };
     expect(z.parse(responsibleSchema, ok)).toEqual({ ...ok, cpf: '15350946056', email: 'roberto@exemplo.com.br', celular: '11987654321' });
-    expect(Object.keys(errorsOf(responsibleSchema, { ...ok, cpf: '153.509.460-57', celular: '(11) 3333-4444', cargo: 'x' })).sort()).toEqual([
-      'cargo',
-      'celular',
-      'cpf',
-    ]);
+    expect(
+      Object.keys(errorsOf(responsibleSchema, { ...ok, cpf: '153.509.460-57', celular: '(11) 3333-4444', cargo: 'x' })).sort(),
+    ).toEqual(['cargo', 'celular', 'cpf']);
   });
 
   it('commercial contacts take a landline too, and the finance e-mail says which it is', () => {
-    expect(z.parse(commercialSchema, { email: 'a@b.com.br', telefone: '(11) 3333-4444', emailFinanceiro: 'f@b.com.br' }).telefone).toBe('1133334444');
+    expect(z.parse(commercialSchema, { email: 'a@b.com.br', telefone: '(11) 3333-4444', emailFinanceiro: 'f@b.com.br' }).telefone).toBe(
+      '1133334444',
+    );
     expect(errorsOf(commercialSchema, { email: 'a@b.com.br', telefone: '333', emailFinanceiro: 'f@' })).toEqual({
       telefone: M.telefone,
       emailFinanceiro: M.emailFinanceiro,
@@ -147,7 +168,9 @@ describe('offers and remuneration', () => {
       comissao_AFU: [OFFER_MESSAGES.aboveLimit('20,00%')],
     });
     expect(partnerOfferProblems([], ALL)).toEqual({ ofertas: [OFFER_MESSAGES.none] });
-    expect(partnerOfferProblems([{ simulador: 'EMP', comissao: 10_00, inicio: '2026-01-01' }], ALL)).toEqual({ ofertas: [OFFER_MESSAGES.unknownProduct] });
+    expect(partnerOfferProblems([{ simulador: 'EMP', comissao: 10_00, inicio: '2026-01-01' }], ALL)).toEqual({
+      ofertas: [OFFER_MESSAGES.unknownProduct],
+    });
   });
 
   it('a partner’s remuneration is not lowered below a substabelecido’s derived offer', () => {
@@ -167,13 +190,21 @@ describe('offers and remuneration', () => {
     expect(subOfferProblems([{ oferta: 2, comissao: 15_01, inicio: '2026-01-01' }], partner)).toEqual({
       comissao_2: [OFFER_MESSAGES.aboveParent('15,00%')],
     });
-    expect(subOfferProblems([{ oferta: 3, comissao: 1_00, inicio: '2026-01-01' }], partner)).toEqual({ ofertas: [OFFER_MESSAGES.outsidePartner] });
+    expect(subOfferProblems([{ oferta: 3, comissao: 1_00, inicio: '2026-01-01' }], partner)).toEqual({
+      ofertas: [OFFER_MESSAGES.outsidePartner],
+    });
     expect(subOfferProblems([], partner)).toEqual({ ofertas: [OFFER_MESSAGES.noneSub] });
     expect(subOfferProblems([], partner, { allowNone: true })).toEqual({});
   });
 
   it('the offers form becomes the API’s list, and its errors land under each row’s field', () => {
-    const values = { produto: ['RES', 'VEU'], comissao_RES: '12,5', inicio_RES: '2026-07-01', comissao_VEU: '130', inicio_VEU: '2026-13-01' };
+    const values = {
+      produto: ['RES', 'VEU'],
+      comissao_RES: '12,5',
+      inicio_RES: '2026-07-01',
+      comissao_VEU: '130',
+      inicio_VEU: '2026-13-01',
+    };
     const list = offersFromForm('PARCEIRO', values);
     expect(list).toEqual([
       { simulador: 'RES', comissao: '12,5', inicio: '2026-07-01' },
@@ -181,7 +212,8 @@ describe('offers and remuneration', () => {
     ]);
     const result = z.safeParse(partnerOffersSchema, list);
     expect(result.success).toBe(false);
-    if (!result.success) expect(stepErrors('PARCEIRO', 'ofertas', result.error.issues, list)).toEqual({ comissao_VEU: [M.comissao], inicio_VEU: [M.inicio] });
+    if (!result.success)
+      expect(stepErrors('PARCEIRO', 'ofertas', result.error.issues, list)).toEqual({ comissao_VEU: [M.comissao], inicio_VEU: [M.inicio] });
     expect(z.parse(partnerOffersSchema, [list[0]])).toEqual([{ simulador: 'RES', comissao: 12_50, inicio: '2026-07-01' }]);
     expect(errorsOf(partnerOffersSchema, [list[0], list[0]])).toEqual({ form: M.repeated });
     expect(z.parse(subOffersSchema, offersFromForm('SUBSTABELECIDO', { oferta: '7', comissao_7: '10', inicio_7: '2026-07-01' }))).toEqual([
@@ -199,18 +231,39 @@ describe('offers and remuneration', () => {
     expect(readDraft('PARCEIRO', stored, '11222333000181')).toEqual({ ofertas: stored.ofertas, conta: stored.conta });
     // The account of another CNPJ is no longer the company's.
     expect(readDraft('PARCEIRO', stored, '12ABC34501DE35')).toEqual({ ofertas: stored.ofertas });
-    expect(sectionFormValues('PARCEIRO', 'ofertas', stored.ofertas)).toEqual({ produto: ['RES'], comissao_RES: '12,50', inicio_RES: '2026-07-01' });
-    expect(sectionFormValues('PARCEIRO', 'empresa', { cnpj: '11222333000181', corretora: true, susep: '1' })).toMatchObject({ cnpj: NUMERIC, corretora: 'sim' });
+    expect(sectionFormValues('PARCEIRO', 'ofertas', stored.ofertas)).toEqual({
+      produto: ['RES'],
+      comissao_RES: '12,50',
+      inicio_RES: '2026-07-01',
+    });
+    expect(sectionFormValues('PARCEIRO', 'empresa', { cnpj: '11222333000181', corretora: true, susep: '1' })).toMatchObject({
+      cnpj: NUMERIC,
+      corretora: 'sim',
+    });
   });
 });
 
 describe('steps', () => {
   it('every address names a known screen, its own sub-step, a CNPJ and an action; anything else is not one', () => {
     expect(parseStepAddress('empresa')).toMatchObject({ step: { key: 'empresa' } });
-    expect(parseStepAddress('contatos/12ABC34501DE35/comercial/editar')).toMatchObject({ step: { key: 'comercial' }, cnpj: '12ABC34501DE35', action: 'editar' });
-    for (const bad of ['desconhecida', 'contatos/11222333000181/sede/novo', 'empresa/11222333000181/dados/apagar', 'empresa/11.222.333-0001/dados/novo', 'empresa/x', ''])
+    expect(parseStepAddress('contatos/12ABC34501DE35/comercial/editar')).toMatchObject({
+      step: { key: 'comercial' },
+      cnpj: '12ABC34501DE35',
+      action: 'editar',
+    });
+    for (const bad of [
+      'desconhecida',
+      'contatos/11222333000181/sede/novo',
+      'empresa/11222333000181/dados/apagar',
+      'empresa/11.222.333-0001/dados/novo',
+      'empresa/x',
+      '',
+    ])
       expect(parseStepAddress(bad), bad).toBeUndefined();
-    for (const step of COMPANY_STEPS) expect(parseStepAddress(stepPath('PARCEIRO', step.key, '11222333000181', 'novo').replace('/v2/parceiros/etapas/', ''))?.step).toBe(step);
+    for (const step of COMPANY_STEPS)
+      expect(parseStepAddress(stepPath('PARCEIRO', step.key, '11222333000181', 'novo').replace('/v2/parceiros/etapas/', ''))?.step).toBe(
+        step,
+      );
   });
 
   it('a step ahead of the draft goes back to the first one it lacks; an edit never lacks its administrator', () => {
@@ -224,7 +277,9 @@ describe('steps', () => {
   });
 
   it('the substabelecidos’ list carries its notice in the address (SPEC /consulta/{action}), the partners’ in the query', () => {
-    expect(companyListHref('SUBSTABELECIDO', { nome: 'Vale' }, 2, 'suspenso')).toBe('/v2/substabelecido/consulta/suspenso?nome=Vale&pagina=2');
+    expect(companyListHref('SUBSTABELECIDO', { nome: 'Vale' }, 2, 'suspenso')).toBe(
+      '/v2/substabelecido/consulta/suspenso?nome=Vale&pagina=2',
+    );
     expect(companyListHref('PARCEIRO', { status: 'ativo' }, 1, 'cadastrado')).toBe('/v2/parceiros/consulta?status=ativo&aviso=cadastrado');
     expect(companyListHref('PARCEIRO', {})).toBe('/v2/parceiros/consulta');
   });
@@ -236,7 +291,11 @@ describe('steps', () => {
       status: 'em-cadastro',
       pagina: 1,
     });
-    expect(Object.keys(errorsOf(companyListQuery, { cnpj: '11;drop', status: 'x', pagina: '0' })).sort()).toEqual(['cnpj', 'pagina', 'status']);
+    expect(Object.keys(errorsOf(companyListQuery, { cnpj: '11;drop', status: 'x', pagina: '0' })).sort()).toEqual([
+      'cnpj',
+      'pagina',
+      'status',
+    ]);
   });
 });
 
@@ -244,7 +303,7 @@ describe('who manages which company', () => {
   const HORIZONTE = { id: 1, tipo: 'PARCEIRO' as const, parentId: null };
   const VALE = { id: 2, tipo: 'SUBSTABELECIDO' as const, parentId: 1 };
   const OTHER_SUB = { id: 4, tipo: 'SUBSTABELECIDO' as const, parentId: 3 };
-  const actor = (profile: CompanyActor['profile'], operations: string[] = [], companies = [HORIZONTE]): CompanyActor => ({
+  const actor = (profile: CompanyActor['profile'], operations: string[] = [], companies: CompanyFacts[] = [HORIZONTE]): CompanyActor => ({
     userId: 9,
     profile,
     operations,
@@ -302,7 +361,9 @@ describe('suspension, as rules', () => {
     const offer = { ativo: true, vigenciaInicio: '2026-01-01', vigenciaFim: null, companyOperating: true };
     expect(offerInForce(offer, '2026-06-01')).toBe(true);
     expect(offerInForce({ ...offer, companyOperating: false }, '2026-06-01')).toBe(false);
-    expect(offerInForce({ ...offer, parent: { ativo: true, vigenciaInicio: '2025-01-01', vigenciaFim: '2026-05-31' } }, '2026-06-01')).toBe(false);
+    expect(offerInForce({ ...offer, parent: { ativo: true, vigenciaInicio: '2025-01-01', vigenciaFim: '2026-05-31' } }, '2026-06-01')).toBe(
+      false,
+    );
     expect(offerInForce({ ...offer, parent: { ativo: false, vigenciaInicio: '2025-01-01', vigenciaFim: null } }, '2026-06-01')).toBe(false);
     expect(offerInForce({ ...offer, parent: { ativo: true, vigenciaInicio: '2025-01-01', vigenciaFim: null } }, '2026-06-01')).toBe(true);
   });

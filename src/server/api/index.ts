@@ -12,6 +12,7 @@ import { cancellationEndpoints } from './endpoints/cancellation';
 import { documentEndpoints } from './endpoints/documents';
 import { commissionEndpoints, incomeEndpoints } from './endpoints/commissions';
 import { userEndpoints } from './endpoints/users';
+import { partnerEndpoints } from './endpoints/partners';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -28,7 +29,7 @@ const ofGeneration = (generation: Generation) => [
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
   plataforma: [...plataforma, ...userEndpoints, ...ofGeneration('v1')],
-  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints],
+  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...partnerEndpoints],
   gateway,
   auth,
   pagamentos,
