@@ -25,6 +25,8 @@ const ACCOUNTS = {
     body: { userName: 'parceiro@parceiro.demo', password: PASSWORD },
     simulatorToken: { nome: 'Eduarda Lima', email: 'parceiro@parceiro.demo' },
   },
+  // The insurer's administrator: the partners' list (issue 17).
+  admin: { path: '/api/gateway/login', body: { userName: 'admin@seguradora.demo', password: PASSWORD } },
   // A partner's administrator: the user and permission administration pages (issue 16).
   parceiroAdmin: {
     path: '/api/gateway/login',
@@ -70,6 +72,9 @@ const ROUTES = [
   { path: '/v2/usuario/cadastro/dados-pessoais', island: 'shell', account: 'parceiroAdmin' },
   { path: '/v2/usuario/permissoes/cadastro', island: 'shell', account: 'parceiroAdmin' },
   { path: '/v2/usuario/importacao/upload', island: 'csvPreview', account: 'parceiroAdmin' },
+  // Partners and substabelecidos: plain lists and steps, the shell's JavaScript only (issue 17).
+  { path: '/v2/parceiros/consulta', island: 'shell', account: 'admin' },
+  { path: '/v2/substabelecido/consulta', island: 'shell', account: 'parceiroAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -223,7 +223,7 @@ export async function companyStepPage(
     canManage: Boolean(registration.company && mayManageCompany(actor, registration.company)),
     operation: action === 'visualizar' ? operationOf(url.searchParams.get('operacao'), registration.company) : undefined,
   };
-  if (key === 'revisao') props.review = await reviewFacts(db, kind, registration, props);
+  if (key === 'revisao') props.review = await reviewFacts(db, registration, props);
   if (request.method !== 'POST') return { kind: 'page', status: 200, props };
 
   const form = await readForm(request);
@@ -248,7 +248,6 @@ async function offersOfPartner(db: Awaited<ReturnType<typeof database>>, registr
 
 async function reviewFacts(
   db: Awaited<ReturnType<typeof database>>,
-  kind: CompanyKind,
   registration: Registration,
   props: CompanyStepProps,
 ): Promise<ReviewFacts> {
