@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, BASE_URL, completeFirstAccess, gotoHydrated, path, screenshotsAt, signIn, submitLogin } from './helpers';
 import { cpfFor } from './selling';
@@ -244,4 +245,27 @@ test('the partners’ pages are the insurer’s: a partner’s administrator get
   await page.goto('/v2/substabelecido/etapas/revisao/33444555000181/resumo/visualizar');
   await expect(page.getByTestId('revisao')).toContainText('Pix (CNPJ)');
   await shoot(page, 'sub-review-vale-verde');
+});
+
+test('the lists, a step with its errors and the review have no serious accessibility problem (axe)', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partnerAdmin);
+  for (const url of [
+    '/v2/substabelecido/consulta?status=x',
+    '/v2/substabelecido/etapas/ofertas/33444555000181/produtos/editar',
+    '/v2/substabelecido/etapas/revisao/33444555000181/resumo/visualizar?operacao=suspender',
+  ]) {
+    await page.goto(url);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`),
+      url,
+    ).toEqual([]);
+  }
+  // A refused step, its messages tied to their fields.
+  await page.goto('/v2/substabelecido/etapas/contatos/33444555000181/comercial/editar');
+  await page.getByLabel('Telefone').fill('12');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page.getByLabel('Telefone')).toHaveAccessibleDescription('Telefone inválido: use (DD) NNNN-NNNN ou (DD) 9NNNN-NNNN.');
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 });

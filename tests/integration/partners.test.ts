@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { sql } from 'kysely';
+import { hostileText } from '../fixtures/hostile-text';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
@@ -615,5 +618,136 @@ describe('suspension', () => {
     expect(
       (await call('POST', '/api/gateway/login', { body: { userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD } })).status,
     ).toBe(200);
+  });
+});
+
+describe('under random input, signed in', () => {
+  const TABLES = ['companies', 'company_drafts', 'offers', 'users', 'user_companies', 'sessions', 'emails'];
+  async function fingerprint(): Promise<string> {
+    const hash = createHash('sha256');
+    for (const table of TABLES) {
+      const { rows } = await sql<{
+        t: string;
+      }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
+      hash.update(`${table}:${rows[0]?.t ?? ''}`);
+    }
+    return hash.digest('hex');
+  }
+  const value = fc.oneof(
+    hostileText(),
+    fc.integer(),
+    fc.constant(null),
+    fc.constantFrom(
+      '',
+      'sim',
+      'CONTA',
+      'PIX',
+      '341',
+      '1234',
+      HORIZONTE,
+      '12ABC34501DE35',
+      'RES',
+      '20,00',
+      '2026-07-01',
+      'SP',
+      'SUSPENSO',
+      'ATIVO',
+    ),
+  );
+  const body = fc.oneof(
+    fc.dictionary(
+      fc.constantFrom(
+        'cnpj',
+        'razaoSocial',
+        'nomeFantasia',
+        'corretora',
+        'susep',
+        'parceiro',
+        'cep',
+        'uf',
+        'nome',
+        'cpf',
+        'email',
+        'celular',
+        'tipo',
+        'banco',
+        'titular',
+        'chave',
+        'ofertas',
+        'situacao',
+        'motivo',
+      ),
+      fc.oneof(
+        value,
+        fc.array(fc.oneof(value, fc.record({ simulador: value, oferta: value, comissao: value, inicio: value })), { maxLength: 3 }),
+      ),
+    ),
+    fc.anything(),
+  );
+
+  it('every step, confirmation and status call answers below 500, and a refused one changes nothing', async () => {
+    const screens = [
+      'empresa/dados',
+      'endereco/sede',
+      'contatos/responsavel',
+      'contatos/comercial',
+      'financeiro/conta',
+      'ofertas/produtos',
+      'administrador/usuario',
+      'x/y',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        body,
+        fc.constantFrom(...screens),
+        fc.constantFrom<Kind>('parceiros', 'substabelecidos'),
+        fc.constantFrom(HORIZONTE, VALE_VERDE, '19131243000197', '11.222.333-0001', 'abc'),
+        fc.constantFrom('novo', 'editar', 'x'),
+        fc.constantFrom<'step' | 'confirm' | 'status'>('step', 'step', 'step', 'confirm', 'status'),
+        fc.constantFrom<'admin' | 'partnerAdmin'>('admin', 'partnerAdmin'),
+        async (payload, screen, kind, cnpj, acao, what, who) => {
+          const before = await fingerprint();
+          const headers = as(tokens[who]);
+          const answer =
+            what === 'step'
+              ? await call('PUT', `/api/bff/v1/${kind}/${encodeURIComponent(cnpj)}/etapas/${screen}?acao=${acao}`, {
+                  headers,
+                  body: payload,
+                })
+              : what === 'confirm'
+                ? await call('POST', `/api/bff/v1/${kind}/${encodeURIComponent(cnpj)}/confirmacao?acao=${acao}`, { headers, body: payload })
+                : await call('PUT', `/api/bff/v1/${kind}/${encodeURIComponent(cnpj)}/situacao`, { headers, body: payload });
+          expect(answer.status, JSON.stringify(answer.json)).toBeLessThan(500);
+          if (answer.status >= 400) expect(await fingerprint()).toBe(before);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 240_000);
+
+  it('two activations of different CNPJs with one SUSEP registration at once: one company, the other a 409', async () => {
+    const ids = ['44555666000181', '77888999000181'];
+    for (const [i, cnpj] of ids.entries()) {
+      const answers = company(cnpj, { susep: '31415926' });
+      for (const [screen, key] of STEPS) expect((await step(tokens.admin, 'parceiros', cnpj, screen, answers[key])).status).toBe(200);
+      expect(
+        (
+          await step(tokens.admin, 'parceiros', cnpj, 'ofertas/produtos', {
+            ofertas: [{ simulador: 'RES', comissao: '10', inicio: TODAY }],
+          })
+        ).status,
+      ).toBe(200);
+      const admin = {
+        cpf: ['61827364530', '72938475640'][i],
+        nome: 'Pessoa Corrida Teste',
+        email: `corrida${i}@exemplo.com.br`,
+        celular: '(11) 95555-0000',
+      };
+      expect((await step(tokens.admin, 'parceiros', cnpj, 'administrador/usuario', admin)).status).toBe(200);
+    }
+    const answers = await Promise.all(ids.map((cnpj) => confirm(tokens.admin, 'parceiros', cnpj)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.json.message).toBe(COMPANY_FORM_MESSAGES.duplicateSusep);
+    expect((await db.selectFrom('companies').select('id').where('susep', '=', '31415926').execute()).length).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { database } from '../../server/database';
+import type { DB } from '../../server/db';
 import {
   companyActorOf,
   confirmRegistration,
@@ -241,16 +242,12 @@ const operationOf = (value: string | null, company: CompanyRecord | undefined) =
       ? 'reativar'
       : undefined;
 
-async function offersOfPartner(db: Awaited<ReturnType<typeof database>>, registration: Registration): Promise<PartnerOfferOption[]> {
+async function offersOfPartner(db: DB, registration: Registration): Promise<PartnerOfferOption[]> {
   const partnerId = registration.company?.parentId ?? registration.stored?.parentId;
   return partnerId ? partnerOffersInForce(db, partnerId) : [];
 }
 
-async function reviewFacts(
-  db: Awaited<ReturnType<typeof database>>,
-  registration: Registration,
-  props: CompanyStepProps,
-): Promise<ReviewFacts> {
+async function reviewFacts(db: DB, registration: Registration, props: CompanyStepProps): Promise<ReviewFacts> {
   const { draft } = registration;
   const parceiro =
     registration.company?.parent?.nomeFantasia ??
@@ -269,7 +266,7 @@ async function reviewFacts(
 }
 
 async function stepPost(
-  db: Awaited<ReturnType<typeof database>>,
+  db: DB,
   actor: CompanyActor,
   props: CompanyStepProps,
   key: SectionKey,
@@ -289,7 +286,7 @@ async function stepPost(
 }
 
 async function confirmPost(
-  db: Awaited<ReturnType<typeof database>>,
+  db: DB,
   actor: CompanyActor,
   props: CompanyStepProps,
   action: DraftAction,
@@ -308,7 +305,7 @@ async function confirmPost(
 const operationForm = z.object({ operacao: z.enum(['suspender', 'reativar']) });
 
 async function statusPost(
-  db: Awaited<ReturnType<typeof database>>,
+  db: DB,
   actor: CompanyActor,
   props: CompanyStepProps,
   form: FormData,

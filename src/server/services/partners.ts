@@ -150,6 +150,7 @@ async function recordOf(db: Db, row: CompanyRow): Promise<CompanyRecord> {
       .selectFrom('users as u')
       .select(['u.nome', 'u.email', 'u.status'])
       .where('u.id', 'in', (eb) => eb.selectFrom('user_companies').select('user_id').where('company_id', '=', row.id))
+      .where('u.status', 'in', ['ATIVO', 'PENDENTE'])
       .where((eb) =>
         eb.or([
           eb('u.profile', '=', 'parceiro_admin'),
@@ -486,6 +487,29 @@ const isUniqueViolation = (error: unknown, constraint: string) => {
   return code === '23505' && (name === constraint || name === undefined);
 };
 
+/**
+ * What another activation committed between this one's checks and its writes — the same SUSEP under
+ * another CNPJ, the administrator's e-mail or CPF — is stopped by the unique indexes: the loser gets
+ * the same 409 as if it had come second.
+ */
+async function asConflict<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const { code, constraint = '' } = (error ?? {}) as { code?: string; constraint?: string };
+    if (code !== '23505') throw error;
+    const user = constraint.startsWith('users_');
+    const message = constraint.includes('susep')
+      ? M.duplicateSusep
+      : constraint.includes('cpf')
+        ? 'CPF já cadastrado para outro usuário.'
+        : user
+          ? 'E-mail já cadastrado para outro usuário.'
+          : M.duplicateCnpj;
+    return refused({ [user ? 'administrador' : 'empresa']: [message] });
+  }
+}
+
 /** An ApiError that carries field errors, as a step form shows them. */
 const refused = (errors: FieldErrors): never => refuse(errors, statusOf(errors));
 
@@ -661,20 +685,22 @@ export async function confirmRegistration(
   action: DraftAction,
   ip: string | null,
 ): Promise<Confirmed> {
-  const outcome = await db.transaction().execute(async (trx) => {
-    await lockCompany(trx, cnpj);
-    const opened = await openRegistration(trx, actor, kind, { cnpj, action });
-    if (opened.kind === 'no-draft') {
-      const exists = await trx.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirst();
-      if (exists) throw new ApiError(409, `${M.duplicateCnpj} O cadastro foi concluído por outra pessoa.`, { cnpj: [M.duplicateCnpj] });
-    }
-    if (opened.kind !== 'ok') throw notFound(NOT_FOUND_MESSAGE);
-    const registration = opened.registration;
-    if (action === 'novo' && !registration.stored) throw notFound(NOT_FOUND_MESSAGE);
-    const problems = await confirmationProblems(trx, actor, registration);
-    if (Object.keys(problems).length > 0) refused(problems);
-    return action === 'novo' ? activate(trx, actor, registration, ip) : applyEdit(trx, actor, registration, ip);
-  });
+  const outcome = await asConflict(
+    db.transaction().execute(async (trx) => {
+      await lockCompany(trx, cnpj);
+      const opened = await openRegistration(trx, actor, kind, { cnpj, action });
+      if (opened.kind === 'no-draft') {
+        const exists = await trx.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirst();
+        if (exists) throw new ApiError(409, `${M.duplicateCnpj} O cadastro foi concluído por outra pessoa.`, { cnpj: [M.duplicateCnpj] });
+      }
+      if (opened.kind !== 'ok') throw notFound(NOT_FOUND_MESSAGE);
+      const registration = opened.registration;
+      if (action === 'novo' && !registration.stored) throw notFound(NOT_FOUND_MESSAGE);
+      const problems = await confirmationProblems(trx, actor, registration);
+      if (Object.keys(problems).length > 0) refused(problems);
+      return action === 'novo' ? activate(trx, actor, registration, ip) : applyEdit(trx, actor, registration, ip);
+    }),
+  );
   announce(db, OFFERS_CHANGED);
   announce(db, { kind: 'principals' });
   return outcome;
