@@ -25,6 +25,8 @@ const ACCOUNTS = {
     body: { userName: 'parceiro@parceiro.demo', password: PASSWORD },
     simulatorToken: { nome: 'Eduarda Lima', email: 'parceiro@parceiro.demo' },
   },
+  // The insurer's administrator: the partners' list (issue 17).
+  admin: { path: '/api/gateway/login', body: { userName: 'admin@seguradora.demo', password: PASSWORD } },
   // A partner's administrator: the user and permission administration pages (issue 16).
   parceiroAdmin: {
     path: '/api/gateway/login',
@@ -76,6 +78,9 @@ const ROUTES = [
   { path: '/v2/ponto-venda/consulta', island: 'shell', account: 'parceiroAdmin' },
   // The access log (issue 17): a plain GET form and a server-rendered table, the shell's JavaScript only.
   { path: '/v2/log-acesso', island: 'shell', account: 'admin' },
+  // Partners and substabelecidos: plain lists and steps, the shell's JavaScript only (issue 17).
+  { path: '/v2/parceiros/consulta', island: 'shell', account: 'admin' },
+  { path: '/v2/substabelecido/consulta', island: 'shell', account: 'parceiroAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -3,7 +3,7 @@ import { canV2, type V2Rule } from './permissions';
 import { addressSchema, INSURED_MAX_LENGTH } from './products/insured';
 import { addressLine } from './quote-summary';
 import { listHref, oneOf, optionalField, pageField } from './list-query';
-import { list, managedCompanies, text, type FieldErrors, type UserStatusCode, type V2Actor } from './user-admin';
+import { formText, list, managedCompanies, type FieldErrors, type UserStatusCode, type V2Actor } from './user-admin';
 import { normalizeCnpj } from './validators';
 
 /*
@@ -90,13 +90,13 @@ export const normalizeCode = (value: string) => value.trim().toUpperCase();
 
 const trimmed = (max: number, message: string) =>
   z.pipe(
-    text(max * 2, message),
+    formText(max * 2, message),
     z.transform((v: string) => v.replace(/\s+/g, ' ').trim()),
   );
 
 const idText = z.pipe(
   z.pipe(
-    text(12, M.vendedor),
+    formText(12, M.vendedor),
     z.transform((v: string) => v.trim()),
   ),
   z.pipe(z.string().check(z.regex(/^[1-9]\d{0,8}$/, M.vendedor)), z.transform(Number)),
@@ -108,13 +108,13 @@ const idText = z.pipe(
  * the situation and the ids of the users who work there.
  */
 export const pointOfSaleSchema = z.object({
-  empresa: z.pipe(z.pipe(text(20, M.empresa), z.transform(normalizeCnpj)), z.string().check(z.regex(/^[0-9A-Z]{12}\d{2}$/, M.empresa))),
+  empresa: z.pipe(z.pipe(formText(20, M.empresa), z.transform(normalizeCnpj)), z.string().check(z.regex(/^[0-9A-Z]{12}\d{2}$/, M.empresa))),
   nome: z.pipe(trimmed(NAME_MAX, M.nome), z.string().check(z.minLength(3, M.nome), z.maxLength(NAME_MAX, M.nome))),
-  codigo: z.pipe(z.pipe(text(40, M.codigo), z.transform(normalizeCode)), z.string().check(z.regex(CODE_PATTERN, M.codigo))),
+  codigo: z.pipe(z.pipe(formText(40, M.codigo), z.transform(normalizeCode)), z.string().check(z.regex(CODE_PATTERN, M.codigo))),
   ...addressSchema.shape,
   status: z.pipe(
     z.pipe(
-      text(20, M.status),
+      formText(20, M.status),
       z.transform((v: string) => v.trim().toLowerCase() || 'ativo'),
     ),
     z.enum(POINT_OF_SALE_FORM_STATUSES, { error: M.status }),

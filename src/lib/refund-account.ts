@@ -3,24 +3,29 @@ import { BANKS, digitsField, oneOf } from './contracting';
 import { digitsOnly, isValidCnpj, isValidCpf, isValidEmail, normalizeCnpj, normalizeEmail, parsePhone } from './validators';
 
 /*
- * Where a cancellation's refund goes (issue 14, cancelamento/resumo/cadastro-conta): a bank account
- * whose holder is the insured, or a Pix key. zod/mini, so the form and the endpoint check the same.
- * A CPF or CNPJ key must be the insured's own; an e-mail, phone or random key cannot be tied to its
+ * Where money is paid to: a bank account whose holder is the payee, or a Pix key. A cancellation's
+ * refund goes to the insured (issue 14, cancelamento/resumo/cadastro-conta); a partner's commissions
+ * to the company (issue 17, financeiro/conta). zod/mini, so the form and the endpoint check the same.
+ * A CPF or CNPJ key must be the payee's own; an e-mail, phone or random key cannot be tied to its
  * holder here — the paying bank's lookup (DICT) shows the holder's name before the transfer.
  */
 
-const MESSAGES = {
-  kind: 'Escolha conta bancária ou chave Pix.',
-  bank: 'Escolha o banco.',
-  branch: 'Informe a agência (até 5 dígitos).',
-  account: 'Informe a conta com o dígito (até 13 dígitos).',
-  accountType: 'Escolha conta corrente ou poupança.',
-  holder: 'Informe o CPF ou CNPJ do titular.',
-  notInsured: 'A conta deve ser do segurado: o CPF/CNPJ do titular é diferente do segurado.',
-  pixKey: 'Informe a chave Pix.',
-  pixInvalid: 'Chave Pix inválida: use CPF, CNPJ, e-mail, celular com DDD ou a chave aleatória.',
-  pixNotInsured: 'A chave Pix de CPF/CNPJ deve ser do segurado.',
-} as const;
+/** Whose the account must be, as the messages name them: 'do segurado', 'da empresa'. */
+export type AccountOwner = 'do segurado' | 'da empresa';
+
+const messagesFor = (owner: AccountOwner) =>
+  ({
+    kind: 'Escolha conta bancária ou chave Pix.',
+    bank: 'Escolha o banco.',
+    branch: 'Informe a agência (até 5 dígitos).',
+    account: 'Informe a conta com o dígito (até 13 dígitos).',
+    accountType: 'Escolha conta corrente ou poupança.',
+    holder: 'Informe o CPF ou CNPJ do titular.',
+    notOwner: `A conta deve ser ${owner}: o CPF/CNPJ do titular é diferente ${owner}.`,
+    pixKey: 'Informe a chave Pix.',
+    pixInvalid: 'Chave Pix inválida: use CPF, CNPJ, e-mail, celular com DDD ou a chave aleatória.',
+    pixNotOwner: `A chave Pix de CPF/CNPJ deve ser ${owner}.`,
+  }) as const;
 
 export const ACCOUNT_TYPES = [
   { value: 'corrente', label: 'Conta corrente' },
@@ -60,9 +65,13 @@ export function parsePixKey(input: string): { type: PixKeyType; key: string } | 
   return null;
 }
 
-/** The destination of a refund for the insured of document `insuredDocument` (CPF or CNPJ, any mask). */
-export function refundAccountSchema(insuredDocument: string) {
-  const insured = normalizeCnpj(insuredDocument);
+/**
+ * The destination of a payment to the holder of document `ownerDocument` (CPF or CNPJ, any mask),
+ * the messages naming whose it must be.
+ */
+export function payeeAccountSchema(ownerDocument: string, owner: AccountOwner) {
+  const MESSAGES = messagesFor(owner);
+  const holder = normalizeCnpj(ownerDocument);
   const account = z.object({
     tipo: z.literal('CONTA'),
     banco: oneOf(
@@ -77,7 +86,7 @@ export function refundAccountSchema(insuredDocument: string) {
     ),
     titular: z.pipe(z.string({ error: MESSAGES.holder }), z.transform(normalizeCnpj)).check(
       z.refine((v) => v.length > 0, MESSAGES.holder),
-      z.refine((v) => v === '' || v === insured, MESSAGES.notInsured),
+      z.refine((v) => v === '' || v === holder, MESSAGES.notOwner),
     ),
   });
   const pix = z.object({
@@ -90,8 +99,8 @@ export function refundAccountSchema(insuredDocument: string) {
           ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixInvalid });
           return z.NEVER;
         }
-        if ((parsed.type === 'CPF' || parsed.type === 'CNPJ') && parsed.key !== insured) {
-          ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixNotInsured });
+        if ((parsed.type === 'CPF' || parsed.type === 'CNPJ') && parsed.key !== holder) {
+          ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixNotOwner });
           return z.NEVER;
         }
         return parsed;
@@ -100,4 +109,8 @@ export function refundAccountSchema(insuredDocument: string) {
   });
   return z.discriminatedUnion('tipo', [account, pix], { error: MESSAGES.kind });
 }
-export type RefundAccount = z.output<ReturnType<typeof refundAccountSchema>>;
+export type PayeeAccount = z.output<ReturnType<typeof payeeAccountSchema>>;
+
+/** Where a cancellation's refund goes: the insured of document `insuredDocument`. */
+export const refundAccountSchema = (insuredDocument: string) => payeeAccountSchema(insuredDocument, 'do segurado');
+export type RefundAccount = PayeeAccount;

@@ -381,7 +381,7 @@ export const USER_FORM_MESSAGES = {
 const M = USER_FORM_MESSAGES;
 
 /** An HTML form sends strings; a missing field and a blank one are the same. */
-export const text = (max: number, message: string) =>
+export const formText = (max: number, message: string) =>
   z.pipe(
     z.pipe(
       z.optional(z.unknown()),
@@ -392,24 +392,24 @@ export const text = (max: number, message: string) =>
 
 /** Letters, spaces, apostrophes, hyphens and dots; two words at least. */
 export const nameField = z.pipe(
-  text(120, M.nome),
+  formText(120, M.nome),
   z.pipe(
     z.transform((v: string) => v.replace(/\s+/g, ' ').trim()),
     z.string().check(z.refine((v) => /^[\p{L}][\p{L}'. -]*$/u.test(v) && v.split(' ').filter(Boolean).length >= 2, M.nome)),
   ),
 );
 export const emailField = z.pipe(
-  text(254, M.email),
+  formText(254, M.email),
   z.pipe(z.transform(normalizeEmail), z.string().check(z.refine(isValidEmail, M.email))),
 );
 /** Typed with or without its mask; the server sees the 11 digits. */
 export const cpfField = z.pipe(
-  text(20, M.cpf),
+  formText(20, M.cpf),
   z.pipe(z.transform(digitsOnly), z.string().check(z.refine((v) => v.length === 11 && isValidCpf(v), M.cpf))),
 );
 /** SPEC §5's phone '(DD) NNNNN-NNNN', a mobile one: 11 digits, the number starting with 9. Stored as digits. */
 export const mobileField = z.pipe(
-  text(20, M.celular),
+  formText(20, M.celular),
   z.pipe(
     z.transform(digitsOnly),
     z.string().check(
@@ -421,14 +421,14 @@ export const mobileField = z.pipe(
   ),
 );
 export const formStatusField = z.pipe(
-  text(20, M.status),
+  formText(20, M.status),
   z.pipe(
     z.transform((v: string) => v.trim().toLowerCase()),
     z.enum(FORM_STATUSES, { error: M.status }),
   ),
 );
 const profileField = z.pipe(
-  text(20, M.perfil),
+  formText(20, M.perfil),
   z.pipe(
     z.transform((v: string) => v.trim().toUpperCase()),
     z.enum(PROFILES, { error: M.perfil }),
@@ -442,15 +442,15 @@ export const list = <T extends core.$ZodType>(item: T, max: number, message: str
   );
 const cnpjText = z.pipe(
   z.pipe(
-    text(20, M.empresa),
+    formText(20, M.empresa),
     z.transform((v: string) => v.replace(/[./\-\s]/g, '').toUpperCase()),
   ),
   z.string().check(z.regex(/^[0-9A-Z]{12}\d{2}$/, M.empresa)),
 );
-const operationText = z.pipe(text(60, M.operacoes), z.string().check(z.regex(/^[A-Z_]{3,60}$/, M.operacoes)));
+const operationText = z.pipe(formText(60, M.operacoes), z.string().check(z.regex(/^[A-Z_]{3,60}$/, M.operacoes)));
 const groupText = z.pipe(
   z.pipe(
-    text(60, M.grupos),
+    formText(60, M.grupos),
     z.transform((v: string) => v.trim()),
   ),
   z.string().check(z.minLength(1, M.grupos)),
@@ -458,7 +458,7 @@ const groupText = z.pipe(
 const optionalId = (message: string) =>
   z.pipe(
     z.pipe(
-      text(12, message),
+      formText(12, message),
       z.transform((v: string) => v.trim()),
     ),
     z.string().check(z.regex(/^$|^[1-9]\d{0,8}$/, message)),
@@ -472,7 +472,7 @@ export const legacyUserSchema = z.object({
   /** The company's CNPJ; blank: none (the admin group only). */
   empresa: z.pipe(
     z.pipe(
-      text(20, M.empresa),
+      formText(20, M.empresa),
       z.transform((v: string) => v.replace(/[./\-\s]/g, '').toUpperCase()),
     ),
     z.string().check(z.regex(/^$|^[0-9A-Z]{12}\d{2}$/, M.empresa)),
@@ -571,7 +571,7 @@ export const USER_PAGE_SIZE = 4;
 const filterText = (max: number, message: string) =>
   z.pipe(
     z.pipe(
-      text(max, message),
+      formText(max, message),
       z.transform((v: string) => v.trim()),
     ),
     z.string(),
@@ -582,14 +582,14 @@ export const userListQuery = z.object({
   empresa: filterText(120, 'Empresa muito longa.'),
   status: z.pipe(
     z.pipe(
-      text(20, 'Situação inválida.'),
+      formText(20, 'Situação inválida.'),
       z.transform((v: string) => v.trim().toUpperCase()),
     ),
     z.string().check(z.refine((v) => v === '' || (USER_STATUSES as readonly string[]).includes(v), 'Situação inválida.')),
   ),
   pagina: z.pipe(
     z.pipe(
-      text(7, 'Página inválida.'),
+      formText(7, 'Página inválida.'),
       z.transform((v: string) => v.trim() || '1'),
     ),
     z.pipe(z.string().check(z.regex(/^[1-9]\d{0,5}$/, 'Página inválida.')), z.transform(Number)),

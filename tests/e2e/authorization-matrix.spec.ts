@@ -246,6 +246,23 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/usuario/importacao/resultado/999999',
     expect: { ...v2Only(404, 'v2'), parceiro: 403 },
   },
+  // Partners (issue 17, decision 052): the insurer's ADMIN only (Acesso › Parceiro). Substabelecidos:
+  // ADMIN, PARCEIRO_ADMIN, or GERENCIAR_SUBSTABELECIDO (no demo seller holds it); the list's {action}
+  // is what was just done; Vale Verde is under the partner administrator's Horizonte.
+  '/v2/parceiros/consulta': { path: '/v2/parceiros/consulta', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  '/v2/parceiros/etapas/[...passo]': { path: '/v2/parceiros/etapas/empresa', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  '/v2/substabelecido/consulta': {
+    path: '/v2/substabelecido/consulta',
+    expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 },
+  },
+  '/v2/substabelecido/consulta/[action]': {
+    path: '/v2/substabelecido/consulta/cadastrado',
+    expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 },
+  },
+  '/v2/substabelecido/etapas/[...passo]': {
+    path: '/v2/substabelecido/etapas/revisao/33444555000181/resumo/visualizar',
+    expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 },
+  },
 };
 
 const CONTACT = {
@@ -473,6 +490,35 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   },
   'GET /api/bff/v1/informes-rendimentos': { expect: { ...v2Only(403, 401), adminV2: 200, parceiroAdmin: 200 } },
   'GET /api/plataforma/v1/informes-rendimentos': { expect: { ...legacyOnly(403, 401), adminLegado: 200 } },
+  // Partners and substabelecidos (issue 17): who may not use them gets 403 before anything is read;
+  // a step of a registration that does not exist, or a confirmation of none, is a 404; a status
+  // without a valid situacao, a 400. Nothing here writes.
+  ...Object.fromEntries(
+    (
+      [
+        ['parceiros', '11222333000181', { adminV2: true }],
+        ['substabelecidos', '33444555000181', { adminV2: true, parceiroAdmin: true }],
+      ] as const
+    ).flatMap(([base, cnpj, managers]) => {
+      const row = (outcome: Outcome): Row => ({
+        ...v2Only(403, 401),
+        ...Object.fromEntries(Object.keys(managers).map((a) => [a, outcome])),
+      });
+      return [
+        [`GET /api/bff/v1/${base}`, { expect: row(200) }],
+        [`GET /api/bff/v1/${base}/:cnpj`, { path: `/api/bff/v1/${base}/${cnpj}`, expect: row(200) }],
+        [
+          `PUT /api/bff/v1/${base}/:cnpj/etapas/:tela/:subetapa`,
+          { path: `/api/bff/v1/${base}/19131243000197/etapas/endereco/sede`, body: {}, expect: row(404) },
+        ],
+        [
+          `POST /api/bff/v1/${base}/:cnpj/confirmacao`,
+          { path: `/api/bff/v1/${base}/19131243000197/confirmacao`, body: {}, expect: row(404) },
+        ],
+        [`PUT /api/bff/v1/${base}/:cnpj/situacao`, { path: `/api/bff/v1/${base}/${cnpj}/situacao`, body: {}, expect: row(400) }],
+      ];
+    }),
+  ),
   // Checked last for each account: it ends the session.
   'POST /api/auth/v1/logout': { expect: all(200) },
 };

@@ -234,6 +234,26 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/usuario/importacao/[etapa]': { parceiroAdmin: ['/v2/usuario/importacao/upload'] },
   '/v2/usuario/importacao/modelo.csv': 'a CSV download, not a page',
   '/v2/usuario/importacao/resultado/[id]': 'a CSV download, not a page',
+  // Partners and substabelecidos (issue 17): the lists, the steps (new, edit, view) and the offers' rows.
+  '/v2/parceiros/consulta': { adminV2: ['/v2/parceiros/consulta', '/v2/parceiros/consulta?status=x'] },
+  '/v2/parceiros/etapas/[...passo]': {
+    adminV2: [
+      '/v2/parceiros/etapas/empresa',
+      '/v2/parceiros/etapas/financeiro/11222333000181/conta/editar',
+      '/v2/parceiros/etapas/ofertas/11222333000181/produtos/editar',
+      '/v2/parceiros/etapas/administrador/11222333000181/usuario/editar',
+      '/v2/parceiros/etapas/revisao/11222333000181/resumo/visualizar?operacao=suspender',
+    ],
+  },
+  '/v2/substabelecido/consulta': { parceiroAdmin: ['/v2/substabelecido/consulta'] },
+  '/v2/substabelecido/consulta/[action]': { parceiroAdmin: ['/v2/substabelecido/consulta/alterado'] },
+  '/v2/substabelecido/etapas/[...passo]': {
+    parceiroAdmin: [
+      '/v2/substabelecido/etapas/empresa',
+      '/v2/substabelecido/etapas/ofertas/33444555000181/produtos/editar',
+      '/v2/substabelecido/etapas/revisao/33444555000181/resumo/visualizar',
+    ],
+  },
 };
 
 const isPage = (href: string) =>

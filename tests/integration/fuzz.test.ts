@@ -48,6 +48,7 @@ const BUSINESS_TABLES = [
   'v2_permission_group_operations',
   'user_imports',
   'user_import_rows',
+  'company_drafts',
 ];
 
 async function fingerprint(): Promise<string> {
@@ -120,6 +121,10 @@ const QUERY_KEYS = [
   'valor',
   // The hierarchy's search (issue 17).
   'busca',
+  // The partners' and substabelecidos' (issue 17).
+  'cnpj',
+  'pagina',
+  'acao',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */

@@ -103,7 +103,7 @@ describe('sellableOffers', () => {
     }
   });
 
-  it('an offer of the sub-delegated company is not the partner’s: inheritance goes down, not up', async () => {
+  it('an offer of the sub-delegated company is not the partner’s (inheritance goes down, not up), and with one of its own the sub sells exactly its own (decision 052)', async () => {
     const { json } = await call('POST', '/api/bff/v1/ofertas', {
       headers: await as(ADMIN),
       body: {
@@ -118,10 +118,7 @@ describe('sellableOffers', () => {
     });
     const [created] = json.dado;
     try {
-      expect((await sellableOffers(db, await v2User(SUBAGENT), TODAY)).filter((o) => o.code === 'RES').map((o) => o.offerName)).toEqual([
-        'Residencial — Horizonte',
-        'Residencial — Vale Verde',
-      ]);
+      expect((await sellableOffers(db, await v2User(SUBAGENT), TODAY)).map((o) => o.offerName)).toEqual(['Residencial — Vale Verde']);
       expect(await findSellableOffer(db, await v2User(PARTNER), created.nrOferta, TODAY)).toBeUndefined();
       expect(await findSellableOffer(db, await v2User(SUBAGENT), created.nrOferta, TODAY)).toMatchObject({
         vigenciaFim: null,

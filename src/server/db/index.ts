@@ -24,6 +24,7 @@ import * as m018 from './migrations/018_user_imports';
 import * as m019 from './migrations/019_access_log';
 import * as m020 from './migrations/020_company_channels';
 import * as m021 from './migrations/021_points_of_sale_admin';
+import * as m022 from './migrations/022_partners';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '019_access_log': m019,
   '020_company_channels': m020,
   '021_points_of_sale_admin': m021,
+  '022_partners': m022,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -26,10 +26,43 @@ export interface CompaniesTable {
   nome_fantasia: string;
   tipo: 'PARCEIRO' | 'SUBSTABELECIDO';
   parent_id: number | null;
-  status: Generated<string>;
+  /** ATIVO or SUSPENSO (migration 022): a suspended company's users do not sign in, its offers are not sold. */
+  status: Generated<CompanyStatus>;
   /** The sales channel the company sells through (migration 020); the portal's own when none is given. */
   channel_id: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
+  /** Onboarding (migration 022, decision 052): a broker has a SUSEP registration. */
+  corretora: Generated<boolean>;
+  susep: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The head office (lib/products/insured.ts addressSchema), read back through the schema. */
+  endereco: ColumnType<unknown, string | null | undefined, string | null>;
+  /** { responsavel, comercial } (lib/partner-forms.ts). */
+  contatos: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Where commissions are paid: a bank account or a Pix key of the company (lib/refund-account.ts). */
+  conta_comissao: ColumnType<unknown, string | null | undefined, string | null>;
+  activated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_by: ColumnType<number | null, number | null | undefined, number | null>;
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  suspended_by: ColumnType<number | null, number | null | undefined, number | null>;
+  motivo_suspensao: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type CompanyStatus = 'ATIVO' | 'SUSPENSO';
+export type CompanyKind = 'PARCEIRO' | 'SUBSTABELECIDO';
+
+/** The onboarding steps' answers so far, per CNPJ and action (migration 022, decision 052). */
+export interface CompanyDraftsTable {
+  id: Generated<number>;
+  tipo: CompanyKind;
+  cnpj: string;
+  acao: 'novo' | 'editar';
+  /** A substabelecido's partner: whoever manages it may resume the draft. */
+  parent_id: number | null;
+  dados: Json<Record<string, unknown>>;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
 }
 
 export type PointOfSaleStatus = 'ATIVO' | 'INATIVO';
@@ -289,6 +322,8 @@ export interface OffersTable {
   comissao_centesimos: number;
   ativo: Generated<boolean>;
   created_at: CreatedAt;
+  /** A substabelecido's offer derives from its partner's (migration 022, decision 052). */
+  parent_offer_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type QuoteStatus = 'EM_ELABORACAO' | 'PROPOSTA_EM_ANALISE';
@@ -584,6 +619,7 @@ export interface Database {
   user_admin_drafts: UserAdminDraftsTable;
   user_imports: UserImportsTable;
   user_import_rows: UserImportRowsTable;
+  company_drafts: CompanyDraftsTable;
 }
 
 export type User = Selectable<UsersTable>;

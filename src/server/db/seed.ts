@@ -69,6 +69,77 @@ const DEMO_POINTS_OF_SALE: ({ company: keyof typeof DEMO_COMPANIES; nome: string
     uf: 'SP',
   },
 ];
+/**
+ * What the onboarding asks of a company (decision 052), as its steps store it: both demo companies
+ * are brokers, so their review pages show every section with real shapes.
+ */
+const DEMO_COMPANY_DATA = {
+  parceiro: {
+    corretora: true,
+    susep: '202031234',
+    endereco: {
+      cep: '01310100',
+      logradouro: 'Avenida Paulista',
+      numero: '1000',
+      complemento: '12º andar',
+      bairro: 'Bela Vista',
+      cidade: 'São Paulo',
+      uf: 'SP',
+    },
+    contatos: {
+      responsavel: {
+        nome: 'Roberto Alves Horizonte',
+        cpf: '15350946056',
+        email: 'roberto.alves@horizonteseguros.com.br',
+        celular: '11987654321',
+        cargo: 'Sócio-administrador',
+      },
+      comercial: {
+        email: 'comercial@horizonteseguros.com.br',
+        telefone: '1133334444',
+        emailFinanceiro: 'financeiro@horizonteseguros.com.br',
+      },
+    },
+    conta_comissao: { tipo: 'CONTA', banco: '341', agencia: '1234', conta: '1234567', tipoConta: 'corrente', titular: '11222333000181' },
+  },
+  substabelecido: {
+    corretora: true,
+    susep: '202045678',
+    endereco: {
+      cep: '38400100',
+      logradouro: 'Avenida Afonso Pena',
+      numero: '250',
+      complemento: '',
+      bairro: 'Centro',
+      cidade: 'Uberlândia',
+      uf: 'MG',
+    },
+    contatos: {
+      responsavel: {
+        nome: 'Lúcia Verde Campos',
+        cpf: '28471936003',
+        email: 'lucia.campos@valeverde.com.br',
+        celular: '34991234567',
+        cargo: 'Diretora',
+      },
+      comercial: { email: 'atendimento@valeverde.com.br', telefone: '3432105000', emailFinanceiro: 'financeiro@valeverde.com.br' },
+    },
+    conta_comissao: { tipo: 'PIX', chave: { type: 'CNPJ', key: '33444555000181' } },
+  },
+} as const;
+
+const companyValues = (key: keyof typeof DEMO_COMPANIES) => {
+  const data = DEMO_COMPANY_DATA[key];
+  return {
+    ...DEMO_COMPANIES[key],
+    corretora: data.corretora,
+    susep: data.susep,
+    endereco: JSON.stringify(data.endereco),
+    contatos: JSON.stringify(data.contatos),
+    conta_comissao: JSON.stringify(data.conta_comissao),
+    activated_at: '2025-01-01T12:00:00Z',
+  };
+};
 
 const V1_GROUPS: {
   nome: string;
@@ -288,10 +359,10 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
   const passwordHash = await hashPassword(DEMO_PASSWORD);
 
   await db.transaction().execute(async (trx) => {
-    const parceiro = await trx.insertInto('companies').values(DEMO_COMPANIES.parceiro).returning('id').executeTakeFirstOrThrow();
+    const parceiro = await trx.insertInto('companies').values(companyValues('parceiro')).returning('id').executeTakeFirstOrThrow();
     const sub = await trx
       .insertInto('companies')
-      .values({ ...DEMO_COMPANIES.substabelecido, parent_id: parceiro.id })
+      .values({ ...companyValues('substabelecido'), parent_id: parceiro.id })
       .returning('id')
       .executeTakeFirstOrThrow();
     const companyIds = { parceiro: parceiro.id, substabelecido: sub.id };

@@ -26,6 +26,8 @@ import { consumeCode, issueCode } from './codes';
 import { findUserByEmail, profileOf } from './principals';
 import { appendAccessEvent } from './access-log';
 import type { AccessEventCode } from '../../lib/access-log';
+import { companiesLetUserIn } from './company-status';
+import { SIGN_IN_SUSPENDED } from '../../lib/partners';
 
 /** Sign-in of both generations, the simulator token and single sign-on (SPEC §4, §7, §8). */
 
@@ -95,7 +97,13 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
   // Inactivity is told only to whoever knows the password.
   if (user.status === 'INATIVO') throw forbidden('Usuário inativo. Procure o administrador da sua empresa.');
   if (user.status === 'BLOQUEADO') throw forbidden('Usuário bloqueado. Procure o administrador da sua empresa.');
+  await assertCompaniesLetIn(db, user);
   return user;
+}
+
+/** A user whose every company is suspended (or under a suspended partner) stays out (decision 052). */
+async function assertCompaniesLetIn(db: DB, user: User): Promise<void> {
+  if (!(await companiesLetUserIn(db, user.id))) throw forbidden(SIGN_IN_SUSPENDED);
 }
 
 /** A sign-in: with the password (LOGIN) or with a single sign-on session (SSO), one row either way. */
@@ -204,6 +212,7 @@ export async function issueSsoSession(
   const user = await findUserByEmail(db, normalizeEmail(email));
   if (user?.generation !== 'v2') throw notFound('Usuário do novo portal não encontrado');
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  await assertCompaniesLetIn(db, user);
   const { secret, expiresAt } = await issueCode(db, user.id, 'SSO');
   await appendAccessEvent(db, {
     event: 'SSO_EMITIDO',
@@ -228,6 +237,7 @@ export async function redeemSsoSession(
   if (!consumed.ok) throw unauthorized(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
+  await assertCompaniesLetIn(db, user);
   await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v2');
   await recordLogin(db, user, 'v2', ip, 'SSO');

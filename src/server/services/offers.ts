@@ -13,12 +13,22 @@ import { announce, readThrough, type CacheSpec } from '../cache';
 import { principalFacts, type PrincipalFacts } from './principals';
 import { pointOfSaleOfSale } from './points-of-sale';
 import { now as clockNow } from '../clock';
+import {
+  companyOperating,
+  OFFER_MESSAGES as PARTNER_OFFER_MESSAGES,
+  offerInForce,
+  percentText,
+  sellingCompanies,
+  type CompanyStatus,
+} from '../../lib/partners';
 
 /**
  * Offers (`offers`, id = nrOferta): which ones a v2 user may sell now, the simulator start, and the
- * provider admin's offer management. The rules are in docs/decisions/016-offers.md: a user sells the
- * offers of their companies and of the partner above a sub-delegated company, only in force, only of
- * active v2 simulators they may sell (lib/offers.ts); the provider's admin sees every one. A legacy
+ * provider admin's offer management. The rules are in docs/decisions/016-offers.md and 052: a user
+ * sells the offers of their working companies — a substabelecido with offers of its own exactly
+ * those, one without any its partner's too —, only in force (a substabelecido's derived offer only
+ * while its partner's is), only of active v2 simulators they may sell (lib/offers.ts); the provider's
+ * admin sees every one in force. A suspended company's offers are sold by nobody. A legacy
  * user sells the offers of their own company (users.company_id), the admin group those of every
  * company, for the codes lib/offers.ts lets them offer (docs/decisions/019-legacy-sell.md).
  */
@@ -80,9 +90,10 @@ const offerRows = (db: DB) =>
       'o.vigencia_fim as vigenciaFim',
       'o.comissao_centesimos as comissaoCentesimos',
       'o.ativo',
+      'o.parent_offer_id as parentOfferId',
     ]);
 
-type OfferRow = Omit<AdminOffer, 'commissionPercent'>;
+type OfferRow = Omit<AdminOffer, 'commissionPercent'> & { parentOfferId: number | null };
 
 const byName = (a: string, b: string) => a.localeCompare(b, 'pt-BR');
 const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
@@ -91,7 +102,7 @@ const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
   byName(a.companyName, b.companyName) ||
   a.nrOferta - b.nrOferta;
 
-const toAdminOffer = (row: OfferRow): AdminOffer => ({ ...row, commissionPercent: row.comissaoCentesimos / 100 });
+const toAdminOffer = ({ parentOfferId: _, ...row }: OfferRow): AdminOffer => ({ ...row, commissionPercent: row.comissaoCentesimos / 100 });
 
 function toSellable(row: OfferRow, generation: 'v1' | 'v2'): SellableOffer {
   const simulator = findSimulatorCode(row.code)!;
@@ -128,8 +139,16 @@ interface OfferAudience {
 
 async function v2Audience(db: DB, user: V2SessionUser): Promise<OfferAudience> {
   const companies = await companiesOfUser(db, user);
-  // A sub-delegated company sells the offers of the partner above it (its parent).
-  const companyIds = companies && [...new Set(companies.flatMap((c) => (c.parentId === null ? [c.id] : [c.id, c.parentId])))];
+  const catalog = await offerCatalog(db);
+  // A suspended company sells nothing; a sub-delegated one without offers of its own sells its partner's.
+  const companyIds = companies && [
+    ...new Set(
+      companies.flatMap((c) => {
+        const facts = catalog.companies.get(c.id);
+        return facts?.operating ? sellingCompanies({ id: c.id, parentId: c.parentId, hasOwnOffers: facts.hasOwnOffers }) : [];
+      }),
+    ),
+  ];
   return { generation: 'v2', companyIds, offers: (code) => Boolean(findSimulatorCode(code)?.v2) && canSellCode(user, code) };
 }
 
@@ -137,7 +156,8 @@ async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
   const offers = (code: string) => canOfferCodeV1(user, code);
   if (user.profile.includes(V1_ADMIN_GROUP)) return { generation: 'v1', companyIds: undefined, offers };
   const { companyId } = await principalFacts(db, user.idUsuario);
-  return { generation: 'v1', companyIds: companyId ? [companyId] : [], offers };
+  const working = companyId !== null && (await offerCatalog(db)).companies.get(companyId)?.operating;
+  return { generation: 'v1', companyIds: working ? [companyId] : [], offers };
 }
 
 /**
@@ -145,7 +165,14 @@ async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
  * legacy offer lists filter for each user. Kept in memory until the database says offers,
  * simulators or companies changed (server/cache.ts).
  */
-const CATALOG_CACHE: CacheSpec<'catalog', readonly OfferRow[]> = {
+interface Catalog {
+  rows: readonly OfferRow[];
+  byId: ReadonlyMap<number, OfferRow>;
+  /** Every company: whether it works (it and its partner active) and has offers of its own. */
+  companies: ReadonlyMap<number, { operating: boolean; hasOwnOffers: boolean }>;
+}
+
+const CATALOG_CACHE: CacheSpec<'catalog', Catalog> = {
   name: 'offer-catalog',
   maxEntries: 1,
   maxAgeMs: 30_000,
@@ -156,9 +183,52 @@ const CATALOG_CACHE: CacheSpec<'catalog', readonly OfferRow[]> = {
 export const OFFERS_CHANGED = { kind: 'offers' } as const;
 
 const offerCatalog = (db: DB) =>
-  readThrough(db, CATALOG_CACHE, 'catalog', async () =>
-    Object.freeze((await offerRows(db).where('s.ativo', '=', true).execute()).map((row) => Object.freeze(row))),
+  readThrough(db, CATALOG_CACHE, 'catalog', async (): Promise<Catalog> => {
+    const [rows, companies] = await Promise.all([
+      offerRows(db).where('s.ativo', '=', true).execute(),
+      db
+        .selectFrom('companies as c')
+        .leftJoin('companies as p', 'p.id', 'c.parent_id')
+        .select((eb) => [
+          'c.id',
+          'c.status',
+          'p.status as parentStatus',
+          eb.exists(eb.selectFrom('offers as o').select('o.id').whereRef('o.company_id', '=', 'c.id')).as('hasOwnOffers'),
+        ])
+        .execute(),
+    ]);
+    const frozen = Object.freeze(rows.map((row) => Object.freeze(row)));
+    return Object.freeze({
+      rows: frozen,
+      byId: new Map(frozen.map((row) => [row.nrOferta, row])),
+      companies: new Map(
+        companies.map((c) => [
+          c.id,
+          {
+            operating: companyOperating(
+              { status: c.status as CompanyStatus },
+              c.parentStatus ? { status: c.parentStatus as CompanyStatus } : null,
+            ),
+            hasOwnOffers: Boolean(c.hasOwnOffers),
+          },
+        ]),
+      ),
+    });
+  });
+
+/** In force today: the offer, its company working, and the partner's offer a derived one comes from (lib/partners.ts). */
+function inForce(catalog: Catalog, row: OfferRow, day: string): boolean {
+  const parent = row.parentOfferId === null ? undefined : catalog.byId.get(row.parentOfferId);
+  return offerInForce(
+    {
+      ...row,
+      companyOperating: catalog.companies.get(row.idEmpresa)?.operating ?? false,
+      // A parent of an inactive simulator is not in the catalog: the derived offer is not sold either.
+      parent: row.parentOfferId === null ? undefined : (parent ?? { ativo: false, vigenciaInicio: day, vigenciaFim: null }),
+    },
+    day,
   );
+}
 
 /**
  * Offers of active simulators the audience may be shown, with the company each belongs to: only
@@ -172,11 +242,11 @@ async function offerRowsFor(
 ): Promise<OfferRow[]> {
   if (audience.companyIds?.length === 0) return [];
   const day = brasiliaDay(today);
-  const inForce = (row: OfferRow) => row.ativo && row.vigenciaInicio <= day && (row.vigenciaFim === null || row.vigenciaFim >= day);
-  return (await offerCatalog(db))
+  const catalog = await offerCatalog(db);
+  return catalog.rows
     .filter(
       (row) =>
-        (only.anyState || inForce(row)) &&
+        (only.anyState || inForce(catalog, row, day)) &&
         (!audience.companyIds || audience.companyIds.includes(row.idEmpresa)) &&
         (only.nrOferta === undefined || row.nrOferta === only.nrOferta) &&
         (only.idSimulador === undefined || row.idSimulador === only.idSimulador) &&
@@ -402,6 +472,37 @@ export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]
 }
 
 /**
+ * A substabelecido's derived offer stays at most at its partner's remuneration, and a partner's offer
+ * is not lowered below the offers derived from it (decision 052).
+ */
+async function assertRemunerationChain(db: DB, nrOferta: number, comissao: number): Promise<void> {
+  const parent = await db
+    .selectFrom('offers as o')
+    .innerJoin('offers as p', 'p.id', 'o.parent_offer_id')
+    .select('p.comissao_centesimos')
+    .where('o.id', '=', nrOferta)
+    .executeTakeFirst();
+  if (parent && comissao > parent.comissao_centesimos) {
+    const message = PARTNER_OFFER_MESSAGES.aboveParent(percentText(parent.comissao_centesimos));
+    throw badRequest(message, { comissao: [message] });
+  }
+  const above = await db
+    .selectFrom('offers as o')
+    .innerJoin('companies as c', 'c.id', 'o.company_id')
+    .select(['c.nome_fantasia', 'o.comissao_centesimos'])
+    .where('o.parent_offer_id', '=', nrOferta)
+    .where('o.ativo', '=', true)
+    .where('o.comissao_centesimos', '>', comissao)
+    .execute();
+  if (above.length > 0) {
+    const message = PARTNER_OFFER_MESSAGES.belowSubs(
+      above.map((o) => `${o.nome_fantasia} (${percentText(o.comissao_centesimos)})`).join(', '),
+    );
+    throw badRequest(message, { comissao: [message] });
+  }
+}
+
+/**
  * PUT /v1/ofertas/{nrOferta}: changes one offer. Its company stays when still checked (otherwise it
  * moves to the first one checked); every other company checked gets a copy of the offer.
  */
@@ -411,6 +512,7 @@ export async function updateOffer(db: DB, nrOferta: number, input: unknown): Pro
   const data = parseOrThrow(offerUpdateSchema, input);
   const companies = [...new Set(data.empresas)];
   await assertCompaniesExist(db, companies);
+  await assertRemunerationChain(db, nrOferta, data.comissao);
   const companyId = companies.includes(current.idEmpresa) ? current.idEmpresa : companies[0]!;
   const copies = companies.filter((id) => id !== companyId);
   const createdIds = await db.transaction().execute(async (trx) => {
