@@ -25,15 +25,14 @@ const ACCOUNTS = {
     body: { userName: 'parceiro@parceiro.demo', password: PASSWORD },
     simulatorToken: { nome: 'Eduarda Lima', email: 'parceiro@parceiro.demo' },
   },
-  // The insurer's administrator: the partners' list (issue 17).
-  admin: { path: '/api/gateway/login', body: { userName: 'admin@seguradora.demo', password: PASSWORD } },
   // A partner's administrator: the user and permission administration pages (issue 16).
   parceiroAdmin: {
     path: '/api/gateway/login',
     body: { userName: 'parceiro.admin@parceiro.demo', password: PASSWORD },
     simulatorToken: { nome: 'Daniel Souza', email: 'parceiro.admin@parceiro.demo' },
   },
-  // The insurer's ADMIN, with the user name alone as its login screen sends it (SPEC §6): Gestão › Log de Acesso.
+  // The insurer's ADMIN, with the user name alone as its login screen sends it (SPEC §6): Gestão › Log
+  // de Acesso, Acesso › Parceiro.
   admin: { path: '/api/gateway/login', body: { userName: 'admin', password: PASSWORD } },
 };
 
