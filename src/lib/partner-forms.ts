@@ -4,6 +4,7 @@ import { messagesByField } from './field-errors';
 import { hundredthsToPercentText, isIsoDate, percentToHundredths } from './offer-schema';
 import { addressSchema, type Address } from './products/insured';
 import { payeeAccountSchema, type PayeeAccount } from './refund-account';
+import { CHANNEL_CODE, PORTAL_CHANNEL } from './hierarchy';
 import { cpfField, formText, mobileField, nameField } from './user-admin';
 import { digitsOnly, formatCnpj, formatCpf, isValidCnpj, isValidEmail, normalizeCnpj, normalizeEmail, parsePhone } from './validators';
 import {
@@ -46,6 +47,7 @@ export const COMPANY_FORM_MESSAGES = {
   draftElsewhere: 'Este CNPJ já está em cadastro: continue o cadastro existente pela lista.',
   duplicateSusep: 'Registro SUSEP já cadastrado para outra empresa.',
   partnerUnknown: 'Parceiro fora dos que você administra.',
+  canal: 'Escolha um canal de venda ativo.',
   partnerSuspended: 'Parceiro suspenso: reative-o antes de cadastrar substabelecidos.',
 } as const;
 const M = COMPANY_FORM_MESSAGES;
@@ -104,10 +106,22 @@ const susepWhenBroker = z.refine<{ corretora: boolean; susep: string }>((v) => !
   path: ['susep'],
 });
 
-/** empresa/dados: the company; a substabelecido names its partner (CNPJ) too. */
+/** A partner's sales channel (the code of decision 050's channels); blank: the portal's own. */
+const channelField = z.pipe(
+  formText(40, M.canal),
+  z.pipe(
+    z.transform((v: string) => v.trim() || PORTAL_CHANNEL),
+    z.string().check(z.regex(CHANNEL_CODE, M.canal)),
+  ),
+);
+
+/**
+ * empresa/dados: the company; a partner names its sales channel, a substabelecido its partner (CNPJ)
+ * — and sells through the partner's channel.
+ */
 export const companyDataSchema = (kind: CompanyKind): z.ZodMiniType<CompanyData, unknown> =>
   kind === 'PARCEIRO'
-    ? z.object(companyFields).check(susepWhenBroker)
+    ? z.object({ ...companyFields, canal: channelField }).check(susepWhenBroker)
     : z.object({ ...companyFields, parceiro: cnpjField(M.parceiro) }).check(susepWhenBroker);
 export interface CompanyData {
   cnpj: string;
@@ -118,6 +132,8 @@ export interface CompanyData {
   susep: string;
   /** A substabelecido's partner (CNPJ). */
   parceiro?: string;
+  /** A partner's sales channel (code). */
+  canal?: string;
 }
 
 /** contatos/responsavel: the legal representative who signs the partnership. */

@@ -62,13 +62,16 @@ describe('company data (empresa/dados)', () => {
     susep: '20.2031-234',
   };
 
-  it('takes a numeric CNPJ with or without its mask, and keeps its 14 digits', () => {
+  it('takes a numeric CNPJ with or without its mask, and keeps its 14 digits; a partner without a channel sells through the portal’s', () => {
     expect(z.parse(companyDataSchema('PARCEIRO'), company)).toEqual({
       ...company,
       cnpj: '11222333000181',
       corretora: true,
       susep: '202031234',
+      canal: 'portal',
     });
+    expect(z.parse(companyDataSchema('PARCEIRO'), { ...company, canal: 'varejo' }).canal).toBe('varejo');
+    expect(errorsOf(companyDataSchema('PARCEIRO'), { ...company, canal: 'Não É Código' })).toEqual({ canal: M.canal });
     expect(z.parse(companyDataSchema('PARCEIRO'), { ...company, cnpj: '11222333000181' }).cnpj).toBe('11222333000181');
   });
 

@@ -467,6 +467,36 @@ describe('editing an active company', () => {
     expect(await draftOf(HORIZONTE, 'editar')).toBeUndefined();
   });
 
+  it('a partner sells through the active channel of its company step, and its substabelecidos follow it', async () => {
+    const channelOf = async (cnpj: string) =>
+      (
+        await db
+          .selectFrom('companies as c')
+          .innerJoin('channels as ch', 'ch.id', 'c.channel_id')
+          .select('ch.codigo')
+          .where('c.cnpj', '=', cnpj)
+          .executeTakeFirstOrThrow()
+      ).codigo;
+    expect([await channelOf(HORIZONTE), await channelOf(VALE_VERDE)]).toEqual(['portal', 'portal']);
+    const current = (await call('GET', `/api/bff/v1/parceiros/${HORIZONTE}`, { headers: as(tokens.admin) })).json.dado.empresa;
+    const empresa = { ...current, corretora: current.corretora ? 'sim' : '' };
+    await db
+      .insertInto('channels')
+      .values({ codigo: 'fechado', nome: 'Canal Fechado', tipo: 'varejo', parent_id: null, status: 'INATIVO' })
+      .execute();
+    const closed = await step(tokens.admin, 'parceiros', HORIZONTE, 'empresa/dados', { ...empresa, canal: 'fechado' }, 'editar');
+    expect([closed.status, closed.json.erros]).toEqual([400, { canal: [COMPANY_FORM_MESSAGES.canal] }]);
+    const moved = await step(tokens.admin, 'parceiros', HORIZONTE, 'empresa/dados', { ...empresa, canal: 'varejo' }, 'editar');
+    expect(moved.status, JSON.stringify(moved.json)).toBe(200);
+    expect((await confirm(tokens.admin, 'parceiros', HORIZONTE, 'editar')).status).toBe(200);
+    expect([await channelOf(HORIZONTE), await channelOf(VALE_VERDE)]).toEqual(['varejo', 'varejo']);
+    // Back where the other tests expect it.
+    await step(tokens.admin, 'parceiros', HORIZONTE, 'empresa/dados', { ...empresa, canal: 'portal' }, 'editar');
+    expect((await confirm(tokens.admin, 'parceiros', HORIZONTE, 'editar')).status).toBe(200);
+    expect([await channelOf(HORIZONTE), await channelOf(VALE_VERDE)]).toEqual(['portal', 'portal']);
+    await db.deleteFrom('channels').where('codigo', '=', 'fechado').execute();
+  });
+
   it('a partner’s administrator edits a sub under their partner, not one elsewhere, and never a partner', async () => {
     expect(
       (

@@ -7,6 +7,7 @@ import {
   listCompanies,
   openRegistration,
   partnerOffersInForce,
+  channelOptions,
   partnerOptions,
   productOptions,
   saveStep,
@@ -124,6 +125,8 @@ const noun = (kind: CompanyKind) => (kind === 'PARCEIRO' ? 'parceiro' : 'substab
 export interface ReviewFacts {
   /** The substabelecido's partner, by name. */
   parceiro?: string;
+  /** A partner's sales channel, by name. */
+  canal?: string;
   /** Each offer chosen in words: product, remuneration, start. */
   ofertas: { nome: string; comissao: number; inicio: string }[];
 }
@@ -140,6 +143,8 @@ export interface CompanyStepProps {
   company?: CompanyRecord;
   steps: { id: string; label: string; href?: string }[];
   partners: PartnerOption[];
+  /** A partner's company step: the active sales channels. */
+  channels: { codigo: string; nome: string }[];
   products: ProductOption[];
   partnerOffers: PartnerOfferOption[];
   review: ReviewFacts;
@@ -218,6 +223,7 @@ export async function companyStepPage(
     company: registration.company,
     steps: stepLinks(kind, registration),
     partners,
+    channels: kind === 'PARCEIRO' && key === 'empresa' ? await channelOptions(db) : [],
     products: kind === 'PARCEIRO' && (key === 'ofertas' || key === 'revisao') ? await productOptions(db) : [],
     partnerOffers: kind === 'SUBSTABELECIDO' && (key === 'ofertas' || key === 'revisao') ? await offersOfPartner(db, registration) : [],
     review: { ofertas: [] },
@@ -262,7 +268,10 @@ async function reviewFacts(db: DB, registration: Registration, props: CompanySte
         : (props.partnerOffers.find((o) => o.nrOferta === choice.oferta)?.nome ?? `Oferta ${choice.oferta} (fora de vigência no parceiro)`);
     return { nome, comissao: choice.comissao, inicio: choice.inicio };
   });
-  return { parceiro, ofertas };
+  const canal = draft.empresa?.canal
+    ? (await db.selectFrom('channels').select('nome').where('codigo', '=', draft.empresa.canal).executeTakeFirst())?.nome
+    : undefined;
+  return { parceiro, canal, ofertas };
 }
 
 async function stepPost(

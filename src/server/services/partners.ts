@@ -1,4 +1,7 @@
 import { sql, type Selectable } from 'kysely';
+import { appendAccessEvent } from './access-log';
+import type { AccessEventCode } from '../../lib/access-log';
+import { PORTAL_CHANNEL } from '../../lib/hierarchy';
 import type { DB } from '../db';
 import type { CompaniesTable } from '../db/schema';
 import { ApiError, notFound } from '../api/errors';
@@ -98,6 +101,8 @@ export interface CompanyRecord {
   nomeFantasia: string;
   corretora: boolean;
   susep: string | null;
+  /** The sales channel it sells through (decision 050): a substabelecido's is its partner's. */
+  canal: { codigo: string; nome: string };
   endereco?: Address;
   responsavel?: Responsible;
   comercial?: Commercial;
@@ -131,7 +136,8 @@ async function readCompany(db: Db, where: { cnpj: string } | { id: number }): Pr
 
 async function recordOf(db: Db, row: CompanyRow): Promise<CompanyRecord> {
   const kind = row.tipo;
-  const [parent, offers, admins, users] = await Promise.all([
+  const [channel, parent, offers, admins, users] = await Promise.all([
+    db.selectFrom('channels').select(['codigo', 'nome']).where('id', '=', row.channel_id).executeTakeFirstOrThrow(),
     row.parent_id === null
       ? undefined
       : db
@@ -198,6 +204,7 @@ async function recordOf(db: Db, row: CompanyRow): Promise<CompanyRecord> {
     nomeFantasia: row.nome_fantasia,
     corretora: row.corretora,
     susep: row.susep,
+    canal: channel,
     // The columns are checked by the steps' schemas on the way out too: one that no longer passes is missing.
     endereco: readSection<Address>(kind, 'endereco', row.endereco, row.cnpj),
     responsavel: readSection<Responsible>(kind, 'responsavel', contacts.responsavel, row.cnpj),
@@ -222,7 +229,7 @@ function sectionsOf(company: CompanyRecord): CompanyDraft {
       nomeFantasia: company.nomeFantasia,
       corretora: company.corretora,
       susep: company.susep ?? '',
-      ...(company.parent ? { parceiro: company.parent.cnpj } : {}),
+      ...(company.parent ? { parceiro: company.parent.cnpj } : { canal: company.canal.codigo }),
     },
     ofertas: company.ofertas,
   };
@@ -376,7 +383,27 @@ export async function partnerOffersInForce(db: Db, partnerId: number, today = no
 }
 
 const partnerByCnpj = (db: Db, cnpj: string) =>
-  db.selectFrom('companies').select(['id', 'status', 'tipo']).where('cnpj', '=', cnpj).where('tipo', '=', 'PARCEIRO').executeTakeFirst();
+  db
+    .selectFrom('companies')
+    .select(['id', 'status', 'tipo', 'channel_id'])
+    .where('cnpj', '=', cnpj)
+    .where('tipo', '=', 'PARCEIRO')
+    .executeTakeFirst();
+
+const activeChannel = (db: Db, codigo: string) =>
+  db.selectFrom('channels').select('id').where('codigo', '=', codigo).where('status', '=', 'ATIVO').executeTakeFirst();
+
+/** The active sales channels a partner may be given (the company step's choice). */
+export async function channelOptions(db: Db): Promise<{ codigo: string; nome: string }[]> {
+  return db.selectFrom('channels').select(['codigo', 'nome']).where('status', '=', 'ATIVO').orderBy('nome').execute();
+}
+
+/** The channel a company sells through: a partner's of its step, a substabelecido's its partner's. */
+async function channelIdOf(trx: Db, empresa: CompanyData, partner: { channel_id: number } | undefined): Promise<number> {
+  if (partner) return partner.channel_id;
+  const row = await trx.selectFrom('channels').select('id').where('codigo', '=', empresa.canal ?? PORTAL_CHANNEL).executeTakeFirst();
+  return row?.id ?? refused({ canal: [M.canal] });
+}
 
 /** The partner a draft's company data names (a substabelecido's), when the actor manages it. */
 async function draftPartner(db: Db, actor: CompanyActor, empresa: CompanyData | undefined) {
@@ -427,6 +454,8 @@ async function sectionProblems(
       const susep = await db.selectFrom('companies').select('id').where('susep', '=', data.susep).executeTakeFirst();
       if (susep && susep.id !== company?.id) add('susep', M.duplicateSusep);
     }
+    // A partner sells through an active channel (its current one may have been closed since: it stays).
+    if (kind === 'PARCEIRO' && data.canal !== company?.canal.codigo && !(await activeChannel(db, data.canal ?? ''))) add('canal', M.canal);
     if (kind === 'SUBSTABELECIDO' && !company) {
       const partner = data.parceiro ? await partnerByCnpj(db, data.parceiro) : undefined;
       if (!partner || !managesPartner(actor, partner.id)) add('parceiro', M.partnerUnknown);
@@ -720,6 +749,7 @@ async function activate(trx: Db, actor: CompanyActor, registration: Registration
       nome_fantasia: empresa.nomeFantasia,
       tipo: kind,
       parent_id: partner?.id ?? null,
+      channel_id: await channelIdOf(trx, empresa, partner),
       status: 'ATIVO',
       corretora: empresa.corretora,
       susep: empresa.susep || null,
@@ -750,7 +780,7 @@ async function activate(trx: Db, actor: CompanyActor, registration: Registration
     ip,
   );
   await trx.deleteFrom('company_drafts').where('cnpj', '=', company.cnpj).where('acao', '=', 'novo').execute();
-  await logCompany(trx, actor, kind === 'PARCEIRO' ? 'PARCEIRO_CADASTRADO' : 'SUBSTABELECIDO_CADASTRADO', company, ip, [
+  await logCompany(trx, actor, COMPANY_EVENTS[kind].cadastrado, company, ip, [
     `seções: ${SECTION_KEYS.map((k) => stepByKey(k).label.toLowerCase()).join(', ')}`,
     `produtos: ${codes.join(', ')}`,
     `conta: ${maskedDestination(draft.conta!)}`,
@@ -910,9 +940,14 @@ async function applyEdit(trx: Db, actor: CompanyActor, registration: Registratio
   const company = registration.company!;
   const before = sectionsOf(company);
   const empresa = draft.empresa!;
+  const partner =
+    company.parentId === null
+      ? undefined
+      : await trx.selectFrom('companies').select('channel_id').where('id', '=', company.parentId).executeTakeFirstOrThrow();
   await trx
     .updateTable('companies')
     .set({
+      channel_id: await channelIdOf(trx, empresa, partner),
       razao_social: empresa.razaoSocial,
       nome_fantasia: empresa.nomeFantasia,
       corretora: empresa.corretora,
@@ -923,6 +958,13 @@ async function applyEdit(trx: Db, actor: CompanyActor, registration: Registratio
     })
     .where('id', '=', company.id)
     .execute();
+  // A substabelecido sells through its partner's channel: it follows the partner's.
+  if (kind === 'PARCEIRO')
+    await trx
+      .updateTable('companies')
+      .set({ channel_id: sql`(select channel_id from companies p where p.id = ${company.id})` })
+      .where('parent_id', '=', company.id)
+      .execute();
   const changed = SECTION_KEYS.filter((k) => k !== 'administrador' && JSON.stringify(before[k]) !== JSON.stringify(draft[k]));
   // A substabelecido still inheriting its partner's offers, with none chosen, keeps inheriting.
   if (changed.includes('ofertas'))
@@ -931,8 +973,8 @@ async function applyEdit(trx: Db, actor: CompanyActor, registration: Registratio
   await logCompany(
     trx,
     actor,
-    kind === 'PARCEIRO' ? 'PARCEIRO_ALTERADO' : 'SUBSTABELECIDO_ALTERADO',
-    { cnpj: company.cnpj, nome_fantasia: empresa.nomeFantasia },
+    COMPANY_EVENTS[kind].alterado,
+    { id: company.id, cnpj: company.cnpj, nome_fantasia: empresa.nomeFantasia },
     ip,
     [
       changed.length ? `seções: ${changed.map((k) => stepByKey(k).label.toLowerCase()).join(', ')}` : 'sem alterações',
@@ -946,25 +988,35 @@ async function applyEdit(trx: Db, actor: CompanyActor, registration: Registratio
 async function logCompany(
   trx: Db,
   actor: CompanyActor,
-  event: string,
-  company: { cnpj: string; nome_fantasia: string },
+  event: CompanyEvent,
+  company: { id: number; cnpj: string; nome_fantasia: string },
   ip: string | null,
   details: string[],
 ) {
   const who = await trx.selectFrom('users').select('email').where('id', '=', actor.userId).executeTakeFirst();
-  await trx
-    .insertInto('access_events')
-    .values({
-      event,
-      generation: 'v2',
-      email: who?.email ?? '',
-      user_id: actor.userId,
-      actor_id: actor.userId,
-      ip,
-      detalhe: [`empresa: ${formatCnpj(company.cnpj)} (${company.nome_fantasia})`, ...details].join('; '),
-    })
-    .execute();
+  await appendAccessEvent(trx, {
+    event,
+    generation: 'v2',
+    email: who?.email ?? '',
+    userId: actor.userId,
+    actorId: actor.userId,
+    ip,
+    detalhe: [`empresa: ${formatCnpj(company.cnpj)} (${company.nome_fantasia})`, ...details].join('; '),
+    companyId: company.id,
+  });
 }
+
+/** What the access log calls each change of a company. */
+const COMPANY_EVENTS = {
+  PARCEIRO: { cadastrado: 'PARCEIRO_CADASTRADO', alterado: 'PARCEIRO_ALTERADO', suspender: 'PARCEIRO_SUSPENSO', reativar: 'PARCEIRO_REATIVADO' },
+  SUBSTABELECIDO: {
+    cadastrado: 'SUBSTABELECIDO_CADASTRADO',
+    alterado: 'SUBSTABELECIDO_ALTERADO',
+    suspender: 'SUBSTABELECIDO_SUSPENSO',
+    reativar: 'SUBSTABELECIDO_REATIVADO',
+  },
+} as const satisfies Record<CompanyKind, Record<string, AccessEventCode>>;
+type CompanyEvent = (typeof COMPANY_EVENTS)[CompanyKind][keyof (typeof COMPANY_EVENTS)['PARCEIRO']];
 
 // ─── Suspension ──────────────────────────────────────────────────────────────────────────────────
 
@@ -1024,8 +1076,7 @@ export async function setCompanyStatus(
           .where('revoked_at', 'is', null)
           .execute();
     }
-    const noun = kind === 'PARCEIRO' ? 'PARCEIRO' : 'SUBSTABELECIDO';
-    await logCompany(trx, actor, `${noun}_${operation === 'suspender' ? 'SUSPENSO' : 'REATIVADO'}`, company, ip, [
+    await logCompany(trx, actor, COMPANY_EVENTS[kind][operation], company, ip, [
       ...(motivo ? [`motivo: ${motivo}`] : []),
       ...(operation === 'suspender' ? [`usuários desconectados: ${out.length}`] : []),
     ]);
