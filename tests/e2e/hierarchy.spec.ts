@@ -40,7 +40,7 @@ test('the legacy admin creates a channel under the portal’s, sees it in the hi
   await expect(page.getByRole('heading', { level: 1, name: 'Hierarquia' })).toBeVisible();
   const insurer = page.getByTestId('no-s');
   await expect(summaryOf(insurer)).toContainText('Seguradora Demo S.A.');
-  await expect(summaryOf(insurer)).toContainText(/1 parceiro, 1 substabelecido, 2 pontos de venda, \d+ usuários/);
+  await expect(summaryOf(insurer)).toContainText(/1 parceiro, 1 substabelecido, 3 pontos de venda, \d+ usuários/);
   const portal = node(page, 'canal', 'Portal de Parceiros');
   await expect(summaryOf(portal)).toBeVisible();
   await shoot(page, 'hierarchy');

@@ -1,16 +1,21 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, BASE_URL, completeFirstAccess, gotoHydrated, path, screenshotsAt, signIn, submitLogin } from './helpers';
-import { cpfFor } from './selling';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { cpfFor, sellResidential } from './selling';
 
 /**
- * Issue 17, partners and substabelecidos as the insurer onboards a broker (decision 052): the
- * insurer's admin registers a partner through every step, leaves midway and resumes from the list's
- * "Continuar cadastro" in another session, activates it; its first administrator takes the code
- * from the demo mailbox, completes the first access, signs in and onboards a substabelecido with a
- * subset of the partner's offers (a remuneration above the partner's refused on screen). Then the
- * suspension: the partner's users are signed out and refused until it is reactivated. Screenshots
- * under test-results/partners-screens at 1366 and 390 px.
+ * Issue 17's whole story, as the insurer onboards a broker (decisions 049–052): the legacy admin
+ * opens a sales channel; the insurer's admin registers a partner in it through every step, leaves
+ * midway and resumes from the list's "Continuar cadastro" in another session, activates it; its first
+ * administrator takes the code from the demo mailbox, completes the first access, signs in, opens a
+ * point of sale where they work and sells there — the sale shows in the metrics filtered by that point
+ * of sale — and onboards a substabelecido with a subset of the partner's offers (a remuneration above
+ * the partner's refused on screen). The legacy admin finds it all in the hierarchy under the new
+ * channel; the insurer's admin finds these actions and the view of the insured's policy in the access
+ * log and exports them. Then the suspension: the partner's users are signed out and refused until it
+ * is reactivated. Screenshots under test-results/partners-screens at 1366 and 390 px.
  */
 const stamp = () => `${Date.now()}`.slice(-8);
 const shoot = (page: Page, name: string) => screenshotsAt(page, 'partners-screens', name);
@@ -76,16 +81,30 @@ async function fillAdministrator(page: Page, id: number, email: string, name: st
   await page.getByRole('button', { name: 'Continuar' }).click();
 }
 
-test('ADMIN onboards a partner (leaving and resuming midway); its first administrator signs in and onboards a substabelecido', async ({
+test('a channel; a partner onboarded in it (leaving and resuming midway), whose administrator opens a point of sale, sells there and onboards a substabelecido; the hierarchy and the access log show it all', async ({
   page,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const id = Number(stamp());
   const cnpj = cnpjFor(id);
   const subCnpj = cnpjFor(id + 1);
   const adminEmail = `gestora.${id}@aurora.com.br`;
   const subAdminEmail = `gestor.${id}@campos.com.br`;
+  const channel = { codigo: `rede-aurora-${id}`, nome: `Rede Aurora ${id}` };
+  const shop = { codigo: `AU-${String(id).slice(-4)}`, nome: `Loja Aurora Savassi ${id}` };
+
+  // The legacy admin opens the sales channel the partner will sell through.
+  const legacy = await browser.newContext({ baseURL: BASE_URL });
+  const legacyAdmin = await legacy.newPage();
+  await signIn(legacyAdmin, ACCOUNTS.legacySupport);
+  await legacyAdmin.goto('/cadastrar-canal');
+  await legacyAdmin.getByLabel('Código').fill(channel.codigo);
+  await legacyAdmin.getByLabel('Nome').fill(channel.nome);
+  await legacyAdmin.getByLabel('Tipo').selectOption({ label: 'Corretoras' });
+  await legacyAdmin.getByLabel('Canal pai').selectOption('portal');
+  await legacyAdmin.getByRole('button', { name: 'Cadastrar canal' }).click();
+  await expect(legacyAdmin.getByTestId('aviso')).toContainText(`Canal ${channel.nome} salvo.`);
 
   await signIn(page, ACCOUNTS.insurerAdmin);
   await page.goto('/v2/parceiros/consulta');
@@ -111,6 +130,7 @@ test('ADMIN onboards a partner (leaving and resuming midway); its first administ
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(page.getByLabel('Registro SUSEP')).toHaveAccessibleDescription('Informe o registro SUSEP: é obrigatório para corretora.');
   await page.getByLabel('Registro SUSEP').fill(`9${id}`);
+  await page.getByLabel('Canal de venda').selectOption({ label: channel.nome });
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(page).toHaveURL(path(`/v2/parceiros/etapas/endereco/${cnpj}/sede/novo`));
   await shoot(page, 'partner-step-address');
@@ -155,6 +175,7 @@ test('ADMIN onboards a partner (leaving and resuming midway); its first administ
   await expect(admin).toHaveURL(path(`/v2/parceiros/etapas/revisao/${cnpj}/resumo/novo`));
   const review = admin.getByTestId('revisao');
   await expect(review).toContainText(`Aurora ${id}`);
+  await expect(review).toContainText(channel.nome);
   await expect(review).toContainText('Residencial — 22,50% a partir de');
   await expect(review).toContainText('conta ***456');
   await expect(review.getByRole('link', { name: 'Alterar' })).toHaveCount(7);
@@ -170,6 +191,30 @@ test('ADMIN onboards a partner (leaving and resuming midway); its first administ
   // The first administrator: the code from the demo mailbox, the first access, the sign-in.
   const first = await completeFirstAccess(browser, adminEmail, 'v2', 'Primeiro#Acesso17');
   const partnerAdmin = first.page;
+
+  // Their first point of sale, where they work themselves; they sell there.
+  await partnerAdmin.goto('/v2/ponto-venda/cadastro');
+  await partnerAdmin.getByLabel('Empresa').selectOption(cnpj);
+  await partnerAdmin.getByLabel('Código').fill(shop.codigo);
+  await partnerAdmin.getByLabel('Nome', { exact: true }).fill(shop.nome);
+  await partnerAdmin.getByLabel('CEP').fill('30130-151');
+  await partnerAdmin.getByLabel('Logradouro').fill('Rua Pernambuco');
+  await partnerAdmin.getByLabel('Número', { exact: true }).fill('1200');
+  await partnerAdmin.getByLabel('Bairro').fill('Savassi');
+  await partnerAdmin.getByLabel('Cidade').fill('Belo Horizonte');
+  await partnerAdmin.getByLabel('UF').selectOption('MG');
+  await partnerAdmin.getByRole('checkbox', { name: new RegExp(adminEmail.replace(/\./g, '\\.')) }).check();
+  await partnerAdmin.getByRole('button', { name: 'Cadastrar' }).click();
+  await expect(partnerAdmin.getByTestId('aviso')).toContainText('Ponto de venda cadastrado.');
+  await expect(partnerAdmin.getByTestId('salvo').getByTestId('vendedores')).toContainText('Gabriela Aurora Prado');
+  await sellResidential(partnerAdmin);
+  const nrApolice = (await partnerAdmin.getByTestId('nr-apolice').textContent())!.trim();
+  await partnerAdmin.goto(`/v2/apolices/${nrApolice}`);
+  await expect(partnerAdmin.getByText(shop.nome)).toBeVisible();
+  await partnerAdmin.goto(`/v2/metricas/evolucao-vendas?empresa=${cnpj}&pontoVenda=${shop.codigo}`);
+  await expect(partnerAdmin.getByLabel('Ponto de venda').locator('option:checked')).toContainText(shop.nome);
+  await expect(partnerAdmin.getByTestId('total-apolices')).toHaveText('1');
+
   await partnerAdmin.goto('/v2/substabelecido/consulta');
   await expect(partnerAdmin.getByRole('heading', { level: 1, name: 'Substabelecidos' })).toBeVisible();
   await partnerAdmin.getByTestId('novo').click();
@@ -204,6 +249,34 @@ test('ADMIN onboards a partner (leaving and resuming midway); its first administ
   await expect(partnerAdmin).toHaveURL(path('/v2/substabelecido/consulta/cadastrado'));
   await expect(partnerAdmin.getByTestId(`empresa-${subCnpj}`).getByTestId('situacao')).toHaveText('Ativo');
   await shoot(partnerAdmin, 'sub-list');
+
+  // The legacy admin finds the partner in the hierarchy, under its channel, with its shop and its sub.
+  await legacyAdmin.goto(`/consulta-hierarquia?busca=${encodeURIComponent(`Aurora ${id}`)}`);
+  const channelNode = legacyAdmin.locator(`li.node-canal[data-nome*="${channel.nome}"]`);
+  const partnerNode = channelNode.locator(`li.node-empresa[data-nome*="Aurora ${id}"]`).first();
+  await expect(partnerNode).toBeVisible();
+  await legacyAdmin.goto(`/consulta-hierarquia?busca=${encodeURIComponent(channel.nome)}`);
+  await expect(channelNode.locator(':scope > details > summary')).toContainText('1 parceiro, 1 substabelecido, 1 ponto de venda');
+  await expect(channelNode.locator(`li.node-ponto-venda[data-nome*="${shop.nome}"]`)).toHaveCount(1);
+  await expect(channelNode.locator(`li.node-empresa[data-nome*="Campos ${id}"]`)).toHaveCount(1);
+  await legacy.close();
+
+  // The insurer's admin finds these actions, and the view of the insured's policy, in the access log.
+  const auditing = await browser.newContext({ baseURL: BASE_URL, acceptDownloads: true });
+  const auditor = await auditing.newPage();
+  await signIn(auditor, ACCOUNTS.insurerAdmin);
+  await auditor.goto(`/v2/log-acesso?empresa=${cnpj}`);
+  const events = auditor.getByTestId('evento');
+  for (const label of ['Parceiro cadastrado', 'Ponto de venda cadastrado', 'Dados de segurado visualizados'])
+    await expect(events.filter({ hasText: label }).first(), label).toBeVisible();
+  await expect(events.filter({ hasText: 'Dados de segurado visualizados' }).filter({ hasText: nrApolice }).first()).toBeVisible();
+  const [download] = await Promise.all([auditor.waitForEvent('download'), auditor.getByTestId('exportar-csv').click()]);
+  const records = parse(readFileSync(await download.path()), { bom: true, delimiter: ';', columns: true }) as Record<string, string>[];
+  const exported = records.map((r) => `${r.Evento} ${r.Registro}`);
+  expect(exported).toContain('Parceiro cadastrado ');
+  expect(exported).toContain('Ponto de venda cadastrado ');
+  expect(exported).toContain(`Dados de segurado visualizados Apólice ${nrApolice}`);
+  await auditing.close();
 
   // Suspension: the insurer's admin suspends the partner with a reason; its administrator's next
   // page is the sign-in, which refuses them until the partner is reactivated.
