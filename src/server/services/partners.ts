@@ -401,7 +401,11 @@ export async function channelOptions(db: Db): Promise<{ codigo: string; nome: st
 /** The channel a company sells through: a partner's of its step, a substabelecido's its partner's. */
 async function channelIdOf(trx: Db, empresa: CompanyData, partner: { channel_id: number } | undefined): Promise<number> {
   if (partner) return partner.channel_id;
-  const row = await trx.selectFrom('channels').select('id').where('codigo', '=', empresa.canal ?? PORTAL_CHANNEL).executeTakeFirst();
+  const row = await trx
+    .selectFrom('channels')
+    .select('id')
+    .where('codigo', '=', empresa.canal ?? PORTAL_CHANNEL)
+    .executeTakeFirst();
   return row?.id ?? refused({ canal: [M.canal] });
 }
 
@@ -1008,7 +1012,12 @@ async function logCompany(
 
 /** What the access log calls each change of a company. */
 const COMPANY_EVENTS = {
-  PARCEIRO: { cadastrado: 'PARCEIRO_CADASTRADO', alterado: 'PARCEIRO_ALTERADO', suspender: 'PARCEIRO_SUSPENSO', reativar: 'PARCEIRO_REATIVADO' },
+  PARCEIRO: {
+    cadastrado: 'PARCEIRO_CADASTRADO',
+    alterado: 'PARCEIRO_ALTERADO',
+    suspender: 'PARCEIRO_SUSPENSO',
+    reativar: 'PARCEIRO_REATIVADO',
+  },
   SUBSTABELECIDO: {
     cadastrado: 'SUBSTABELECIDO_CADASTRADO',
     alterado: 'SUBSTABELECIDO_ALTERADO',
