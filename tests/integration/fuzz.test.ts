@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { freshDatabase } from '../fixtures/db';
 import { hostileSegment, hostileText, hostileUnit, MALFORMED_ESCAPES } from '../fixtures/hostile-text';
+import { tablesFingerprint } from '../fixtures/page-forms';
 
 /**
  * Property-based fuzzing of every API endpoint: random and malformed bodies, query strings, path
@@ -51,16 +50,7 @@ const BUSINESS_TABLES = [
   'company_drafts',
 ];
 
-async function fingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const table of BUSINESS_TABLES) {
-    const { rows } = await sql<{
-      t: string;
-    }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
-    hash.update(`${table}:${rows[0]?.t ?? ''}`);
-  }
-  return hash.digest('hex');
-}
+const fingerprint = () => tablesFingerprint(db, BUSINESS_TABLES);
 
 const printable = fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
 

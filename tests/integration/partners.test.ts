@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -14,6 +13,7 @@ import { findUserByEmail, loadV2User } from '../../src/server/services/principal
 import { brasiliaDay } from '../../src/lib/format';
 import { OFFER_MESSAGES, SIGN_IN_SUSPENDED } from '../../src/lib/partners';
 import { COMPANY_FORM_MESSAGES } from '../../src/lib/partner-forms';
+import { tablesFingerprint } from '../fixtures/page-forms';
 
 /**
  * Partners and substabelecidos (issue 17, decision 052) through the BFF: every onboarding step saved
@@ -653,16 +653,7 @@ describe('suspension', () => {
 
 describe('under random input, signed in', () => {
   const TABLES = ['companies', 'company_drafts', 'offers', 'users', 'user_companies', 'sessions', 'emails'];
-  async function fingerprint(): Promise<string> {
-    const hash = createHash('sha256');
-    for (const table of TABLES) {
-      const { rows } = await sql<{
-        t: string;
-      }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
-      hash.update(`${table}:${rows[0]?.t ?? ''}`);
-    }
-    return hash.digest('hex');
-  }
+  const fingerprint = () => tablesFingerprint(db, TABLES);
   const value = fc.oneof(
     hostileText(),
     fc.integer(),

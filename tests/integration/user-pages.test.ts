@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import type { PortalSession } from '../../src/lib/session';
 import { freshDatabase } from '../fixtures/db';
 import { hostileText } from '../fixtures/hostile-text';
+import { formPost, tablesFingerprint } from '../fixtures/page-forms';
 
 /**
  * The user administration pages (issue 16) under random input: their plain forms take whatever a
@@ -50,22 +49,9 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function fingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const table of TABLES) {
-    const { rows } = await sql<{
-      t: string;
-    }>`select coalesce(string_agg(t::text, '|' order by t::text), '') as t from ${sql.table(table)} t`.execute(db);
-    hash.update(`${table}:${rows[0]?.t ?? ''}`);
-  }
-  return hash.digest('hex');
-}
+const fingerprint = () => tablesFingerprint(db, TABLES);
 
-const post = (url: string, fields: Record<string, string | string[]>) => {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(key, v);
-  return new Request(url, { method: 'POST', body: form });
-};
+const post = formPost;
 const value = fc.oneof(
   hostileText(),
   fc.constantFrom(
