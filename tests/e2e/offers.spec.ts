@@ -51,11 +51,14 @@ test('the provider admin creates an offer, finds it in the list and edits its co
   await expect(page.getByRole('heading', { level: 1, name: 'Nova oferta — Floresta' })).toBeVisible();
   await waitForIslands(page);
 
-  const name = `Floresta — Vale Verde ${Date.now()}`;
+  const name = `Floresta — campanha ${Date.now()}`;
   await page.getByLabel('Nome da oferta').fill(name);
-  await page.getByRole('checkbox', { name: /Vale Verde/ }).check();
-  await page.getByLabel('Início da vigência').fill('2026-01-01');
-  await page.getByLabel('Fim da vigência').fill('2026-12-31');
+  // Offers go to partners; a substabelecido's derive from its partner's (decision 052): it is not offered here.
+  await expect(page.getByRole('checkbox', { name: /Vale Verde/ })).toHaveCount(0);
+  await page.getByRole('checkbox', { name: /Horizonte/ }).check();
+  // Next year's campaign: not in force yet, so the sellers of the journeys that follow see the same offers.
+  await page.getByLabel('Início da vigência').fill('2027-01-01');
+  await page.getByLabel('Fim da vigência').fill('2027-12-31');
   await page.getByLabel('Comissão (%)').fill('12,5');
   await page.getByRole('button', { name: 'Salvar' }).click();
 
@@ -63,8 +66,8 @@ test('the provider admin creates an offer, finds it in the list and edits its co
   await expect(page.getByRole('status').filter({ hasText: 'Oferta salva com sucesso.' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('Vale Verde');
-  await expect(row).toContainText('01/01/2026 a 31/12/2026');
+  await expect(row).toContainText('Horizonte');
+  await expect(row).toContainText('01/01/2027 a 31/12/2027');
   await expect(row).toContainText('12,50%');
   await expect(row).toContainText('Ativa');
 
@@ -103,7 +106,7 @@ test('invalid offer input shows pt-BR messages and saves nothing', async ({ page
 
   // With the other fields fixed, the dates in the wrong order are refused too.
   await page.getByLabel('Nome da oferta').fill('Floresta — inválida');
-  await page.getByRole('checkbox', { name: /Vale Verde/ }).check();
+  await page.getByRole('checkbox', { name: /Horizonte/ }).check();
   await page.getByLabel('Comissão (%)').fill('10');
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByText('O fim da vigência não pode ser anterior ao início')).toBeVisible();

@@ -104,19 +104,28 @@ describe('sellableOffers', () => {
   });
 
   it('an offer of the sub-delegated company is not the partner’s (inheritance goes down, not up), and with one of its own the sub sells exactly its own (decision 052)', async () => {
-    const { json } = await call('POST', '/api/bff/v1/ofertas', {
-      headers: await as(ADMIN),
-      body: {
-        idSimulador: await simulatorId('RES'),
+    // A substabelecido's own offer derives from its partner's (its steps write it; here, by hand).
+    const parent = await db
+      .selectFrom('offers as o')
+      .innerJoin('simulators as s', 's.id', 'o.simulator_id')
+      .select(['o.id', 'o.simulator_id'])
+      .where('s.code', '=', 'RES')
+      .where('o.company_id', '=', await companyId(HORIZONTE))
+      .executeTakeFirstOrThrow();
+    const created = await db
+      .insertInto('offers')
+      .values({
+        simulator_id: parent.simulator_id,
+        company_id: await companyId(VALE_VERDE),
         nome: 'Residencial — Vale Verde',
-        empresas: [await companyId(VALE_VERDE)],
-        vigenciaInicio: '2026-01-01',
-        vigenciaFim: null,
-        comissao: '15,00',
-        ativo: true,
-      },
-    });
-    const [created] = json.dado;
+        vigencia_inicio: '2026-01-01',
+        vigencia_fim: null,
+        comissao_centesimos: 15_00,
+        parent_offer_id: parent.id,
+      })
+      .returning('id as nrOferta')
+      .executeTakeFirstOrThrow();
+    await changesSettled(db);
     try {
       expect((await sellableOffers(db, await v2User(SUBAGENT), TODAY)).map((o) => o.offerName)).toEqual(['Residencial — Vale Verde']);
       expect(await findSellableOffer(db, await v2User(PARTNER), created.nrOferta, TODAY)).toBeUndefined();
@@ -126,6 +135,7 @@ describe('sellableOffers', () => {
       });
     } finally {
       await db.deleteFrom('offers').where('id', '=', created.nrOferta).execute();
+      await changesSettled(db);
     }
   });
 
@@ -253,10 +263,18 @@ describe('platform endpoints', () => {
 });
 
 describe('BFF offer management', () => {
+  /** A second partner: offers go to partners only (a substabelecido's derive from its partner's, decision 052). */
+  const AURORA = '48392017000168';
+  beforeAll(async () => {
+    await db
+      .insertInto('companies')
+      .values({ cnpj: AURORA, razao_social: 'Aurora Corretora Ltda.', nome_fantasia: 'Aurora', tipo: 'PARCEIRO', parent_id: null })
+      .execute();
+  });
   const validBody = async () => ({
     idSimulador: await simulatorId('FL'),
     nome: 'Floresta — Campanha',
-    empresas: [await companyId(HORIZONTE), await companyId(VALE_VERDE)],
+    empresas: [await companyId(HORIZONTE), await companyId(AURORA)],
     vigenciaInicio: '2026-03-01',
     vigenciaFim: '2026-12-31',
     comissao: '12,50',
@@ -286,7 +304,7 @@ describe('BFF offer management', () => {
     const created = await call('POST', '/api/bff/v1/ofertas', { headers: await as(ADMIN), body });
     expect(created.status).toBe(200);
     expect(created.json.dado).toHaveLength(2);
-    expect(created.json.dado.map((o: { companyName: string }) => o.companyName).sort()).toEqual(['Horizonte Seguros', 'Vale Verde']);
+    expect(created.json.dado.map((o: { companyName: string }) => o.companyName).sort()).toEqual(['Aurora', 'Horizonte Seguros']);
     expect(created.json.dado[0]).toMatchObject({
       offerName: 'Floresta — Campanha',
       comissaoCentesimos: 1250,
@@ -318,15 +336,58 @@ describe('BFF offer management', () => {
     ).json.dado;
     const moved = await call('PUT', `/api/bff/v1/ofertas/${offer.nrOferta}`, {
       headers: await as(ADMIN),
-      body: { ...body, empresas: [await companyId(VALE_VERDE)] },
+      body: { ...body, empresas: [await companyId(AURORA)] },
     });
-    expect(moved.json.dado.oferta).toMatchObject({ nrOferta: offer.nrOferta, companyName: 'Vale Verde' });
+    expect(moved.json.dado.oferta).toMatchObject({ nrOferta: offer.nrOferta, companyName: 'Aurora' });
     const copied = await call('PUT', `/api/bff/v1/ofertas/${offer.nrOferta}`, {
       headers: await as(ADMIN),
-      body: { ...body, empresas: [await companyId(HORIZONTE), await companyId(VALE_VERDE)] },
+      body: { ...body, empresas: [await companyId(HORIZONTE), await companyId(AURORA)] },
     });
-    expect(copied.json.dado.oferta.companyName).toBe('Vale Verde');
+    expect(copied.json.dado.oferta.companyName).toBe('Aurora');
     expect(copied.json.dado.criadas.map((o: { companyName: string }) => o.companyName)).toEqual(['Horizonte Seguros']);
+  });
+
+  it('gives offers to partners only: a substabelecido’s come from its partner’s, and its derived offer is neither moved nor copied', async () => {
+    const sub = await companyId(VALE_VERDE);
+    const before = (await db.selectFrom('offers').select('id').execute()).length;
+    const refused = await call('POST', '/api/bff/v1/ofertas', {
+      headers: await as(ADMIN),
+      body: { ...(await validBody()), empresas: [sub] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.erros.empresas[0]).toContain('as ofertas dele vêm das do parceiro');
+    expect((await db.selectFrom('offers').select('id').execute()).length).toBe(before);
+    const parent = await db
+      .selectFrom('offers')
+      .select(['id', 'simulator_id'])
+      .where('company_id', '=', await companyId(HORIZONTE))
+      .executeTakeFirstOrThrow();
+    const derived = await db
+      .insertInto('offers')
+      .values({
+        simulator_id: parent.simulator_id,
+        company_id: sub,
+        nome: 'Derivada',
+        vigencia_inicio: '2026-01-01',
+        vigencia_fim: null,
+        comissao_centesimos: 1,
+        parent_offer_id: parent.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    try {
+      const body = { ...(await validBody()), idSimulador: parent.simulator_id, comissao: '0,02' };
+      const moved = await call('PUT', `/api/bff/v1/ofertas/${derived.id}`, {
+        headers: await as(ADMIN),
+        body: { ...body, empresas: [await companyId(HORIZONTE)] },
+      });
+      expect(moved.status).toBe(400);
+      const kept = await call('PUT', `/api/bff/v1/ofertas/${derived.id}`, { headers: await as(ADMIN), body: { ...body, empresas: [sub] } });
+      expect(kept.status, JSON.stringify(kept.json)).toBe(200);
+      expect(kept.json.dado.oferta).toMatchObject({ companyName: 'Vale Verde', comissaoCentesimos: 2, derivada: true });
+    } finally {
+      await db.deleteFrom('offers').where('id', '=', derived.id).execute();
+    }
   });
 
   it('answers 400 with pt-BR field errors and saves nothing', async () => {
@@ -368,7 +429,7 @@ describe('BFF offer management', () => {
       expect((await call('GET', '/api/bff/v1/empresas', { headers: await as(email) })).status).toBe(403);
     }
     const companies = await call('GET', '/api/bff/v1/empresas', { headers: await as(ADMIN) });
-    expect(companies.json.dado.map((c: { nome: string }) => c.nome)).toEqual(['Horizonte Seguros', 'Vale Verde']);
+    expect(companies.json.dado.map((c: { nome: string }) => c.nome)).toEqual(['Aurora', 'Horizonte Seguros', 'Vale Verde']);
     expect((await call('POST', '/api/bff/v1/ofertas', { body: await validBody() })).status).toBe(401);
   });
 });

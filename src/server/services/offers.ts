@@ -71,6 +71,8 @@ export interface AdminOffer {
   comissaoCentesimos: number;
   commissionPercent: number;
   ativo: boolean;
+  /** A substabelecido's offer derived from its partner's (decision 052): edited where it is, never moved. */
+  derivada: boolean;
 }
 
 const offerRows = (db: DB) =>
@@ -93,7 +95,7 @@ const offerRows = (db: DB) =>
       'o.parent_offer_id as parentOfferId',
     ]);
 
-type OfferRow = Omit<AdminOffer, 'commissionPercent'> & { parentOfferId: number | null };
+type OfferRow = Omit<AdminOffer, 'commissionPercent' | 'derivada'> & { parentOfferId: number | null };
 
 const byName = (a: string, b: string) => a.localeCompare(b, 'pt-BR');
 const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
@@ -102,7 +104,11 @@ const bySimulatorThenOffer = (a: OfferRow, b: OfferRow) =>
   byName(a.companyName, b.companyName) ||
   a.nrOferta - b.nrOferta;
 
-const toAdminOffer = ({ parentOfferId: _, ...row }: OfferRow): AdminOffer => ({ ...row, commissionPercent: row.comissaoCentesimos / 100 });
+const toAdminOffer = ({ parentOfferId, ...row }: OfferRow): AdminOffer => ({
+  ...row,
+  commissionPercent: row.comissaoCentesimos / 100,
+  derivada: parentOfferId !== null,
+});
 
 function toSellable(row: OfferRow, generation: 'v1' | 'v2'): SellableOffer {
   const simulator = findSimulatorCode(row.code)!;
@@ -421,12 +427,11 @@ export async function listSimulators(db: DB) {
 }
 
 /** Companies an offer may be given to (the admin form's checkboxes). */
-export async function listCompanies(db: DB) {
-  const rows = await db
-    .selectFrom('companies')
-    .select(['id', 'cnpj', 'nome_fantasia as nome', 'razao_social as razaoSocial', 'tipo'])
-    .execute();
-  return rows.sort((a, b) => byName(a.nome, b.nome));
+export async function listCompanies(db: DB, only: { partnersAnd?: number } | 'all' = 'all') {
+  let query = db.selectFrom('companies').select(['id', 'cnpj', 'nome_fantasia as nome', 'razao_social as razaoSocial', 'tipo']);
+  // The offer form gives offers to partners; a substabelecido's derive from its partner's (decision 052).
+  if (only !== 'all') query = query.where((eb) => eb.or([eb('tipo', '=', 'PARCEIRO'), eb('id', '=', only.partnersAnd ?? 0)]));
+  return (await query.execute()).sort((a, b) => byName(a.nome, b.nome));
 }
 
 /** zod issues as the API's `{ campo: [mensagens] }`, keyed by the top-level field. */
@@ -436,9 +441,14 @@ function parseOrThrow<S extends core.$ZodType>(schema: S, input: unknown): core.
   throw badRequest(result.error.issues[0]?.message ?? 'Dados da oferta inválidos.', messagesByField(result.error.issues, topField));
 }
 
-async function assertCompaniesExist(db: DB, ids: number[]): Promise<void> {
-  const found = await db.selectFrom('companies').select('id').where('id', 'in', ids).execute();
+const SUB_OFFERS_MESSAGE =
+  'Substabelecido não recebe oferta aqui: as ofertas dele vêm das do parceiro, no cadastro do substabelecido (Acesso › Substabelecido).';
+
+/** The companies an offer is given to exist and are partners (`kept`: a substabelecido's own derived offer, edited where it is). */
+async function assertOfferCompanies(db: DB, ids: number[], kept?: number): Promise<void> {
+  const found = await db.selectFrom('companies').select(['id', 'tipo']).where('id', 'in', ids).execute();
   if (found.length !== ids.length) throw badRequest('Empresa não encontrada.', { empresas: ['Selecione apenas empresas cadastradas'] });
+  if (found.some((c) => c.tipo !== 'PARCEIRO' && c.id !== kept)) throw badRequest(SUB_OFFERS_MESSAGE, { empresas: [SUB_OFFERS_MESSAGE] });
 }
 
 const offerValues = (input: OfferUpdate) => ({
@@ -458,7 +468,7 @@ export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]
   const companies = [...new Set(data.empresas)];
   if (!(await findSimulator(db, data.idSimulador)))
     throw badRequest('Simulador não encontrado.', { idSimulador: ['Simulador não encontrado'] });
-  await assertCompaniesExist(db, companies);
+  await assertOfferCompanies(db, companies);
   const ids = await db.transaction().execute(async (trx) => {
     const created = await trx
       .insertInto('offers')
@@ -511,7 +521,10 @@ export async function updateOffer(db: DB, nrOferta: number, input: unknown): Pro
   if (!current) throw notFound('Oferta não encontrada.');
   const data = parseOrThrow(offerUpdateSchema, input);
   const companies = [...new Set(data.empresas)];
-  await assertCompaniesExist(db, companies);
+  await assertOfferCompanies(db, companies, current.idEmpresa);
+  // A derived offer stays its substabelecido's own: it is neither moved nor copied.
+  if (current.derivada && (companies.length !== 1 || companies[0] !== current.idEmpresa))
+    throw badRequest(SUB_OFFERS_MESSAGE, { empresas: [SUB_OFFERS_MESSAGE] });
   await assertRemunerationChain(db, nrOferta, data.comissao);
   const companyId = companies.includes(current.idEmpresa) ? current.idEmpresa : companies[0]!;
   const copies = companies.filter((id) => id !== companyId);
