@@ -3,7 +3,7 @@ import { addDays } from './calendar';
 import { formatDateTimeSeconds, formatIsoDate } from './format';
 import { isoDateField, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { lastDayOfPeriod } from './payments';
-import { isStorableText } from './storable-text';
+import { isStorableText, UNSTORABLE_MESSAGE } from './storable-text';
 import { formatCnpj } from './validators';
 
 /*
@@ -147,7 +147,7 @@ export const ACCESS_LOG_MESSAGES = {
   order: 'A data final não pode ser anterior à data inicial.',
   tooLong: 'O período pode ter no máximo 1 ano: diminua o intervalo.',
   page: 'Página inválida.',
-  unstorable: 'Texto com caractere não permitido (caractere nulo ou Unicode inválido).',
+  unstorable: UNSTORABLE_MESSAGE,
 } as const;
 
 /** The query-string fields of the log, in the order the form shows them. */

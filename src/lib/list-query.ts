@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import { messagesByField } from './field-errors';
 import { isIsoDate } from './offer-schema';
+import { unstorablePaths, UNSTORABLE_MESSAGE } from './storable-text';
 
 /*
  * What every filtered, paged list shares (the history, the policies…): its GET form's fields read
@@ -31,6 +32,11 @@ export function parseListQuery<S extends core.$ZodType<{ page?: number }>>(
   input: URLSearchParams | Record<string, unknown>,
 ): ParsedListQuery<Omit<core.output<S>, 'page'>> {
   const raw = input instanceof URLSearchParams ? Object.fromEntries(input) : input;
+  // Text the database cannot hold never reaches a query, whichever list it is typed into (the page
+  // middleware refuses it too; a list read from anywhere else must not depend on that).
+  const unstorable = unstorablePaths(raw);
+  if (unstorable.length > 0)
+    return { ok: false, errors: Object.fromEntries(unstorable.map((path) => [path.join('.') || 'query', [UNSTORABLE_MESSAGE]])) };
   const result = z.safeParse(schema, raw);
   if (!result.success) {
     return { ok: false, errors: messagesByField(result.error.issues, (issue) => issue.path.map(String).join('.') || 'query') };

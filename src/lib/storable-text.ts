@@ -10,6 +10,8 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
+export const UNSTORABLE_MESSAGE = 'Texto com caractere não permitido (caractere nulo ou Unicode inválido).';
+
 /**
  * Where a parsed JSON value (or a query or params record) holds unstorable text: the path of each
  * such string, and of each object with such a key (the key itself is not repeated back). Walked

@@ -8,7 +8,7 @@ import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
 import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
-import { isStorableText, unstorablePaths } from '../../lib/storable-text';
+import { isStorableText, UNSTORABLE_MESSAGE, unstorablePaths } from '../../lib/storable-text';
 import { VIEWER_MEMO_HEADER } from '../viewer-memo';
 
 /**
@@ -117,8 +117,6 @@ async function readJson(request: Request): Promise<unknown> {
     throw new ApiError(400, 'Corpo da requisição inválido: envie um JSON.');
   }
 }
-
-const UNSTORABLE_MESSAGE = 'Texto com caractere não permitido (caractere nulo ou Unicode inválido).';
 
 /**
  * A string (or key) PostgreSQL cannot store — U+0000, a lone surrogate — is refused before any
