@@ -32,7 +32,8 @@ process.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.
 
 function finish() {
   const { passed, failed, skipped } = totals;
-  console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+  // On a line of its own even if a child's last output did not end one (CI greps for it).
+  console.log(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
   process.exit(failed > 0 ? 1 : 0);
 }
 
