@@ -72,9 +72,13 @@ test('v2: the evolution of sales as a chart and as its table, filtered by produc
 
 test('v2: the partner admin sets a target and sees the month’s attainment; a bad target stores nothing', async ({ page }) => {
   await signIn(page, ACCOUNTS.partnerAdmin);
+  await page.goto('/v2/apolices');
+  const shellIslands = await islandsOf(page);
   await page.goto(`/v2/metricas/atingimento-meta?empresa=${HORIZONTE}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Atingimento de meta' })).toBeVisible();
   await expectChart(page, 'meta-mensal', /Vendido e meta por mês/);
+  // The target form is a plain form: the page ships the shell's JavaScript only.
+  expect(await islandsOf(page)).toEqual(shellIslands);
   const sold = cents((await page.getByTestId('vendido').textContent())!);
 
   const form = page.getByTestId('form-meta');
@@ -125,11 +129,15 @@ test('v2: a seller with METRICAS reads the attainment without the target form; a
 
 test('legacy: the seller’s group reads both metrics pages of its company', async ({ page }) => {
   await signIn(page, ACCOUNTS.legacySeller);
+  await page.goto('/apolices');
+  const shellIslands = await islandsOf(page);
   await page.goto('/evolucao-vendas');
   await expectChart(page, 'premio-mensal', /Prêmio emitido por mês/);
   await expect(page.getByTestId('tabela-mensal').locator('tbody tr')).toHaveCount(12);
+  expect(await islandsOf(page)).toEqual(shellIslands);
   await page.goto('/atingir-meta');
   await expectChart(page, 'meta-mensal', /Vendido e meta por mês/);
+  expect(await islandsOf(page)).toEqual(shellIslands);
   await expect(page.getByTestId('form-meta')).toHaveCount(0);
   const bad = await page.goto('/atingir-meta?mes=2030-01');
   expect(bad!.status()).toBe(400);

@@ -276,6 +276,11 @@ test('a channel; a partner onboarded in it (leaving and resuming midway), whose 
   expect(exported).toContain('Parceiro cadastrado ');
   expect(exported).toContain('Ponto de venda cadastrado ');
   expect(exported).toContain(`Dados de segurado visualizados Apólice ${nrApolice}`);
+  // The substabelecido's onboarding is its own company's event; the channel's, the legacy admin's.
+  await auditor.goto(`/v2/log-acesso?empresa=${subCnpj}&evento=SUBSTABELECIDO_CADASTRADO`);
+  await expect(events.filter({ hasText: 'Substabelecido cadastrado' })).toHaveCount(1);
+  await auditor.goto(`/v2/log-acesso?usuario=${encodeURIComponent('suporte@legado.demo')}&evento=CANAL_CRIADO`);
+  await expect(events.filter({ hasText: `canal ${channel.codigo}:` })).toHaveCount(1);
   await auditing.close();
 
   // Suspension: the insurer's admin suspends the partner with a reason; its administrator's next

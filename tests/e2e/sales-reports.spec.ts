@@ -44,6 +44,14 @@ test('v2: a CSV report of the policies issued, watched until ready, downloaded a
   await expect(card).toContainText('Apólices emitidas de');
   await expect(card).toContainText('Residencial');
   await expect(card).toContainText(ACCOUNTS.partnerAdmin.name);
+  // The job looks for work every 2 s, so the list first shows the report waiting (rarely already
+  // made): waiting or under way, it shows its progress and the page reloads itself.
+  if ((await card.getAttribute('data-status')) !== 'PRONTO') {
+    await expect(card.getByRole('progressbar')).toBeVisible();
+    await expect(card.locator('.progress label')).toHaveText(/^(Na fila|Gerando: \d+ %)$/);
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(1);
+    await expect(page.getByRole('link', { name: 'Parar de atualizar' })).toBeVisible();
+  }
   const card2 = await waitUntilReady(page, id);
   await expect(card2.getByTestId('linhas')).toHaveText(/^\d+ de \d+$/);
   // Once nothing is under way the page stops reloading itself.
@@ -121,4 +129,34 @@ test('legacy: an XLSX report read back with its typed cells', async ({ page }) =
     expect(row[1]).toBeInstanceOf(Date);
     if (row[10] !== null) expect(typeof row[10]).toBe('number');
   }
+});
+
+test('who may ask: a seller without RELATORIO_VENDAS and a legacy group without RELATORIO_GESTAO are refused, and nothing is stored', async ({
+  browser,
+}) => {
+  const count = async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, ACCOUNTS.insurerAdmin); // sees every report
+    await page.goto('/v2/relatorios/vendas/consulta');
+    const list = page.locator('ul.reports');
+    const label = (await list.count()) ? await list.getAttribute('aria-label') : '0';
+    await context.close();
+    return Number(label!.split(' ')[0]);
+  };
+  const before = await count();
+  const form = { de: '2026-01-01', ate: '2026-01-31', tipo: 'apolices', formato: 'csv' };
+  for (const [account, request] of [
+    [ACCOUNTS.partner, '/v2/relatorios/vendas/cadastro'],
+    [ACCOUNTS.legacyConsultant, '/novo-relatorio-vendas'],
+  ] as const) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, account);
+    expect((await page.goto(request))!.status()).toBe(403);
+    const posted = await page.request.post(request, { form, headers: { origin: new URL(page.url()).origin }, maxRedirects: 0 });
+    expect(posted.status()).toBe(403);
+    await context.close();
+  }
+  expect(await count()).toBe(before);
 });

@@ -82,6 +82,18 @@ test('legacy: the admin group creates, edits and filters users four per page, an
   await page.goto('/consulta-usuarios?empresa=Horizonte&status=ATIVO');
   await expect(page.getByLabel('Situação')).toHaveValue('ATIVO');
   await expect(page.getByTestId('usuarios').locator('tbody tr')).toHaveCount(4);
+  // The next page keeps the filter in the address, and so does a reload of it.
+  await page.getByRole('link', { name: 'Próxima' }).click();
+  await expect(page).toHaveURL(/pagina=2/);
+  const filtered = new URL(page.url()).searchParams;
+  expect([filtered.get('empresa'), filtered.get('status')]).toEqual(['Horizonte', 'ATIVO']);
+  await page.reload();
+  await expect(page.getByText('Página 2 de')).toBeVisible();
+  await expect(page.getByLabel('Situação')).toHaveValue('ATIVO');
+  const rows = page.getByTestId('usuarios').locator('tbody tr');
+  expect(await rows.count()).toBeGreaterThan(0);
+  for (const company of await rows.locator('td[data-label="Empresa"]').allTextContents()) expect(company).toContain('Horizonte');
+  for (const status of await rows.getByTestId('situacao').allTextContents()) expect(status).toBe('Ativo');
 
   // The new user completes the first access and works; the admin deactivates them; their next page is the sign-in.
   const user = await completeFirstAccess(browser, email, 'v1', 'Primeiro#Acesso1');

@@ -115,6 +115,11 @@ const QUERY_KEYS = [
   'cnpj',
   'pagina',
   'acao',
+  // The access log's filters and the points of sale's (issue 17).
+  'usuario',
+  'evento',
+  'registro',
+  'situacao',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */
