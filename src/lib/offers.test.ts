@@ -71,10 +71,12 @@ describe('canSellCodeV1', () => {
     expect(canSellCodeV1(editOnly, 'RES')).toBe(false);
   });
 
-  it('never sells embedded, external, v2-only or unknown codes, even to the admin group', () => {
+  it('never sells external, v2-only or unknown codes, even to the admin group; the embedded apps sell EMP, IP and VE', () => {
     const admin: V1Subject = { profile: ['ADMINISTRADOR'], permissions: [] };
-    for (const code of ['EMP', 'IP', 'VE', 'AFS', 'EVI', 'IPU', 'XYZ']) expect(canSellCodeV1(admin, code), code).toBe(false);
-    for (const code of ['RES', 'AFU', 'PR', 'FL', 'PRS', 'VEU', 'VG', 'MU', 'EAU']) expect(canSellCodeV1(admin, code), code).toBe(true);
+    for (const code of ['AFS', 'EVI', 'IPU', 'XYZ']) expect(canSellCodeV1(admin, code), code).toBe(false);
+    for (const code of ['RES', 'AFU', 'PR', 'FL', 'PRS', 'VEU', 'VG', 'MU', 'EAU', 'EMP', 'IP', 'VE'])
+      expect(canSellCodeV1(admin, code), code).toBe(true);
+    expect(canSellCodeV1(consultor, 'EMP')).toBe(false);
   });
 });
 

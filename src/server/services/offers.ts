@@ -2,7 +2,7 @@ import * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import { badRequest, forbidden, notFound } from '../api/errors';
 import { messagesByField, topField } from '../../lib/field-errors';
-import { canOfferCodeV1, canSellCode } from '../../lib/offers';
+import { canOfferCodeV1, canSellCode, canSellCodeV1 } from '../../lib/offers';
 import { findSimulatorCode, legacyStartPath, v2StartPath, type ProductLine } from '../../lib/simulators';
 import { offerOperation, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
 import { offerSituation, type OfferSituation } from '../../lib/offer-validity';
@@ -158,8 +158,9 @@ async function v2Audience(db: DB, user: V2SessionUser): Promise<OfferAudience> {
   return { generation: 'v2', companyIds, offers: (code) => Boolean(findSimulatorCode(code)?.v2) && canSellCode(user, code) };
 }
 
-async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
-  const offers = (code: string) => canOfferCodeV1(user, code);
+async function v1Audience(db: DB, user: V1SessionUser, purpose: 'show' | 'sell' = 'show'): Promise<OfferAudience> {
+  // Selling also reaches the embedded apps' codes (EMP, IP, VE), which the home and /ofertas do not list.
+  const offers = (code: string) => canOfferCodeV1(user, code) || (purpose === 'sell' && canSellCodeV1(user, code));
   if (user.profile.includes(V1_ADMIN_GROUP)) return { generation: 'v1', companyIds: undefined, offers };
   const { companyId } = await principalFacts(db, user.idUsuario);
   const working = companyId !== null && (await offerCatalog(db)).companies.get(companyId)?.operating;
@@ -299,7 +300,7 @@ export async function findSellableOfferV1(
   nrOferta: number,
   today: Date = clockNow(),
 ): Promise<SellableOffer | undefined> {
-  const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { nrOferta });
+  const [row] = await offerRowsFor(db, await v1Audience(db, user, 'sell'), today, { nrOferta });
   return row && toSellable(row, 'v1');
 }
 
@@ -377,6 +378,24 @@ export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulado
     .executeTakeFirst();
   if (!simulator) throw notFound('Simulador não encontrado.');
   const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
+  return { nrOferta: row.nrOferta };
+}
+
+/**
+ * POST /v1/simuladores/iniciar under the legacy session: the embedded issuance apps start a session
+ * of EMP, IP or VE (SPEC §2, §4) and register only once this answers an nrOferta.
+ */
+export async function startSimulatorV1(db: DB, user: V1SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = clockNow()) {
+  const simulator = await db
+    .selectFrom('simulators')
+    .select(['id', 'code', 'grupo_produto'])
+    .where('code', '=', cdTipoSimulador.toUpperCase())
+    .executeTakeFirst();
+  if (!simulator) throw notFound('Simulador não encontrado.');
+  if (!canSellCodeV1(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
+  if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
+  const [row] = await offerRowsFor(db, await v1Audience(db, user, 'sell'), today, { idSimulador: simulator.id });
+  if (!row) throw notFound(NO_OFFER);
   return { nrOferta: row.nrOferta };
 }
 
