@@ -77,11 +77,19 @@ describe('activity and routes', () => {
   it.each([
     [cotacao, '/emissao/consulta-cotacao', { kind: 'list' }],
     [cotacao, '/emissao/consulta-cotacao/iniciar/empresarial', { kind: 'new' }],
-    [cotacao, '/emissao/consulta-cotacao/iniciar/itens-pessoais', { kind: 'redirect', path: '/emissao/itens-pessoais/iniciar/itens-pessoais' }],
+    [
+      cotacao,
+      '/emissao/consulta-cotacao/iniciar/itens-pessoais',
+      { kind: 'redirect', path: '/emissao/itens-pessoais/iniciar/itens-pessoais' },
+    ],
     [itens, '/emissao/itens-pessoais/iniciar/itens-pessoais', { kind: 'new' }],
     [vida, '/emissao/cotacao/vida/', { kind: 'new' }],
     [vida, '/emissao/cotacao/vida/nova-cotacao', { kind: 'new' }],
-    [vida, '/emissao/cotacao/vida/cotacao/2026000123/planos/editar', { kind: 'step', nrCotacao: '2026000123', step: 'planos', action: 'editar' }],
+    [
+      vida,
+      '/emissao/cotacao/vida/cotacao/2026000123/planos/editar',
+      { kind: 'step', nrCotacao: '2026000123', step: 'planos', action: 'editar' },
+    ],
     [itens, '/emissao/itens-pessoais/cotacao/42/resumo', { kind: 'step', nrCotacao: '42', step: 'resumo' }],
     [itens, '/emissao/itens-pessoais/cotacao/42/resumo/apagar', { kind: 'not-found' }],
     [itens, '/emissao/itens-pessoais/cotacao/0/planos', { kind: 'not-found' }],
