@@ -80,6 +80,9 @@ export async function buildEmbeddedApps(outDir) {
         minify: true,
         sourcemap: false,
         lib: { entry: join(APPS_DIR, `${name}.tsx`), formats: ['es'], fileName: () => 'bundle.js' },
+        // Vite leaves whitespace in an ES library (for a later bundler's tree-shaking); these bundles
+        // go straight to the browser, so they are minified whole.
+        rolldownOptions: { output: { minify: true } },
       },
     });
   }

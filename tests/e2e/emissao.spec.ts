@@ -36,7 +36,7 @@ async function sell(page: Page, code: string, base: string): Promise<{ nrCotacao
   await expect(page).toHaveURL(new RegExp(`${base}/cotacao/\\d+/planos$`));
   await mounted(page);
   const nrCotacao = (await page.getByTestId('nr-cotacao').textContent())!.trim();
-  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}` }).click();
+  await page.getByRole('button', { name: `Escolher ${product.plans[0]!.name}`, exact: true }).click();
 
   await expect(page).toHaveURL(`${base}/cotacao/${nrCotacao}/contratacao`);
   await mounted(page);
