@@ -98,7 +98,8 @@ const schema = z
     EMBEDDED_APPS_HOST: z
       .string()
       .trim()
-      .regex(/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?$/i, 'use só o nome do servidor (e a porta), sem esquema nem caminho')
+      // Empty means unset: this server serves the bundles.
+      .regex(/^(?:[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?)?$/i, 'use só o nome do servidor (e a porta), sem esquema nem caminho')
       .optional(),
     EMBEDDED_APPS_ENV_PREFIX: z
       .string()
