@@ -76,6 +76,7 @@ export function QuoteList({ apis }: { apis: ApiBases }) {
         <div className="data-table">
           <div className="data-table-scroll">
             <table>
+              <caption className="visually-hidden">Cotações de Empresarial, Itens Pessoais e Vida</caption>
               <thead>
                 <tr>
                   <th scope="col">Cotação</th>
@@ -89,12 +90,12 @@ export function QuoteList({ apis }: { apis: ApiBases }) {
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.nrCotacao}>
-                    <td>{row.nrCotacao}</td>
-                    <td>{row.productName}</td>
-                    <td>{row.nomeSegurado}</td>
-                    <td>{row.premioTotal === null ? '—' : formatBRL(row.premioTotal)}</td>
-                    <td>{row.statusLabel}</td>
-                    <td>
+                    <td data-label="Cotação">{row.nrCotacao}</td>
+                    <td data-label="Produto">{row.productName}</td>
+                    <td data-label="Segurado">{row.nomeSegurado}</td>
+                    <td data-label="Prêmio">{row.premioTotal === null ? '—' : formatBRL(row.premioTotal)}</td>
+                    <td data-label="Situação">{row.statusLabel}</td>
+                    <td data-label="Ação">
                       <a href={row.href}>{row.status === 'EM_ELABORACAO' ? 'Continuar' : 'Ver'}</a>
                     </td>
                   </tr>
