@@ -91,6 +91,7 @@ test('business (emissao-cotacao): iniciar/empresarial starts a business session,
 
   await page.goto('/emissao/consulta-cotacao');
   await mounted(page);
+  await page.getByLabel('Produto').selectOption({ label: 'Empresarial (antigo)' });
   await page.getByLabel('Número da cotação ou proposta').fill(sold.nrCotacao);
   await page.getByRole('button', { name: 'Filtrar' }).click();
   const row = page.getByRole('row').filter({ hasText: sold.nrCotacao });

@@ -5,32 +5,44 @@ import type { HistoryResult, HistoryRow } from '../../../lib/history';
 import { createClient, payloadOf, toFailure, type ApiBases } from '../../../lib/http';
 import { formatBRL } from '../../../lib/products/money';
 import { HISTORY_STATUSES } from '../../../lib/quotes';
+import { findSimulatorCode } from '../../../lib/simulators';
 
 /** The embedded products' codes: the consultation lists their quotes (EMP, IP, VE). */
 const EMBEDDED_CODES = Object.keys(EMBEDDED_APP_OF_CODE);
 
 /**
  * The quotation consultation (SPEC §2): the seller's quotes of the embedded products, filtered by
- * status and number through the history endpoint (the same rows as /historico), each continued in
+ * product, status and number through the history endpoint (the same rows as /historico), each continued in
  * the app that sells it.
  */
 export function QuoteList({ apis }: { apis: ApiBases }) {
-  const [filters, setFilters] = useState({ status: '', numero: '' });
+  const [filters, setFilters] = useState({ simulador: '', status: '', numero: '' });
   const [rows, setRows] = useState<HistoryRow[]>();
   const [failure, setFailure] = useState<string>();
 
   useEffect(() => {
-    const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+    const request = createClient(apis, 'plataforma');
+    const { simulador, ...rest } = filters;
+    const base = Object.fromEntries(Object.entries(rest).filter(([, v]) => v));
     setFailure(undefined);
-    createClient(apis, 'plataforma')<{ resultado?: HistoryResult }>('/v1/cotacoes', { query })
-      .then((answer) => setRows(payloadOf(answer)!.content.filter((row) => EMBEDDED_CODES.includes(row.code))))
+    // One call per product (the history takes one), merged newest first: the 10 newest of each.
+    Promise.all(
+      (simulador ? [simulador] : EMBEDDED_CODES).map((code) =>
+        request<{ resultado?: HistoryResult }>('/v1/cotacoes', { query: { ...base, simulador: code } }).then((a) => payloadOf(a)!.content),
+      ),
+    )
+      .then((lists) => setRows(lists.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt))))
       .catch((error) => setFailure(toFailure(error).message));
   }, [apis, filters]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    setFilters({ status: String(data.get('status') ?? ''), numero: String(data.get('numero') ?? '').replace(/\D/g, '') });
+    setFilters({
+      simulador: String(data.get('simulador') ?? ''),
+      status: String(data.get('status') ?? ''),
+      numero: String(data.get('numero') ?? '').replace(/\D/g, ''),
+    });
   }
 
   return (
@@ -48,6 +60,17 @@ export function QuoteList({ apis }: { apis: ApiBases }) {
         </a>
       </p>
       <form className="step-section consulta-filtros" onSubmit={submit} aria-label="Filtrar cotações">
+        <div className="field">
+          <label htmlFor="consulta-produto">Produto</label>
+          <select id="consulta-produto" name="simulador" defaultValue="">
+            <option value="">Todos</option>
+            {EMBEDDED_CODES.map((code) => (
+              <option key={code} value={code}>
+                {findSimulatorCode(code)!.name}
+              </option>
+            ))}
+          </select>
+        </div>
         <div className="field">
           <label htmlFor="consulta-status">Situação</label>
           <select id="consulta-status" name="status" defaultValue="">
