@@ -142,6 +142,27 @@ test('navigating away unmounts the app and coming back mounts it again; the page
   expect(await page.evaluate(() => document.querySelectorAll('.issuance-app').length)).toBe(1);
 });
 
+test('life is registered only after the simulator start answers nrOferta; without it nothing loads and the 5 s warning is logged', async ({
+  page,
+}) => {
+  const bundles: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/mf/')) bundles.push(r.url());
+  });
+  await page.route('**/api/plataforma/v1/simuladores/iniciar', (route) =>
+    route.fulfill({ status: 404, json: { status: 404, message: 'Não há oferta vigente deste produto para a sua empresa.' } }),
+  );
+  const warning = page.waitForEvent('console', {
+    predicate: (m) => m.type() === 'warning' && m.text().includes('não foi iniciado'),
+    timeout: 9000,
+  });
+  await page.goto('/emissao/cotacao/vida/nova-cotacao');
+  await expect(page.getByRole('alert')).toContainText('Não foi possível iniciar a emissão: Não há oferta vigente');
+  await expect(status(page)).toHaveAttribute('data-app-status', 'NOT_REGISTERED');
+  expect((await warning).text()).toContain('5 s');
+  expect(bundles).toEqual([]);
+});
+
 test('a bundle that fails to load shows a retry; "Tentar novamente" loads a new address once the request is allowed', async ({ page }) => {
   let blocked = true;
   const asked: string[] = [];
