@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/Button';
 import { findEmbeddedApp, startsSimulatorFirst, type EmbeddedAppName } from '../../../lib/embedded-apps';
 import { createClient, payloadOf, toFailure, type ApiBases } from '../../../lib/http';
 import type { EmbeddedSession } from '../apps/custom-props';
-import { hostApp, retryLoad, STATUS_EVENTS, statusOf } from './orchestrator';
+import { hostApp, retryLoad, STATUS_EVENTS, statusOf, watchStart } from './orchestrator';
 
 interface Props {
   app: EmbeddedAppName;
@@ -27,6 +27,7 @@ export default function EmbeddedHost({ app: name, address, apis, sessao }: Props
   const failedAt = useRef(0);
 
   useEffect(() => {
+    watchStart();
     const update = () => {
       const next = statusOf(name);
       if (next === 'LOAD_ERROR' && failedAt.current === 0) failedAt.current = Date.now();

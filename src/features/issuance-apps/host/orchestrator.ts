@@ -34,6 +34,17 @@ function configure(onError: (app: string, error: Error) => void): void {
   setUnmountMaxTime(TIMEOUTS.unmount, false, TIMEOUTS.warnAfter);
   setUnloadMaxTime(TIMEOUTS.unload, false, TIMEOUTS.warnAfter);
   addErrorHandler((error) => onError(error.appOrParcelName, error));
+}
+
+let watching = false;
+
+/**
+ * Called when the host appears, before any simulator start: an app waiting for an nrOferta that
+ * never comes leaves single-spa unstarted, and that is what the warning is for.
+ */
+export function watchStart(): void {
+  if (watching) return;
+  watching = true;
   window.setTimeout(() => {
     if (!started) console.warn(`O orquestrador das aplicações de emissão não foi iniciado em ${START_WARNING_MS / 1000} s.`);
   }, START_WARNING_MS);
