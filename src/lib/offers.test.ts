@@ -81,11 +81,12 @@ describe('canSellCodeV1', () => {
 });
 
 describe('canOfferCodeV1', () => {
-  it('shows AFS (external start) to whoever holds its permission, and nothing embedded', () => {
+  it('shows AFS (external start) and the embedded apps’ codes to whoever holds their permission', () => {
     const agro: V1Subject = { profile: [], permissions: viewOnly('AFS', 'EMP') };
     expect(canOfferCodeV1(agro, 'AFS')).toBe(true);
     expect(canSellCodeV1(agro, 'AFS')).toBe(false);
-    expect(canOfferCodeV1(agro, 'EMP')).toBe(false);
+    expect(canOfferCodeV1(agro, 'EMP')).toBe(true);
+    expect(canOfferCodeV1(agro, 'VE')).toBe(false);
     expect(canOfferCodeV1(consultor, 'RES')).toBe(true);
   });
 });

@@ -31,12 +31,13 @@ export function canSellCodeV1(user: V1Subject, code: string): boolean {
 }
 
 /**
- * The legacy offers a user is shown (home, /ofertas): the codes they may sell here, plus AFS, which
- * the same permission opens but which starts in an external application rather than a legacy route.
+ * The legacy offers a user is shown (home, /ofertas): the codes they may sell here — the embedded
+ * issuance apps' EMP, IP and VE start at their /emissao entries (decision 054) — plus AFS, which the
+ * same permission opens but which starts in an external application rather than a legacy route.
  */
 export function canOfferCodeV1(user: V1Subject, code: string): boolean {
   const simulator = findSimulatorCode(code);
-  if (!simulator?.legacy && !simulator?.external) return false;
+  if (!simulator?.legacy && !simulator?.external && !simulator?.embedded) return false;
   return canV1(user, v1OfferPermission(simulator.code), 'VIEW');
 }
 

@@ -158,9 +158,8 @@ async function v2Audience(db: DB, user: V2SessionUser): Promise<OfferAudience> {
   return { generation: 'v2', companyIds, offers: (code) => Boolean(findSimulatorCode(code)?.v2) && canSellCode(user, code) };
 }
 
-async function v1Audience(db: DB, user: V1SessionUser, purpose: 'show' | 'sell' = 'show'): Promise<OfferAudience> {
-  // Selling also reaches the embedded apps' codes (EMP, IP, VE), which the home and /ofertas do not list.
-  const offers = (code: string) => canOfferCodeV1(user, code) || (purpose === 'sell' && canSellCodeV1(user, code));
+async function v1Audience(db: DB, user: V1SessionUser): Promise<OfferAudience> {
+  const offers = (code: string) => canOfferCodeV1(user, code);
   if (user.profile.includes(V1_ADMIN_GROUP)) return { generation: 'v1', companyIds: undefined, offers };
   const { companyId } = await principalFacts(db, user.idUsuario);
   const working = companyId !== null && (await offerCatalog(db)).companies.get(companyId)?.operating;
@@ -300,7 +299,7 @@ export async function findSellableOfferV1(
   nrOferta: number,
   today: Date = clockNow(),
 ): Promise<SellableOffer | undefined> {
-  const [row] = await offerRowsFor(db, await v1Audience(db, user, 'sell'), today, { nrOferta });
+  const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { nrOferta });
   return row && toSellable(row, 'v1');
 }
 
@@ -394,7 +393,7 @@ export async function startSimulatorV1(db: DB, user: V1SessionUser, cdTipoSimula
   if (!simulator) throw notFound('Simulador não encontrado.');
   if (!canSellCodeV1(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
   if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
-  const [row] = await offerRowsFor(db, await v1Audience(db, user, 'sell'), today, { idSimulador: simulator.id });
+  const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { idSimulador: simulator.id });
   if (!row) throw notFound(NO_OFFER);
   return { nrOferta: row.nrOferta };
 }
