@@ -76,7 +76,9 @@ test('life (emissao-vida): the simulator start, then the app, from cadastro to t
   page,
 }) => {
   const started = page.waitForResponse((r) => r.url().endsWith('/api/plataforma/v1/simuladores/iniciar') && r.status() === 200);
-  await page.goto('/emissao/cotacao/vida/nova-cotacao');
+  // The legacy home lists the offer; 'Simular' leads to the app's entry.
+  await page.getByRole('link', { name: 'Simular Vida Essencial', exact: true }).click();
+  await expect(page).toHaveURL('/emissao/cotacao/vida/nova-cotacao');
   expect((await (await started).json()).resultado.nrOferta).toBeGreaterThan(0);
   const sold = await sell(page, 'VE', '/emissao/cotacao/vida');
   await inHistoryWithPdf(page, sold, '/emissao/cotacao/vida');
