@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { productFor } from '../../src/lib/products/catalog';
 import { pdfText } from '../fixtures/pdf';
@@ -241,3 +242,15 @@ for (const width of [1366, 390]) {
     }
   });
 }
+
+test('the embedded pages have no serious accessibility problem (axe)', async ({ page }) => {
+  for (const path of ['/emissao/consulta-cotacao', '/emissao/itens-pessoais/iniciar/itens-pessoais', '/emissao/cotacao/vida/nao-existe']) {
+    await page.goto(path);
+    await mounted(page);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`);
+    expect(serious, path).toEqual([]);
+  }
+});
