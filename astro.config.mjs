@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { cspDigestMemo } from './scripts/csp-digest-memo.mjs';
+import { embeddedApps } from './scripts/build-embedded-apps.mjs';
 
 export default defineConfig({
   output: 'server',
@@ -15,7 +16,8 @@ export default defineConfig({
   // The largest body any route takes (a 10 MB document upload, src/server/request-body.ts
   // BODY_LIMITS): the outer bound. Every other route is held to its own 1 MB by our count.
   adapter: node({ mode: 'standalone', bodySizeLimit: 10 * 1024 * 1024 }),
-  integrations: [react()],
+  // The embedded issuance apps are built after the portal into dist/client/mf/ (decision 054).
+  integrations: [react(), embeddedApps()],
   // Cross-site requests are refused by our middleware (middleware/index.ts) for every method and
   // content type, with a JSON answer on the API; Astro's own check would also refuse same-site API
   // clients that send no Origin header (docs/decisions/011-http-hardening.md).

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { entryPath, startPortal } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const SOURCES = ['src', 'middleware', 'public', 'astro.config.mjs', 'package.json', 'package-lock.json'];
+// The embedded issuance apps' build script too: its bundles are part of the build (decision 054).
+const SOURCES = ['src', 'middleware', 'public', 'astro.config.mjs', 'scripts/build-embedded-apps.mjs', 'package.json', 'package-lock.json'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;

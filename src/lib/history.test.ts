@@ -40,6 +40,12 @@ describe('parseHistoryQuery', () => {
     expect(parseHistoryQuery({ de: '2026-11-22', ate: '2026-11-22' })).toMatchObject({ ok: true });
   });
 
+  it('takes the embedded issuance apps’ codes (EMP, IP, VE), which the consultation filters by (decision 054)', () => {
+    for (const code of ['emp', 'IP', 'VE']) {
+      expect(parseHistoryQuery({ simulador: code })).toMatchObject({ ok: true, filters: { simulador: code.toUpperCase() } });
+    }
+  });
+
   it.each([
     [{ de: '2026-02-30' }, 'de', HISTORY_MESSAGES.date],
     [{ ate: '22/11/2026' }, 'ate', HISTORY_MESSAGES.date],

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isoDateField, listHref, oneOf, optionalField, pageField, parseListQuery, type Paged, type ParsedListQuery } from './list-query';
 import { HISTORY_STATUSES } from './quotes';
-import { V2_SIMULATOR_CODES, type ProductLine } from './simulators';
+import { SIMULATOR_CODES, V2_SIMULATOR_CODES, type ProductLine } from './simulators';
 import { isValidCnpj, isValidCpf, normalizeCnpj } from './validators';
 import type { Cents } from './products/types';
 
@@ -25,7 +25,9 @@ export const HISTORY_MESSAGES = {
   page: 'Página inválida.',
 } as const;
 
-const V2_CODES = V2_SIMULATOR_CODES.map((s) => s.code);
+// Every code a quote can have: v2's, and the embedded issuance apps' EMP, IP and VE (legacy quotes,
+// filtered by the consultation of decision 054).
+const QUOTE_CODES = [...V2_SIMULATOR_CODES, ...SIMULATOR_CODES.filter((s) => s.embedded)].map((s) => s.code);
 const V2_LINES = [...new Set(V2_SIMULATOR_CODES.map((s) => s.line))];
 const STATUS_VALUES = HISTORY_STATUSES.map((s) => s.value);
 
@@ -40,7 +42,7 @@ export const historyQuerySchema = z
   .object({
     de: optionalField(isoDate),
     ate: optionalField(isoDate),
-    simulador: optionalField(oneOf(V2_CODES, HISTORY_MESSAGES.product, (v) => v.toUpperCase())),
+    simulador: optionalField(oneOf(QUOTE_CODES, HISTORY_MESSAGES.product, (v) => v.toUpperCase())),
     linha: optionalField(oneOf(V2_LINES, HISTORY_MESSAGES.line, (v) => v.toLowerCase())),
     status: optionalField(oneOf(STATUS_VALUES, HISTORY_MESSAGES.status, (v) => v.toUpperCase())),
     documento: optionalField(documentField),

@@ -71,19 +71,22 @@ describe('canSellCodeV1', () => {
     expect(canSellCodeV1(editOnly, 'RES')).toBe(false);
   });
 
-  it('never sells embedded, external, v2-only or unknown codes, even to the admin group', () => {
+  it('never sells external, v2-only or unknown codes, even to the admin group; the embedded apps sell EMP, IP and VE', () => {
     const admin: V1Subject = { profile: ['ADMINISTRADOR'], permissions: [] };
-    for (const code of ['EMP', 'IP', 'VE', 'AFS', 'EVI', 'IPU', 'XYZ']) expect(canSellCodeV1(admin, code), code).toBe(false);
-    for (const code of ['RES', 'AFU', 'PR', 'FL', 'PRS', 'VEU', 'VG', 'MU', 'EAU']) expect(canSellCodeV1(admin, code), code).toBe(true);
+    for (const code of ['AFS', 'EVI', 'IPU', 'XYZ']) expect(canSellCodeV1(admin, code), code).toBe(false);
+    for (const code of ['RES', 'AFU', 'PR', 'FL', 'PRS', 'VEU', 'VG', 'MU', 'EAU', 'EMP', 'IP', 'VE'])
+      expect(canSellCodeV1(admin, code), code).toBe(true);
+    expect(canSellCodeV1(consultor, 'EMP')).toBe(false);
   });
 });
 
 describe('canOfferCodeV1', () => {
-  it('shows AFS (external start) to whoever holds its permission, and nothing embedded', () => {
+  it('shows AFS (external start) and the embedded apps’ codes to whoever holds their permission', () => {
     const agro: V1Subject = { profile: [], permissions: viewOnly('AFS', 'EMP') };
     expect(canOfferCodeV1(agro, 'AFS')).toBe(true);
     expect(canSellCodeV1(agro, 'AFS')).toBe(false);
-    expect(canOfferCodeV1(agro, 'EMP')).toBe(false);
+    expect(canOfferCodeV1(agro, 'EMP')).toBe(true);
+    expect(canOfferCodeV1(agro, 'VE')).toBe(false);
     expect(canOfferCodeV1(consultor, 'RES')).toBe(true);
   });
 });

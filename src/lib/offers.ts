@@ -22,21 +22,22 @@ export const canSellLine = (user: V2Subject, line: ProductLine): boolean =>
 /**
  * Who may sell a simulator in the legacy generation (SPEC §6, docs/decisions/019-legacy-sell.md):
  * VIEW on the code's OFERTAS_DISPONIVEIS_{code} (the admin group may do everything), and only codes
- * the legacy simulators sell (`legacy` in lib/simulators.ts).
+ * the legacy simulators or the embedded issuance applications sell (`legacy`, `embedded` in lib/simulators.ts).
  */
 export function canSellCodeV1(user: V1Subject, code: string): boolean {
   const simulator = findSimulatorCode(code);
-  if (!simulator?.legacy) return false;
+  if (!simulator?.legacy && !simulator?.embedded) return false;
   return canV1(user, v1OfferPermission(simulator.code), 'VIEW');
 }
 
 /**
- * The legacy offers a user is shown (home, /ofertas): the codes they may sell here, plus AFS, which
- * the same permission opens but which starts in an external application rather than a legacy route.
+ * The legacy offers a user is shown (home, /ofertas): the codes they may sell here — the embedded
+ * issuance apps' EMP, IP and VE start at their /emissao entries (decision 054) — plus AFS, which the
+ * same permission opens but which starts in an external application rather than a legacy route.
  */
 export function canOfferCodeV1(user: V1Subject, code: string): boolean {
   const simulator = findSimulatorCode(code);
-  if (!simulator?.legacy && !simulator?.external) return false;
+  if (!simulator?.legacy && !simulator?.external && !simulator?.embedded) return false;
   return canV1(user, v1OfferPermission(simulator.code), 'VIEW');
 }
 

@@ -1,5 +1,6 @@
 import { PROPOSAL_STATUS_LABELS, type Clock as AcceptanceClock, type ProposalStatus } from './acceptance';
 import type { Contracting } from './contracting';
+import { brasiliaDay } from './format';
 import type { Answers, InstallmentOption, Pricing, Selection } from './products/types';
 import type { QuoteStep } from './quote-flow';
 import type { ProductLine } from './simulators';
@@ -79,3 +80,13 @@ export const HISTORY_STATUSES = [
   { value: 'VENCIDA', label: 'Vencida' },
   { value: 'PROPOSTA_EM_ANALISE', label: 'Proposta enviada' },
 ] as const;
+
+/** The answers the rating engine prices a quote with: the quote's day, the insured's facts, cadastro and risco. */
+export function ratingAnswers(quote: { segurado: unknown; respostas: unknown; risco: unknown; createdAt: Date | string }): Answers {
+  const insured = quote.segurado as Record<string, unknown>;
+  const context: Answers = { dataCotacao: brasiliaDay(quote.createdAt) };
+  for (const key of ['tipoPessoa', 'dataNascimento'] as const) {
+    if (typeof insured[key] === 'string') context[key] = insured[key];
+  }
+  return { ...context, ...(quote.respostas as Answers), ...((quote.risco ?? {}) as Answers) };
+}

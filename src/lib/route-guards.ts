@@ -2,6 +2,7 @@ import { LEGACY_MENU, V2_MENU, type MenuItem } from './menus';
 import { menuRoutes, routeAccess, type Environment, type RouteAccess, type Viewer } from './menu-visibility';
 import { SIMULATOR_CODES } from './simulators';
 import { v1OfferPermission } from './permissions';
+import { EMBEDDED_APPS } from './embedded-apps';
 
 /**
  * The server-side guard of every page a menu leads to (SPEC §6): each menu route, and the sections
@@ -66,6 +67,8 @@ export const ROUTE_GUARDS = {
     { prefix: '/ofertas', rule: { permissions: SIMULATOR_CODES.map((s) => v1OfferPermission(s.code)) } },
     // The AFS redirect page (decision 020): whoever may sell the old agricultural simulator.
     { prefix: '/simulador-agricola-antigo', rule: { permissions: [v1OfferPermission('AFS')] } },
+    // The embedded issuance apps (decision 054): whoever may sell their products (SPEC §6).
+    ...EMBEDDED_APPS.map((app) => ({ prefix: app.basePath, rule: { permissions: app.permissions } })),
   ]),
   v2: guardsOf(V2_MENU, V2_SECTIONS, []),
 };

@@ -8,6 +8,10 @@ describe('simulator header links', () => {
     ['v1', 'PRS', '/simulador-agricola/cadastro', '/historico?funcionalidade=agricola'],
     ['v1', 'vg', '/simulador-vida/cadastro', '/historico?funcionalidade=vida'],
     ['v1', 'EAU', '/simulador-empresarial/cadastro', '/historico?funcionalidade=empresarial'],
+    // The embedded issuance apps start at their own entries (decision 054).
+    ['v1', 'EMP', '/emissao/consulta-cotacao/iniciar/empresarial', '/historico?funcionalidade=empresarial'],
+    ['v1', 'IP', '/emissao/itens-pessoais/iniciar/itens-pessoais', '/historico?funcionalidade=itens-pessoais'],
+    ['v1', 'VE', '/emissao/cotacao/vida/nova-cotacao', '/historico?funcionalidade=vida'],
     ['v2', 'res', '/v2/home/res', '/v2/historico?simulador=RES'],
     ['v2', 'AFU', '/v2/home/afu', '/v2/historico?simulador=AFU'],
   ] as const)('%s %s → %s, %s', (generation, code, start, history) => {

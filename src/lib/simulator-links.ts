@@ -11,6 +11,8 @@ import type { Viewer } from './menu-visibility';
 export function simulatorStartHref(generation: 'v1' | 'v2', code: string): string {
   if (generation === 'v2') return `/v2/home/${code.toLowerCase()}`;
   const simulator = findSimulatorCode(code);
+  // EMP, IP and VE start in their embedded issuance app (decision 054).
+  if (simulator?.embedded) return simulator.startUrl;
   return `/simulador-${simulator?.line ?? 'residencial'}/cadastro`;
 }
 

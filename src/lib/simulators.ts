@@ -26,6 +26,11 @@ export interface SimulatorCode {
    * EMP, IP and VE are embedded applications and AFS redirects externally: none is sold there.
    */
   legacy?: boolean;
+  /**
+   * Sold by an embedded issuance application under the legacy session (/emissao/…, SPEC §2;
+   * lib/embedded-apps.ts, docs/decisions/054-embedded-issuance-apps.md): EMP, IP and VE.
+   */
+  embedded?: boolean;
 }
 
 export const SIMULATOR_CODES: readonly SimulatorCode[] = [
@@ -105,6 +110,7 @@ export const SIMULATOR_CODES: readonly SimulatorCode[] = [
     startUrl: '/emissao/consulta-cotacao/iniciar/empresarial',
     offerSuffix: 'EMPRESARIAL',
     productGroup: '0118',
+    embedded: true,
   },
   {
     code: 'IP',
@@ -113,6 +119,7 @@ export const SIMULATOR_CODES: readonly SimulatorCode[] = [
     startUrl: '/emissao/itens-pessoais/iniciar/itens-pessoais',
     offerSuffix: 'ITENS_PESSOAIS',
     productGroup: '0171',
+    embedded: true,
   },
   {
     code: 'VE',
@@ -121,6 +128,7 @@ export const SIMULATOR_CODES: readonly SimulatorCode[] = [
     startUrl: '/emissao/cotacao/vida/nova-cotacao',
     offerSuffix: 'VIDAESSENCIAL',
     productGroup: '1391',
+    embedded: true,
   },
   {
     code: 'PR',

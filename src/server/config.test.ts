@@ -80,3 +80,20 @@ describe('ACCESS_LOG_RETENTION_DAYS', () => {
     await expect(configWith({ ACCESS_LOG_RETENTION_DAYS: 'um ano' })).rejects.toThrow(/ACCESS_LOG_RETENTION_DAYS/);
   });
 });
+
+describe('EMBEDDED_APPS_HOST and EMBEDDED_APPS_ENV_PREFIX (decision 054)', () => {
+  it('takes a host name with an optional port and a dotted prefix; empty means this server', async () => {
+    const settings = await configWith({ EMBEDDED_APPS_HOST: 'seguradora.com.br:8443', EMBEDDED_APPS_ENV_PREFIX: 'hml.' });
+    expect([settings.EMBEDDED_APPS_HOST, settings.EMBEDDED_APPS_ENV_PREFIX]).toEqual(['seguradora.com.br:8443', 'hml.']);
+    expect((await configWith({ EMBEDDED_APPS_HOST: '' })).EMBEDDED_APPS_HOST).toBe('');
+  });
+
+  it.each([
+    ['EMBEDDED_APPS_HOST', 'https://seguradora.com.br'],
+    ['EMBEDDED_APPS_HOST', 'seguradora.com.br/static'],
+    ['EMBEDDED_APPS_HOST', "seguradora.com.br 'unsafe-inline'"],
+    ['EMBEDDED_APPS_ENV_PREFIX', 'hml'],
+  ])('refuses %s=%j, naming the variable', async (name, value) => {
+    await expect(configWith({ [name]: value })).rejects.toThrow(new RegExp(name));
+  });
+});

@@ -93,6 +93,19 @@ const schema = z
     // and the secret that signs the app token the receiver checks.
     AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
     REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
+    // Where the embedded issuance apps' bundles load from (SPEC §7, decision 054): unset, this server
+    // serves them under /mf/{app}/; set, //{app}.{EMBEDDED_APPS_ENV_PREFIX}{EMBEDDED_APPS_HOST}/static/js/bundle.js.
+    EMBEDDED_APPS_HOST: z
+      .string()
+      .trim()
+      // Empty means unset: this server serves the bundles.
+      .regex(/^(?:[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?)?$/i, 'use só o nome do servidor (e a porta), sem esquema nem caminho')
+      .optional(),
+    EMBEDDED_APPS_ENV_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^(?:[a-z0-9-]+\.)*$/i, 'use rótulos terminados em ponto, como "hml."')
+      .default(''),
     // Outside production only: the server's clock runs this many days ahead (or behind), so a demo or a
     // browser test sees deadlines pass — a proposal accepted by silence, an installment overdue.
     // A fresh database gets a year of demo sales (server/db/seed-history.ts): seconds more on the first
@@ -161,6 +174,9 @@ export const apiBases = () => ({
   gateway: config().API_GATEWAY_URL,
   auth: config().API_AUTH_URL,
 });
+
+/** Where the embedded issuance apps' bundles are served from (lib/embedded-apps.ts bundleAddress). */
+export const embeddedAppsSource = () => ({ host: config().EMBEDDED_APPS_HOST, prefix: config().EMBEDDED_APPS_ENV_PREFIX });
 
 /** External addresses the menus link to (lib/menus.ts `external` keys). */
 export const externalLinks = () => ({

@@ -115,6 +115,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   // The AFS redirect page (the seller and the admin group hold OFERTAS_DISPONIVEIS_AFS) and its
   // built-in receiver, public and POST-only: a GET explains itself with 405.
   '/simulador-agricola-antigo': { path: '/simulador-agricola-antigo', expect: legacyOnly(200, 'v1') },
+  // The embedded issuance apps (decision 054): legacy pages for whoever holds their offer permissions.
+  '/emissao/consulta-cotacao/[...rota]': { path: '/emissao/consulta-cotacao/iniciar/empresarial', expect: legacyOnly(200, 'v1') },
+  '/emissao/itens-pessoais/[...rota]': { path: '/emissao/itens-pessoais/iniciar/itens-pessoais', expect: legacyOnly(200, 'v1') },
+  '/emissao/cotacao/vida/[...rota]': { path: '/emissao/cotacao/vida/nova-cotacao', expect: legacyOnly(200, 'v1') },
   '/afs/receptor': { path: '/afs/receptor', expect: all(405) },
   // Only the legacy admin group edits simulators.
   '/editar-simulador/[id]': { path: '/editar-simulador/1', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
@@ -334,9 +338,13 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     expect: v2Only(200, 401),
   },
   'POST /api/plataforma/v1/simuladores/iniciar': {
-    body: { cdTipoSimulador: 'AFU' }, // the sub-delegated user may not sell the agricultural simulator
-    expect: { ...v2Only(200, 401), substabelecido: 403 },
+    // The sub-delegated user may not sell the agricultural simulator; the legacy sellers start it
+    // too (the embedded issuance apps start their simulators through this call, decision 054).
+    body: { cdTipoSimulador: 'AFU' },
+    expect: { ...all(200), anon: 401, substabelecido: 403 },
   },
+  // What the embedded apps' host reports when an app breaks: the legacy session only.
+  'POST /api/plataforma/v1/aplicacoes/erros': { body: { app: 'emissao-vida', mensagem: 'teste da matriz' }, expect: legacyOnly(200, 401) },
   'GET /api/plataforma/v1/simuladores/redirect': { path: '/api/plataforma/v1/simuladores/redirect?tipo=AFS', expect: legacyOnly(200, 401) },
   'PUT /api/plataforma/v1/simuladores/:id': {
     path: '/api/plataforma/v1/simuladores/1',

@@ -65,6 +65,12 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
     vendedor: ['residencial', 'agricola', 'vida', 'maquinas', 'empresarial'].map((line) => `/simulador-${line}/cadastro`),
   },
   '/simulador-agricola-antigo': { vendedor: ['/simulador-agricola-antigo'] },
+  // The embedded issuance apps' pages (decision 054); their steps are shot by tests/e2e/emissao.spec.ts.
+  '/emissao/consulta-cotacao/[...rota]': { vendedor: ['/emissao/consulta-cotacao', '/emissao/consulta-cotacao/iniciar/empresarial'] },
+  '/emissao/itens-pessoais/[...rota]': {
+    vendedor: ['/emissao/itens-pessoais/iniciar/itens-pessoais', '/emissao/itens-pessoais/nao-existe'],
+  },
+  '/emissao/cotacao/vida/[...rota]': { vendedor: ['/emissao/cotacao/vida/nova-cotacao'] },
   '/template-email': { anon: ['/template-email'] },
   '/template-email/[template]': 'an e-mail body (HTML for mail clients), shown inside /template-email',
   '/termo-de-uso': { anon: ['/termo-de-uso'] },

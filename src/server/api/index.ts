@@ -16,6 +16,7 @@ import { hierarchyEndpoints } from './endpoints/hierarchy';
 import { pointOfSaleEndpoints } from './endpoints/points-of-sale';
 import { accessLogEndpoints } from './endpoints/access-log';
 import { partnerEndpoints } from './endpoints/partners';
+import { embeddedAppEndpoints } from './endpoints/embedded-apps';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -31,7 +32,7 @@ const ofGeneration = (generation: Generation) => [
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
-  plataforma: [...plataforma, ...userEndpoints, ...hierarchyEndpoints, ...ofGeneration('v1')],
+  plataforma: [...plataforma, ...userEndpoints, ...hierarchyEndpoints, ...embeddedAppEndpoints, ...ofGeneration('v1')],
   bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...pointOfSaleEndpoints, ...accessLogEndpoints, ...partnerEndpoints],
   gateway,
   auth,

@@ -2,7 +2,7 @@ import * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import { badRequest, forbidden, notFound } from '../api/errors';
 import { messagesByField, topField } from '../../lib/field-errors';
-import { canOfferCodeV1, canSellCode } from '../../lib/offers';
+import { canOfferCodeV1, canSellCode, canSellCodeV1 } from '../../lib/offers';
 import { findSimulatorCode, legacyStartPath, v2StartPath, type ProductLine } from '../../lib/simulators';
 import { offerOperation, v1OfferPermission, V1_ADMIN_GROUP } from '../../lib/permissions';
 import { offerSituation, type OfferSituation } from '../../lib/offer-validity';
@@ -377,6 +377,24 @@ export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulado
     .executeTakeFirst();
   if (!simulator) throw notFound('Simulador não encontrado.');
   const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
+  return { nrOferta: row.nrOferta };
+}
+
+/**
+ * POST /v1/simuladores/iniciar under the legacy session: the embedded issuance apps start a session
+ * of EMP, IP or VE (SPEC §2, §4) and register only once this answers an nrOferta.
+ */
+export async function startSimulatorV1(db: DB, user: V1SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = clockNow()) {
+  const simulator = await db
+    .selectFrom('simulators')
+    .select(['id', 'code', 'grupo_produto'])
+    .where('code', '=', cdTipoSimulador.toUpperCase())
+    .executeTakeFirst();
+  if (!simulator) throw notFound('Simulador não encontrado.');
+  if (!canSellCodeV1(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
+  if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
+  const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { idSimulador: simulator.id });
+  if (!row) throw notFound(NO_OFFER);
   return { nrOferta: row.nrOferta };
 }
 

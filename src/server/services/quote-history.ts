@@ -1,4 +1,5 @@
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../lib/calendar';
+import { embeddedQuoteHref } from '../../lib/embedded-apps';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
@@ -106,11 +107,15 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       validaAte: new Date(row.valida_ate).toISOString(),
       seller: row.seller_name,
       // pinned: a legacy residential finalizacao without its number would open the latest proposal, not this one.
-      href: stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, {
-        action: sent || expired ? 'visualizar' : 'editar',
-        sent,
-        pinned: true,
-      }),
+      // A legacy quote of EMP, IP or VE opens in its embedded issuance app (lib/embedded-apps.ts).
+      href:
+        (row.generation === 'v1' &&
+          embeddedQuoteHref(row.simulator_code, row.nr_cotacao, row.etapa, sent || expired ? 'visualizar' : 'editar')) ||
+        stepPath(row.generation, line, row.etapa as QuoteStep, row.nr_cotacao, {
+          action: sent || expired ? 'visualizar' : 'editar',
+          sent,
+          pinned: true,
+        }),
       pdf: pdfLinks(row.generation, row.nr_cotacao, sent),
     };
   });

@@ -5,7 +5,7 @@ import type { DB } from '../db';
 import type { QuotesTable } from '../db/schema';
 import { ApiError, badRequest, fieldErrorsOf, forbidden, notFound } from '../api/errors';
 import { asksDueDay, contractingSchema, type Contracting } from '../../lib/contracting';
-import { brasiliaDay, formatDate } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
 import { receiveProposal } from './acceptance';
 import { acceptanceClock, acceptanceDeadline, isDecided, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS } from '../../lib/acceptance';
@@ -15,7 +15,7 @@ import { answersSchema } from '../../lib/products/questions';
 import { flowOf } from '../../lib/products/flow';
 import type { Answers, ProductDef, Selection } from '../../lib/products/types';
 import { nextStep, stepsOf, type QuoteStep } from '../../lib/quote-flow';
-import { statusLabel, type ProposalTimelineEntry, type QuoteStatus, type QuoteView } from '../../lib/quotes';
+import { ratingAnswers, statusLabel, type ProposalTimelineEntry, type QuoteStatus, type QuoteView } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 import { now as clockNow } from '../clock';
 import { pointOfSaleOfSale } from './points-of-sale';
@@ -95,14 +95,8 @@ function throwIfAny(errors: Record<string, string[]>) {
  * What the rating factors read: the line's answers plus the insured's type and birth date, and the
  * day of the quote (ages are taken on it, so a quote re-priced after a birthday keeps its premium).
  */
-export function ratingAnswers(quote: { segurado: unknown; respostas: unknown; risco: unknown; createdAt: Date | string }): Answers {
-  const insured = quote.segurado as Record<string, unknown>;
-  const context: Answers = { dataCotacao: brasiliaDay(quote.createdAt) };
-  for (const key of ['tipoPessoa', 'dataNascimento'] as const) {
-    if (typeof insured[key] === 'string') context[key] = insured[key];
-  }
-  return { ...context, ...(quote.respostas as Answers), ...((quote.risco ?? {}) as Answers) };
-}
+// The answers the engine prices: pure, so the embedded issuance apps compute them in the browser too.
+export { ratingAnswers };
 
 export const isExpired = (row: Pick<QuoteRow, 'status' | 'valida_ate'>, now: Date) =>
   row.status === 'EM_ELABORACAO' && new Date(row.valida_ate).getTime() < now.getTime();

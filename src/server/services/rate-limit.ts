@@ -43,6 +43,8 @@ export const RATE_RULES = {
   codeAttemptsPerAccount: { name: 'codigo-conta', limit: 5, windowSeconds: 15 * 60 },
   /** Password resets hash the new password: each address gets a budget of them. */
   resetPerIp: { name: 'redefinicao-ip', limit: 20, windowSeconds: 15 * 60 },
+  /** Error reports of the embedded issuance apps: a looping app must not flood the log. */
+  appErrorsPerUser: { name: 'erro-aplicacao', limit: 30, windowSeconds: 5 * 60 },
 } satisfies Record<string, LimitRule>;
 
 export const THROTTLES = {

@@ -14,7 +14,7 @@ import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens } from '../cookies';
 import { issueSimulatorToken, loginV1 } from '../../services/auth';
-import { v1Permissions, loadV2User } from '../../services/principals';
+import { v1Permissions, loadV1User, loadV2User } from '../../services/principals';
 import {
   changePassword,
   completeFirstAccess,
@@ -23,7 +23,7 @@ import {
   resendValidationCode,
   resetPassword,
 } from '../../services/account';
-import { quotationData, simulatorList, startSimulator } from '../../services/offers';
+import { quotationData, simulatorList, startSimulator, startSimulatorV1 } from '../../services/offers';
 import { issueRedirect } from '../../services/simulator-redirect';
 import { updateSimulator } from '../../services/simulators';
 
@@ -167,9 +167,14 @@ export const plataforma = [
   endpoint({
     method: 'POST',
     path: '/v1/simuladores/iniciar',
-    auth: ['v2', 'simulador'],
+    // The legacy session starts the embedded issuance apps' simulators (EMP, IP, VE; SPEC §2, §4).
+    auth: ['v1', 'v2', 'simulador'],
     body: startSimulatorBody,
     async handle(ctx) {
+      if (ctx.auth.session.kind === 'v1') {
+        const user = await loadV1User(ctx.db, ctx.auth.user);
+        return startSimulatorV1(ctx.db, user, ctx.body.cdTipoSimulador, ctx.body.nrGrupoProduto || undefined);
+      }
       const user = await loadV2User(ctx.db, ctx.auth.user, { fullyAuthenticated: false });
       return startSimulator(ctx.db, user, ctx.body.cdTipoSimulador, ctx.body.nrGrupoProduto || undefined);
     },

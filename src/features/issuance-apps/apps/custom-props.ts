@@ -1,0 +1,19 @@
+import type { EmbeddedAppName } from '../../../lib/embedded-apps';
+import type { ApiBases } from '../../../lib/http';
+
+/** Who is selling (SPEC §2: the apps differ by session type): the legacy session's user. */
+export interface EmbeddedSession {
+  tipo: 'v1';
+  nome: string;
+  idUsuario: number;
+}
+
+/** What the host gives every app through single-spa's customProps. */
+export interface EmbeddedProps {
+  app: EmbeddedAppName;
+  apis: ApiBases;
+  sessao: EmbeddedSession;
+  /** The offer the simulator start answered (SPEC §3), where the host started one. */
+  nrOferta?: number;
+  domElement: HTMLElement;
+}

@@ -1,0 +1,33 @@
+import { z } from '../../../lib/zod';
+import { endpoint } from '../router';
+import { EMBEDDED_APPS } from '../../../lib/embedded-apps';
+import { countAttempt, RATE_RULES } from '../../services/rate-limit';
+
+const APP_NAMES = EMBEDDED_APPS.map((a) => a.name) as [string, ...string[]];
+
+/** What the host island reports when single-spa marks an app broken (SPEC §4, §8). Short by design. */
+const appErrorBody = z.object({
+  app: z.enum(APP_NAMES, { error: 'Aplicação desconhecida.' }),
+  status: z.string().trim().max(40, 'Situação inválida.').optional(),
+  mensagem: z.string({ error: 'Mensagem obrigatória.' }).trim().min(1, 'Mensagem obrigatória.').max(500, 'No máximo 500 caracteres.'),
+});
+
+/** Control characters would forge extra lines in the log. */
+const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ');
+
+export const embeddedAppEndpoints = [
+  // The browser's error reaches the server's log with the app's name; nothing comes back but a receipt.
+  endpoint({
+    method: 'POST',
+    path: '/v1/aplicacoes/erros',
+    auth: ['v1'],
+    body: appErrorBody,
+    async handle(ctx) {
+      await countAttempt(ctx.db, [[RATE_RULES.appErrorsPerUser, String(ctx.auth.user.id)]]);
+      console.error(
+        `[aplicacao-embarcada] app=${ctx.body.app} status=${ctx.body.status ?? '-'} usuario=${ctx.auth.user.id}: ${oneLine(ctx.body.mensagem)}`,
+      );
+      return { registrado: true };
+    },
+  }),
+];

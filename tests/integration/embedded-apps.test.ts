@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { DB } from '../../src/server/db';
+import { freshDatabase } from '../fixtures/db';
+import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { hostileText } from '../fixtures/hostile-text';
+import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+
+/**
+ * The server side of the embedded issuance apps (issue 18, decision 054): the legacy session starts
+ * the EMP, IP and VE simulators (the nrOferta the apps wait for), sells them through the same quote
+ * calls, and reports a broken app to the log through a small, validated, rate-limited endpoint.
+ */
+let db: DB;
+let close: () => Promise<void>;
+let call: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase());
+  call = apiClient(db);
+});
+afterAll(() => close());
+
+const P = '/api/plataforma/v1';
+const tokens = new Map<string, string>();
+async function as(email: string): Promise<Record<string, string>> {
+  if (!tokens.has(email)) {
+    const legacy = email.endsWith('@legado.demo');
+    const { json } = legacy
+      ? await call('POST', `${P}/login`, { body: { user_name: email, password: DEMO_PASSWORD } })
+      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+    tokens.set(email, legacy ? json.resultado.token : json.token);
+  }
+  return { authtoken: tokens.get(email)! };
+}
+
+describe('POST /v1/simuladores/iniciar under the legacy session', () => {
+  it.each([
+    ['EMP', '0118'],
+    ['IP', '0171'],
+    ['VE', '1391'],
+  ])('starts %s (group %s) for the legacy seller with an nrOferta', async (cdTipoSimulador, nrGrupoProduto) => {
+    const { status, json } = await call('POST', `${P}/simuladores/iniciar`, {
+      headers: await as('vendedor@legado.demo'),
+      body: { cdTipoSimulador, nrGrupoProduto },
+    });
+    expect(status, JSON.stringify(json)).toBe(200);
+    expect(json.resultado.nrOferta).toBeGreaterThan(0);
+  });
+
+  it('refuses a product the user may not sell (403) and a product group that is not the simulator’s (404)', async () => {
+    const refused = await call('POST', `${P}/simuladores/iniciar`, {
+      headers: await as('consultor@legado.demo'),
+      body: { cdTipoSimulador: 'VE' },
+    });
+    expect(refused.status).toBe(403);
+    const wrongGroup = await call('POST', `${P}/simuladores/iniciar`, {
+      headers: await as('vendedor@legado.demo'),
+      body: { cdTipoSimulador: 'VE', nrGrupoProduto: '0118' },
+    });
+    expect(wrongGroup.status).toBe(404);
+    expect(wrongGroup.json.message).toMatch(/oferta/i);
+  });
+
+  it('the started offer sells through the legacy quote calls', async () => {
+    const headers = await as('vendedor@legado.demo');
+    const start = await call('POST', `${P}/simuladores/iniciar`, { headers, body: { cdTipoSimulador: 'VE', nrGrupoProduto: '1391' } });
+    const created = await call('POST', `${P}/cotacoes`, {
+      headers,
+      body: {
+        nrOferta: start.json.resultado.nrOferta,
+        segurado: DEMO_INSURED.vida,
+        respostas: { profissao: 'administrativa', fumante: false },
+      },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    expect(created.json.resultado.cotacao).toMatchObject({ code: 'VE', generation: 'v1', etapa: 'planos' });
+    const history = await call('GET', `${P}/cotacoes?numero=${created.json.resultado.cotacao.nrCotacao}`, { headers });
+    expect(history.json.resultado.content[0].href).toMatch(/^\/emissao\/cotacao\/vida\/cotacao\/\d+\/planos\/editar$/);
+  });
+});
+
+describe('POST /v1/aplicacoes/erros', () => {
+  it('logs the app and message, answering only a receipt', async () => {
+    const { status, json } = await call('POST', `${P}/aplicacoes/erros`, {
+      headers: await as('admin@legado.demo'),
+      body: { app: 'emissao-vida', status: 'SKIP_BECAUSE_BROKEN', mensagem: 'falha\nlinha forjada' },
+    });
+    expect(status).toBe(200);
+    expect(json.resultado).toEqual({ registrado: true });
+  });
+
+  it.each([
+    [{ app: 'outra-app', mensagem: 'x' }, 'app'],
+    [{ app: 'emissao-vida', mensagem: '' }, 'mensagem'],
+    [{ app: 'emissao-vida', mensagem: 'x'.repeat(501) }, 'mensagem'],
+    [{ app: 'emissao-vida' }, 'mensagem'],
+  ])('refuses %j with a 400 naming %s', async (body, field) => {
+    const { status, json } = await call('POST', `${P}/aplicacoes/erros`, { headers: await as('admin@legado.demo'), body });
+    expect(status).toBe(400);
+    expect(Object.keys(json.erros).join()).toContain(field);
+  });
+
+  it('is the legacy session’s only (401 for v2 and anonymous)', async () => {
+    const body = { app: 'emissao-vida', mensagem: 'x' };
+    expect((await call('POST', `${P}/aplicacoes/erros`, { body })).status).toBe(401);
+    expect((await call('POST', `${P}/aplicacoes/erros`, { headers: await as('parceiro@parceiro.demo'), body })).status).toBe(401);
+  });
+
+  it('never answers 5xx to random bodies, and stops a flood with 429', async () => {
+    const headers = await as('suporte@legado.demo');
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({
+            app: fc.constantFrom('emissao-vida', 'emissao-cotacao', 'x'),
+            mensagem: hostileText(),
+            status: fc.option(hostileText(), { nil: undefined }),
+          }),
+          fc.anything(),
+        ),
+        async (body) => {
+          const { status } = await call('POST', `${P}/aplicacoes/erros`, { headers, rawBody: JSON.stringify(body) ?? '' });
+          statuses.add(status);
+          expect(status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 120 },
+    );
+    // Only a valid report is logged and counted: 30 in five minutes per user, then 429.
+    const answers: number[] = [];
+    for (let i = 0; i < 31; i += 1) {
+      answers.push((await call('POST', `${P}/aplicacoes/erros`, { headers, body: { app: 'emissao-vida', mensagem: `erro ${i}` } })).status);
+    }
+    expect(answers.at(-1)).toBe(429);
+    expect(statuses.has(500)).toBe(false);
+  }, 60_000);
+});
