@@ -46,7 +46,10 @@ async function sell(page: Page, code: string, base: string): Promise<{ nrCotacao
 
   await expect(page).toHaveURL(`${base}/cotacao/${nrCotacao}/resumo`);
   await mounted(page);
-  await expect(page.getByRole('link', { name: 'Cotação em PDF' })).toHaveAttribute('href', `/relatorios/cotacao/${nrCotacao}`);
+  // The simulator pages' own summary: the premium with IOF, and the remuneration disclosed (CNSP 382/2020).
+  await expect(page.getByRole('link', { name: 'Baixar a cotação em PDF' })).toHaveAttribute('href', `/relatorios/cotacao/${nrCotacao}`);
+  await expect(page.getByTestId('premio-total')).toHaveText(/^R\$\s[\d.]+,\d{2}$/);
+  await expect(page.getByTestId('remuneracao')).toContainText('Resolução CNSP nº 382/2020');
   await page.getByLabel('Li e aceito o termo de presente proposta.').check();
   await page.getByRole('button', { name: 'Enviar proposta' }).click();
 

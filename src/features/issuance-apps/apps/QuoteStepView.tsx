@@ -4,7 +4,6 @@ import { createClient, payloadOf, toFailure, type ApiBases } from '../../../lib/
 import { formatDate } from '../../../lib/format';
 import { productFor } from '../../../lib/products/catalog';
 import { flowOf } from '../../../lib/products/flow';
-import { formatBRL } from '../../../lib/products/money';
 import { ratingAnswers, type QuoteView } from '../../../lib/quotes';
 import { STEP_LABELS, stepsOf, type QuoteStep } from '../../../lib/quote-flow';
 import { reportHref } from '../../../lib/simulator-links';
@@ -14,6 +13,7 @@ import CadastroStep from '../../simulators/CadastroStep';
 import ContratacaoStep from '../../simulators/ContratacaoStep';
 import PlanosStep from '../../simulators/PlanosStep';
 import ProposalSubmit from '../../simulators/ProposalSubmit';
+import QuoteSummaryView from '../../simulators/QuoteSummaryView';
 import RiscoStep from '../../simulators/RiscoStep';
 import { stepPath } from './embedded-quote-flow';
 
@@ -144,32 +144,12 @@ function Summary({
   apis: ApiBases;
   finalStep: 'proposta' | 'finalizacao';
 }) {
+  // The simulator pages' own summary (remuneration disclosed, CNSP 382/2020), then the send form.
   return (
-    <section className="step-section" aria-labelledby="resumo-titulo">
-      <h2 id="resumo-titulo">Resumo da cotação</h2>
-      <dl className="quote-facts">
-        <div>
-          <dt>Segurado</dt>
-          <dd>{String(quote.segurado.nome ?? quote.segurado.razaoSocial ?? '')}</dd>
-        </div>
-        <div>
-          <dt>Prêmio total</dt>
-          <dd data-testid="premio-total">{quote.precificacao ? formatBRL(quote.precificacao.total) : '—'}</dd>
-        </div>
-        {quote.contratacao ? (
-          <div>
-            <dt>Pagamento</dt>
-            <dd>
-              {quote.contratacao.opcao.count}× (1ª parcela {formatBRL(quote.contratacao.opcao.first)})
-            </dd>
-          </div>
-        ) : null}
-      </dl>
-      <p>
-        <a href={reportHref('v1', 'cotacao', quote.nrCotacao)}>Cotação em PDF</a>
-      </p>
+    <div className="step-form summary">
+      <QuoteSummaryView quote={quote} product={productFor(quote.code)!} generation="v1" />
       {editable ? <ProposalSubmit apis={apis} generation="v1" line={quote.line} nrCotacao={quote.nrCotacao} finalStep={finalStep} /> : null}
-    </section>
+    </div>
   );
 }
 
