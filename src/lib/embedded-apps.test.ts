@@ -8,7 +8,7 @@ import {
   mayRegister,
   parseEmbeddedRoute,
   retryAddress,
-  startsSimulatorFirst,
+  registrationStart,
 } from './embedded-apps';
 
 const app = (name: string) => findEmbeddedApp(name)!;
@@ -57,11 +57,19 @@ describe('mayRegister (SPEC §4)', () => {
     expect(mayRegister(target, [target.name], { nrOferta: 12 })).toBe(false);
   });
 
-  it('starts a simulator first for personal items, life and the business entry only', () => {
-    expect(startsSimulatorFirst(cotacao, '/emissao/consulta-cotacao')).toBe(false);
-    expect(startsSimulatorFirst(cotacao, '/emissao/consulta-cotacao/iniciar/empresarial')).toBe(true);
-    expect(startsSimulatorFirst(itens, '/emissao/itens-pessoais/cotacao/1/planos')).toBe(true);
-    expect(startsSimulatorFirst(vida, '/emissao/cotacao/vida')).toBe(true);
+  it.each([
+    [cotacao, '/emissao/consulta-cotacao', { kind: 'none' }],
+    [cotacao, '/emissao/consulta-cotacao/cotacao/7/planos', { kind: 'none' }],
+    [cotacao, '/emissao/consulta-cotacao/iniciar/empresarial', { kind: 'simulator' }],
+    [itens, '/emissao/itens-pessoais/iniciar/itens-pessoais', { kind: 'simulator' }],
+    [vida, '/emissao/cotacao/vida', { kind: 'simulator' }],
+    [vida, '/emissao/cotacao/vida/nova-cotacao', { kind: 'simulator' }],
+    // A saved quote's own offer is the signal: no new session at each step, and an ended offer still opens it.
+    [itens, '/emissao/itens-pessoais/cotacao/1/planos', { kind: 'saved-quote', nrCotacao: '1' }],
+    [vida, '/emissao/cotacao/vida/cotacao/2026000010/proposta/visualizar', { kind: 'saved-quote', nrCotacao: '2026000010' }],
+    [vida, '/emissao/cotacao/vida/nao-existe', { kind: 'simulator' }],
+  ] as const)('before registering %#: %s → %j', (target, path, expected) => {
+    expect(registrationStart(target, path)).toEqual(expected);
   });
 });
 

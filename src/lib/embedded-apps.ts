@@ -116,9 +116,21 @@ export function mayRegister(
   return true;
 }
 
-/** Does the host start a simulator session before registering this app on this path (SPEC §2, §4)? */
-export const startsSimulatorFirst = (app: Pick<EmbeddedApp, 'registration'>, path: string): boolean =>
-  app.registration === 'after-start' || path.includes('iniciar/empresarial');
+/**
+ * What the host does before registering this app on this path (SPEC §2, §4): nothing (the
+ * consultation); start a simulator session, whose answer's nrOferta lets a personal-items or life app
+ * register (and the business entry starts one too); or, on a saved quote's address, read the quote,
+ * whose own nrOferta is that signal — so a quote sold under an offer that has ended since still opens,
+ * and going through a sale's steps starts no new session at each one.
+ */
+export type RegistrationStart = { kind: 'none' } | { kind: 'simulator' } | { kind: 'saved-quote'; nrCotacao: string };
+
+export function registrationStart(app: Pick<EmbeddedApp, 'name' | 'basePath' | 'registration'>, path: string): RegistrationStart {
+  if (path.includes('iniciar/empresarial')) return { kind: 'simulator' };
+  if (app.registration === 'immediate') return { kind: 'none' };
+  const route = parseEmbeddedRoute(app, path);
+  return route.kind === 'step' ? { kind: 'saved-quote', nrCotacao: route.nrCotacao } : { kind: 'simulator' };
+}
 
 /** The in-app address of a quote's step: `{base}/cotacao/{nr}/{step}[/{action}]`. */
 export const embeddedStepPath = (app: Pick<EmbeddedApp, 'basePath'>, nrCotacao: string, step: string, action?: string): string =>

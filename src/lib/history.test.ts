@@ -26,7 +26,7 @@ describe('parseHistoryQuery', () => {
       filters: {
         de: '2026-11-01',
         ate: '2026-11-30',
-        simulador: 'RES',
+        simulador: ['RES'],
         status: 'VENCIDA',
         documento: '11144477735',
         numero: '2026000001',
@@ -42,8 +42,14 @@ describe('parseHistoryQuery', () => {
 
   it('takes the embedded issuance apps’ codes (EMP, IP, VE), which the consultation filters by (decision 054)', () => {
     for (const code of ['emp', 'IP', 'VE']) {
-      expect(parseHistoryQuery({ simulador: code })).toMatchObject({ ok: true, filters: { simulador: code.toUpperCase() } });
+      expect(parseHistoryQuery({ simulador: code })).toMatchObject({ ok: true, filters: { simulador: [code.toUpperCase()] } });
     }
+  });
+
+  it('takes several products separated by commas, once each (the consultation asks for EMP,IP,VE)', () => {
+    expect(parseHistoryQuery({ simulador: 'emp, ip,VE,EMP' })).toMatchObject({ ok: true, filters: { simulador: ['EMP', 'IP', 'VE'] } });
+    expect(parseHistoryQuery({ simulador: 'EMP,XYZ' })).toEqual({ ok: false, errors: { simulador: [HISTORY_MESSAGES.product] } });
+    expect(parseHistoryQuery({ simulador: 'EMP,' })).toEqual({ ok: false, errors: { simulador: [HISTORY_MESSAGES.product] } });
   });
 
   it.each([

@@ -33,6 +33,22 @@ const STATUS_VALUES = HISTORY_STATUSES.map((s) => s.value);
 
 const isoDate = isoDateField(HISTORY_MESSAGES.date);
 
+/** One product code, or several separated by commas (the embedded apps' consultation asks for EMP,IP,VE at once). */
+const productCodes = z.pipe(
+  z.pipe(
+    z.string({ error: HISTORY_MESSAGES.product }).check(z.maxLength(60, HISTORY_MESSAGES.product)),
+    z.transform((v: string) => [
+      ...new Set(
+        v
+          .toUpperCase()
+          .split(',')
+          .map((code) => code.trim()),
+      ),
+    ]),
+  ),
+  z.array(z.string()).check(z.refine((codes) => codes.every((code) => (QUOTE_CODES as string[]).includes(code)), HISTORY_MESSAGES.product)),
+);
+
 /** CPF or CNPJ, typed with the mask or without: compared unmasked (CPF digits, CNPJ upper-cased alphanumerics). */
 const documentField = z
   .pipe(z.string({ error: HISTORY_MESSAGES.document }).check(z.maxLength(40, HISTORY_MESSAGES.document)), z.transform(normalizeCnpj))
@@ -42,7 +58,7 @@ export const historyQuerySchema = z
   .object({
     de: optionalField(isoDate),
     ate: optionalField(isoDate),
-    simulador: optionalField(oneOf(QUOTE_CODES, HISTORY_MESSAGES.product, (v) => v.toUpperCase())),
+    simulador: optionalField(productCodes),
     linha: optionalField(oneOf(V2_LINES, HISTORY_MESSAGES.line, (v) => v.toLowerCase())),
     status: optionalField(oneOf(STATUS_VALUES, HISTORY_MESSAGES.status, (v) => v.toUpperCase())),
     documento: optionalField(documentField),

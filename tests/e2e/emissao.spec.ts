@@ -97,14 +97,33 @@ test('business (emissao-cotacao): iniciar/empresarial starts a business session,
 
   await page.goto('/emissao/consulta-cotacao');
   await mounted(page);
+  // A new issuance of each product the seller may sell.
+  await expect(page.getByRole('link', { name: /^Nova cotação: / })).toHaveCount(3);
   await page.getByLabel('Produto').selectOption({ label: 'Empresarial (antigo)' });
   await page.getByLabel('Número da cotação ou proposta').fill(sold.nrCotacao);
   await page.getByRole('button', { name: 'Filtrar' }).click();
+  // The filters live in the address: a reload and Back keep them.
+  await expect(page).toHaveURL(`/emissao/consulta-cotacao?simulador=EMP&status=&numero=${sold.nrCotacao}`);
+  await page.reload();
+  await mounted(page);
+  await expect(page.getByLabel('Produto')).toHaveValue('EMP');
   const row = page.getByRole('row').filter({ hasText: sold.nrCotacao });
+  await expect(page.getByRole('row')).toHaveCount(2); // the header and the quote
   await expect(row).toContainText('Proposta em análise');
   await row.getByRole('link', { name: 'Ver' }).click();
   await mounted(page);
   await expect(page.getByTestId('nr-proposta')).toHaveText(sold.nrProposta);
+  await page.goBack();
+  await mounted(page);
+  await expect(page.getByLabel('Número da cotação ou proposta')).toHaveValue(sold.nrCotacao);
+  await expect(row).toBeVisible();
+
+  // A number that is not one says so under its field.
+  await page.goto('/emissao/consulta-cotacao?numero=abc');
+  await mounted(page);
+  await expect(page.getByLabel('Número da cotação ou proposta')).toHaveAccessibleDescription(
+    'Informe só os números da cotação ou da proposta (até 20 dígitos).',
+  );
 });
 
 test('personal items (emissao-itens-pessoais) opens its cadastro; its own not-found page leads to /', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
@@ -80,13 +80,21 @@ describe('POST /v1/simuladores/iniciar under the legacy session', () => {
 });
 
 describe('POST /v1/aplicacoes/erros', () => {
-  it('logs the app and message, answering only a receipt', async () => {
-    const { status, json } = await call('POST', `${P}/aplicacoes/erros`, {
-      headers: await as('admin@legado.demo'),
-      body: { app: 'emissao-vida', status: 'SKIP_BECAUSE_BROKEN', mensagem: 'falha\nlinha forjada' },
-    });
-    expect(status).toBe(200);
-    expect(json.resultado).toEqual({ registrado: true });
+  it('logs the app and message on one line, answering only a receipt', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { status, json } = await call('POST', `${P}/aplicacoes/erros`, {
+        headers: await as('admin@legado.demo'),
+        body: { app: 'emissao-vida', status: 'SKIP_BECAUSE_BROKEN', mensagem: 'falha\nlinha\u2028forjada\r' },
+      });
+      expect(status).toBe(200);
+      expect(json.resultado).toEqual({ registrado: true });
+      const lines = logged.mock.calls.map((args) => args.join(' ')).filter((line) => line.includes('[aplicacao-embarcada]'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\[aplicacao-embarcada\] app=emissao-vida status=SKIP_BECAUSE_BROKEN usuario=\d+: falha linha forjada$/);
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it.each([
@@ -94,6 +102,8 @@ describe('POST /v1/aplicacoes/erros', () => {
     [{ app: 'emissao-vida', mensagem: '' }, 'mensagem'],
     [{ app: 'emissao-vida', mensagem: 'x'.repeat(501) }, 'mensagem'],
     [{ app: 'emissao-vida' }, 'mensagem'],
+    // Only single-spa's statuses: free text here would forge log lines.
+    [{ app: 'emissao-vida', status: 'X\nFAKE usuario=1', mensagem: 'm' }, 'status'],
   ])('refuses %j with a 400 naming %s', async (body, field) => {
     const { status, json } = await call('POST', `${P}/aplicacoes/erros`, { headers: await as('admin@legado.demo'), body });
     expect(status).toBe(400);

@@ -174,12 +174,12 @@ describe('visibility: the same rule as opening a quote', () => {
 
 describe('filters', () => {
   it('simulador: one product', async () => {
-    const life = await list(PARTNER, { simulador: 'VEU' });
+    const life = await list(PARTNER, { simulador: ['VEU'] });
     expect(life.content.map((r) => [r.code, r.productName])).toEqual([
       ['VEU', 'Vida'],
       ['VEU', 'Vida'],
     ]);
-    const residential = await list(PARTNER, { simulador: 'RES' });
+    const residential = await list(PARTNER, { simulador: ['RES'] });
     expect(residential.totalElements).toBe(SEEDED - 2 + 9 + 2);
     expect(residential.content.every((r) => r.code === 'RES')).toBe(true);
   });
@@ -246,10 +246,10 @@ describe('filters', () => {
   });
 
   it('filters combine', async () => {
-    expect((await list(PARTNER, { simulador: 'RES', status: 'VENCIDA', de: '2026-03-10' })).content.map((r) => r.nomeSegurado)).toEqual(
+    expect((await list(PARTNER, { simulador: ['RES'], status: 'VENCIDA', de: '2026-03-10' })).content.map((r) => r.nomeSegurado)).toEqual(
       expect.arrayContaining(['Manhã Seguinte Lima', DEMO_INSURED.vencida.nome]),
     );
-    expect((await list(PARTNER, { simulador: 'VEU', status: 'VENCIDA' })).totalElements).toBe(0);
+    expect((await list(PARTNER, { simulador: ['VEU'], status: 'VENCIDA' })).totalElements).toBe(0);
   });
 });
 

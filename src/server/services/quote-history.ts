@@ -41,7 +41,7 @@ function filteredQuotes(db: DB, seller: Seller, filters: HistoryFilters, now: Da
     .where('q.generation', '=', seller.generation)
     .$if(de !== undefined, (qb) => qb.where('q.created_at', '>=', startOfBrasiliaDay(de!)))
     .$if(ate !== undefined, (qb) => qb.where('q.created_at', '<', startOfNextBrasiliaDay(ate!)))
-    .$if(simulador !== undefined, (qb) => qb.where('q.simulator_code', '=', simulador!))
+    .$if(simulador !== undefined, (qb) => qb.where('q.simulator_code', 'in', simulador!))
     .$if(linha !== undefined, (qb) => qb.where('q.line', '=', linha!))
     .$if(status !== undefined, (qb) => qb.where((eb) => STATUS_CONDITIONS[status!](eb, now)))
     .$if(documento !== undefined, (qb) => qb.where('q.documento_segurado', '=', documento!))

@@ -32,7 +32,7 @@ export function IssuanceApp(props: EmbeddedProps) {
 
   return (
     <div className="issuance-app" data-sessao={props.sessao.tipo}>
-      {route.kind === 'list' ? <QuoteList apis={props.apis} /> : null}
+      {route.kind === 'list' ? <QuoteList apis={props.apis} produtos={props.sessao.produtos} /> : null}
       {route.kind === 'new' ? (
         props.nrOferta ? (
           <NewIssuance apis={props.apis} simulator={simulator} nrOferta={props.nrOferta} />

@@ -1,68 +1,71 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/Button';
+import { useEffect, useState } from 'react';
 import { EMBEDDED_APP_OF_CODE } from '../../../lib/embedded-apps';
-import type { HistoryResult, HistoryRow } from '../../../lib/history';
-import { createClient, payloadOf, toFailure, type ApiBases } from '../../../lib/http';
+import type { HistoryResult } from '../../../lib/history';
+import { createClient, payloadOf, toFailure, type ApiBases, type ApiFailure } from '../../../lib/http';
 import { formatBRL } from '../../../lib/products/money';
 import { HISTORY_STATUSES } from '../../../lib/quotes';
 import { findSimulatorCode } from '../../../lib/simulators';
 
 /** The embedded products' codes: the consultation lists their quotes (EMP, IP, VE). */
 const EMBEDDED_CODES = Object.keys(EMBEDDED_APP_OF_CODE);
+const BASE = '/emissao/consulta-cotacao';
+const FIELDS = ['simulador', 'status', 'numero'] as const;
+
+/** The consultation's address for these filters and page: a reload, a shared link or Back keep them. */
+function hrefFor(values: Record<string, string>, page: number): string {
+  const params = new URLSearchParams();
+  for (const field of FIELDS) if (values[field]) params.set(field, values[field]);
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `${BASE}?${query}` : BASE;
+}
 
 /**
- * The quotation consultation (SPEC §2): the seller's quotes of the embedded products, filtered by
- * product, status and number through the history endpoint (the same rows as /historico), each continued in
- * the app that sells it.
+ * The quotation consultation (SPEC §2): the seller's quotes of the embedded products through the
+ * history endpoint (the same rows as /historico), filtered by product, status and number with a
+ * plain GET form — the filters and the page live in the address, as on /historico — each quote
+ * continued in the app that sells it. A new issuance is offered for the products the user may sell.
  */
-export function QuoteList({ apis }: { apis: ApiBases }) {
-  const [filters, setFilters] = useState({ simulador: '', status: '', numero: '' });
-  const [rows, setRows] = useState<HistoryRow[]>();
-  const [failure, setFailure] = useState<string>();
+export function QuoteList({ apis, produtos }: { apis: ApiBases; produtos: string[] }) {
+  const [params] = useState(() => new URLSearchParams(window.location.search));
+  const values = Object.fromEntries(FIELDS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FIELDS)[number], string>;
+  const page = /^[1-9]\d{0,5}$/.test(params.get('page') ?? '') ? Number(params.get('page')) : 1;
+  const [result, setResult] = useState<HistoryResult>();
+  const [failure, setFailure] = useState<ApiFailure>();
 
   useEffect(() => {
-    const request = createClient(apis, 'plataforma');
-    const { simulador, ...rest } = filters;
-    const base = Object.fromEntries(Object.entries(rest).filter(([, v]) => v));
-    setFailure(undefined);
-    // One call per product (the history takes one), merged newest first: the 10 newest of each.
-    Promise.all(
-      (simulador ? [simulador] : EMBEDDED_CODES).map((code) =>
-        request<{ resultado?: HistoryResult }>('/v1/cotacoes', { query: { ...base, simulador: code } }).then((a) => payloadOf(a)!.content),
-      ),
-    )
-      .then((lists) => setRows(lists.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt))))
-      .catch((error) => setFailure(toFailure(error).message));
-  }, [apis, filters]);
+    const query: Record<string, string> = { simulador: values.simulador || EMBEDDED_CODES.join(','), page: String(page) };
+    if (values.status) query.status = values.status;
+    if (values.numero) query.numero = values.numero;
+    createClient(apis, 'plataforma')<{ resultado?: HistoryResult }>('/v1/cotacoes', { query })
+      .then((answer) => setResult(payloadOf(answer)!))
+      .catch((error) => setFailure(toFailure(error)));
+  }, [apis, values.simulador, values.status, values.numero, page]);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    setFilters({
-      simulador: String(data.get('simulador') ?? ''),
-      status: String(data.get('status') ?? ''),
-      numero: String(data.get('numero') ?? '').replace(/\D/g, ''),
-    });
-  }
+  const fieldError = (field: string) => failure?.fieldErrors[field]?.[0];
+  const numeroError = fieldError('numero');
 
   return (
     <section aria-labelledby="consulta-titulo">
       <h1 id="consulta-titulo">Consulta de cotações</h1>
-      <p className="step-actions">
-        <a className="button button-primary" href="/emissao/consulta-cotacao/iniciar/empresarial">
-          Nova cotação Empresarial
-        </a>
-        <a className="button button-outline" href="/emissao/itens-pessoais/iniciar/itens-pessoais">
-          Nova cotação Itens Pessoais
-        </a>
-        <a className="button button-outline" href="/emissao/cotacao/vida/nova-cotacao">
-          Nova cotação Vida
-        </a>
-      </p>
-      <form className="step-section consulta-filtros" onSubmit={submit} aria-label="Filtrar cotações">
+      {produtos.length > 0 ? (
+        <p className="consulta-novas">
+          {produtos.map((code, index) => {
+            const simulator = findSimulatorCode(code)!;
+            return (
+              <a key={code} className={`button ${index === 0 ? 'button-primary' : 'button-outline'}`} href={simulator.startUrl}>
+                Nova cotação: {simulator.name}
+              </a>
+            );
+          })}
+        </p>
+      ) : null}
+      <form className="step-section consulta-filtros" method="get" action={BASE} aria-label="Filtrar cotações">
         <div className="field">
-          <label htmlFor="consulta-produto">Produto</label>
-          <select id="consulta-produto" name="simulador" defaultValue="">
+          <label className="field-label" htmlFor="consulta-produto">
+            Produto
+          </label>
+          <select className="field-input" id="consulta-produto" name="simulador" defaultValue={values.simulador}>
             <option value="">Todos</option>
             {EMBEDDED_CODES.map((code) => (
               <option key={code} value={code}>
@@ -72,8 +75,10 @@ export function QuoteList({ apis }: { apis: ApiBases }) {
           </select>
         </div>
         <div className="field">
-          <label htmlFor="consulta-status">Situação</label>
-          <select id="consulta-status" name="status" defaultValue="">
+          <label className="field-label" htmlFor="consulta-status">
+            Situação
+          </label>
+          <select className="field-input" id="consulta-status" name="status" defaultValue={values.status}>
             <option value="">Todas</option>
             {HISTORY_STATUSES.map((s) => (
               <option key={s.value} value={s.value}>
@@ -83,50 +88,87 @@ export function QuoteList({ apis }: { apis: ApiBases }) {
           </select>
         </div>
         <div className="field">
-          <label htmlFor="consulta-numero">Número da cotação ou proposta</label>
-          <input id="consulta-numero" name="numero" inputMode="numeric" maxLength={20} />
+          <label className="field-label" htmlFor="consulta-numero">
+            Número da cotação ou proposta
+          </label>
+          <input
+            className="field-input"
+            id="consulta-numero"
+            name="numero"
+            inputMode="numeric"
+            maxLength={20}
+            defaultValue={values.numero}
+            aria-invalid={numeroError ? true : undefined}
+            aria-describedby={numeroError ? 'consulta-numero-erro' : undefined}
+          />
+          {numeroError ? (
+            <p className="field-error" id="consulta-numero-erro">
+              {numeroError}
+            </p>
+          ) : null}
         </div>
-        <Button type="submit">Filtrar</Button>
+        <button type="submit" className="button button-primary">
+          Filtrar
+        </button>
       </form>
       {failure ? (
         <div className="alert alert-error" role="alert">
-          {failure}
+          {numeroError ? 'Verifique os filtros.' : failure.message}
         </div>
       ) : null}
-      {rows === undefined && !failure ? <p role="status">Carregando cotações…</p> : null}
-      {rows?.length === 0 ? <p>Nenhuma cotação encontrada.</p> : null}
-      {rows && rows.length > 0 ? (
-        <div className="data-table">
-          <div className="data-table-scroll">
-            <table>
-              <caption className="visually-hidden">Cotações de Empresarial, Itens Pessoais e Vida</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Cotação</th>
-                  <th scope="col">Produto</th>
-                  <th scope="col">Segurado</th>
-                  <th scope="col">Prêmio</th>
-                  <th scope="col">Situação</th>
-                  <th scope="col">Ação</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.nrCotacao}>
-                    <td data-label="Cotação">{row.nrCotacao}</td>
-                    <td data-label="Produto">{row.productName}</td>
-                    <td data-label="Segurado">{row.nomeSegurado}</td>
-                    <td data-label="Prêmio">{row.premioTotal === null ? '—' : formatBRL(row.premioTotal)}</td>
-                    <td data-label="Situação">{row.statusLabel}</td>
-                    <td data-label="Ação">
-                      <a href={row.href}>{row.status === 'EM_ELABORACAO' ? 'Continuar' : 'Ver'}</a>
-                    </td>
+      {result === undefined && !failure ? <p role="status">Carregando cotações…</p> : null}
+      {result?.content.length === 0 ? <p>Nenhuma cotação encontrada.</p> : null}
+      {result && result.content.length > 0 ? (
+        <>
+          <div className="data-table">
+            <div className="data-table-scroll">
+              <table>
+                <caption className="visually-hidden">Cotações de Empresarial, Itens Pessoais e Vida</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Cotação</th>
+                    <th scope="col">Produto</th>
+                    <th scope="col">Segurado</th>
+                    <th scope="col">Prêmio</th>
+                    <th scope="col">Situação</th>
+                    <th scope="col">Ação</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {result.content.map((row) => (
+                    <tr key={row.nrCotacao}>
+                      <td data-label="Cotação">{row.nrCotacao}</td>
+                      <td data-label="Produto">{row.productName}</td>
+                      <td data-label="Segurado">{row.nomeSegurado}</td>
+                      <td data-label="Prêmio">{row.premioTotal === null ? '—' : formatBRL(row.premioTotal)}</td>
+                      <td data-label="Situação">{row.statusLabel}</td>
+                      <td data-label="Ação">
+                        <a href={row.href}>{row.status === 'EM_ELABORACAO' ? 'Continuar' : 'Ver'}</a>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </div>
-        </div>
+          {result.totalPages > 1 ? (
+            <nav className="consulta-paginas" aria-label="Páginas de cotações">
+              {page > 1 ? (
+                <a className="button button-outline button-small" href={hrefFor(values, page - 1)} rel="prev">
+                  Anterior
+                </a>
+              ) : null}
+              <span>
+                Página {page} de {result.totalPages}
+              </span>
+              {page < result.totalPages ? (
+                <a className="button button-outline button-small" href={hrefFor(values, page + 1)} rel="next">
+                  Próxima
+                </a>
+              ) : null}
+            </nav>
+          ) : null}
+        </>
       ) : null}
     </section>
   );

@@ -6,6 +6,8 @@ export interface EmbeddedSession {
   tipo: 'v1';
   nome: string;
   idUsuario: number;
+  /** The embedded products (EMP, IP, VE) the user may start an issuance of: the consultation offers only these. */
+  produtos: string[];
 }
 
 /** What the host gives every app through single-spa's customProps. */

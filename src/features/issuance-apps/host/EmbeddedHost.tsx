@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/Button';
-import { findEmbeddedApp, startsSimulatorFirst, type EmbeddedAppName } from '../../../lib/embedded-apps';
+import { findEmbeddedApp, registrationStart, type EmbeddedAppName } from '../../../lib/embedded-apps';
 import { createClient, payloadOf, toFailure, type ApiBases } from '../../../lib/http';
 import type { EmbeddedSession } from '../apps/custom-props';
 import { hostApp, retryLoad, STATUS_EVENTS, statusOf, watchStart } from './orchestrator';
+
+/** The statuses on the way to MOUNTED: the container is busy (a load error or a broken app is not). */
+const LOADING_STATUSES = ['NOT_REGISTERED', 'NOT_LOADED', 'LOADING_SOURCE_CODE', 'NOT_BOOTSTRAPPED', 'BOOTSTRAPPING', 'MOUNTING'];
 
 interface Props {
   app: EmbeddedAppName;
@@ -47,18 +50,25 @@ export default function EmbeddedHost({ app: name, address, apis, sessao }: Props
       hostApp({ app, address, container: () => container.current!, customProps: { apis, sessao, app: name } }, report, { nrOferta });
       update();
     };
-    if (!startsSimulatorFirst(app, window.location.pathname)) register();
+    const start = registrationStart(app, window.location.pathname);
+    const request = createClient(apis, 'plataforma');
+    if (start.kind === 'none') register();
     else {
-      createClient(apis, 'plataforma')<{ resultado?: { nrOferta?: number } }>('/v1/simuladores/iniciar', {
-        method: 'POST',
-        body: app.simulator,
-      })
-        .then((answer) => {
-          const nrOferta = payloadOf(answer)?.nrOferta;
+      const offer =
+        start.kind === 'simulator'
+          ? request<{ resultado?: { nrOferta?: number } }>('/v1/simuladores/iniciar', { method: 'POST', body: app.simulator }).then(
+              (answer) => payloadOf(answer)?.nrOferta,
+            )
+          : request<{ resultado?: { cotacao: { nrOferta?: number } } }>(`/v1/cotacoes/${start.nrCotacao}`).then(
+              (answer) => payloadOf(answer)?.cotacao.nrOferta,
+            );
+      const failing = start.kind === 'simulator' ? 'Não foi possível iniciar a emissão' : 'Não foi possível abrir a cotação';
+      offer
+        .then((nrOferta) => {
           if (typeof nrOferta === 'number') register(nrOferta);
-          else setStartFailure('O simulador não devolveu uma oferta para iniciar a emissão.');
+          else setStartFailure(`${failing}: não há oferta para esta emissão.`);
         })
-        .catch((error) => setStartFailure(toFailure(error).message));
+        .catch((error) => setStartFailure(`${failing}: ${toFailure(error).message}`));
     }
     return () => {
       for (const event of STATUS_EVENTS) window.removeEventListener(event, update);
@@ -73,11 +83,12 @@ export default function EmbeddedHost({ app: name, address, apis, sessao }: Props
     setStatus(statusOf(name));
   }
 
+  const loading = !startFailure && LOADING_STATUSES.includes(status);
   return (
-    <section className="embedded-app" data-embedded-app={name} data-app-status={status} aria-busy={status !== 'MOUNTED' && !startFailure}>
+    <section className="embedded-app" data-embedded-app={name} data-app-status={status} aria-busy={loading}>
       {startFailure ? (
         <div className="alert alert-error" role="alert">
-          Não foi possível iniciar a emissão: {startFailure}
+          {startFailure}
         </div>
       ) : null}
       {status === 'LOAD_ERROR' ? (
@@ -94,8 +105,7 @@ export default function EmbeddedHost({ app: name, address, apis, sessao }: Props
           <a href="/home">volte ao início</a> ou tente mais tarde.
         </div>
       ) : null}
-      {!startFailure &&
-      ['NOT_REGISTERED', 'NOT_LOADED', 'LOADING_SOURCE_CODE', 'NOT_BOOTSTRAPPED', 'BOOTSTRAPPING', 'MOUNTING'].includes(status) ? (
+      {loading ? (
         <p className="embedded-app-loading" role="status">
           Carregando {app.title}…
         </p>

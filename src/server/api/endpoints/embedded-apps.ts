@@ -4,16 +4,31 @@ import { EMBEDDED_APPS } from '../../../lib/embedded-apps';
 import { countAttempt, RATE_RULES } from '../../services/rate-limit';
 
 const APP_NAMES = EMBEDDED_APPS.map((a) => a.name) as [string, ...string[]];
+/** single-spa's lifecycle statuses (SPEC §4): the only words a report's status may hold. */
+const APP_STATUSES = [
+  'NOT_LOADED',
+  'LOADING_SOURCE_CODE',
+  'NOT_BOOTSTRAPPED',
+  'BOOTSTRAPPING',
+  'NOT_MOUNTED',
+  'MOUNTING',
+  'MOUNTED',
+  'UPDATING',
+  'UNMOUNTING',
+  'UNLOADING',
+  'LOAD_ERROR',
+  'SKIP_BECAUSE_BROKEN',
+] as const;
 
 /** What the host island reports when single-spa marks an app broken (SPEC §4, §8). Short by design. */
 const appErrorBody = z.object({
   app: z.enum(APP_NAMES, { error: 'Aplicação desconhecida.' }),
-  status: z.string().trim().max(40, 'Situação inválida.').optional(),
+  status: z.enum(APP_STATUSES, { error: 'Situação inválida.' }).optional(),
   mensagem: z.string({ error: 'Mensagem obrigatória.' }).trim().min(1, 'Mensagem obrigatória.').max(500, 'No máximo 500 caracteres.'),
 });
 
-/** Control characters would forge extra lines in the log. */
-const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ');
+/** Control characters and the Unicode line and paragraph separators would forge extra lines in the log. */
+const oneLine = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 
 export const embeddedAppEndpoints = [
   // The browser's error reaches the server's log with the app's name; nothing comes back but a receipt.
