@@ -8,7 +8,9 @@ const POLL_MS = 500;
 const TIMEOUT_MS = 10 * 60_000;
 const ADMIN = { path: '/api/gateway/login', body: { userName: 'admin@seguradora.demo', password: 'Portal@2026' } };
 
-const day = (date) => date.toISOString().slice(0, 10);
+// The server's days are Brasília's: a UTC day runs ahead of it from 21:00 there, and a period ending
+// "tomorrow" is refused.
+const day = (date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(date);
 
 /**
  * Copies the seed's first quote ROWS times (spread over the last 300 days) straight into the stopped
