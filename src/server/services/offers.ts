@@ -368,14 +368,20 @@ async function offerForSimulator(
   return row;
 }
 
-/** POST /v1/simuladores/iniciar: the offer a new quote of this simulator type starts from. */
-export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = clockNow()) {
+/** The simulator a start names by its type (SPEC §3's cdTipoSimulador, any case), or the 404. */
+async function simulatorOfType(db: DB, cdTipoSimulador: string) {
   const simulator = await db
     .selectFrom('simulators')
     .select(['id', 'code', 'grupo_produto'])
     .where('code', '=', cdTipoSimulador.toUpperCase())
     .executeTakeFirst();
   if (!simulator) throw notFound('Simulador não encontrado.');
+  return simulator;
+}
+
+/** POST /v1/simuladores/iniciar: the offer a new quote of this simulator type starts from. */
+export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = clockNow()) {
+  const simulator = await simulatorOfType(db, cdTipoSimulador);
   const row = await offerForSimulator(db, user, simulator, nrGrupoProduto, today);
   return { nrOferta: row.nrOferta };
 }
@@ -385,12 +391,7 @@ export async function startSimulator(db: DB, user: V2SessionUser, cdTipoSimulado
  * of EMP, IP or VE (SPEC §2, §4) and register only once this answers an nrOferta.
  */
 export async function startSimulatorV1(db: DB, user: V1SessionUser, cdTipoSimulador: string, nrGrupoProduto?: string, today = clockNow()) {
-  const simulator = await db
-    .selectFrom('simulators')
-    .select(['id', 'code', 'grupo_produto'])
-    .where('code', '=', cdTipoSimulador.toUpperCase())
-    .executeTakeFirst();
-  if (!simulator) throw notFound('Simulador não encontrado.');
+  const simulator = await simulatorOfType(db, cdTipoSimulador);
   if (!canSellCodeV1(user, simulator.code)) throw forbidden('Você não tem permissão para vender este produto.');
   if (!groupMatches(simulator.grupo_produto, nrGrupoProduto)) throw notFound(NO_OFFER);
   const [row] = await offerRowsFor(db, await v1Audience(db, user), today, { idSimulador: simulator.id });

@@ -152,7 +152,7 @@ export function QuoteList({ apis, produtos }: { apis: ApiBases; produtos: string
             </div>
           </div>
           {result.totalPages > 1 ? (
-            <nav className="consulta-paginas" aria-label="Páginas de cotações">
+            <nav className="pagination" aria-label="Paginação: cotações">
               {page > 1 ? (
                 <a className="button button-outline button-small" href={hrefFor(values, page - 1)} rel="prev">
                   Anterior

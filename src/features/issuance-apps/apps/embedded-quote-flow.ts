@@ -1,4 +1,5 @@
 import { stepPath as portalStepPath, type Action, type Generation, type QuoteStep } from '../../../lib/quote-flow';
+import { embeddedStepPath } from '../../../lib/embedded-apps';
 import type { ProductLine } from '../../../lib/simulators';
 
 /**
@@ -24,5 +25,5 @@ export function stepPath(
   options: { action?: Action; sent?: boolean; pinned?: boolean } = {},
 ): string {
   if (!appBase) return portalStepPath(generation, line, step, nrCotacao, options);
-  return `${appBase}/cotacao/${nrCotacao}/${step}${options.action ? `/${options.action}` : ''}`;
+  return embeddedStepPath({ basePath: appBase }, nrCotacao, step, options.action);
 }
