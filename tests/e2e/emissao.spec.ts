@@ -236,6 +236,23 @@ test('an app that throws on mount is marked broken and reported; the header and 
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
+test('an error while a mounted app renders is shown in its place and reported; the page keeps working', async ({ page }) => {
+  // A quote answer the app cannot render (most of it missing): the host still finds its nrOferta.
+  const nr = '2026999999';
+  await page.route(`**/api/plataforma/v1/cotacoes/${nr}`, (route) =>
+    route.fulfill({ json: { status: 'OK', resultado: { cotacao: { nrCotacao: nr, code: 'VE', nrOferta: 1, etapa: 'planos' } } } }),
+  );
+  const report = page.waitForRequest((r) => r.url().endsWith('/api/plataforma/v1/aplicacoes/erros'));
+  await page.goto(`/emissao/cotacao/vida/cotacao/${nr}/planos`);
+  const body = (await report).postDataJSON();
+  expect(body).toMatchObject({ app: 'emissao-vida', status: 'MOUNTED' });
+  expect(body.mensagem.length).toBeGreaterThan(0);
+  await expect(status(page)).toHaveAttribute('data-app-status', 'MOUNTED');
+  await expect(page.getByRole('alert')).toHaveText('A aplicação encontrou um erro. Recarregue a página ou tente mais tarde.');
+  await page.getByRole('link', { name: 'Histórico', exact: true }).click();
+  await expect(page).toHaveURL(/\/historico/);
+});
+
 test('the error report endpoint refuses bad input with a pt-BR 400', async ({ page }) => {
   const bad = await page.request.post('/api/plataforma/v1/aplicacoes/erros', {
     data: { app: 'outra', mensagem: '' },

@@ -182,6 +182,10 @@ describe('filters', () => {
     const residential = await list(PARTNER, { simulador: ['RES'] });
     expect(residential.totalElements).toBe(SEEDED - 2 + 9 + 2);
     expect(residential.content.every((r) => r.code === 'RES')).toBe(true);
+    // Several at once (the embedded apps' consultation asks for EMP,IP,VE): each product's quotes, no other.
+    const both = await list(PARTNER, { simulador: ['RES', 'VEU'] });
+    expect(both.totalElements).toBe(residential.totalElements + life.totalElements);
+    expect(new Set(both.content.map((r) => r.code))).toEqual(new Set(['RES', 'VEU']));
   });
 
   it('linha: one product line', async () => {

@@ -15,6 +15,8 @@ export interface EmbeddedProps {
   app: EmbeddedAppName;
   apis: ApiBases;
   sessao: EmbeddedSession;
+  /** Sends an error of the app's own rendering to the server's log, as the host does for lifecycle errors. */
+  reportError: (message: string) => void;
   /** The offer the simulator start answered (SPEC §3), where the host started one. */
   nrOferta?: number;
   domElement: HTMLElement;

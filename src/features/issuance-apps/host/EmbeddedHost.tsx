@@ -37,17 +37,20 @@ export default function EmbeddedHost({ app: name, address, apis, sessao }: Props
       setStatus(next);
     };
     for (const event of STATUS_EVENTS) window.addEventListener(event, update);
+    // The server's log gets the app, its status and the message; the page keeps working either way.
+    const reportError = (message: string) =>
+      void createClient(apis, 'plataforma')('/v1/aplicacoes/erros', {
+        method: 'POST',
+        body: { app: name, status: statusOf(name), mensagem: message.slice(0, 500) || 'Erro sem mensagem.' },
+      }).catch(() => undefined);
     const report = (appName: string, error: Error) => {
       if (appName !== name) return;
       update();
-      // The server's log gets the app and the message; the page keeps working either way.
-      void createClient(apis, 'plataforma')('/v1/aplicacoes/erros', {
-        method: 'POST',
-        body: { app: name, status: statusOf(name), mensagem: (error.message || String(error)).slice(0, 500) },
-      }).catch(() => undefined);
+      reportError(error.message || String(error));
     };
     const register = (nrOferta?: number) => {
-      hostApp({ app, address, container: () => container.current!, customProps: { apis, sessao, app: name } }, report, { nrOferta });
+      const customProps = { apis, sessao, app: name, reportError };
+      hostApp({ app, address, container: () => container.current!, customProps }, report, { nrOferta });
       update();
     };
     const start = registrationStart(app, window.location.pathname);
