@@ -7,7 +7,7 @@ import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, demoTokens } from '../fixtures/api';
 import { HOUSE, sellResidential } from '../fixtures/selling';
 import { decideProposal } from '../../src/server/services/acceptance';
 import { findUserByEmail } from '../../src/server/services/principals';
@@ -29,10 +29,10 @@ const filesDir = join(dataDir, 'files');
 let db: DB;
 let close: () => Promise<void>;
 const call = () => apiClient(db);
-const tokens = new Map<string, string>();
 
 beforeAll(async () => {
   ({ db, close } = await freshDatabase());
+  as = demoTokens(call());
 });
 afterAll(async () => {
   await close();
@@ -44,16 +44,7 @@ const PARTNER_ADMIN = 'parceiro.admin@parceiro.demo';
 const SUBAGENT = 'substabelecido@parceiro.demo';
 const ADMIN = 'admin@seguradora.demo';
 
-async function as(email: string): Promise<Record<string, string>> {
-  if (!tokens.has(email)) {
-    const { status, json } = email.endsWith('@legado.demo')
-      ? await call()('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call()('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
-    expect(status, JSON.stringify(json)).toBe(200);
-    tokens.set(email, (json.resultado?.token ?? json.token) as string);
-  }
-  return { authtoken: tokens.get(email)! };
-}
+let as: ReturnType<typeof demoTokens>;
 
 const baseOf = (email: string) => (email.endsWith('@legado.demo') ? 'plataforma' : 'bff');
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, demoTokens } from '../fixtures/api';
 import { hostileText } from '../fixtures/hostile-text';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
 
@@ -14,24 +14,15 @@ import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
 let db: DB;
 let close: () => Promise<void>;
 let call: ReturnType<typeof apiClient>;
+let as: ReturnType<typeof demoTokens>;
 beforeAll(async () => {
   ({ db, close } = await freshDatabase());
   call = apiClient(db);
+  as = demoTokens(call);
 });
 afterAll(() => close());
 
 const P = '/api/plataforma/v1';
-const tokens = new Map<string, string>();
-async function as(email: string): Promise<Record<string, string>> {
-  if (!tokens.has(email)) {
-    const legacy = email.endsWith('@legado.demo');
-    const { json } = legacy
-      ? await call('POST', `${P}/login`, { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
-    tokens.set(email, legacy ? json.resultado.token : json.token);
-  }
-  return { authtoken: tokens.get(email)! };
-}
 
 describe('POST /v1/simuladores/iniciar under the legacy session', () => {
   it.each([
