@@ -9,6 +9,9 @@ const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 /** The day `days` after `iso` (before it when negative). */
 export const addDays = (iso: string, days: number): string => new Date(dayOf(iso) + days * DAY_MS).toISOString().slice(0, 10);
 
+/** The latest of some days (ISO days sort as text). */
+export const latestDay = (first: string, ...others: string[]): string => [first, ...others].sort().at(-1)!;
+
 /** Whole days from one day to another (negative when `to` comes first). */
 export const daysBetween = (from: string, to: string): number => Math.round((dayOf(to) - dayOf(from)) / DAY_MS);
 

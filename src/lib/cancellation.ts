@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { CANCELLATION_REASONS, droppedPremium, PARTIAL_CANCELLATION, REFUND_BUSINESS_DAYS, type PolicyPremium } from './endorsements';
 import { isoDateField } from './list-query';
-import { computeRefund, type Refund, type Requester } from './refund';
-import { addBusinessDays } from './calendar';
+import { computeRefund, takesEffectAhead, type Refund, type Requester } from './refund';
+import { addBusinessDays, addDays, latestDay } from './calendar';
+import { formatIsoDate } from './format';
 import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
 import { BANKS } from './contracting';
 import type { ProductLine } from './simulators';
@@ -38,6 +39,10 @@ export const CANCELLATION_MESSAGES = {
   date: 'Informe a data de início do cancelamento.',
   beforeStart: (start: string) => `O cancelamento não pode valer antes do início da vigência (${start}).`,
   afterEnd: (end: string) => `O cancelamento não pode valer depois do fim da vigência (${end}).`,
+  retroactive: (today: string) =>
+    `Só a seguradora cancela com data retroativa: escolha hoje (${today}) ou um dia adiante, que fica agendado.`,
+  tooFarBack: (limit: string) => `Um cancelamento retroativo vale desde ${limit}, no máximo: ${BACKDATE_LIMIT_DAYS} dias antes de hoje.`,
+  justify: 'Justifique a data retroativa: o que o segurado pediu e quando (até 500 caracteres).',
   scope: 'Escolha cancelar a apólice inteira ou algumas coberturas.',
   coverages: 'Escolha ao menos uma cobertura adicional a cancelar.',
   mainCoverage: 'A cobertura básica não pode ser cancelada sozinha: para deixá-la, cancele a apólice inteira.',
@@ -66,12 +71,51 @@ export const reasonStepSchema = z
   );
 export type ReasonStep = z.output<typeof reasonStepSchema>;
 
-/** Field errors of an effective day outside the policy's term (ISO days; the messages show dd/mm/aaaa). */
-export function termErrors(efetivaEm: string, term: { inicio: string; fim: string }): Record<string, string[]> {
-  const show = (iso: string) => iso.split('-').reverse().join('/');
-  if (efetivaEm < term.inicio) return { efetivaEm: [CANCELLATION_MESSAGES.beforeStart(show(term.inicio))] };
-  if (efetivaEm > term.fim) return { efetivaEm: [CANCELLATION_MESSAGES.afterEnd(show(term.fim))] };
+/**
+ * How far back the insurer's staff may date a cancellation (ILLUSTRATIVE; decision 055): an insured's
+ * request that reached the insurer late — a letter, a call — is dated when it was made, with a reason.
+ * Nobody else dates one in the past: it would buy back days of cover already run.
+ */
+export const BACKDATE_LIMIT_DAYS = 30;
+
+export interface EffectiveDayRules {
+  term: { inicio: string; fim: string };
+  /** The day the cancellation is asked for (Brasília). */
+  today: string;
+  /** The insurer's staff (ADMIN, the legacy administrators' group) may date it back, with a reason. */
+  insurerStaff: boolean;
+}
+
+/** The first and last day a cancellation may take effect from, for whoever asks (the date field's min and max). */
+export function effectiveDayWindow({ term, today, insurerStaff }: EffectiveDayRules): { min: string; max: string } {
+  const earliest = insurerStaff ? addDays(today, -BACKDATE_LIMIT_DAYS) : today;
+  return { min: latestDay(earliest, term.inicio), max: term.fim };
+}
+
+/** Field errors of an effective day the rules refuse (ISO days; the messages show dd/mm/aaaa). */
+export function effectiveDayErrors(answer: Pick<ReasonStep, 'efetivaEm' | 'detalhe'>, rules: EffectiveDayRules): Record<string, string[]> {
+  const { efetivaEm } = answer;
+  const { term, today, insurerStaff } = rules;
+  if (efetivaEm < term.inicio) return { efetivaEm: [CANCELLATION_MESSAGES.beforeStart(formatIsoDate(term.inicio))] };
+  if (efetivaEm > term.fim) return { efetivaEm: [CANCELLATION_MESSAGES.afterEnd(formatIsoDate(term.fim))] };
+  if (efetivaEm >= today) return {};
+  if (!insurerStaff) return { efetivaEm: [CANCELLATION_MESSAGES.retroactive(formatIsoDate(today))] };
+  const { min } = effectiveDayWindow(rules);
+  if (efetivaEm < min) return { efetivaEm: [CANCELLATION_MESSAGES.tooFarBack(formatIsoDate(min))] };
+  if (!answer.detalhe) return { detalhe: [CANCELLATION_MESSAGES.justify] };
   return {};
+}
+
+/**
+ * When a cancellation takes effect, as the flow treats it: at once (today, or the term's first day
+ * when it has not begun), back-dated (staff only), or scheduled — a day ahead is kept and carried out
+ * on that day, the policy staying in force and its installments due until then.
+ */
+export type CancellationTiming = 'IMEDIATO' | 'RETROATIVO' | 'AGENDADO';
+
+export function cancellationTiming(efetivaEm: string, today: string, term: { inicio: string }): CancellationTiming {
+  if (efetivaEm < today) return 'RETROATIVO';
+  return takesEffectAhead(efetivaEm, today, term.inicio) ? 'AGENDADO' : 'IMEDIATO';
 }
 
 export const coverageStepSchema = z.discriminatedUnion(
@@ -116,6 +160,8 @@ export function coverageErrors(choice: CoverageStep, line: ProductLine, inForce:
 
 export interface CancellationInput {
   requester: Requester;
+  /** The day it is asked for: the 7 days of withdrawal count to it. */
+  solicitadaEm: string;
   efetivaEm: string;
   term: { inicio: string; fim: string };
   contratadaEm: string;
@@ -130,6 +176,7 @@ export interface CancellationInput {
 
 export interface CancellationPreview {
   partial: boolean;
+  timing: CancellationTiming;
   coverages: CoverageInForce[];
   /** The premium of what is cancelled: the whole policy, or the dropped coverages' share. */
   cancelled: PolicyPremium;
@@ -170,6 +217,7 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     inicioVigencia: input.term.inicio,
     fimVigencia: input.term.fim,
     contratadaEm: input.contratadaEm,
+    solicitadaEm: input.solicitadaEm,
     efetivaEm: input.efetivaEm,
     premio: cancelled,
     pago: paidOfCancelled,
@@ -177,6 +225,7 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
   });
   return {
     partial,
+    timing: cancellationTiming(input.efetivaEm, input.solicitadaEm, input.term),
     coverages,
     cancelled,
     refund,

@@ -30,6 +30,17 @@ export function sameContact(a: InsuredContact, b: InsuredContact): boolean {
   return (Object.keys(left) as (keyof typeof left)[]).every((key) => left[key] === right[key]);
 }
 
+/** What a contact endorsement changed, as the insured's notice names it: 'e-mail', 'telefone', 'endereço'. */
+export function changedContactParts(before: InsuredContact, after: InsuredContact): string[] {
+  const [left, right] = [canonical(before), canonical(after)];
+  const differs = (...keys: (keyof typeof left)[]) => keys.some((key) => left[key] !== right[key]);
+  return [
+    differs('email') && 'e-mail',
+    differs('telefone') && 'telefone',
+    differs('cep', 'logradouro', 'numero', 'complemento', 'bairro', 'cidade', 'uf') && 'endereço',
+  ].filter((part): part is string => Boolean(part));
+}
+
 /** The three lines of a contact, as every screen and document shows them. */
 export function contactLines(contact: InsuredContact): { label: string; value: string }[] {
   return [

@@ -22,6 +22,7 @@ export const ENDORSEMENT_PATHS = {
 } as const;
 
 export interface EndorsementAction {
+  id: 'contato' | 'cancelamento';
   label: string;
   description: string;
   href: (generation: Generation, policy: { nrProposta: string; idContratacao: number }) => string;
@@ -30,11 +31,13 @@ export interface EndorsementAction {
 /** What may be asked of a policy in force, in the order the home offers it. */
 export const ENDORSEMENT_ACTIONS: readonly EndorsementAction[] = [
   {
+    id: 'contato',
     label: 'Alterar dados cadastrais',
     description: 'E-mail, telefone e endereço do segurado. Não altera o prêmio.',
     href: (generation, policy) => ENDORSEMENT_PATHS.contact(generation, policy.nrProposta, policy.idContratacao),
   },
   {
+    id: 'cancelamento',
     label: 'Cancelar apólice',
     description: 'Toda a apólice ou algumas coberturas, com a restituição calculada antes de confirmar.',
     href: (generation, policy) => ENDORSEMENT_PATHS.cancellation(generation, policy.idContratacao),
@@ -50,5 +53,6 @@ export const ENDORSEMENT_CLOSED: Partial<Record<PolicyStatus, string>> = {
   VENCIDA: 'A vigência desta apólice terminou: não aceita endossos.',
 };
 
-export const offeredEndorsements = (status: PolicyStatus): readonly EndorsementAction[] =>
-  ENDORSEMENT_CLOSED[status] ? [] : ENDORSEMENT_ACTIONS;
+/** What a policy's state offers; a cancellation already scheduled is undone, not asked for again. */
+export const offeredEndorsements = (status: PolicyStatus, cancellationScheduled = false): readonly EndorsementAction[] =>
+  ENDORSEMENT_CLOSED[status] ? [] : ENDORSEMENT_ACTIONS.filter((action) => !(cancellationScheduled && action.id === 'cancelamento'));

@@ -48,16 +48,25 @@ describe('the refund account', () => {
     [{ ...account, conta: '1' }, 'conta: Informe a conta com o dígito (até 13 dígitos).'],
     [{ ...account, tipoConta: 'salario' }, 'tipoConta: Escolha conta corrente ou poupança.'],
     [{ tipo: 'PIX', chave: '529.982.247-25' }, 'chave: A chave Pix de CPF/CNPJ deve ser do segurado.'],
-    [{ tipo: 'PIX', chave: 'não é chave' }, 'chave: Chave Pix inválida: use CPF, CNPJ, e-mail, celular com DDD ou a chave aleatória.'],
+    [{ tipo: 'PIX', chave: 'não é chave' }, 'chave: Chave Pix inválida: informe o CPF ou o CNPJ do segurado.'],
     [{ tipo: 'PIX', chave: '' }, 'chave: Informe a chave Pix.'],
   ])('refuses %j', (input, message) => {
     expect(errorsOf(input)).toContain(message);
   });
 
-  it('takes the insured’s own CPF key, or a key it cannot tie to a holder', () => {
+  it('takes the insured’s own CPF key', () => {
     expect(schema.parse({ tipo: 'PIX', chave: INSURED_CPF })).toEqual({ tipo: 'PIX', chave: { type: 'CPF', key: '27418596391' } });
-    expect(schema.parse({ tipo: 'PIX', chave: 'marina.alves@exemplo.com.br' })).toMatchObject({ chave: { type: 'EMAIL' } });
   });
+
+  // Issue 27: 'terceiro.qualquer@gmail.com' was taken as the destination of the insured's refund.
+  it.each(['terceiro.qualquer@gmail.com', '(11) 98765-4321', '123e4567-e89b-42d3-a456-426614174000'])(
+    'refuses %j: a key that does not show whose it is',
+    (chave) => {
+      expect(errorsOf({ tipo: 'PIX', chave })).toEqual([
+        'chave: Use a chave Pix de CPF/CNPJ do segurado ou uma conta de que seja titular: chaves de e-mail, celular e aleatórias não mostram de quem são.',
+      ]);
+    },
+  );
 
   it('asks which kind when none is given', () => {
     expect(errorsOf({ tipo: 'CHEQUE' })).toHaveLength(1);

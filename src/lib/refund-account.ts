@@ -3,11 +3,15 @@ import { BANKS, digitsField, oneOf } from './contracting';
 import { digitsOnly, isValidCnpj, isValidCpf, isValidEmail, normalizeCnpj, normalizeEmail, parsePhone } from './validators';
 
 /*
- * Where money is paid to: a bank account whose holder is the payee, or a Pix key. A cancellation's
- * refund goes to the insured (issue 14, cancelamento/resumo/cadastro-conta); a partner's commissions
- * to the company (issue 17, financeiro/conta). zod/mini, so the form and the endpoint check the same.
- * A CPF or CNPJ key must be the payee's own; an e-mail, phone or random key cannot be tied to its
- * holder here — the paying bank's lookup (DICT) shows the holder's name before the transfer.
+ * Where money is paid to: a bank account whose holder is the payee, or the payee's own CPF/CNPJ Pix
+ * key. A cancellation's refund goes to the insured (issue 14, cancelamento/resumo/cadastro-conta); a
+ * partner's commissions to the company (issue 17, financeiro/conta). zod/mini, so the form and the
+ * endpoint check the same.
+ *
+ * Money leaves only to the payee's document (decision 056): a CPF/CNPJ key is registered in the DICT
+ * to that document, and a transfer to an account names its holder's document, which the receiving bank
+ * checks. An e-mail, phone or random key says nothing of whose it is — whoever types it could be
+ * sending the insured's refund to themselves (issue 27) — so it is refused, with a message saying why.
  */
 
 /** Whose the account must be, as the messages name them: 'do segurado', 'da empresa'. */
@@ -23,8 +27,9 @@ const messagesFor = (owner: AccountOwner) =>
     holder: 'Informe o CPF ou CNPJ do titular.',
     notOwner: `A conta deve ser ${owner}: o CPF/CNPJ do titular é diferente ${owner}.`,
     pixKey: 'Informe a chave Pix.',
-    pixInvalid: 'Chave Pix inválida: use CPF, CNPJ, e-mail, celular com DDD ou a chave aleatória.',
+    pixInvalid: `Chave Pix inválida: informe o CPF ou o CNPJ ${owner}.`,
     pixNotOwner: `A chave Pix de CPF/CNPJ deve ser ${owner}.`,
+    pixNotDocument: `Use a chave Pix de CPF/CNPJ ${owner} ou uma conta de que seja titular: chaves de e-mail, celular e aleatórias não mostram de quem são.`,
   }) as const;
 
 export const ACCOUNT_TYPES = [
@@ -99,7 +104,11 @@ export function payeeAccountSchema(ownerDocument: string, owner: AccountOwner) {
           ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixInvalid });
           return z.NEVER;
         }
-        if ((parsed.type === 'CPF' || parsed.type === 'CNPJ') && parsed.key !== holder) {
+        if (parsed.type !== 'CPF' && parsed.type !== 'CNPJ') {
+          ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixNotDocument });
+          return z.NEVER;
+        }
+        if (parsed.key !== holder) {
           ctx.issues.push({ code: 'custom', input: value, message: MESSAGES.pixNotOwner });
           return z.NEVER;
         }

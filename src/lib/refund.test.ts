@@ -33,6 +33,7 @@ const PAID_UP: RefundInput = {
   inicioVigencia: '2026-01-01',
   fimVigencia: '2027-01-01',
   contratadaEm: '2026-01-01',
+  solicitadaEm: '2026-07-01',
   efetivaEm: '2026-07-01',
   premio: { net: 120_000, policyCost: 0, iof: 8_856, total: 128_856 },
   pago: 128_856,
@@ -60,7 +61,7 @@ describe('the refund of a cancellation', () => {
     ['half paid, short term after 181 days: kept more than paid', 'SEGURADO', '2026-07-01', '2026-01-01', 64_428, 84_240, 0, 0, 0, 0],
     ['a quarter paid, pro rata after 30 days', 'SEGURADORA', '2026-01-31', '2026-01-01', 32_214, 9_864, 20_136, 1_486, 21_622, 4_027],
   ] as const)('%s', (_, requester, efetivaEm, contratadaEm, pago, netKept, netRefund, iofRefund, total, clawback) => {
-    const refund = computeRefund({ ...PAID_UP, requester, efetivaEm, contratadaEm, pago });
+    const refund = computeRefund({ ...PAID_UP, requester, efetivaEm, solicitadaEm: efetivaEm, contratadaEm, pago });
     expect(refund).toMatchObject({ netKept, netRefund, iofRefund, total, clawback });
     expect(refund.total).toBe(refund.netRefund + refund.iofRefund + refund.policyCostRefund);
   });
@@ -82,12 +83,29 @@ describe('the refund of a cancellation', () => {
 
   it('returns the policy cost only on withdrawal', () => {
     const withCost = { ...PAID_UP, premio: { net: 120_000, policyCost: 5_000, iof: 9_225, total: 134_225 }, pago: 134_225 };
-    expect(computeRefund({ ...withCost, efetivaEm: '2026-01-08' })).toMatchObject({
+    expect(computeRefund({ ...withCost, solicitadaEm: '2026-01-08', efetivaEm: '2026-01-08' })).toMatchObject({
       rule: 'ARREPENDIMENTO',
       policyCostRefund: 5_000,
       total: 134_225,
     });
-    expect(computeRefund({ ...withCost, efetivaEm: '2026-01-09' })).toMatchObject({ rule: 'PRAZO_CURTO', policyCostRefund: 0 });
+    expect(computeRefund({ ...withCost, solicitadaEm: '2026-01-09', efetivaEm: '2026-01-09' })).toMatchObject({
+      rule: 'PRAZO_CURTO',
+      policyCostRefund: 0,
+    });
+  });
+
+  // Issue 27: a Vida policy contracted on 13/10, cancelled on 27/11 "from 13/10" was refunded in full.
+  it('counts the 7 days of withdrawal to the day of the request, not to the effective day', () => {
+    const late = { ...PAID_UP, contratadaEm: '2026-01-01', solicitadaEm: '2026-02-15' };
+    expect(computeRefund({ ...late, efetivaEm: '2026-01-01' })).toMatchObject({ rule: 'PRAZO_CURTO' });
+    expect(computeRefund({ ...late, efetivaEm: '2026-01-01' }).lines[1]!.how).not.toContain('nada é retido');
+    // Asked within the 7 days: a withdrawal, whatever day of the term it takes effect from, up to the request's.
+    expect(computeRefund({ ...late, solicitadaEm: '2026-01-05', efetivaEm: '2026-01-01' })).toMatchObject({ rule: 'ARREPENDIMENTO' });
+    expect(computeRefund({ ...late, solicitadaEm: '2026-01-05', efetivaEm: '2026-01-05' }).lines[1]!.how).toBe(
+      'Pedido 4 dia(s) após a contratação: nada é retido.',
+    );
+    // Asked within the 7 days for a day ahead: the contract is cancelled then, by the short-term table.
+    expect(computeRefund({ ...late, solicitadaEm: '2026-01-05', efetivaEm: '2026-03-01' })).toMatchObject({ rule: 'PRAZO_CURTO' });
   });
 
   it('an effective day at the term’s end keeps everything; before its start, nothing is used', () => {

@@ -1,4 +1,4 @@
-import { daysBetween } from './calendar';
+import { daysBetween, latestDay } from './calendar';
 import type { Cents } from './products/types';
 import { formatBRL } from './products/money';
 
@@ -7,8 +7,10 @@ import { formatBRL } from './products/money';
  * rounding and the choice of interpolation are sample data for the portal, not the insurer's
  * conditions (docs/decisions/037-refund-rules.md). Money in integer cents throughout.
  *
- * - Within 7 days of contracting, at the insured's request (CDC art. 49): everything paid comes back,
- *   the policy cost and the IOF included, and the whole commission is clawed back.
+ * - Asked by the insured within 7 days of contracting (CDC art. 49), to take effect at once: everything
+ *   paid comes back, the policy cost and the IOF included, and the whole commission is clawed back.
+ *   The 7 days count to the day the request is made, never to the effective day chosen (a day in the
+ *   past must not turn a cancellation 45 days late into a withdrawal — issue 27).
  * - Otherwise the insurer keeps the premium earned for the days the cover ran: by the short-term
  *   table when the insured asks, pro rata by day when the insurer cancels. The rest of the net
  *   premium paid comes back with the IOF in the same proportion; the policy cost does not.
@@ -75,7 +77,9 @@ export interface RefundInput {
   fimVigencia: string;
   /** The day the contract was made (the proposal's day): the 7 days of withdrawal run from it. */
   contratadaEm: string;
-  /** The day the cancellation takes effect, within the term. */
+  /** The day the cancellation is asked for: the 7 days of withdrawal run to it. */
+  solicitadaEm: string;
+  /** The day the cancellation takes effect, within the term: the days of cover run to it. */
   efetivaEm: string;
   /** The premium of what is cancelled (the whole policy, or the coverages dropped). */
   premio: { net: Cents; policyCost: Cents; iof: Cents; total: Cents };
@@ -119,11 +123,29 @@ export const RULE_LABELS: Record<RefundRule, string> = {
 
 const percentText = (value: number) => `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 }).format(value)} %`;
 
+/**
+ * A cancellation takes effect ahead when its day comes after the request's (or after the term's first
+ * day, for a term not begun yet): it is then scheduled, not carried out at once.
+ */
+export const takesEffectAhead = (efetivaEm: string, solicitadaEm: string, inicioVigencia: string): boolean =>
+  efetivaEm > latestDay(inicioVigencia, solicitadaEm);
+
+/**
+ * CDC art. 49: the insured withdraws when they ask within 7 days of contracting for a cancellation
+ * that takes effect at once (a day chosen ahead is a cancellation of the contract, not a withdrawal).
+ */
+export const isWithdrawal = (
+  input: Pick<RefundInput, 'requester' | 'contratadaEm' | 'solicitadaEm' | 'efetivaEm' | 'inicioVigencia'>,
+): boolean =>
+  input.requester === 'SEGURADO' &&
+  daysBetween(input.contratadaEm, input.solicitadaEm) <= WITHDRAWAL_DAYS &&
+  !takesEffectAhead(input.efetivaEm, input.solicitadaEm, input.inicioVigencia);
+
 /** The refund of a cancellation, every figure with how it was reached. */
 export function computeRefund(input: RefundInput): Refund {
   const termDays = daysBetween(input.inicioVigencia, input.fimVigencia);
   const daysUsed = Math.min(termDays, Math.max(0, daysBetween(input.inicioVigencia, input.efetivaEm)));
-  const withdrawal = input.requester === 'SEGURADO' && daysBetween(input.contratadaEm, input.efetivaEm) <= WITHDRAWAL_DAYS;
+  const withdrawal = isWithdrawal(input);
   const rule: RefundRule = withdrawal ? 'ARREPENDIMENTO' : input.requester === 'SEGURADO' ? 'PRAZO_CURTO' : 'PRO_RATA';
   const { premio } = input;
   const paidShare = premio.total === 0 ? 0 : Math.min(1, input.pago / premio.total);
@@ -142,7 +164,7 @@ export function computeRefund(input: RefundInput): Refund {
   const clawback = Math.round((netRefund * input.commissionPercent) / 100);
 
   const keptHow: Record<RefundRule, string> = {
-    ARREPENDIMENTO: `Cancelada ${daysBetween(input.contratadaEm, input.efetivaEm)} dia(s) após a contratação: nada é retido.`,
+    ARREPENDIMENTO: `Pedido ${daysBetween(input.contratadaEm, input.solicitadaEm)} dia(s) após a contratação: nada é retido.`,
     PRAZO_CURTO: `${daysUsed} de ${termDays} dias de cobertura: a tabela de prazo curto retém ${percentText(percentKept)} de ${formatBRL(premio.net)}.`,
     PRO_RATA: `${daysUsed} de ${termDays} dias de cobertura: ${percentText(percentKept)} de ${formatBRL(premio.net)}, proporcional aos dias.`,
   };

@@ -66,8 +66,19 @@ export function viewerOf(session: PortalSession, generation: 'v1' | 'v2'): Sessi
 export const displayName = (viewer: SessionViewer) => (viewer.generation === 'v1' ? viewer.user.nome : viewer.user.nmUsuario);
 
 /**
+ * The insurer's own staff, as one generation's viewer: the v2 ADMIN profile and the legacy
+ * administrators' group. They alone may do what a partner may not — read the demo mailbox, date a
+ * cancellation back (decisions 028 and 055).
+ */
+export const isInsurerStaff = (viewer: SessionViewer): boolean =>
+  viewer.generation === 'v1' ? viewer.user.profile.includes(V1_ADMIN_GROUP) : viewer.user.profile === 'ADMIN';
+
+/**
  * The provider's administrators, of either generation: the only readers of the demo mailbox, which
  * holds reset links and validation codes (docs/decisions/028-mailbox-and-secrets.md).
  */
 export const isProviderAdmin = (session: PortalSession): boolean =>
-  Boolean(session.v1?.profile.includes(V1_ADMIN_GROUP) || session.v2?.profile === 'ADMIN');
+  (['v1', 'v2'] as const).some((generation) => {
+    const viewer = viewerOf(session, generation);
+    return viewer !== undefined && isInsurerStaff(viewer);
+  });

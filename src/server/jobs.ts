@@ -7,6 +7,7 @@ import { processImports } from './services/user-import';
 import { filesDir } from './files';
 import { config } from './config';
 import { purgeAccessLog } from './services/access-log';
+import { applyScheduledCancellations } from './services/cancellation';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -22,6 +23,8 @@ export interface Job {
 export const JOBS: Job[] = [
   // Proposals whose 25 days ran out are accepted by silence (Lei 15.040/2024): within a minute.
   { name: 'aceite por decurso de prazo', everyMs: 60_000, run: (db) => acceptBySilence(db, now()) },
+  // Cancellations scheduled for a day ahead (decision 055) are carried out on their day: within a minute.
+  { name: 'cancelamentos agendados', everyMs: 60_000, run: (db) => applyScheduledCancellations(db, now()) },
   // E-mails written inside a transaction (a policy's notices) are sent once it has committed.
   { name: 'entrega de e-mails', everyMs: 15_000, run: deliverQueued },
   // Sales reports asked for on the pages (decision 042): a waiting one starts within two seconds.

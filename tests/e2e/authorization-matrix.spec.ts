@@ -446,6 +446,8 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
           `POST /api/${base}/v1/apolices/:idContratacao/cancelamento`,
           { path: at(''), body: { chave: '00000000-0000-4000-8000-000000000000' }, expect },
         ],
+        // Undoing a scheduled cancellation (issue 27, decision 055).
+        [`DELETE /api/${base}/v1/apolices/:idContratacao/cancelamento/agendado`, { path: at('/agendado'), expect }],
       ];
     }),
   ),

@@ -115,7 +115,9 @@ test('v2: a cancellation’s clawback on the statement; a closed month’s nota 
   await partner.getByRole('link', { name: 'Informar a conta da restituição' }).click();
   await waitForIslands(partner);
   await partner.getByRole('radio', { name: 'Pix', exact: true }).check();
-  await partner.getByLabel('Chave Pix').fill('eduardo.reis@exemplo.com.br');
+  // The refund goes to the insured's own CPF key (decision 056), which the step shows.
+  const expected = (await partner.getByText(/^Titular esperado:/).textContent()) ?? '';
+  await partner.getByLabel('Chave Pix').fill(/\d{3}\.\d{3}\.\d{3}-\d{2}/.exec(expected)![0]);
   await partner.getByRole('button', { name: 'Confirmar cancelamento' }).click();
   await partner.getByRole('button', { name: 'Sim, cancelar' }).click();
   await expect(partner).toHaveURL(/\/cancelamento\/sucesso\?/);

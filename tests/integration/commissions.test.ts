@@ -8,14 +8,13 @@ import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { sellResidential, viewerByEmail } from '../fixtures/selling';
+import { cancelWholePolicy, sellResidential, viewerByEmail } from '../fixtures/selling';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
 import { nfseAbrasfXml } from '../fixtures/nota-fiscal';
 import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
 import { currentCharge, payCharge } from '../../src/server/services/charges';
-import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/cancellation';
-import { incomeScopeFor, scopeFor } from '../../src/server/services/scope';
+import { incomeScopeFor } from '../../src/server/services/scope';
 import { beneficiaryMonths, companyInScope, statementOf, type Beneficiary } from '../../src/server/services/commissions';
 import { incomeYearsOf } from '../../src/server/services/income';
 import { incomePdfOutcome } from '../../src/server/pdf/income-pdf-route';
@@ -58,29 +57,7 @@ async function pay(nrApolice: string, numero: number, when: Date) {
   await payCharge(db, { code: charge.linhaDigitavel, externalId: `c-${nrApolice}-${numero}`, origem: 'BANCO_DEMO' }, when);
 }
 
-async function cancel(email: string, nrApolice: string, when: Date) {
-  const viewer = await viewerByEmail(db, email);
-  const scope = await scopeFor(db, viewer, 'APOLICES');
-  const { id_contratacao: idContratacao } = await db
-    .selectFrom('policies')
-    .select('id_contratacao')
-    .where('nr_apolice', '=', nrApolice)
-    .executeTakeFirstOrThrow();
-  const day = when.toISOString().slice(0, 10);
-  const context = () => cancellationContext(db, scope, 'v2', idContratacao, viewer.user.idUsuario, day);
-  await saveReason(db, await context(), viewer.user.idUsuario, { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: day }, when);
-  await saveCoverages(db, await context(), viewer.user.idUsuario, { escopo: 'TOTAL' }, when);
-  const { draft } = await context();
-  await confirmCancellation(
-    db,
-    scope,
-    'v2',
-    idContratacao,
-    viewer.user.idUsuario,
-    { chave: draft!.chave, conta: { tipo: 'PIX', chave: 'marina.alves@exemplo.com.br' } },
-    when,
-  );
-}
+const cancel = (email: string, nrApolice: string, when: Date) => cancelWholePolicy(db, email, nrApolice, when);
 
 let policyA: string;
 let policyB: string;

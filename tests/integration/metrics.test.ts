@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { sellResidential, viewerByEmail } from '../fixtures/selling';
+import { cancelWholePolicy, sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
 import { currentCharge, payCharge } from '../../src/server/services/charges';
 import { createQuote } from '../../src/server/services/quotes';
 import { sellableOffers } from '../../src/server/services/offers';
 import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
 import { sellerFromV2 } from '../../src/server/services/sellers';
-import { salesDataScopeFor, scopeFor } from '../../src/server/services/scope';
-import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/cancellation';
+import { salesDataScopeFor } from '../../src/server/services/scope';
 import { metricsOptions, resolveFilters, salesAttainment, salesEvolution, saveTarget } from '../../src/server/services/metrics';
 import { METRICS_MESSAGES } from '../../src/lib/metrics';
 
@@ -114,28 +113,7 @@ describe('evolução de vendas', () => {
   });
 
   it('keeps a policy cancelled later in the month it was sold, and counts it apart', async () => {
-    const viewer = await viewerByEmail(db, JULIANA);
-    const scope = await scopeFor(db, viewer, 'APOLICES');
-    const { id_contratacao: idContratacao } = await db
-      .selectFrom('policies')
-      .select('id_contratacao')
-      .where('nr_apolice', '=', sold.juliana!)
-      .executeTakeFirstOrThrow();
-    const day = '2026-05-20';
-    const at = new Date(`${day}T15:00:00Z`);
-    const context = () => cancellationContext(db, scope, 'v2', idContratacao, viewer.user.idUsuario, day);
-    await saveReason(db, await context(), viewer.user.idUsuario, { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: day }, at);
-    await saveCoverages(db, await context(), viewer.user.idUsuario, { escopo: 'TOTAL' }, at);
-    const { draft } = await context();
-    await confirmCancellation(
-      db,
-      scope,
-      'v2',
-      idContratacao,
-      viewer.user.idUsuario,
-      { chave: draft!.chave, conta: { tipo: 'PIX', chave: 'marina.alves@exemplo.com.br' } },
-      at,
-    );
+    await cancelWholePolicy(db, JULIANA, sold.juliana!, new Date('2026-05-20T15:00:00Z'));
 
     const april = (await evolutionOf(ADMIN)).months.find((m) => m.month === '2026-04')!;
     expect(april).toMatchObject({ policies: 3, cancelled: 1 });

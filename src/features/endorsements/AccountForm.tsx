@@ -9,6 +9,7 @@ import { BANKS } from '../../lib/contracting';
 import { cancellationPath } from '../../lib/cancellation';
 import { ACCOUNT_TYPES, refundAccountSchema } from '../../lib/refund-account';
 import { formatBRL } from '../../lib/products/money';
+import { formatIsoDate } from '../../lib/format';
 import { checked, sendStep, useStepForm } from './step-form';
 import { FormAlert } from '../../components/ui/FormAlert';
 
@@ -18,8 +19,10 @@ interface Props {
   idContratacao: number;
   /** The draft's key: the confirmation names it, so sending it twice cancels once. */
   chave: string;
-  /** What comes back to the insured; zero asks for no account. */
+  /** What comes back to the insured; zero asks for no account — unless scheduled. */
   refund: number;
+  /** The day a cancellation ahead is scheduled for: the refund is known only then, so an account is always asked. */
+  scheduledFor?: string;
   insuredName: string;
   /** The insured's whole CPF/CNPJ, as digits: an account or key of someone else is refused here too. */
   insuredDocument: string;
@@ -33,11 +36,22 @@ const KINDS = [
 ];
 
 /**
- * The last step: where the refund goes — an account of the insured's or a Pix key — and the
- * confirmation, asked once more in a dialog. The button stays busy until the answer, and the server
- * confirms a draft once, so a double click or a second tab never cancels twice.
+ * The last step: where the refund goes — an account of the insured's or their CPF/CNPJ Pix key — and
+ * the confirmation, asked once more in a dialog. The button stays busy until the answer, and the
+ * server confirms a draft once, so a double click or a second tab never cancels twice.
  */
-export default function AccountForm({ apis, generation, idContratacao, chave, refund, insuredName, insuredDocument, consequence }: Props) {
+export default function AccountForm({
+  apis,
+  generation,
+  idContratacao,
+  chave,
+  refund,
+  scheduledFor,
+  insuredName,
+  insuredDocument,
+  consequence,
+}: Props) {
+  const asksAccount = refund > 0 || scheduledFor !== undefined;
   const [tipo, setTipo] = useState<'CONTA' | 'PIX'>('PIX');
   const [values, setValues] = useState({ banco: '', agencia: '', conta: '', tipoConta: 'corrente', titular: '', chave: '' });
   const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
@@ -51,7 +65,7 @@ export default function AccountForm({ apis, generation, idContratacao, chave, re
   function review(event: FormEvent) {
     event.preventDefault();
     setFailure(undefined);
-    if (refund > 0) {
+    if (asksAccount) {
       const answer = checked(refundAccountSchema(insuredDocument), account());
       setErrors(answer.ok ? {} : answer.errors);
       if (!answer.ok) return;
@@ -62,9 +76,17 @@ export default function AccountForm({ apis, generation, idContratacao, chave, re
   async function confirm() {
     setAsking(false);
     await send(
-      () => sendStep<{ nrEndosso: string }>(apis, generation, idContratacao, '', refund > 0 ? { chave, conta: account() } : { chave }),
+      () =>
+        sendStep<{ nrEndosso: string | null }>(apis, generation, idContratacao, '', asksAccount ? { chave, conta: account() } : { chave }),
+      // A schedule has no endorsement yet: its page shows the one the policy has.
       ({ nrEndosso }) =>
-        window.location.assign(cancellationPath(generation, 'sucesso', { contratacao: idContratacao, endosso: nrEndosso })),
+        window.location.assign(
+          cancellationPath(
+            generation,
+            'sucesso',
+            nrEndosso ? { contratacao: idContratacao, endosso: nrEndosso } : { contratacao: idContratacao },
+          ),
+        ),
       // The account's fields are named in the form as they are inside `conta` on the server.
       (key) => key.replace(/^conta\./, ''),
     );
@@ -73,11 +95,19 @@ export default function AccountForm({ apis, generation, idContratacao, chave, re
   return (
     <form onSubmit={review} noValidate aria-label="Conta para a restituição" className="step-form">
       <FormAlert message={failure} />
-      {refund > 0 ? (
+      {asksAccount ? (
         <>
-          <p>
-            A restituição de <strong>{formatBRL(refund)}</strong> é paga a {insuredName}, em conta ou chave Pix do próprio segurado.
-          </p>
+          {scheduledFor ? (
+            <p>
+              O cancelamento fica agendado para <strong>{formatIsoDate(scheduledFor)}</strong>. A restituição, se houver, é calculada nesse
+              dia pelo que estiver pago (hoje seria de <strong>{formatBRL(refund)}</strong>) e paga a {insuredName}, em conta ou chave Pix
+              do próprio segurado.
+            </p>
+          ) : (
+            <p>
+              A restituição de <strong>{formatBRL(refund)}</strong> é paga a {insuredName}, em conta ou chave Pix do próprio segurado.
+            </p>
+          )}
           <RadioGroup
             label="Receber por"
             name="tipo"
@@ -89,7 +119,7 @@ export default function AccountForm({ apis, generation, idContratacao, chave, re
           {tipo === 'PIX' ? (
             <Field
               label="Chave Pix"
-              hint="CPF ou CNPJ do segurado, e-mail, celular com DDD ou chave aleatória."
+              hint="A chave de CPF ou CNPJ do segurado: chaves de e-mail, celular e aleatórias não mostram de quem são."
               value={values.chave}
               maxLength={77}
               autoComplete="off"
@@ -145,13 +175,13 @@ export default function AccountForm({ apis, generation, idContratacao, chave, re
         <p>Não há valor a restituir: nada do prêmio pago fica a devolver. Nenhuma conta é necessária.</p>
       )}
       <Button type="submit" loading={busy} disabled={busy}>
-        Confirmar cancelamento
+        {scheduledFor ? 'Agendar cancelamento' : 'Confirmar cancelamento'}
       </Button>
       <ConfirmDialog
         open={asking}
-        title="Confirmar o cancelamento?"
-        text={`${consequence} Esta ação não pode ser desfeita.`}
-        confirmLabel="Sim, cancelar"
+        title={scheduledFor ? 'Agendar o cancelamento?' : 'Confirmar o cancelamento?'}
+        text={`${consequence} ${scheduledFor ? 'Até esse dia o agendamento pode ser desfeito.' : 'Esta ação não pode ser desfeita.'}`}
+        confirmLabel={scheduledFor ? 'Sim, agendar' : 'Sim, cancelar'}
         cancelLabel="Voltar"
         onConfirm={confirm}
         onCancel={() => setAsking(false)}

@@ -1,13 +1,27 @@
 import { database } from '../../server/database';
 import { brasiliaDay } from '../../lib/format';
-import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
+import { isInsurerStaff, viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
 import type { DB } from '../../server/db';
 import { recordDataAccess } from '../../server/services/access-log';
-import { CANCELLATION_STEPS, cancellationPath, type CancellationPreview, type CancellationStep } from '../../lib/cancellation';
-import { contractIdOf, ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
+import {
+  CANCELLATION_STEPS,
+  cancellationPath,
+  effectiveDayWindow,
+  type CancellationPreview,
+  type CancellationStep,
+  type EffectiveDayRules,
+} from '../../lib/cancellation';
+import { contractIdOf } from '../../lib/endorsement-home';
 import { now } from '../../server/clock';
 import { ApiError } from '../../server/api/errors';
-import { cancellationContext, pendingStep, previewOf, type CancellationContext } from '../../server/services/cancellation';
+import {
+  cancellationBlocked,
+  cancellationContext,
+  effectiveDayRules,
+  pendingStep,
+  previewOf,
+  type CancellationContext,
+} from '../../server/services/cancellation';
 import { endorsementInScope, type ScopedEndorsement } from '../../server/services/endorsements';
 import { scopeFor } from '../../server/services/scope';
 
@@ -25,11 +39,14 @@ export type CancellationRouting =
       kind: 'step';
       step: Exclude<CancellationStep, 'sucesso'>;
       context: CancellationContext;
-      today: string;
+      /** The effective day's rules for this viewer, and the days they leave (decision 055). */
+      rules: EffectiveDayRules;
+      window: { min: string; max: string };
       /** The resumo, once the draft has both answers. */
       preview: CancellationPreview | undefined;
     }
-  | { kind: 'done'; context: CancellationContext; endorsement: ScopedEndorsement };
+  | { kind: 'done'; context: CancellationContext; endorsement: ScopedEndorsement }
+  | { kind: 'scheduled'; context: CancellationContext; scheduled: NonNullable<CancellationContext['scheduled']> };
 
 const STEP_BY_PATH = new Map<string, CancellationStep>(CANCELLATION_STEPS.map((s) => [s.path, s.id]));
 const ORDER = CANCELLATION_STEPS.map((s) => s.id);
@@ -49,8 +66,8 @@ export async function routeCancellation(
   // The middleware's guard let only a signed-in viewer of this generation reach the page.
   const viewer = viewerOf(session, generation)!;
   const routing = await routed(db, viewer, passo, query);
-  if (routing.kind === 'blocked' || routing.kind === 'step' || routing.kind === 'done') {
-    const step = routing.kind === 'done' ? 'sucesso' : routing.step;
+  if (routing.kind !== 'not-found' && routing.kind !== 'redirect') {
+    const step = routing.kind === 'done' || routing.kind === 'scheduled' ? 'sucesso' : routing.step;
     const label = CANCELLATION_STEPS.find((s) => s.id === step)!.label;
     await recordDataAccess(db, viewer, ip, 'apolice.cancelamento', routing.context.policy.nrApolice, `etapa ${label}`);
   }
@@ -64,26 +81,31 @@ async function routed(db: DB, viewer: SessionViewer, passo: string, query: URLSe
   if (!step || idContratacao === undefined) return { kind: 'not-found' };
   const scope = await scopeFor(db, viewer, 'APOLICES');
   const today = brasiliaDay(now());
+  const actor = { userId: viewer.user.idUsuario, insurerStaff: isInsurerStaff(viewer) };
   let context: CancellationContext;
   try {
-    context = await cancellationContext(db, scope, generation, idContratacao, viewer.user.idUsuario, today);
+    context = await cancellationContext(db, scope, generation, idContratacao, actor, today);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return { kind: 'not-found' };
     throw error;
   }
 
   if (step === 'sucesso') {
+    // A schedule's page (no endorsement yet) shows the one the policy has, while it has one.
+    if (!query.has('endosso'))
+      return context.scheduled ? { kind: 'scheduled', context, scheduled: context.scheduled } : { kind: 'not-found' };
     const endorsement = await endorsementInScope(db, scope, generation, query.get('endosso') ?? '');
     if (!endorsement || endorsement.id_contratacao !== idContratacao || endorsement.tipo === 'CONTATO') return { kind: 'not-found' };
     return { kind: 'done', context, endorsement };
   }
-  const reason = ENDORSEMENT_CLOSED[context.policy.status];
+  const reason = cancellationBlocked(context);
   if (reason) return { kind: 'blocked', context, reason, step };
   // A step ahead of the draft goes back to the first one it lacks.
   const pending = pendingStep(context.draft?.dados);
   if (ORDER.indexOf(step) > ORDER.indexOf(pending))
     return { kind: 'redirect', to: cancellationPath(generation, pending, { contratacao: idContratacao }) };
-  return { kind: 'step', step, context, today, preview: previewOf(context) };
+  const rules = effectiveDayRules(context);
+  return { kind: 'step', step, context, rules, window: effectiveDayWindow(rules), preview: previewOf(context) };
 }
 
 /** The stepper's steps: those before the current one link back. */

@@ -6,6 +6,7 @@ import { contractIdOf, ENDORSEMENT_CLOSED, offeredEndorsements } from '../../lib
 import { findPolicyByContract } from '../../server/services/policies';
 import { endorsementHistory } from '../../server/services/endorsements';
 import { scopeFor } from '../../server/services/scope';
+import { scheduledCancellationOf } from '../../server/services/cancellation';
 import { recordDataAccess } from '../../server/services/access-log';
 
 /**
@@ -32,10 +33,12 @@ export async function endorsementHomePage(generation: Generation, session: Porta
   if (!found) return undefined;
   const { db, policy } = found;
   await recordDataAccess(db, found.viewer, ip, 'apolice.endossos', policy.nrApolice);
+  const [history, scheduled] = await Promise.all([endorsementHistory(db, policy.id), scheduledCancellationOf(db, policy.id)]);
   return {
     policy,
-    history: await endorsementHistory(db, policy.id),
-    offered: offeredEndorsements(policy.status),
+    history,
+    scheduled,
+    offered: offeredEndorsements(policy.status, scheduled !== undefined),
     closed: ENDORSEMENT_CLOSED[policy.status],
   };
 }

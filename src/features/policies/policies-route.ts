@@ -10,6 +10,7 @@ import { qrSvg } from '../../server/qr';
 import { isPayableOn, secondCopyWindow } from '../../lib/charges';
 import { scopeFor } from '../../server/services/scope';
 import { endorsementHistory } from '../../server/services/endorsements';
+import { scheduledCancellationOf } from '../../server/services/cancellation';
 import { recordDataAccess } from '../../server/services/access-log';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
@@ -56,5 +57,6 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
   const mayCharge = open !== undefined && Object.keys(open).length > 0;
   // The refunds a cancellation left, owed or paid: the endorsements carry them.
   const refunds = (await endorsementHistory(db, policy.id)).filter((e) => e.restituicao !== null);
-  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds };
+  const scheduledCancellation = await scheduledCancellationOf(db, policy.id);
+  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds, scheduledCancellation };
 }

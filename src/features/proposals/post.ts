@@ -8,7 +8,7 @@ export async function post<T = unknown>(
   base: 'bff' | 'plataforma',
   path: string,
   body: Record<string, unknown>,
-  method: 'POST' | 'PUT' = 'POST',
+  method: 'POST' | 'PUT' | 'DELETE' = 'POST',
 ): Promise<PostResult<T>> {
   try {
     return { ok: true, data: payloadOf(await createClient(apis, base)<{ resultado?: T; dado?: T }>(path, { method, body })) };

@@ -463,6 +463,23 @@ export interface EndorsementDraftsTable {
   updated_at: Timestamp;
 }
 
+/** A cancellation asked for a day ahead, carried out on that day by a job (migration 023). */
+export interface ScheduledCancellationsTable {
+  id: Generated<number>;
+  policy_id: number;
+  user_id: number;
+  chave: string;
+  dados: Json<Record<string, unknown>>;
+  conta: Json<Record<string, unknown>> | null;
+  solicitada_em: string;
+  efetiva_em: string;
+  status: Generated<'AGENDADO' | 'EFETIVADO' | 'DESFEITO'>;
+  endorsement_id: number | null;
+  desfeito_por: number | null;
+  desfeito_em: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 /** A document of a proposal (and of its policy): the file is DATA_DIR/files/<sha256> (migration 011). */
 export interface DocumentsTable {
   id: Generated<number>;
@@ -614,6 +631,7 @@ export interface Database {
   endorsements: EndorsementsTable;
   refunds: RefundsTable;
   endorsement_drafts: EndorsementDraftsTable;
+  scheduled_cancellations: ScheduledCancellationsTable;
   documents: DocumentsTable;
   notas_fiscais: NotasFiscaisTable;
   user_admin_drafts: UserAdminDraftsTable;

@@ -235,7 +235,7 @@ async function payDue(db: DB, random: Random, nrApolice: string, now: Date) {
   }
 }
 
-/** The insured cancels (total, sold the insured good) at `at`, refunded by Pix. */
+/** The insured cancels (total, sold the insured good) at `at`, refunded to their CPF's Pix key. */
 async function cancel(db: DB, who: HistorySeller, nrApolice: string, at: Date) {
   const { userId, generation } = who.cancelAs;
   const policy = await db
@@ -245,13 +245,14 @@ async function cancel(db: DB, who: HistorySeller, nrApolice: string, at: Date) {
     .executeTakeFirstOrThrow();
   if (policy.generation !== generation) return;
   const day = brasiliaDay(at);
-  const context = () => cancellationContext(db, { kind: 'all' }, generation, policy.id_contratacao, userId, day);
-  await saveReason(db, await context(), userId, { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: day }, at);
-  await saveCoverages(db, await context(), userId, { escopo: 'TOTAL' }, at);
-  const { draft } = await context();
+  const actor = { userId, insurerStaff: false };
+  const context = () => cancellationContext(db, { kind: 'all' }, generation, policy.id_contratacao, actor, day);
+  await saveReason(db, await context(), { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: day }, at);
+  await saveCoverages(db, await context(), { escopo: 'TOTAL' }, at);
+  const { draft, insuredDocument } = await context();
   if (!draft) return;
-  const conta = { tipo: 'PIX', chave: 'reembolso.cliente@exemplo.com.br' };
-  await confirmCancellation(db, { kind: 'all' }, generation, policy.id_contratacao, userId, { chave: draft.chave, conta }, at);
+  const conta = { tipo: 'PIX', chave: insuredDocument };
+  await confirmCancellation(db, { kind: 'all' }, generation, policy.id_contratacao, actor, { chave: draft.chave, conta }, at);
 }
 
 /** The instant of the `index`-th of `count` sales of the month starting at `monthStart`, between 9h and 18h Brasília. */

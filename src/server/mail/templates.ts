@@ -101,6 +101,123 @@ export const TEMPLATES = {
       html: layout('Sua apólice foi emitida', paragraphs, { label: 'Baixar a apólice (PDF)', href: data.link }),
     };
   },
+  // Issue 27: the insured hears of every change to their policy, and of when and how a refund is paid.
+  'dados-alterados-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    quando: string;
+    alterados: string;
+    parceiro: string;
+    /** This copy goes to the address the policy had before: it is no longer the one used. */
+    enderecoAnterior: boolean;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `Os dados de contato da sua apólice de seguro ${data.produto} nº ${data.nrApolice} foram alterados em ${data.quando}, por meio de ${data.parceiro}: ${data.alterados}.`,
+      ...(data.enderecoAnterior
+        ? ['Este aviso vai também para o e-mail que a apólice tinha antes. Os próximos avisos do seguro irão para o novo e-mail.']
+        : []),
+      'Se você não pediu esta alteração, fale já com a central de atendimento da seguradora, indicada na apólice.',
+    ];
+    return {
+      subject: `Dados de contato alterados — apólice ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n`,
+      html: layout('Seus dados de contato foram alterados', paragraphs),
+    };
+  },
+  'cancelamento-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    nrEndosso: string;
+    /** What was cancelled, as a sentence's subject: 'A sua apólice…' or 'As coberturas X e Y da sua apólice…'. */
+    oQue: string;
+    plural: boolean;
+    aPartirDe: string;
+    porQue: string;
+    /** The refund, when something comes back. */
+    restituicao: { valor: string; ate: string; destino: string } | null;
+    parcelas: string;
+    parceiro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `${data.oQue} ${data.plural ? 'foram canceladas' : 'foi cancelada'} a partir de ${data.aPartirDe}, ${data.porQue}. Endosso nº ${data.nrEndosso}.`,
+      data.restituicao
+        ? `Você receberá a restituição de ${data.restituicao.valor} até ${data.restituicao.ate}, em ${data.restituicao.destino}.`
+        : 'Não há valor a restituir: o que foi pago cobre o período em que o seguro esteve em vigor.',
+      data.parcelas,
+      `Dúvidas: fale com ${data.parceiro} ou com a central de atendimento da seguradora, indicada na apólice.`,
+    ];
+    return {
+      subject: `Cancelamento da apólice ${data.nrApolice} — endosso ${data.nrEndosso}`,
+      text: `${paragraphs.join('\n\n')}\n`,
+      html: layout('Cancelamento do seu seguro', paragraphs),
+    };
+  },
+  'cancelamento-vendedor': (data: {
+    nome: string;
+    nrApolice: string;
+    segurado: string;
+    nrEndosso: string;
+    aPartirDe: string;
+    restituicao: string;
+    estorno: string;
+    link: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `A apólice nº ${data.nrApolice} de ${data.segurado} teve um cancelamento a partir de ${data.aPartirDe} (endosso nº ${data.nrEndosso}).`,
+      `Restituição ao segurado: ${data.restituicao}. Comissão a estornar: ${data.estorno}.`,
+      'O segurado foi avisado por e-mail de quando e como recebe a restituição.',
+    ];
+    return {
+      subject: `Cancelamento da apólice ${data.nrApolice} — ${data.segurado}`,
+      text: `${paragraphs.join('\n\n')}\n\nVer a apólice: ${data.link}\n`,
+      html: layout('Cancelamento de apólice', paragraphs, { label: 'Ver a apólice', href: data.link }),
+    };
+  },
+  'cancelamento-agendado-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    oQue: string;
+    plural: boolean;
+    aPartirDe: string;
+    destino: string;
+    parceiro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `${data.oQue} ${data.plural ? 'serão canceladas' : 'será cancelada'} a partir de ${data.aPartirDe}, como foi pedido. Até lá o seguro continua em vigor, e as parcelas que vencem até esse dia continuam devidas.`,
+      `Nesse dia calculamos a restituição, se houver, pelo que estiver pago, e a pagamos em até 10 dias úteis em ${data.destino}.`,
+      `Se mudar de ideia antes de ${data.aPartirDe}, fale com ${data.parceiro}: o cancelamento agendado pode ser desfeito.`,
+    ];
+    return {
+      subject: `Cancelamento agendado — apólice ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n`,
+      html: layout('Cancelamento agendado', paragraphs),
+    };
+  },
+  'cancelamento-desfeito-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    aPartirDe: string;
+    parceiro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `O cancelamento agendado para ${data.aPartirDe} da sua apólice de seguro ${data.produto} nº ${data.nrApolice} foi desfeito por meio de ${data.parceiro}. O seguro continua em vigor, com as mesmas parcelas.`,
+      'Se você não pediu isso, fale com a central de atendimento da seguradora, indicada na apólice.',
+    ];
+    return {
+      subject: `Cancelamento desfeito — apólice ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n`,
+      html: layout('Seu seguro continua em vigor', paragraphs),
+    };
+  },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -139,6 +256,70 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       parceiro: 'Parceiro Demo Ltda.',
       link: 'https://portal.exemplo/apolice-digital/exemplo',
       validadeDias: 30,
+    },
+  },
+  'dados-alterados-segurado': {
+    title: 'Dados de contato alterados (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      quando: '27/11/2026',
+      alterados: 'e-mail e telefone',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+      enderecoAnterior: true,
+    },
+  },
+  'cancelamento-segurado': {
+    title: 'Cancelamento (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      nrEndosso: '202600000012',
+      oQue: 'A sua apólice de seguro Residencial nº 011420260000123',
+      plural: false,
+      aPartirDe: '27/11/2026',
+      porQue: 'a seu pedido (Contratou outro seguro)',
+      restituicao: { valor: 'R$ 68,26', ate: '11/12/2026', destino: 'Pix (CPF) *******6391' },
+      parcelas: 'As parcelas em aberto (3ª e 4ª) foram canceladas: não serão cobradas.',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+    },
+  },
+  'cancelamento-vendedor': {
+    title: 'Cancelamento (ao vendedor)',
+    data: {
+      nome: 'Eduarda Lima',
+      nrApolice: '011420260000123',
+      segurado: 'Marina Costa Alves',
+      nrEndosso: '202600000012',
+      aPartirDe: '27/11/2026',
+      restituicao: 'R$ 68,26 até 11/12/2026',
+      estorno: 'R$ 13,65',
+      link: 'https://portal.exemplo/v2/apolices/011420260000123',
+    },
+  },
+  'cancelamento-agendado-segurado': {
+    title: 'Cancelamento agendado (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      oQue: 'As coberturas Roubo e Danos elétricos da sua apólice de seguro Residencial nº 011420260000123',
+      plural: true,
+      aPartirDe: '31/12/2026',
+      destino: 'Pix (CPF) *******6391',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+    },
+  },
+  'cancelamento-desfeito-segurado': {
+    title: 'Cancelamento agendado desfeito (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      aPartirDe: '31/12/2026',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
     },
   },
 };

@@ -8,6 +8,7 @@ import { CONTACT_MESSAGES, sameContact } from '../../lib/endorsement-contact';
 import type { InsuredContact } from '../../lib/endorsements';
 import type { Scope } from '../../lib/scope';
 import { contactOf, lockPolicyByContract } from './policies';
+import { notifyContactChanged } from './endorsement-notices';
 import { recordEndorsement } from './endorsements';
 
 /*
@@ -57,6 +58,7 @@ export async function endorseContact(
       },
       now,
     );
+    await notifyContactChanged(trx, policy.id, before, contact, now);
     return { nrEndosso, nrApolice: policy.nr_apolice };
   });
 }

@@ -5,18 +5,33 @@ import { viewerOf } from './policies';
 import type { Generation } from '../../../lib/quote-flow';
 import { brasiliaDay } from '../../../lib/format';
 import { now } from '../../clock';
-import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../services/cancellation';
+import {
+  cancellationContext,
+  confirmCancellation,
+  saveCoverages,
+  saveReason,
+  undoScheduledCancellation,
+  type CancellationActor,
+} from '../../services/cancellation';
 import { scopeFor } from '../../services/scope';
+import { isInsurerStaff } from '../../../lib/session';
 
 /**
  * The cancellation of a policy (issue 14), both generations: each step's answer is kept in the
- * user's draft (PUT), the confirmation issues the endorsement once (POST). Whoever's APOLICES scope
- * holds the policy may cancel it; any other contract is a 404 (lib/scope.ts).
+ * user's draft (PUT), the confirmation issues the endorsement once — or schedules it, for a day
+ * ahead (POST); a scheduled one may be undone before its day (DELETE). Whoever's APOLICES scope holds
+ * the policy may cancel it; any other contract is a 404 (lib/scope.ts).
  */
+async function actorOf(ctx: Context, generation: Generation) {
+  const viewer = await viewerOf(ctx, generation);
+  const actor: CancellationActor = { userId: ctx.auth.user.id, insurerStaff: isInsurerStaff(viewer) };
+  return { actor, scope: await scopeFor(ctx.db, viewer, 'APOLICES') };
+}
+
 async function contextOf(ctx: Context & { params: { idContratacao: number } }, generation: Generation) {
-  const scope = await scopeFor(ctx.db, await viewerOf(ctx, generation), 'APOLICES');
+  const { actor, scope } = await actorOf(ctx, generation);
   const instant = now();
-  const context = await cancellationContext(ctx.db, scope, generation, ctx.params.idContratacao, ctx.auth.user.id, brasiliaDay(instant));
+  const context = await cancellationContext(ctx.db, scope, generation, ctx.params.idContratacao, actor, brasiliaDay(instant));
   return { context, instant };
 }
 
@@ -31,7 +46,7 @@ export function cancellationEndpoints(generation: Generation) {
       body: z.unknown(),
       async handle(ctx) {
         const { context, instant } = await contextOf(ctx, generation);
-        await saveReason(ctx.db, context, ctx.auth.user.id, ctx.body, instant);
+        await saveReason(ctx.db, context, ctx.body, instant);
         return { ok: true };
       },
     }),
@@ -43,7 +58,7 @@ export function cancellationEndpoints(generation: Generation) {
       body: z.unknown(),
       async handle(ctx) {
         const { context, instant } = await contextOf(ctx, generation);
-        await saveCoverages(ctx.db, context, ctx.auth.user.id, ctx.body, instant);
+        await saveCoverages(ctx.db, context, ctx.body, instant);
         return { ok: true };
       },
     }),
@@ -54,8 +69,18 @@ export function cancellationEndpoints(generation: Generation) {
       params,
       body: z.object({ chave: z.uuid('Cancelamento inválido: recomece pelo motivo.'), conta: z.unknown().optional() }),
       async handle(ctx) {
-        const scope = await scopeFor(ctx.db, await viewerOf(ctx, generation), 'APOLICES');
-        return confirmCancellation(ctx.db, scope, generation, ctx.params.idContratacao, ctx.auth.user.id, ctx.body, now());
+        const { actor, scope } = await actorOf(ctx, generation);
+        return confirmCancellation(ctx.db, scope, generation, ctx.params.idContratacao, actor, ctx.body, now());
+      },
+    }),
+    endpoint({
+      method: 'DELETE',
+      path: '/v1/apolices/:idContratacao/cancelamento/agendado',
+      auth,
+      params,
+      async handle(ctx) {
+        const { actor, scope } = await actorOf(ctx, generation);
+        return undoScheduledCancellation(ctx.db, scope, generation, ctx.params.idContratacao, actor, now());
       },
     }),
   ];
