@@ -18,8 +18,7 @@ export const FULL_NAME_MAX = 120;
 export const FULL_NAME_MESSAGES = {
   words: 'Informe o nome completo (nome e sobrenome).',
   tooLong: `O nome passa de ${FULL_NAME_MAX} caracteres.`,
-  characters: (found: string) =>
-    `O nome tem caractere não aceito (${found}): use letras, números, espaços, apóstrofo, hífen e ponto.`,
+  characters: (found: string) => `O nome tem caractere não aceito (${found}): use letras, números, espaços, apóstrofo, hífen e ponto.`,
 } as const;
 
 /** Runs of white space as one space, trimmed: the name as it is kept. */

@@ -407,9 +407,7 @@ export const nameField = z.pipe(
   formText(400, FULL_NAME_MESSAGES.tooLong),
   z.pipe(
     z.transform(normalizeName),
-    z.string().check(
-      z.refine((v) => isFullName(v), { error: (issue) => fullNameProblem(String(issue.input ?? '')) ?? M.nome }),
-    ),
+    z.string().check(z.refine((v) => isFullName(v), { error: (issue) => fullNameProblem(String(issue.input ?? '')) ?? M.nome })),
   ),
 );
 export const emailField = z.pipe(

@@ -131,10 +131,14 @@ for (const generation of ['v1', 'v2'] as const) {
         : `Kátia Pereira Importação;${demo.email};${cpfFor(Number(id.replace(/\D/g, '')) * 10 + 9)};(11) 97777-0000;PARCEIRO;11222333000181;PV-0002;;COTAR_VENDER;`;
     const renamed = [header, rows[0]!.replace('Ícaro Nunes', 'Ícaro Nunes Filho'), rows[1]!, thief].join('\r\n');
     await upload(page, start, renamed);
-    await expect(problems.getByRole('row', { name: new RegExp(`^4 ${demo.email.replace(/\./g, '\\.')} cpf CPF diferente do cadastrado`) })).toBeVisible();
+    await expect(
+      problems.getByRole('row', { name: new RegExp(`^4 ${demo.email.replace(/\./g, '\\.')} cpf CPF diferente do cadastrado`) }),
+    ).toBeVisible();
     await expect(page.getByTestId('existentes')).toContainText('1 já existe com alterações');
     await expect(page.getByTestId('existentes')).toContainText('1 já existe sem alteração');
-    await expect(page.getByTestId('alteracoes').getByRole('row', { name: /^2 Ícaro Nunes.* Nome Ícaro Nunes Ícaro Nunes Filho$/ })).toBeVisible();
+    await expect(
+      page.getByTestId('alteracoes').getByRole('row', { name: /^2 Ícaro Nunes.* Nome Ícaro Nunes Ícaro Nunes Filho$/ }),
+    ).toBeVisible();
     await shoot(page, `${generation}-existing`);
     const skipped = await confirmAndRead(page);
     await expect(page.getByTestId('resultado')).toContainText('1 ignorado (já existe)');
@@ -143,7 +147,9 @@ for (const generation of ['v1', 'v2'] as const) {
     await upload(page, start, renamed);
     await confirmAndRead(page, { update: true });
     await expect(page.getByTestId('resultado')).toContainText('1 atualizados');
-    await page.goto(generation === 'v1' ? `/consulta-usuarios?email=${good[0]!.email}` : `/v2/usuario/cadastro/consulta?email=${good[0]!.email}`);
+    await page.goto(
+      generation === 'v1' ? `/consulta-usuarios?email=${good[0]!.email}` : `/v2/usuario/cadastro/consulta?email=${good[0]!.email}`,
+    );
     await expect(page.getByTestId(`usuario-${good[0]!.email}`)).toContainText('Ícaro Nunes Filho');
 
     // Past 1 MB (the pages' usual limit) a file still reaches the import, which counts its rows;

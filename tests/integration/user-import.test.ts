@@ -392,7 +392,13 @@ describe('messages that say what is wrong (issue 27)', () => {
   });
 
   it('the template as downloaded validates for every actor who may import', async () => {
-    for (const email of ['admin@legado.demo', 'gestor@legado.demo', 'parceiro.admin@parceiro.demo', 'substabelecido@parceiro.demo', 'admin@seguradora.demo']) {
+    for (const email of [
+      'admin@legado.demo',
+      'gestor@legado.demo',
+      'parceiro.admin@parceiro.demo',
+      'substabelecido@parceiro.demo',
+      'admin@seguradora.demo',
+    ]) {
       const who = await actor(email);
       const id = await uploadImport(db, who, 'modelo.csv', bytes(await importTemplate(db, who)), null);
       expect(await importProblems(db, id), email).toEqual([]);

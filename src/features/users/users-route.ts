@@ -206,7 +206,14 @@ export async function userListPage(
       }
     }
   }
-  const base = { generation, values, canChange: mayChangeUsers(actor), self, actorId: actor.userId, links: listLinks(generation, session, actor) };
+  const base = {
+    generation,
+    values,
+    canChange: mayChangeUsers(actor),
+    self,
+    actorId: actor.userId,
+    links: listLinks(generation, session, actor),
+  };
   if (!parsed.success)
     return {
       kind: 'page',

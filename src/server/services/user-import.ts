@@ -229,13 +229,24 @@ function judge(
     const changes = byEmail
       ? fieldChanges(
           'v1',
-          { nome: byEmail.nome, empresa: cnpjOf(byEmail.company_id), grupos: listText(byEmail.groups), situacao: statusLabel(formStatusOf(byEmail.status)) },
+          {
+            nome: byEmail.nome,
+            empresa: cnpjOf(byEmail.company_id),
+            grupos: listText(byEmail.groups),
+            situacao: statusLabel(formStatusOf(byEmail.status)),
+          },
           { nome: row.input.nome, empresa: cnpjOf(company?.id ?? null), grupos: listText(row.input.grupos), situacao: statusLabel(status) },
         )
       : [];
     return {
       problems: [],
-      stored: { generation: 'v1', input: { ...row.input, status }, existingId: byEmail?.id, unchanged: byEmail && changes.length === 0, changes },
+      stored: {
+        generation: 'v1',
+        input: { ...row.input, status },
+        existingId: byEmail?.id,
+        unchanged: byEmail && changes.length === 0,
+        changes,
+      },
     };
   }
   const companies = row.vinculo.empresas.map((cnpj) => facts.companies.find((c) => c.cnpj === cnpj));
@@ -309,7 +320,10 @@ function judge(
         },
       )
     : [];
-  return { problems: [], stored: { generation: 'v2', change, existingId: byEmail?.id, unchanged: byEmail && changes.length === 0, changes } };
+  return {
+    problems: [],
+    stored: { generation: 'v2', change, existingId: byEmail?.id, unchanged: byEmail && changes.length === 0, changes },
+  };
 }
 
 /** A refusal of the whole file (a field error on `arquivo`, nothing stored). */
