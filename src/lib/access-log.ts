@@ -40,6 +40,8 @@ export const ACCESS_EVENTS = {
   USUARIO_DESATIVADO: { label: 'Usuário desativado', group: 'administracao' },
   USUARIO_BLOQUEADO: { label: 'Usuário bloqueado', group: 'administracao' },
   USUARIO_REATIVADO: { label: 'Usuário reativado', group: 'administracao' },
+  // Decision 060: who confirmed an import, and whether it may update existing accounts.
+  USUARIOS_IMPORTADOS: { label: 'Importação de usuários confirmada', group: 'administracao' },
   GRUPO_ACESSO_CRIADO: { label: 'Grupo de acesso criado', group: 'administracao' },
   GRUPO_ACESSO_ALTERADO: { label: 'Grupo de acesso alterado', group: 'administracao' },
   GRUPO_PERMISSAO_CRIADO: { label: 'Grupo de permissões criado', group: 'administracao' },
@@ -79,6 +81,7 @@ export const RECORD_KINDS = {
   RELATORIO_VENDAS: 'Relatório de vendas',
   PAGAMENTOS: 'Pagamentos do período',
   EXTRATO_COMISSOES: 'Extrato de comissões',
+  IMPORTACAO_USUARIOS: 'Importação de usuários',
 } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 

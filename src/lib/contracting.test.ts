@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FULL_NAME_MESSAGES } from './full-name';
 import * as z from 'zod/mini';
 import { contractingDueDates, contractingSchema, dueDates, earliestDueDay } from './contracting';
 import { addDays, daysBetween } from './calendar';
@@ -49,6 +50,13 @@ describe('contractingSchema', () => {
     ]);
     expect(messages({ ...base, beneficiarios: [{ ...ana, nome: `Ana ${'a'.repeat(400)}`, percentual: 100 }] })).toEqual([
       'beneficiarios.0.nome: Use no máximo 120 caracteres.',
+    ]);
+    // The portal's one full-name rule (decision 060): two words of letters, no stray characters.
+    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: 'Filho 1', percentual: 100 }] })).toEqual([
+      'beneficiarios.0.nome: Informe o nome completo do beneficiário.',
+    ]);
+    expect(messages({ ...base, beneficiarios: [{ ...ana, nome: 'Ana <Souza>', percentual: 100 }] })).toEqual([
+      `beneficiarios.0.nome: ${FULL_NAME_MESSAGES.characters('< >')}`,
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { nameProblemOf } from './full-name';
 import * as z from 'zod/mini';
 import { addDays } from './calendar';
 import { digitsOnly } from './validators';
@@ -59,9 +60,14 @@ export const digitsField = (min: number, max: number, message: string) =>
   z.pipe(z.string({ error: message }), z.transform(digitsOnly)).check(z.minLength(min, message), z.maxLength(max, message));
 
 export const beneficiarySchema = z.object({
-  nome: z
-    .string({ error: MESSAGES.beneficiaryName })
-    .check(z.trim(), z.minLength(5, MESSAGES.beneficiaryName), z.maxLength(BENEFICIARY_NAME_MAX_LENGTH, MESSAGES.beneficiaryNameTooLong)),
+  nome: z.string({ error: MESSAGES.beneficiaryName }).check(
+    z.trim(),
+    z.maxLength(BENEFICIARY_NAME_MAX_LENGTH, MESSAGES.beneficiaryNameTooLong),
+    // The portal's one full-name rule (lib/full-name.ts, decision 060).
+    z.refine((v) => nameProblemOf(v, MESSAGES.beneficiaryName) === undefined, {
+      error: (issue) => nameProblemOf(String(issue.input ?? ''), MESSAGES.beneficiaryName) ?? MESSAGES.beneficiaryName,
+    }),
+  ),
   parentesco: oneOf(
     RELATIONSHIPS.map((r) => r.value),
     MESSAGES.relationship,

@@ -279,6 +279,23 @@ describe('forms', () => {
     ).toBe(true);
   });
 
+  it('takes a full name as decision 060 says, and says what is wrong with one that is not (issue 27)', () => {
+    const nameOf = (nome: string) => z.safeParse(personalDataSchema.shape.nome, nome);
+    expect(nameOf('QA V2 Vendedor')).toMatchObject({ success: true, data: 'QA V2 Vendedor' });
+    expect(nameOf('Ana B. Souza').success).toBe(true);
+    expect(nameOf('Téo; Lima').error?.issues.map((i) => i.message)).toEqual([
+      'O nome tem caractere não aceito (;): use letras, números, espaços, apóstrofo, hífen e ponto.',
+    ]);
+    expect(nameOf('Maria 2').error?.issues.map((i) => i.message)).toEqual(['Informe o nome completo (nome e sobrenome).']);
+  });
+
+  it('a legacy user has at least one access group (issue 27)', () => {
+    const form = { nome: 'Lúcia Fontes', email: 'l@x.com.br', cpf: '52998224725', empresa: '', status: 'ativo' };
+    const result = z.safeParse(legacyUserSchema, { ...form, grupos: [] });
+    expect(result.error?.issues.map((i) => [i.path[0], i.message])).toEqual([['grupos', 'Selecione ao menos um grupo de acesso.']]);
+    expect(z.safeParse(legacyUserSchema, { ...form, grupos: ['VENDEDOR'] }).success).toBe(true);
+  });
+
   it('the list query: 1-based page, blank filters, status in capitals; a bad page is an error', () => {
     expect(z.parse(userListQuery, { status: 'ativo' })).toEqual({ email: '', nome: '', empresa: '', status: 'ATIVO', pagina: 1 });
     expect(z.safeParse(userListQuery, { pagina: '0' }).success).toBe(false);

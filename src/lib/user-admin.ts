@@ -14,6 +14,7 @@ import {
   type V1Permission,
 } from './permissions';
 import { SIMULATOR_CODES } from './simulators';
+import { FULL_NAME_MESSAGES, fullNameProblem, isFullName, normalizeName } from './full-name';
 import { digitsOnly, isValidCpf, isValidEmail, normalizeEmail, parsePhone } from './validators';
 
 /*
@@ -223,18 +224,28 @@ export function maySee(actor: Actor, target: Pick<ManagedUser, 'generation' | 'c
 
 // ─── The change itself ───────────────────────────────────────────────────────────────────────────
 
+/** The legacy group names asked for that no group has, or undefined when every one exists. */
+export function unknownGroups(asked: readonly string[], groups: readonly Pick<LegacyGroup, 'nome'>[]): string | undefined {
+  const unknown = [...new Set(asked.filter((name) => !groups.some((g) => g.nome === name)))];
+  return unknown.length > 0 ? unknown.join(', ') : undefined;
+}
+
 export const USER_ADMIN_MESSAGES = {
   forbidden: 'Você não tem permissão para alterar usuários.',
   notManaged: 'Usuário não encontrado entre os que você administra.',
   profile: 'Perfil acima do seu: escolha um perfil que você possa conceder.',
   operation: 'Permissão que você não possui não pode ser concedida.',
   group: 'Grupo de acesso com permissões que você não possui.',
+  /** A group name nobody registered (a typo in a file, an old API client): said so, not as a permission problem. */
+  unknownGroup: (names: string) => `Grupo de acesso inexistente: ${names}. Confira os nomes em Grupos de acesso.`,
   company: 'Empresa fora das que você administra.',
   companyRequired: 'Selecione ao menos uma empresa.',
   companyType: 'Empresa incompatível com o perfil escolhido.',
   pointOfSale: 'Ponto de venda fora das empresas selecionadas.',
+  unknownPointOfSale: 'Ponto de venda não encontrado nas empresas informadas.',
   pointOfSaleInactive: 'Ponto de venda inativo: escolha um ponto de venda ativo.',
   permissionGroup: 'Grupo de permissões de uma empresa não selecionada.',
+  unknownPermissionGroup: 'Grupo de permissões não encontrado nas empresas informadas.',
   selfStatus: 'Você não pode desativar nem bloquear o próprio usuário.',
   lastAdmin: 'Não é possível: este é o último administrador ativo.',
   lastCompanyAdmin: 'Não é possível: este é o último administrador ativo da empresa.',
@@ -366,7 +377,7 @@ export function standingProblems(
 // ─── Forms ───────────────────────────────────────────────────────────────────────────────────────
 
 export const USER_FORM_MESSAGES = {
-  nome: 'Informe o nome completo (nome e sobrenome).',
+  nome: FULL_NAME_MESSAGES.words,
   email: 'E-mail obrigatório',
   cpf: 'CPF inválido.',
   celular: 'Celular inválido: use (DD) 9NNNN-NNNN.',
@@ -374,6 +385,7 @@ export const USER_FORM_MESSAGES = {
   status: 'Selecione a situação: ativo, inativo ou bloqueado.',
   empresa: 'Empresa inválida.',
   grupos: 'Grupo de acesso inválido.',
+  gruposObrigatorio: 'Selecione ao menos um grupo de acesso.',
   operacoes: 'Permissão inválida.',
   pontoVenda: 'Ponto de venda inválido.',
   grupoPermissao: 'Grupo de permissões inválido.',
@@ -390,12 +402,12 @@ export const formText = (max: number, message: string) =>
     z.string().check(z.maxLength(max, message)),
   );
 
-/** Letters, spaces, apostrophes, hyphens and dots; two words at least. */
+/** A person's full name by the portal's one rule (lib/full-name.ts, decision 060), saying what is wrong. */
 export const nameField = z.pipe(
-  formText(120, M.nome),
+  formText(400, FULL_NAME_MESSAGES.tooLong),
   z.pipe(
-    z.transform((v: string) => v.replace(/\s+/g, ' ').trim()),
-    z.string().check(z.refine((v) => /^[\p{L}][\p{L}'. -]*$/u.test(v) && v.split(' ').filter(Boolean).length >= 2, M.nome)),
+    z.transform(normalizeName),
+    z.string().check(z.refine((v) => isFullName(v), { error: (issue) => fullNameProblem(String(issue.input ?? '')) ?? M.nome })),
   ),
 );
 export const emailField = z.pipe(
@@ -477,7 +489,8 @@ export const legacyUserSchema = z.object({
     ),
     z.string().check(z.regex(/^$|^[0-9A-Z]{12}\d{2}$/, M.empresa)),
   ),
-  grupos: list(groupText, 20, M.grupos),
+  /** A legacy user without a group could do nothing but sign in (issue 27): one at least. */
+  grupos: z.pipe(list(groupText, 20, M.grupos), z.array(z.string()).check(z.minLength(1, M.gruposObrigatorio))),
   status: formStatusField,
 });
 export type LegacyUserInput = z.output<typeof legacyUserSchema>;

@@ -42,6 +42,10 @@ export const IMPORT_MESSAGES = {
   formula: 'Fórmula de planilha não é aceita: a célula não pode começar com =, +, - ou @.',
   duplicateInFile: 'E-mail repetido no arquivo (já aparece na linha {line}).',
   duplicateCpfInFile: 'CPF repetido no arquivo (já aparece na linha {line}).',
+  cpfOfExisting:
+    'CPF diferente do cadastrado para este e-mail: a importação não altera o CPF de quem já tem conta (confira a linha, ou altere o usuário pelo cadastro).',
+  skipped: 'Já existe: não atualizado (a importação foi confirmada só para criar usuários novos).',
+  changedSinceValidation: 'O usuário mudou depois da validação: envie o arquivo de novo para rever as alterações antes de atualizá-lo.',
 } as const;
 
 /** Strips the BOM and decodes UTF-8, or Windows-1252 when the bytes are not valid UTF-8 (Excel's "CSV" in Brazil). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isValidCpf } from './validators';
 import {
   decodeCsv,
   delimiterOf,
@@ -7,6 +8,7 @@ import {
   isFormula,
   readHeader,
   readRow,
+  templatePerson,
   templateRows,
   type ImportRow,
 } from './user-import';
@@ -28,6 +30,14 @@ describe('the file', () => {
     expect(problems).toEqual(['Faltam as colunas: email. Use o modelo desta página.', 'Colunas desconhecidas: E-mail.']);
     expect(index.get('cpf')).toBe(2);
     expect(readHeader('v1', ['nome', 'email', 'cpf', 'empresa', 'grupos', 'Situação']).problems).toEqual([]);
+  });
+
+  it('the template’s sample people have valid CPFs of their own', () => {
+    const people = Array.from({ length: 10 }, (_, n) => templatePerson(n));
+    expect(people[0]).toEqual({ cpf: '935.411.347-80', email: 'maria.silva@exemplo.com.br' });
+    expect(people.every((p) => isValidCpf(p.cpf.replace(/\D/g, '')))).toBe(true);
+    expect(new Set(people.map((p) => p.cpf)).size).toBe(10);
+    expect(new Set(people.map((p) => p.email)).size).toBe(10);
   });
 
   it('the template’s header is the columns, and its example line is a valid row', () => {
@@ -63,7 +73,7 @@ describe('a row', () => {
       },
       keepStatus: true,
     });
-    const given = readRow('v1', ['Lívia Souza', 'livia@exemplo.com', '529.982.247-25', '', '', 'Bloqueado'], index, 3);
+    const given = readRow('v1', ['Lívia Souza', 'livia@exemplo.com', '529.982.247-25', '', 'VENDEDOR', 'Bloqueado'], index, 3);
     expect(given.row).toMatchObject({ input: { status: 'bloqueado' }, keepStatus: false });
   });
 

@@ -147,25 +147,90 @@ export function duplicatesInFile(rows: readonly ImportRow[]): RowProblem[] {
   return problems;
 }
 
-/** The downloadable template: the header and one example line (UTF-8 with BOM, ';'). */
-export function templateRows(generation: ImportGeneration): string[][] {
+/**
+ * The example line's values of each generation. Sample data (ILLUSTRATIVE): the service puts in the
+ * downloader's own company, groups and a CPF and e-mail nobody holds, so the template sent back as it
+ * came validates (issue 27); these are what is left when the downloader has none to offer.
+ */
+export const TEMPLATE_SAMPLE: Record<ImportGeneration, Record<string, string>> = {
+  v1: {
+    nome: 'Maria da Silva',
+    email: 'maria.silva@exemplo.com.br',
+    cpf: '935.411.347-80',
+    empresa: '11.222.333/0001-81',
+    grupos: 'VENDEDOR',
+    situacao: 'ativo',
+  },
+  v2: {
+    nome: 'Maria da Silva',
+    email: 'maria.silva@exemplo.com.br',
+    cpf: '935.411.347-80',
+    celular: '(11) 98765-4321',
+    perfil: 'PARCEIRO',
+    empresas: '11.222.333/0001-81',
+    ponto_venda: '',
+    grupo_permissao: '',
+    operacoes: '',
+    situacao: 'ativo',
+  },
+};
+
+/** The n-th sample person of a template (n from 0): a valid CPF and an e-mail of the example domain. */
+export function templatePerson(n: number): { cpf: string; email: string } {
+  const base = String(935_411_347 + n * 7).padStart(9, '0');
+  const digit = (digits: string) => {
+    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (digits.length + 1 - i), 0);
+    return ((sum * 10) % 11) % 10;
+  };
+  const first = digit(base);
+  const cpf = `${base}${first}${digit(`${base}${first}`)}`;
+  return {
+    cpf: cpf.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4'),
+    email: n === 0 ? 'maria.silva@exemplo.com.br' : `maria.silva.${n + 1}@exemplo.com.br`,
+  };
+}
+
+/** The downloadable template: the header and one example line (UTF-8 with BOM, ';'), with `sample` over the defaults. */
+export function templateRows(generation: ImportGeneration, sample: Partial<Record<string, string>> = {}): string[][] {
   const header = IMPORT_COLUMNS[generation].map((c) => c.name);
-  const example =
-    generation === 'v1'
-      ? ['Maria da Silva', 'maria.silva@exemplo.com.br', '529.982.247-25', '11.222.333/0001-81', 'VENDEDOR', 'ativo']
-      : [
-          'Maria da Silva',
-          'maria.silva@exemplo.com.br',
-          '529.982.247-25',
-          '(11) 98765-4321',
-          'PARCEIRO',
-          '11.222.333/0001-81',
-          'PV-0001',
-          'Vendedor de loja',
-          'COTAR_VENDER',
-          'ativo',
-        ];
-  return [header, example];
+  const values = { ...TEMPLATE_SAMPLE[generation], ...sample };
+  return [header, header.map((name) => values[name] ?? '')];
+}
+
+// ─── What a row would change in an existing account ─────────────────────────────────────────────
+
+/** One field of an existing account a row would change, as the validation shows it: old → new. */
+export interface FieldChange {
+  column: string;
+  label: string;
+  before: string;
+  after: string;
+}
+
+/** The columns an import may change in an existing account, in the order shown, with their names on screen. */
+export const CHANGE_LABELS: Record<ImportGeneration, Record<string, string>> = {
+  v1: { nome: 'Nome', empresa: 'Empresa', grupos: 'Grupos de acesso', situacao: 'Situação' },
+  v2: {
+    nome: 'Nome',
+    celular: 'Celular',
+    perfil: 'Perfil',
+    empresas: 'Empresas',
+    ponto_venda: 'Ponto de venda',
+    grupo_permissao: 'Grupo de permissões',
+    operacoes: 'Permissões',
+    situacao: 'Situação',
+  },
+};
+
+/** The fields whose shown value differs between the account now and the row (the e-mail is the key; the CPF never changes). */
+export function fieldChanges(
+  generation: ImportGeneration,
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+): FieldChange[] {
+  return Object.entries(CHANGE_LABELS[generation])
+    .filter(([column]) => (before[column] ?? '') !== (after[column] ?? ''))
+    .map(([column, label]) => ({ column, label, before: before[column] || '—', after: after[column] || '—' }));
 }
 
 export const IMPORT_STATUSES = ['VALIDADO', 'NA_FILA', 'PROCESSANDO', 'CONCLUIDO', 'ERRO'] as const;
@@ -177,12 +242,14 @@ export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = {
   CONCLUIDO: 'Concluído',
   ERRO: 'Erro',
 };
-export const IMPORT_RESULTS = ['criado', 'atualizado', 'sem_alteracao', 'recusado'] as const;
+/** 'ignorado': an existing account the row would change, left as it is (the author did not ask for updates, or it changed since). */
+export const IMPORT_RESULTS = ['criado', 'atualizado', 'sem_alteracao', 'ignorado', 'recusado'] as const;
 export type ImportResult = (typeof IMPORT_RESULTS)[number];
 export const IMPORT_RESULT_LABELS: Record<ImportResult, string> = {
   criado: 'Criado',
   atualizado: 'Atualizado',
   sem_alteracao: 'Sem alteração',
+  ignorado: 'Ignorado: já existe',
   recusado: 'Recusado',
 };
 

@@ -7,22 +7,27 @@ import { cpfFor } from './selling';
  * Issue 16, the bulk user import in both generations (decision 048): the template downloaded, a
  * file with good and bad rows previewed in the browser, its problems shown by line and column,
  * confirmed, written in the background while the page shows the progress, the result downloaded
- * and read back — and the same file sent again creates nobody twice.
+ * and read back — and the same file sent again creates nobody twice. Issue 27 (decision 060): the
+ * template sent back as downloaded validates; a row for an existing account shows what would change
+ * (old → new) and updates it only when the author ticks so; another CPF for an account is refused;
+ * the users list links the import.
  */
 
 const shoot = (page: Page, name: string) => screenshotsAt(page, 'import-screens', name);
 
-async function upload(page: Page, start: string, csv: string) {
+async function upload(page: Page, start: string, csv: string | Buffer, name = 'equipe.csv') {
   await page.goto(start);
   await waitForIslands(page);
-  await page.setInputFiles('#arquivo', { name: 'equipe.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
-  await expect(page.getByTestId('previa-arquivo')).toContainText('equipe.csv');
+  const buffer = typeof csv === 'string' ? Buffer.from(`\uFEFF${csv}`, 'utf8') : csv;
+  await page.setInputFiles('#arquivo', { name, mimeType: 'text/csv', buffer });
+  await expect(page.getByTestId('previa-arquivo')).toContainText(name);
   await page.getByRole('button', { name: 'Enviar e validar' }).click();
 }
 
-/** Confirms, waits for the page (which reloads itself) to show the result, and reads the result file back. */
-async function confirmAndRead(page: Page, valid: number) {
-  await page.getByRole('button', { name: `Confirmar importação de ${valid === 1 ? '1 usuário' : `${valid} usuários`}` }).click();
+/** Confirms (updating the existing accounts shown only when asked), waits for the page (which reloads itself) to show the result, and reads the result file back. */
+async function confirmAndRead(page: Page, { update = false } = {}) {
+  if (update) await page.getByRole('checkbox', { name: /^Atualizar também os usuários existentes/ }).check();
+  await page.getByRole('button', { name: 'Confirmar importação' }).click();
   await expect(page.getByTestId('importacao')).toHaveAttribute('data-status', 'CONCLUIDO', { timeout: 30_000 });
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -37,13 +42,23 @@ for (const generation of ['v1', 'v2'] as const) {
     const id = `${Date.now() % 1_000_000}${generation}`;
     const start = generation === 'v1' ? '/importar-usuarios' : '/v2/usuario/importacao/upload';
     await signIn(page, generation === 'v1' ? ACCOUNTS.legacySupport : ACCOUNTS.partnerAdmin);
-    await page.goto(start);
+    // The users list leads to the import (issue 27: in v2 nothing did).
+    await page.goto(generation === 'v1' ? '/consulta-usuarios' : '/v2/usuario/cadastro/consulta');
+    await page.getByTestId('importar-usuarios').click();
+    await expect(page).toHaveURL(path(start));
     await expect(page.getByRole('heading', { level: 1, name: 'Importar usuários' })).toBeVisible();
     // The template downloads and is the header the page documents.
     const [template] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Baixar o modelo' }).click()]);
-    const header = readFileSync((await template.path())!, 'utf8')
+    const templateBytes = readFileSync((await template.path())!);
+    const header = templateBytes
+      .toString('utf8')
       .replace(/^\uFEFF/, '')
       .split('\r\n')[0]!;
+    // Sent back as it came, the template validates: its sample person is nobody's (issue 27).
+    await upload(page, start, templateBytes, 'modelo.csv');
+    await expect(page.getByTestId('contagem')).toContainText('1 válidas');
+    await expect(page.getByTestId('contagem')).toContainText('0 com problemas');
+    await expect(page.getByTestId('problemas')).toHaveCount(0);
     expect(header).toBe(
       generation === 'v1'
         ? 'nome;email;cpf;empresa;grupos;situacao'
@@ -81,7 +96,7 @@ for (const generation of ['v1', 'v2'] as const) {
     }
     await shoot(page, `${generation}-validation`);
 
-    const result = await confirmAndRead(page, 2);
+    const result = await confirmAndRead(page);
     await expect(page.getByTestId('resultado')).toContainText('2 criados');
     await expect(page.getByTestId('resultado')).toContainText('1 recusados');
     await shoot(page, `${generation}-result`);
@@ -102,10 +117,40 @@ for (const generation of ['v1', 'v2'] as const) {
 
     // The same file again: nobody is created twice.
     await upload(page, start, csv);
-    const again = await confirmAndRead(page, 2);
+    const again = await confirmAndRead(page);
     await expect(page.getByTestId('resultado')).toContainText('0 criados');
     await expect(page.getByTestId('resultado')).toContainText('2 sem alteração');
     expect(again).toContain(`2;${good[0]!.email};sem alteração;`);
+
+    // Issue 27: a row under a demo account's e-mail with another CPF is refused on its row; a row that
+    // renames a user just imported shows the change old → new and, unless asked, leaves it alone.
+    const demo = generation === 'v1' ? ACCOUNTS.legacySeller : ACCOUNTS.partner;
+    const thief =
+      generation === 'v1'
+        ? `Kátia Pereira Importação;${demo.email};${cpfFor(Number(id.replace(/\D/g, '')) * 10 + 8)};11.222.333/0001-81;VENDEDOR;ativo`
+        : `Kátia Pereira Importação;${demo.email};${cpfFor(Number(id.replace(/\D/g, '')) * 10 + 9)};(11) 97777-0000;PARCEIRO;11222333000181;PV-0002;;COTAR_VENDER;`;
+    const renamed = [header, rows[0]!.replace('Ícaro Nunes', 'Ícaro Nunes Filho'), rows[1]!, thief].join('\r\n');
+    await upload(page, start, renamed);
+    await expect(
+      problems.getByRole('row', { name: new RegExp(`^4 ${demo.email.replace(/\./g, '\\.')} cpf CPF diferente do cadastrado`) }),
+    ).toBeVisible();
+    await expect(page.getByTestId('existentes')).toContainText('1 já existe com alterações');
+    await expect(page.getByTestId('existentes')).toContainText('1 já existe sem alteração');
+    await expect(
+      page.getByTestId('alteracoes').getByRole('row', { name: /^2 Ícaro Nunes.* Nome Ícaro Nunes Ícaro Nunes Filho$/ }),
+    ).toBeVisible();
+    await shoot(page, `${generation}-existing`);
+    const skipped = await confirmAndRead(page);
+    await expect(page.getByTestId('resultado')).toContainText('1 ignorado (já existe)');
+    expect(skipped).toContain(`2;${good[0]!.email};ignorado;`);
+    // Ticked, the same file updates him.
+    await upload(page, start, renamed);
+    await confirmAndRead(page, { update: true });
+    await expect(page.getByTestId('resultado')).toContainText('1 atualizados');
+    await page.goto(
+      generation === 'v1' ? `/consulta-usuarios?email=${good[0]!.email}` : `/v2/usuario/cadastro/consulta?email=${good[0]!.email}`,
+    );
+    await expect(page.getByTestId(`usuario-${good[0]!.email}`)).toContainText('Ícaro Nunes Filho');
 
     // Past 1 MB (the pages' usual limit) a file still reaches the import, which counts its rows;
     // past 2 MB the preview stops it before it is sent.

@@ -23,6 +23,9 @@ test('legacy: the admin group creates, edits and filters users four per page, an
   await signIn(page, ACCOUNTS.legacySupport);
   await page.goto('/consulta-usuarios');
   await expect(page.getByRole('heading', { level: 1, name: 'Usuários' })).toBeVisible();
+  // The list leads to the import and the access groups (issue 27).
+  await expect(page.getByTestId('importar-usuarios')).toHaveAttribute('href', '/importar-usuarios');
+  await expect(page.getByTestId('grupos')).toHaveAttribute('href', '/grupo-acesso');
   await shoot(page, 'legacy-list');
 
   // Bad input: every field says what is wrong, nothing is stored.
@@ -33,6 +36,8 @@ test('legacy: the admin group creates, edits and filters users four per page, an
   await expect(page.getByLabel('Nome completo')).toHaveAccessibleDescription('Informe o nome completo (nome e sobrenome).');
   await expect(page.getByLabel('CPF')).toHaveAccessibleDescription('CPF inválido.');
   await expect(page.getByLabel('E-mail')).toHaveAccessibleDescription('E-mail obrigatório');
+  // A legacy user without a group could do nothing: one is required (issue 27).
+  await expect(page.getByRole('group', { name: 'Grupos de acesso' })).toHaveAccessibleDescription('Selecione ao menos um grupo de acesso.');
   await expect(page.getByLabel('CPF')).toHaveValue('111.111.111-11');
   await shoot(page, 'legacy-form-errors');
 
@@ -117,6 +122,12 @@ test('legacy: a partner’s manager sees only its company’s users and cannot g
   await signIn(page, ACCOUNTS.legacyManager);
   await page.goto('/consulta-usuarios');
   await expect(page.getByTestId('usuarios')).toBeVisible();
+  // Holding USUARIOS to change, it may import and read the groups: both linked from the list.
+  await page.getByTestId('grupos').click();
+  await expect(page).toHaveURL(path('/grupo-acesso'));
+  await page.goto('/consulta-usuarios');
+  await page.getByTestId('importar-usuarios').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Importar usuários' })).toBeVisible();
   await page.goto('/cadastrar-usuario');
   await expect(page.getByRole('checkbox', { name: 'VENDEDOR' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /ADMINISTRADOR/ })).toHaveCount(0);
@@ -138,6 +149,9 @@ test('v2: the partner’s administrator registers a user in steps, resumed after
   await signIn(page, ACCOUNTS.partnerAdmin);
   await page.goto('/v2/usuario/cadastro/consulta');
   await expect(page.getByRole('heading', { level: 1, name: 'Usuários' })).toBeVisible();
+  // The list leads to the import, which nothing linked before (issue 27), and to the permission groups.
+  await expect(page.getByTestId('importar-usuarios')).toHaveAttribute('href', '/v2/usuario/importacao/upload');
+  await expect(page.getByTestId('grupos')).toHaveAttribute('href', '/v2/usuario/permissoes/consulta');
   await shoot(page, 'v2-list');
   await page.getByTestId('novo-usuario').click();
   await expect(page).toHaveURL(path('/v2/usuario/cadastro/dados-pessoais'));

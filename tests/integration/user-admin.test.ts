@@ -184,6 +184,28 @@ describe('creating', () => {
     expect((await make({})).status).toBe(200);
     expect((await call('POST', '/api/plataforma/v1/usuarios', { headers: as(tokens.vendedor), body: v1Body() })).status).toBe(403);
   });
+
+  it('says a group or point of sale that does not exist is unknown, and a legacy user needs a group (issue 27)', async () => {
+    const legacy = (over: Record<string, unknown>) =>
+      call('POST', '/api/plataforma/v1/usuarios', {
+        headers: as(tokens.adminLegado),
+        body: v1Body({ email: 'sem.grupo@legado.demo', cpf: '84027591305', ...over }),
+      });
+    expect((await legacy({ grupos: ['VENDEDOR', 'SUPERVISOR'] })).json.erros).toEqual({
+      grupos: [USER_ADMIN_MESSAGES.unknownGroup('SUPERVISOR')],
+    });
+    const none = await legacy({ grupos: [] });
+    expect(none.status).toBe(400);
+    expect(none.json.erros).toEqual({ grupos: ['Selecione ao menos um grupo de acesso.'] });
+    expect(await db.selectFrom('users').select('id').where('email', '=', 'sem.grupo@legado.demo').execute()).toHaveLength(0);
+    const v2 = (over: Record<string, unknown>) =>
+      call('POST', '/api/plataforma/v1/usuarios', {
+        headers: as(tokens.parceiroAdmin),
+        body: v2Body({ email: 'sem.grupo@parceiro.demo', cpf: '60312785453', ...over }),
+      });
+    expect((await v2({ grupoPermissao: '999999' })).json.erros).toEqual({ grupoPermissao: [USER_ADMIN_MESSAGES.unknownPermissionGroup] });
+    expect((await v2({ pontoVenda: '999999' })).json.erros).toEqual({ pontoVenda: [USER_ADMIN_MESSAGES.unknownPointOfSale] });
+  });
 });
 
 describe('changing', () => {

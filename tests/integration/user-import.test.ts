@@ -4,8 +4,19 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { ApiError } from '../../src/server/api/errors';
 import { actorOf } from '../../src/server/services/user-admin';
-import { confirmImport, importOf, importProblems, processImports, resultCsv, uploadImport } from '../../src/server/services/user-import';
+import {
+  confirmImport,
+  importChanges,
+  importOf,
+  importProblems,
+  importTemplate,
+  processImports,
+  resultCsv,
+  uploadImport,
+} from '../../src/server/services/user-import';
 import { IMPORT_MESSAGES } from '../../src/lib/user-import';
+import { FULL_NAME_MESSAGES } from '../../src/lib/full-name';
+import { USER_ADMIN_MESSAGES } from '../../src/lib/user-admin';
 import type { Actor } from '../../src/lib/user-admin';
 
 /**
@@ -65,14 +76,14 @@ describe('a legacy import', () => {
     expect(await importOf(db, admin, id)).toMatchObject({ status: 'VALIDADO', totalRows: 4, validRows: 2 });
     expect(await importProblems(db, id)).toEqual([
       { line: 3, email: 'caio.import@legado.demo', column: 'cpf', message: 'CPF inválido.' },
-      { line: 5, email: 'teo.import@legado.demo', column: 'nome', message: 'Informe o nome completo (nome e sobrenome).' },
+      { line: 5, email: 'teo.import@legado.demo', column: 'nome', message: FULL_NAME_MESSAGES.characters(';') },
     ]);
     // Another user's import is not theirs to see or confirm.
     const manager = await actor('gestor@legado.demo');
     expect(await importOf(db, manager, id)).toBeUndefined();
-    expect((await refusal(confirmImport(db, manager, id))).status).toBe(409);
+    expect((await refusal(confirmImport(db, manager, id, { updateExisting: false }, null))).status).toBe(409);
 
-    await confirmImport(db, admin, id);
+    await confirmImport(db, admin, id, { updateExisting: false }, null);
     await processImports(db);
     const done = await importOf(db, admin, id);
     expect(done).toMatchObject({
@@ -90,7 +101,7 @@ describe('a legacy import', () => {
       { linha: '2', email: 'livia.import@legado.demo', resultado: 'criado', motivo: '' },
       { linha: '3', email: 'caio.import@legado.demo', resultado: 'recusado', motivo: 'cpf: CPF inválido.' },
       { linha: '4', email: 'nina.import@legado.demo', resultado: 'criado', motivo: '' },
-      { linha: '5', email: 'teo.import@legado.demo', resultado: 'recusado', motivo: 'nome: Informe o nome completo (nome e sobrenome).' },
+      { linha: '5', email: 'teo.import@legado.demo', resultado: 'recusado', motivo: `nome: ${FULL_NAME_MESSAGES.characters(';')}` },
     ]);
   });
 
@@ -98,7 +109,7 @@ describe('a legacy import', () => {
     const admin = await actor('suporte@legado.demo');
     const before = await userCount();
     const again = await uploadImport(db, admin, 'equipe.csv', bytes(file.replace('Lívia Souza', 'Lívia Souza Lima')), null);
-    await confirmImport(db, admin, again);
+    await confirmImport(db, admin, again, { updateExisting: true }, null);
     await processImports(db);
     expect(await importOf(db, admin, again)).toMatchObject({
       status: 'CONCLUIDO',
@@ -119,7 +130,7 @@ describe('a legacy import', () => {
       `nome;email;cpf;empresa;grupos\nNina da Costa;nina.import@legado.demo;${cpf(2)};11222333000181;VENDEDOR|CONSULTOR`,
     ]) {
       const id = await uploadImport(db, admin, 'equipe.csv', bytes(text), null);
-      await confirmImport(db, admin, id);
+      await confirmImport(db, admin, id, { updateExisting: false }, null);
       await processImports(db);
       expect((await importOf(db, admin, id))?.results).toMatchObject({ sem_alteracao: 1, atualizado: 0 });
       expect((await nina()).status).toBe('BLOQUEADO');
@@ -135,7 +146,7 @@ describe('a legacy import', () => {
       bytes(`${LEGACY_HEADER}\nOlga Reis;olga.import@legado.demo;${cpf(9)};11222333000181;VENDEDOR;ativo`),
       null,
     );
-    await confirmImport(db, manager, id);
+    await confirmImport(db, manager, id, { updateExisting: false }, null);
     await db.updateTable('users').set({ status: 'BLOQUEADO' }).where('id', '=', manager.userId).execute();
     await processImports(db);
     expect(await importOf(db, manager, id)).toMatchObject({ status: 'ERRO', error: 'O autor da importação não está mais ativo.' });
@@ -161,7 +172,7 @@ describe('a legacy import', () => {
       { line: 5, email: 'ana.import@legado.demo', column: 'grupos', message: 'Grupo de acesso com permissões que você não possui.' },
       { line: 6, email: 'vera.import@legado.demo', column: 'empresa', message: 'Empresa fora das que você administra.' },
     ]);
-    await confirmImport(db, manager, id);
+    await confirmImport(db, manager, id, { updateExisting: false }, null);
     await processImports(db);
     expect(
       (await db.selectFrom('users').select('nome').where('email', '=', 'jose.import@legado.demo').executeTakeFirstOrThrow()).nome,
@@ -190,6 +201,212 @@ describe('a legacy import', () => {
   });
 });
 
+describe('a row for someone who already has an account (issue 27)', () => {
+  const bruno = () =>
+    db.selectFrom('users').select(['nome', 'cpf', 'status']).where('email', '=', 'vendedor@legado.demo').executeTakeFirstOrThrow();
+
+  it('legacy: another CPF for an existing e-mail is refused on its row, nothing is changed', async () => {
+    const admin = await actor('admin@legado.demo');
+    const before = await bruno();
+    const id = await uploadImport(
+      db,
+      admin,
+      'equipe.csv',
+      bytes(`${LEGACY_HEADER}\nKátia Pereira Importação;vendedor@legado.demo;920.000.090-85;11.222.333/0001-81;VENDEDOR;ativo`),
+      null,
+    );
+    expect(await importProblems(db, id)).toEqual([
+      { line: 2, email: 'vendedor@legado.demo', column: 'cpf', message: IMPORT_MESSAGES.cpfOfExisting },
+    ]);
+    expect(await importOf(db, admin, id)).toMatchObject({ validRows: 0 });
+    expect(await bruno()).toEqual(before);
+  });
+
+  it('legacy: each field that would change is shown old → new; the rows are skipped unless the author asks, and the log says which', async () => {
+    const admin = await actor('admin@legado.demo');
+    const before = await bruno();
+    const text = [
+      LEGACY_HEADER,
+      'Bruno Carvalho Filho;vendedor@legado.demo;111.444.777-35;11.222.333/0001-81;VENDEDOR|CONSULTOR;',
+      'Helena Martins;consultor@legado.demo;987.654.321-00;11.222.333/0001-81;CONSULTOR;',
+      `Nova Pessoa;nova.pessoa@legado.demo;${cpf(30)};11.222.333/0001-81;VENDEDOR;`,
+    ].join('\n');
+    const id = await uploadImport(db, admin, 'equipe.csv', bytes(text), null);
+    expect(await importOf(db, admin, id)).toMatchObject({ validRows: 3, existing: { changed: 1, unchanged: 1 } });
+    expect(await importChanges(db, id)).toEqual([
+      {
+        line: 2,
+        email: 'vendedor@legado.demo',
+        nome: 'Bruno Carvalho',
+        changes: [
+          { column: 'nome', label: 'Nome', before: 'Bruno Carvalho', after: 'Bruno Carvalho Filho' },
+          { column: 'grupos', label: 'Grupos de acesso', before: 'VENDEDOR', after: 'CONSULTOR, VENDEDOR' },
+        ],
+      },
+    ]);
+    await confirmImport(db, admin, id, { updateExisting: false }, '10.0.0.9');
+    await processImports(db);
+    expect((await importOf(db, admin, id))?.results).toMatchObject({ criado: 1, atualizado: 0, sem_alteracao: 1, ignorado: 1 });
+    expect(await bruno()).toEqual(before);
+    const csv = parse((await resultCsv(db, id)).replace(/^\uFEFF/, ''), { delimiter: ';', columns: true });
+    expect(csv[0]).toEqual({ linha: '2', email: 'vendedor@legado.demo', resultado: 'ignorado', motivo: IMPORT_MESSAGES.skipped });
+
+    // Asked for, the same file updates him (his CPF stays his), and the log says the author chose it.
+    const again = await uploadImport(db, admin, 'equipe.csv', bytes(text), null);
+    await confirmImport(db, admin, again, { updateExisting: true }, '10.0.0.9');
+    await processImports(db);
+    expect((await importOf(db, admin, again))?.results).toMatchObject({ atualizado: 1, sem_alteracao: 2, ignorado: 0 });
+    expect(await bruno()).toEqual({ ...before, nome: 'Bruno Carvalho Filho' });
+    const events = await db
+      .selectFrom('access_events')
+      .select(['event', 'actor_id', 'ip', 'registro', 'detalhe'])
+      .where('event', '=', 'USUARIOS_IMPORTADOS')
+      .where('registro', 'in', [String(id), String(again)])
+      .orderBy('id')
+      .execute();
+    expect(events).toEqual([
+      {
+        event: 'USUARIOS_IMPORTADOS',
+        actor_id: admin.userId,
+        ip: '10.0.0.9',
+        registro: String(id),
+        detalhe: '1 a criar; 1 existente com alterações não atualizado; 1 sem alteração',
+      },
+      {
+        event: 'USUARIOS_IMPORTADOS',
+        actor_id: admin.userId,
+        ip: '10.0.0.9',
+        registro: String(again),
+        detalhe: '0 a criar; 1 existente a atualizar; 2 sem alteração',
+      },
+    ]);
+    // A confirmation is once: the same import again is a 409, whatever it asks.
+    expect((await refusal(confirmImport(db, admin, again, { updateExisting: true }, null))).status).toBe(409);
+  });
+
+  it('an account changed after the validation is not updated with what the author did not see', async () => {
+    const admin = await actor('admin@legado.demo');
+    const id = await uploadImport(
+      db,
+      admin,
+      'equipe.csv',
+      bytes(`${LEGACY_HEADER}\nHelena Martins Souza;consultor@legado.demo;987.654.321-00;11.222.333/0001-81;CONSULTOR;`),
+      null,
+    );
+    await db.updateTable('users').set({ nome: 'Helena M. Dias' }).where('email', '=', 'consultor@legado.demo').execute();
+    await confirmImport(db, admin, id, { updateExisting: true }, null);
+    await processImports(db);
+    expect((await importOf(db, admin, id))?.results).toMatchObject({ atualizado: 0, ignorado: 1 });
+    const csv = parse((await resultCsv(db, id)).replace(/^\uFEFF/, ''), { delimiter: ';', columns: true });
+    expect(csv[0]).toMatchObject({ resultado: 'ignorado', motivo: IMPORT_MESSAGES.changedSinceValidation });
+    expect((await db.selectFrom('users').select('nome').where('email', '=', 'consultor@legado.demo').executeTakeFirstOrThrow()).nome).toBe(
+      'Helena M. Dias',
+    );
+  });
+
+  it('a manager never updates by import an account outside what it administers, and learns nothing of its CPF', async () => {
+    const manager = await actor('gestor@legado.demo');
+    const id = await uploadImport(
+      db,
+      manager,
+      'equipe.csv',
+      bytes(`${LEGACY_HEADER}\nRafael Monteiro;suporte@legado.demo;${cpf(31)};11.222.333/0001-81;VENDEDOR;`),
+      null,
+    );
+    expect(await importProblems(db, id)).toEqual([
+      { line: 2, email: 'suporte@legado.demo', column: 'email', message: 'E-mail já cadastrado para um usuário que você não administra.' },
+    ]);
+  });
+
+  it('v2: another CPF is refused; a changed phone, point of sale and permissions are listed and left alone by default', async () => {
+    const partnerAdmin = await actor('parceiro.admin@parceiro.demo');
+    const eduarda = () =>
+      db
+        .selectFrom('users')
+        .select(['nome', 'cpf', 'celular', 'point_of_sale_id', 'permission_group_id'])
+        .where('email', '=', 'parceiro@parceiro.demo')
+        .executeTakeFirstOrThrow();
+    const before = await eduarda();
+    const header = 'nome;email;cpf;celular;perfil;empresas;ponto_venda;grupo_permissao;operacoes;situacao';
+    const stolen = await uploadImport(
+      db,
+      partnerAdmin,
+      'v2.csv',
+      bytes(`${header}\nKátia Pereira;parceiro@parceiro.demo;${cpf(32)};(11) 97777-0000;PARCEIRO;11222333000181;PV-0002;;COTAR_VENDER;`),
+      null,
+    );
+    expect(await importProblems(db, stolen)).toEqual([
+      { line: 2, email: 'parceiro@parceiro.demo', column: 'cpf', message: IMPORT_MESSAGES.cpfOfExisting },
+    ]);
+    const id = await uploadImport(
+      db,
+      partnerAdmin,
+      'v2.csv',
+      bytes(
+        `${header}\nEduarda Lima;parceiro@parceiro.demo;714.287.938-60;(11) 97777-0000;PARCEIRO;11222333000181;PV-0002;Vendedor de loja;COTAR_VENDER;`,
+      ),
+      null,
+    );
+    expect(await importProblems(db, id)).toEqual([]);
+    const [diff] = await importChanges(db, id);
+    expect(diff?.changes.map((c) => c.column)).toEqual(['celular', 'ponto_venda', 'grupo_permissao', 'operacoes']);
+    expect(diff?.changes[0]).toEqual({ column: 'celular', label: 'Celular', before: '—', after: '(11) 97777-0000' });
+    await confirmImport(db, partnerAdmin, id, { updateExisting: false }, null);
+    await processImports(db);
+    expect((await importOf(db, partnerAdmin, id))?.results).toMatchObject({ ignorado: 1, atualizado: 0 });
+    expect(await eduarda()).toEqual(before);
+  });
+});
+
+describe('messages that say what is wrong (issue 27)', () => {
+  it('legacy: an unknown group, a name with ";", no group at all; "QA V2 Vendedor" is a full name', async () => {
+    const admin = await actor('suporte@legado.demo');
+    const text = [
+      LEGACY_HEADER,
+      `Ana Souza;ana.msg@legado.demo;${cpf(40)};11222333000181;VENDEDOR|SUPERVISOR;`,
+      `"Téo; Lima";teo.msg@legado.demo;${cpf(41)};11222333000181;VENDEDOR;`,
+      `Ivo Reis;ivo.msg@legado.demo;${cpf(42)};11222333000181;;`,
+      `QA V2 Vendedor;qa.msg@legado.demo;${cpf(43)};11222333000181;VENDEDOR;`,
+    ].join('\n');
+    const id = await uploadImport(db, admin, 'msg.csv', bytes(text), null);
+    expect(await importProblems(db, id)).toEqual([
+      { line: 2, email: 'ana.msg@legado.demo', column: 'grupos', message: USER_ADMIN_MESSAGES.unknownGroup('SUPERVISOR') },
+      { line: 3, email: 'teo.msg@legado.demo', column: 'nome', message: FULL_NAME_MESSAGES.characters(';') },
+      { line: 4, email: 'ivo.msg@legado.demo', column: 'grupos', message: 'Selecione ao menos um grupo de acesso.' },
+    ]);
+  });
+
+  it('v2: an unknown permission group or point of sale is said to be unknown, not of another company', async () => {
+    const partnerAdmin = await actor('parceiro.admin@parceiro.demo');
+    const text = [
+      'nome;email;cpf;celular;perfil;empresas;ponto_venda;grupo_permissao;operacoes;situacao',
+      `Rita Souza;rita.msg@parceiro.demo;${cpf(44)};(11) 98888-1111;PARCEIRO;11222333000181;;Grupo Fantasma;;`,
+      `Caio Souza;caio.msg@parceiro.demo;${cpf(45)};(11) 98888-2222;PARCEIRO;11222333000181;PV-9999;;;`,
+      `QA V2 Vendedor;qa.msg@parceiro.demo;${cpf(46)};(11) 98888-3333;PARCEIRO;11222333000181;;;COTAR_VENDER;`,
+    ].join('\n');
+    const id = await uploadImport(db, partnerAdmin, 'msg.csv', bytes(text), null);
+    expect(await importProblems(db, id)).toEqual([
+      { line: 2, email: 'rita.msg@parceiro.demo', column: 'grupo_permissao', message: USER_ADMIN_MESSAGES.unknownPermissionGroup },
+      { line: 3, email: 'caio.msg@parceiro.demo', column: 'ponto_venda', message: USER_ADMIN_MESSAGES.unknownPointOfSale },
+    ]);
+  });
+
+  it('the template as downloaded validates for every actor who may import', async () => {
+    for (const email of [
+      'admin@legado.demo',
+      'gestor@legado.demo',
+      'parceiro.admin@parceiro.demo',
+      'substabelecido@parceiro.demo',
+      'admin@seguradora.demo',
+    ]) {
+      const who = await actor(email);
+      const id = await uploadImport(db, who, 'modelo.csv', bytes(await importTemplate(db, who)), null);
+      expect(await importProblems(db, id), email).toEqual([]);
+      expect(await importOf(db, who, id), email).toMatchObject({ totalRows: 1, validRows: 1, existing: { changed: 0, unchanged: 0 } });
+    }
+  });
+});
+
 describe('between validation and writing', () => {
   it('judges each row again when it writes: a user registered meanwhile is not created twice; a stalled import is taken up again', async () => {
     const admin = await actor('suporte@legado.demo');
@@ -207,10 +424,10 @@ describe('between validation and writing', () => {
       bytes([LEGACY_HEADER, `Rui Matos;rui.import@legado.demo;${cpf(20)};11222333000181;VENDEDOR;ativo`].join('\n')),
       null,
     ).then(async (solo) => {
-      await confirmImport(db, admin, solo);
+      await confirmImport(db, admin, solo, { updateExisting: false }, null);
       await processImports(db);
     });
-    await confirmImport(db, admin, id);
+    await confirmImport(db, admin, id, { updateExisting: false }, null);
     await db
       .updateTable('user_imports')
       .set({ status: 'PROCESSANDO', claimed_at: new Date(Date.now() - 120_000) })
@@ -243,7 +460,7 @@ describe('a v2 import', () => {
       },
       { line: 4, email: 'lia.import@parceiro.demo', column: 'ponto_venda', message: 'Ponto de venda fora das empresas selecionadas.' },
     ]);
-    await confirmImport(db, partnerAdmin, id);
+    await confirmImport(db, partnerAdmin, id, { updateExisting: false }, null);
     await processImports(db);
     const rita = await db.selectFrom('users').selectAll().where('email', '=', 'rita.import@parceiro.demo').executeTakeFirstOrThrow();
     const group = await db.selectFrom('v2_permission_groups').select('id').where('nome', '=', 'Vendedor de loja').executeTakeFirstOrThrow();
@@ -270,7 +487,7 @@ describe('5,000 rows', () => {
     const id = await uploadImport(db, admin, 'massa.csv', bytes([LEGACY_HEADER, ...lines].join('\n')), null);
     const validated = Date.now() - started;
     expect(await importOf(db, admin, id)).toMatchObject({ totalRows: 5000, validRows: 5000 });
-    await confirmImport(db, admin, id);
+    await confirmImport(db, admin, id, { updateExisting: false }, null);
     // Another user's read every 50 ms while the import runs: how late each one answers, counted from
     // when it was due (the embedded database runs on the event loop: a batch in course delays it).
     const delays: number[] = [];

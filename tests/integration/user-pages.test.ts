@@ -231,3 +231,50 @@ describe('the list', () => {
     expect(rows['substabelecido@parceiro.demo']).toMatchObject({ manageable: true, cpfDigits: expect.stringMatching(/^\d{11}$/) });
   });
 });
+
+describe('the import’s confirmation (issue 27)', () => {
+  it('carries the choice about existing accounts: absent is create-only, "sim" updates, anything else is a 400 that confirms nothing', async () => {
+    const csv =
+      'nome;email;cpf;empresa;grupos;situacao\nHelena Martins Dias;consultor@legado.demo;987.654.321-00;11222333000181;CONSULTOR;';
+    const send = async (fields: Record<string, string>, url: URL) => {
+      const data = new FormData();
+      for (const [k, v] of Object.entries(fields)) data.append(k, v);
+      return importPage('v1', legacyAdmin, undefined, url, new Request(url, { method: 'POST', body: data }), '10.0.0.2');
+    };
+    const upload = async () => {
+      const url = new URL('http://portal.test/importar-usuarios');
+      const data = new FormData();
+      data.append('arquivo', new File([csv], 'x.csv', { type: 'text/csv' }));
+      const routed = await importPage('v1', legacyAdmin, undefined, url, new Request(url, { method: 'POST', body: data }), '10.0.0.2');
+      if (routed.kind !== 'redirect') throw new Error(routed.kind);
+      return new URL(routed.to, 'http://portal.test');
+    };
+    const flag = async (url: URL) =>
+      db
+        .selectFrom('user_imports')
+        .select(['status', 'update_existing'])
+        .where('id', '=', Number(url.searchParams.get('importacao')))
+        .executeTakeFirstOrThrow();
+
+    const first = await upload();
+    const page = await importPage('v1', legacyAdmin, undefined, first, new Request(first), '10.0.0.2');
+    if (page.kind !== 'page') throw new Error(page.kind);
+    expect(page.props.changes).toEqual([
+      {
+        line: 2,
+        email: 'consultor@legado.demo',
+        nome: 'Helena Martins',
+        changes: [{ column: 'nome', label: 'Nome', before: 'Helena Martins', after: 'Helena Martins Dias' }],
+      },
+    ]);
+    const odd = await send({ acao: 'confirmar', atualizar: 'talvez' }, first);
+    expect(odd).toMatchObject({ kind: 'page', status: 400, props: { error: 'Ação inválida.' } });
+    expect(await flag(first)).toEqual({ status: 'VALIDADO', update_existing: false });
+    expect((await send({ acao: 'confirmar' }, first)).kind).toBe('redirect');
+    expect(await flag(first)).toEqual({ status: 'NA_FILA', update_existing: false });
+
+    const second = await upload();
+    expect((await send({ acao: 'confirmar', atualizar: 'sim' }, second)).kind).toBe('redirect');
+    expect(await flag(second)).toEqual({ status: 'NA_FILA', update_existing: true });
+  });
+});

@@ -1,18 +1,18 @@
-import { stringify } from 'csv-stringify/sync';
 import { ApiError } from '../../server/api/errors';
 import { BodyTooLargeError, bodyLimitFor, readBody } from '../../server/request-body';
 import {
   confirmImport,
+  importChanges,
   importOf,
+  importTemplate,
   importProblems,
   recentImports,
   resultCsv,
   uploadImport,
   type ImportSummary,
 } from '../../server/services/user-import';
-import { IMPORT_MESSAGES, templateRows, type ImportGeneration } from '../../lib/user-import';
+import { IMPORT_MESSAGES, type ImportGeneration } from '../../lib/user-import';
 import { mayChangeUsers } from '../../lib/user-admin';
-import { REPORT_CSV_OPTIONS } from '../../lib/sales-reports';
 import type { PortalSession } from '../../lib/session';
 import { context, type Routed } from '../users/users-route';
 
@@ -62,6 +62,8 @@ export interface ImportPageProps {
   step: ImportStep;
   summary?: ImportSummary;
   problems: { line: number; email: string; column: string; message: string }[];
+  /** Rows that would change an existing account, field by field (the validation step). */
+  changes: Awaited<ReturnType<typeof importChanges>>;
   recent: { id: number; file_name: string; status: string; total_rows: number; created_at: Date }[];
   error?: string;
 }
@@ -102,6 +104,7 @@ export async function importPage(
     step,
     summary,
     problems: summary ? await importProblems(db, summary.id) : [],
+    changes: summary && step === 'validacao' ? await importChanges(db, summary.id) : [],
     recent: summary ? [] : await recentImports(db, actor),
   };
   if (request.method !== 'POST') return { kind: 'page', status: 200, props: base };
@@ -115,8 +118,11 @@ export async function importPage(
   }
   try {
     if (summary) {
-      if (form.get('acao') !== 'confirmar') return { kind: 'page', status: 400, props: { ...base, error: 'Ação inválida.' } };
-      await confirmImport(db, actor, summary.id);
+      // The choice travels with the confirmation and nothing else says it: absent is "create only".
+      const update = form.get('atualizar');
+      if (form.get('acao') !== 'confirmar' || (update !== null && update !== 'sim'))
+        return { kind: 'page', status: 400, props: { ...base, error: 'Ação inválida.' } };
+      await confirmImport(db, actor, summary.id, { updateExisting: update === 'sim' }, ip);
       return { kind: 'redirect', to: importPath(generation, 'processamento', summary.id) };
     }
     const file = form.get('arquivo');
@@ -139,12 +145,12 @@ const csvResponse = (body: string, name: string) =>
     },
   });
 
-/** The template of a generation's file: header and one example line. */
-export const templateResponse = (generation: ImportGeneration) =>
-  csvResponse(
-    stringify(templateRows(generation), REPORT_CSV_OPTIONS),
-    `modelo-importacao-usuarios-${generation === 'v1' ? 'legado' : 'v2'}.csv`,
-  );
+/** The template of the viewer's file: header and one example line that validates for them (undefined: the 404). */
+export async function templateResponse(generation: ImportGeneration, session: PortalSession): Promise<Response | undefined> {
+  const { db, actor } = await context(session, generation);
+  if (!mayChangeUsers(actor)) return undefined;
+  return csvResponse(await importTemplate(db, actor), `modelo-importacao-usuarios-${generation === 'v1' ? 'legado' : 'v2'}.csv`);
+}
 
 /** The result file of the actor's own import; undefined (the 404) for any other. */
 export async function resultResponse(

@@ -56,7 +56,9 @@ import {
   type V2Actor,
 } from '../../lib/user-admin';
 import type { Profile } from '../../lib/permissions';
-import type { PortalSession } from '../../lib/session';
+import { viewerOf, type PortalSession } from '../../lib/session';
+import { pageAccess } from '../../lib/route-guards';
+import { config } from '../../server/config';
 import { digitsOnly } from '../../lib/validators';
 import * as z from 'zod/mini';
 
@@ -140,9 +142,35 @@ export interface UserListProps {
   /** The list's own address (filters and page), where the row actions post and return. */
   self: string;
   actorId: number;
+  /** The pages of the same administration the viewer may open from here (issue 27): import, groups. */
+  links: { href: string; label: string; testId: string }[];
 }
 
 const LIST_PATH = { v1: LEGACY_USER_PAGES.consulta, v2: V2_USER_PAGES.consulta } as const;
+
+/**
+ * What the users list links to (issue 27: the import was reachable from nowhere in v2), each shown to
+ * whoever the page's own guard lets in (route-guards.ts, in this environment) — the import also
+ * needs the right to change users, as its page does.
+ */
+const LIST_LINKS = {
+  v1: [
+    { href: '/importar-usuarios', label: 'Importar usuários', testId: 'importar-usuarios', changes: true },
+    { href: '/grupo-acesso', label: 'Grupos de acesso', testId: 'grupos', changes: false },
+  ],
+  v2: [
+    { href: '/v2/usuario/importacao/upload', label: 'Importar usuários', testId: 'importar-usuarios', changes: true },
+    { href: '/v2/usuario/permissoes/consulta', label: 'Grupos de permissões', testId: 'grupos', changes: false },
+  ],
+} as const;
+
+function listLinks(generation: 'v1' | 'v2', session: PortalSession, actor: Actor): UserListProps['links'] {
+  const viewer = viewerOf(session, generation);
+  if (!viewer) return [];
+  return LIST_LINKS[generation]
+    .filter((link) => (!link.changes || mayChangeUsers(actor)) && pageAccess(link.href, viewer, config().PORTAL_ENV) === 'allowed')
+    .map(({ href, label, testId }) => ({ href, label, testId }));
+}
 const statusForm = z.object({ id: z.string().check(z.regex(/^[1-9]\d{0,8}$/)), status: statusChangeSchema.shape.status });
 
 /** /consulta-usuarios and /v2/usuario/cadastro/consulta: GET filters and page; POST a row's status. */
@@ -178,7 +206,14 @@ export async function userListPage(
       }
     }
   }
-  const base = { generation, values, canChange: mayChangeUsers(actor), self, actorId: actor.userId };
+  const base = {
+    generation,
+    values,
+    canChange: mayChangeUsers(actor),
+    self,
+    actorId: actor.userId,
+    links: listLinks(generation, session, actor),
+  };
   if (!parsed.success)
     return {
       kind: 'page',

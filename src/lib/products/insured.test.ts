@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
+import { FULL_NAME_MESSAGES } from '../full-name';
 import { INSURED_MAX_LENGTH, UFS, insuredDocument, insuredName, insuredSchema } from './insured';
 
 const TODAY = new Date(2026, 2, 15);
@@ -97,6 +98,12 @@ describe('insuredSchema', () => {
       'endereco.uf': 'Escolha a UF.',
     });
     expect(messagesOf('PF', { ...PERSON, nome: 'Maria' })).toEqual({ nome: 'Informe o nome completo.' });
+  });
+
+  it('takes a full name by the portal’s one rule (decision 060)', () => {
+    expect(messagesOf('PF', { ...PERSON, nome: 'Maria 2' })).toEqual({ nome: 'Informe o nome completo.' });
+    expect(messagesOf('PF', { ...PERSON, nome: 'Maria; Souza' })).toEqual({ nome: FULL_NAME_MESSAGES.characters(';') });
+    expect(messagesOf('PF', { ...PERSON, nome: 'Ana B. Souza' })).toEqual({});
   });
 
   it('bounds the age at 18 to 100, or at the product’s own bounds', () => {

@@ -1,3 +1,4 @@
+import { nameProblemOf } from '../full-name';
 import * as z from 'zod/mini';
 import { EMAIL_MAX_LENGTH, emailField } from '../auth-schemas';
 import { digitsOnly, isValidCnpj, isValidCpf, normalizeCnpj, parsePhone } from '../validators';
@@ -85,7 +86,12 @@ const text = (message: string, max: number) =>
 const normalized = (message: string, normalize: (v: string) => string, valid: (v: string) => boolean) =>
   z.pipe(z.string({ error: message }).check(z.maxLength(40, message)), z.transform(normalize)).check(z.refine(valid, message));
 
-const fullName = text(INSURED_MESSAGES.nome, INSURED_MAX_LENGTH.nome).check(z.refine((v) => /\S+\s+\S+/.test(v), INSURED_MESSAGES.nome));
+/** The portal's one full-name rule (lib/full-name.ts, decision 060). */
+const fullName = text(INSURED_MESSAGES.nome, INSURED_MAX_LENGTH.nome).check(
+  z.refine((v) => nameProblemOf(v, INSURED_MESSAGES.nome) === undefined, {
+    error: (issue) => nameProblemOf(String(issue.input ?? ''), INSURED_MESSAGES.nome) ?? INSURED_MESSAGES.nome,
+  }),
+);
 const cpf = normalized(INSURED_MESSAGES.cpf, digitsOnly, isValidCpf);
 const cnpj = normalized(INSURED_MESSAGES.cnpj, normalizeCnpj, isValidCnpj);
 const telefone = normalized(INSURED_MESSAGES.telefone, digitsOnly, (v) => parsePhone(v) !== null);

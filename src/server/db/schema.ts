@@ -287,6 +287,8 @@ export interface UserImportsTable {
   confirmed_at: Timestamp | null;
   claimed_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** Chosen at the confirmation (decision 060): rows of existing accounts with changes update them; else they are skipped. */
+  update_existing: Generated<boolean>;
 }
 
 /** One data line of an import: what it asks (data) or what is wrong with it (problems), then its result. */
@@ -296,7 +298,7 @@ export interface UserImportRowsTable {
   email: string;
   data: Json<Record<string, unknown>> | null;
   problems: Json<{ column: string; message: string }[]> | null;
-  result: 'criado' | 'atualizado' | 'sem_alteracao' | 'recusado' | null;
+  result: 'criado' | 'atualizado' | 'sem_alteracao' | 'ignorado' | 'recusado' | null;
   reason: string | null;
 }
 

@@ -21,6 +21,7 @@ import {
   maySee,
   standingProblems,
   statusOfForm,
+  unknownGroups,
   USER_ADMIN_MESSAGES,
   USER_PAGE_SIZE,
   v1GrantProblems,
@@ -440,9 +441,9 @@ export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUse
   const companyId = await legacyCompanyId(trx, input.empresa);
   const errors: FieldErrors = {};
   if (companyId === undefined) errors.empresa = [USER_ADMIN_MESSAGES.company];
-  const unknownGroup = input.grupos.some((g) => !groups.some((x) => x.nome === g));
-  if (unknownGroup) errors.grupos = [USER_ADMIN_MESSAGES.group];
+  const unknown = unknownGroups(input.grupos, groups);
   Object.assign(errors, v1GrantProblems(actor, { groups: input.grupos, companyId: companyId ?? null }, groups), errors);
+  if (unknown) errors.grupos = [USER_ADMIN_MESSAGES.unknownGroup(unknown)];
   if (Object.keys(errors).length > 0) refuse(errors);
   const status = storedStatus(input.status, false);
   const dup = await duplicates(trx, input.email, input.cpf);
@@ -479,8 +480,9 @@ export async function updateLegacyUser(db: Db, actor: V1Actor, id: number, input
     const companyId = await legacyCompanyId(trx, input.empresa);
     const errors: FieldErrors = {};
     if (companyId === undefined) errors.empresa = [USER_ADMIN_MESSAGES.company];
-    if (input.grupos.some((g) => !groups.some((x) => x.nome === g))) errors.grupos = [USER_ADMIN_MESSAGES.group];
+    const unknown = unknownGroups(input.grupos, groups);
     Object.assign(errors, v1GrantProblems(actor, { groups: input.grupos, companyId: companyId ?? null }, groups, before), errors);
+    if (unknown) errors.grupos = [USER_ADMIN_MESSAGES.unknownGroup(unknown)];
     if (Object.keys(errors).length > 0) refuse(errors);
     const status = storedStatus(input.status, before.hasPassword);
     await checkStanding(trx, actor, before, { status, profile: null, groups: input.grupos, companyIds: companyId ? [companyId] : [] });
@@ -542,7 +544,7 @@ async function resolveLink(
       .where('id', '=', Number(link.pontoVenda))
       .forShare()
       .executeTakeFirst();
-    if (!pv) errors.pontoVenda = [USER_ADMIN_MESSAGES.pointOfSale];
+    if (!pv) errors.pontoVenda = [USER_ADMIN_MESSAGES.unknownPointOfSale];
     else pointOfSale = { id: pv.id, companyId: pv.company_id, active: pv.status === 'ATIVO' };
   }
   let permissionGroup: { id: number; companyId: number; operations: string[] } | null = null;
@@ -558,7 +560,7 @@ async function resolveLink(
       ])
       .where('g.id', '=', Number(link.grupoPermissao))
       .executeTakeFirst();
-    if (!group) errors.grupoPermissao = [USER_ADMIN_MESSAGES.permissionGroup];
+    if (!group) errors.grupoPermissao = [USER_ADMIN_MESSAGES.unknownPermissionGroup];
     else permissionGroup = { id: group.id, companyId: group.company_id, operations: group.operations };
   }
   return { companies: rows.map((r) => ({ id: r.id, tipo: r.tipo })), pointOfSale, permissionGroup, errors };

@@ -19,10 +19,14 @@ import {
   decodeCsv,
   delimiterOf,
   duplicatesInFile,
+  fieldChanges,
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
   readHeader,
   readRow,
+  templatePerson,
+  templateRows,
+  type FieldChange,
   type ImportGeneration,
   type ImportResult,
   type ImportRow,
@@ -30,8 +34,16 @@ import {
 } from '../../lib/user-import';
 import {
   formStatusOf,
+  grantableGroups,
+  grantableProfiles,
+  heldOperations,
+  managedCompanies,
   mayChangeUsers,
   mayManage,
+  PROFILE_LABELS,
+  STATUS_LABELS,
+  statusOfForm,
+  unknownGroups,
   USER_ADMIN_MESSAGES,
   v1GrantProblems,
   v2GrantProblems,
@@ -43,6 +55,10 @@ import {
   type V2Actor,
 } from '../../lib/user-admin';
 import { REPORT_CSV_OPTIONS } from '../../lib/sales-reports';
+import { formatPhone } from '../../lib/quote-summary';
+import { formatCnpj } from '../../lib/validators';
+import type { Profile } from '../../lib/permissions';
+import { appendAccessEvent } from './access-log';
 
 /*
  * Bulk user import (issue 16, decision 048). The upload reads the file whole (2 MB at most) and
@@ -50,9 +66,12 @@ import { REPORT_CSV_OPTIONS } from '../../lib/sales-reports';
  * queries: companies, points of sale, groups, and the users already there — so each row's problems
  * are shown by line and column before anything is written. Confirming queues it; the jobs of every
  * instance take it (SKIP LOCKED) and write it in batches, one transaction per batch of new users,
- * each row ending with its result. A row for a user who already exists updates them through the
- * single-user path (every check of a manual edit), or is left alone when nothing differs — so the
- * same file imported twice creates nobody twice.
+ * each row ending with its result. A row for a user who already exists is shown at the validation
+ * with each field it would change (old → new; a different CPF is an error: an import never changes
+ * who an account is), and updates them through the single-user path (every check of a manual edit)
+ * only when the author asked for it at the confirmation (decision 060); otherwise it is skipped
+ * ("ignorado"), or left alone when nothing differs — so the same file imported twice creates nobody
+ * twice.
  */
 
 /**
@@ -67,10 +86,22 @@ const STALE_CLAIM_MS = 60_000;
 
 // ─── Upload and validation ───────────────────────────────────────────────────────────────────────
 
-/** What a valid row stores: the input of the single-user path, and the user it updates (when any). */
+/** What a valid row stores: the input of the single-user path, the user it updates (when any) and what would change. */
 type StoredRow =
-  | { generation: 'v1'; input: LegacyUserInput; existingId?: number; unchanged?: boolean }
-  | { generation: 'v2'; change: V2Change; existingId?: number; unchanged?: boolean };
+  | { generation: 'v1'; input: LegacyUserInput; existingId?: number; unchanged?: boolean; changes: FieldChange[] }
+  | { generation: 'v2'; change: V2Change; existingId?: number; unchanged?: boolean; changes: FieldChange[] };
+
+/**
+ * A row as kept between the validation and the job: as read, and — when its e-mail was an account's
+ * — that account and the changes the author was shown. The job updates only an account it finds the
+ * same, with the same changes: nothing the author did not see.
+ */
+type KeptRow = ImportRow & { seen?: { id: number; changes: FieldChange[] } };
+
+/** Field by field (jsonb keeps an object's keys in its own order: no comparing the JSON text). */
+const sameChanges = (a: readonly FieldChange[], b: readonly FieldChange[]) =>
+  a.length === b.length && a.every((c, i) => c.column === b[i]!.column && c.before === b[i]!.before && c.after === b[i]!.after);
+const listText = (values: readonly string[]) => [...values].sort((a, b) => a.localeCompare(b, 'pt-BR')).join(', ');
 
 /** The field of a rule's refusal → the file's column. */
 const COLUMN_OF: Record<string, string> = {
@@ -172,29 +203,51 @@ function judge(
   const byEmail = found.find((u) => u.email === email);
   const byCpf = found.find((u) => u.cpf === cpf);
   const errors: FieldErrors = {};
-  if (byCpf && byCpf.id !== byEmail?.id) errors.cpf = [USER_ADMIN_MESSAGES.duplicateCpf];
   const before = byEmail ? managedOf(byEmail) : undefined;
+  if (byEmail && !mayManage(actor, before!, facts.groups)) {
+    // Not theirs: nothing else about the account is told (not even whether the CPF matches).
+    return { problems: problemsOf(row.line, { email: ['E-mail já cadastrado para um usuário que você não administra.'] }) };
+  }
+  // Who an account is does not change by import (issue 27): a CPF other than the account's is the row's error.
+  if (byEmail && byEmail.cpf !== cpf) errors.cpf = [IMPORT_MESSAGES.cpfOfExisting];
+  else if (byCpf && byCpf.id !== byEmail?.id) errors.cpf = [USER_ADMIN_MESSAGES.duplicateCpf];
   // A blank situacao keeps an existing user's status: re-importing a team never reactivates who left.
   const status = row.keepStatus && byEmail ? formStatusOf(byEmail.status) : row.generation === 'v1' ? row.input.status : row.status;
-  if (byEmail && !mayManage(actor, before!, facts.groups)) errors.email = ['E-mail já cadastrado para um usuário que você não administra.'];
+  const statusLabel = (s: typeof status) => STATUS_LABELS[statusOfForm(s)];
+  const cnpjOf = (id: number | null) => (id === null ? '' : formatCnpj(facts.companies.find((c) => c.id === id)?.cnpj ?? ''));
   if (row.generation === 'v1') {
     const company = row.input.empresa ? facts.companies.find((c) => c.cnpj === row.input.empresa) : null;
     if (company === undefined) errors.empresa = [USER_ADMIN_MESSAGES.company];
-    if (row.input.grupos.some((g) => !facts.groups.some((x) => x.nome === g))) errors.grupos = [USER_ADMIN_MESSAGES.group];
+    const unknown = unknownGroups(row.input.grupos, facts.groups);
     Object.assign(
       errors,
       v1GrantProblems(actor as V1Actor, { groups: row.input.grupos, companyId: company?.id ?? null }, facts.groups, before),
       { ...errors },
     );
+    if (unknown) errors.grupos = [USER_ADMIN_MESSAGES.unknownGroup(unknown)];
     if (Object.keys(errors).length > 0) return { problems: problemsOf(row.line, errors) };
-    const unchanged =
-      byEmail !== undefined &&
-      byEmail.nome === row.input.nome &&
-      byEmail.cpf === row.input.cpf &&
-      byEmail.company_id === (company?.id ?? null) &&
-      [...byEmail.groups].sort().join('|') === [...row.input.grupos].sort().join('|') &&
-      formStatusOf(byEmail.status) === status;
-    return { problems: [], stored: { generation: 'v1', input: { ...row.input, status }, existingId: byEmail?.id, unchanged } };
+    const changes = byEmail
+      ? fieldChanges(
+          'v1',
+          {
+            nome: byEmail.nome,
+            empresa: cnpjOf(byEmail.company_id),
+            grupos: listText(byEmail.groups),
+            situacao: statusLabel(formStatusOf(byEmail.status)),
+          },
+          { nome: row.input.nome, empresa: cnpjOf(company?.id ?? null), grupos: listText(row.input.grupos), situacao: statusLabel(status) },
+        )
+      : [];
+    return {
+      problems: [],
+      stored: {
+        generation: 'v1',
+        input: { ...row.input, status },
+        existingId: byEmail?.id,
+        unchanged: byEmail && changes.length === 0,
+        changes,
+      },
+    };
   }
   const companies = row.vinculo.empresas.map((cnpj) => facts.companies.find((c) => c.cnpj === cnpj));
   if (companies.some((c) => !c)) errors.empresas = [USER_ADMIN_MESSAGES.company];
@@ -202,11 +255,25 @@ function judge(
   const point = row.pontoVenda
     ? facts.points.find((p) => p.codigo.toUpperCase() === row.pontoVenda.toUpperCase() && ids.includes(p.company_id))
     : null;
-  if (point === undefined) errors.pontoVenda = [USER_ADMIN_MESSAGES.pointOfSale];
+  // Named but not among the row's companies: of another company the actor manages, or unknown (nothing
+  // is told of companies the actor does not manage).
+  const managed = managedCompanies(actor);
+  const mayKnow = (companyId: number) => managed === 'all' || managed.includes(companyId);
+  if (point === undefined)
+    errors.pontoVenda = [
+      facts.points.some((p) => p.codigo.toUpperCase() === row.pontoVenda.toUpperCase() && mayKnow(p.company_id))
+        ? USER_ADMIN_MESSAGES.pointOfSale
+        : USER_ADMIN_MESSAGES.unknownPointOfSale,
+    ];
   const group = row.grupoPermissao
     ? facts.permissionGroups.find((g) => g.nome.toLowerCase() === row.grupoPermissao.toLowerCase() && ids.includes(g.company_id))
     : null;
-  if (group === undefined) errors.grupoPermissao = [USER_ADMIN_MESSAGES.permissionGroup];
+  if (group === undefined)
+    errors.grupoPermissao = [
+      facts.permissionGroups.some((g) => g.nome.toLowerCase() === row.grupoPermissao.toLowerCase() && mayKnow(g.company_id))
+        ? USER_ADMIN_MESSAGES.permissionGroup
+        : USER_ADMIN_MESSAGES.unknownPermissionGroup,
+    ];
   const grant = v2GrantProblems(
     actor as V2Actor,
     {
@@ -226,18 +293,37 @@ function judge(
     vinculo: { ...row.vinculo, pontoVenda: point ? String(point.id) : '', grupoPermissao: group ? String(group.id) : '' },
     status,
   };
-  const unchanged =
-    byEmail !== undefined &&
-    byEmail.nome === row.dados.nome &&
-    byEmail.cpf === row.dados.cpf &&
-    byEmail.celular === row.dados.celular &&
-    byEmail.profile === row.dados.perfil.toLowerCase() &&
-    byEmail.companies.join('|') === [...ids].sort((a, b) => a - b).join('|') &&
-    byEmail.point_of_sale_id === (point?.id ?? null) &&
-    byEmail.permission_group_id === (group?.id ?? null) &&
-    byEmail.operations.join('|') === [...new Set(row.vinculo.operacoes)].sort().join('|') &&
-    formStatusOf(byEmail.status) === status;
-  return { problems: [], stored: { generation: 'v2', change, existingId: byEmail?.id, unchanged } };
+  const pointCode = (id: number | null) => (id === null ? '' : (facts.points.find((p) => p.id === id)?.codigo ?? ''));
+  const groupName = (id: number | null) => (id === null ? '' : (facts.permissionGroups.find((g) => g.id === id)?.nome ?? ''));
+  const changes = byEmail
+    ? fieldChanges(
+        'v2',
+        {
+          nome: byEmail.nome,
+          celular: byEmail.celular ? formatPhone(byEmail.celular) : '',
+          perfil: byEmail.profile ? PROFILE_LABELS[byEmail.profile.toUpperCase() as Profile] : '',
+          empresas: listText(byEmail.companies.map((id) => cnpjOf(id))),
+          ponto_venda: pointCode(byEmail.point_of_sale_id),
+          grupo_permissao: groupName(byEmail.permission_group_id),
+          operacoes: listText(byEmail.operations),
+          situacao: statusLabel(formStatusOf(byEmail.status)),
+        },
+        {
+          nome: row.dados.nome,
+          celular: formatPhone(row.dados.celular),
+          perfil: PROFILE_LABELS[row.dados.perfil],
+          empresas: listText([...new Set(ids)].map((id) => cnpjOf(id))),
+          ponto_venda: point?.codigo ?? '',
+          grupo_permissao: group?.nome ?? '',
+          operacoes: listText([...new Set(row.vinculo.operacoes)]),
+          situacao: statusLabel(status),
+        },
+      )
+    : [];
+  return {
+    problems: [],
+    stored: { generation: 'v2', change, existingId: byEmail?.id, unchanged: byEmail && changes.length === 0, changes },
+  };
 }
 
 /** A refusal of the whole file (a field error on `arquivo`, nothing stored). */
@@ -293,8 +379,14 @@ export async function uploadImport(db: DB, actor: Actor, fileName: string, bytes
     const line = r.row?.line ?? r.problems[0]!.line;
     const verdict = verdicts.get(line);
     const problems = [...r.problems, ...repeated.filter((p) => p.line === line), ...(verdict?.problems ?? [])];
-    // What is kept is the row as read: the job judges it again when it writes (users change meanwhile).
-    return { line, email: r.email.slice(0, 254), problems, row: problems.length === 0 ? r.row : undefined };
+    // What is kept is the row as read, and the account it matched with the changes shown: the job
+    // judges it again when it writes (users change meanwhile).
+    const stored = verdict?.stored;
+    const kept: KeptRow | undefined =
+      problems.length === 0 && r.row
+        ? { ...r.row, ...(stored?.existingId ? { seen: { id: stored.existingId, changes: stored.changes } } : {}) }
+        : undefined;
+    return { line, email: r.email.slice(0, 254), problems, row: kept };
   });
   return db.transaction().execute(async (trx) => {
     const { id } = await trx
@@ -328,6 +420,70 @@ export async function uploadImport(db: DB, actor: Actor, fileName: string, bytes
   });
 }
 
+// ─── The template ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The template the actor downloads (issue 27): its example line names the actor's own company, a
+ * group, point of sale and permission they may give, and a person whose CPF and e-mail nobody holds
+ * — so the template sent back unchanged validates. Sample data (ILLUSTRATIVE), read in a few queries.
+ */
+export async function importTemplate(db: DB, actor: Actor): Promise<string> {
+  requireChange(actor);
+  const people = Array.from({ length: 10 }, (_, n) => templatePerson(n));
+  const taken = await db
+    .selectFrom('users')
+    .select(['email', 'cpf'])
+    .where((eb) =>
+      eb.or([
+        eb(
+          'email',
+          'in',
+          people.map((p) => p.email),
+        ),
+        eb(
+          'cpf',
+          'in',
+          people.map((p) => p.cpf.replace(/\D/g, '')),
+        ),
+      ]),
+    )
+    .execute();
+  const person = people.find((p) => !taken.some((t) => t.email === p.email || t.cpf === p.cpf.replace(/\D/g, ''))) ?? people[0]!;
+  const managed = managedCompanies(actor);
+  let companies = db.selectFrom('companies').select(['id', 'cnpj', 'tipo']).orderBy('id');
+  if (managed !== 'all') companies = companies.where('id', 'in', managed.length > 0 ? [...managed] : [0]);
+  const [mine, facts] = await Promise.all([companies.execute(), lookups(db)]);
+  if (actor.generation === 'v1') {
+    const grantable = grantableGroups(actor, facts.groups).filter((g) => !g.isAdmin);
+    const group = grantable.find((g) => g.nome === 'VENDEDOR') ?? grantable[0];
+    return stringify(
+      templateRows('v1', {
+        ...person,
+        empresa: mine[0] ? formatCnpj(mine[0].cnpj) : '',
+        ...(group ? { grupos: group.nome } : {}),
+      }),
+      REPORT_CSV_OPTIONS,
+    );
+  }
+  const profiles = grantableProfiles(actor).filter((p): p is 'PARCEIRO' | 'SUBSTABELECIDO' => p === 'PARCEIRO' || p === 'SUBSTABELECIDO');
+  const profile = profiles.find((p) => mine.some((c) => c.tipo === p)) ?? profiles[0] ?? 'PARCEIRO';
+  const company = mine.find((c) => c.tipo === profile);
+  const held = new Set(heldOperations(actor));
+  const point = facts.points.find((p) => p.company_id === company?.id && p.status === 'ATIVO');
+  const group = facts.permissionGroups.find((g) => g.company_id === company?.id && g.operations.every((op) => held.has(op)));
+  return stringify(
+    templateRows('v2', {
+      ...person,
+      perfil: profile,
+      empresas: company ? formatCnpj(company.cnpj) : '',
+      ponto_venda: point?.codigo ?? '',
+      grupo_permissao: group?.nome ?? '',
+      operacoes: held.has('COTAR_VENDER') ? 'COTAR_VENDER' : '',
+    }),
+    REPORT_CSV_OPTIONS,
+  );
+}
+
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────────
 
 export interface ImportSummary {
@@ -342,6 +498,10 @@ export interface ImportSummary {
   createdAt: Date;
   finishedAt: Date | null;
   results: Record<ImportResult, number>;
+  /** Valid rows whose e-mail is an existing account's, as validated: with changes to show, and without. */
+  existing: { changed: number; unchanged: number };
+  /** What the author chose at the confirmation (decision 060). */
+  updateExisting: boolean;
 }
 
 /** The actor's own import `id` (anyone else's is undefined: the 404). */
@@ -354,6 +514,12 @@ export async function importOf(db: DB, actor: Actor, id: number): Promise<Import
         Record<string, number>
       >`coalesce((select json_object_agg(r.result, r.n) from (select result, count(*)::int as n from user_import_rows where import_id = i.id and result is not null group by result) r), '{}')`.as(
         'counts',
+      ),
+      sql<number>`(select count(*)::int from user_import_rows where import_id = i.id and data->'seen' is not null and jsonb_array_length(data->'seen'->'changes') > 0)`.as(
+        'changed',
+      ),
+      sql<number>`(select count(*)::int from user_import_rows where import_id = i.id and data->'seen' is not null and jsonb_array_length(data->'seen'->'changes') = 0)`.as(
+        'unchanged',
       ),
     ])
     .where('i.id', '=', id)
@@ -372,8 +538,29 @@ export async function importOf(db: DB, actor: Actor, id: number): Promise<Import
     error: row.error,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
-    results: { criado: 0, atualizado: 0, sem_alteracao: 0, recusado: 0, ...row.counts },
+    results: { criado: 0, atualizado: 0, sem_alteracao: 0, ignorado: 0, recusado: 0, ...row.counts },
+    existing: { changed: row.changed, unchanged: row.unchanged },
+    updateExisting: row.update_existing,
   };
+}
+
+/** The valid rows that would change an existing account: each field old → new, a page of them at a time. */
+export async function importChanges(db: DB, importId: number, limit = 200) {
+  const rows = await db
+    .selectFrom('user_import_rows')
+    .select(['line', 'email', 'data'])
+    .where('import_id', '=', importId)
+    .where(sql<boolean>`data->'seen' is not null and jsonb_array_length(data->'seen'->'changes') > 0`)
+    .orderBy('line')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => {
+    const kept = r.data as unknown as KeptRow;
+    const changes = kept.seen?.changes ?? [];
+    // The name the account has now is the one before the change (or the row's, when unchanged).
+    const nome = changes.find((c) => c.column === 'nome')?.before ?? (kept.generation === 'v1' ? kept.input.nome : kept.dados.nome);
+    return { line: r.line, email: r.email, nome, changes };
+  });
 }
 
 /** The rows with problems (line, column, message), a page of them at a time. */
@@ -409,10 +596,11 @@ export async function resultCsv(db: DB, importId: number): Promise<string> {
     .where('import_id', '=', importId)
     .orderBy('line')
     .execute();
-  const LABEL: Record<string, string> = {
+  const LABEL: Record<ImportResult, string> = {
     criado: 'criado',
     atualizado: 'atualizado',
     sem_alteracao: 'sem alteração',
+    ignorado: 'ignorado',
     recusado: 'recusado',
   };
   return stringify(
@@ -426,26 +614,68 @@ export async function resultCsv(db: DB, importId: number): Promise<string> {
 
 // ─── Confirmation and processing ─────────────────────────────────────────────────────────────────
 
-/** Queues a validated import of the actor's with something to write. */
-export async function confirmImport(db: DB, actor: Actor, id: number): Promise<void> {
+/** What the author chooses at the confirmation. */
+export interface ImportConfirmation {
+  /** Update the existing accounts whose changes the validation showed; false (the default) skips them. */
+  updateExisting: boolean;
+}
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Queues a validated import of the actor's with something to write, with the author's choice about
+ * existing accounts; once only (a second confirmation is a 409, whatever it asks). The access log
+ * says who confirmed what: how many to create, and whether the accounts with changes are updated.
+ */
+export async function confirmImport(db: DB, actor: Actor, id: number, choice: ImportConfirmation, ip: string | null): Promise<void> {
   requireChange(actor);
-  const updated = await db
-    .updateTable('user_imports')
-    .set({ status: 'NA_FILA', confirmed_at: now() })
-    .where('id', '=', id)
-    .where('actor_id', '=', actor.userId)
-    .where('status', '=', 'VALIDADO')
-    .where('valid_rows', '>', 0)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw new ApiError(409, 'Esta importação já foi confirmada ou não tem linhas válidas.');
+  await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('user_imports')
+      .set({ status: 'NA_FILA', confirmed_at: now(), update_existing: choice.updateExisting })
+      .where('id', '=', id)
+      .where('actor_id', '=', actor.userId)
+      .where('status', '=', 'VALIDADO')
+      .where('valid_rows', '>', 0)
+      .returning(['generation'])
+      .executeTakeFirst();
+    if (!updated) throw new ApiError(409, 'Esta importação já foi confirmada ou não tem linhas válidas.');
+    const summary = (await importOf(trx, actor, id))!;
+    const created = summary.validRows - summary.existing.changed - summary.existing.unchanged;
+    const detail = [
+      `${created} a criar`,
+      summary.existing.changed === 0
+        ? undefined
+        : choice.updateExisting
+          ? counted(summary.existing.changed, 'existente a atualizar', 'existentes a atualizar')
+          : counted(summary.existing.changed, 'existente com alterações não atualizado', 'existentes com alterações não atualizados'),
+      `${summary.existing.unchanged} sem alteração`,
+    ]
+      .filter(Boolean)
+      .join('; ');
+    const author = await trx.selectFrom('users').select(['email']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
+    await appendAccessEvent(trx, {
+      event: 'USUARIOS_IMPORTADOS',
+      generation: updated.generation,
+      email: author.email,
+      userId: actor.userId,
+      actorId: actor.userId,
+      ip,
+      detalhe: detail,
+      registroTipo: 'IMPORTACAO_USUARIOS',
+      registro: String(id),
+    });
+  });
 }
 
 /** Takes one import waiting (or whose worker went quiet) for this instance; undefined when none. */
-async function claim(db: DB): Promise<{ id: number; actor_id: number; generation: 'v1' | 'v2'; ip: string | null } | undefined> {
+async function claim(
+  db: DB,
+): Promise<{ id: number; actor_id: number; generation: 'v1' | 'v2'; ip: string | null; update_existing: boolean } | undefined> {
   return db.transaction().execute(async (trx) => {
     const next = await trx
       .selectFrom('user_imports')
-      .select(['id', 'actor_id', 'generation', 'ip'])
+      .select(['id', 'actor_id', 'generation', 'ip', 'update_existing'])
       .where((eb) =>
         eb.or([
           eb('status', '=', 'NA_FILA'),
@@ -498,16 +728,23 @@ async function writeBatch(
   db: DB,
   actor: Actor,
   importId: number,
-  rows: readonly ImportRow[],
+  rows: readonly KeptRow[],
   facts: Awaited<ReturnType<typeof lookups>>,
   ip: string | null,
+  updateExisting: boolean,
 ) {
   const found = await existingUsers(db, rows);
-  const verdicts = rows.map((row) => ({ line: row.line, ...judge(actor, row, found, facts) }));
+  const verdicts = rows.map((row) => ({ line: row.line, seen: row.seen, ...judge(actor, row, found, facts) }));
   const decided = new Map<number, Outcome>();
   for (const v of verdicts) {
     if (v.problems.length > 0) decided.set(v.line, { result: 'recusado', reason: reasonOfProblems(v.problems) });
     else if (v.stored?.unchanged) decided.set(v.line, { result: 'sem_alteracao' });
+    else if (v.stored?.existingId) {
+      // An update only when asked, and only of the account shown with the changes shown (decision 060).
+      if (!updateExisting) decided.set(v.line, { result: 'ignorado', reason: IMPORT_MESSAGES.skipped });
+      else if (v.seen?.id !== v.stored.existingId || !sameChanges(v.seen.changes, v.stored.changes))
+        decided.set(v.line, { result: 'ignorado', reason: IMPORT_MESSAGES.changedSinceValidation });
+    }
   }
   const creations = verdicts.filter((v) => v.stored && !v.stored.existingId);
   const create = async (trx: DB, stored: StoredRow): Promise<Outcome> => {
@@ -538,7 +775,7 @@ async function writeBatch(
         .execute(async (trx) => record(trx, importId, new Map([[v.line, await create(trx, v.stored!)]])))
         .catch(() => db.transaction().execute((trx) => record(trx, importId, new Map([[v.line, failed]]))));
   }
-  for (const v of verdicts.filter((x) => x.stored?.existingId && !x.stored.unchanged)) {
+  for (const v of verdicts.filter((x) => x.stored?.existingId && !decided.has(x.line))) {
     const stored = v.stored!;
     let outcome: Outcome;
     try {
@@ -585,9 +822,10 @@ export async function processImports(db: DB): Promise<void> {
           db,
           actor,
           job.id,
-          rows.map((r) => r.data as unknown as ImportRow),
+          rows.map((r) => r.data as unknown as KeptRow),
           facts,
           job.ip,
+          job.update_existing,
         );
         await yieldTurn(); // other requests' turn
       }
