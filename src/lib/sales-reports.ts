@@ -36,6 +36,13 @@ export const MAX_SPAN_DAYS = 366;
 /** Excel's sheets stop at 1,048,576 rows; a workbook is also built whole in memory (decision 042). */
 export const MAX_XLSX_ROWS = 100_000;
 
+/**
+ * How many reports one user may have waiting or being made at once (ILLUSTRATIVE, decision 058): one
+ * user's 300 requests held everyone else's behind them. With the job serving users in turn, another
+ * user's report waits at most for the report under way and one of each other user with work queued.
+ */
+export const MAX_PENDING_REPORTS_PER_USER = 5;
+
 export const REPORT_MESSAGES = {
   de: 'Informe a data inicial (dd/mm/aaaa).',
   ate: 'Informe a data final (dd/mm/aaaa).',
@@ -48,6 +55,7 @@ export const REPORT_MESSAGES = {
   empresa: 'Empresa inválida: escolha uma das suas empresas.',
   pontoVenda: 'Ponto de venda inválido: escolha um da lista.',
   vendedor: 'Vendedor inválido: escolha um da lista.',
+  fila: `Você já tem ${MAX_PENDING_REPORTS_PER_USER} relatórios na fila ou sendo gerados, o máximo por usuário. Aguarde um deles ficar pronto para pedir outro.`,
 } as const;
 
 export interface ReportRequest {
