@@ -96,7 +96,7 @@ describe('generating', () => {
     const records: string[][] = parse(file!.bytes.toString('utf8').slice(1), { delimiter: ';' });
     expect(records[0]).toEqual([
       'Apólice',
-      'Data',
+      'Emitida em',
       'Produto',
       'Situação',
       'Segurado',
@@ -114,6 +114,9 @@ describe('generating', () => {
     expect(formula[4]!.startsWith("'=")).toBe(true); // escaped: Excel shows it as text
     expect(formula[5]).toMatch(/\*/); // the document masked
     expect(records[1]![10]).toMatch(/^\d+,\d{2}$/); // money in Brazilian decimals
+    // The policy number, parsed back, is text a spreadsheet keeps: its digits with the leading zero,
+    // and a tab after them so no spreadsheet reads it as a number (decision 058).
+    expect(records[1]![0]).toMatch(/^0\d{14}\t$/);
     // Nobody else downloads it, not even the partner's own seller; the insurer's admin does.
     expect(await download(SUBAGENT, asked.id)).toBeUndefined();
     expect(await download(ADMIN, asked.id)).toBeDefined();
@@ -129,6 +132,14 @@ describe('generating', () => {
     expect(sheet).toHaveLength(4);
     const [, first] = sheet;
     expect(first![1]).toBeInstanceOf(Date);
+    expect(first![0]).toMatch(/^0\d{14}$/); // a text cell: the leading zero kept
+    // The same columns, named the same, as the CSV of the same kind (one table, lib/sales-reports.ts).
+    const csv = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&produtos=RES');
+    if (!csv.ok) throw new Error('not asked');
+    await generateReports(db, dir);
+    const csvHeader = (parse((await download(PARTNER_ADMIN, csv.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' }) as string[][])[0];
+    expect(sheet[0]).toEqual(csvHeader);
+    expect(sheet[0]![1]).toBe('Emitida em');
     expect(typeof first![10]).toBe('number');
     const raw = readFileSync(join(dir, (await statusOf(asked.id)).sha256!));
     expect(raw.subarray(0, 2).toString()).toBe('PK'); // a zip, as an .xlsx is
@@ -153,7 +164,7 @@ describe('generating', () => {
     await generateReports(db, dir);
     expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 3 });
     const list = await listReports(db, requester, 1);
-    expect(list.content.map((r) => r.status)).toEqual(['PRONTO', 'PRONTO', 'PRONTO']);
+    expect(list.content.map((r) => r.status)).toEqual(['PRONTO', 'PRONTO', 'PRONTO', 'PRONTO']);
     expect(list.content[0]!.description).toContain('Cotações de 01/03/2026 a 31/03/2026');
   });
 
