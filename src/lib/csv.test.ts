@@ -48,7 +48,7 @@ describe('the portal CSV', () => {
 
   it('still escapes formulas, and a formula made of digits gets no tab', () => {
     const { record } = roundTrip(['=HYPERLINK("http://x.test")', '+5511987654321', '-0114', '@SUM(A1)']);
-    expect(record).toEqual(["'=HYPERLINK(\"http://x.test\")", "'+5511987654321", "'-0114", "'@SUM(A1)"]);
+    expect(record).toEqual(['\'=HYPERLINK("http://x.test")', "'+5511987654321", "'-0114", "'@SUM(A1)"]);
   });
 });
 
@@ -63,7 +63,7 @@ const soffice = (() => {
 })();
 
 describe.runIf(soffice)('the portal CSV opened in LibreOffice Calc', () => {
-  it('keeps the marked digits as a text cell without the tab, and types the bare ones as numbers', () => {
+  it('keeps the marked digits as a text cell without the tab, and types the bare ones as numbers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'portal-csv-'));
     const file = join(dir, 'apolices.csv');
     // A bare copy written without the portal's options is the control: LibreOffice drops its zero.
@@ -71,11 +71,19 @@ describe.runIf(soffice)('the portal CSV opened in LibreOffice Calc', () => {
     writeFileSync(file, `${stringify([['Apólice'], ['011420260000108'], ['33444555000181']], CSV_OPTIONS)}${bare}\r\n`);
     execFileSync(
       'soffice',
-      [`-env:UserInstallation=file://${dir}/perfil`, '--headless', '--infilter=CSV:59,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, file],
+      [
+        `-env:UserInstallation=file://${dir}/perfil`,
+        '--headless',
+        '--infilter=CSV:59,34,76,1',
+        '--convert-to',
+        'xlsx',
+        '--outdir',
+        dir,
+        file,
+      ],
       { stdio: 'ignore', timeout: 120_000 },
     );
-    return readSheet(readFileSync(join(dir, 'apolices.xlsx'))).then((rows) => {
-      expect(rows.map((r) => r[0])).toEqual(['Apólice', '011420260000108', '33444555000181', 11420260000108]);
-    });
+    const rows = await readSheet(readFileSync(join(dir, 'apolices.xlsx')));
+    expect(rows.map((r) => r[0])).toEqual(['Apólice', '011420260000108', '33444555000181', 11420260000108]);
   }, 150_000);
 });

@@ -14,7 +14,8 @@ import type { CastingContext } from 'csv-stringify';
  * 1,14E+14 in a General cell; past fifteen the last digits become zeros). Shorter numbers without a
  * leading zero read back the same, so they stay numbers.
  */
-export const isFragileDigits = (value: string) => /^\d+$/.test(value) && ((value.length > 1 && value.startsWith('0')) || value.length >= 12);
+export const isFragileDigits = (value: string) =>
+  /^\d+$/.test(value) && ((value.length > 1 && value.startsWith('0')) || value.length >= 12);
 
 /**
  * Such a cell is written with a tab after its digits, inside quotes: Excel, LibreOffice Calc and

@@ -146,7 +146,8 @@ test('legacy: the seller’s group reads both metrics pages of its company', asy
 
 /**
  * The size each chart's visible text is drawn at (its font size times the SVG's scale on screen),
- * keyed by chart; what a phone shows must be readable: at least 12 px (issue 27 item 12).
+ * keyed by chart — a text cut by the drawing's edge as 0; what a phone shows must be readable: at
+ * least 12 px (issue 27 item 12).
  */
 async function chartTextSizes(page: Page): Promise<Record<string, number>> {
   return page.locator('svg[role="img"]').evaluateAll((svgs) => {
@@ -158,6 +159,14 @@ async function chartTextSizes(page: Page): Promise<Record<string, number>> {
         .filter((t) => t.checkVisibility())
         .map((t) => Number.parseFloat(getComputedStyle(t).fontSize) * scale);
       sizes[svg.dataset.testid ?? '?'] = Math.round(Math.min(...drawn) * 10) / 10;
+      // A text cut by the drawing's edge counts as unreadable too.
+      const { width } = svg.viewBox.baseVal;
+      const cut = [...svg.querySelectorAll('text')].filter((t) => {
+        if (!t.checkVisibility()) return false;
+        const box = t.getBBox();
+        return box.x < 0 || box.x + box.width > width;
+      });
+      if (cut.length > 0) sizes[`${svg.dataset.testid} cortado: ${cut.map((t) => t.textContent).join(', ')}`] = 0;
     }
     return sizes;
   });

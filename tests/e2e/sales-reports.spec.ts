@@ -212,5 +212,11 @@ for (const { generation, account, novo } of [
     await expect(alert).toHaveText(QUEUE_FULL);
     await expect(alert.getByRole('link', { name: 'Ver meus relatórios' })).toBeVisible();
     await expect(page.getByTestId('form-relatorio').getByLabel('Cotações')).toBeChecked();
+    mkdirSync(SHOTS, { recursive: true });
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(SHOTS, `fila-cheia-${generation}-${width}.png`) });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
   });
 }

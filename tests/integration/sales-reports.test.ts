@@ -137,7 +137,9 @@ describe('generating', () => {
     const csv = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&produtos=RES');
     if (!csv.ok) throw new Error('not asked');
     await generateReports(db, dir);
-    const csvHeader = (parse((await download(PARTNER_ADMIN, csv.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' }) as string[][])[0];
+    const csvHeader = (
+      parse((await download(PARTNER_ADMIN, csv.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' }) as string[][]
+    )[0];
     expect(sheet[0]).toEqual(csvHeader);
     expect(sheet[0]![1]).toBe('Emitida em');
     expect(typeof first![10]).toBe('number');
@@ -265,7 +267,7 @@ describe('the queue, shared between users (issue 27 item 4, decision 058)', () =
     expect(partnerIds).toEqual([...partnerIds].sort((a, b) => a - b));
   });
 
-  it('the next claim goes to the user waiting, while another instance is still making the first user\'s report', async () => {
+  it("the next claim goes to the user waiting, while another instance is still making the first user's report", async () => {
     const first = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
     const second = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=xlsx');
     const other = await ask(SUBAGENT, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');

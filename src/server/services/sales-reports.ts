@@ -102,11 +102,9 @@ export async function requestReport(
       .returning('id')
       .executeTakeFirstOrThrow();
   });
-  return stored ? { ok: true, id: stored.id } : QUEUE_FULL;
+  // Over the per-user cap: the route answers it 429 (too many at once), with the message as a field error.
+  return stored ? { ok: true, id: stored.id } : { ok: false, busy: true, errors: { relatorio: [REPORT_MESSAGES.fila] } };
 }
-
-/** The answer to a request over the per-user cap: the route answers it 429 (too many at once). */
-const QUEUE_FULL = { ok: false, busy: true, errors: { relatorio: [REPORT_MESSAGES.fila] } } as const;
 
 /**
  * Whether the user already has MAX_PENDING_REPORTS_PER_USER reports waiting or being made (decision
