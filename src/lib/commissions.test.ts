@@ -188,8 +188,9 @@ describe('the statement as CSV', () => {
     );
     expect(csv.split('\r\n')).toEqual([
       '\ufeffTipo;Data;Apólice;Segurado;Produto;Parcela;Valor da parcela;Prêmio líquido;Comissão (%);Comissão;Estorno',
-      `Comissão;10/03/2026;011420260000001;"'=HYPERLINK(""http://x"")";Residencial;1/4;130,05;120,18;12,5;15,02;`,
-      'Estorno;05/05/2026;011420260000002;Ana;Residencial;;;;;;72,60',
+      // A policy number keeps its leading zero in a spreadsheet: quoted, with a tab after it (decision 058).
+      `Comissão;10/03/2026;"011420260000001\t";"'=HYPERLINK(""http://x"")";Residencial;1/4;130,05;120,18;12,5;15,02;`,
+      'Estorno;05/05/2026;"011420260000002\t";Ana;Residencial;;;;;;72,60',
       '',
     ]);
   });

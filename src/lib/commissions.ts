@@ -5,6 +5,7 @@ import { optionalField, pageField, parseListQuery, type ParsedListQuery } from '
 import { roundHalfUp } from './products/money';
 import type { Cents } from './products/types';
 import { formatCnpj, formatCpf, normalizeCnpj } from './validators';
+import { CSV_OPTIONS } from './csv';
 
 /*
  * Commissions (issue 15; DESIGN §10; decision 041): the partner's remuneration on each paid
@@ -222,15 +223,8 @@ const CSV_COLUMNS: [string, (line: StatementCsvLine) => string][] = [
   ['Estorno', (l) => (l.estorno === null ? '' : csvMoney(l.estorno))],
 ];
 
-/** csv-stringify's options: UTF-8 BOM (Excel), ';' (pt-BR Excel), CRLF, formulas escaped (decision 036). */
-export const STATEMENT_CSV_OPTIONS = {
-  bom: true,
-  delimiter: ';',
-  escape_formulas: true,
-  header: true,
-  columns: CSV_COLUMNS.map(([header]) => header),
-  record_delimiter: 'windows',
-} as const;
+/** csv-stringify's options: the portal's one set for every CSV (lib/csv.ts), with the statement's header. */
+export const STATEMENT_CSV_OPTIONS = { ...CSV_OPTIONS, header: true, columns: CSV_COLUMNS.map(([header]) => header) } as const;
 
 export const statementCsvRecord = (line: StatementCsvLine): string[] => CSV_COLUMNS.map(([, cell]) => cell(line));
 

@@ -4,6 +4,7 @@ import { CHARGED_METHODS } from './charges';
 import { formatDate } from './format';
 import { isoDateField, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { FILTER_MESSAGES, nrApoliceField, seguradoField, type InstallmentStatus } from './policies';
+import { CSV_OPTIONS as PORTAL_CSV_OPTIONS } from './csv';
 
 /*
  * The payment pages (issue 13): the 2ª via search (/v2/boleto), the payments of a policy or an insured
@@ -163,19 +164,8 @@ export const CSV_COLUMNS: readonly [header: string, cell: (row: PaymentRow) => s
   ['Meio', (r) => PAID_METHOD_LABELS[r.meio]],
 ];
 
-/**
- * csv-stringify's options (DESIGN §10): a BOM so Excel reads UTF-8, ';' as Excel in pt-BR expects
- * (',' is the decimal mark), and text that would start a formula ('=', '+', '-', '@') prefixed with
- * a quote, so a name typed as '=HYPERLINK(…)' stays text.
- */
-export const CSV_OPTIONS = {
-  bom: true,
-  delimiter: ';',
-  escape_formulas: true,
-  header: true,
-  columns: CSV_COLUMNS.map(([header]) => header),
-  record_delimiter: 'windows',
-} as const;
+/** csv-stringify's options: the portal's one set for every CSV (lib/csv.ts), with this export's header. */
+export const CSV_OPTIONS = { ...PORTAL_CSV_OPTIONS, header: true, columns: CSV_COLUMNS.map(([header]) => header) } as const;
 
 export const csvRecord = (row: PaymentRow): string[] => CSV_COLUMNS.map(([, cell]) => cell(row));
 

@@ -9,6 +9,7 @@ import { maskDocument } from './history';
 import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from './acceptance';
 import { POLICY_STATUS_LABELS, type PolicyStatus } from './policies';
 import { PAYMENT_METHODS } from './products/engine';
+import { CSV_OPTIONS } from './csv';
 
 /*
  * Sales reports (issue 15, decision 042), pure: what a partner asks for — a period, what was sold
@@ -36,6 +37,13 @@ export const MAX_SPAN_DAYS = 366;
 /** Excel's sheets stop at 1,048,576 rows; a workbook is also built whole in memory (decision 042). */
 export const MAX_XLSX_ROWS = 100_000;
 
+/**
+ * How many reports one user may have waiting or being made at once (ILLUSTRATIVE, decision 058): one
+ * user's 300 requests held everyone else's behind them. With the job serving users in turn, another
+ * user's report waits at most for the report under way and one of each other user with work queued.
+ */
+export const MAX_PENDING_REPORTS_PER_USER = 5;
+
 export const REPORT_MESSAGES = {
   de: 'Informe a data inicial (dd/mm/aaaa).',
   ate: 'Informe a data final (dd/mm/aaaa).',
@@ -48,6 +56,7 @@ export const REPORT_MESSAGES = {
   empresa: 'Empresa inválida: escolha uma das suas empresas.',
   pontoVenda: 'Ponto de venda inválido: escolha um da lista.',
   vendedor: 'Vendedor inválido: escolha um da lista.',
+  fila: `Você já tem ${MAX_PENDING_REPORTS_PER_USER} relatórios na fila ou sendo gerados, o máximo por usuário. Aguarde um deles ficar pronto para pedir outro.`,
 } as const;
 
 export interface ReportRequest {
@@ -205,7 +214,22 @@ const BRASILIA_OFFSET_MS = 3 * 3_600_000;
 const money = (cents: Cents | null): XlsxCell => (cents === null ? null : { value: cents / 100, type: Number, format: MONEY_FORMAT });
 const text = (value: string): XlsxCell => ({ value, type: String });
 
-/** The columns of every report: [header, CSV text, XLSX cell]. The header names the kind's number. */
+/**
+ * What the date column holds, named so in every kind and both formats: a policy's issue date is
+ * 'Emitida em' whether the report lists policies issued or cancelled (it was 'Data' in one and
+ * 'Emitida em' in the other, so the same column had two names between two files).
+ */
+export const REPORT_DATE_HEADERS: Record<ReportKind, string> = {
+  cotacoes: 'Criada em',
+  propostas: 'Enviada em',
+  apolices: 'Emitida em',
+  canceladas: 'Emitida em',
+};
+
+/**
+ * The columns of every report, for both formats from this one table: [header, CSV text, XLSX cell].
+ * The header names the kind's number and what its date is.
+ */
 export const reportColumns = (tipo: ReportKind): [string, (r: ReportRow) => string, (r: ReportRow) => XlsxCell][] => [
   [
     { cotacoes: 'Cotação', propostas: 'Proposta', apolices: 'Apólice', canceladas: 'Apólice' }[tipo],
@@ -213,7 +237,7 @@ export const reportColumns = (tipo: ReportKind): [string, (r: ReportRow) => stri
     (r) => text(r.numero),
   ],
   [
-    tipo === 'canceladas' ? 'Emitida em' : 'Data',
+    REPORT_DATE_HEADERS[tipo],
     (r) => brasiliaDateTime.format(r.data).replace(', ', ' '),
     // A spreadsheet's dates have no time zone: the cell holds Brasília's wall clock (UTC−3 all year since 2019).
     (r) => ({ value: new Date(r.data.getTime() - BRASILIA_OFFSET_MS), type: Date, format: 'dd/mm/yyyy hh:mm' }),
@@ -235,7 +259,7 @@ export const reportColumns = (tipo: ReportKind): [string, (r: ReportRow) => stri
   ],
 ];
 
-/** csv-stringify's options: UTF-8 with BOM (Excel opens it right), ';', CRLF, formulas as text. */
-export const REPORT_CSV_OPTIONS = { bom: true, delimiter: ';', escape_formulas: true, record_delimiter: 'windows' } as const;
+/** csv-stringify's options: the portal's one set for every CSV (lib/csv.ts). */
+export const REPORT_CSV_OPTIONS = CSV_OPTIONS;
 
 export const reportFileName = (id: number, tipo: ReportKind, formato: ReportFormat) => `relatorio-vendas-${id}-${tipo}.${formato}`;

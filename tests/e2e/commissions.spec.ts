@@ -136,7 +136,8 @@ test('v2: a cancellation’s clawback on the statement; a closed month’s nota 
   const csvText = (await csv.body()).toString('utf8');
   expect(csvText.charCodeAt(0)).toBe(0xfeff);
   expect(csvText).toContain(`Estorno;`);
-  expect(csvText).toContain(`${nrApolice};`);
+  // The policy number as text a spreadsheet keeps, leading zero and all (decision 058).
+  expect(csvText).toContain(`;"${nrApolice}\t";`);
   // Each amount in its own column, positive: a cell starting with '-' would be escaped into text.
   expect(csvText).toContain(`;Comissão;Estorno\r\n`);
   expect(csvText).toContain(`;;${(clawback / 100).toFixed(2).replace('.', ',')}\r\n`);

@@ -63,11 +63,13 @@ test('v2: a CSV report of the policies issued, watched until ready, downloaded a
   const bytes = readFileSync(file.path);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const records: string[][] = parse(bytes.toString('utf8').slice(1), { delimiter: ';' });
-  expect(records[0]!.slice(0, 3)).toEqual(['Apólice', 'Data', 'Produto']);
+  expect(records[0]!.slice(0, 3)).toEqual(['Apólice', 'Emitida em', 'Produto']);
   const rows = records.slice(1);
   expect(rows.length).toBe(Number((await card2.getByTestId('linhas').textContent())!.split(' ')[0]));
   expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) expect(row[2]).toBe('Residencial');
+  // The policy number keeps its leading zero in a spreadsheet: its digits and a tab, quoted (decision 058).
+  for (const row of rows) expect(row[0]).toMatch(/^0\d+\t$/);
 
   // Another user's report is not theirs to download.
   const other = await page.context().browser()!.newContext();
@@ -123,7 +125,7 @@ test('legacy: an XLSX report read back with its typed cells', async ({ page }) =
   const file = await download(page, card);
   expect(file.name).toBe(`relatorio-vendas-${id}-cotacoes.xlsx`);
   const sheet = await readSheet(file.path);
-  expect(sheet[0]!.slice(0, 4)).toEqual(['Cotação', 'Data', 'Produto', 'Situação']);
+  expect(sheet[0]!.slice(0, 4)).toEqual(['Cotação', 'Criada em', 'Produto', 'Situação']);
   expect(sheet.length).toBeGreaterThan(1);
   for (const row of sheet.slice(1)) {
     expect(row[1]).toBeInstanceOf(Date);
@@ -160,3 +162,61 @@ test('who may ask: a seller without RELATORIO_VENDAS and a legacy group without 
   }
   expect(await count()).toBe(before);
 });
+
+/**
+ * Sends a burst of requests for reports as the user's browser session would, all at once; answers
+ * their statuses (303: stored; 429: over the user's cap) and the refusals' pages.
+ */
+async function burst(page: Page, path: string, count: number) {
+  const form = { de: '2026-01-01', ate: '2026-01-31', tipo: 'cotacoes', formato: 'csv' };
+  const origin = new URL(page.url()).origin;
+  const answers = await Promise.all(
+    Array.from({ length: count }, () => page.request.post(path, { form, headers: { origin }, maxRedirects: 0 })),
+  );
+  return Promise.all(answers.map(async (a) => ({ status: a.status(), body: a.status() === 429 ? await a.text() : '' })));
+}
+
+const QUEUE_FULL = /Você já tem 5 relatórios na fila ou sendo gerados, o máximo por usuário\./;
+
+for (const { generation, account, novo } of [
+  { generation: 'v2', account: ACCOUNTS.subagent, novo: '/v2/relatorios/vendas/cadastro' },
+  { generation: 'legacy', account: ACCOUNTS.legacySeller, novo: '/novo-relatorio-vendas' },
+] as const) {
+  test(`${generation}: one user's reports beyond the cap are refused (429) with a message on the page`, async ({ page }) => {
+    await signIn(page, account);
+    await page.goto(novo);
+    // Fifteen at once: at most the cap is stored (the job may finish one meanwhile), the rest are 429.
+    const answers = await burst(page, novo, 15);
+    expect(answers.every((a) => a.status === 303 || a.status === 429)).toBe(true);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(8);
+    for (const a of refused) expect(a.body).toMatch(QUEUE_FULL);
+
+    // The form in the browser, sent while the queue is full, says why on the page. The job may have
+    // made a report since the burst: then the queue is filled again and the form sent once more.
+    for (let attempt = 1; ; attempt++) {
+      await page.goto(novo);
+      const form = page.getByTestId('form-relatorio');
+      await form.getByLabel('Cotações').check();
+      await burst(page, novo, 6);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === novo),
+        form.getByRole('button', { name: 'Gerar relatório' }).click(),
+      ]);
+      if (response.status() === 429 || attempt === 3) {
+        expect(response.status()).toBe(429);
+        break;
+      }
+    }
+    const alert = page.getByTestId('erro-fila');
+    await expect(alert).toHaveText(QUEUE_FULL);
+    await expect(alert.getByRole('link', { name: 'Ver meus relatórios' })).toBeVisible();
+    await expect(page.getByTestId('form-relatorio').getByLabel('Cotações')).toBeChecked();
+    mkdirSync(SHOTS, { recursive: true });
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(SHOTS, `fila-cheia-${generation}-${width}.png`) });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  });
+}

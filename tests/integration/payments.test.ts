@@ -156,7 +156,9 @@ describe('the CSV export', () => {
     expect(lines).toHaveLength(3);
     const cells = lines[1]!.match(/("([^"]|"")*"|[^;]*)(;|$)/g)!.map((c) => c.replace(/;$/, ''));
     expect(cells[0]).toBe('05/12/2026');
-    expect(cells[1]).toBe(nrApolice);
+    // The policy number keeps its leading zero in a spreadsheet: quoted, a tab after the digits (decision 058).
+    expect(nrApolice).toMatch(/^0\d+$/);
+    expect(cells[1]).toBe(`"${nrApolice}\t"`);
     expect(cells[3]).toBe(`"'=HYPERLINK(""http://mal.exemplo"";""clique"")"`);
     expect(cells[5]).toBe('1 de 4');
     expect(cells[6]).toBe(csvAmount(paidAmount));

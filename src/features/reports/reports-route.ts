@@ -15,7 +15,7 @@ import {
 } from '../../server/services/sales-reports';
 import { brasiliaDay } from '../../lib/format';
 import { addDays } from '../../lib/calendar';
-import { parseReportRequest } from '../../lib/sales-reports';
+import { parseReportRequest, REPORT_MESSAGES } from '../../lib/sales-reports';
 import type { Paged } from '../../lib/list-query';
 import { viewerOf, type PortalSession } from '../../lib/session';
 
@@ -67,7 +67,8 @@ export async function requestPage(
   };
   const parsed = parseReportRequest(form, today);
   const stored = parsed.ok ? await requestReport(db, requester, scope, options, parsed.value) : parsed;
-  if (!stored.ok) return { status: 400, generation, options, values, errors: stored.errors, today };
+  // Over the per-user cap (decision 058) it is 429, too many at once, with the same kind of message.
+  if (!stored.ok) return { status: 'busy' in stored ? 429 : 400, generation, options, values, errors: stored.errors, today };
   return { redirect: `${REPORT_PAGES[generation].lista}?novo=${stored.id}` };
 }
 
@@ -84,6 +85,11 @@ export interface ReportsPageProps {
   canRequest: boolean;
 }
 
+const RETRY_MESSAGES: Record<string, string> = {
+  recusado: 'Só um relatório seu que terminou em erro pode ser pedido de novo.',
+  cheia: REPORT_MESSAGES.fila,
+};
+
 /** The reports of the requester (every one for whoever sees every sale); a POST asks again for one in error. */
 export async function reportsPage(
   generation: 'v1' | 'v2',
@@ -94,8 +100,8 @@ export async function reportsPage(
   const { db, requester } = await context(generation, session);
   if (request.method === 'POST') {
     const id = Number((await request.formData()).get('refazer'));
-    const again = Number.isInteger(id) && id > 0 && id < 2_000_000_000 && (await retryReport(db, requester, id));
-    return { redirect: `${REPORT_PAGES[generation].lista}${again ? `?novo=${id}` : '?refazer=recusado'}` };
+    const again = Number.isInteger(id) && id > 0 && id < 2_000_000_000 ? await retryReport(db, requester, id) : 'recusado';
+    return { redirect: `${REPORT_PAGES[generation].lista}${again === 'fila' ? `?novo=${id}` : `?refazer=${again}`}` };
   }
   const pageParam = url.searchParams.get('page') ?? '1';
   const page = /^[1-9]\d{0,5}$/.test(pageParam) ? Number(pageParam) : 1;
@@ -108,8 +114,7 @@ export async function reportsPage(
     result,
     highlight: Number.isInteger(highlight) && highlight > 0 ? highlight : undefined,
     refresh: pending && url.searchParams.get('atualizar') !== 'nao',
-    message:
-      url.searchParams.get('refazer') === 'recusado' ? 'Só um relatório seu que terminou em erro pode ser pedido de novo.' : undefined,
+    message: RETRY_MESSAGES[url.searchParams.get('refazer') ?? ''],
     canRequest: generation === 'v2' || config().PORTAL_ENV !== 'PRD',
   };
 }

@@ -597,6 +597,8 @@ export interface SalesReportsTable {
   reservado_ate: Timestamp | null;
   created_at: CreatedAt;
   finished_at: Timestamp | null;
+  /** The turn the report was claimed at (sequence sales_reports_vez): the queue's fairness by user. */
+  vez: ColumnType<string | null, never, string | null>;
 }
 
 export interface Database {

@@ -13,6 +13,7 @@ import type { Scope } from '../../lib/scope';
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../lib/calendar';
 import { pagedOf, type Paged } from '../../lib/list-query';
 import {
+  MAX_PENDING_REPORTS_PER_USER,
   MAX_XLSX_ROWS,
   REPORT_CSV_OPTIONS,
   REPORT_MESSAGES,
@@ -69,7 +70,7 @@ export async function requestReport(
   scope: Scope,
   options: MetricsOptions,
   request: ReportRequest,
-): Promise<{ ok: true; id: number } | { ok: false; errors: Record<string, string[]> }> {
+): Promise<{ ok: true; id: number } | { ok: false; busy?: true; errors: Record<string, string[]> }> {
   const errors: Record<string, string[]> = {};
   const company = request.empresa ? options.companies.find((c) => c.cnpj === request.empresa) : undefined;
   if (request.empresa && !company) errors.empresa = [REPORT_MESSAGES.empresa];
@@ -88,29 +89,65 @@ export async function requestReport(
     tipo: request.tipo,
   };
   const names = { empresa: company?.name, pontoVenda: point ? `${point.name} (${point.code})` : undefined, vendedor: seller?.name };
-  const { id } = await db
-    .insertInto('sales_reports')
-    .values({
-      user_id: requester.userId,
-      generation: requester.generation,
-      pedido: JSON.stringify({ ...request, nomes: names }),
-      filtro: JSON.stringify(filtro),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { ok: true, id };
+  const stored = await db.transaction().execute(async (trx) => {
+    if (await queueIsFull(trx, requester.userId)) return undefined;
+    return trx
+      .insertInto('sales_reports')
+      .values({
+        user_id: requester.userId,
+        generation: requester.generation,
+        pedido: JSON.stringify({ ...request, nomes: names }),
+        filtro: JSON.stringify(filtro),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
+  // Over the per-user cap: the route answers it 429 (too many at once), with the message as a field error.
+  return stored ? { ok: true, id: stored.id } : { ok: false, busy: true, errors: { relatorio: [REPORT_MESSAGES.fila] } };
 }
 
-/** Asks again for a report that ended in error (its request unchanged); false when it is not one. */
-export async function retryReport(db: DB, requester: Requester, id: number): Promise<boolean> {
-  const { numUpdatedRows } = await db
-    .updateTable('sales_reports')
-    .set({ status: 'NA_FILA', motivo: null, linhas: 0, total: null, tentativas: 0, reservado_ate: null, finished_at: null })
-    .where('id', '=', id)
-    .where('status', '=', 'ERRO')
-    .$if(!requester.seesAll, (qb) => qb.where('user_id', '=', requester.userId))
-    .executeTakeFirst();
-  return numUpdatedRows > 0n;
+/**
+ * Whether the user already has MAX_PENDING_REPORTS_PER_USER reports waiting or being made (decision
+ * 058). Called inside the transaction that would add one, after taking a lock of this user's own: a
+ * second request of the same user — on this instance or another over the same PostgreSQL — waits
+ * for the first to commit, and its count then sees the first's row. Twenty requests at once store
+ * the cap's worth and refuse the rest.
+ */
+async function queueIsFull(trx: DB, userId: number): Promise<boolean> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sales-reports:${userId}`}))`.execute(trx);
+  const { n } = await trx
+    .selectFrom('sales_reports')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('user_id', '=', userId)
+    .where(sql<boolean>`status in ('NA_FILA', 'GERANDO')`)
+    .executeTakeFirstOrThrow();
+  return n >= MAX_PENDING_REPORTS_PER_USER;
+}
+
+/**
+ * Asks again for a report that ended in error (its request unchanged): 'fila' when it is back in the
+ * queue, 'cheia' when its owner already has the most reports waiting (it waits in the queue too, so
+ * it counts against the same cap), 'recusado' when it is not such a report.
+ */
+export async function retryReport(db: DB, requester: Requester, id: number): Promise<'fila' | 'cheia' | 'recusado'> {
+  return db.transaction().execute(async (trx) => {
+    const report = await trx
+      .selectFrom('sales_reports')
+      .select('user_id')
+      .where('id', '=', id)
+      .where('status', '=', 'ERRO')
+      .$if(!requester.seesAll, (qb) => qb.where('user_id', '=', requester.userId))
+      .executeTakeFirst();
+    if (!report) return 'recusado';
+    if (await queueIsFull(trx, report.user_id)) return 'cheia';
+    const { numUpdatedRows } = await trx
+      .updateTable('sales_reports')
+      .set({ status: 'NA_FILA', motivo: null, linhas: 0, total: null, tentativas: 0, reservado_ate: null, finished_at: null })
+      .where('id', '=', id)
+      .where('status', '=', 'ERRO')
+      .executeTakeFirst();
+    return numUpdatedRows > 0n ? 'fila' : 'recusado';
+  });
 }
 
 export interface ReportView {
@@ -220,14 +257,22 @@ export async function reportFileResponse(db: DB, filesDir: string, requester: Re
 
 type Claimed = { id: number; filtro: StoredFilter; formato: 'csv' | 'xlsx'; tentativas: number };
 
-/** Claims the oldest report waiting (or abandoned by a dead instance); none when every one is taken. */
+/**
+ * Claims the next report waiting (or abandoned by a dead instance); none when every one is taken.
+ * Users take turns (decision 058): the next is the oldest waiting report of the user served least
+ * recently — whose latest claim has the oldest turn, or who was never served —, so one user's many
+ * requests no longer hold another's single one behind them. SKIP LOCKED: two instances claiming at
+ * once take different reports (the second skips the row the first holds and takes the next in turn).
+ */
 async function claimReport(db: DB, now: Date): Promise<Claimed | undefined> {
   const row = await sql<{ id: number; filtro: StoredFilter; pedido: ReportRequest; tentativas: number }>`
-    update sales_reports set status = 'GERANDO', tentativas = tentativas + 1, reservado_ate = ${new Date(now.getTime() + CLAIM_MS)}
+    update sales_reports set status = 'GERANDO', tentativas = tentativas + 1,
+      reservado_ate = ${new Date(now.getTime() + CLAIM_MS)}, vez = nextval('sales_reports_vez')
     where id = (
-      select id from sales_reports
-      where status = 'NA_FILA' or (status = 'GERANDO' and reservado_ate < ${now})
-      order by id limit 1 for update skip locked)
+      select r.id from sales_reports r
+      where r.status = 'NA_FILA' or (r.status = 'GERANDO' and r.reservado_ate < ${now})
+      order by (select max(s.vez) from sales_reports s where s.user_id = r.user_id) nulls first, r.id
+      limit 1 for update of r skip locked)
     returning id, filtro, pedido, tentativas`
     .execute(db)
     .then((r) => r.rows[0]);
@@ -341,24 +386,29 @@ async function eachBatch(
 ) {
   // Keyset by (the kind's time, id), ordered by them: each batch walks the time index from where the
   // last one stopped, instead of sorting the whole period again (which made a report quadratic).
+  // The key carries the database's own time, to the microsecond, as text (issue 29): a JS Date keeps
+  // milliseconds, so rows written in one instant by SQL (an import, a migration, an operator's fix)
+  // sat after the truncated key and the same batch was read again and again, forever.
   const [timeColumn, idColumn] = KEYS[filter.tipo];
   const time = sql.ref(timeColumn);
   const id = sql.ref(idColumn);
-  let last: { data: Date; key: number } | undefined;
+  const exactTime = sql<string>`to_char(${time} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  let last: { time: string; key: number } | undefined;
   let done = 0;
   for (;;) {
     const startedAt = performance.now();
     const after = last;
     const batch = await rowsQuery(db, filter)
-      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(${time}, ${id}) > (${after!.data}, ${after!.key})`))
+      .select(exactTime.as('chave_tempo'))
+      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(${time}, ${id}) > (${after!.time}::timestamptz, ${after!.key})`))
       .orderBy(time)
       .orderBy(id)
       .limit(BATCH)
       .execute();
     if (batch.length === 0) return;
     await write(batch.map((raw) => reportRowOf({ ...raw, data: new Date(raw.data) }, filter.tipo)));
-    const end = batch[batch.length - 1]!;
-    last = { data: new Date(end.data), key: Number(end.key) };
+    const end = batch[batch.length - 1]! as RawRow & { chave_tempo: string };
+    last = { time: end.chave_tempo, key: Number(end.key) };
     done += batch.length;
     await progress(done);
     // Other users' requests run between two batches: a long report never holds the process.
