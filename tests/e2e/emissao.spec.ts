@@ -110,9 +110,12 @@ test('business (emissao-cotacao): iniciar/empresarial starts a business session,
   const row = page.getByRole('row').filter({ hasText: sold.nrCotacao });
   await expect(page.getByRole('row')).toHaveCount(2); // the header and the quote
   await expect(row).toContainText('Proposta em análise');
+  // Its 25-day acceptance clock, as /historico and the proposal's own page count it.
+  await expect(row).toContainText(/Aceite em até 25 dias \(até \d{2}\/\d{2}\/\d{4}\)/);
   await row.getByRole('link', { name: 'Ver' }).click();
   await mounted(page);
   await expect(page.getByTestId('nr-proposta')).toHaveText(sold.nrProposta);
+  await expect(page.getByTestId('prazo-aceite')).toContainText(/^Aceite em até 25 dias \(até \d{2}\/\d{2}\/\d{4}\)/);
   await page.goBack();
   await mounted(page);
   await expect(page.getByLabel('Número da cotação ou proposta')).toHaveValue(sold.nrCotacao);

@@ -8,7 +8,7 @@ import { asksDueDay, contractingSchema, type Contracting } from '../../lib/contr
 import { formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
 import { receiveProposal } from './acceptance';
-import { acceptanceClock, acceptanceDeadline, isDecided, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS } from '../../lib/acceptance';
+import { acceptanceDeadline, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS, proposalClock } from '../../lib/acceptance';
 import { installmentOptions, price, validateSelection, withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import { insuredDocument, insuredName, insuredSchema } from '../../lib/products/insured';
 import { answersSchema } from '../../lib/products/questions';
@@ -444,10 +444,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
           status: PROPOSAL_STATUS_LABELS[row.proposal_status!],
           statusCode: row.proposal_status!,
           createdAt: new Date(row.proposal_created_at!).toISOString(),
-          clock: acceptanceClock(
-            { decided: isDecided(row.proposal_status!), deadline: row.aceite_ate, suspendedAt: row.suspensa_desde },
-            now,
-          ),
+          clock: proposalClock({ status: row.proposal_status!, deadline: row.aceite_ate, suspendedAt: row.suspensa_desde }, now),
           motivo: row.motivo,
           nrApolice: row.nr_apolice,
           timeline: await proposalTimeline(db, row.proposal_id),
