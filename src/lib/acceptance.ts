@@ -117,10 +117,8 @@ export const isDecided = (status: ProposalStatus) => status === 'ACEITA' || stat
  * The clock of a stored proposal — its status and its two columns — at `now`: the one reading every
  * screen makes (the proposal's page, the histories, the queue), so none decides apart when it stops.
  */
-export const proposalClock = (
-  proposal: { status: ProposalStatus; deadline: Date | null; suspendedAt: Date | null },
-  now: Date,
-): Clock => acceptanceClock({ decided: isDecided(proposal.status), deadline: proposal.deadline, suspendedAt: proposal.suspendedAt }, now);
+export const proposalClock = (proposal: { status: ProposalStatus; deadline: Date | null; suspendedAt: Date | null }, now: Date): Clock =>
+  acceptanceClock({ decided: isDecided(proposal.status), deadline: proposal.deadline, suspendedAt: proposal.suspendedAt }, now);
 
 /** What happened to a proposal, as its timeline says it. */
 export const PROPOSAL_EVENT_LABELS = {

@@ -56,7 +56,11 @@ const made: Record<string, string> = {};
 const SEEDED = 7;
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase({ onQuery: () => void (statements += 1) }));
+  ({ db, close } = await freshDatabase({
+    onQuery: () => {
+      statements += 1;
+    },
+  }));
   call = apiClient(db);
 
   // A second seller of the partner's company: the partner admin sees their quotes, the partner does not.
