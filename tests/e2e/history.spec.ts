@@ -2,6 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, DEMO_PASSWORD, path, screenshotsAt, signIn } from './helpers';
 import { sellResidential } from './selling';
+import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
+import { pdfText } from '../fixtures/pdf';
 import { startOwnServer, type OwnServer } from './own-server';
 
 /**
@@ -145,6 +147,11 @@ test('the PDF links answer PDFs: the quote’s, and the proposal’s once sent',
     const pdf = await page.request.get(href!);
     expect(pdf.status(), href!).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
+    // Both name the product's SUSEP process and its Condições Gerais (decision 062); the proposal, when the insurer received it.
+    const text = (await pdfText(new Uint8Array(await pdf.body()))).replace(/\s+/g, ' ');
+    expect(text).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.VEU!.process}`);
+    expect(text).toContain(PRODUCT_REGISTRATIONS.VEU!.conditionsUrl);
+    expect(text.includes('Recebida pela seguradora em'), href!).toBe(href!.includes('/proposta/'));
   }
   await expect(rowOf(page, INSURED.open)).toHaveCount(0);
 });
