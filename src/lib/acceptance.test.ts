@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTS } from './products/catalog';
-import { ACCEPTANCE_RULES, acceptanceClock, acceptanceDeadline, analyse, clockPhrase, resumedDeadline } from './acceptance';
+import {
+  ACCEPTANCE_RULES,
+  acceptanceClock,
+  acceptanceDeadline,
+  analyse,
+  clockPhrase,
+  clockSummary,
+  proposalClock,
+  resumedDeadline,
+} from './acceptance';
 
 const DAY_MS = 86_400_000;
 const SENT = new Date('2026-11-23T13:00:00Z');
@@ -84,6 +93,21 @@ describe('the 25-day clock', () => {
   it('stops once the proposal is decided', () => {
     expect(acceptanceClock({ decided: true, deadline: acceptanceDeadline(SENT), suspendedAt: null }, SENT)).toEqual({ state: 'stopped' });
   });
+
+  it('of a stored proposal: its status says whether it is decided (one rule for the page, the history and the queue)', () => {
+    const deadline = acceptanceDeadline(SENT);
+    const since = new Date(SENT.getTime() + 10 * DAY_MS);
+    const at = new Date(SENT.getTime() + 3 * DAY_MS);
+    expect(proposalClock({ status: 'EM_ANALISE', deadline, suspendedAt: null }, at)).toEqual(
+      acceptanceClock({ decided: false, deadline, suspendedAt: null }, at),
+    );
+    expect(proposalClock({ status: 'AGUARDANDO_DOCUMENTOS', deadline, suspendedAt: since }, at)).toMatchObject({
+      state: 'suspended',
+      daysLeft: 15,
+    });
+    for (const status of ['ACEITA', 'RECUSADA'] as const)
+      expect(proposalClock({ status, deadline, suspendedAt: null }, at)).toEqual({ state: 'stopped' });
+  });
 });
 
 describe('clockPhrase', () => {
@@ -103,4 +127,24 @@ describe('clockPhrase', () => {
     ],
     [{ state: 'stopped' }, undefined],
   ] as const)('%o', (clock, phrase) => expect(clockPhrase(clock, date)).toBe(phrase));
+});
+
+describe('clockSummary: the clock in a list row', () => {
+  const date = (iso: string) => iso.slice(0, 10);
+  it.each([
+    [{ state: 'running', deadline: '2026-12-18T13:00:00.000Z', daysLeft: 22 }, 'Aceite em até 22 dias (até 2026-12-18)'],
+    [{ state: 'running', deadline: '2026-12-18T13:00:00.000Z', daysLeft: 1 }, 'Aceite em até 1 dia (até 2026-12-18)'],
+    [{ state: 'running', deadline: '2026-12-18T13:00:00.000Z', daysLeft: 0 }, 'Aceite até hoje (2026-12-18)'],
+    [
+      { state: 'suspended', deadline: '2026-12-18T13:00:00.000Z', daysLeft: 15, since: '2026-12-03T13:00:00.000Z' },
+      'Prazo suspenso desde 2026-12-03: aguarda documentos (restam 15 dias)',
+    ],
+    [{ state: 'stopped' }, undefined],
+  ] as const)('%o', (clock, phrase) => expect(clockSummary(clock, date)).toBe(phrase));
+
+  it('says "hoje" on the proposal page too when no day is left', () => {
+    expect(clockPhrase({ state: 'running', deadline: '2026-12-18T13:00:00.000Z', daysLeft: 0 }, date)).toBe(
+      'Aceite até hoje (2026-12-18); sem resposta da seguradora até lá, a proposta é aceita.',
+    );
+  });
 });

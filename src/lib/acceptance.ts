@@ -113,6 +113,13 @@ export const PROPOSAL_STATUS_LABELS: Record<ProposalStatus, string> = {
 
 export const isDecided = (status: ProposalStatus) => status === 'ACEITA' || status === 'RECUSADA';
 
+/**
+ * The clock of a stored proposal — its status and its two columns — at `now`: the one reading every
+ * screen makes (the proposal's page, the histories, the queue), so none decides apart when it stops.
+ */
+export const proposalClock = (proposal: { status: ProposalStatus; deadline: Date | null; suspendedAt: Date | null }, now: Date): Clock =>
+  acceptanceClock({ decided: isDecided(proposal.status), deadline: proposal.deadline, suspendedAt: proposal.suspendedAt }, now);
+
 /** What happened to a proposal, as its timeline says it. */
 export const PROPOSAL_EVENT_LABELS = {
   ENVIADA: 'Proposta enviada à seguradora',
@@ -132,7 +139,24 @@ export function clockPhrase(clock: Clock, formatDate: (iso: string) => string): 
   if (clock.state === 'stopped') return undefined;
   if (clock.state === 'suspended')
     return `Prazo de aceitação suspenso: aguardando documentos desde ${formatDate(clock.since)} (restam ${plural(clock.daysLeft)}).`;
-  return `Aceite em até ${plural(clock.daysLeft)} (até ${formatDate(clock.deadline)}); sem resposta da seguradora até lá, a proposta é aceita.`;
+  return `${acceptBy(clock, formatDate)}; sem resposta da seguradora até lá, a proposta é aceita.`;
 }
+
+/**
+ * The same clock in a list's row (the histories, the consultation of the embedded apps), short
+ * enough for a phone's column: 'Aceite em até 22 dias (até 18/12/2026)'; undefined once decided.
+ */
+export function clockSummary(clock: Clock, formatDate: (iso: string) => string): string | undefined {
+  if (clock.state === 'stopped') return undefined;
+  if (clock.state === 'suspended')
+    return `Prazo suspenso desde ${formatDate(clock.since)}: aguarda documentos (restam ${plural(clock.daysLeft)})`;
+  return acceptBy(clock, formatDate);
+}
+
+// On its last day the deadline is today: 'em até 0 dias' would read as already run out.
+const acceptBy = (clock: Extract<Clock, { state: 'running' }>, formatDate: (iso: string) => string) =>
+  clock.daysLeft === 0
+    ? `Aceite até hoje (${formatDate(clock.deadline)})`
+    : `Aceite em até ${plural(clock.daysLeft)} (até ${formatDate(clock.deadline)})`;
 
 const plural = (days: number) => (days === 1 ? '1 dia' : `${days} dias`);

@@ -49,6 +49,26 @@ export const REQUESTER_LABELS: Record<Requester, string> = {
 export const reasonLabel = (requester: Requester, reason: string) =>
   CANCELLATION_REASONS[requester].find((r) => r.value === reason)?.label ?? reason;
 
+const NO_REASON = 'Motivo não informado';
+
+/**
+ * A cancellation's reason as an endorsement stores it — its code, or 'CODE: what the requester
+ * added' (services/cancellation.ts) — in words, as the resumo showed it before confirming:
+ * 'Contratou outro seguro — Seguro incluído no financiamento'. Every page and document that shows a
+ * stored reason reads it here, so none prints a code: one of the other requester's table (an
+ * endorsement without its requester) is still labelled, and one no table knows reads as not given.
+ */
+export function reasonText(requester: Requester, stored: string | null): string {
+  const [, code = '', detail] = /^([A-Z_]+)(?:: ?([\s\S]*))?$/.exec(stored ?? '') ?? [];
+  const reason =
+    CANCELLATION_REASONS[requester].find((r) => r.value === code) ??
+    Object.values(CANCELLATION_REASONS)
+      .flat()
+      .find((r) => r.value === code);
+  const label = reason?.label ?? NO_REASON;
+  return detail?.trim() ? `${label} — ${detail.trim()}` : label;
+}
+
 /**
  * Lines whose coverages may be cancelled one by one. A crop, a forest or a pledged harvest is insured
  * as one risk (and its premium may be subsidised as a whole); a personal item has one coverage.

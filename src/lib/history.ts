@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { isoDateField, listHref, oneOf, optionalField, pageField, parseListQuery, type Paged, type ParsedListQuery } from './list-query';
+import type { Clock } from './acceptance';
 import { HISTORY_STATUSES } from './quotes';
 import { SIMULATOR_CODES, V2_SIMULATOR_CODES, type ProductLine } from './simulators';
 import { isValidCnpj, isValidCpf, normalizeCnpj } from './validators';
@@ -128,6 +129,8 @@ export interface HistoryRow {
   /** The history status: an unsent quote past its validity is VENCIDA. */
   status: HistoryStatus;
   statusLabel: string;
+  /** A sent quote's proposal's 25-day acceptance clock ('stopped' once decided); null for a quote never sent. */
+  clock: Clock | null;
   createdAt: string;
   validaAte: string;
   seller: string;

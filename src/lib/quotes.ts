@@ -36,7 +36,8 @@ export interface QuoteView {
   precificacao: Pricing | null;
   contratacao: (Contracting & { opcao: InstallmentOption }) | null;
   commissionPercent: number;
-  partner: { razaoSocial: string; cnpj: string } | null;
+  /** The company that sold; `susep` its broker registration (null for a partner that is not a broker). */
+  partner: { razaoSocial: string; cnpj: string; susep: string | null } | null;
   seller: string;
   createdAt: string;
   validaAte: string;

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { productFor } from '../../src/lib/products/catalog';
 import { pdfText } from '../fixtures/pdf';
-import { ACCOUNTS, signIn } from './helpers';
+import { ACCOUNTS, screenshotsAt, signIn } from './helpers';
 import { answer, cpfFor, fillInsured } from './selling';
 
 /**
@@ -63,7 +63,11 @@ async function sell(page: Page, code: string, base: string): Promise<{ nrCotacao
 async function inHistoryWithPdf(page: Page, { nrCotacao, nrProposta }: { nrCotacao: string; nrProposta: string }, base: string) {
   const pdf = await page.request.get(`/relatorios/proposta/${nrCotacao}`);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
-  expect(await pdfText(new Uint8Array(await pdf.body()))).toContain(nrProposta);
+  const text = (await pdfText(new Uint8Array(await pdf.body()))).replace(/\s+/g, ' ');
+  expect(text).toContain(nrProposta);
+  // The product's SUSEP process and when the insurer received the proposal (decision 062).
+  expect(text).toMatch(/Processo SUSEP 15414\.\d{6}\/\d{4}-\d{2}/);
+  expect(text).toMatch(/Recebida pela seguradora em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   await page.goto('/historico');
   const link = page.getByRole('link', { name: nrCotacao, exact: true });
   await expect(link).toHaveAttribute('href', new RegExp(`^${base}/cotacao/${nrCotacao}/`));
@@ -110,9 +114,13 @@ test('business (emissao-cotacao): iniciar/empresarial starts a business session,
   const row = page.getByRole('row').filter({ hasText: sold.nrCotacao });
   await expect(page.getByRole('row')).toHaveCount(2); // the header and the quote
   await expect(row).toContainText('Proposta em análise');
+  // Its 25-day acceptance clock, as /historico and the proposal's own page count it.
+  await expect(row).toContainText(/Aceite em até 25 dias \(até \d{2}\/\d{2}\/\d{4}\)/);
+  await screenshotsAt(page, 'emissao', 'consulta-prazo-aceite');
   await row.getByRole('link', { name: 'Ver' }).click();
   await mounted(page);
   await expect(page.getByTestId('nr-proposta')).toHaveText(sold.nrProposta);
+  await expect(page.getByTestId('prazo-aceite')).toContainText(/^Aceite em até 25 dias \(até \d{2}\/\d{2}\/\d{4}\)/);
   await page.goBack();
   await mounted(page);
   await expect(page.getByLabel('Número da cotação ou proposta')).toHaveValue(sold.nrCotacao);

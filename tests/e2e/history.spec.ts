@@ -1,6 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, path, signIn } from './helpers';
+import { ACCOUNTS, DEMO_PASSWORD, path, screenshotsAt, signIn } from './helpers';
+import { sellResidential } from './selling';
+import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
+import { pdfText } from '../fixtures/pdf';
 import { startOwnServer, type OwnServer } from './own-server';
 
 /**
@@ -26,7 +29,8 @@ const INSURED = {
 
 const table = (page: Page) => page.getByRole('table', { name: /^Cotações e propostas/ });
 const rowOf = (page: Page, insured: string) => table(page).getByRole('row').filter({ hasText: insured });
-const statusCells = (page: Page) => table(page).locator('tbody td[data-label="Situação"]');
+/** Each row's status badge (an undecided proposal's acceptance clock follows it in the same cell). */
+const statusCells = (page: Page) => table(page).locator('tbody td[data-label="Situação"] .status');
 
 test('the partner sees the demo quotes with their statuses, masked documents and no own history button', async ({ page }) => {
   await signIn(page, ACCOUNTS.partner);
@@ -47,6 +51,31 @@ test('the partner sees the demo quotes with their statuses, masked documents and
   expect(html).not.toContain('274.185.963-91');
   expect(html).not.toContain('27418596391');
   await expect(page.getByRole('link', { name: 'Histórico', exact: true })).toHaveCount(0);
+});
+
+test('an undecided proposal shows its acceptance clock in both generations, readable at 390 px', async ({ page }) => {
+  // seed-policies.ts: a residential proposal referred 3 days ago, a life one waiting for documents since 6 days ago.
+  await signIn(page, ACCOUNTS.partner);
+  await page.goto('/v2/historico?status=PROPOSTA_EM_ANALISE');
+  const referred = rowOf(page, 'Sérgio Almeida Prado').locator('td[data-label="Situação"]');
+  await expect(referred).toContainText('Proposta em análise');
+  await expect(referred).toContainText(/Aceite em até 22 dias \(até \d{2}\/\d{2}\/\d{4}\)/);
+  const waiting = rowOf(page, 'Lívia Campos Teixeira').locator('td[data-label="Situação"]');
+  await expect(waiting).toContainText(/Prazo suspenso desde \d{2}\/\d{2}\/\d{4}: aguarda documentos \(restam 23 dias\)/);
+  // A decided proposal has no clock left.
+  await expect(rowOf(page, INSURED.sent).locator('td[data-label="Situação"]')).toHaveText('Proposta aceita');
+  await screenshotsAt(page, 'history', 'v2-prazo-aceite');
+
+  // The legacy history, of a legacy sale the rules refer (mixed construction).
+  await page.context().clearCookies();
+  await signIn(page, ACCOUNTS.legacySeller);
+  const nrProposta = await sellResidential(page, { generation: 'v1', mixed: true });
+  await page.goto(`/historico?numero=${nrProposta}`);
+  const legacy = table(page).locator('tbody td[data-label="Situação"]');
+  await expect(legacy).toHaveCount(1);
+  await expect(legacy).toContainText('Proposta em análise');
+  await expect(legacy).toContainText(/Aceite em até 25 dias \(até \d{2}\/\d{2}\/\d{4}\)/);
+  await screenshotsAt(page, 'history', 'v1-prazo-aceite');
 });
 
 test('filters by product and by status with the GET form, and clears the filters', async ({ page }) => {
@@ -118,6 +147,11 @@ test('the PDF links answer PDFs: the quote’s, and the proposal’s once sent',
     const pdf = await page.request.get(href!);
     expect(pdf.status(), href!).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
+    // Both name the product's SUSEP process and its Condições Gerais (decision 062); the proposal, when the insurer received it.
+    const text = (await pdfText(new Uint8Array(await pdf.body()))).replace(/\s+/g, ' ');
+    expect(text).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.VEU!.process}`);
+    expect(text).toContain(PRODUCT_REGISTRATIONS.VEU!.conditionsUrl);
+    expect(text.includes('Recebida pela seguradora em'), href!).toBe(href!.includes('/proposta/'));
   }
   await expect(rowOf(page, INSURED.open)).toHaveCount(0);
 });

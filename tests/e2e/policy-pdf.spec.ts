@@ -1,6 +1,7 @@
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { pdfText } from '../fixtures/pdf';
-import { ACCOUNTS, BASE_URL, latestEmail, signIn, type Generation } from './helpers';
+import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
+import { ACCOUNTS, BASE_URL, latestEmail, screenshotsAt, signIn, waitForIslands, type Generation } from './helpers';
 import { sellResidential } from './selling';
 
 /**
@@ -47,6 +48,14 @@ for (const [generation, account, mayCharge] of [
     expect(policy).toContain(`Nº da apólice ${nrApolice}`);
     expect(policy).toContain('Mariana Alves Pereira');
     expect(policy).toContain('Código SUSEP');
+    // Circular SUSEP 642/2021: the product's SUSEP process, the broker's registration, the Condições Gerais and where to read them.
+    expect(policy).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.RES!.process}`);
+    expect(policy).toMatch(/Registro SUSEP do corretor (\d{5,15}|Não se aplica)/);
+    if (generation === 'v2') expect(policy).toContain('Registro SUSEP do corretor 202031234');
+    expect(policy).toContain(
+      `Condições Gerais do produto Residencial, registradas na SUSEP sob o processo nº ${PRODUCT_REGISTRATIONS.RES!.process}`,
+    );
+    expect(policy).toContain(PRODUCT_REGISTRATIONS.RES!.conditionsUrl);
 
     const boletoLink = page.getByTestId('boleto-pdf-1');
     await expect(boletoLink).toHaveCount(mayCharge ? 1 : 0);
@@ -113,3 +122,47 @@ test('the seller and the insured are told of the issuance; the insured’s link 
   await expect(page404.getByText('Os links enviados por e-mail valem 30 dias')).toBeVisible();
   await insured.close();
 });
+
+const DETAIL = 'Seguro incluído no financiamento do imóvel';
+
+for (const [generation, account] of [
+  ['v2', ACCOUNTS.partner],
+  ['v1', ACCOUNTS.legacySeller],
+] as const) {
+  test(`${generation}: a cancellation's PDF and the policy's endorsements say its reason in words, never its code`, async ({ page }) => {
+    test.setTimeout(120_000); // a sale and a cancellation, every step through the browser
+    await signIn(page, account);
+    const nrApolice = await sellAndOpenPolicy(page, generation);
+    await page.getByRole('link', { name: 'Endossos' }).click();
+    const home = page.url();
+    await page.getByRole('link', { name: 'Cancelar apólice' }).click();
+    await waitForIslands(page);
+    // The day the field offers (today); nothing is paid yet, so nothing is refunded.
+    await page.getByRole('radio', { name: 'O segurado' }).check();
+    await page.getByLabel('Motivo', { exact: true }).selectOption({ label: 'Contratou outro seguro' });
+    await page.getByLabel('Observações (opcional)').fill(DETAIL);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/cancelamento\/coberturas\?/);
+    await waitForIslands(page);
+    await page.getByRole('radio', { name: 'Cancelar a apólice inteira' }).check();
+    await page.getByRole('button', { name: 'Ver o resumo' }).click();
+    await expect(page).toHaveURL(/\/cancelamento\/resumo\?/);
+    await page.getByRole('link', { name: 'Continuar', exact: true }).click();
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Confirmar cancelamento' }).click();
+    await page.getByRole('button', { name: 'Sim, cancelar' }).click();
+    await expect(page).toHaveURL(/\/cancelamento\/sucesso\?/);
+    const nrEndosso = (await page.getByTestId('nr-endosso').textContent())!.trim();
+
+    const pdf = await openPdf(page, (await page.getByTestId('endosso-pdf').getAttribute('href'))!);
+    expect(pdf).toContain(`Nº da apólice ${nrApolice}`);
+    expect(pdf).toContain(`Motivo Contratou outro seguro — ${DETAIL}`);
+    expect(pdf).not.toContain('OUTRO_SEGURO');
+
+    await page.goto(home);
+    const row = page.getByTestId('endossos').getByRole('row').filter({ hasText: nrEndosso });
+    await expect(row.getByTestId('motivo')).toHaveText(`Motivo: Contratou outro seguro — ${DETAIL}`);
+    await expect(page.getByTestId('endossos')).not.toContainText('OUTRO_SEGURO');
+    await screenshotsAt(page, 'endorsements', `${generation}-motivo`);
+  });
+}

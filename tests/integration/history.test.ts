@@ -4,7 +4,7 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { sellableOffers } from '../../src/server/services/offers';
 import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
-import { createQuote, type Seller } from '../../src/server/services/quotes';
+import { createQuote, findQuote, type Seller } from '../../src/server/services/quotes';
 import { sellerFromV2 } from '../../src/server/services/sellers';
 import { listQuotes } from '../../src/server/services/quote-history';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
@@ -18,6 +18,8 @@ import { isValidCnpj } from '../../src/lib/validators';
 let db: DB;
 let close: () => Promise<void>;
 let call: ReturnType<typeof apiClient>;
+/** Every statement the database runs: what one history page costs. */
+let statements = 0;
 
 const PARTNER = 'parceiro@parceiro.demo';
 const SUBAGENT = 'substabelecido@parceiro.demo';
@@ -54,7 +56,11 @@ const made: Record<string, string> = {};
 const SEEDED = 7;
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase());
+  ({ db, close } = await freshDatabase({
+    onQuery: () => {
+      statements += 1;
+    },
+  }));
   call = apiClient(db);
 
   // A second seller of the partner's company: the partner admin sees their quotes, the partner does not.
@@ -324,6 +330,22 @@ describe('rows', () => {
     expect(sent.premioTotal).toBeGreaterThan(0);
   });
 
+  it('show an undecided proposal’s acceptance clock as its own page works it out, in the page’s one query', async () => {
+    const seller = await sellerOf(PARTNER);
+    const before = statements;
+    const { content } = await listQuotes(db, seller, { status: 'PROPOSTA_EM_ANALISE' });
+    // The count and the page: a proposal's clock comes with its row, never a query of its own.
+    expect(statements - before).toBe(2);
+    const byName = (nome: string) => content.find((r) => r.nomeSegurado === nome)!;
+    // seed-policies.ts: referred 3 days ago; sent 8 days ago and waiting for documents since 6 days ago.
+    expect(byName('Sérgio Almeida Prado').clock).toMatchObject({ state: 'running', daysLeft: 22 });
+    expect(byName('Lívia Campos Teixeira').clock).toMatchObject({ state: 'suspended', daysLeft: 23 });
+    expect(byName(DEMO_INSURED.vida.nome).clock).toEqual({ state: 'stopped' });
+    for (const row of content) expect(row.clock).toEqual((await findQuote(db, seller, row.nrCotacao))!.proposta!.clock);
+    // A quote never sent has no clock.
+    expect((await list(PARTNER, { status: 'EM_ELABORACAO' })).content.every((r) => r.clock === null)).toBe(true);
+  });
+
   it('never carries a whole CPF', async () => {
     const { content } = await list(ADMIN);
     const json = JSON.stringify(content);
@@ -352,6 +374,12 @@ describe('GET /api/bff/v1/cotacoes', () => {
     expect(answer.status).toBe(200);
     expect(answer.json.dado).toMatchObject({ totalElements: SEEDED - 2 + 9 + 2, totalPages: 2, page: 2 });
     expect(answer.json.dado.content).toHaveLength(SEEDED - 2 + 9 + 2 - HISTORY_PAGE_SIZE);
+    const sent = await call('GET', '/api/bff/v1/cotacoes?status=PROPOSTA_EM_ANALISE', { headers: { authtoken: await tokenOf(PARTNER) } });
+    expect(sent.json.dado.content.find((r: HistoryRow) => r.nomeSegurado === 'Sérgio Almeida Prado').clock).toMatchObject({
+      state: 'running',
+      daysLeft: 22,
+      deadline: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
     const subagent = await call('GET', '/api/bff/v1/cotacoes', { headers: { authtoken: await tokenOf(SUBAGENT) } });
     expect(subagent.json.dado.totalElements).toBe(1);
   });

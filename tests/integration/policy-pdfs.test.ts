@@ -10,6 +10,15 @@ import { currentCharge, payCharge, secondCopy } from '../../src/server/services/
 import { scopeFor } from '../../src/server/services/scope';
 import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
 import { formatDigitableLine } from '../../src/lib/boleto';
+import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
+import { productFor } from '../../src/lib/products/catalog';
+import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/cancellation';
+import { endorsementHistory } from '../../src/server/services/endorsements';
+import { quoteDocument } from '../../src/server/services/quote-document';
+import { findQuote } from '../../src/server/services/quotes';
+import { sellerFromV2 } from '../../src/server/services/sellers';
+import { renderQuotePdf } from '../../src/server/pdf/quote-pdf';
+import { HOUSE } from '../fixtures/selling';
 
 /**
  * Issue 13: the policy and boleto PDF routes (server/pdf/policy-pdf-route.ts) through the real
@@ -57,6 +66,27 @@ describe('the policy PDF', () => {
     expect(text).toMatch(/1\/4 10\/12\/2026 R\$ [\d.]+,\d{2} Em aberto/);
     expect(text).toContain('Resolução CNSP nº 382/2020');
     expect(text).toContain('0800 021 8484');
+    // Circular SUSEP 642/2021: the product's process, the broker's registration (the company's record), the Condições Gerais
+    expect(text).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.RES!.process}`);
+    expect(text).toContain('Registro SUSEP do corretor 202031234');
+    expect(text).toContain(`registradas na SUSEP sob o processo nº ${PRODUCT_REGISTRATIONS.RES!.process}`);
+    expect(text).toContain(PRODUCT_REGISTRATIONS.RES!.conditionsUrl);
+    // The insured risk, as it was sold
+    expect(text).toContain('Dados do risco');
+    expect(text).toContain('Tipo de construção Alvenaria');
+  });
+
+  it('of a life policy names its beneficiaries', async () => {
+    const life = await db
+      .selectFrom('policies')
+      .select('nr_apolice')
+      .where('simulator_code', '=', 'VEU')
+      .where('generation', '=', 'v2')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const text = flat(await pdfText(new Uint8Array(await (await get(SELLER, 'apolice', life.nr_apolice))!.arrayBuffer())));
+    expect(text).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.VEU!.process}`);
+    expect(text).toMatch(/Beneficiários Nome Parentesco Participação .+ 100 %/);
   });
 
   it('is a 404 for another company’s user, the other generation, an unknown or malformed number and an unknown type', async () => {
@@ -139,4 +169,69 @@ describe('under random input', () => {
       { numRuns: 150 },
     );
   }, 120_000);
+});
+
+describe('the proposal PDF', () => {
+  it('says when the insurer received it and its acceptance clock, with the insurer, the product’s process and the broker', async () => {
+    const { user } = await viewer(SELLER);
+    const seller = await sellerFromV2(db, user as Parameters<typeof sellerFromV2>[1]);
+    const referred = await sellResidential(db, { at: ISSUED, respostas: { ...HOUSE, construcao: 'mista' } });
+    const quote = (await findQuote(db, seller, referred.nrCotacao, day('2026-11-26')))!;
+    const text = flat(await pdfText(await renderQuotePdf(quoteDocument(quote, productFor('RES')!, 'proposta', day('2026-11-26')))));
+    expect(text).toContain('Recebida pela seguradora em 23/11/2026 10:00');
+    expect(text).toContain('Aceite em até 22 dias (até 18/12/2026); sem resposta da seguradora até lá, a proposta é aceita.');
+    expect(text).toContain('Código SUSEP 09999');
+    expect(text).toContain('Ramo 0114 — Compreensivo residencial');
+    expect(text).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.RES!.process}`);
+    expect(text).toContain('Registro SUSEP do corretor 202031234');
+    expect(text).toContain(PRODUCT_REGISTRATIONS.RES!.conditionsUrl);
+  });
+});
+
+describe('the cancellation PDF and the endorsements list', () => {
+  it('say the reason in words, with what the requester added — never its code', async () => {
+    const sold = (await sellResidential(db, { at: ISSUED })).nrApolice!;
+    const policy = await db
+      .selectFrom('policies')
+      .select(['id', 'id_contratacao'])
+      .where('nr_apolice', '=', sold)
+      .executeTakeFirstOrThrow();
+    // As the seed's cancellations go (seed-history.ts), with a reason and what the insured added.
+    const at = day('2026-11-25');
+    const partnerId = (await db.selectFrom('users').select('id').where('email', '=', SELLER).executeTakeFirstOrThrow()).id;
+    const context = () => cancellationContext(db, { kind: 'all' }, 'v2', policy.id_contratacao, partnerId, '2026-11-25');
+    const detail = 'Seguro incluído no financiamento do imóvel';
+    await saveReason(
+      db,
+      await context(),
+      partnerId,
+      { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', detalhe: detail, efetivaEm: '2026-11-25' },
+      at,
+    );
+    await saveCoverages(db, await context(), partnerId, { escopo: 'TOTAL' }, at);
+    const { draft } = await context();
+    const { nrEndosso } = await confirmCancellation(
+      db,
+      { kind: 'all' },
+      'v2',
+      policy.id_contratacao,
+      partnerId,
+      { chave: draft!.chave },
+      at,
+    );
+
+    const response = (await policyPdfResponse(
+      db,
+      await viewer(SELLER),
+      { type: 'endosso', nrApolice: sold, parcela: null, endosso: nrEndosso },
+      at,
+      '127.0.0.1',
+    ))!;
+    const text = flat(await pdfText(new Uint8Array(await response.arrayBuffer())));
+    expect(text).toContain(`Motivo Contratou outro seguro — ${detail}`);
+    expect(text).not.toContain('OUTRO_SEGURO');
+
+    const [listed] = await endorsementHistory(db, policy.id);
+    expect(listed).toMatchObject({ nrEndosso, motivo: `Contratou outro seguro — ${detail}` });
+  });
 });

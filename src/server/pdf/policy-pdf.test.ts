@@ -22,9 +22,20 @@ const policy: PolicyDocument = {
     phone: '(11) 98765-4321',
     address: 'Avenida Paulista, 120 — Bela Vista, São Paulo/SP — CEP 01310-100',
   },
-  partner: { razaoSocial: 'Corretora Horizonte Seguros Ltda.', cnpj: '11.222.333/0001-81', commissionPercent: 20, commission: 9614 },
+  registration: { process: '15414.900101/2024-73', conditionsUrl: 'www.seguradorademo.com.br/condicoes-gerais/residencial' },
+  partner: {
+    razaoSocial: 'Corretora Horizonte Seguros Ltda.',
+    cnpj: '11.222.333/0001-81',
+    susep: '202031234',
+    commissionPercent: 20,
+    commission: 9614,
+  },
   seller: 'Eduarda Lima',
   pointOfSale: 'Loja Centro — São Paulo',
+  answers: [
+    { label: 'Tipo de imóvel', value: 'Casa' },
+    { label: 'Construção', value: 'Alvenaria' },
+  ],
   coverages: [
     { name: 'Incêndio, queda de raio e explosão', capital: 45_000_000, premium: 30_000, deductible: 'Não há' },
     { name: 'Danos elétricos', capital: 1_500_000, premium: 18_070, deductible: '10% dos prejuízos, mínimo de R$ 300,00' },
@@ -61,8 +72,24 @@ describe('renderPolicyPdf', () => {
     expect(text).toContain('274.185.963-91');
     expect(text).toContain('marina.alves@exemplo.com.br');
     expect(text).toContain('Avenida Paulista, 120 — Bela Vista, São Paulo/SP — CEP 01310-100');
-    // The partner and its remuneration
+    // The product's registration at SUSEP and its Condições Gerais, with where the insured reads them
+    expect(text).toContain('Processo SUSEP 15414.900101/2024-73');
+    expect(text).toContain(
+      'Este seguro é regido pelas Condições Gerais do produto Residencial, registradas na SUSEP sob o processo nº 15414.900101/2024-73',
+    );
+    expect(text).toContain('www.seguradorademo.com.br/condicoes-gerais/residencial');
+    expect(text).toContain('consulta pública de produtos da SUSEP');
+    expect(text).toContain('Circular SUSEP nº 642/2021');
+    expect(text).toContain(
+      'O registro do produto na SUSEP não implica, por parte da Autarquia, incentivo ou recomendação à sua comercialização.',
+    );
+    // The insured risk
+    expect(text).toContain('Dados do risco');
+    expect(text).toContain('Construção Alvenaria');
+    // The partner, its SUSEP registration and its remuneration
     expect(text).toContain('Corretora Horizonte Seguros Ltda.');
+    expect(text).toContain('Registro SUSEP do corretor 202031234');
+    expect(text).toContain('situação cadastral do corretor');
     expect(text).toContain(
       'Em cumprimento à Resolução CNSP nº 382/2020, informamos que o parceiro Corretora Horizonte Seguros Ltda. ' +
         '(CNPJ 11.222.333/0001-81) receberá remuneração de 20 % sobre o prêmio líquido, equivalente a R$ 96,14.',
@@ -97,6 +124,20 @@ describe('renderPolicyPdf', () => {
     expect(await pdfInfo(bytes)).toMatchObject({ Title: 'Apólice de Seguro — Residencial 011420260000002' });
     expect(await renderPolicyPdf(policy)).toEqual(bytes);
     expect(policyPdfFileName('011420260000002')).toBe('apolice-011420260000002.pdf');
+  });
+
+  it('a partner that is not a broker has no SUSEP registration, and says so', async () => {
+    const text = flat(await pdfText(await renderPolicyPdf({ ...policy, partner: { ...policy.partner, susep: null } })));
+    expect(text).toContain('Registro SUSEP do corretor Não se aplica: parceiro sem registro de corretor');
+    expect(text).not.toContain('situação cadastral do corretor');
+  });
+
+  it('a life policy names its beneficiaries', async () => {
+    const life = { ...policy, beneficiaries: [{ name: 'Caio Campos Teixeira', relationship: 'Filho(a)', percent: 100 }] };
+    const text = flat(await pdfText(await renderPolicyPdf(life)));
+    expect(text).toContain('Beneficiários');
+    expect(text).toContain('Caio Campos Teixeira Filho(a) 100 %');
+    expect(flat(await pdfText(await renderPolicyPdf(policy)))).not.toContain('Beneficiários');
   });
 
   it('says nothing of installment interest when the installments add up to the premium', async () => {

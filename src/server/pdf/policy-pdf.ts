@@ -1,9 +1,11 @@
 import type { Cents } from '../../lib/products/types';
-import { INSURER, PUBLIC_CHANNELS } from '../../lib/insurer';
+import { INSURER, PUBLIC_CHANNELS, type ProductRegistration } from '../../lib/insurer';
 import {
+  brokerRegistration,
   money,
   openDocument,
   withWinAnsiText,
+  type Beneficiary,
   type Column,
   type CoverageLine,
   type Insured,
@@ -13,10 +15,12 @@ import {
 
 /**
  * The policy (apólice) as a PDF, with what Circular SUSEP 642/2021 asks of a policy document: who
- * insures (name, CNPJ, SUSEP code), the contract's numbers, branch, plan and term, the insured, the
- * partner and its remuneration (CNSP 382/2020), coverages with sums insured and deductibles, the
- * premium with IOF apart, the installments, a glossary and the consumer's channels (decision 034).
- * Every text arrives formatted for pt-BR except money, which is formatted here.
+ * insures (name, CNPJ, SUSEP code), the contract's numbers, branch, the product's SUSEP process, plan
+ * and term, the insured and the insured risk, the broker with its SUSEP registration and its
+ * remuneration (CNSP 382/2020), coverages with sums insured and deductibles, the beneficiaries of a
+ * life policy, the premium with IOF apart, the installments, the Condições Gerais and where to read
+ * them, a glossary and the consumer's channels (decisions 034 and 062). Every text arrives formatted
+ * for pt-BR except money and percentages, which are formatted here.
  */
 export interface PolicyDocument {
   nrApolice: string;
@@ -27,6 +31,8 @@ export interface PolicyDocument {
   product: string;
   /** 'Ramo 0114 — Compreensivo residencial'. */
   branch: string;
+  /** The product's SUSEP process and where its Condições Gerais are read (lib/insurer.ts). */
+  registration: ProductRegistration;
   plan: string;
   /** 'dd/mm/aaaa': the term runs from 24h of the first day to 24h of the last. */
   term: { start: string; end: string };
@@ -34,6 +40,10 @@ export interface PolicyDocument {
   partner: Partner & { commission: Cents };
   seller: string;
   pointOfSale: string;
+  /** The insured risk as it was sold: the cadastro and risco answers, formatted (lib/quote-summary answerLines). */
+  answers: { label: string; value: string }[];
+  /** A life policy's beneficiaries. */
+  beneficiaries?: Beneficiary[];
   coverages: CoverageLine[];
   premium: PremiumComposition;
   paymentMethod: string;
@@ -91,6 +101,7 @@ export async function renderPolicyPdf(input: PolicyDocument): Promise<Uint8Array
       { label: 'Emitida em', value: doc.issuedAt },
       { label: 'Produto', value: doc.product },
       { label: 'Ramo', value: doc.branch },
+      { label: 'Processo SUSEP', value: doc.registration.process },
       { label: 'Plano', value: doc.plan },
       { label: 'Vigência', value: `Das 24h de ${doc.term.start} às 24h de ${doc.term.end}`, wide: true },
     ],
@@ -98,32 +109,37 @@ export async function renderPolicyPdf(input: PolicyDocument): Promise<Uint8Array
   );
   page.insurer();
   page.insured(doc.insured);
+  if (doc.answers.length > 0) {
+    page.section('Dados do risco');
+    page.fields(doc.answers, 2);
+  }
   page.section('Parceiro (corretor)');
   page.fields(
     [
       { label: 'Razão social', value: doc.partner.razaoSocial },
       { label: 'CNPJ', value: doc.partner.cnpj },
+      { label: 'Registro SUSEP do corretor', value: brokerRegistration(doc.partner.susep) },
       { label: 'Vendedor', value: doc.seller },
       { label: 'Ponto de venda', value: doc.pointOfSale },
     ],
     2,
   );
-  page.section('Coberturas contratadas');
-  page.coverages(doc.coverages, 'Importância segurada');
+  page.coverages(doc.coverages, 'Importância segurada', 'Coberturas contratadas');
   page.premiumComposition(doc.premium);
-  page.section(`Parcelas — ${doc.paymentMethod}`);
+  if (doc.beneficiaries && doc.beneficiaries.length > 0) page.beneficiaries(doc.beneficiaries);
   page.table(
     INSTALLMENT_COLUMNS,
     doc.installments.map((i) => [`${i.number}/${doc.installments.length}`, i.dueDate, money(i.value), i.status]),
-    { totalRow: ['Total', '', money(doc.installmentsTotal), ''] },
+    { totalRow: ['Total', '', money(doc.installmentsTotal), ''], heading: `Parcelas — ${doc.paymentMethod}` },
   );
   if (doc.installmentsTotal > doc.premium.total)
     page.note(`O total das parcelas inclui ${money(doc.installmentsTotal - doc.premium.total)} de juros de parcelamento.`);
   page.partnerRemuneration(doc.partner, doc.partner.commission);
-  page.section('Glossário');
+  page.productConditions(doc.product, doc.registration, doc.partner.susep);
   page.table(
     GLOSSARY_COLUMNS,
     GLOSSARY.map(([term, meaning]) => [term, meaning]),
+    { heading: 'Glossário' },
   );
   page.section('Atendimento ao consumidor');
   for (const line of consumerChannels()) page.paragraph(line);

@@ -16,7 +16,15 @@ const residentialProposal: QuoteDocument = {
   status: 'Em análise',
   product: 'Residencial',
   offer: 'Residencial Essencial',
-  partner: { razaoSocial: 'Corretora Exemplo Ltda.', cnpj: '12.345.678/0001-95', commissionPercent: 20, commission: 22394 },
+  branch: '0114 — Compreensivo residencial',
+  registration: { process: '15414.900101/2024-73', conditionsUrl: 'www.seguradorademo.com.br/condicoes-gerais/residencial' },
+  partner: {
+    razaoSocial: 'Corretora Exemplo Ltda.',
+    cnpj: '12.345.678/0001-95',
+    susep: '202031234',
+    commissionPercent: 20,
+    commission: 22394,
+  },
   seller: 'Ana Vendedora',
   insured: {
     name: 'José da Conceição Araújo',
@@ -56,6 +64,10 @@ const residentialProposal: QuoteDocument = {
     })),
     total: 123_456,
   },
+  acceptance: {
+    receivedAt: '15/01/2026 10:30',
+    clock: 'Aceite em até 25 dias (até 09/02/2026); sem resposta da seguradora até lá, a proposta é aceita.',
+  },
   createdAt: '15/01/2026',
   validUntil: '14/02/2026',
   issuedAt: '15/01/2026 10:30',
@@ -93,6 +105,7 @@ const residentialQuote: QuoteDocument = {
   nrProposta: undefined,
   status: 'Em elaboração',
   payment: undefined,
+  acceptance: undefined,
 };
 
 describe('renderQuotePdf', () => {
@@ -123,6 +136,31 @@ describe('renderQuotePdf', () => {
     );
     expect(text).toContain('Documento sem valor de apólice. Sujeito à análise de aceitação da seguradora.');
     expect(text).not.toContain('Beneficiários');
+  });
+
+  it('holds what Circular SUSEP 642/2021 asks of a policy that a proposal can already say, and the acceptance clock', async () => {
+    const text = flat(await pdfText(await renderQuotePdf(residentialProposal)));
+    // Who insures, the branch and the product's SUSEP process, the broker's registration
+    expect(text).toContain('Seguradora Demo S.A.');
+    expect(text).toContain('Código SUSEP 09999');
+    expect(text).toContain('Ramo 0114 — Compreensivo residencial');
+    expect(text).toContain('Processo SUSEP 15414.900101/2024-73');
+    expect(text).toContain('Registro SUSEP do corretor 202031234');
+    // The Condições Gerais and where to read them
+    expect(text).toContain(
+      'Este seguro é regido pelas Condições Gerais do produto Residencial, registradas na SUSEP sob o processo nº 15414.900101/2024-73',
+    );
+    expect(text).toContain('www.seguradorademo.com.br/condicoes-gerais/residencial');
+    // Where the consumer asks and complains
+    expect(text).toContain('Ouvidoria: 0800 000 4321');
+    expect(text).toContain('0800 021 8484');
+    // When the insurer received it, and until when it has to decide (Lei 15.040/2024)
+    expect(text).toContain('Recebida pela seguradora em 15/01/2026 10:30');
+    expect(text).toContain('Aceite em até 25 dias (até 09/02/2026); sem resposta da seguradora até lá, a proposta é aceita.');
+    // A quote was not received by anyone yet
+    const quote = flat(await pdfText(await renderQuotePdf(residentialQuote)));
+    expect(quote).toContain('Processo SUSEP 15414.900101/2024-73');
+    expect(quote).not.toContain('Recebida pela seguradora');
   });
 
   it('lists every installment value of the payment', async () => {

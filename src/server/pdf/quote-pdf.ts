@@ -1,9 +1,12 @@
 import type { Cents } from '../../lib/products/types';
+import type { ProductRegistration } from '../../lib/insurer';
+import { consumerChannels } from './policy-pdf';
 import {
+  brokerRegistration,
   money,
   openDocument,
-  percent,
   withWinAnsiText,
+  type Beneficiary,
   type Column,
   type CoverageLine,
   type Field,
@@ -16,6 +19,10 @@ import {
  * The quote (cotação) and proposal (proposta) as PDF documents, drawn on the server with pdfkit and
  * its standard Helvetica fonts (docs/decisions/015-pdf-library.md). Every text arrives already
  * formatted for pt-BR except money, percentages and the page furniture, which are formatted here.
+ * What Circular SUSEP 642/2021 asks of a policy that a proposal can already say — the insurer, the
+ * branch and the product's SUSEP process, the broker's registration, the Condições Gerais, the
+ * consumer's channels — it says, and a proposal the day the insurer received it and its 25-day
+ * acceptance clock (decision 062).
  */
 export interface QuoteDocument {
   kind: 'cotacao' | 'proposta';
@@ -24,6 +31,10 @@ export interface QuoteDocument {
   status: string; // pt-BR label, e.g. 'Em elaboração', 'Em análise', 'Vencida'
   product: string; // 'Residencial'
   offer: string; // offer name
+  /** 'Ramo 0114 — Compreensivo residencial': the branch the policy will be issued in. */
+  branch: string;
+  /** The product's SUSEP process and where its Condições Gerais are read (lib/insurer.ts). */
+  registration: ProductRegistration;
   partner: Partner & { commission: Cents };
   seller: string; // who quoted
   insured: Insured;
@@ -36,8 +47,9 @@ export interface QuoteDocument {
   };
   /** `lines`: method, due date and (debit) account, already formatted — the resumo's payment lines. */
   payment?: { lines: Field[]; installments: { number: number; dueDate: string; value: Cents }[]; total: Cents };
-  /** `percent` in percent (50 → '50 %'). */
-  beneficiaries?: { name: string; relationship: string; percent: number }[];
+  beneficiaries?: Beneficiary[];
+  /** A proposal's receipt ('dd/mm/aaaa hh:mm') and its acceptance clock in words while undecided (lib/acceptance clockPhrase). */
+  acceptance?: { receivedAt: string; clock?: string };
   createdAt: string; // 'dd/mm/aaaa'
   validUntil: string; // 'dd/mm/aaaa'
   issuedAt: string; // 'dd/mm/aaaa hh:mm'
@@ -73,6 +85,12 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
 
   page.title(title);
   page.fields(headerFields(doc), 3);
+  if (doc.acceptance) {
+    page.section('Aceitação');
+    page.fields([{ label: 'Recebida pela seguradora em', value: doc.acceptance.receivedAt }], 3);
+    if (doc.acceptance.clock) page.paragraph(doc.acceptance.clock);
+  }
+  page.insurer();
   page.insured(doc.insured);
   if (doc.answers.length > 0) {
     page.section('Dados do risco');
@@ -103,14 +121,11 @@ export async function renderQuotePdf(input: QuoteDocument): Promise<Uint8Array> 
       { totalRow: ['Total', '', money(payment.total)] },
     );
   }
-  if (doc.beneficiaries && doc.beneficiaries.length > 0) {
-    page.section('Beneficiários');
-    page.table(
-      BENEFICIARY_COLUMNS,
-      doc.beneficiaries.map((beneficiary) => [beneficiary.name, beneficiary.relationship, percent(beneficiary.percent)]),
-    );
-  }
+  if (doc.beneficiaries && doc.beneficiaries.length > 0) page.beneficiaries(doc.beneficiaries);
   page.partnerRemuneration(doc.partner, doc.pricing ? doc.partner.commission : undefined);
+  page.productConditions(doc.product, doc.registration, doc.partner.susep);
+  page.section('Atendimento ao consumidor');
+  for (const line of consumerChannels()) page.paragraph(line);
   page.footers(`${KIND_TEXT[doc.kind].numberLabel} ${documentNumber(doc)}`, FOOTER_NOTICE[doc.kind](doc));
 
   pdf.end();
@@ -127,11 +142,14 @@ function headerFields(doc: QuoteDocument): Field[] {
     { label: 'Nº da cotação', value: doc.nrCotacao },
     { label: 'Situação', value: doc.status },
     { label: 'Produto', value: doc.product },
+    { label: 'Ramo', value: doc.branch },
+    { label: 'Processo SUSEP', value: doc.registration.process },
     { label: 'Oferta', value: doc.offer },
     { label: 'Criada em', value: doc.createdAt },
     { label: 'Emitida em', value: doc.issuedAt },
     { label: 'Validade', value: `Válida até ${doc.validUntil}` },
     { label: 'Parceiro', value: `${doc.partner.razaoSocial} (CNPJ ${doc.partner.cnpj})` },
+    { label: 'Registro SUSEP do corretor', value: brokerRegistration(doc.partner.susep) },
     { label: 'Cotado por', value: doc.seller },
   ];
 }
@@ -140,9 +158,4 @@ const INSTALLMENT_COLUMNS: Column[] = [
   { header: 'Parcela', width: 0.3, align: 'left' },
   { header: 'Vencimento', width: 0.4, align: 'left' },
   { header: 'Valor', width: 0.3, align: 'right' },
-];
-const BENEFICIARY_COLUMNS: Column[] = [
-  { header: 'Nome', width: 0.5, align: 'left' },
-  { header: 'Parentesco', width: 0.3, align: 'left' },
-  { header: 'Participação', width: 0.2, align: 'right' },
 ];

@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Cents } from '../../lib/products/types';
 import { formatMoney } from '../../lib/masks';
 import { COVERAGE_PREMIUM_NOTE } from '../../lib/quote-summary';
-import { INSURER } from '../../lib/insurer';
+import { INSURER, PUBLIC_CHANNELS, type ProductRegistration } from '../../lib/insurer';
 
 /*
  * What every PDF of the portal shares (decision 015: pdfkit with its standard Helvetica fonts): the
@@ -64,7 +64,19 @@ export interface Insured {
 export interface Partner {
   razaoSocial: string;
   cnpj: string;
+  /** The broker's registration at SUSEP (the company's record); null for a partner that is not a broker. */
+  susep: string | null;
   commissionPercent: number;
+}
+
+/** What a document says of the broker's SUSEP registration: its number, or why there is none. */
+export const brokerRegistration = (susep: string | null): string => susep ?? 'Não se aplica: parceiro sem registro de corretor';
+
+/** A life insurance's beneficiary; `percent` in percent (50 → '50 %'). */
+export interface Beneficiary {
+  name: string;
+  relationship: string;
+  percent: number;
 }
 
 export interface CoverageLine {
@@ -152,6 +164,8 @@ export const FONT = { regular: 'Helvetica', bold: 'Helvetica-Bold' } as const;
 export const SIZE = { title: 17, section: 11.5, body: 9.5, label: 7.5, footer: 7.5 } as const;
 export const COLOR = { text: '#1f2933', muted: '#5f6b7a', accent: '#0b4f8a', rule: '#c9d2dc', band: '#eef3f8' } as const;
 export const CELL_PADDING = { x: 5, y: 4 } as const;
+/** What a section heading draws below its text: the rule (4 pt) and 0.4 of a heading's line. */
+const HEADING_GAP = 4 + 0.4 * SIZE.section * 1.2;
 
 export interface Field {
   label: string;
@@ -174,6 +188,11 @@ const coverageColumns = (capitalHeader: string): Column[] => [
 const PREMIUM_COLUMNS: Column[] = [
   { header: 'Item', width: 0.7, align: 'left' },
   { header: 'Valor', width: 0.3, align: 'right' },
+];
+const BENEFICIARY_COLUMNS: Column[] = [
+  { header: 'Nome', width: 0.5, align: 'left' },
+  { header: 'Parentesco', width: 0.3, align: 'left' },
+  { header: 'Participação', width: 0.2, align: 'right' },
 ];
 
 /** Draws blocks top to bottom, starting a new page before a block that would not fit. */
@@ -212,13 +231,15 @@ export class PageWriter {
   /** A section heading, kept on the same page as at least `keep` points of its content. */
   section(text: string, { keep = 48 } = {}): void {
     this.pdf.moveDown(0.8);
-    this.ensureSpace(this.textHeight(text, this.width, FONT.bold, SIZE.section) + keep);
+    // The rule under the heading and the space after it come before the content kept with it.
+    this.ensureSpace(this.textHeight(text, this.width, FONT.bold, SIZE.section) + HEADING_GAP + keep);
     this.pdf.font(FONT.bold).fontSize(SIZE.section).fillColor(COLOR.accent).text(text, this.left, this.pdf.y, { width: this.width });
     this.rule(COLOR.rule, 0.6);
     this.pdf.moveDown(0.4);
   }
 
-  paragraph(text: string, { bold = false, muted = false } = {}): void {
+  /** A block of text; `link` makes it a link a reader opens (an address written out in `text`). */
+  paragraph(text: string, { bold = false, muted = false, link }: { bold?: boolean; muted?: boolean; link?: string } = {}): void {
     const font = bold ? FONT.bold : FONT.regular;
     const size = muted ? SIZE.label : SIZE.body;
     this.ensureSpace(Math.min(this.textHeight(text, this.width, font, size), 3 * size * 1.3));
@@ -226,7 +247,7 @@ export class PageWriter {
       .font(font)
       .fontSize(size)
       .fillColor(muted ? COLOR.muted : COLOR.text)
-      .text(text, this.left, this.pdf.y, { width: this.width, align: 'justify' });
+      .text(text, this.left, this.pdf.y, { width: this.width, align: link ? 'left' : 'justify', ...(link ? { link } : {}) });
     this.pdf.moveDown(0.4);
   }
 
@@ -276,9 +297,17 @@ export class PageWriter {
     }
   }
 
-  /** A table that repeats its header on each page it continues to; an optional bold total row. */
-  table(columns: readonly Column[], rows: readonly string[][], options: { totalRow?: string[]; showHeader?: boolean } = {}): void {
-    const { totalRow, showHeader = true } = options;
+  /**
+   * A table that repeats its header on each page it continues to; an optional bold total row. A
+   * `heading` is a section title kept on the page of the table's first rows: a heading alone at a
+   * page's foot, its table on the next, is what a section's fixed `keep` could not prevent.
+   */
+  table(
+    columns: readonly Column[],
+    rows: readonly string[][],
+    options: { totalRow?: string[]; showHeader?: boolean; heading?: string } = {},
+  ): void {
+    const { totalRow, showHeader = true, heading } = options;
     const widths = columns.map((column) => column.width * this.width);
     const header = columns.map((column) => column.header);
     const rowHeight = (cells: readonly string[], font: string) =>
@@ -319,10 +348,11 @@ export class PageWriter {
       ...(totalRow ? [{ cells: totalRow, style: 'total' as const }] : []),
     ];
     // A table opens where its header and first rows fit, so a header never sits alone at a page's foot.
-    this.ensureSpace(
+    const opening =
       headerHeight +
-        all.slice(0, 3).reduce((sum, { cells, style }) => sum + rowHeight(cells, style === 'body' ? FONT.regular : FONT.bold), 0),
-    );
+      all.slice(0, 3).reduce((sum, { cells, style }) => sum + rowHeight(cells, style === 'body' ? FONT.regular : FONT.bold), 0);
+    if (heading) this.section(heading, { keep: opening });
+    this.ensureSpace(opening);
     let firstOnPage = true;
     for (const { cells, style } of all) {
       const height = rowHeight(cells, style === 'body' ? FONT.regular : FONT.bold);
@@ -348,6 +378,39 @@ export class PageWriter {
         { label: 'Endereço', value: INSURER.address, wide: true },
       ],
       3,
+    );
+  }
+
+  /**
+   * The product's registration and its Condições Gerais — which govern the contract and where the
+   * insured reads them — with SUSEP's notices (Circular SUSEP 642/2021): that registering is not
+   * recommending, and how to check the broker's registration.
+   */
+  productConditions(product: string, registration: ProductRegistration, brokerSusep: string | null): void {
+    this.section('Condições Gerais e registro na SUSEP');
+    this.paragraph(
+      `Este seguro é regido pelas Condições Gerais do produto ${product}, registradas na SUSEP sob o processo nº ` +
+        `${registration.process}, que detalham coberturas, riscos excluídos, franquias, carências, obrigações do ` +
+        'segurado e o que fazer em caso de sinistro (Circular SUSEP nº 642/2021). Leia e baixe as Condições Gerais ' +
+        `no site da seguradora, no endereço abaixo, ou na consulta pública de produtos da SUSEP (${PUBLIC_CHANNELS.susepSite}), ` +
+        'pelo número do processo.',
+    );
+    // On a line of its own, so it is never cut where it would be copied with a space in it.
+    this.paragraph(registration.conditionsUrl, { bold: true, link: `https://${registration.conditionsUrl}` });
+    this.paragraph('O registro do produto na SUSEP não implica, por parte da Autarquia, incentivo ou recomendação à sua comercialização.');
+    if (brokerSusep)
+      this.paragraph(
+        `O segurado pode consultar a situação cadastral do corretor de seguros em ${PUBLIC_CHANNELS.susepSite}, pelo ` +
+          `número de registro na SUSEP (${brokerSusep}), nome completo, CNPJ ou CPF.`,
+      );
+  }
+
+  /** Who receives a life insurance's capital, and in what share (the proposal's and the policy's). */
+  beneficiaries(beneficiaries: readonly Beneficiary[]): void {
+    this.table(
+      BENEFICIARY_COLUMNS,
+      beneficiaries.map((b) => [b.name, b.relationship, percent(b.percent)]),
+      { heading: 'Beneficiários' },
     );
   }
 
@@ -378,10 +441,11 @@ export class PageWriter {
   }
 
   /** The coverages with their sums, premiums and deductibles, and how those premiums add up (decision 023). */
-  coverages(lines: readonly CoverageLine[], capitalHeader: string): void {
+  coverages(lines: readonly CoverageLine[], capitalHeader: string, heading?: string): void {
     this.table(
       coverageColumns(capitalHeader),
       lines.map((coverage) => [coverage.name, money(coverage.capital), money(coverage.premium), coverage.deductible]),
+      { heading },
     );
     this.note(toWinAnsi(COVERAGE_PREMIUM_NOTE));
   }

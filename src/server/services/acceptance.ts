@@ -1,9 +1,9 @@
 import type { DB } from '../db';
 import { ApiError, notFound } from '../api/errors';
 import {
-  acceptanceClock,
   analyse,
   PROPOSAL_STATUS_LABELS,
+  proposalClock,
   resumedDeadline,
   type Clock,
   type ProposalEvent,
@@ -216,7 +216,7 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     premioTotal: r.premio_total ?? 0,
     status: r.status,
     sentAt: new Date(r.created_at).toISOString(),
-    clock: acceptanceClock({ decided: false, deadline: r.aceite_ate, suspendedAt: r.suspensa_desde }, now),
+    clock: proposalClock({ status: r.status, deadline: r.aceite_ate, suspendedAt: r.suspensa_desde }, now),
     reasons: r.reasons,
     motivo: r.status === 'AGUARDANDO_DOCUMENTOS' ? r.motivo : null,
   }));

@@ -2,7 +2,7 @@ import type { DB } from '../db';
 import type { EndorsementKind, Generation } from '../db/schema';
 import { formatDateTime, formatIsoDate } from '../../lib/format';
 import { contactChanges } from '../../lib/endorsement-contact';
-import { ENDORSEMENT_LABELS, REQUESTER_LABELS, reasonLabel, type InsuredContact } from '../../lib/endorsements';
+import { ENDORSEMENT_LABELS, REQUESTER_LABELS, reasonText, type InsuredContact } from '../../lib/endorsements';
 import { RULE_LABELS } from '../../lib/refund';
 import type { CancellationRecord } from '../../lib/cancellation';
 import type { EndorsementDocument } from '../pdf/endorsement-pdf';
@@ -29,7 +29,7 @@ function cancellationDetails(e: ScopedEndorsement): Details {
   return {
     cancellation: {
       requester: REQUESTER_LABELS[requester],
-      reason: reasonLabel(requester, e.motivo ?? ''),
+      reason: reasonText(requester, e.motivo),
       rule: RULE_LABELS[data.refund.rule],
       daysUsed: data.refund.daysUsed,
       termDays: data.refund.termDays,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { EndorsementKind, Generation } from '../db/schema';
 import { brasiliaDay } from '../../lib/format';
+import { reasonText } from '../../lib/endorsements';
 import type { Requester } from '../../lib/refund';
 import type { Scope } from '../../lib/scope';
 import { policiesInScope } from './policies';
@@ -62,6 +63,8 @@ export interface EndorsementSummary {
   efetivaEm: string;
   createdAt: string;
   by: string;
+  /** A cancellation's reason in words (reasonText), with what the requester added; null for a change of contact. */
+  motivo: string | null;
   premioAnterior: number;
   premioNovo: number;
   /** What a cancellation gives back; null for a change with no refund. */
@@ -83,6 +86,8 @@ export async function endorsementHistory(db: DB, policyId: number): Promise<Endo
       'e.efetiva_em',
       'e.created_at',
       'u.nome',
+      'e.solicitante',
+      'e.motivo',
       'e.premio_anterior',
       'e.premio_novo',
       'r.valor',
@@ -98,6 +103,7 @@ export async function endorsementHistory(db: DB, policyId: number): Promise<Endo
     efetivaEm: r.efetiva_em,
     createdAt: new Date(r.created_at).toISOString(),
     by: r.nome,
+    motivo: r.motivo === null ? null : reasonText(r.solicitante ?? 'SEGURADO', r.motivo),
     premioAnterior: r.premio_anterior,
     premioNovo: r.premio_novo,
     restituicao: r.valor,

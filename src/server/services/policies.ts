@@ -2,6 +2,7 @@ import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { DB } from '../db';
 import type { Generation, PoliciesTable } from '../db/schema';
 import { brasiliaDay } from '../../lib/format';
+import { LINE_BRANCHES } from '../../lib/insurer';
 import { maskDocument } from '../../lib/history';
 import type { Scope } from '../../lib/scope';
 import { notFound } from '../api/errors';
@@ -29,22 +30,11 @@ import type { InsuredContact } from '../../lib/endorsements';
  * accepted without its policy, nor issued twice (policies.proposal_id is unique).
  */
 
-/** SUSEP branch (ramo) of each line, the first digits of a policy number. ILLUSTRATIVE. */
-const BRANCHES: Record<ProductLine, string> = {
-  residencial: '0114',
-  empresarial: '0118',
-  'empresarial-individual': '0118',
-  'itens-pessoais': '0171',
-  maquinas: '0196',
-  agricola: '1102',
-  vida: '1391',
-};
-
 async function nextNumbers(db: DB, line: ProductLine, now: Date) {
   const { rows } = await sql<{ policy: string; contract: number }>`
     select nextval('policy_numbers')::text as policy, nextval('contract_numbers')::int as contract`.execute(db);
   const { policy, contract } = rows[0]!;
-  return { nrApolice: `${BRANCHES[line]}${brasiliaDay(now).slice(0, 4)}${policy.padStart(7, '0')}`, idContratacao: contract };
+  return { nrApolice: `${LINE_BRANCHES[line]}${brasiliaDay(now).slice(0, 4)}${policy.padStart(7, '0')}`, idContratacao: contract };
 }
 
 interface Contracted {

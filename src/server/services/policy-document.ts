@@ -1,10 +1,13 @@
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
 import { formatDate, formatDateTime, formatIsoDate } from '../../lib/format';
-import { branchOf } from '../../lib/insurer';
+import { branchOf, productRegistration } from '../../lib/insurer';
+import { productFor } from '../../lib/products/catalog';
+import type { Contracting } from '../../lib/contracting';
+import type { Answers } from '../../lib/products/types';
 import { INSTALLMENT_STATUS_LABELS, POLICY_STATUS_LABELS } from '../../lib/policies';
 import type { StoredPricing } from '../../lib/products/engine';
-import { commissionOf, paymentMethodLabel } from '../../lib/quote-summary';
+import { answerLines, commissionOf, paymentMethodLabel, relationshipLabel } from '../../lib/quote-summary';
 import { barcodeOfLine } from '../../lib/boleto';
 import { nossoNumero } from '../../lib/charges';
 import { formatCnpj } from '../../lib/validators';
@@ -17,33 +20,59 @@ import { insuredOf } from './quote-document';
 /*
  * The policy's and the boleto's PDF content (decision 034) from a policy the viewer's scope already
  * found (findPolicy): these add what only the documents show — the insured's whole document and
- * current address (it is the insured's own contract), the partner who sold it and the IOF rate.
+ * current address (it is the insured's own contract), the insured risk and the beneficiaries as sold,
+ * the partner who sold it with its SUSEP registration, and the IOF rate — in one query.
  */
 
-/** The insured (with their current contact), the partner who sold and the IOF rate: what only the documents show. */
-export async function partiesOf(db: DB, generation: Generation, { nrApolice, contact }: PolicyDetail) {
+/** The insured (with their current contact), the risk, the partner who sold and the IOF rate: what only the documents show. */
+export async function partiesOf(db: DB, generation: Generation, { nrApolice, contact, code }: PolicyDetail) {
   const row = await db
     .selectFrom('policies as a')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')
     .innerJoin('offers as o', 'o.id', 'q.offer_id')
     .leftJoin('companies as c', 'c.id', 'o.company_id')
-    .select(['q.segurado', 'q.comissao_centesimos', 'q.precificacao', 'c.razao_social', 'c.cnpj', 'a.emitida_em'])
+    .select([
+      'q.segurado',
+      'q.respostas',
+      'q.risco',
+      'q.contratacao',
+      'q.comissao_centesimos',
+      'q.precificacao',
+      'c.razao_social',
+      'c.cnpj',
+      'c.susep',
+      'a.emitida_em',
+    ])
     .where('a.nr_apolice', '=', nrApolice)
     .where('a.generation', '=', generation)
     .executeTakeFirstOrThrow();
   const commissionPercent = row.comissao_centesimos / 100;
+  const product = productFor(code);
+  const contracting = row.contratacao as Contracting | null;
   return {
     // The insured's contact as it is now: a contact endorsement replaces the quote's (issue 14).
     insured: insuredOf({ ...(row.segurado as Record<string, unknown>), ...contact }),
+    // What was insured, as the proposal's PDF described it (services/quote-document.ts).
+    answers: product ? answerLines(product, { respostas: row.respostas as Answers, risco: row.risco as Answers | null }) : [],
+    beneficiaries: contracting?.beneficiarios?.map((b) => ({
+      name: b.nome,
+      relationship: relationshipLabel(b.parentesco),
+      percent: b.percentual,
+    })),
     // The quote's PDF names the same partner (services/quote-document.ts).
-    partner: { razaoSocial: row.razao_social ?? 'Portal de Parceiros', cnpj: row.cnpj ? formatCnpj(row.cnpj) : '', commissionPercent },
+    partner: {
+      razaoSocial: row.razao_social ?? 'Portal de Parceiros',
+      cnpj: row.cnpj ? formatCnpj(row.cnpj) : '',
+      susep: row.susep,
+      commissionPercent,
+    },
     iofRate: (row.precificacao as unknown as StoredPricing).iofRate,
     emitidaEm: new Date(row.emitida_em),
   };
 }
 
 export async function policyDocument(db: DB, generation: Generation, policy: PolicyDetail): Promise<PolicyDocument> {
-  const { insured, partner, iofRate, emitidaEm } = await partiesOf(db, generation, policy);
+  const { insured, answers, beneficiaries, partner, iofRate, emitidaEm } = await partiesOf(db, generation, policy);
   return {
     nrApolice: policy.nrApolice,
     idContratacao: policy.idContratacao,
@@ -52,12 +81,16 @@ export async function policyDocument(db: DB, generation: Generation, policy: Pol
     status: POLICY_STATUS_LABELS[policy.status],
     product: policy.productName,
     branch: branchOf(policy.nrApolice),
+    // lib/insurer.test.ts keeps a registration for every product of the catalog.
+    registration: productRegistration(policy.code)!,
     plan: policy.planName,
     term: { start: formatIsoDate(policy.inicioVigencia), end: formatIsoDate(policy.fimVigencia) },
     insured,
     partner: { ...partner, commission: commissionOf(policy.premioLiquido, partner.commissionPercent) },
     seller: policy.seller,
     pointOfSale: policy.pointOfSale ?? '—',
+    answers,
+    beneficiaries,
     coverages: policy.coverages,
     premium: {
       net: policy.premioLiquido,

@@ -1,6 +1,8 @@
 import type { QuoteDocument } from '../pdf/quote-pdf';
 import type { Insured } from '../pdf/writer';
+import { clockPhrase } from '../../lib/acceptance';
 import { formatDate, formatDateTime } from '../../lib/format';
+import { branchOfLine, productRegistration } from '../../lib/insurer';
 import type { ProductDef } from '../../lib/products/types';
 import { answerLines, commissionOf, insuredLines, installmentLines, paymentLines, relationshipLabel } from '../../lib/quote-summary';
 import type { QuoteView } from '../../lib/quotes';
@@ -34,9 +36,13 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
     status: kind === 'proposta' ? quote.proposta!.status : quote.statusLabel,
     product: product.name,
     offer: quote.offerName,
+    branch: branchOfLine(product.line),
+    // lib/insurer.test.ts keeps a registration for every product of the catalog.
+    registration: productRegistration(product.code)!,
     partner: {
       razaoSocial: quote.partner?.razaoSocial ?? 'Portal de Parceiros',
       cnpj: quote.partner ? formatCnpj(quote.partner.cnpj) : '',
+      susep: quote.partner?.susep ?? null,
       commissionPercent: quote.commissionPercent,
       commission: pricing ? commissionOf(pricing.netPremium, quote.commissionPercent) : 0,
     },
@@ -68,6 +74,11 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
       relationship: relationshipLabel(b.parentesco),
       percent: b.percentual,
     })),
+    // Sent is received: the proposal reaches the insurer as it is stored, and its clock starts then.
+    acceptance:
+      kind === 'proposta' && quote.proposta
+        ? { receivedAt: formatDateTime(new Date(quote.proposta.createdAt)), clock: clockPhrase(quote.proposta.clock, formatDate) }
+        : undefined,
     createdAt: formatDate(quote.createdAt),
     validUntil: formatDate(quote.validaAte),
     issuedAt: formatDateTime(now),

@@ -14,6 +14,7 @@ import {
 import { stepPath, type Generation, type QuoteStep } from '../../lib/quote-flow';
 import { reportHref } from '../../lib/simulator-links';
 import { pagedOf } from '../../lib/list-query';
+import { proposalClock } from '../../lib/acceptance';
 import { statusLabel, type QuoteStatus } from '../../lib/quotes';
 import type { ProductLine } from '../../lib/simulators';
 import { isExpired, visibleTo, type Seller } from './quotes';
@@ -78,6 +79,8 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
         'q.created_at',
         'p.nr_proposta',
         'p.status as proposal_status',
+        'p.aceite_ate',
+        'p.suspensa_desde',
         's.nome as product_name',
         'u.nome as seller_name',
       ])
@@ -103,6 +106,10 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       premioTotal: row.premio_total,
       status: expired ? 'VENCIDA' : quoteStatus,
       statusLabel: statusLabel(quoteStatus, expired, row.proposal_status),
+      // From the row itself, by the rule of the proposal's own page: no query per row.
+      clock: row.proposal_status
+        ? proposalClock({ status: row.proposal_status, deadline: row.aceite_ate, suspendedAt: row.suspensa_desde }, now)
+        : null,
       createdAt: new Date(row.created_at).toISOString(),
       validaAte: new Date(row.valida_ate).toISOString(),
       seller: row.seller_name,

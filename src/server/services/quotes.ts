@@ -8,7 +8,7 @@ import { asksDueDay, contractingSchema, type Contracting } from '../../lib/contr
 import { formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
 import { receiveProposal } from './acceptance';
-import { acceptanceClock, acceptanceDeadline, isDecided, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS } from '../../lib/acceptance';
+import { acceptanceDeadline, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS, proposalClock } from '../../lib/acceptance';
 import { installmentOptions, price, validateSelection, withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import { insuredDocument, insuredName, insuredSchema } from '../../lib/products/insured';
 import { answersSchema } from '../../lib/products/questions';
@@ -397,6 +397,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
       'u.nome as seller_name',
       'c.razao_social',
       'c.cnpj',
+      'c.susep',
       'p.id as proposal_id',
       'p.nr_proposta',
       'p.status as proposal_status',
@@ -434,7 +435,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     precificacao: row.precificacao ? withCoverageShares(row.precificacao as unknown as StoredPricing) : null,
     contratacao: row.contratacao as QuoteView['contratacao'],
     commissionPercent: row.comissao_centesimos / 100,
-    partner: row.razao_social && row.cnpj ? { razaoSocial: row.razao_social, cnpj: row.cnpj } : null,
+    partner: row.razao_social && row.cnpj ? { razaoSocial: row.razao_social, cnpj: row.cnpj, susep: row.susep } : null,
     seller: row.seller_name,
     createdAt: new Date(row.created_at).toISOString(),
     validaAte: new Date(row.valida_ate).toISOString(),
@@ -444,10 +445,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
           status: PROPOSAL_STATUS_LABELS[row.proposal_status!],
           statusCode: row.proposal_status!,
           createdAt: new Date(row.proposal_created_at!).toISOString(),
-          clock: acceptanceClock(
-            { decided: isDecided(row.proposal_status!), deadline: row.aceite_ate, suspendedAt: row.suspensa_desde },
-            now,
-          ),
+          clock: proposalClock({ status: row.proposal_status!, deadline: row.aceite_ate, suspendedAt: row.suspensa_desde }, now),
           motivo: row.motivo,
           nrApolice: row.nr_apolice,
           timeline: await proposalTimeline(db, row.proposal_id),

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import { clockSummary } from '../../../lib/acceptance';
 import { EMBEDDED_APP_OF_CODE } from '../../../lib/embedded-apps';
+import { formatDate } from '../../../lib/format';
 import type { HistoryResult } from '../../../lib/history';
 import { createClient, payloadOf, toFailure, type ApiBases, type ApiFailure } from '../../../lib/http';
 import { formatBRL } from '../../../lib/products/money';
@@ -141,7 +143,14 @@ export function QuoteList({ apis, produtos }: { apis: ApiBases; produtos: string
                       <td data-label="Produto">{row.productName}</td>
                       <td data-label="Segurado">{row.nomeSegurado}</td>
                       <td data-label="Prêmio">{row.premioTotal === null ? '—' : formatBRL(row.premioTotal)}</td>
-                      <td data-label="Situação">{row.statusLabel}</td>
+                      <td data-label="Situação">
+                        <div>
+                          {row.statusLabel}
+                          {row.clock && clockSummary(row.clock, formatDate) ? (
+                            <span className="consulta-prazo">{clockSummary(row.clock, formatDate)}</span>
+                          ) : null}
+                        </div>
+                      </td>
                       <td data-label="Ação">
                         <a href={row.href}>{row.status === 'EM_ELABORACAO' ? 'Continuar' : 'Ver'}</a>
                       </td>

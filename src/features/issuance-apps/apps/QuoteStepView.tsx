@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Stepper } from '../../../components/ui/Stepper';
 import { createClient, payloadOf, toFailure, type ApiBases } from '../../../lib/http';
+import { clockPhrase } from '../../../lib/acceptance';
 import { formatDate } from '../../../lib/format';
 import { productFor } from '../../../lib/products/catalog';
 import { flowOf } from '../../../lib/products/flow';
@@ -160,6 +161,11 @@ function Done({ quote }: { quote: QuoteView }) {
         Proposta nº <span data-testid="nr-proposta">{quote.proposta!.nrProposta}</span> enviada
       </h2>
       <p>Situação: {quote.proposta!.status}</p>
+      {clockPhrase(quote.proposta!.clock, formatDate) ? (
+        <p className="alert alert-info" data-testid="prazo-aceite">
+          {clockPhrase(quote.proposta!.clock, formatDate)}
+        </p>
+      ) : null}
       <p className="step-actions">
         <a className="button button-primary" href={reportHref('v1', 'proposta', quote.nrCotacao)}>
           Proposta em PDF
