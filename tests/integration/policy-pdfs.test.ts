@@ -198,32 +198,26 @@ describe('the cancellation PDF and the endorsements list', () => {
       .executeTakeFirstOrThrow();
     // As the seed's cancellations go (seed-history.ts), with a reason and what the insured added.
     const at = day('2026-11-25');
-    const partnerId = (await db.selectFrom('users').select('id').where('email', '=', SELLER).executeTakeFirstOrThrow()).id;
-    const context = () => cancellationContext(db, { kind: 'all' }, 'v2', policy.id_contratacao, partnerId, '2026-11-25');
+    const actor = {
+      userId: (await db.selectFrom('users').select('id').where('email', '=', SELLER).executeTakeFirstOrThrow()).id,
+      insurerStaff: false,
+    };
+    const context = () => cancellationContext(db, { kind: 'all' }, 'v2', policy.id_contratacao, actor, '2026-11-25');
     const detail = 'Seguro incluído no financiamento do imóvel';
     await saveReason(
       db,
       await context(),
-      partnerId,
       { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', detalhe: detail, efetivaEm: '2026-11-25' },
       at,
     );
-    await saveCoverages(db, await context(), partnerId, { escopo: 'TOTAL' }, at);
+    await saveCoverages(db, await context(), { escopo: 'TOTAL' }, at);
     const { draft } = await context();
-    const { nrEndosso } = await confirmCancellation(
-      db,
-      { kind: 'all' },
-      'v2',
-      policy.id_contratacao,
-      partnerId,
-      { chave: draft!.chave },
-      at,
-    );
+    const { nrEndosso } = await confirmCancellation(db, { kind: 'all' }, 'v2', policy.id_contratacao, actor, { chave: draft!.chave }, at);
 
     const response = (await policyPdfResponse(
       db,
       await viewer(SELLER),
-      { type: 'endosso', nrApolice: sold, parcela: null, endosso: nrEndosso },
+      { type: 'endosso', nrApolice: sold, parcela: null, endosso: nrEndosso! },
       at,
       '127.0.0.1',
     ))!;
