@@ -263,6 +263,7 @@ export async function confirmCancellation(
           estorno_comissao: preview.refund.clawback,
           destino: JSON.stringify(account),
           prevista_para: refundDueDay(today),
+          created_at: now,
         })
         .execute();
     await trx.deleteFrom('endorsement_drafts').where('chave', '=', body.chave).execute();

@@ -8,6 +8,7 @@ import type { Scope } from '../../lib/scope';
 import type { Selectable } from 'kysely';
 import type { ChargesTable, Generation } from '../db/schema';
 import { policyIdInScope } from './policies';
+import { now as clockNow } from '../clock';
 
 /*
  * Charging and paying installments (issue 13; DESIGN §10). An open installment has one active
@@ -94,6 +95,7 @@ async function writeCharge(
       pix_txid: pixTxid(id),
       pix_copia_e_cola: codes.pixCopiaECola,
       user_id: userId,
+      created_at: clockNow(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -243,6 +245,7 @@ export async function payCharge(
         origem: input.origem,
         valor: charge.total,
         pago_em: now,
+        created_at: now,
       })
       .execute();
     await trx.updateTable('charges').set({ status: 'PAGA' }).where('id', '=', charge.id).execute();

@@ -3,7 +3,7 @@ import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors';
 import { config, demoBankEnabled } from '../../config';
-import { now } from '../../clock';
+import { now, realNow } from '../../clock';
 import { payCharge } from '../../services/charges';
 import { principalFacts } from '../../services/principals';
 import { V1_ADMIN_GROUP } from '../../../lib/permissions';
@@ -42,7 +42,7 @@ export const pagamentos = [
       const signature = ctx.request.headers.get('x-pagamento-assinatura') ?? '';
       const body = await readBodyText(ctx.request);
       const at = Number(timestamp);
-      const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(now().getTime() / 1000 - at) <= MAX_SKEW_SECONDS;
+      const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(realNow().getTime() / 1000 - at) <= MAX_SKEW_SECONDS;
       if (!fresh || !signed(secret, timestamp, body, signature)) throw unauthorized('Assinatura inválida ou expirada.');
       let parsed: z.infer<typeof confirmation>;
       try {
