@@ -6,7 +6,10 @@ import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
+import { currentCharge, payableCharges, payCharge, secondCopy } from '../../src/server/services/charges';
+import { findPolicy } from '../../src/server/services/policies';
+import { isPayableOn } from '../../src/lib/charges';
+import { brasiliaDay } from '../../src/lib/format';
 import { scopeFor } from '../../src/server/services/scope';
 import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
 import { formatDigitableLine } from '../../src/lib/boleto';
@@ -115,6 +118,51 @@ describe('the boleto PDF', () => {
     expect(text).toContain(formatDigitableLine(copy.linhaDigitavel));
     expect(text).toContain('(+) Mora / Multa');
     expect(text).toContain('2ª via: inclui multa de');
+  });
+});
+
+describe('whoever sees a policy’s installments gets their codes and boleto PDFs, both generations (issue 27 item 5)', () => {
+  // Every demo account that signs in, each against every boleto or Pix policy of its generation
+  // (the seed's after-sale data and this file's sales): vendedor@legado.demo saw his own policy's
+  // open installments, yet its codes and PDF were the 404 page.
+  const EMAILS = [
+    'vendedor@legado.demo',
+    'consultor@legado.demo',
+    'gestor@legado.demo',
+    'admin@legado.demo',
+    'admin@seguradora.demo',
+    'parceiro.admin@parceiro.demo',
+    'parceiro@parceiro.demo',
+    'igor.pereira@parceiro.demo',
+    'substabelecido@parceiro.demo',
+  ];
+  it.each(EMAILS)('%s', async (email) => {
+    const who = await viewer(email);
+    const now = new Date();
+    const today = brasiliaDay(now);
+    const policies = await db
+      .selectFrom('policies')
+      .select('nr_apolice')
+      .where('generation', '=', who.generation)
+      .where('forma_pagamento', 'in', ['boleto', 'pix'])
+      .execute();
+    const [installmentsScope, codesScope] = await Promise.all([scopeFor(db, who, 'APOLICES'), scopeFor(db, who, 'BOLETOS')]);
+    let seen = 0;
+    for (const { nr_apolice: nr } of policies) {
+      const policy = await findPolicy(db, installmentsScope, who.generation, nr, today);
+      const codes = await payableCharges(db, codesScope, who.generation, nr);
+      expect(codes !== undefined, `${email}, ${nr}: sees the installments ⇔ gets their codes`).toBe(policy !== undefined);
+      if (!policy || !codes) continue;
+      seen += 1;
+      for (const [numero, charge] of Object.entries(codes)) {
+        if (!isPayableOn(charge, today)) continue;
+        const pdf = await policyPdfResponse(db, who, { type: 'boleto', nrApolice: nr, parcela: numero }, now, '127.0.0.1');
+        expect(pdf instanceof Response ? pdf.status : pdf, `${email}, ${nr}, parcela ${numero}`).toBe(200);
+      }
+    }
+    // The accounts that sell see their own policies here; the sub-delegated one sees none.
+    if (['vendedor@legado.demo', 'parceiro@parceiro.demo', 'admin@seguradora.demo', 'admin@legado.demo'].includes(email))
+      expect(seen).toBeGreaterThan(0);
   });
 });
 
