@@ -15,7 +15,9 @@ import {
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { qrSvg } from '../../server/qr';
-import { listInstallments, paymentsCsv, paymentsReport, type InstallmentLine } from '../../server/services/payments';
+import { listInstallments, paymentsCsv, paymentsReport, receiptsToReview, type InstallmentLine, type ReceiptLine } from '../../server/services/payments';
+import { parseReceiptsQuery } from '../../lib/receipts';
+import type { Paged } from '../../lib/list-query';
 import { scopeFor } from '../../server/services/scope';
 import { recordDataAccess } from '../../server/services/access-log';
 
@@ -124,4 +126,27 @@ export async function paymentsExport(session: PortalSession, params: URLSearchPa
       'content-disposition': `attachment; filename="${csvFileName(query.filters)}"`,
     },
   });
+}
+
+/**
+ * /v2/boleto/recebimentos: the receipts the insurer looks at — partial payments, money to give back
+ * (decision 059). The menu guard of /v2/boleto lets in whoever holds BOLETOS_*; only a viewer whose
+ * scope is every sale (the insurer's ADMIN) gets the list, anyone else the 403 page.
+ */
+export async function receiptsPage(
+  session: PortalSession,
+  params: URLSearchParams,
+): Promise<{ kind: 'forbidden' } | { kind: 'page'; status: number; props: ReceiptsPageProps }> {
+  const { db, scope } = await boletosScope('v2', session);
+  const query = parseReceiptsQuery(params);
+  const page = query.ok ? query.page : 1;
+  const found = await receiptsToReview(db, scope, page);
+  if (!found) return { kind: 'forbidden' };
+  return { kind: 'page', status: query.ok ? 200 : 400, props: { ...found, errors: query.ok ? undefined : query.errors } };
+}
+
+export interface ReceiptsPageProps {
+  receipts: Paged<ReceiptLine>;
+  owedBack: number;
+  errors?: Record<string, string[]>;
 }
