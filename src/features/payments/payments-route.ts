@@ -78,7 +78,9 @@ export interface BoletoLine extends InstallmentLine {
 /** /v2/boleto: the unpaid installments of a search, each with what may be done about its boleto. */
 export async function boletoPage(session: PortalSession, params: URLSearchParams, ip: string) {
   const page = await installmentsPage('v2', session, params, ip, 'parcelas.boleto');
-  if (!page.result) return { ...page, dueWindow: secondCopyWindow(brasiliaDay(now())) };
+  // The insurer's ADMIN (a scope of every sale) also looks at the receipts that did not simply pay (decision 059).
+  const reviewsReceipts = (await boletosScope('v2', session)).scope.kind === 'all';
+  if (!page.result) return { ...page, reviewsReceipts, dueWindow: secondCopyWindow(brasiliaDay(now())) };
   const today = page.today!;
   const content: BoletoLine[] = [];
   for (const line of page.result.content) {
@@ -89,7 +91,7 @@ export async function boletoPage(session: PortalSession, params: URLSearchParams
         : undefined;
     content.push({ ...line, offer, qr });
   }
-  return { ...page, result: { ...page.result, content }, dueWindow: secondCopyWindow(today) };
+  return { ...page, reviewsReceipts, result: { ...page.result, content }, dueWindow: secondCopyWindow(today) };
 }
 
 /** /consulta-pagamento: every installment of a search, paid or not. */
