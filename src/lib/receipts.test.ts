@@ -15,19 +15,59 @@ describe('amountDue: what an installment of R$ 1.000,00 due 10/12 costs on a day
     ['the 2ª via before its due day: its total, whatever day', secondCopy, '2026-12-15', 102_400],
     ['the 2ª via on its due day', secondCopy, '2026-12-22', 102_400],
     ['the 2ª via after its due day: fine and interest to that day', secondCopy, '2027-01-09', 103_000],
-    ['a slip of a value since reduced (partial cancellation): the present value', { ...original, valor: 120_000, total: 120_000 }, '2026-12-10', 100_000],
+    [
+      'a slip of a value since reduced (partial cancellation): the present value',
+      { ...original, valor: 120_000, total: 120_000 },
+      '2026-12-10',
+      100_000,
+    ],
   ])('%s', (_, charge, day, due) => expect(amountDue(installment, charge, day)).toBe(due));
 });
 
 describe('splitReceipt: every amount is recorded, and says what it did', () => {
   it.each([
-    ['the amount due: pays it', 38_395, { open: true, due: 38_395, received: 0 }, { situacao: 'QUITACAO', aplicado: 38_395, credito: 0, paid: true }],
-    ['R$ 0,01 of R$ 383,95: partial, still open', 1, { open: true, due: 38_395, received: 0 }, { situacao: 'PARCIAL', aplicado: 1, credito: 0, paid: false }],
-    ['what completes an earlier partial: pays it', 38_394, { open: true, due: 38_395, received: 1 }, { situacao: 'QUITACAO', aplicado: 38_394, credito: 0, paid: true }],
-    ['the whole again after a partial: pays it, the excess to refund', 38_395, { open: true, due: 38_395, received: 1 }, { situacao: 'QUITACAO', aplicado: 38_394, credito: 1, paid: true }],
-    ['more than due: pays it, the excess to refund', 40_000, { open: true, due: 38_395, received: 0 }, { situacao: 'QUITACAO', aplicado: 38_395, credito: 1_605, paid: true }],
-    ['an installment paid already: all of it to refund', 38_395, { open: false, due: 38_395, received: 38_395 }, { situacao: 'CREDITO', aplicado: 0, credito: 38_395, paid: false }],
-    ['a code that is no charge of ours: all of it to refund', 500, undefined, { situacao: 'NAO_IDENTIFICADO', aplicado: 0, credito: 500, paid: false }],
+    [
+      'the amount due: pays it',
+      38_395,
+      { open: true, due: 38_395, received: 0 },
+      { situacao: 'QUITACAO', aplicado: 38_395, credito: 0, paid: true },
+    ],
+    [
+      'R$ 0,01 of R$ 383,95: partial, still open',
+      1,
+      { open: true, due: 38_395, received: 0 },
+      { situacao: 'PARCIAL', aplicado: 1, credito: 0, paid: false },
+    ],
+    [
+      'what completes an earlier partial: pays it',
+      38_394,
+      { open: true, due: 38_395, received: 1 },
+      { situacao: 'QUITACAO', aplicado: 38_394, credito: 0, paid: true },
+    ],
+    [
+      'the whole again after a partial: pays it, the excess to refund',
+      38_395,
+      { open: true, due: 38_395, received: 1 },
+      { situacao: 'QUITACAO', aplicado: 38_394, credito: 1, paid: true },
+    ],
+    [
+      'more than due: pays it, the excess to refund',
+      40_000,
+      { open: true, due: 38_395, received: 0 },
+      { situacao: 'QUITACAO', aplicado: 38_395, credito: 1_605, paid: true },
+    ],
+    [
+      'an installment paid already: all of it to refund',
+      38_395,
+      { open: false, due: 38_395, received: 38_395 },
+      { situacao: 'CREDITO', aplicado: 0, credito: 38_395, paid: false },
+    ],
+    [
+      'a code that is no charge of ours: all of it to refund',
+      500,
+      undefined,
+      { situacao: 'NAO_IDENTIFICADO', aplicado: 0, credito: 500, paid: false },
+    ],
   ] as const)('%s', (_, valor, installment, split) => {
     expect(splitReceipt(valor, installment)).toEqual(split);
     const { aplicado, credito } = splitReceipt(valor, installment);

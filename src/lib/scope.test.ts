@@ -49,12 +49,28 @@ describe('scopeOf: who sees which sales, as a table', () => {
 
   // Issue 27 item 5: whoever sees a policy's installments sees how to pay them.
   it.each([
-    ['v2 APOLICE_EMPRESA without BOLETOS: the company’s', v2('PARCEIRO', ['APOLICE_EMPRESA']), { kind: 'companies', userId: 7, companyIds: [1] }],
-    ['v2 APOLICE_VENDEDOR and BOLETOS_EMPRESA: the company’s', v2('PARCEIRO', ['APOLICE_VENDEDOR', 'BOLETOS_EMPRESA']), { kind: 'companies', userId: 7, companyIds: [1] }],
-    ['v2 APOLICE_EMPRESA and BOLETOS_VENDEDOR: the company’s', v2('PARCEIRO', ['APOLICE_EMPRESA', 'BOLETOS_VENDEDOR']), { kind: 'companies', userId: 7, companyIds: [1] }],
+    [
+      'v2 APOLICE_EMPRESA without BOLETOS: the company’s',
+      v2('PARCEIRO', ['APOLICE_EMPRESA']),
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    [
+      'v2 APOLICE_VENDEDOR and BOLETOS_EMPRESA: the company’s',
+      v2('PARCEIRO', ['APOLICE_VENDEDOR', 'BOLETOS_EMPRESA']),
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    [
+      'v2 APOLICE_EMPRESA and BOLETOS_VENDEDOR: the company’s',
+      v2('PARCEIRO', ['APOLICE_EMPRESA', 'BOLETOS_VENDEDOR']),
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
     ['v2 APOLICE_VENDEDOR alone: their own', v2('PARCEIRO', ['APOLICE_VENDEDOR']), { kind: 'own', userId: 7 }],
     ['v2 neither', v2('SUBSTABELECIDO', ['COTAR_VENDER']), { kind: 'none' }],
-    ['legacy HISTORICO_VENDAS without CLIENTES_CONSULTA_PAGAMENTO (vendedor@legado): their own', v1(['VENDEDOR'], ['HISTORICO_VENDAS']), { kind: 'own', userId: 9 }],
+    [
+      'legacy HISTORICO_VENDAS without CLIENTES_CONSULTA_PAGAMENTO (vendedor@legado): their own',
+      v1(['VENDEDOR'], ['HISTORICO_VENDAS']),
+      { kind: 'own', userId: 9 },
+    ],
     ['legacy CLIENTES_CONSULTA_PAGAMENTO alone: their own', v1(['X'], ['CLIENTES_CONSULTA_PAGAMENTO']), { kind: 'own', userId: 9 }],
     ['legacy admin group', v1(['ADMINISTRADOR']), { kind: 'all' }],
   ] as const)('BOLETOS covers APOLICES — %s', (_, subject, scope) => {
@@ -63,8 +79,16 @@ describe('scopeOf: who sees which sales, as a table', () => {
 
   it.each([
     [{ kind: 'none' }, { kind: 'own', userId: 7 }, { kind: 'own', userId: 7 }],
-    [{ kind: 'own', userId: 7 }, { kind: 'companies', userId: 7, companyIds: [1] }, { kind: 'companies', userId: 7, companyIds: [1] }],
-    [{ kind: 'companies', userId: 7, companyIds: [1] }, { kind: 'companies', userId: 7, companyIds: [2, 1] }, { kind: 'companies', userId: 7, companyIds: [1, 2] }],
+    [
+      { kind: 'own', userId: 7 },
+      { kind: 'companies', userId: 7, companyIds: [1] },
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    [
+      { kind: 'companies', userId: 7, companyIds: [1] },
+      { kind: 'companies', userId: 7, companyIds: [2, 1] },
+      { kind: 'companies', userId: 7, companyIds: [1, 2] },
+    ],
     [{ kind: 'all' }, { kind: 'none' }, { kind: 'all' }],
   ] as [Scope, Scope, Scope][])('unionOf(%o, %o) = %o', (a, b, union) => {
     expect(unionOf(a, b)).toEqual(union);

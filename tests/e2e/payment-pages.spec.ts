@@ -54,10 +54,9 @@ test('v2: a seller with BOLETOS finds the overdue installment, issues its 2ª vi
   await expect(row).toContainText('2/4');
   await expect(row).toContainText('***.330.107-**');
   // The open 3rd and 4th installments link to the policy's boleto and Pix; only the overdue one has the island.
-  await expect(page.getByTestId(`parcela-${nrApolice}-3`).getByRole('link', { name: /^Boleto e Pix na página da apólice/ })).toHaveAttribute(
-    'href',
-    `/v2/apolices/${nrApolice}#pagamento`,
-  );
+  await expect(
+    page.getByTestId(`parcela-${nrApolice}-3`).getByRole('link', { name: /^Boleto e Pix na página da apólice/ }),
+  ).toHaveAttribute('href', `/v2/apolices/${nrApolice}#pagamento`);
   await expect(page.getByTestId(`parcela-${nrApolice}-3`).getByTestId('boleto-pdf')).toHaveAttribute(
     'href',
     `/v2/relatorios/pdf/boleto/apolice/${nrApolice}?parcela=3`,

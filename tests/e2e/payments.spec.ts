@@ -52,7 +52,9 @@ test('a boleto copied from the policy page and paid on the demo bank shows as pa
   await expect(admin.getByRole('alert')).toContainText('não está mais em aberto');
 });
 
-test('a partial payment leaves the installment open; the excess of the next is a credit the insurer’s admin sees to refund', async ({ browser }) => {
+test('a partial payment leaves the installment open; the excess of the next is a credit the insurer’s admin sees to refund', async ({
+  browser,
+}) => {
   // Issue 27 item 13: every amount received is recorded and says what it did.
   const partner = await (await browser.newContext()).newPage();
   await signIn(partner, ACCOUNTS.partner);

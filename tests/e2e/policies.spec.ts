@@ -46,7 +46,9 @@ test('v2: the partner finds the policy of the life proposal in Apólices and ope
   await expect(other.getByText('Desculpe, esta página não está disponível.')).toBeVisible();
 });
 
-test('legacy: the seller sells a residential proposal, accepted at once, finds its policy in /apolices, and how to pay it', async ({ page }) => {
+test('legacy: the seller sells a residential proposal, accepted at once, finds its policy in /apolices, and how to pay it', async ({
+  page,
+}) => {
   await signIn(page, ACCOUNTS.legacySeller);
   await sellResidential(page, { generation: 'v1', method: 'Pix (à vista)' });
   await expect(page.getByTestId('situacao-proposta')).toHaveText('Aceita');

@@ -88,11 +88,19 @@ describe('paying', () => {
     expect(paid).toMatchObject({ paid: true, numero: 1, repeated: false, valor: charge.total, situacao: 'QUITACAO' });
     expect(await installment(1)).toMatchObject({ status: 'PAGA' });
     expect(
-      await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK', valor: charge.total }, day('2026-12-05')),
+      await payCharge(
+        db,
+        { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK', valor: charge.total },
+        day('2026-12-05'),
+      ),
     ).toMatchObject({ repeated: true, situacao: 'QUITACAO' });
     // Issue 27 item 13: the bank received the money again; it was refused and recorded nowhere.
     expect(
-      await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK', valor: charge.total }, day('2026-12-05')),
+      await payCharge(
+        db,
+        { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK', valor: charge.total },
+        day('2026-12-05'),
+      ),
     ).toMatchObject({ paid: true, situacao: 'CREDITO', credito: charge.total, repeated: false });
     // The demo bank, as a payer's bank, refuses to pay a paid installment before any money moves.
     await expect(
@@ -126,7 +134,7 @@ describe('paying', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { status: 409 } });
     // Partial: the installment stays open, the cent is recorded.
-    expect((await db.selectFrom('receipts').select(['situacao', 'valor']).where('external_id', '=', 'banco-mesmo').execute())).toEqual([
+    expect(await db.selectFrom('receipts').select(['situacao', 'valor']).where('external_id', '=', 'banco-mesmo').execute()).toEqual([
       { situacao: 'PARCIAL', valor: 1 },
     ]);
   });

@@ -107,7 +107,11 @@ describe('the clock set 30 days ahead', () => {
     expect((await confirm(body, seconds(now()))).status).toBe(401);
     const taken = await confirm(body, seconds(realNow()));
     expect(taken, JSON.stringify(taken.json)).toMatchObject({ status: 200, json: { dado: { paid: true } } });
-    const payment = await db.selectFrom('payments').select(['pago_em', 'created_at']).where('external_id', '=', 'banco:relogio-1').executeTakeFirstOrThrow();
+    const payment = await db
+      .selectFrom('payments')
+      .select(['pago_em', 'created_at'])
+      .where('external_id', '=', 'banco:relogio-1')
+      .executeTakeFirstOrThrow();
     expect(Math.abs(new Date(payment.pago_em).getTime() - now().getTime())).toBeLessThan(60_000);
   });
 
@@ -144,10 +148,13 @@ describe('the clock set 30 days ahead', () => {
         select id, created_at from ${sql.table(table)} where id > ${before.get(table)!}`.execute(db);
       if (rows.length > 0) written.push(table);
       for (const row of rows)
-        if (new Date(row.created_at).getTime() < realNow().getTime() + 29 * DAY) stale.push(`${table} #${row.id}: ${new Date(row.created_at).toISOString()}`);
+        if (new Date(row.created_at).getTime() < realNow().getTime() + 29 * DAY)
+          stale.push(`${table} #${row.id}: ${new Date(row.created_at).toISOString()}`);
     }
     // The test did write where the issue saw the real clock: sessions, codes, e-mails, reports, charges, payments.
-    expect(written).toEqual(expect.arrayContaining(['sessions', 'one_time_codes', 'emails', 'sales_reports', 'charges', 'payments', 'policy_links']));
+    expect(written).toEqual(
+      expect.arrayContaining(['sessions', 'one_time_codes', 'emails', 'sales_reports', 'charges', 'payments', 'policy_links']),
+    );
     expect(stale).toEqual([]);
   });
 });

@@ -101,7 +101,10 @@ describe('the bank’s confirmation', () => {
       status: 200,
       json: { dado: { paid: true, situacao: 'QUITACAO', valor: total, credito: 0, repeated: false } },
     });
-    expect(await confirm({ id: 'pg-1', codigo: linhaDigitavel, valor: total })).toMatchObject({ status: 200, json: { dado: { repeated: true } } });
+    expect(await confirm({ id: 'pg-1', codigo: linhaDigitavel, valor: total })).toMatchObject({
+      status: 200,
+      json: { dado: { repeated: true } },
+    });
     // Issue 27 item 13: this was a 409 and the money received was recorded nowhere.
     const again = await confirm({ id: 'pg-2', codigo: linhaDigitavel, valor: total });
     expect(again, JSON.stringify(again.json)).toMatchObject({
@@ -112,7 +115,9 @@ describe('the bank’s confirmation', () => {
       { external_id: 'banco:pg-1', valor: total, aplicado: total, credito: 0, situacao: 'QUITACAO' },
       { external_id: 'banco:pg-2', valor: total, aplicado: 0, credito: total, situacao: 'CREDITO' },
     ]);
-    expect(await db.selectFrom('payments').select('valor').where('external_id', 'like', 'banco:pg-%').execute()).toEqual([{ valor: total }]);
+    expect(await db.selectFrom('payments').select('valor').where('external_id', 'like', 'banco:pg-%').execute()).toEqual([
+      { valor: total },
+    ]);
     expect((await confirm({ nada: true })).status).toBe(400);
   });
 
@@ -120,19 +125,32 @@ describe('the bank’s confirmation', () => {
     const { linhaDigitavel, total } = await charge(fourInstallments, 2);
     // Issue 27 item 13: `valor: 1` closed an installment of R$ 383,95.
     const short = await confirm({ id: 'parcial-1', codigo: linhaDigitavel, valor: 1 });
-    expect(short, JSON.stringify(short.json)).toMatchObject({ status: 200, json: { dado: { paid: false, situacao: 'PARCIAL', valor: 1 } } });
+    expect(short, JSON.stringify(short.json)).toMatchObject({
+      status: 200,
+      json: { dado: { paid: false, situacao: 'PARCIAL', valor: 1 } },
+    });
     expect(await statusOf(fourInstallments, 2)).toBe('ABERTA');
     const rest = await confirm({ id: 'parcial-2', codigo: linhaDigitavel, valor: total });
-    expect(rest, JSON.stringify(rest.json)).toMatchObject({ status: 200, json: { dado: { paid: true, situacao: 'QUITACAO', credito: 1 } } });
+    expect(rest, JSON.stringify(rest.json)).toMatchObject({
+      status: 200,
+      json: { dado: { paid: true, situacao: 'QUITACAO', credito: 1 } },
+    });
     expect(await statusOf(fourInstallments, 2)).toBe('PAGA');
-    const payment = await db.selectFrom('payments').select(['valor', 'external_id']).where('external_id', '=', 'banco:parcial-2').executeTakeFirstOrThrow();
+    const payment = await db
+      .selectFrom('payments')
+      .select(['valor', 'external_id'])
+      .where('external_id', '=', 'banco:parcial-2')
+      .executeTakeFirstOrThrow();
     expect(payment.valor).toBe(total);
   });
 
   it('more than is due pays the installment and keeps the excess as a credit to refund', async () => {
     const { linhaDigitavel, total } = await charge(fourInstallments, 3);
     const over = await confirm({ id: 'a-mais', codigo: linhaDigitavel, valor: total + 5000 });
-    expect(over, JSON.stringify(over.json)).toMatchObject({ status: 200, json: { dado: { paid: true, situacao: 'QUITACAO', credito: 5000 } } });
+    expect(over, JSON.stringify(over.json)).toMatchObject({
+      status: 200,
+      json: { dado: { paid: true, situacao: 'QUITACAO', credito: 5000 } },
+    });
   });
 
   it('a bank id already used for another charge is a 409 that says so, and records nothing', async () => {
@@ -173,7 +191,10 @@ describe('the bank’s confirmation', () => {
     const { linhaDigitavel } = await charge(fourInstallments, 4);
     for (const valor of [undefined, '383,95', 383.95, 0, -1, 2 ** 31]) {
       const answer = await confirm({ id: 'sem-valor', codigo: linhaDigitavel, valor });
-      expect(answer, `${valor} → ${JSON.stringify(answer.json)}`).toMatchObject({ status: 400, json: { erros: { valor: [expect.any(String)] } } });
+      expect(answer, `${valor} → ${JSON.stringify(answer.json)}`).toMatchObject({
+        status: 400,
+        json: { erros: { valor: [expect.any(String)] } },
+      });
     }
   });
 
@@ -205,7 +226,11 @@ describe('the bank’s confirmation', () => {
 describe('the insurer’s list of receipts to look at', () => {
   it('holds the credits to refund and the partial payments still open — for a scope of every sale only', async () => {
     const scopeOf = async (email: string) =>
-      scopeFor(db, { generation: 'v2', user: await loadV2User(db, (await findUserByEmail(db, email))!, { fullyAuthenticated: true }) }, 'BOLETOS');
+      scopeFor(
+        db,
+        { generation: 'v2', user: await loadV2User(db, (await findUserByEmail(db, email))!, { fullyAuthenticated: true }) },
+        'BOLETOS',
+      );
     const { linhaDigitavel } = await charge((await sellResidential(db)).nrApolice!, 1);
     expect((await confirm({ id: 'parcial-aberta', codigo: linhaDigitavel, valor: 250 })).status).toBe(200);
     const found = (await receiptsToReview(db, await scopeOf('admin@seguradora.demo'), 1))!;

@@ -48,7 +48,7 @@ const SELLER = 'parceiro@parceiro.demo';
 
 describe('the policy PDF', () => {
   it('is the seller’s, inline, uncached, with every item SUSEP asks of a policy', async () => {
-    const response = (await getPdf(SELLER, 'apolice', nrApolice));
+    const response = await getPdf(SELLER, 'apolice', nrApolice);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="apolice-${nrApolice}.pdf"`);
@@ -85,7 +85,7 @@ describe('the policy PDF', () => {
 
 describe('the boleto PDF', () => {
   it('is an open installment’s active charge, with its formatted linha digitável', async () => {
-    const response = (await getPdf(SELLER, 'boleto', nrApolice, '2'));
+    const response = await getPdf(SELLER, 'boleto', nrApolice, '2');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="boleto-${nrApolice}-parcela-2.pdf"`);
     const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
@@ -123,7 +123,10 @@ describe('the boleto PDF', () => {
 
   it('an overdue installment says its boleto expired until its 2ª via, which then shows the fine and interest', async () => {
     const late = day('2027-01-15'); // installment 2 fell due on 10/01/2027
-    expect(await get(SELLER, 'boleto', nrApolice, '2', late)).toMatchObject({ heading: 'Boleto vencido', detail: expect.stringContaining('2ª via') });
+    expect(await get(SELLER, 'boleto', nrApolice, '2', late)).toMatchObject({
+      heading: 'Boleto vencido',
+      detail: expect.stringContaining('2ª via'),
+    });
     const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
     const { idUsuario } = (await viewer(SELLER)).user;
     const copy = await secondCopy(db, scope, 'v2', nrApolice, 2, '2027-01-20', idUsuario, late);

@@ -15,7 +15,14 @@ import {
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { qrSvg } from '../../server/qr';
-import { listInstallments, paymentsCsv, paymentsReport, receiptsToReview, type InstallmentLine, type ReceiptLine } from '../../server/services/payments';
+import {
+  listInstallments,
+  paymentsCsv,
+  paymentsReport,
+  receiptsToReview,
+  type InstallmentLine,
+  type ReceiptLine,
+} from '../../server/services/payments';
 import { parseReceiptsQuery } from '../../lib/receipts';
 import type { Paged } from '../../lib/list-query';
 import { scopeFor } from '../../server/services/scope';

@@ -300,7 +300,10 @@ export async function receiptsToReview(
       .offset((page - 1) * RECEIPTS_PAGE_SIZE)
       .execute(),
     toReview(db)
-      .select([(eb) => eb.fn.countAll<string>().as('total'), (eb) => eb.fn.coalesce(eb.fn.sum<string>('r.credito'), sql<string>`0`).as('owed')])
+      .select([
+        (eb) => eb.fn.countAll<string>().as('total'),
+        (eb) => eb.fn.coalesce(eb.fn.sum<string>('r.credito'), sql<string>`0`).as('owed'),
+      ])
       .executeTakeFirstOrThrow(),
   ]);
   const content = rows.map(

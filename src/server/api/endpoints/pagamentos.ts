@@ -121,7 +121,11 @@ export const pagamentos = [
       const admin =
         user.generation === 'v2' ? user.profile === 'admin' : (await principalFacts(ctx.db, user.id)).groups.includes(V1_ADMIN_GROUP);
       if (!admin) throw forbidden('Só os administradores da seguradora usam o banco de demonstração.');
-      return payCharge(ctx.db, { code: ctx.body.codigo, externalId: `demo:${randomUUID()}`, origem: 'BANCO_DEMO', valor: ctx.body.valor }, now());
+      return payCharge(
+        ctx.db,
+        { code: ctx.body.codigo, externalId: `demo:${randomUUID()}`, origem: 'BANCO_DEMO', valor: ctx.body.valor },
+        now(),
+      );
     },
   }),
 ];
