@@ -233,8 +233,14 @@ describe('the insurer’s list of receipts to look at', () => {
       );
     const { linhaDigitavel } = await charge((await sellResidential(db)).nrApolice!, 1);
     expect((await confirm({ id: 'parcial-aberta', codigo: linhaDigitavel, valor: 250 })).status).toBe(200);
-    const found = (await receiptsToReview(db, await scopeOf('admin@seguradora.demo'), 1))!;
-    const listed = Object.fromEntries(found.receipts.content.map((r) => [r.externalId, [r.situacao, r.credito]]));
+    // Every page: the random notices above add many receipts of their own.
+    const admin = await scopeOf('admin@seguradora.demo');
+    const first = (await receiptsToReview(db, admin, 1))!;
+    const pages = [first];
+    for (let page = 2; page <= first.receipts.totalPages; page++) pages.push((await receiptsToReview(db, admin, page))!);
+    const content = pages.flatMap((p) => p.receipts.content);
+    expect(content).toHaveLength(first.receipts.totalElements);
+    const listed = Object.fromEntries(content.map((r) => [r.externalId, [r.situacao, r.credito]]));
     expect(listed).toMatchObject({
       'pg-2': ['CREDITO', expect.any(Number)],
       'parcial-2': ['QUITACAO', 1],
@@ -245,7 +251,7 @@ describe('the insurer’s list of receipts to look at', () => {
     // Paid in full, or partial and completed later: nothing to look at.
     expect(listed).not.toHaveProperty('pg-1');
     expect(listed).not.toHaveProperty('parcial-1');
-    expect(found.owedBack).toBe(found.receipts.content.reduce((sum, r) => sum + r.credito, 0));
+    expect(first.owedBack).toBe(content.reduce((sum, r) => sum + r.credito, 0));
     expect(await receiptsToReview(db, await scopeOf('parceiro.admin@parceiro.demo'), 1)).toBeUndefined();
   });
 });
