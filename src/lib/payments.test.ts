@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  boletoGone,
   boletoOffer,
   csvAmount,
   csvHref,
@@ -58,6 +59,50 @@ describe('what /v2/boleto offers', () => {
   ])('%s', (_, installment, offer) => {
     expect(boletoOffer(installment, TODAY)).toBe(offer);
   });
+});
+
+describe('a boleto no longer there to pay says why (issue 27 item 12)', () => {
+  const installment = (status: 'ABERTA' | 'VENCIDA' | 'PAGA' | 'CANCELADA', extra = {}) => ({
+    numero: 2,
+    status,
+    pagaEm: null,
+    valorPago: null,
+    ...extra,
+  });
+  it.each([
+    [
+      'paid: when, with what, and the policy',
+      'v2',
+      installment('PAGA', { pagaEm: '2026-12-05T17:00:00.000Z', valorPago: 39_547 }),
+      'boleto',
+      {
+        heading: 'Parcela paga em 05/12/2026',
+        detail: 'A 2ª parcela da apólice 011420260000108 já foi paga (R$ 395,47): não há boleto a pagar.',
+        link: { href: '/v2/apolices/011420260000108', label: 'Ver a apólice nº 011420260000108' },
+      },
+    ],
+    [
+      'cancelled, legacy',
+      'v1',
+      installment('CANCELADA'),
+      'pix',
+      { heading: 'Parcela cancelada', link: { href: '/apolices/011420260000108', label: 'Ver a apólice nº 011420260000108' } },
+    ],
+    [
+      'overdue without a payable charge: the 2ª via',
+      'v2',
+      installment('VENCIDA'),
+      'boleto',
+      { heading: 'Boleto vencido', detail: expect.stringContaining('2ª via') },
+    ],
+  ] as const)('%s', (_, generation, i, method, expected) =>
+    expect(boletoGone(generation, '011420260000108', i, method)).toMatchObject(expected),
+  );
+
+  it.each([
+    ['an open installment (its PDF is there)', installment('ABERTA'), 'boleto'],
+    ['a card policy: never a boleto', installment('PAGA'), 'cartao'],
+  ] as const)('%s: the 404 page', (_, i, method) => expect(boletoGone('v2', '011420260000108', i, method)).toBeUndefined());
 });
 
 describe('the report’s period', () => {

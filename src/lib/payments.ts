@@ -2,6 +2,7 @@ import { addDays, startOfBrasiliaDay, startOfNextBrasiliaDay } from './calendar'
 import * as z from 'zod/mini';
 import { CHARGED_METHODS } from './charges';
 import { formatDate } from './format';
+import { formatBRL } from './products/money';
 import { isoDateField, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { FILTER_MESSAGES, nrApoliceField, seguradoField, type InstallmentStatus } from './policies';
 import { CSV_OPTIONS as PORTAL_CSV_OPTIONS } from './csv';
@@ -173,3 +174,48 @@ export const csvFileName = ({ de, ate }: Period) => `pagamentos-${de}-a-${ate}.c
 
 /** The export's address for a period (the page's link). */
 export const csvHref = ({ de, ate }: Period) => `/relatorio-pagamento/exportar.csv?${new URLSearchParams({ de, ate })}`;
+
+/* ---------- A boleto that is no longer there to pay ---------- */
+
+/** The page of a policy in its generation (the way back from a boleto that cannot be paid). */
+export const policyPageHref = (generation: 'v1' | 'v2', nrApolice: string) =>
+  generation === 'v2' ? `/v2/apolices/${nrApolice}` : `/apolices/${nrApolice}`;
+
+export interface BoletoGone {
+  title: string;
+  heading: string;
+  detail: string;
+  link: { href: string; label: string };
+}
+
+/**
+ * Why an installment of a policy the viewer may charge has no boleto to download (issue 27 item 12):
+ * paid, cancelled, or overdue with no charge payable today — said plainly, with the way to the policy,
+ * instead of the bare 404 page. Undefined for anything else (a card or debit policy, an open one):
+ * the 404 page, as before. Only asked once the scope holds the policy, so it tells nobody else anything.
+ */
+export function boletoGone(
+  generation: 'v1' | 'v2',
+  nrApolice: string,
+  installment: { numero: number; status: InstallmentStatus; pagaEm: string | null; valorPago: number | null },
+  formaPagamento: string,
+): BoletoGone | undefined {
+  if (!CHARGED_METHODS.includes(formaPagamento)) return undefined;
+  const link = { href: policyPageHref(generation, nrApolice), label: `Ver a apólice nº ${nrApolice}` };
+  const which = `A ${installment.numero}ª parcela da apólice ${nrApolice}`;
+  if (installment.status === 'PAGA') {
+    const on = installment.pagaEm ? ` em ${formatDate(installment.pagaEm)}` : '';
+    const amount = installment.valorPago === null ? '' : ` (${formatBRL(installment.valorPago)})`;
+    return { title: 'Parcela paga', heading: `Parcela paga${on}`, detail: `${which} já foi paga${amount}: não há boleto a pagar.`, link };
+  }
+  if (installment.status === 'CANCELADA')
+    return { title: 'Parcela cancelada', heading: 'Parcela cancelada', detail: `${which} foi cancelada: não há boleto a pagar.`, link };
+  if (installment.status === 'VENCIDA')
+    return {
+      title: 'Boleto vencido',
+      heading: 'Boleto vencido',
+      detail: `O boleto da ${installment.numero}ª parcela da apólice ${nrApolice} venceu. Emita a 2ª via, com a nova data, na página da apólice.`,
+      link,
+    };
+  return undefined;
+}

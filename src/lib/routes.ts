@@ -25,6 +25,7 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/sair',
   '/403',
   '/404',
+  '/410',
   '/dev/kit-ui',
   // The built-in AFS receiver stands for an external application: it trusts the posted key, not our session.
   '/afs/receptor',

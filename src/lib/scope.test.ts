@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commissionScope, incomeScope, mayEditTargets, salesDataScope, scopeOf, type ScopeSubject } from './scope';
+import { commissionScope, incomeScope, mayEditTargets, salesDataScope, scopeOf, unionOf, type Scope, type ScopeSubject } from './scope';
 
 const v2 = (profile: string, operations: string[] = []): ScopeSubject => ({
   generation: 'v2',
@@ -42,9 +42,57 @@ describe('scopeOf: who sees which sales, as a table', () => {
     ['legacy without it', v1(['VENDEDOR'], ['RELATORIO_GESTAO']), { kind: 'none' }],
   ] as const)('%s', (_, subject, scope) => expect(scopeOf(subject, 'APOLICES')).toEqual(scope));
 
-  it('reads the capability’s own operations: boletos are not policies', () => {
-    expect(scopeOf(v2('PARCEIRO', ['APOLICE_EMPRESA']), 'BOLETOS')).toEqual({ kind: 'none' });
+  it('reads the capability’s own operations: boletos do not open policies', () => {
+    expect(scopeOf(v2('PARCEIRO', ['BOLETOS_EMPRESA']), 'APOLICES')).toEqual({ kind: 'none' });
     expect(scopeOf(v2('PARCEIRO', ['BOLETOS_VENDEDOR']), 'BOLETOS')).toEqual({ kind: 'own', userId: 7 });
+  });
+
+  // Issue 27 item 5: whoever sees a policy's installments sees how to pay them.
+  it.each([
+    [
+      'v2 APOLICE_EMPRESA without BOLETOS: the company’s',
+      v2('PARCEIRO', ['APOLICE_EMPRESA']),
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    [
+      'v2 APOLICE_VENDEDOR and BOLETOS_EMPRESA: the company’s',
+      v2('PARCEIRO', ['APOLICE_VENDEDOR', 'BOLETOS_EMPRESA']),
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    [
+      'v2 APOLICE_EMPRESA and BOLETOS_VENDEDOR: the company’s',
+      v2('PARCEIRO', ['APOLICE_EMPRESA', 'BOLETOS_VENDEDOR']),
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    ['v2 APOLICE_VENDEDOR alone: their own', v2('PARCEIRO', ['APOLICE_VENDEDOR']), { kind: 'own', userId: 7 }],
+    ['v2 neither', v2('SUBSTABELECIDO', ['COTAR_VENDER']), { kind: 'none' }],
+    [
+      'legacy HISTORICO_VENDAS without CLIENTES_CONSULTA_PAGAMENTO (vendedor@legado): their own',
+      v1(['VENDEDOR'], ['HISTORICO_VENDAS']),
+      { kind: 'own', userId: 9 },
+    ],
+    ['legacy CLIENTES_CONSULTA_PAGAMENTO alone: their own', v1(['X'], ['CLIENTES_CONSULTA_PAGAMENTO']), { kind: 'own', userId: 9 }],
+    ['legacy admin group', v1(['ADMINISTRADOR']), { kind: 'all' }],
+  ] as const)('BOLETOS covers APOLICES — %s', (_, subject, scope) => {
+    expect(scopeOf(subject, 'BOLETOS')).toEqual(scope);
+  });
+
+  it.each([
+    [{ kind: 'none' }, { kind: 'own', userId: 7 }, { kind: 'own', userId: 7 }],
+    [
+      { kind: 'own', userId: 7 },
+      { kind: 'companies', userId: 7, companyIds: [1] },
+      { kind: 'companies', userId: 7, companyIds: [1] },
+    ],
+    [
+      { kind: 'companies', userId: 7, companyIds: [1] },
+      { kind: 'companies', userId: 7, companyIds: [2, 1] },
+      { kind: 'companies', userId: 7, companyIds: [1, 2] },
+    ],
+    [{ kind: 'all' }, { kind: 'none' }, { kind: 'all' }],
+  ] as [Scope, Scope, Scope][])('unionOf(%o, %o) = %o', (a, b, union) => {
+    expect(unionOf(a, b)).toEqual(union);
+    expect(unionOf(b, a)).toEqual(union.kind === 'companies' ? { ...union, companyIds: expect.arrayContaining(union.companyIds) } : union);
   });
 });
 

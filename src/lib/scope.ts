@@ -7,6 +7,10 @@ import { V1_ADMIN_GROUP } from './permissions';
  *       capability's company operation (APOLICE_EMPRESA…) the sales of the company they act for;
  *       one holding its seller operation (APOLICE_VENDEDOR…) their own sales; anyone else none.
  *   legacy: the admin group every legacy sale; whoever holds the capability's permission their own.
+ * BOLETOS — an installment's codes, its boleto PDF, its 2ª via, the payment pages — also covers every
+ * policy APOLICES shows: whoever sees a policy's open installments sees how to pay them (issue 27
+ * item 5: a legacy seller saw his policy's installments, and the insured was told the boletos were
+ * with him, but its codes and PDF were a 404).
  */
 export type Scope =
   | { kind: 'all' }
@@ -39,6 +43,12 @@ export interface ScopeSubject {
 }
 
 export function scopeOf(subject: ScopeSubject, capability: Capability): Scope {
+  const own = operationScope(subject, capability);
+  return capability === 'BOLETOS' ? unionOf(own, operationScope(subject, 'APOLICES')) : own;
+}
+
+/** The sales a capability's own operations or permission open (lib header). */
+function operationScope(subject: ScopeSubject, capability: Capability): Scope {
   const { userId } = subject;
   if (subject.generation === 'v1') {
     if (subject.groups.includes(V1_ADMIN_GROUP)) return { kind: 'all' };
@@ -50,6 +60,19 @@ export function scopeOf(subject: ScopeSubject, capability: Capability): Scope {
   if (subject.operations.includes(operations.company) && subject.actingCompanyId !== null)
     return { kind: 'companies', userId, companyIds: [subject.actingCompanyId] };
   return subject.operations.includes(operations.own) ? { kind: 'own', userId } : { kind: 'none' };
+}
+
+/**
+ * The sales either scope sees, as one scope: 'companies' already holds the user's own sales (see
+ * soldWithin), so an own scope joins a companies one; two companies scopes join their companies.
+ */
+export function unionOf(a: Scope, b: Scope): Scope {
+  if (a.kind === 'all' || b.kind === 'all') return { kind: 'all' };
+  if (a.kind === 'none') return b;
+  if (b.kind === 'none') return a;
+  if (a.kind === 'own' && b.kind === 'own') return a;
+  const companyIds = [...new Set([...(a.kind === 'companies' ? a.companyIds : []), ...(b.kind === 'companies' ? b.companyIds : [])])];
+  return { kind: 'companies', userId: a.userId, companyIds };
 }
 
 /**

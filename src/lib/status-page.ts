@@ -1,7 +1,7 @@
 import { generationOfPath, HOME_PATH, PUBLIC_HOME } from './paths';
 
 /**
- * The frame of the not-found (404) and no-permission (403) pages (SPEC §2, docs/decisions/025):
+ * The frame of the not-found (404), no-permission (403) and gone (410) pages (SPEC §2, docs/decisions/025):
  * whoever is signed in to the generation of the address asked for stays in the portal — drawer,
  * menu and the way back to their home; anyone else gets the public frame, with SPEC's way home
  * ('/v2/login' under /v2, '/' elsewhere). The text is the same in both generations.
@@ -27,6 +27,12 @@ export const STATUS_TEXT = {
     heading: 'Você não tem permissão para acessar esta página.',
     detail: 'Se precisar deste acesso, fale com o administrador da sua empresa.',
   },
+  // What a route knows was there and is no more (a boleto paid, cancelled or expired) says more itself.
+  410: {
+    title: 'Indisponível',
+    heading: 'Este conteúdo não está mais disponível.',
+    detail: 'O que este endereço mostrava já não existe.',
+  },
 } as const;
 
 /** The insured's policy link (decision 035) that no longer opens: said plainly, with what to do. */
@@ -39,5 +45,5 @@ const POLICY_LINK_GONE = {
 };
 
 /** The text of a status page for the address asked for. */
-export const statusText = (status: 403 | 404, askedPath: string) =>
+export const statusText = (status: 403 | 404 | 410, askedPath: string) =>
   status === 404 && askedPath.startsWith('/apolice-digital/') ? POLICY_LINK_GONE : STATUS_TEXT[status];

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ACCOUNTS, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
 import { sellResidential } from './selling';
+import { brasiliaDay, formatIsoDate } from '../../src/lib/format';
 
 /**
  * Issue 13: a proposal the insurer leaves undecided for 25 days is accepted by silence (Lei
@@ -53,4 +54,14 @@ test('a proposal left 25 days in analysis is accepted by silence, with its polic
   await back.goto('/v2/apolices');
   await expect(back.getByRole('link', { name: nrApolice })).toBeVisible();
   await monthLater.close();
+
+  // Issue 27 item 15, one clock: a sales report asked for on this server is "Pedido em" the server's
+  // day, 26 days ahead — not the machine's (the database's own now() wrote it before).
+  const admin = await (await browser.newContext({ baseURL: later.base })).newPage();
+  await signIn(admin, ACCOUNTS.insurerAdmin);
+  await admin.goto('/v2/relatorios/vendas/cadastro');
+  await admin.getByRole('button', { name: 'Gerar relatório' }).click();
+  await expect(admin).toHaveURL(/\/v2\/relatorios\/vendas\/consulta\?novo=\d+/);
+  const serverDay = formatIsoDate(brasiliaDay(new Date(Date.now() + 26 * 86_400_000)));
+  await expect(admin.getByRole('definition').filter({ hasText: `por ${ACCOUNTS.insurerAdmin.name}` })).toContainText(serverDay);
 });

@@ -49,6 +49,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/': { path: '/', expect: all(200) },
   '/403': { path: '/403', expect: all(403) },
   '/404': { path: '/404', expect: all(404) },
+  // What a route knows is gone (a paid, cancelled or expired boleto) is said there; asked directly, a plain 410.
+  '/410': { path: '/410', expect: all(410) },
   '/signin': { path: '/signin', expect: legacyOnly('home', 200) },
   '/login': { path: '/login', expect: legacyOnly('home', 200) },
   '/esqueci-senha': { path: '/esqueci-senha', expect: all(200) },
@@ -78,6 +80,9 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   // Payment pages (issue 13): BOLETOS_* in v2 (not the sub-delegated user); CLIENTES_CONSULTA_PAGAMENTO
   // in the legacy menu's "Módulos em homologação" (the admin group only; PORTAL_ENV=TEST is not production).
   '/v2/boleto': { path: '/v2/boleto', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  // Receipts to look at (issue 27 item 13, decision 059): the insurer's money — its ADMIN only; the
+  // others /v2/boleto lets in get the page's own 403.
+  '/v2/boleto/recebimentos': { path: '/v2/boleto/recebimentos', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   // Documents (issue 14, decision 040). Envio is hidden from the menu and guarded by its page: every
   // signed-in viewer opens its search, and a proposal outside their scope is a 404. Consulta follows
   // the menu (DOCUMENTO_CONSULTA_E_DOWNLOAD; PARCEIRO_ADMIN or DOCUMENTOS); a download outside the

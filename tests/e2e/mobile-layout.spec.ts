@@ -37,6 +37,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/': { anon: ['/'] },
   '/403': { anon: ['/403'], vendedor: ['/consulta-usuarios'], parceiro: ['/v2/ofertas'] },
   '/404': { anon: ['/nao-existe', '/v2/nao-existe'], vendedor: ['/nao-existe'], parceiro: ['/v2/nao-existe'] },
+  '/410': { anon: ['/410'], parceiro: ['/410'] },
   '/afs/receptor': { anon: ['/afs/receptor'] },
   '/cadastro-login': { anon: ['/cadastro-login'] },
   '/cadastro-realizado': { anon: ['/cadastro-realizado'] },
@@ -109,6 +110,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/apolices': { vendedor: ['/apolices'] },
   '/banco-demonstracao': { adminV2: ['/banco-demonstracao'] },
   // The seed's policy (open or, after the payments journey, paid) and a search's field error.
+  '/v2/boleto/recebimentos': { adminV2: ['/v2/boleto/recebimentos', '/v2/boleto/recebimentos?page=abc'] },
   '/v2/boleto': { parceiro: ['/v2/boleto', `/v2/boleto?nrApolice=1391${new Date().getFullYear()}0000001`, '/v2/boleto?segurado=ab'] },
   '/consulta-pagamento': {
     adminLegado: ['/consulta-pagamento', '/consulta-pagamento?segurado=ab', '/consulta-pagamento?segurado=Marina'],

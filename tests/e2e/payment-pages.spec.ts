@@ -25,7 +25,8 @@ test.afterAll(() => server?.dispose());
 const pageOn = async (browser: Browser): Promise<Page> =>
   (await browser.newContext({ baseURL: server.base, acceptDownloads: true })).newPage();
 
-test('v2: a seller with BOLETOS finds the overdue installment and issues its 2ª via', async ({ browser }) => {
+test('v2: a seller with BOLETOS finds the overdue installment, issues its 2ª via, gets its PDF and sees it paid', async ({ browser }) => {
+  test.setTimeout(120_000);
   const page = await pageOn(browser);
   await signIn(page, ACCOUNTS.partner);
   await page.goto('/v2/boleto');
@@ -53,7 +54,13 @@ test('v2: a seller with BOLETOS finds the overdue installment and issues its 2ª
   await expect(row).toContainText('2/4');
   await expect(row).toContainText('***.330.107-**');
   // The open 3rd and 4th installments link to the policy's boleto and Pix; only the overdue one has the island.
-  await expect(page.getByTestId(`parcela-${nrApolice}-3`).getByRole('link')).toHaveAttribute('href', `/v2/apolices/${nrApolice}#pagamento`);
+  await expect(
+    page.getByTestId(`parcela-${nrApolice}-3`).getByRole('link', { name: /^Boleto e Pix na página da apólice/ }),
+  ).toHaveAttribute('href', `/v2/apolices/${nrApolice}#pagamento`);
+  await expect(page.getByTestId(`parcela-${nrApolice}-3`).getByTestId('boleto-pdf')).toHaveAttribute(
+    'href',
+    `/v2/relatorios/pdf/boleto/apolice/${nrApolice}?parcela=3`,
+  );
   await expect(secondCopyIslands).toHaveCount(1);
   await waitForIslands(page);
   await row.getByRole('button', { name: 'Emitir 2ª via da parcela 2' }).click();
@@ -65,6 +72,25 @@ test('v2: a seller with BOLETOS finds the overdue installment and issues its 2ª
   await expect(issued.getByTestId('pix')).toHaveText(/^000201.*6304[0-9A-F]{4}$/);
   await expect(issued.getByRole('img', { name: /QR code Pix da 2ª via da parcela 2/ })).toBeVisible();
   await expect(issued).toContainText('com multa e juros');
+  const total = /total (R\$ [\d.]+,\d{2})/.exec((await issued.textContent())!)![1]!;
+
+  // Issue 27 item 12: the 2ª via has its PDF here too, with its own line.
+  const pdf = await page.request.get((await issued.getByTestId('boleto-pdf').getAttribute('href'))!);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+
+  // Paid on the demo bank, the policy's page shows what was paid — the 2ª via's total, not the installment's value.
+  const line = (await issued.getByTestId('linha').textContent())!.trim();
+  const bank = await pageOn(browser);
+  await signIn(bank, ACCOUNTS.insurerAdmin);
+  await bank.goto('/banco-demonstracao');
+  await waitForIslands(bank);
+  await bank.getByLabel('Linha digitável ou Pix copia e cola').fill(line);
+  await bank.getByRole('button', { name: 'Pagar' }).click();
+  await expect(bank.getByRole('status')).toContainText(`Pago: 2ª parcela da apólice ${nrApolice}, ${total}.`);
+  await page.goto(`/v2/apolices/${nrApolice}`);
+  await expect(page.getByTestId('parcela-2')).toContainText('Paga em');
+  await expect(page.getByTestId('pago-2')).toHaveText(total);
 });
 
 test('legacy: a payment received shows in Consulta de pagamentos and in the report’s CSV', async ({ browser }) => {
@@ -82,6 +108,12 @@ test('legacy: a payment received shows in Consulta de pagamentos and in the repo
   await bank.getByLabel('Linha digitável ou Pix copia e cola').fill(pix);
   await bank.getByRole('button', { name: 'Pagar' }).click();
   await expect(bank.getByRole('status')).toContainText('Pago:');
+
+  // Issue 27 item 12, legacy: the paid installment's boleto PDF says when it was paid and links the policy.
+  const gone = await seller.goto(`/relatorios/boleto/apolice/${nrApolice}?parcela=1`);
+  expect(gone!.status()).toBe(410);
+  await expect(seller.getByRole('heading', { level: 1 })).toHaveText(/^Parcela paga em \d{2}\/\d{2}\/\d{4}$/);
+  await expect(seller.getByRole('link', { name: `Ver a apólice nº ${nrApolice}` })).toHaveAttribute('href', `/apolices/${nrApolice}`);
 
   await seller.goto('/consulta-pagamento');
   await seller.getByLabel('Número da apólice').fill(nrApolice);

@@ -39,10 +39,65 @@ test('a boleto copied from the policy page and paid on the demo bank shows as pa
   await partner.reload();
   await expect(partner.getByTestId('parcelas')).toContainText('Paga em');
   await expect(partner.getByTestId('cobranca-1')).toHaveCount(0);
+  // Issue 27 item 12: the paid installment's boleto PDF says why there is none, with the way to the policy.
+  const gone = await partner.goto(`/v2/relatorios/pdf/boleto/apolice/${SEED_POLICY}?parcela=1`);
+  expect(gone!.status()).toBe(410);
+  await expect(partner.getByRole('heading', { level: 1 })).toHaveText(/^Parcela paga em \d{2}\/\d{2}\/\d{4}$/);
+  await expect(partner.getByText(`A 1ª parcela da apólice ${SEED_POLICY} já foi paga`)).toBeVisible();
+  await partner.getByRole('link', { name: `Ver a apólice nº ${SEED_POLICY}` }).click();
+  await expect(partner).toHaveURL(new RegExp(`/v2/apolices/${SEED_POLICY}$`));
   // Paying it again is refused: one payment per installment.
   await admin.getByLabel('Linha digitável ou Pix copia e cola').fill(line);
   await admin.getByRole('button', { name: 'Pagar' }).click();
   await expect(admin.getByRole('alert')).toContainText('não está mais em aberto');
+});
+
+test('a partial payment leaves the installment open; the excess of the next is a credit the insurer’s admin sees to refund', async ({
+  browser,
+}) => {
+  // Issue 27 item 13: every amount received is recorded and says what it did.
+  const partner = await (await browser.newContext()).newPage();
+  await signIn(partner, ACCOUNTS.partner);
+  await sellResidential(partner, { method: 'Boleto bancário' });
+  const nrApolice = (await partner.getByTestId('nr-apolice').textContent())!.trim();
+  await partner.goto(`/v2/apolices/${nrApolice}`);
+  const line = (await partner.getByTestId('linha-1').textContent())!.trim();
+  const due = (await partner.getByTestId('total-1').textContent())!.trim();
+
+  const admin = await (await browser.newContext()).newPage();
+  await signIn(admin, ACCOUNTS.insurerAdmin);
+  await admin.goto('/banco-demonstracao');
+  await waitForIslands(admin);
+  const pay = async (amount: string) => {
+    await admin.getByLabel('Linha digitável ou Pix copia e cola').fill(line);
+    await admin.getByLabel('Valor pago (R$)').fill(amount);
+    await admin.getByRole('button', { name: 'Pagar' }).click();
+  };
+  await pay('um real');
+  await expect(admin.getByRole('alert')).toContainText('Informe o valor em reais, como 383,95');
+  await pay('1,00');
+  await expect(admin.getByRole('status')).toContainText(`Pagamento parcial: R$ 1,00 da 1ª parcela da apólice ${nrApolice}`);
+  await partner.reload();
+  await expect(partner.getByTestId('parcela-1')).toContainText('Em aberto');
+  await expect(partner.getByTestId('pago-1')).toHaveText('R$ 1,00 (parcial)');
+
+  // The whole amount on top: the installment is paid, and R$ 1,00 is owed back.
+  await pay(due.replace('R$', '').trim());
+  await expect(admin.getByRole('status')).toContainText('R$ 1,00 pago a mais, a devolver');
+  await partner.reload();
+  await expect(partner.getByTestId('parcela-1')).toContainText('Paga em');
+  await expect(partner.getByTestId('pago-1')).toContainText(due);
+  await expect(partner.getByTestId('pago-1')).toContainText('R$ 1,00 a devolver');
+
+  await admin.goto('/v2/boleto');
+  await admin.getByTestId('recebimentos-a-conferir').click();
+  await expect(admin).toHaveURL(/\/v2\/boleto\/recebimentos$/);
+  const listed = admin.getByRole('row').filter({ hasText: `1ª parcela da apólice ${nrApolice}` });
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText('Pago a mais: devolver o excedente');
+  await expect(admin.getByTestId('a-devolver')).toContainText('R$');
+  // A partner's user may not look at the insurer's receipts.
+  expect((await partner.goto('/v2/boleto/recebimentos'))!.status()).toBe(403);
 });
 
 test('a Pix sale: its copia e cola paid on the demo bank settles the policy', async ({ browser }) => {

@@ -46,9 +46,11 @@ test('v2: the partner finds the policy of the life proposal in Apólices and ope
   await expect(other.getByText('Desculpe, esta página não está disponível.')).toBeVisible();
 });
 
-test('legacy: the seller sells a residential proposal, accepted at once, and finds its policy in /apolices', async ({ page }) => {
+test('legacy: the seller sells a residential proposal, accepted at once, finds its policy in /apolices, and how to pay it', async ({
+  page,
+}) => {
   await signIn(page, ACCOUNTS.legacySeller);
-  await sellResidential(page, { generation: 'v1' });
+  await sellResidential(page, { generation: 'v1', method: 'Pix (à vista)' });
   await expect(page.getByTestId('situacao-proposta')).toHaveText('Aceita');
   const nrApolice = (await page.getByTestId('nr-apolice').textContent())!.trim();
 
@@ -59,6 +61,17 @@ test('legacy: the seller sells a residential proposal, accepted at once, and fin
   await expect(page).toHaveURL(new RegExp(`/apolices/${nrApolice}$`));
   await expect(page.getByTestId('nr-apolice')).toHaveText(nrApolice);
   await expect(page.getByTestId('parcelas').getByRole('row')).not.toHaveCount(1);
+  // Issue 27 item 5: he sees the open installment, so he sees how to pay it — the Pix and the boleto
+  // PDF (vendedor@legado.demo holds no CLIENTES_CONSULTA_PAGAMENTO; the insured is told he has them).
+  const charge = page.getByTestId('cobranca-1');
+  await expect(charge.getByRole('img', { name: 'QR code Pix da parcela 1' })).toBeVisible();
+  await expect(page.getByTestId('pix-1')).toHaveText(/^000201.*6304[0-9A-F]{4}$/);
+  await expect(page.getByTestId('linha-1')).toHaveText(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
+  const href = (await page.getByTestId('boleto-pdf-1').getAttribute('href'))!;
+  expect(href).toBe(`/relatorios/boleto/apolice/${nrApolice}?parcela=1`);
+  const pdf = await page.request.get(href);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
   // A v2 policy is not the legacy seller's: the same 404 as a number that does not exist.
   await page.goto(`/apolices/1391${new Date().getFullYear()}0000001`);
   await expect(page.getByText('Desculpe, esta página não está disponível.')).toBeVisible();

@@ -82,16 +82,29 @@ describe('the boleto with Pix of an installment', () => {
 });
 
 describe('paying', () => {
-  it('a boleto settles its installment once; the same notice again is the same payment; another payer is refused', async () => {
+  it('a boleto settles its installment once; the same notice again is the same payment; another payment is a credit to refund', async () => {
     const charge = await currentCharge(db, partnerScope, 'v2', nrApolice, 1);
     const paid = await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'BANCO_DEMO' }, day('2026-12-05'));
-    expect(paid).toMatchObject({ paid: true, numero: 1, repeated: false, valor: charge.total });
+    expect(paid).toMatchObject({ paid: true, numero: 1, repeated: false, valor: charge.total, situacao: 'QUITACAO' });
     expect(await installment(1)).toMatchObject({ status: 'PAGA' });
-    expect(await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK' }, day('2026-12-05'))).toMatchObject(
-      { repeated: true },
-    );
+    expect(
+      await payCharge(
+        db,
+        { code: charge.linhaDigitavel, externalId: 'banco-1', origem: 'WEBHOOK', valor: charge.total },
+        day('2026-12-05'),
+      ),
+    ).toMatchObject({ repeated: true, situacao: 'QUITACAO' });
+    // Issue 27 item 13: the bank received the money again; it was refused and recorded nowhere.
+    expect(
+      await payCharge(
+        db,
+        { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK', valor: charge.total },
+        day('2026-12-05'),
+      ),
+    ).toMatchObject({ paid: true, situacao: 'CREDITO', credito: charge.total, repeated: false });
+    // The demo bank, as a payer's bank, refuses to pay a paid installment before any money moves.
     await expect(
-      payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-2', origem: 'WEBHOOK' }, day('2026-12-05')),
+      payCharge(db, { code: charge.linhaDigitavel, externalId: 'demo-2', origem: 'BANCO_DEMO' }, day('2026-12-05')),
     ).rejects.toMatchObject({ status: 409 });
     await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 1)).rejects.toMatchObject({
       status: 409,
@@ -100,21 +113,30 @@ describe('paying', () => {
     expect(await paymentsOf(1)).toBe(1);
   });
 
-  it('two payments at the same moment record one', async () => {
+  it('two payments at the same moment: one pays the installment, the other is recorded as a credit', async () => {
     const charge = await currentCharge(db, partnerScope, 'v2', nrApolice, 2);
+    const outcomes = await Promise.all([
+      payCharge(db, { code: charge.pixCopiaECola, externalId: 'pix-a', origem: 'WEBHOOK', valor: charge.total }, day('2027-01-05')),
+      payCharge(db, { code: charge.linhaDigitavel, externalId: 'boleto-b', origem: 'WEBHOOK', valor: charge.total }, day('2027-01-05')),
+    ]);
+    expect(outcomes.map((o) => o.situacao).sort()).toEqual(['CREDITO', 'QUITACAO']);
+    expect(await installment(2)).toMatchObject({ status: 'PAGA' });
+    expect(await paymentsOf(2)).toBe(1);
+  });
+
+  it('one bank id sent for two charges at the same moment: one is recorded, the other a 409, never a 500', async () => {
+    const other = (await sellResidential(db, { at: ISSUED })).nrApolice!;
+    const [third, fourth] = await Promise.all([3, 4].map((n) => currentCharge(db, partnerScope, 'v2', other, n)));
     const outcomes = await Promise.allSettled([
-      payCharge(db, { code: charge.pixCopiaECola, externalId: 'pix-a', origem: 'WEBHOOK' }, day('2027-01-05')),
-      payCharge(db, { code: charge.linhaDigitavel, externalId: 'boleto-b', origem: 'WEBHOOK' }, day('2027-01-05')),
+      payCharge(db, { code: third!.linhaDigitavel, externalId: 'banco-mesmo', origem: 'WEBHOOK', valor: 1 }, day('2027-01-05')),
+      payCharge(db, { code: fourth!.linhaDigitavel, externalId: 'banco-mesmo', origem: 'WEBHOOK', valor: 1 }, day('2027-01-05')),
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    expect(await installment(2)).toMatchObject({ status: 'PAGA' });
-    const rows = await db
-      .selectFrom('payments as p')
-      .innerJoin('installments as i', 'i.id', 'p.installment_id')
-      .select('p.id')
-      .where('i.numero', '=', 2)
-      .execute();
-    expect(rows).toHaveLength(1);
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { status: 409 } });
+    // Partial: the installment stays open, the cent is recorded.
+    expect(await db.selectFrom('receipts').select(['situacao', 'valor']).where('external_id', '=', 'banco-mesmo').execute()).toEqual([
+      { situacao: 'PARCIAL', valor: 1 },
+    ]);
   });
 
   it('a Pix copia e cola copied from the boleto PDF, broken over lines, still pays', async () => {
@@ -170,9 +192,22 @@ describe('the 2ª via of an overdue installment', () => {
       status: 409,
       message: expect.stringContaining('venceu'),
     });
+    // The bank confirms the installment's original value for the 2ª via: short of its fine and interest, it stays open.
+    expect(
+      await payCharge(db, { code: copy.linhaDigitavel, externalId: 'curto', origem: 'WEBHOOK', valor }, day('2027-02-21')),
+    ).toMatchObject({ situacao: 'PARCIAL', paid: false, devido: copy.total });
+    expect(await installment(3)).toMatchObject({ status: 'ABERTA' });
+    // The demo bank pays what is still owed: the installment is paid with its fine and interest.
     expect(await payCharge(db, { code: copy.linhaDigitavel, externalId: 'new', origem: 'BANCO_DEMO' }, day('2027-02-21'))).toMatchObject({
-      valor: copy.total,
+      valor: copy.total - valor,
+      situacao: 'QUITACAO',
     });
+    const payment = await db
+      .selectFrom('payments')
+      .select(['valor', 'charge_id'])
+      .where('external_id', '=', 'new')
+      .executeTakeFirstOrThrow();
+    expect(payment).toEqual({ valor: copy.total, charge_id: copy.id });
     await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-25', partnerId, late)).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -96,8 +96,11 @@ describe('the installments of a search (/consulta-pagamento, /v2/boleto)', () =>
     const legacyAdmin = await scopeOf('admin@legado.demo');
     expect(legacyAdmin.scope).toEqual({ kind: 'all' });
     expect((await listInstallments(db, legacyAdmin.scope, 'v1', { nrApolice }, 1, '2027-01-15')).totalElements).toBe(0);
-    // A legacy seller without CLIENTES_CONSULTA_PAGAMENTO has no scope at all.
-    expect((await scopeOf('vendedor@legado.demo')).scope).toEqual({ kind: 'none' });
+    // A legacy seller without CLIENTES_CONSULTA_PAGAMENTO sees the installments of the policies he
+    // sees, his own (issue 27 item 5) — never another's.
+    const seller = await scopeOf('vendedor@legado.demo');
+    expect(seller.scope).toEqual({ kind: 'own', userId: expect.any(Number) });
+    expect((await listInstallments(db, seller.scope, 'v1', { nrApolice }, 1, '2027-01-15')).totalElements).toBe(0);
   });
 });
 

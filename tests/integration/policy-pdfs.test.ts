@@ -6,9 +6,12 @@ import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
+import { currentCharge, payableCharges, payCharge, secondCopy } from '../../src/server/services/charges';
+import { findPolicy } from '../../src/server/services/policies';
+import { isPayableOn } from '../../src/lib/charges';
+import { brasiliaDay } from '../../src/lib/format';
 import { scopeFor } from '../../src/server/services/scope';
-import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
+import { policyPdfOutcome as policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
 import { formatDigitableLine } from '../../src/lib/boleto';
 import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
 import { productFor } from '../../src/lib/products/catalog';
@@ -44,11 +47,17 @@ afterAll(() => close());
 const viewer = (email: string) => viewerByEmail(db, email);
 const get = async (email: string, type: string, nr: string, parcela: string | null = null, at = ISSUED) =>
   policyPdfResponse(db, await viewer(email), { type, nrApolice: nr, parcela }, at, '127.0.0.1');
+/** A PDF the route must answer (not the 404 nor the 410 page). */
+async function getPdf(...args: Parameters<typeof get>): Promise<Response> {
+  const response = await get(...args);
+  if (!(response instanceof Response)) throw new Error(`no PDF: ${JSON.stringify(response)}`);
+  return response;
+}
 const SELLER = 'parceiro@parceiro.demo';
 
 describe('the policy PDF', () => {
   it('is the seller’s, inline, uncached, with every item SUSEP asks of a policy', async () => {
-    const response = (await get(SELLER, 'apolice', nrApolice))!;
+    const response = await getPdf(SELLER, 'apolice', nrApolice);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="apolice-${nrApolice}.pdf"`);
@@ -84,7 +93,7 @@ describe('the policy PDF', () => {
       .where('generation', '=', 'v2')
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    const text = flat(await pdfText(new Uint8Array(await (await get(SELLER, 'apolice', life.nr_apolice))!.arrayBuffer())));
+    const text = flat(await pdfText(new Uint8Array(await (await getPdf(SELLER, 'apolice', life.nr_apolice)).arrayBuffer())));
     expect(text).toContain(`Processo SUSEP ${PRODUCT_REGISTRATIONS.VEU!.process}`);
     expect(text).toMatch(/Beneficiários Nome Parentesco Participação .+ 100 %/);
   });
@@ -99,14 +108,14 @@ describe('the policy PDF', () => {
   });
 
   it('is the partner admin’s and the insurer admin’s too', async () => {
-    expect((await get('parceiro.admin@parceiro.demo', 'apolice', nrApolice))?.status).toBe(200);
-    expect((await get('admin@seguradora.demo', 'apolice', nrApolice))?.status).toBe(200);
+    expect((await getPdf('parceiro.admin@parceiro.demo', 'apolice', nrApolice)).status).toBe(200);
+    expect((await getPdf('admin@seguradora.demo', 'apolice', nrApolice)).status).toBe(200);
   });
 });
 
 describe('the boleto PDF', () => {
   it('is an open installment’s active charge, with its formatted linha digitável', async () => {
-    const response = (await get(SELLER, 'boleto', nrApolice, '2'))!;
+    const response = await getPdf(SELLER, 'boleto', nrApolice, '2');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="boleto-${nrApolice}-parcela-2.pdf"`);
     const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
@@ -123,28 +132,98 @@ describe('the boleto PDF', () => {
     expect(await get(SELLER, 'boleto', nrApolice, 'um')).toBeUndefined();
     expect(await get('substabelecido@parceiro.demo', 'boleto', nrApolice, '1')).toBeUndefined();
     expect(await get(SELLER, 'boleto', cardPolicy, '1')).toBeUndefined();
-    expect((await get(SELLER, 'apolice', cardPolicy))?.status).toBe(200);
+    expect((await getPdf(SELLER, 'apolice', cardPolicy)).status).toBe(200);
   });
 
-  it('is a 404 once the installment is paid', async () => {
+  it('once the installment is paid, says when and with what, and links the policy — to whoever may charge it only', async () => {
     const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
     const charge = await currentCharge(db, scope, 'v2', nrApolice, 1);
     await payCharge(db, { code: charge.linhaDigitavel, externalId: 'pdf-1', origem: 'BANCO_DEMO' }, day('2026-12-05'));
-    expect(await get(SELLER, 'boleto', nrApolice, '1')).toBeUndefined();
-    const policy = flat(await pdfText(new Uint8Array(await (await get(SELLER, 'apolice', nrApolice))!.arrayBuffer())));
+    // Issue 27 item 12: this was the bare 404 page.
+    expect(await get(SELLER, 'boleto', nrApolice, '1')).toEqual({
+      title: 'Parcela paga',
+      heading: 'Parcela paga em 05/12/2026',
+      detail: expect.stringContaining(`A 1ª parcela da apólice ${nrApolice} já foi paga`),
+      link: { href: `/v2/apolices/${nrApolice}`, label: `Ver a apólice nº ${nrApolice}` },
+    });
+    expect(await get('substabelecido@parceiro.demo', 'boleto', nrApolice, '1')).toBeUndefined();
+    const policy = flat(await pdfText(new Uint8Array(await (await getPdf(SELLER, 'apolice', nrApolice)).arrayBuffer())));
     expect(policy).toMatch(/1\/4 10\/12\/2026 R\$ [\d.]+,\d{2} Paga em 05\/12\/2026/);
   });
 
-  it('is a 404 for an overdue installment until its 2ª via, which then shows the fine and interest', async () => {
+  it('an overdue installment says its boleto expired until its 2ª via, which then shows the fine and interest', async () => {
     const late = day('2027-01-15'); // installment 2 fell due on 10/01/2027
-    expect(await get(SELLER, 'boleto', nrApolice, '2', late)).toBeUndefined();
+    expect(await get(SELLER, 'boleto', nrApolice, '2', late)).toMatchObject({
+      heading: 'Boleto vencido',
+      detail: expect.stringContaining('2ª via'),
+    });
     const scope = await scopeFor(db, await viewer(SELLER), 'BOLETOS');
     const { idUsuario } = (await viewer(SELLER)).user;
     const copy = await secondCopy(db, scope, 'v2', nrApolice, 2, '2027-01-20', idUsuario, late);
-    const text = flat(await pdfText(new Uint8Array(await (await get(SELLER, 'boleto', nrApolice, '2', late))!.arrayBuffer())));
+    const text = flat(await pdfText(new Uint8Array(await (await getPdf(SELLER, 'boleto', nrApolice, '2', late)).arrayBuffer())));
     expect(text).toContain(formatDigitableLine(copy.linhaDigitavel));
     expect(text).toContain('(+) Mora / Multa');
     expect(text).toContain('2ª via: inclui multa de');
+  });
+});
+
+describe('a cancelled installment', () => {
+  it('says so, with the policy’s link', async () => {
+    const cancelled = (await sellResidential(db, { at: ISSUED })).nrApolice!;
+    await db
+      .updateTable('installments')
+      .set({ status: 'CANCELADA' })
+      .where('policy_id', '=', db.selectFrom('policies').select('id').where('nr_apolice', '=', cancelled))
+      .execute();
+    expect(await get(SELLER, 'boleto', cancelled, '3')).toMatchObject({
+      heading: 'Parcela cancelada',
+      detail: `A 3ª parcela da apólice ${cancelled} foi cancelada: não há boleto a pagar.`,
+    });
+  });
+});
+
+describe('whoever sees a policy’s installments gets their codes and boleto PDFs, both generations (issue 27 item 5)', () => {
+  // Every demo account that signs in, each against every boleto or Pix policy of its generation
+  // (the seed's after-sale data and this file's sales): vendedor@legado.demo saw his own policy's
+  // open installments, yet its codes and PDF were the 404 page.
+  const EMAILS = [
+    'vendedor@legado.demo',
+    'consultor@legado.demo',
+    'gestor@legado.demo',
+    'admin@legado.demo',
+    'admin@seguradora.demo',
+    'parceiro.admin@parceiro.demo',
+    'parceiro@parceiro.demo',
+    'igor.pereira@parceiro.demo',
+    'substabelecido@parceiro.demo',
+  ];
+  it.each(EMAILS)('%s', async (email) => {
+    const who = await viewer(email);
+    const now = new Date();
+    const today = brasiliaDay(now);
+    const policies = await db
+      .selectFrom('policies')
+      .select('nr_apolice')
+      .where('generation', '=', who.generation)
+      .where('forma_pagamento', 'in', ['boleto', 'pix'])
+      .execute();
+    const [installmentsScope, codesScope] = await Promise.all([scopeFor(db, who, 'APOLICES'), scopeFor(db, who, 'BOLETOS')]);
+    let seen = 0;
+    for (const { nr_apolice: nr } of policies) {
+      const policy = await findPolicy(db, installmentsScope, who.generation, nr, today);
+      const codes = await payableCharges(db, codesScope, who.generation, nr);
+      expect(codes !== undefined, `${email}, ${nr}: sees the installments ⇔ gets their codes`).toBe(policy !== undefined);
+      if (!policy || !codes) continue;
+      seen += 1;
+      for (const [numero, charge] of Object.entries(codes)) {
+        if (!isPayableOn(charge, today)) continue;
+        const pdf = await policyPdfResponse(db, who, { type: 'boleto', nrApolice: nr, parcela: numero }, now, '127.0.0.1');
+        expect(pdf instanceof Response ? pdf.status : pdf, `${email}, ${nr}, parcela ${numero}`).toBe(200);
+      }
+    }
+    // The accounts that sell see their own policies here; the sub-delegated one sees none.
+    if (['vendedor@legado.demo', 'parceiro@parceiro.demo', 'admin@seguradora.demo', 'admin@legado.demo'].includes(email))
+      expect(seen).toBeGreaterThan(0);
   });
 });
 
@@ -163,7 +242,9 @@ describe('under random input', () => {
           if (!response) return;
           expect(who.user).toMatchObject({ idUsuario: viewers[0]!.user.idUsuario });
           expect([nrApolice, cardPolicy]).toContain(nr);
-          expect(response.headers.get('content-type')).toBe('application/pdf');
+          // Only a boleto of the seller's own policy says why it is gone.
+          if (response instanceof Response) expect(response.headers.get('content-type')).toBe('application/pdf');
+          else expect(type).toBe('boleto');
         },
       ),
       { numRuns: 150 },
@@ -220,7 +301,7 @@ describe('the cancellation PDF and the endorsements list', () => {
       { type: 'endosso', nrApolice: sold, parcela: null, endosso: nrEndosso! },
       at,
       '127.0.0.1',
-    ))!;
+    )) as Response;
     const text = flat(await pdfText(new Uint8Array(await response.arrayBuffer())));
     expect(text).toContain(`Motivo Contratou outro seguro — ${detail}`);
     expect(text).not.toContain('OUTRO_SEGURO');

@@ -15,7 +15,16 @@ import {
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { qrSvg } from '../../server/qr';
-import { listInstallments, paymentsCsv, paymentsReport, type InstallmentLine } from '../../server/services/payments';
+import {
+  listInstallments,
+  paymentsCsv,
+  paymentsReport,
+  receiptsToReview,
+  type InstallmentLine,
+  type ReceiptLine,
+} from '../../server/services/payments';
+import { parseReceiptsQuery } from '../../lib/receipts';
+import type { Paged } from '../../lib/list-query';
 import { scopeFor } from '../../server/services/scope';
 import { recordDataAccess } from '../../server/services/access-log';
 
@@ -76,7 +85,9 @@ export interface BoletoLine extends InstallmentLine {
 /** /v2/boleto: the unpaid installments of a search, each with what may be done about its boleto. */
 export async function boletoPage(session: PortalSession, params: URLSearchParams, ip: string) {
   const page = await installmentsPage('v2', session, params, ip, 'parcelas.boleto');
-  if (!page.result) return { ...page, dueWindow: secondCopyWindow(brasiliaDay(now())) };
+  // The insurer's ADMIN (a scope of every sale) also looks at the receipts that did not simply pay (decision 059).
+  const reviewsReceipts = (await boletosScope('v2', session)).scope.kind === 'all';
+  if (!page.result) return { ...page, reviewsReceipts, dueWindow: secondCopyWindow(brasiliaDay(now())) };
   const today = page.today!;
   const content: BoletoLine[] = [];
   for (const line of page.result.content) {
@@ -87,7 +98,7 @@ export async function boletoPage(session: PortalSession, params: URLSearchParams
         : undefined;
     content.push({ ...line, offer, qr });
   }
-  return { ...page, result: { ...page.result, content }, dueWindow: secondCopyWindow(today) };
+  return { ...page, reviewsReceipts, result: { ...page.result, content }, dueWindow: secondCopyWindow(today) };
 }
 
 /** /consulta-pagamento: every installment of a search, paid or not. */
@@ -124,4 +135,27 @@ export async function paymentsExport(session: PortalSession, params: URLSearchPa
       'content-disposition': `attachment; filename="${csvFileName(query.filters)}"`,
     },
   });
+}
+
+/**
+ * /v2/boleto/recebimentos: the receipts the insurer looks at — partial payments, money to give back
+ * (decision 059). The menu guard of /v2/boleto lets in whoever holds BOLETOS_*; only a viewer whose
+ * scope is every sale (the insurer's ADMIN) gets the list, anyone else the 403 page.
+ */
+export async function receiptsPage(
+  session: PortalSession,
+  params: URLSearchParams,
+): Promise<{ kind: 'forbidden' } | { kind: 'page'; status: number; props: ReceiptsPageProps }> {
+  const { db, scope } = await boletosScope('v2', session);
+  const query = parseReceiptsQuery(params);
+  const page = query.ok ? query.page : 1;
+  const found = await receiptsToReview(db, scope, page);
+  if (!found) return { kind: 'forbidden' };
+  return { kind: 'page', status: query.ok ? 200 : 400, props: { ...found, errors: query.ok ? undefined : query.errors } };
+}
+
+export interface ReceiptsPageProps {
+  receipts: Paged<ReceiptLine>;
+  owedBack: number;
+  errors?: Record<string, string[]>;
 }

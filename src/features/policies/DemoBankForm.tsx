@@ -1,17 +1,39 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
+import { Field } from '../../components/ui/Field';
 import { TextAreaField } from '../../components/ui/TextArea';
 import { DEFAULT_ERROR } from '../../lib/http';
 import { COOKIE_SESSION_HEADER } from '../../lib/session';
+import { formatBRL } from '../../lib/products/money';
+import type { ReceiptSituation } from '../../lib/receipts';
 
 type Outcome = { ok: true; text: string } | { ok: false; text: string };
 
+interface Paid {
+  situacao: ReceiptSituation;
+  nrApolice: string;
+  numero: number;
+  valor: number;
+  devido: number | null;
+  credito: number;
+}
+
+/** What the till says of a payment, by what it did (server/services/charges.ts payCharge, decision 059). */
+function paidText({ situacao, nrApolice, numero, valor, devido, credito }: Paid): string {
+  const which = `${numero}ª parcela da apólice ${nrApolice}`;
+  if (situacao === 'PARCIAL')
+    return `Pagamento parcial: ${formatBRL(valor)} da ${which}${devido === null ? '' : ` (devido ${formatBRL(devido)})`}. A parcela segue em aberto.`;
+  if (credito > 0) return `Pago: ${which}, ${formatBRL(valor)}. ${formatBRL(credito)} pago a mais, a devolver.`;
+  return `Pago: ${which}, ${formatBRL(valor)}.`;
+}
+
 /**
  * The demo bank's till: paste a linha digitável or a Pix "copia e cola" and pay it, as a bank would
- * confirm it (server/services/charges.ts payCharge).
+ * confirm it — the amount owed that day, or another one typed (a partial payment, or more than due).
  */
 export default function DemoBankForm() {
   const [code, setCode] = useState('');
+  const [amount, setAmount] = useState('');
   const [outcome, setOutcome] = useState<Outcome>();
   const [busy, setBusy] = useState(false);
 
@@ -24,15 +46,14 @@ export default function DemoBankForm() {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json', [COOKIE_SESSION_HEADER]: 'cookie' },
-        body: JSON.stringify({ codigo: code }),
+        body: JSON.stringify({ codigo: code, ...(amount.trim() ? { valor: amount } : {}) }),
       });
-      const answer = (await response.json()) as { dado?: { nrApolice: string; numero: number; valor: number }; message?: string };
+      const answer = (await response.json()) as { dado?: Paid; message?: string; erros?: Record<string, string[]> };
       if (response.ok && answer.dado) {
-        const { nrApolice, numero, valor } = answer.dado;
-        const amount = (valor / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
-        setOutcome({ ok: true, text: `Pago: ${numero}ª parcela da apólice ${nrApolice}, ${amount}.` });
+        setOutcome({ ok: true, text: paidText(answer.dado) });
         setCode('');
-      } else setOutcome({ ok: false, text: answer.message ?? DEFAULT_ERROR.text });
+        setAmount('');
+      } else setOutcome({ ok: false, text: answer.erros?.valor?.[0] ?? answer.message ?? DEFAULT_ERROR.text });
     } catch {
       setOutcome({ ok: false, text: DEFAULT_ERROR.text });
     }
@@ -51,6 +72,14 @@ export default function DemoBankForm() {
         value={code}
         maxLength={512}
         onChange={(event) => setCode(event.target.value)}
+      />
+      <Field
+        label="Valor pago (R$)"
+        hint="Em branco: o valor devido hoje. Outro valor simula um pagamento parcial ou a mais."
+        inputMode="decimal"
+        maxLength={30}
+        value={amount}
+        onChange={(event) => setAmount(event.target.value)}
       />
       <Button type="submit" loading={busy}>
         Pagar

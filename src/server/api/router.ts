@@ -10,6 +10,7 @@ import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, read
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 import { isStorableText, UNSTORABLE_MESSAGE, unstorablePaths } from '../../lib/storable-text';
 import { VIEWER_MEMO_HEADER } from '../viewer-memo';
+import { nowMs } from '../clock';
 
 /**
  * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
@@ -216,7 +217,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
         cookieMode: request.headers.get(COOKIE_SESSION_HEADER) === 'cookie',
         setCookie: (name, value, expiresAt) =>
           setCookies.push(
-            sessionCookie(name, value, { maxAgeSeconds: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)), secure }),
+            sessionCookie(name, value, { maxAgeSeconds: Math.max(0, Math.floor((expiresAt.getTime() - nowMs()) / 1000)), secure }),
           ),
         clearCookie: (name) => setCookies.push(clearedCookie(name, secure)),
       });

@@ -27,6 +27,7 @@ import * as m021 from './migrations/021_points_of_sale_admin';
 import * as m022 from './migrations/022_partners';
 import * as m023 from './migrations/023_scheduled_cancellations';
 import * as m025 from './migrations/025_report_turns';
+import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
@@ -81,6 +82,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '022_partners': m022,
   '023_scheduled_cancellations': m023,
   '025_report_turns': m025,
+  '026_payment_receipts': m026,
   '027_import_updates': m027,
 };
 

@@ -567,6 +567,31 @@ export interface PaymentsTable {
   created_at: CreatedAt;
 }
 
+export type ReceiptSituation = 'QUITACAO' | 'PARCIAL' | 'CREDITO' | 'NAO_IDENTIFICADO';
+
+/** An amount a bank confirmed, whatever it paid (migration 026, decision 059). */
+export interface ReceiptsTable {
+  id: Generated<number>;
+  /** The bank's identifier of the payment ('banco:…', 'demo:…'): the same notice twice is one receipt. */
+  external_id: string;
+  /** Null when the code named no charge of ours. */
+  charge_id: number | null;
+  installment_id: number | null;
+  /** The code paid, as the bank sent it. */
+  codigo: string;
+  meio: 'BOLETO' | 'PIX' | null;
+  origem: 'WEBHOOK' | 'BANCO_DEMO';
+  /** Received, in cents; `aplicado` went to the installment, `credito` is owed back (aplicado + credito = valor). */
+  valor: number;
+  /** What the installment cost on the day received (its 2ª via's total, or fine and interest to that day). */
+  devido: number | null;
+  aplicado: number;
+  credito: number;
+  situacao: ReceiptSituation;
+  recebido_em: Timestamp;
+  created_at: Timestamp;
+}
+
 /** A month's sales target of a company, point of sale or seller (migration 014). */
 export interface SalesTargetsTable {
   id: Generated<number>;
@@ -631,6 +656,7 @@ export interface Database {
   installments: InstallmentsTable;
   charges: ChargesTable;
   payments: PaymentsTable;
+  receipts: ReceiptsTable;
   policy_links: PolicyLinksTable;
   endorsements: EndorsementsTable;
   refunds: RefundsTable;

@@ -48,6 +48,7 @@ async function writeMessage<K extends TemplateName>(
       segredos: secrets ? JSON.stringify(secrets.values) : null,
       redigir_em: secrets?.expiresAt ?? null,
       fila: queued,
+      created_at: now(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

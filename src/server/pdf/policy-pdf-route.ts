@@ -17,6 +17,7 @@ import { policyPdfFileName, renderPolicyPdf } from './policy-pdf';
 import { boletoPdfFileName, renderBoletoPdf } from './boleto-pdf';
 import { pdfResponse } from './response';
 import { recordDataAccess } from '../services/access-log';
+import { boletoGone, type BoletoGone } from '../../lib/payments';
 
 /**
  * The policy, the boleto of one of its installments and its endorsements as PDFs, both generations —
@@ -24,8 +25,9 @@ import { recordDataAccess } from '../services/access-log';
  * type 'apolice', 'boleto' (?parcela=N) or 'endosso' (?endosso=N, issue 14). The policy and its
  * endorsements go through the APOLICES scope, the boleto through BOLETOS; whatever the viewer may
  * not see or pay — another company's policy, an unknown or malformed number, an endorsement of
- * another policy, a paid, cancelled or overdue installment without a charge to pay today, a card or
- * debit policy — is the same 404, so numbers cannot be probed (decision 034).
+ * another policy, a card or debit policy — is the same 404, so numbers cannot be probed (decision
+ * 034). A paid, cancelled or overdue installment of a policy the viewer may charge says why instead,
+ * on the 410 page with the policy's link (issue 27 item 12).
  */
 export interface PolicyPdfRequest {
   type: string | undefined;
@@ -35,14 +37,24 @@ export interface PolicyPdfRequest {
   endosso?: string | null;
 }
 
-/** The PDF for this viewer, or undefined: the route answers the 404 page. Each PDF handed out is logged (from `ip`). */
-export async function policyPdfResponse(
+/** The PDF for this viewer, or undefined — whatever is not a PDF to hand out (policyPdfOutcome). */
+export async function policyPdfResponse(...args: Parameters<typeof policyPdfOutcome>): Promise<Response | undefined> {
+  const outcome = await policyPdfOutcome(...args);
+  return outcome instanceof Response ? outcome : undefined;
+}
+
+/**
+ * The PDF for this viewer, or undefined: the route answers the 404 page; or, for an installment of a
+ * policy the viewer may charge that has no boleto to pay any more, why (BoletoGone: the 410 page).
+ * Each PDF handed out is logged (from `ip`).
+ */
+export async function policyPdfOutcome(
   db: DB,
   viewer: SessionViewer | undefined,
   { type, nrApolice, parcela, endosso }: PolicyPdfRequest,
   at: Date,
   ip: string,
-): Promise<Response | undefined> {
+): Promise<Response | BoletoGone | undefined> {
   if (!viewer || !nrApolice || !/^\d{1,20}$/.test(nrApolice)) return undefined;
   const generation: Generation = viewer.generation;
   const today = brasiliaDay(at);
@@ -68,8 +80,11 @@ export async function policyPdfResponse(
   const numero = Number(parcela);
   const scope = await scopeFor(db, viewer, 'BOLETOS');
   const policy = await findPolicy(db, scope, generation, nrApolice, today);
-  const charge = policy && (await payableCharges(db, scope, generation, nrApolice))?.[numero];
-  if (!policy || !charge || !isPayableOn(charge, today)) return undefined;
+  const installment = policy?.installments.find((i) => i.numero === numero);
+  if (!policy || !installment) return undefined;
+  const charge = (await payableCharges(db, scope, generation, nrApolice))?.[numero];
+  // Within the scope, a paid, cancelled or expired boleto says why (issue 27 item 12).
+  if (!charge || !isPayableOn(charge, today)) return boletoGone(generation, nrApolice, installment, policy.formaPagamento);
   const document = await boletoDocument(db, generation, policy, numero, charge, at);
   const pdf = await renderBoletoPdf(document);
   await recordDataAccess(db, viewer, ip, 'apolice.boleto', nrApolice, `parcela ${numero}`);
@@ -84,7 +99,10 @@ export function policyPdfRoute(generation: Generation): APIRoute {
       parcela: url.searchParams.get('parcela'),
       endosso: url.searchParams.get('endosso'),
     };
-    const response = await policyPdfResponse(await database(), viewerOf(locals.session, generation), request, now(), locals.client.ip);
-    return response ?? rewrite('/404');
+    const response = await policyPdfOutcome(await database(), viewerOf(locals.session, generation), request, now(), locals.client.ip);
+    if (response instanceof Response) return response;
+    if (!response) return rewrite('/404');
+    locals.gone = response;
+    return rewrite('/410');
   };
 }

@@ -375,7 +375,7 @@ export async function savePermissionGroup(
           .executeTakeFirstOrThrow()
       : await trx
           .insertInto('v2_permission_groups')
-          .values({ company_id: company!.id, nome: input.nome, descricao: input.descricao })
+          .values({ company_id: company!.id, nome: input.nome, descricao: input.descricao, created_at: now(), updated_at: now() })
           .returning('id')
           .executeTakeFirstOrThrow();
     await trx.deleteFrom('v2_permission_group_operations').where('group_id', '=', saved.id).execute();

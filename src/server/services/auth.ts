@@ -156,7 +156,7 @@ export async function loginV1(
   await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v1');
   await recordLogin(db, user, 'v1', ip);
-  return { session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? new Date()) };
+  return { session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? now()) };
 }
 
 /**

@@ -395,6 +395,7 @@ async function applyCancellation(
         estorno_comissao: preview.refund.clawback,
         destino: JSON.stringify(account),
         prevista_para: refundDue,
+        created_at: now,
       })
       .execute();
   await notifyCancellation(trx, policy.id, { nrEndosso: endorsement.nrEndosso, motivo, preview, installments, destino, refundDue });

@@ -8,6 +8,8 @@ import type { Scope } from '../../lib/scope';
 import type { Selectable } from 'kysely';
 import type { ChargesTable, Generation } from '../db/schema';
 import { policyIdInScope } from './policies';
+import { amountDue, splitReceipt, type ReceiptSituation, type ReceiptSplit } from '../../lib/receipts';
+import { now as clockNow } from '../clock';
 
 /*
  * Charging and paying installments (issue 13; DESIGN §10). An open installment has one active
@@ -94,6 +96,7 @@ async function writeCharge(
       pix_txid: pixTxid(id),
       pix_copia_e_cola: codes.pixCopiaECola,
       user_id: userId,
+      created_at: clockNow(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -192,61 +195,191 @@ export async function secondCopy(
   });
 }
 
-export type PaymentOutcome = { paid: true; nrApolice: string; numero: number; valor: number; repeated: boolean };
+/** What a payment notice did (decision 059). Amounts in cents. */
+export interface PaymentOutcome {
+  situacao: ReceiptSituation;
+  /** Whether the installment is paid, by this receipt or before it. */
+  paid: boolean;
+  nrApolice: string | null;
+  numero: number | null;
+  /** Received. */
+  valor: number;
+  /** What the installment cost on the day received; null when nothing was due (a closed installment, an unknown code). */
+  devido: number | null;
+  /** The part that went to the installment, and the part the insurer owes back. */
+  aplicado: number;
+  credito: number;
+  /** The same notice as one recorded before: nothing new was recorded. */
+  repeated: boolean;
+}
+
+export interface PaymentNotice {
+  /** A linha digitável or a Pix "copia e cola". */
+  code: string;
+  /** The bank's identifier of the payment ('banco:…', 'demo:…'). */
+  externalId: string;
+  origem: 'WEBHOOK' | 'BANCO_DEMO';
+  /** Received, in cents. The demo bank may leave it out: then what is still owed on the day. */
+  valor?: number;
+}
+
+/** Serialises the notices that carry one bank id, so two at once can never both record it. */
+const lockExternalId = (trx: DB, externalId: string) => sql`select pg_advisory_xact_lock(hashtext(${externalId}))`.execute(trx);
+
+const reusedId = (externalId: string) =>
+  new ApiError(
+    409,
+    `O pagamento ${externalId.replace(/^banco:/, '')} já foi registrado com outro código ou valor: cada pagamento precisa de um id próprio.`,
+    { id: ['Este id já identifica outro pagamento.'] },
+  );
+
+/** The outcome of a notice recorded before, as it was recorded. */
+async function recordedOutcome(trx: DB, receiptId: number): Promise<PaymentOutcome> {
+  const row = await trx
+    .selectFrom('receipts as r')
+    .leftJoin('installments as i', 'i.id', 'r.installment_id')
+    .leftJoin('policies as a', 'a.id', 'i.policy_id')
+    .select(['r.situacao', 'r.valor', 'r.devido', 'r.aplicado', 'r.credito', 'i.status', 'i.numero', 'a.nr_apolice'])
+    .where('r.id', '=', receiptId)
+    .executeTakeFirstOrThrow();
+  return {
+    situacao: row.situacao,
+    paid: row.status === 'PAGA',
+    nrApolice: row.nr_apolice,
+    numero: row.numero,
+    valor: row.valor,
+    devido: row.devido,
+    aplicado: row.aplicado,
+    credito: row.credito,
+    repeated: true,
+  };
+}
 
 /**
- * Pays the charge a linha digitável or a Pix "copia e cola" names. `externalId` is the bank's
- * identifier of the payment: the same notice twice records one payment, and an installment paid
- * already is never paid again (the second payer is told so).
+ * Records an amount received for the charge a linha digitável or a Pix "copia e cola" names, and
+ * what it did (decision 059): every confirmed amount is a receipt; the installment is paid once the
+ * receipts cover what it costs that day (its charge's total, or fine and interest after its due day),
+ * a smaller amount leaves it open, and a duplicate, an excess or a payment of a closed installment is
+ * recorded as a credit the insurer owes back.
+ *
+ * The bank's confirmation (WEBHOOK) reports money already received: it is recorded whatever the code
+ * or the installment's state, and the same id again answers what was recorded (a different code or
+ * amount under that id is a 409). The demo bank (BANCO_DEMO) plays the payer's bank, which refuses
+ * before any money moves an unknown code, a replaced slip, an expired Pix and a closed installment.
  */
-export async function payCharge(
-  db: DB,
-  input: { code: string; externalId: string; origem: 'WEBHOOK' | 'BANCO_DEMO' },
-  now: Date,
-): Promise<PaymentOutcome> {
+export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promise<PaymentOutcome> {
   // A code copied from the boleto PDF arrives broken over lines: line breaks are never part of one.
   const code = input.code.replace(/[\r\n]+/g, '').trim();
   const digits = code.replace(/[\s.]/g, '');
   const isLine = /^\d{47}$/.test(digits);
   const txid = isLine ? undefined : /05\d\d(PORTAL\d{10})/.exec(code)?.[1];
-  if (!isLine && !txid) throw new ApiError(404, MESSAGES.unknownCode);
+  const demo = input.origem === 'BANCO_DEMO';
   return db.transaction().execute(async (trx) => {
-    const charge = await trx
-      .selectFrom('charges as c')
-      .innerJoin('installments as i', 'i.id', 'c.installment_id')
-      .innerJoin('policies as a', 'a.id', 'i.policy_id')
-      .select(['c.id', 'c.status', 'c.total', 'c.vencimento', 'c.pix_copia_e_cola', 'c.installment_id', 'i.numero', 'a.nr_apolice'])
-      .$if(isLine, (qb) => qb.where('c.linha_digitavel', '=', digits))
-      .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', code))
-      .executeTakeFirst();
-    if (!charge) throw new ApiError(404, MESSAGES.unknownCode);
-    await lockInstallment(trx, charge.installment_id);
+    await lockExternalId(trx, input.externalId);
+    const charge =
+      isLine || txid
+        ? await trx
+            .selectFrom('charges as c')
+            .innerJoin('installments as i', 'i.id', 'c.installment_id')
+            .innerJoin('policies as a', 'a.id', 'i.policy_id')
+            .select(['c.id', 'c.status', 'c.valor', 'c.total', 'c.vencimento', 'c.installment_id', 'i.numero', 'a.nr_apolice'])
+            .$if(isLine, (qb) => qb.where('c.linha_digitavel', '=', digits))
+            .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', code))
+            .executeTakeFirst()
+        : undefined;
+    if (!charge && demo) throw new ApiError(404, MESSAGES.unknownCode);
     const existing = await trx
-      .selectFrom('payments')
-      .select(['external_id', 'valor'])
-      .where('installment_id', '=', charge.installment_id)
+      .selectFrom('receipts')
+      .select(['id', 'charge_id', 'codigo', 'valor'])
+      .where('external_id', '=', input.externalId)
       .executeTakeFirst();
-    if (existing?.external_id === input.externalId)
-      return { paid: true, nrApolice: charge.nr_apolice, numero: charge.numero, valor: existing.valor, repeated: true };
-    if (existing) throw new ApiError(409, MESSAGES.closed);
-    if (charge.status === 'SUBSTITUIDA') throw new ApiError(409, MESSAGES.replaced);
-    if (charge.status !== 'ATIVA') throw new ApiError(409, MESSAGES.closed);
-    // A Pix is due on its charge's day; a boleto may still be paid late (the bank charges the rest).
-    if (!isLine && charge.vencimento < brasiliaDay(now)) throw new ApiError(409, MESSAGES.expired);
+    if (existing) {
+      const same =
+        existing.charge_id === (charge?.id ?? null) && (charge !== undefined || existing.codigo === code) && existing.valor === input.valor;
+      if (!same) throw reusedId(input.externalId);
+      return recordedOutcome(trx, existing.id);
+    }
+    const meio = isLine ? ('BOLETO' as const) : ('PIX' as const);
+    const base = { external_id: input.externalId, codigo: code, origem: input.origem, recebido_em: now, created_at: now };
+    if (!charge) {
+      const valor = input.valor!;
+      const split = splitReceipt(valor, undefined);
+      await trx
+        .insertInto('receipts')
+        .values({ ...base, charge_id: null, installment_id: null, meio: null, valor, devido: null, ...receiptParts(split) })
+        .execute();
+      return { ...split, paid: false, nrApolice: null, numero: null, valor, devido: null, repeated: false };
+    }
+
+    await lockInstallment(trx, charge.installment_id);
+    const installment = await trx
+      .selectFrom('installments as i')
+      .select([
+        'i.status',
+        'i.valor',
+        'i.vencimento',
+        (eb) =>
+          eb
+            .selectFrom('receipts as r')
+            .select(sql<number>`coalesce(sum(r.aplicado), 0)::int`.as('received'))
+            .whereRef('r.installment_id', '=', 'i.id')
+            .as('received'),
+      ])
+      .where('i.id', '=', charge.installment_id)
+      .executeTakeFirstOrThrow();
+    const open = installment.status === 'ABERTA';
+    const today = brasiliaDay(now);
+    if (demo) {
+      if (!open) throw new ApiError(409, MESSAGES.closed);
+      if (charge.status === 'SUBSTITUIDA') throw new ApiError(409, MESSAGES.replaced);
+      if (charge.status !== 'ATIVA') throw new ApiError(409, MESSAGES.closed);
+      // A Pix is due on its charge's day; a boleto may still be paid late (the bank charges the rest).
+      if (!isLine && charge.vencimento < today) throw new ApiError(409, MESSAGES.expired);
+    }
+    const due = amountDue(installment, charge, today);
+    const received = installment.received ?? 0;
+    const valor = input.valor ?? Math.max(due - received, 1);
+    const split = splitReceipt(valor, { open, due, received });
+    const devido = open ? due : null;
     await trx
-      .insertInto('payments')
-      .values({
-        installment_id: charge.installment_id,
-        charge_id: charge.id,
-        external_id: input.externalId,
-        meio: isLine ? 'BOLETO' : 'PIX',
-        origem: input.origem,
-        valor: charge.total,
-        pago_em: now,
-      })
+      .insertInto('receipts')
+      .values({ ...base, charge_id: charge.id, installment_id: charge.installment_id, meio, valor, devido, ...receiptParts(split) })
       .execute();
-    await trx.updateTable('charges').set({ status: 'PAGA' }).where('id', '=', charge.id).execute();
-    await trx.updateTable('installments').set({ status: 'PAGA', paga_em: now }).where('id', '=', charge.installment_id).execute();
-    return { paid: true, nrApolice: charge.nr_apolice, numero: charge.numero, valor: charge.total, repeated: false };
+    if (split.paid) {
+      await trx
+        .insertInto('payments')
+        .values({
+          installment_id: charge.installment_id,
+          charge_id: charge.id,
+          external_id: input.externalId,
+          meio,
+          origem: input.origem,
+          // What the installment was paid with: what it cost that day (a 2ª via's fine and interest included).
+          valor: received + split.aplicado,
+          pago_em: now,
+          created_at: now,
+        })
+        .execute();
+      await trx.updateTable('charges').set({ status: 'PAGA' }).where('id', '=', charge.id).execute();
+      // A paid installment has nothing left to pay: a 2ª via still out stops being payable.
+      await trx
+        .updateTable('charges')
+        .set({ status: 'CANCELADA' })
+        .where('installment_id', '=', charge.installment_id)
+        .where('status', '=', 'ATIVA')
+        .execute();
+      await trx.updateTable('installments').set({ status: 'PAGA', paga_em: now }).where('id', '=', charge.installment_id).execute();
+    }
+    return {
+      ...split,
+      paid: split.paid || installment.status === 'PAGA',
+      nrApolice: charge.nr_apolice,
+      numero: charge.numero,
+      valor,
+      devido,
+      repeated: false,
+    };
   });
 }
+
+const receiptParts = (split: ReceiptSplit) => ({ situacao: split.situacao, aplicado: split.aplicado, credito: split.credito });

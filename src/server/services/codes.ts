@@ -27,7 +27,7 @@ export async function issueCode(db: DB, userId: number, purpose: CodePurpose): P
     await retireCodes(trx, userId, [purpose]); // only the newest code of a purpose works
     await trx
       .insertInto('one_time_codes')
-      .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt })
+      .values({ user_id: userId, purpose, code_hash: codeHash(purpose, secret, userId), expires_at: expiresAt, created_at: now() })
       .execute();
   };
   // Inside the caller's transaction when given one (a user import's batch), else in its own.

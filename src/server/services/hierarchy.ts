@@ -3,6 +3,7 @@ import type { DB } from '../db';
 import { forbidden } from '../api/errors';
 import { logGroupEvent } from './access-groups';
 import { refuse } from './user-admin';
+import { now } from '../clock';
 import {
   buildTree,
   CHANNEL_MESSAGES as M,
@@ -184,7 +185,7 @@ export async function saveChannel(
       ? await trx.updateTable('channels').set(values).where('id', '=', current.id).returning(channelColumns).executeTakeFirstOrThrow()
       : await trx
           .insertInto('channels')
-          .values({ ...values, codigo })
+          .values({ ...values, codigo, created_at: now() })
           .returning(channelColumns)
           .executeTakeFirstOrThrow();
     const codeOf = (id: number | null) => (id === null ? 'nenhum' : (channels.find((c) => c.id === id)?.codigo ?? String(id)));

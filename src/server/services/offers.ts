@@ -491,7 +491,7 @@ export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]
   const ids = await db.transaction().execute(async (trx) => {
     const created = await trx
       .insertInto('offers')
-      .values(companies.map((company_id) => ({ simulator_id: data.idSimulador, company_id, ...offerValues(data) })))
+      .values(companies.map((company_id) => ({ simulator_id: data.idSimulador, company_id, ...offerValues(data), created_at: clockNow() })))
       .returning('id')
       .execute();
     return created.map((c) => c.id);
@@ -556,7 +556,7 @@ export async function updateOffer(db: DB, nrOferta: number, input: unknown): Pro
     if (copies.length === 0) return [];
     const created = await trx
       .insertInto('offers')
-      .values(copies.map((company_id) => ({ simulator_id: current.idSimulador, company_id, ...offerValues(data) })))
+      .values(copies.map((company_id) => ({ simulator_id: current.idSimulador, company_id, ...offerValues(data), created_at: clockNow() })))
       .returning('id')
       .execute();
     return created.map((c) => c.id);

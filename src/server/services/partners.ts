@@ -627,6 +627,7 @@ async function writeStep(
           created_by: actor.userId,
           updated_by: actor.userId,
           updated_at: at,
+          created_at: at,
         })
         .onConflict((oc) =>
           oc
@@ -667,6 +668,7 @@ async function writeStep(
           created_by: actor.userId,
           updated_by: actor.userId,
           updated_at: at,
+          created_at: at,
         })
         .execute();
     }
@@ -761,6 +763,7 @@ async function activate(trx: Db, actor: CompanyActor, registration: Registration
       contatos: contactsOf(draft),
       conta_comissao: JSON.stringify(draft.conta),
       activated_at: now(),
+      created_at: now(),
       created_by: actor.userId,
     })
     .returning(['id', 'cnpj', 'nome_fantasia'])
@@ -883,6 +886,7 @@ async function writeOffers(
             vigencia_inicio: choice.inicio,
             vigencia_fim: null,
             comissao_centesimos: choice.comissao,
+            created_at: now(),
           })
           .execute();
     }
@@ -922,6 +926,7 @@ async function writeOffers(
           vigencia_inicio: choice.inicio,
           vigencia_fim: null,
           comissao_centesimos: choice.comissao,
+          created_at: now(),
         })
         .execute();
   }

@@ -20,6 +20,7 @@ import {
 import { installmentStatus, type InstallmentStatus } from '../../lib/policies';
 import type { Scope } from '../../lib/scope';
 import { policiesInScope, searchedPolicies } from './policies';
+import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../lib/receipts';
 
 /*
  * The payment pages' reads (issue 13; DESIGN §10): installments and payments of the policies a
@@ -228,4 +229,101 @@ export function paymentsCsv(db: DB, scope: Scope, generation: Generation, period
     // pipeline has already destroyed the stream with the error; the response ends there.
   });
   return csv;
+}
+
+/* ---------- Receipts the insurer looks at (issue 27 item 13, decision 059) ---------- */
+
+export interface ReceiptLine {
+  id: number;
+  recebidoEm: string;
+  /** The bank's id as it sent it ('banco:' dropped); the demo bank's own. */
+  externalId: string;
+  origem: 'WEBHOOK' | 'BANCO_DEMO';
+  meio: PaymentMethodPaid | null;
+  /** The code paid, as received (for an unidentified one, all there is to go on). */
+  codigo: string;
+  valor: number;
+  aplicado: number;
+  credito: number;
+  devido: number | null;
+  situacao: ReceiptSituation;
+  nrApolice: string | null;
+  numero: number | null;
+  nomeSegurado: string | null;
+  installmentStatus: 'ABERTA' | 'PAGA' | 'CANCELADA' | null;
+}
+
+/**
+ * What a receipt to look at is: money owed back (a duplicate, an excess, a closed installment, an
+ * unknown code), or a partial payment of an installment not paid since. Within the partial index
+ * receipts_to_review (migration 026).
+ */
+const toReview = (db: DB) =>
+  db
+    .selectFrom('receipts as r')
+    .leftJoin('installments as i', 'i.id', 'r.installment_id')
+    .where((eb) => eb.or([eb('r.credito', '>', 0), eb('r.situacao', '=', 'PARCIAL')]))
+    .where((eb) => eb.or([eb('r.credito', '>', 0), eb('i.status', 'is distinct from', 'PAGA')]));
+
+/**
+ * The receipts the insurer has to look at, newest first, with what is owed back in all. They are the
+ * insurer's money, not a partner's sale: only a scope of every sale (the insurer's ADMIN) sees them.
+ */
+export async function receiptsToReview(
+  db: DB,
+  scope: Scope,
+  page: number,
+): Promise<{ receipts: Paged<ReceiptLine>; owedBack: number } | undefined> {
+  if (scope.kind !== 'all') return undefined;
+  const [rows, totals] = await Promise.all([
+    toReview(db)
+      .leftJoin('policies as a', 'a.id', 'i.policy_id')
+      .select([
+        'r.id',
+        'r.recebido_em',
+        'r.external_id',
+        'r.origem',
+        'r.meio',
+        'r.codigo',
+        'r.valor',
+        'r.aplicado',
+        'r.credito',
+        'r.devido',
+        'r.situacao',
+        'a.nr_apolice',
+        'a.nome_segurado',
+        'i.numero',
+        'i.status',
+      ])
+      .orderBy('r.id', 'desc')
+      .limit(RECEIPTS_PAGE_SIZE)
+      .offset((page - 1) * RECEIPTS_PAGE_SIZE)
+      .execute(),
+    toReview(db)
+      .select([
+        (eb) => eb.fn.countAll<string>().as('total'),
+        (eb) => eb.fn.coalesce(eb.fn.sum<string>('r.credito'), sql<string>`0`).as('owed'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const content = rows.map(
+    (row): ReceiptLine => ({
+      id: row.id,
+      recebidoEm: new Date(row.recebido_em).toISOString(),
+      externalId: row.external_id.replace(/^banco:/, ''),
+      origem: row.origem,
+      meio: row.meio,
+      codigo: row.codigo,
+      valor: row.valor,
+      aplicado: row.aplicado,
+      credito: row.credito,
+      devido: row.devido,
+      situacao: row.situacao,
+      nrApolice: row.nr_apolice,
+      numero: row.numero,
+      nomeSegurado: row.nome_segurado,
+      installmentStatus: row.status,
+    }),
+  );
+  return { receipts: pagedOf(content, totals.total, page, RECEIPTS_PAGE_SIZE), owedBack: Number(totals.owed) };
 }

@@ -340,7 +340,7 @@ export async function savePointOfSale(
         ? await trx.updateTable('points_of_sale').set(values).where('id', '=', before.id).returning('id').executeTakeFirstOrThrow()
         : await trx
             .insertInto('points_of_sale')
-            .values({ ...values, company_id: company!.id })
+            .values({ ...values, company_id: company!.id, created_at: values.updated_at })
             .returning('id')
             .executeTakeFirstOrThrow();
       if (changes.assign.length > 0)

@@ -288,7 +288,18 @@ export interface PolicyDetail extends PolicyRow {
   /** The insured's e-mail, phone and address as they are now (after any contact endorsement). */
   contact: InsuredContact;
   canceladaEm: string | null;
-  installments: { numero: number; vencimento: string; valor: number; status: InstallmentStatus; pagaEm: string | null }[];
+  installments: {
+    numero: number;
+    vencimento: string;
+    valor: number;
+    status: InstallmentStatus;
+    pagaEm: string | null;
+    /** What it was paid with (a 2ª via's fine and interest included), from its payment; null while unpaid. */
+    valorPago: number | null;
+    /** What the bank confirmed toward it so far (a partial payment of an open one), and what is owed back (decision 059). */
+    recebido: number;
+    aDevolver: number;
+  }[];
 }
 
 /** The contact data a quote's insured was sold with (lib/products/insured.ts). */
@@ -336,7 +347,29 @@ async function findPolicyWhere(
     ])
     .executeTakeFirst();
   if (!row) return undefined;
-  const installments = await db.selectFrom('installments').selectAll().where('policy_id', '=', row.id).orderBy('numero').execute();
+  const installments = await db
+    .selectFrom('installments as i')
+    .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
+    .selectAll('i')
+    .select([
+      'pg.valor as valor_pago',
+      // What the banks confirmed for it: applied to it, and owed back (migration 026).
+      (eb) =>
+        eb
+          .selectFrom('receipts as r')
+          .select(sql<number>`coalesce(sum(r.aplicado), 0)::int`.as('v'))
+          .whereRef('r.installment_id', '=', 'i.id')
+          .as('recebido'),
+      (eb) =>
+        eb
+          .selectFrom('receipts as r')
+          .select(sql<number>`coalesce(sum(r.credito), 0)::int`.as('v'))
+          .whereRef('r.installment_id', '=', 'i.id')
+          .as('a_devolver'),
+    ])
+    .where('i.policy_id', '=', row.id)
+    .orderBy('i.numero')
+    .execute();
   const pricing = withCoverageShares(row.precificacao as unknown as StoredPricing);
   const product = productFor(row.simulator_code);
   return {
@@ -369,6 +402,9 @@ async function findPolicyWhere(
       valor: i.valor,
       status: installmentStatus(i.status, i.vencimento, today),
       pagaEm: i.paga_em ? new Date(i.paga_em).toISOString() : null,
+      valorPago: i.valor_pago,
+      recebido: i.recebido ?? 0,
+      aDevolver: i.a_devolver ?? 0,
     })),
   };
 }

@@ -53,7 +53,7 @@ export async function notifyPolicyIssued(trx: DB, policyId: number, now: Date): 
   const expiresAt = new Date(now.getTime() + POLICY_LINK_DAYS * DAY_MS);
   await trx
     .insertInto('policy_links')
-    .values({ policy_id: policyId, token_hash: hashOf(token), expira_em: expiresAt })
+    .values({ policy_id: policyId, token_hash: hashOf(token), expira_em: expiresAt, created_at: now })
     .execute();
   await queueEmail(
     trx,

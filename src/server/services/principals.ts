@@ -5,6 +5,7 @@ import { readThrough, type CacheSpec } from '../cache';
 import { formatDateTime } from '../../lib/format';
 import type { Profile, V1Permission } from '../../lib/permissions';
 import type { Company, V1SessionUser, V2SessionUser } from '../../lib/session';
+import { now } from '../clock';
 
 /** Builds what a page or endpoint knows of a signed-in user: groups and permissions, or profile and operations. */
 
@@ -77,7 +78,7 @@ export async function loadV1User(db: DB, user: User): Promise<V1SessionUser> {
     email: user.email,
     profile: groups,
     permissions,
-    dataUltimoAcessoFormatada: formatDateTime(user.previous_access_at ?? user.last_access_at ?? new Date()),
+    dataUltimoAcessoFormatada: formatDateTime(user.previous_access_at ?? user.last_access_at ?? now()),
   };
 }
 

@@ -154,10 +154,12 @@ async function nextProposalNumber(db: DB, now: Date): Promise<string> {
   return `${now.getFullYear()}${rows[0]!.n.padStart(8, '0')}`;
 }
 
-function parseCadastro(product: ProductDef, input: { segurado: unknown; respostas: unknown }) {
+/** Ages and dates are checked against the server's day (`now`, server/clock.ts), not the machine's. */
+function parseCadastro(product: ProductDef, input: { segurado: unknown; respostas: unknown }, now: Date) {
   const errors: Record<string, string[]> = {};
-  const segurado = parseOrCollect(insuredSchema(product.insured, { age: product.insuredAge }), input.segurado, 'segurado', errors);
-  const respostas = parseOrCollect(answersSchema(product.cadastroQuestions), input.respostas ?? {}, 'respostas', errors);
+  const insured = insuredSchema(product.insured, { age: product.insuredAge, today: now });
+  const segurado = parseOrCollect(insured, input.segurado, 'segurado', errors);
+  const respostas = parseOrCollect(answersSchema(product.cadastroQuestions, now), input.respostas ?? {}, 'respostas', errors);
   throwIfAny(errors);
   return { segurado: segurado as Record<string, unknown>, respostas: respostas as Answers };
 }
@@ -171,7 +173,7 @@ export interface CadastroInput {
 export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, input: CadastroInput, now = clockNow()): Promise<QuoteView> {
   if (!seller.canSell(offer.code)) throw forbidden();
   const product = productOf(offer.code);
-  const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas });
+  const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas }, now);
   const nrCotacao = await nextQuoteNumber(db, now);
   const validUntil = new Date(now.getTime() + product.validityDays * 86_400_000);
   await db
@@ -227,13 +229,13 @@ function repriced(product: ProductDef, row: QuoteRow, answers: Answers) {
   };
 }
 
-type StepSaver = (ctx: { db: DB; product: ProductDef; row: QuoteRow; body: unknown }) => Promise<Record<string, unknown>>;
+type StepSaver = (ctx: { db: DB; product: ProductDef; row: QuoteRow; body: unknown; now: Date }) => Promise<Record<string, unknown>>;
 
 /** What each step's save validates and writes (the planos and contratacao steps price on the server). */
 const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
-  async cadastro({ product, row, body }) {
+  async cadastro({ product, row, body, now }) {
     const input = (body ?? {}) as Partial<CadastroInput>;
-    const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas });
+    const { segurado, respostas } = parseCadastro(product, { segurado: input.segurado, respostas: input.respostas }, now);
     return {
       segurado: JSON.stringify(segurado),
       respostas: JSON.stringify(respostas),
@@ -242,10 +244,10 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
       ...repriced(product, row, ratingAnswers({ segurado, respostas, risco: row.risco, createdAt: row.created_at })),
     };
   },
-  async risco({ product, row, body }) {
+  async risco({ product, row, body, now }) {
     if (product.riskQuestions.length === 0) throw notFound('Este produto não tem a etapa de risco.');
     const errors: Record<string, string[]> = {};
-    const risco = parseOrCollect(answersSchema(product.riskQuestions), (body as { risco?: unknown })?.risco ?? {}, 'risco', errors);
+    const risco = parseOrCollect(answersSchema(product.riskQuestions, now), (body as { risco?: unknown })?.risco ?? {}, 'risco', errors);
     throwIfAny(errors);
     return { risco: JSON.stringify(risco), ...repriced(product, row, ratingAnswers({ ...row, risco, createdAt: row.created_at })) };
   },
@@ -324,7 +326,7 @@ export async function saveStep(
     assertEditable(row, seller, now);
     if (!seller.canSell(row.simulator_code)) throw forbidden();
     const product = productOf(row.simulator_code);
-    const changes = await STEP_SAVERS[step]!({ db: trx, product, row, body });
+    const changes = await STEP_SAVERS[step]!({ db: trx, product, row, body, now });
     const etapa = (changes.etapa as QuoteStep | undefined) ?? furthest(product, row.etapa, nextStep(flowOf(product), step));
     await trx
       .updateTable('quotes')
@@ -502,11 +504,11 @@ export async function latestProposal(db: DB, seller: Seller, line: ProductLine):
 }
 
 /** Pricing without saving (the planos step's instant re-price, checked by the server). */
-export function priceSelection(code: string, answers: unknown, selection: unknown) {
+export function priceSelection(code: string, answers: unknown, selection: unknown, now = clockNow()) {
   const product = productOf(code);
   const errors: Record<string, string[]> = {};
   const allQuestions = [...product.cadastroQuestions, ...product.riskQuestions];
-  const parsedAnswers = parseOrCollect(answersSchema(allQuestions), answers ?? {}, 'respostas', errors);
+  const parsedAnswers = parseOrCollect(answersSchema(allQuestions, now), answers ?? {}, 'respostas', errors);
   const parsedSelection = parseOrCollect(selectionSchema, selection, 'selecao', errors);
   throwIfAny(errors);
   const extra = (answers ?? {}) as Record<string, unknown>;

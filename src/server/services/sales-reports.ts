@@ -30,6 +30,7 @@ import { adoptFile, storedPath } from '../files';
 import { saleMatches, type MetricsOptions, type ResolvedFilters } from './metrics';
 import { pointOfSaleByCode } from '../../lib/points-of-sale';
 import { METRICS_MESSAGES } from '../../lib/metrics';
+import { now as clockNow } from '../clock';
 
 /*
  * Sales reports (issue 15, decision 042): asked for on a page, generated in the background by the job
@@ -98,6 +99,7 @@ export async function requestReport(
         generation: requester.generation,
         pedido: JSON.stringify({ ...request, nomes: names }),
         filtro: JSON.stringify(filtro),
+        created_at: clockNow(),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -474,7 +476,7 @@ async function writeReport(
 }
 
 /** The job's turn: claims and generates reports until none waits. */
-export async function generateReports(db: DB, dir: string, now: () => Date = () => new Date()): Promise<number> {
+export async function generateReports(db: DB, dir: string, now: () => Date = clockNow): Promise<number> {
   let generated = 0;
   for (;;) {
     const report = await claimReport(db, now());

@@ -39,6 +39,7 @@ export async function createSession(
       parent_id: parent?.id ?? null,
       last_seen_at: at,
       expires_at: expiresAt,
+      created_at: at,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -459,6 +459,7 @@ export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUse
       status,
       password_hash: null,
       company_id: companyId ?? null,
+      created_at: now(),
     })
     .returning(['id', 'nome', 'email', 'status'])
     .executeTakeFirstOrThrow();
@@ -655,6 +656,7 @@ export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip
       company_id: companyIds[0] ?? null,
       point_of_sale_id: pointOfSaleId,
       permission_group_id: permissionGroupId,
+      created_at: now(),
     })
     .returning(['id', 'nome', 'email', 'status'])
     .executeTakeFirstOrThrow();

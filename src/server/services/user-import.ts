@@ -400,6 +400,7 @@ export async function uploadImport(db: DB, actor: Actor, fileName: string, bytes
         total_rows: rows.length,
         valid_rows: rows.filter((r) => r.row).length,
         ip,
+        created_at: now(),
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -1,26 +1,54 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
-import { badRequest, forbidden, notFound, unauthorized } from '../errors';
+import { badRequest, fieldErrorsOf, forbidden, notFound, unauthorized } from '../errors';
 import { config, demoBankEnabled } from '../../config';
-import { now } from '../../clock';
+import { now, realNow } from '../../clock';
 import { payCharge } from '../../services/charges';
 import { principalFacts } from '../../services/principals';
 import { V1_ADMIN_GROUP } from '../../../lib/permissions';
 import { readBodyText } from '../../request-body';
+import { isStorableText } from '../../../lib/storable-text';
+import { MAX_RECEIPT_CENTS } from '../../../lib/receipts';
+import { parseMoneyText } from '../../../lib/commissions';
 
 /**
- * Payments (issue 13; docs/decisions/033-boleto-pix-and-payments.md): the bank's signed confirmation
- * of a paid boleto or Pix, and the demo bank that pays one where no bank is connected. `{ dado }`.
+ * Payments (issue 13; decisions 033 and 059): the bank's signed confirmation of an amount received for
+ * a boleto or Pix, and the demo bank that pays one where no bank is connected. `{ dado }`. Every
+ * signed body gets a 2xx or a 4xx: a bank retries a 5xx forever.
  */
 
-/** How old a confirmation may be: a captured request replayed later is refused. */
+/** How far the bank's timestamp may be from the real time: a captured request replayed later is refused. */
 const MAX_SKEW_SECONDS = 300;
 
-const confirmation = z.object({
-  id: z.string().trim().min(1).max(64),
-  codigo: z.string().trim().min(1).max(512),
-});
+const unstorable = (what: string) => `${what} com caractere não permitido (caractere nulo ou Unicode inválido).`;
+
+/**
+ * The bank's confirmation: its payment id, the code paid and the amount received, in cents. Text the
+ * database cannot hold is refused here, with its field — the bank retries a 5xx forever (decision 059).
+ */
+const confirmation = z.object(
+  {
+    id: z
+      .string('Envie o id do pagamento (texto).')
+      .trim()
+      .min(1, 'Envie o id do pagamento.')
+      .max(64, 'O id do pagamento tem no máximo 64 caracteres.')
+      .refine(isStorableText, unstorable('Id do pagamento')),
+    codigo: z
+      .string('Envie o código pago: a linha digitável ou o Pix copia e cola.')
+      .trim()
+      .min(1, 'Envie o código pago: a linha digitável ou o Pix copia e cola.')
+      .max(512, 'O código pago tem no máximo 512 caracteres.')
+      .refine(isStorableText, unstorable('Código pago')),
+    valor: z
+      .number('Envie o valor recebido em centavos (número inteiro).')
+      .int('Envie o valor recebido em centavos (número inteiro).')
+      .min(1, 'O valor recebido deve ser maior que zero.')
+      .max(MAX_RECEIPT_CENTS, 'Valor recebido acima do limite de um pagamento.'),
+  },
+  'Envie um objeto { id, codigo, valor }.',
+);
 
 /** The signature the bank sends: hex HMAC-SHA256 of `${timestamp}.${body}`, compared in constant time. */
 function signed(secret: string, timestamp: string, body: string, given: string): boolean {
@@ -28,6 +56,22 @@ function signed(secret: string, timestamp: string, body: string, given: string):
   const actual = Buffer.from(given.replace(/^sha256=/, ''));
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** The demo bank's amount, typed in reais ('383,95'); blank pays what is owed that day. */
+const demoAmount = z
+  .string()
+  .trim()
+  .max(30)
+  .optional()
+  .transform((text, ctx) => {
+    if (!text) return undefined;
+    const cents = parseMoneyText(text);
+    if (cents === undefined || cents < 1 || cents > MAX_RECEIPT_CENTS) {
+      ctx.addIssue({ code: 'custom', message: 'Informe o valor em reais, como 383,95, ou deixe em branco.' });
+      return z.NEVER;
+    }
+    return cents;
+  });
 
 export const pagamentos = [
   // No body schema: the router leaves the body unread, so the signature is checked over its bytes.
@@ -42,15 +86,20 @@ export const pagamentos = [
       const signature = ctx.request.headers.get('x-pagamento-assinatura') ?? '';
       const body = await readBodyText(ctx.request);
       const at = Number(timestamp);
-      const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(now().getTime() / 1000 - at) <= MAX_SKEW_SECONDS;
+      // The bank signs with its own clock, the real one: compared with the real time, not the
+      // server's clock set ahead outside production (CLOCK_OFFSET_DAYS; decision 059).
+      const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(realNow().getTime() / 1000 - at) <= MAX_SKEW_SECONDS;
       if (!fresh || !signed(secret, timestamp, body, signature)) throw unauthorized('Assinatura inválida ou expirada.');
-      let parsed: z.infer<typeof confirmation>;
+      let json: unknown;
       try {
-        parsed = confirmation.parse(JSON.parse(body));
+        json = JSON.parse(body);
       } catch {
-        throw badRequest('Confirmação inválida: envie { id, codigo }.', { body: ['Envie o id do pagamento e o código pago.'] });
+        throw badRequest('Confirmação inválida: o corpo não é JSON.', { body: ['Envie um objeto { id, codigo, valor }.'] });
       }
-      return payCharge(ctx.db, { code: parsed.codigo, externalId: `banco:${parsed.id}`, origem: 'WEBHOOK' }, now());
+      const parsed = confirmation.safeParse(json);
+      if (!parsed.success) throw badRequest('Confirmação inválida: confira os campos.', fieldErrorsOf(parsed.error));
+      const { id, codigo, valor } = parsed.data;
+      return payCharge(ctx.db, { code: codigo, externalId: `banco:${id}`, origem: 'WEBHOOK', valor }, now());
     },
   }),
   // The demo bank: the insurer's admins pay a boleto or Pix by its code where no bank confirms them.
@@ -64,6 +113,7 @@ export const pagamentos = [
         .trim()
         .min(1, 'Cole a linha digitável ou o Pix copia e cola.')
         .max(512),
+      valor: demoAmount,
     }),
     async handle(ctx) {
       if (!demoBankEnabled()) throw notFound('Banco de demonstração indisponível neste ambiente.');
@@ -71,7 +121,11 @@ export const pagamentos = [
       const admin =
         user.generation === 'v2' ? user.profile === 'admin' : (await principalFacts(ctx.db, user.id)).groups.includes(V1_ADMIN_GROUP);
       if (!admin) throw forbidden('Só os administradores da seguradora usam o banco de demonstração.');
-      return payCharge(ctx.db, { code: ctx.body.codigo, externalId: `demo:${randomUUID()}`, origem: 'BANCO_DEMO' }, now());
+      return payCharge(
+        ctx.db,
+        { code: ctx.body.codigo, externalId: `demo:${randomUUID()}`, origem: 'BANCO_DEMO', valor: ctx.body.valor },
+        now(),
+      );
     },
   }),
 ];
