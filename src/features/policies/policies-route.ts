@@ -11,6 +11,11 @@ import { isPayableOn, secondCopyWindow } from '../../lib/charges';
 import { scopeFor } from '../../server/services/scope';
 import { endorsementHistory } from '../../server/services/endorsements';
 import { recordDataAccess } from '../../server/services/access-log';
+import { config } from '../../server/config';
+import { pageAccess } from '../../lib/route-guards';
+
+/** The legacy lookup of a policy's installments and payments (CLIENTES_CONSULTA_PAGAMENTO), linked from the policy. */
+const PAYMENTS_LOOKUP = '/consulta-pagamento';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
 const PRODUCT_OPTIONS = Object.values(PRODUCTS).map((p) => ({ code: p.code, name: p.name }));
@@ -56,5 +61,9 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
   const mayCharge = open !== undefined && Object.keys(open).length > 0;
   // The refunds a cancellation left, owed or paid: the endorsements carry them.
   const refunds = (await endorsementHistory(db, policy.id)).filter((e) => e.restituicao !== null);
-  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds };
+  const paymentsHref =
+    generation === 'v1' && pageAccess(PAYMENTS_LOOKUP, who, config().PORTAL_ENV) === 'allowed'
+      ? `${PAYMENTS_LOOKUP}?nrApolice=${policy.nrApolice}`
+      : undefined;
+  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds, paymentsHref };
 }

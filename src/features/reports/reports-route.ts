@@ -18,6 +18,7 @@ import { addDays } from '../../lib/calendar';
 import { parseReportRequest } from '../../lib/sales-reports';
 import type { Paged } from '../../lib/list-query';
 import { viewerOf, type PortalSession } from '../../lib/session';
+import { pageAccess } from '../../lib/route-guards';
 
 /** What the sales report pages need (issue 15, decision 042), for both generations: thin pages, this does the work. */
 
@@ -80,7 +81,7 @@ export interface ReportsPageProps {
   /** Whether the page refreshes itself while a report is being made (?atualizar=nao stops it). */
   refresh: boolean;
   message?: string;
-  /** The legacy request page is a module in homologation (SPEC §2): in production it is not offered. */
+  /** Whether the viewer may open the request page: the list links it in every environment (issue 27). */
   canRequest: boolean;
 }
 
@@ -110,7 +111,7 @@ export async function reportsPage(
     refresh: pending && url.searchParams.get('atualizar') !== 'nao',
     message:
       url.searchParams.get('refazer') === 'recusado' ? 'Só um relatório seu que terminou em erro pode ser pedido de novo.' : undefined,
-    canRequest: generation === 'v2' || config().PORTAL_ENV !== 'PRD',
+    canRequest: pageAccess(REPORT_PAGES[generation].novo, viewerOf(session, generation)!, config().PORTAL_ENV) === 'allowed',
   };
 }
 
