@@ -7,6 +7,7 @@ import { processImports } from './services/user-import';
 import { filesDir } from './files';
 import { config } from './config';
 import { purgeAccessLog } from './services/access-log';
+import { errorMessage, logError } from './log';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -46,7 +47,7 @@ export function startJobs(db: DB, jobs: Job[] = JOBS, firstTurnMs = FIRST_TURN_M
       const done = job
         .run(db)
         .then(() => undefined)
-        .catch((error: Error) => console.error(`Tarefa "${job.name}" falhou: ${error.message}`))
+        .catch((error: unknown) => logError('tarefa-falha', { tarefa: job.name, erro: errorMessage(error) }))
         .finally(() => {
           busy = false;
           running.delete(done);
