@@ -13,6 +13,7 @@ import { endorsementHistory } from '../../server/services/endorsements';
 import { recordDataAccess } from '../../server/services/access-log';
 import { config } from '../../server/config';
 import { pageAccess } from '../../lib/route-guards';
+import { pageWithin, withReadablePage } from '../../lib/list-query';
 
 /** The legacy lookup of a policy's installments and payments (CLIENTES_CONSULTA_PAGAMENTO), linked from the policy. */
 const PAYMENTS_LOOKUP = '/consulta-pagamento';
@@ -27,11 +28,13 @@ function viewer(generation: 'v1' | 'v2', session: PortalSession) {
 
 export async function policiesListPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams) {
   const values = Object.fromEntries(POLICY_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
-  const query = parsePolicyQuery(params);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const query = parsePolicyQuery(withReadablePage(params));
   if (!query.ok) return { generation, values, errors: query.errors, products: PRODUCT_OPTIONS };
   const db = await database();
   const scope = await scopeFor(db, viewer(generation, session), 'APOLICES');
-  const result = await listPolicies(db, scope, generation, query.filters, query.page, brasiliaDay(now()));
+  const today = brasiliaDay(now());
+  const result = await pageWithin(query.page, (page) => listPolicies(db, scope, generation, query.filters, page, today));
   return { generation, values, result, products: PRODUCT_OPTIONS };
 }
 

@@ -16,7 +16,7 @@ import {
 import { brasiliaDay } from '../../lib/format';
 import { addDays } from '../../lib/calendar';
 import { parseReportRequest } from '../../lib/sales-reports';
-import type { Paged } from '../../lib/list-query';
+import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { pageAccess } from '../../lib/route-guards';
 
@@ -98,9 +98,9 @@ export async function reportsPage(
     const again = Number.isInteger(id) && id > 0 && id < 2_000_000_000 && (await retryReport(db, requester, id));
     return { redirect: `${REPORT_PAGES[generation].lista}${again ? `?novo=${id}` : '?refazer=recusado'}` };
   }
-  const pageParam = url.searchParams.get('page') ?? '1';
-  const page = /^[1-9]\d{0,5}$/.test(pageParam) ? Number(pageParam) : 1;
-  const result = await listReports(db, requester, page);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const page = Number(withReadablePage(url.searchParams).get('page') ?? 1);
+  const result = await pageWithin(page, (p) => listReports(db, requester, p));
   const pending = result.content.some((r) => r.status === 'NA_FILA' || r.status === 'GERANDO');
   const highlight = Number(url.searchParams.get('novo'));
   return {
