@@ -34,6 +34,11 @@ test('legacy: the admin group creates, edits and filters users four per page, an
   await expect(page.getByLabel('CPF')).toHaveAccessibleDescription('CPF inválido.');
   await expect(page.getByLabel('E-mail')).toHaveAccessibleDescription('E-mail obrigatório');
   await expect(page.getByLabel('CPF')).toHaveValue('111.111.111-11');
+  // Issue 27: filled, but not an address — its own message, not "obrigatório".
+  await page.getByLabel('E-mail').fill('sem-arroba');
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await expect(page.getByLabel('E-mail')).toHaveAccessibleDescription('E-mail inválido');
+  await expect(page.getByLabel('E-mail')).toHaveValue('sem-arroba');
   await shoot(page, 'legacy-form-errors');
 
   // A duplicate e-mail is refused by name.
