@@ -196,7 +196,10 @@ export function parseEmbeddedRoute(app: Pick<EmbeddedApp, 'name' | 'basePath'>, 
  * there; an address the app does not know is still its page — the app shows its own not-found view —
  * but with a 404, as any unknown address.
  */
-export function embeddedPageAnswer(app: Pick<EmbeddedApp, 'name' | 'basePath'>, pathname: string): { status: 200 | 404 } | { redirect: string } {
+export function embeddedPageAnswer(
+  app: Pick<EmbeddedApp, 'name' | 'basePath'>,
+  pathname: string,
+): { status: 200 | 404 } | { redirect: string } {
   const route = parseEmbeddedRoute(app, pathname);
   if (route.kind === 'redirect') return { redirect: route.path };
   return { status: route.kind === 'not-found' ? 404 : 200 };

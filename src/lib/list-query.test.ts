@@ -42,10 +42,12 @@ describe('a page as a person reaches it (issue 27)', () => {
 
   it('reads another key', () => expect(withReadablePage(new URLSearchParams('pagina=x&page=x'), 'pagina').toString()).toBe('page=x'));
 
-  const list = (rows: number, size = 4) => async (page: number) => ({
-    content: Array.from({ length: Math.max(0, Math.min(size, rows - (page - 1) * size)) }, (_, i) => (page - 1) * size + i),
-    totalPages: Math.ceil(rows / size),
-  });
+  const list =
+    (rows: number, size = 4) =>
+    async (page: number) => ({
+      content: Array.from({ length: Math.max(0, Math.min(size, rows - (page - 1) * size)) }, (_, i) => (page - 1) * size + i),
+      totalPages: Math.ceil(rows / size),
+    });
 
   it.each([
     [10, 2, 2, [4, 5, 6, 7]],

@@ -32,4 +32,5 @@ export const parseMailboxQuery = (query: URLSearchParams | Record<string, unknow
   parseListQuery(mailboxQuerySchema, query);
 
 /** The mailbox's address for these filters and page. */
-export const mailboxHref = (values: Partial<Record<MailboxField, string>>, page = 1) => listHref(MAILBOX_PATH, MAILBOX_FIELDS, values, page);
+export const mailboxHref = (values: Partial<Record<MailboxField, string>>, page = 1) =>
+  listHref(MAILBOX_PATH, MAILBOX_FIELDS, values, page);

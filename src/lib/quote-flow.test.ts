@@ -73,10 +73,17 @@ describe('legacy simulator routes (SPEC §2)', () => {
    * (residential, life, individual business) it was a 404 while the lines with risco resumed: now it
    * reads as the step that stands where risco would (planos), and the page redirects there.
    */
+  const moved = (nrCotacao: string, action: 'editar' | 'visualizar' = 'editar'): SimulatorRoute => ({
+    kind: 'step',
+    step: 'planos',
+    nrCotacao,
+    action,
+    moved: true,
+  });
   it.each<[ProductLine, string, SimulatorRoute]>([
     ['empresarial-individual', 'risco', resume('planos')],
-    ['empresarial-individual', 'risco/7/editar', { ...step('planos', '7'), moved: true }],
-    ['residencial', 'risco/7/visualizar', { ...step('planos', '7', 'visualizar'), moved: true }],
+    ['empresarial-individual', 'risco/7/editar', moved('7')],
+    ['residencial', 'risco/7/visualizar', moved('7', 'visualizar')],
     ['vida', 'risco', resume('planos')],
     ['empresarial', 'risco', resume('risco')],
     ['itens-pessoais', 'risco/7/editar', step('risco', '7')],

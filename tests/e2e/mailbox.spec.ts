@@ -48,10 +48,12 @@ test('the provider’s admin filters the mailbox by recipient and subject; the p
   await page.goto('/caixa-postal');
   await page.getByLabel('Destinatário').fill(ACCOUNTS.partner.email);
   await page.getByRole('button', { name: 'Filtrar' }).click();
-  await expect(page).toHaveURL(path('/caixa-postal', `para=${encodeURIComponent(ACCOUNTS.partner.email)}`));
+  await expect(page).toHaveURL(/\/caixa-postal\?para=/);
+  expect(new URL(page.url()).searchParams.get('para')).toBe(ACCOUNTS.partner.email);
   const articles = page.getByRole('article');
   await expect(articles.first()).toBeVisible();
-  for (const recipient of await articles.locator('header strong').allTextContents()) expect(recipient).toBe(ACCOUNTS.partner.email);
+  // Any part of the address, as the other lists' filters: novo.parceiro@… holds it too.
+  for (const recipient of await articles.locator('header strong').allTextContents()) expect(recipient).toContain(ACCOUNTS.partner.email);
   await expect(page.getByTestId('total-emails')).toContainText('com estes filtros');
   await screenshotsAt(page, 'mailbox-screens', 'mailbox-filtered');
 
@@ -69,5 +71,5 @@ test('the provider’s admin filters the mailbox by recipient and subject; the p
     await page.goto(`/caixa-postal?${query}`);
     await expect(articles.first()).toBeVisible();
   }
-  expect((await page.request.get('/caixa-postal?para=' + 'x'.repeat(300))).status()).toBe(400);
+  expect((await page.request.get(`/caixa-postal?para=${'x'.repeat(300)}`)).status()).toBe(400);
 });

@@ -107,7 +107,9 @@ const LISTS: [string, string, string, (query: string) => Promise<Shown>][] = [
     'pagina',
     '',
     async (q) => {
-      const props = await routedList(userListPage('v1', session('suporte@legado.demo'), url(`/consulta-usuarios?${q}`), GET('/'), '10.0.0.1'));
+      const props = await routedList(
+        userListPage('v1', session('suporte@legado.demo'), url(`/consulta-usuarios?${q}`), GET('/'), '10.0.0.1'),
+      );
       return { page: props.page as number, totalPages: props.totalPages as number, rows: (props.rows as unknown[]).length };
     },
   ],
@@ -164,25 +166,57 @@ const LISTS: [string, string, string, (query: string) => Promise<Shown>][] = [
     '/v2/log-acesso',
     'pagina',
     '',
-    async (q) => shown(((await routedList(accessLogPage(session('admin@seguradora.demo'), url(`/v2/log-acesso?${q}`)))) as never as { result: never }).result),
+    async (q) =>
+      shown(
+        ((await routedList(accessLogPage(session('admin@seguradora.demo'), url(`/v2/log-acesso?${q}`)))) as never as { result: never })
+          .result,
+      ),
   ],
-  ['/apolices', 'page', '', async (q) => shown((await policiesListPage('v1', session('suporte@legado.demo'), new URLSearchParams(q))).result)],
-  ['/v2/apolices', 'page', '', async (q) => shown((await policiesListPage('v2', session('parceiro@parceiro.demo'), new URLSearchParams(q))).result)],
+  [
+    '/apolices',
+    'page',
+    '',
+    async (q) => shown((await policiesListPage('v1', session('suporte@legado.demo'), new URLSearchParams(q))).result),
+  ],
+  [
+    '/v2/apolices',
+    'page',
+    '',
+    async (q) => shown((await policiesListPage('v2', session('parceiro@parceiro.demo'), new URLSearchParams(q))).result),
+  ],
   [
     '/consulta-pagamento',
     'page',
     'nrApolice=LEGACY',
     async (q) => shown((await paymentsLookupPage(session('suporte@legado.demo'), new URLSearchParams(q), '10.0.0.1')).result),
   ],
-  ['/v2/boleto', 'page', 'nrApolice=V2', async (q) => shown((await boletoPage(session('parceiro@parceiro.demo'), new URLSearchParams(q), '10.0.0.1')).result)],
+  [
+    '/v2/boleto',
+    'page',
+    'nrApolice=V2',
+    async (q) => shown((await boletoPage(session('parceiro@parceiro.demo'), new URLSearchParams(q), '10.0.0.1')).result),
+  ],
   [
     '/relatorio-pagamento',
     'page',
     'de=2025-01-01&ate=2025-12-31',
-    async (q) => shown((await paymentsReportPage(session('suporte@legado.demo'), new URLSearchParams(q))).payments as never),
+    async (q) => {
+      const page = await paymentsReportPage(session('suporte@legado.demo'), new URLSearchParams(q));
+      return shown('payments' in page ? page.payments : undefined);
+    },
   ],
-  ['/documentos/consulta', 'page', '', async (q) => shown((await consultPage('v1', session('suporte@legado.demo'), new URLSearchParams(q))).result)],
-  ['/v2/documentos/consulta', 'page', '', async (q) => shown((await consultPage('v2', session('admin@seguradora.demo'), new URLSearchParams(q))).result)],
+  [
+    '/documentos/consulta',
+    'page',
+    '',
+    async (q) => shown((await consultPage('v1', session('suporte@legado.demo'), new URLSearchParams(q))).result),
+  ],
+  [
+    '/v2/documentos/consulta',
+    'page',
+    '',
+    async (q) => shown((await consultPage('v2', session('admin@seguradora.demo'), new URLSearchParams(q))).result),
+  ],
   [
     '/relatorio-vendas',
     'page',
@@ -201,7 +235,12 @@ const LISTS: [string, string, string, (query: string) => Promise<Shown>][] = [
       return shown('result' in page ? page.result : undefined);
     },
   ],
-  ['/v2/comissoes/nota-fiscal', 'page', '', async (q) => shown((await notasPage(session('admin@seguradora.demo'), new URLSearchParams(q)))?.result)],
+  [
+    '/v2/comissoes/nota-fiscal',
+    'page',
+    '',
+    async (q) => shown((await notasPage(session('admin@seguradora.demo'), new URLSearchParams(q)))?.result),
+  ],
   [
     '/v2/comissoes/extrato-comissoes',
     'page',
@@ -209,7 +248,12 @@ const LISTS: [string, string, string, (query: string) => Promise<Shown>][] = [
     async (q) => shown((await statementPage(session('parceiro.admin@parceiro.demo'), new URLSearchParams(q)))?.statement?.lines),
   ],
   ['/historico', 'page', '', async (q) => shown((await historyPage('v1', session('vendedor@legado.demo'), new URLSearchParams(q))).result)],
-  ['/v2/historico', 'page', '', async (q) => shown((await historyPage('v2', session('parceiro@parceiro.demo'), new URLSearchParams(q))).result)],
+  [
+    '/v2/historico',
+    'page',
+    '',
+    async (q) => shown((await historyPage('v2', session('parceiro@parceiro.demo'), new URLSearchParams(q))).result),
+  ],
   [
     '/caixa-postal',
     'page',
@@ -235,8 +279,7 @@ describe('every paged list page reads its page as a person reaches it', () => {
     const first = await read(query(key, '1', rest));
     const last = Math.max(first.totalPages, 1);
     const atLast = await read(query(key, String(last), rest));
-    for (const far of ['999', '99999999999'])
-      expect(await read(query(key, far, rest)), `${key}=${far}`).toEqual({ ...atLast, page: last });
+    for (const far of ['999', '99999999999']) expect(await read(query(key, far, rest)), `${key}=${far}`).toEqual({ ...atLast, page: last });
     if (first.totalPages > 0) expect(atLast.rows).toBeGreaterThan(0);
   });
 

@@ -58,7 +58,10 @@ describe('the legacy login page’s own POST', () => {
   });
 
   it.each([
-    [{ email: '', senha: '' }, { email: 'E-mail obrigatório', senha: 'SENHA OBRIGATÓRIA' }],
+    [
+      { email: '', senha: '' },
+      { email: 'E-mail obrigatório', senha: 'SENHA OBRIGATÓRIA' },
+    ],
     [{ email: 'nao-e-um-email', senha: 'x' }, { email: 'E-mail inválido' }],
     [{}, { email: 'E-mail obrigatório', senha: 'SENHA OBRIGATÓRIA' }],
   ])('refuses %j with SPEC §5’s messages (400), keeping the e-mail typed', async (fields, errors) => {
@@ -91,7 +94,12 @@ describe('the v2 login page’s own POST', () => {
       expect(partner.to).toBe('/v2/home');
       expect((await sessionOf(partner.cookies)).v2?.fullyAuthenticated).toBe(true);
     }
-    const admin = await loginPost('v2', post({ email: 'admin@seguradora.demo', senha: DEMO_PASSWORD }, '/v2/login'), '/caixa-postal', nextIp());
+    const admin = await loginPost(
+      'v2',
+      post({ email: 'admin@seguradora.demo', senha: DEMO_PASSWORD }, '/v2/login'),
+      '/caixa-postal',
+      nextIp(),
+    );
     expect(admin.kind === 'signed-in' && [admin.to, admin.cookies.map((c) => c.name)]).toEqual(['/caixa-postal', ['tokenV2']]);
   });
 

@@ -264,14 +264,20 @@ describe('an offer outside the partner’s in the substabelecido’s offers step
   it.each([
     ['a made-up offer number, without its row', async () => ({ oferta: '999999' })],
     ['a made-up offer number, with a row', async () => ({ oferta: '999999', comissao_999999: '5', inicio_999999: '2026-07-01' })],
-    ['another company’s offer', async () => {
-      const id = await foreignOffer();
-      return { oferta: String(id), [`comissao_${id}`]: '5', [`inicio_${id}`]: '2026-07-01' };
-    }],
-    ['the partner’s offer with its value changed', async () => {
-      const id = await partnerOffer();
-      return { oferta: '999999', [`comissao_${id}`]: '5', [`inicio_${id}`]: '2026-07-01' };
-    }],
+    [
+      'another company’s offer',
+      async () => {
+        const id = await foreignOffer();
+        return { oferta: String(id), [`comissao_${id}`]: '5', [`inicio_${id}`]: '2026-07-01' };
+      },
+    ],
+    [
+      'the partner’s offer with its value changed',
+      async () => {
+        const id = await partnerOffer();
+        return { oferta: '999999', [`comissao_${id}`]: '5', [`inicio_${id}`]: '2026-07-01' };
+      },
+    ],
   ])('%s: 400, the list says the offer is not the partner’s, nothing stored', async (_, body) => {
     const before = await fingerprint();
     const routed = await open(partnerAdmin, 'SUBSTABELECIDO', offersStep, post(await body()));

@@ -182,7 +182,9 @@ const listQuery = z.object({
 export async function permissionGroupsPage(session: PortalSession, url: URL): Promise<{ status: number; props: PermissionGroupsProps }> {
   const { db, actor } = await context(session, 'v2');
   // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
-  const raw = Object.fromEntries([...withReadablePage(url.searchParams, 'pagina')].filter(([k]) => ['empresa', 'nome', 'pagina'].includes(k)));
+  const raw = Object.fromEntries(
+    [...withReadablePage(url.searchParams, 'pagina')].filter(([k]) => ['empresa', 'nome', 'pagina'].includes(k)),
+  );
   const values = { empresa: raw.empresa ?? '', nome: raw.nome ?? '' };
   const companies = await companyOptions(db, actor);
   const parsed = z.safeParse(listQuery, raw);

@@ -74,7 +74,9 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const placement = loginErrorPlacement(error.status, error.message);
-    const state: LoginFormState = placement.field ? { email, errors: { [placement.field]: placement.message } } : { email, banner: placement.message };
+    const state: LoginFormState = placement.field
+      ? { email, errors: { [placement.field]: placement.message } }
+      : { email, banner: placement.message };
     return { kind: 'refused', status: error.status, state, headers: error.headers };
   }
 }

@@ -165,7 +165,9 @@ export async function notasPage(session: PortalSession, params: URLSearchParams)
   if (!parsed.ok) return { status: 400, isAdmin, companies, values, errors: parsed.errors };
   const company = parsed.filters.empresa ? await companyInScope(db, scope, parsed.filters.empresa) : undefined;
   if (parsed.filters.empresa && !company) return undefined;
-  const result = await pageWithin(parsed.page, (page) => pageOfNotas(db, scope, { companyId: company?.id, status: parsed.filters.status }, page));
+  const result = await pageWithin(parsed.page, (page) =>
+    pageOfNotas(db, scope, { companyId: company?.id, status: parsed.filters.status }, page),
+  );
   const highlight = Number(params.get('enviada') ?? params.get('decidida') ?? NaN);
   return { status: 200, isAdmin, companies, values, result, highlight: Number.isInteger(highlight) ? highlight : undefined };
 }

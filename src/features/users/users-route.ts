@@ -181,7 +181,13 @@ export async function userListPage(
     }
   }
   if (!parsed.success) {
-    const base = { generation, values, canChange: mayChangeUsers(actor), self: userListHref(LIST_PATH[generation], values), actorId: actor.userId };
+    const base = {
+      generation,
+      values,
+      canChange: mayChangeUsers(actor),
+      self: userListHref(LIST_PATH[generation], values),
+      actorId: actor.userId,
+    };
     return {
       kind: 'page',
       status: 400,
@@ -192,7 +198,13 @@ export async function userListPage(
   // A page past the last shows the last (lib/list-query.ts); the row actions post to, and return to, the page shown.
   const result = await pageWithin(asked, (p) => listUsers(db, actor, { email, nome, empresa, status: situacao }, p - 1));
   const { page } = result;
-  const base = { generation, values, canChange: mayChangeUsers(actor), self: userListHref(LIST_PATH[generation], values, page), actorId: actor.userId };
+  const base = {
+    generation,
+    values,
+    canChange: mayChangeUsers(actor),
+    self: userListHref(LIST_PATH[generation], values, page),
+    actorId: actor.userId,
+  };
   const manageable = await manageableAmong(
     db,
     actor,

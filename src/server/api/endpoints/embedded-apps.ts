@@ -28,7 +28,6 @@ const appErrorBody = z.object({
   mensagem: z.string({ error: 'Mensagem obrigatória.' }).trim().min(1, 'Mensagem obrigatória.').max(500, 'No máximo 500 caracteres.'),
 });
 
-
 export const embeddedAppEndpoints = [
   // The browser's error reaches the server's log with the app's name; nothing comes back but a receipt.
   endpoint({
@@ -40,7 +39,12 @@ export const embeddedAppEndpoints = [
       await countAttempt(ctx.db, [[RATE_RULES.appErrorsPerUser, String(ctx.auth.user.id)]]);
       // One JSON line whose message is one field, unseen characters named (server/log.ts): a report
       // can neither hide what it says (U+202E, U+200B) nor pass for another line.
-      logError('aplicacao-embarcada', { app: ctx.body.app, status: ctx.body.status, usuario: ctx.auth.user.id, mensagem: ctx.body.mensagem });
+      logError('aplicacao-embarcada', {
+        app: ctx.body.app,
+        status: ctx.body.status,
+        usuario: ctx.auth.user.id,
+        mensagem: ctx.body.mensagem,
+      });
       return { registrado: true };
     },
   }),
