@@ -118,6 +118,14 @@ test('business (emissao-cotacao): iniciar/empresarial starts a business session,
   await expect(page.getByLabel('Número da cotação ou proposta')).toHaveValue(sold.nrCotacao);
   await expect(row).toBeVisible();
 
+  // Issue 27: a page past the last shows the last, one that is no number the first (lib/list-query.ts).
+  for (const paged of ['page=999', 'page=abc']) {
+    await page.goto(`/emissao/consulta-cotacao?simulador=EMP&numero=${sold.nrCotacao}&${paged}`);
+    await mounted(page);
+    await expect(row).toBeVisible();
+  }
+  await expect(page.getByText('Nenhuma cotação encontrada.')).toHaveCount(0);
+
   // A number that is not one says so under its field.
   await page.goto('/emissao/consulta-cotacao?numero=abc');
   await mounted(page);
