@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { isValidEmail, normalizeEmail } from './validators';
+import { normalizeEmail } from './validators';
+import { EMAIL_MESSAGES, emailRule } from './email-field';
 import { PASSWORD_MAX_LENGTH, passwordProblems } from './password-policy';
 
 /**
@@ -10,7 +11,8 @@ import { PASSWORD_MAX_LENGTH, passwordProblems } from './password-policy';
  */
 
 export const MESSAGES = {
-  emailRequired: 'E-mail obrigatório',
+  emailRequired: EMAIL_MESSAGES.required,
+  emailInvalid: EMAIL_MESSAGES.invalid,
   passwordRequired: 'SENHA OBRIGATÓRIA',
   passwordTooLong: `A senha deve ter no máximo ${PASSWORD_MAX_LENGTH} caracteres`,
   passwordsDiffer: 'As senhas não conferem',
@@ -21,12 +23,13 @@ export const MESSAGES = {
 /** RFC 5321's longest address; forms set it as the input's maxLength. */
 export const EMAIL_MAX_LENGTH = 254;
 
+/** SPEC §5: 'E-mail obrigatório' when empty; a filled value that is no address is 'E-mail inválido' (issue 27). */
 export const emailField = z
   .pipe(
-    z.string({ error: MESSAGES.emailRequired }).check(z.maxLength(EMAIL_MAX_LENGTH, MESSAGES.emailRequired)),
+    z.string({ error: MESSAGES.emailRequired }).check(z.maxLength(EMAIL_MAX_LENGTH, MESSAGES.emailInvalid)),
     z.transform(normalizeEmail),
   )
-  .check(z.refine(isValidEmail, MESSAGES.emailRequired));
+  .check(emailRule());
 
 const passwordInput = z
   .string({ error: MESSAGES.passwordRequired })

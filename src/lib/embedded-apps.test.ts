@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bundleAddress,
   EMBEDDED_APPS,
+  embeddedPageAnswer,
   embeddedQuoteHref,
   findEmbeddedApp,
   isActiveOn,
@@ -112,4 +113,17 @@ describe('activity and routes', () => {
     expect(embeddedQuoteHref('VE', '7', 'proposta', 'visualizar')).toBe('/emissao/cotacao/vida/cotacao/7/proposta/visualizar');
     expect(embeddedQuoteHref('RES', '7', 'planos')).toBeUndefined();
   });
+});
+
+describe('embeddedPageAnswer (issue 27: the not-found page was a 200)', () => {
+  const app = (name: string) => findEmbeddedApp(name)!;
+  it.each([
+    ['emissao-cotacao', '/emissao/consulta-cotacao', { status: 200 }],
+    ['emissao-cotacao', '/emissao/consulta-cotacao/nao-existe', { status: 404 }],
+    ['emissao-cotacao', '/emissao/consulta-cotacao/iniciar/itens-pessoais', { redirect: '/emissao/itens-pessoais/iniciar/itens-pessoais' }],
+    ['emissao-itens-pessoais', '/emissao/itens-pessoais/iniciar/itens-pessoais', { status: 200 }],
+    ['emissao-itens-pessoais', '/emissao/itens-pessoais/cotacao/12/planos/apagar', { status: 404 }],
+    ['emissao-vida', '/emissao/cotacao/vida/cotacao/12/resumo/visualizar', { status: 200 }],
+    ['emissao-vida', '/emissao/cotacao/vida/x', { status: 404 }],
+  ])('%s %s → %j', (name, path, answer) => expect(embeddedPageAnswer(app(name), path)).toEqual(answer));
 });

@@ -190,3 +190,17 @@ export function parseEmbeddedRoute(app: Pick<EmbeddedApp, 'name' | 'basePath'>, 
   }
   return { kind: 'not-found' };
 }
+
+/**
+ * How the server answers an app's page (issue 27): an entry that belongs to another app is sent
+ * there; an address the app does not know is still its page — the app shows its own not-found view —
+ * but with a 404, as any unknown address.
+ */
+export function embeddedPageAnswer(
+  app: Pick<EmbeddedApp, 'name' | 'basePath'>,
+  pathname: string,
+): { status: 200 | 404 } | { redirect: string } {
+  const route = parseEmbeddedRoute(app, pathname);
+  if (route.kind === 'redirect') return { redirect: route.path };
+  return { status: route.kind === 'not-found' ? 404 : 200 };
+}

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { INSURER } from './insurer';
 import { canV1, V1_ADMIN_GROUP } from './permissions';
-import type { FieldErrors, UserStatusCode, V1Actor } from './user-admin';
+import { managedCompanies, mayListUsers, type FieldErrors, type UserStatusCode, type V1Actor } from './user-admin';
 import { digitsOnly } from './validators';
 
 /*
@@ -221,6 +221,23 @@ export function hierarchyScope(actor: Pick<V1Actor, 'groups' | 'permissions' | '
   if (!mayViewHierarchy(actor)) return { kind: 'none' };
   if (actor.groups.includes(V1_ADMIN_GROUP)) return { kind: 'all' };
   return actor.companyId === null ? { kind: 'none' } : { kind: 'companies', companyIds: [actor.companyId] };
+}
+
+/**
+ * Which users the tree names (issue 27): those the viewer's own user list shows them (decision 046) —
+ * the admin group, allowed everything, every user of either generation; anyone else holding USUARIOS
+ * the legacy users of the company they manage; someone without it, none. A user outside it is neither
+ * shown, nor found by a search, nor counted: the tree of companies and points of sale is no way round
+ * the user list.
+ */
+export type HierarchyUserScope = { kind: 'all' } | { kind: 'legacy'; companyIds: number[] } | { kind: 'none' };
+
+export function hierarchyUserScope(actor: V1Actor): HierarchyUserScope {
+  if (actor.groups.includes(V1_ADMIN_GROUP)) return { kind: 'all' };
+  if (!mayListUsers(actor)) return { kind: 'none' };
+  const companies = managedCompanies(actor);
+  if (companies === 'all') return { kind: 'all' };
+  return companies.length === 0 ? { kind: 'none' } : { kind: 'legacy', companyIds: [...companies] };
 }
 
 // ─── The tree ────────────────────────────────────────────────────────────────────────────────────

@@ -80,3 +80,49 @@ export const filterFieldAttrs = (field: string, error: string | undefined) => ({
   'aria-invalid': error ? ('true' as const) : undefined,
   'aria-describedby': error ? `filtro-${field}-erro` : undefined,
 });
+
+/*
+ * A list page's number as a person reaches it (issue 27): an old link, an edited address, a bookmark.
+ * A page that is no number (`?pagina=abc`, `0`, `-1`) shows the first page; one past the last
+ * (`?pagina=999`) shows the last — never an empty list that says "nothing found" while there is. Every
+ * paged list page of both generations reads its page through these two (the APIs keep answering a bad
+ * page with a 400 and a page past the end with no rows, as a client asked).
+ */
+
+/** The largest page number kept as it is: more is past the end of any list (and no offset overflows). */
+export const LAST_READABLE_PAGE = 999_999;
+
+/**
+ * The address's parameters with the page made readable: a number past LAST_READABLE_PAGE becomes it,
+ * anything else that is not a page number is dropped (page 1).
+ */
+export function withReadablePage(params: URLSearchParams, key = 'page'): URLSearchParams {
+  const raw = params.get(key);
+  if (raw === null) return params;
+  const copy = new URLSearchParams(params);
+  const text = raw.trim();
+  if (/^[1-9]\d{0,5}$/.test(text)) copy.set(key, text);
+  else if (/^[1-9]\d{6,}$/.test(text)) copy.set(key, String(LAST_READABLE_PAGE));
+  else copy.delete(key);
+  return copy;
+}
+
+/**
+ * Reads page `page` (1-based) and, when it lies past the last page of a list that has rows, reads the
+ * last one instead — more queries only then. The answer says which page it is.
+ */
+export async function pageWithin<T extends { content: unknown[]; totalPages: number }>(
+  page: number,
+  read: (page: number) => Promise<T>,
+): Promise<T & { page: number }> {
+  const asked = await read(page);
+  if (page === 1 || page <= asked.totalPages) return { ...asked, page };
+  if (asked.totalPages > 0) return { ...(await read(asked.totalPages)), page: asked.totalPages };
+  // No rows and no count: a list counted along its rows (count(*) over ()) knows nothing past its end.
+  const first = await read(1);
+  if (first.totalPages <= 1) return { ...first, page: 1 };
+  return { ...(await read(first.totalPages)), page: first.totalPages };
+}
+
+/** An ILIKE pattern matching text that contains `value` literally (its %, _ and \\ escaped). */
+export const likeContaining = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -132,6 +132,20 @@ describe('older menu', () => {
     const dev = visibleMenu(LEGACY_MENU, { generation: 'v1', user: admin }, 'DEV', links);
     expect(dev.find((i) => i.id === 'modulos-homologacao')?.staging).toBe(true);
   });
+
+  it('lists the staging modules only outside PRD, to whoever holds their permissions (issue 27)', () => {
+    const manager = {
+      profile: ['GESTOR'],
+      permissions: ['USUARIOS', 'CLIENTES_CONSULTA_PAGAMENTO', 'RELATORIO_GESTAO'].map((nome) => ({
+        nome,
+        permiteVisualizacao: true,
+        permiteAlteracao: true,
+      })),
+    };
+    expect(legacyPaths(manager, 'PRD').filter((p) => p.startsWith('Módulos em homologação'))).toEqual([]);
+    for (const env of ['DEV', 'HML', 'TEST'] as const)
+      expect(legacyPaths(manager, env)).toContain('Módulos em homologação › Consulta de pagamentos');
+  });
 });
 
 describe('pageAccess: the server refuses what the menu hides', () => {

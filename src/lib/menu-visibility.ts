@@ -47,7 +47,8 @@ const allows = (rule: Rule | undefined, viewer: Viewer) =>
 
 function shownInEnvironment(item: MenuItem, viewer: Viewer, environment: Environment): boolean {
   if (item.hidden) return false;
-  if (item.nonProduction && environment === 'PRD') return false;
+  // A staging module is listed outside production only; its route stays (menuRoutes ignores `staging`).
+  if ((item.nonProduction || item.staging) && environment === 'PRD') return false;
   const restricted = viewer.generation === 'v2' && viewer.user.cdOperacoes.includes(RESTRICTED_OPERATION);
   return !(item.hiddenForRestrictedOutsideProduction && restricted && environment !== 'PRD');
 }

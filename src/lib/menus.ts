@@ -21,9 +21,13 @@ export interface MenuItem {
   profiles?: Profile[];
   /** v2: operations of the SPEC §6 table (any one suffices). */
   operations?: string[];
-  /** Only in DEV, HML and TEST. */
+  /** Only in DEV, HML and TEST: hidden from the menu, and its routes are the 404 page in PRD. */
   nonProduction?: boolean;
-  /** Shown with the "module in staging" warning (legacy extra modules). */
+  /**
+   * A legacy extra module (SPEC §2 "Módulos em homologação"): listed in the menu only in DEV, HML and
+   * TEST, with the staging warning. Only the listing: its routes answer in every environment to whoever
+   * holds their permission, reached from the screens they belong to (decision 007).
+   */
   staging?: boolean;
   /** Never shown (SPEC: Documentos › Envio has NAO_EXIBIR / no profiles). */
   hidden?: boolean;
@@ -111,7 +115,6 @@ export const LEGACY_MENU: MenuItem[] = [
   {
     id: 'modulos-homologacao',
     title: 'Módulos em homologação',
-    nonProduction: true,
     staging: true,
     children: [
       {

@@ -6,7 +6,8 @@ import { addressSchema, type Address } from './products/insured';
 import { payeeAccountSchema, type PayeeAccount } from './refund-account';
 import { CHANNEL_CODE, PORTAL_CHANNEL } from './hierarchy';
 import { cpfField, formText, mobileField, nameField } from './user-admin';
-import { digitsOnly, formatCnpj, formatCpf, isValidCnpj, isValidEmail, normalizeCnpj, normalizeEmail, parsePhone } from './validators';
+import { digitsOnly, formatCnpj, formatCpf, isValidCnpj, normalizeCnpj, normalizeEmail, parsePhone } from './validators';
+import { EMAIL_MESSAGES, emailRule, type EmailMessages } from './email-field';
 import {
   LIST_STATUSES,
   offerField,
@@ -32,8 +33,9 @@ export const COMPANY_FORM_MESSAGES = {
   susepRequired: 'Informe o registro SUSEP: é obrigatório para corretora.',
   parceiro: 'Escolha o parceiro ao qual o substabelecido se vincula.',
   cargo: 'Informe o cargo (2 a 60 caracteres).',
-  email: 'E-mail inválido.',
+  email: EMAIL_MESSAGES.invalid,
   emailFinanceiro: 'E-mail do financeiro inválido.',
+  emailFinanceiroRequired: 'Informe o e-mail do financeiro.',
   telefone: 'Telefone inválido: use (DD) NNNN-NNNN ou (DD) 9NNNN-NNNN.',
   produto: 'Produto inválido.',
   oferta: 'Oferta inválida.',
@@ -62,8 +64,10 @@ const boundedText = (min: number, max: number, message: string) =>
     ),
   );
 
-const emailOf = (message: string) =>
-  z.pipe(formText(254, message), z.pipe(z.transform(normalizeEmail), z.string().check(z.refine(isValidEmail, message))));
+/** An e-mail: required, then an address (lib/email-field.ts); the financial one names itself. */
+const emailOf = (messages: EmailMessages) =>
+  z.pipe(formText(254, messages.invalid), z.pipe(z.transform(normalizeEmail), z.string().check(emailRule(messages))));
+const FINANCE_EMAIL: EmailMessages = { required: M.emailFinanceiroRequired, invalid: M.emailFinanceiro };
 
 /** Typed with or without its mask, numeric or alphanumeric; the server sees the 14 characters. */
 export const cnpjField = (message: string = M.cnpj) =>
@@ -140,21 +144,21 @@ export interface CompanyData {
 export const responsibleSchema = z.object({
   nome: nameField,
   cpf: cpfField,
-  email: emailOf(M.email),
+  email: emailOf(EMAIL_MESSAGES),
   celular: mobileField,
   cargo: boundedText(2, 60, M.cargo),
 });
 export type Responsible = z.output<typeof responsibleSchema>;
 
 /** contatos/comercial: who the insurer talks to day to day, and where commission notices go. */
-export const commercialSchema = z.object({ email: emailOf(M.email), telefone: phoneField, emailFinanceiro: emailOf(M.emailFinanceiro) });
+export const commercialSchema = z.object({ email: emailOf(EMAIL_MESSAGES), telefone: phoneField, emailFinanceiro: emailOf(FINANCE_EMAIL) });
 export type Commercial = z.output<typeof commercialSchema>;
 
 /** financeiro/conta: commissions are paid to the company itself — an account or Pix key of its CNPJ. */
 export const commissionAccountSchema = (cnpj: string) => payeeAccountSchema(cnpj, 'da empresa');
 
 /** administrador/usuario: the first administrator, who gets the first-access e-mail. */
-export const administratorSchema = z.object({ cpf: cpfField, nome: nameField, email: emailOf(M.email), celular: mobileField });
+export const administratorSchema = z.object({ cpf: cpfField, nome: nameField, email: emailOf(EMAIL_MESSAGES), celular: mobileField });
 export type Administrator = z.output<typeof administratorSchema>;
 
 const percentField = z.pipe(

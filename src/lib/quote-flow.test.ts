@@ -68,6 +68,29 @@ describe('legacy simulator routes (SPEC §2)', () => {
     expect(parse('v1', line, path)).toEqual(expected);
   });
 
+  /**
+   * Issue 27: SPEC §2 gives every v2 simulator a risco route. On a line without risk questions
+   * (residential, life, individual business) it was a 404 while the lines with risco resumed: now it
+   * reads as the step that stands where risco would (planos), and the page redirects there.
+   */
+  const moved = (nrCotacao: string, action: 'editar' | 'visualizar' = 'editar'): SimulatorRoute => ({
+    kind: 'step',
+    step: 'planos',
+    nrCotacao,
+    action,
+    moved: true,
+  });
+  it.each<[ProductLine, string, SimulatorRoute]>([
+    ['empresarial-individual', 'risco', resume('planos')],
+    ['empresarial-individual', 'risco/7/editar', moved('7')],
+    ['residencial', 'risco/7/visualizar', moved('7', 'visualizar')],
+    ['vida', 'risco', resume('planos')],
+    ['empresarial', 'risco', resume('risco')],
+    ['itens-pessoais', 'risco/7/editar', step('risco', '7')],
+  ])('v2 /simulador-%s/%s', (line, path, expected) => {
+    expect(parse('v2', line, path)).toEqual(expected);
+  });
+
   it('keeps the v2 start and plain cadastro as they were', () => {
     expect(parse('v2', 'residencial', 'cadastro/iniciar/1/2')).toEqual({ kind: 'start', idSimulador: 1, nrOferta: 2 });
     expect(parse('v2', 'residencial', 'cadastro')).toEqual(resume('cadastro'));

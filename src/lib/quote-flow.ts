@@ -85,7 +85,8 @@ export type SimulatorRoute =
   | { kind: 'new' }
   /** A step without a quote number: resumes the user's latest open quote of the line (finalizacao: latest proposal). */
   | { kind: 'resume'; step: QuoteStep }
-  | { kind: 'step'; step: QuoteStep; nrCotacao: string; action: Action };
+  /** `moved`: the address named a step the line lacks (v2 risco); the page redirects to `step`'s own address. */
+  | { kind: 'step'; step: QuoteStep; nrCotacao: string; action: Action; moved?: true };
 
 const isId = (value: string | undefined): value is string => value !== undefined && /^[1-9]\d{0,9}$/.test(value);
 const isQuoteNumber = isId;
@@ -104,8 +105,12 @@ export function parseSimulatorRoute(
   flow: FlowShape,
 ): SimulatorRoute | undefined {
   const [stepName, ...rest] = segments;
-  const step = QUOTE_STEPS.find((s) => s === stepName);
-  if (!step) return undefined;
+  const named = QUOTE_STEPS.find((s) => s === stepName);
+  if (!named) return undefined;
+  // SPEC §2 gives every v2 simulator a risco route: a line without risk questions reads it as the
+  // step that stands in its place (planos), as the lines with risco resume theirs (issue 27).
+  const moved = generation === 'v2' && named === 'risco' && !flow.hasRisk;
+  const step: QuoteStep = moved ? 'planos' : named;
   // Residential's proposal route exists (SPEC §2) and shows its finalizacao; other lines have no finalizacao.
   const known = stepsOf(flow).includes(step) || (step === 'proposta' && flow.finalStep === 'finalizacao');
   if (!known) return undefined;
@@ -123,11 +128,11 @@ export function parseSimulatorRoute(
   if (rest.length === 0) return generation === 'v1' && step === 'cadastro' ? { kind: 'new' } : { kind: 'resume', step };
   const [nrCotacao, third, ...extra] = rest;
   if (!isQuoteNumber(nrCotacao) || extra.length > 0) return undefined;
-  if (third === undefined) return { kind: 'step', step, nrCotacao, action: 'editar' };
+  if (third === undefined) return { kind: 'step', step, nrCotacao, action: 'editar', ...(moved ? { moved } : {}) };
   if (step === 'resumo' && line === 'agricola') {
     const type = Object.values(RESUMO_TYPES).find((t) => t === third);
     return type ? { kind: 'step', step, nrCotacao, action: type === RESUMO_TYPES.proposta ? 'visualizar' : 'editar' } : undefined;
   }
   const action = ACTIONS.find((a) => a === third);
-  return action ? { kind: 'step', step, nrCotacao, action } : undefined;
+  return action ? { kind: 'step', step, nrCotacao, action, ...(moved ? { moved } : {}) } : undefined;
 }

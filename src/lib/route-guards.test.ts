@@ -36,3 +36,36 @@ describe('Documentos › Envio, hidden from the menu and guarded by its page (de
     [admin, '/documentos/consulta', 'allowed'],
   ] as const)('%#: %s → %s', (viewer, path, access) => expect(pageAccess(path, viewer, 'PRD')).toBe(access));
 });
+
+/**
+ * Issue 27 (17): the legacy extra modules are *listed* in the menu only outside production (SPEC §2,
+ * "Módulos em homologação"), but their routes are legacy routes of a signed-in session: in PRD they
+ * answer to whoever holds their permission and refuse (403) the others — never the 404 page.
+ */
+describe('the legacy staging modules in production', () => {
+  const manager = legacy(['GESTOR'], ['USUARIOS', 'CLIENTES_CONSULTA_PAGAMENTO', 'RELATORIO_GESTAO']);
+  const seller = legacy(['VENDEDOR'], ['RELATORIO_GESTAO']);
+  const adviser = legacy(['CONSULTOR'], ['HISTORICO_VENDAS']);
+  it.each([
+    ['/grupo-acesso', manager, seller],
+    ['/grupo-acesso/VENDEDOR/portal/visualizar', manager, seller],
+    ['/importar-usuarios', manager, seller],
+    ['/importar-usuarios/modelo.csv', manager, seller],
+    ['/consulta-pagamento', manager, seller],
+    ['/relatorio-pagamento', manager, seller],
+    ['/relatorio-pagamento/exportar.csv', manager, seller],
+    ['/novo-relatorio-vendas', seller, adviser],
+  ] as const)('%s: allowed to a holder, forbidden to others, in PRD as in TEST', (path, holder, other) => {
+    for (const environment of ['PRD', 'TEST'] as const) {
+      expect(pageAccess(path, holder, environment), environment).toBe('allowed');
+      expect(pageAccess(path, other, environment), environment).toBe('forbidden');
+      expect(pageAccess(path, admin, environment), environment).toBe('allowed');
+    }
+  });
+
+  it('the commissions stay outside production (SPEC §2 gives them no production route)', () => {
+    const partner = { generation: 'v2' as const, user: { profile: 'PARCEIRO_ADMIN' as const, cdOperacoes: [] } };
+    expect(pageAccess('/v2/comissoes/extrato-comissoes', partner, 'PRD')).toBe('not-found');
+    expect(pageAccess('/v2/comissoes/extrato-comissoes', partner, 'TEST')).toBe('allowed');
+  });
+});

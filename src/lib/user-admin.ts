@@ -15,7 +15,8 @@ import {
 } from './permissions';
 import { SIMULATOR_CODES } from './simulators';
 import { FULL_NAME_MESSAGES, fullNameProblem, isFullName, normalizeName } from './full-name';
-import { digitsOnly, isValidCpf, isValidEmail, normalizeEmail, parsePhone } from './validators';
+import { digitsOnly, isValidCpf, normalizeEmail, parsePhone } from './validators';
+import { EMAIL_MESSAGES, emailRule } from './email-field';
 
 /*
  * User administration (issue 16, decision 046): who may manage whom and grant what, in both
@@ -378,7 +379,7 @@ export function standingProblems(
 
 export const USER_FORM_MESSAGES = {
   nome: FULL_NAME_MESSAGES.words,
-  email: 'E-mail obrigatório',
+  email: EMAIL_MESSAGES.required,
   cpf: 'CPF inválido.',
   celular: 'Celular inválido: use (DD) 9NNNN-NNNN.',
   perfil: 'Selecione o perfil.',
@@ -410,10 +411,8 @@ export const nameField = z.pipe(
     z.string().check(z.refine((v) => isFullName(v), { error: (issue) => fullNameProblem(String(issue.input ?? '')) ?? M.nome })),
   ),
 );
-export const emailField = z.pipe(
-  formText(254, M.email),
-  z.pipe(z.transform(normalizeEmail), z.string().check(z.refine(isValidEmail, M.email))),
-);
+/** 'E-mail obrigatório' when empty, 'E-mail inválido' when filled with something else (lib/email-field.ts). */
+export const emailField = z.pipe(formText(254, EMAIL_MESSAGES.invalid), z.pipe(z.transform(normalizeEmail), z.string().check(emailRule())));
 /** Typed with or without its mask; the server sees the 11 digits. */
 export const cpfField = z.pipe(
   formText(20, M.cpf),

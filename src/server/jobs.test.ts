@@ -33,7 +33,7 @@ describe('startJobs', () => {
     const stop = startJobs(db, [{ name: 'instável', everyMs: 5, run }], 1);
     await tick();
     await stop();
-    expect(error).toHaveBeenCalledWith('Tarefa "instável" falhou: banco indisponível');
+    expect(error).toHaveBeenCalledWith('{"evento":"tarefa-falha","tarefa":"instável","erro":"banco indisponível"}');
     expect(calls).toBeGreaterThan(1);
     expect(finished).toBe(true);
     error.mockRestore();

@@ -8,6 +8,7 @@ import { filesDir } from './files';
 import { config } from './config';
 import { purgeAccessLog } from './services/access-log';
 import { applyScheduledCancellations } from './services/cancellation';
+import { errorMessage, logError } from './log';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -49,7 +50,7 @@ export function startJobs(db: DB, jobs: Job[] = JOBS, firstTurnMs = FIRST_TURN_M
       const done = job
         .run(db)
         .then(() => undefined)
-        .catch((error: Error) => console.error(`Tarefa "${job.name}" falhou: ${error.message}`))
+        .catch((error: unknown) => logError('tarefa-falha', { tarefa: job.name, erro: errorMessage(error) }))
         .finally(() => {
           busy = false;
           running.delete(done);

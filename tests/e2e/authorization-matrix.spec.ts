@@ -78,7 +78,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/apolices': { path: '/v2/apolices', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
   '/v2/apolices/[nrApolice]': { path: '/v2/apolices/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
   // Payment pages (issue 13): BOLETOS_* in v2 (not the sub-delegated user); CLIENTES_CONSULTA_PAGAMENTO
-  // in the legacy menu's "Módulos em homologação" (the admin group only; PORTAL_ENV=TEST is not production).
+  // (the admin group only among these accounts), listed in the legacy menu's "Módulos em homologação"
+  // outside production — the route answers in production too (decision 007; legacy-modules-production.test.ts).
   '/v2/boleto': { path: '/v2/boleto', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
   // Receipts to look at (issue 27 item 13, decision 059): the insurer's money — its ADMIN only; the
   // others /v2/boleto lets in get the page's own 403.
@@ -201,8 +202,9 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/usuario/cadastro/dados-pessoais/52998224725/editar',
     expect: { ...v2Only(404, 'v2'), parceiro: 403 },
   },
-  // Groups (issue 16, decision 047). Legacy: the menu's USUARIOS rule ("Módulos em homologação", shown
-  // outside production) reads them; only the admin group opens a change (anyone else: the 404 page).
+  // Groups (issue 16, decision 047). Legacy: the menu's USUARIOS rule ("Módulos em homologação", listed
+  // outside production; the route answers in every environment) reads them; only the admin group opens
+  // a change (anyone else: the 404 page).
   // v2: the Permissões rule (ADMIN, PARCEIRO_ADMIN, or GERENCIAR_PERMISSOES, which no demo seller holds).
   '/grupo-acesso': { path: '/grupo-acesso', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/grupo-acesso/[grupo]/[canal]/[action]': {

@@ -126,6 +126,14 @@ test('business (emissao-cotacao): iniciar/empresarial starts a business session,
   await expect(page.getByLabel('Número da cotação ou proposta')).toHaveValue(sold.nrCotacao);
   await expect(row).toBeVisible();
 
+  // Issue 27: a page past the last shows the last, one that is no number the first (lib/list-query.ts).
+  for (const paged of ['page=999', 'page=abc']) {
+    await page.goto(`/emissao/consulta-cotacao?simulador=EMP&numero=${sold.nrCotacao}&${paged}`);
+    await mounted(page);
+    await expect(row).toBeVisible();
+  }
+  await expect(page.getByText('Nenhuma cotação encontrada.')).toHaveCount(0);
+
   // A number that is not one says so under its field.
   await page.goto('/emissao/consulta-cotacao?numero=abc');
   await mounted(page);
@@ -140,12 +148,37 @@ test('personal items (emissao-itens-pessoais) opens its cadastro; its own not-fo
   await expect(page.getByRole('heading', { level: 1, name: productFor('IP')!.name })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Salvar cotação e continuar' })).toBeVisible();
 
-  await page.goto('/emissao/itens-pessoais/nao-existe');
+  // The app's own not-found page is a 404 for whoever asks (issue 27), not a 200 that says so.
+  const missing = await page.goto('/emissao/itens-pessoais/nao-existe');
+  expect(missing?.status()).toBe(404);
   await mounted(page);
   const notFound = page.getByTestId('app-not-found');
   await expect(notFound.getByRole('img', { name: 'Erro 404' })).toBeVisible();
   await expect(notFound.getByRole('heading', { name: 'Desculpe, esta página não está disponível.' })).toBeVisible();
   await expect(notFound.getByRole('link', { name: 'Página inicial' })).toHaveAttribute('href', '/');
+});
+
+test('every app answers 404 for an address it does not know, 200 for its entries and steps (issue 27)', async ({ page }) => {
+  const status = async (path: string) => (await page.request.get(path, { maxRedirects: 0 })).status();
+  for (const path of [
+    '/emissao/consulta-cotacao/nao-existe',
+    '/emissao/consulta-cotacao/cotacao/abc/planos',
+    '/emissao/itens-pessoais/cotacao/1/planos/apagar',
+    '/emissao/cotacao/vida/nova-cotacao/mais',
+  ])
+    expect(await status(path), path).toBe(404);
+  for (const path of [
+    '/emissao/consulta-cotacao',
+    '/emissao/consulta-cotacao/iniciar/empresarial',
+    '/emissao/itens-pessoais/iniciar/itens-pessoais',
+    '/emissao/cotacao/vida/nova-cotacao',
+    '/emissao/cotacao/vida/cotacao/1/planos/editar',
+  ])
+    expect(await status(path), path).toBe(200);
+  // The consultation's personal-items entry belongs to the personal-items app: the server sends it there.
+  const moved = await page.request.get('/emissao/consulta-cotacao/iniciar/itens-pessoais', { maxRedirects: 0 });
+  expect(moved.status()).toBe(302);
+  expect(moved.headers().location).toBe('/emissao/itens-pessoais/iniciar/itens-pessoais');
 });
 
 test('navigating away unmounts the app and coming back mounts it again; the page ships no app code until its route is active', async ({

@@ -140,7 +140,7 @@ export async function signOut(page: Page, generation: Generation): Promise<void>
 /**
  * The demo mailbox holds reset links and codes, so only the provider's admin reads it: a context of
  * its own signs admin@seguradora.demo in (through the API, as the login form does) and opens
- * /caixa-postal. Answers the text and links of the newest e-mail to `to` with `subject`, re-reading
+ * /caixa-postal filtered by recipient and subject. Answers the text and links of the newest e-mail to `to` with `subject`, re-reading
  * until one arrives.
  */
 export async function latestEmail(page: Page, to: string, subject: string): Promise<{ text: string; links: string[] }> {
@@ -154,7 +154,8 @@ export async function latestEmail(page: Page, to: string, subject: string): Prom
     const mailbox = await context.newPage();
     let found: { text: string; links: string[] } | undefined;
     await expect(async () => {
-      await mailbox.goto('/caixa-postal');
+      // Filtered by recipient and subject (issue 27): the newest of these is on the first page however busy the outbox.
+      await mailbox.goto(`/caixa-postal?${new URLSearchParams({ para: to, assunto: subject })}`);
       await expect(mailbox.getByRole('heading', { level: 1, name: 'Caixa postal de demonstração' })).toBeVisible();
       const newest = mailbox
         .getByRole('article')

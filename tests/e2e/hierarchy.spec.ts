@@ -166,6 +166,15 @@ test('a partner’s manager reads their company’s branch and changes no channe
   await expect(page.getByRole('heading', { name: 'Canais de venda' })).toHaveCount(0);
   await expect(page.getByText('admin@seguradora.demo')).toHaveCount(0);
   await expect(node(page, 'canal', 'Rede de varejo')).toHaveCount(0);
+  // Issue 27: the users the manager's own list hides — the company's v2 users, Vale Verde's — are not
+  // named here either, nor found by their e-mail; its legacy seller is.
+  await page.getByLabel('Buscar por nome, CNPJ, e-mail ou canal').fill('parceiro.demo');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page.getByTestId('resultados')).toContainText('Nenhum');
+  for (const hidden of ['parceiro@parceiro.demo', 'juliana.costa@parceiro.demo', 'substabelecido@parceiro.demo'])
+    await expect(page.getByText(hidden)).toHaveCount(0);
+  await page.goto('/consulta-hierarquia?busca=vendedor%40legado.demo');
+  await expect(node(page, 'usuario', 'Bruno Carvalho')).toBeVisible();
   expect((await page.goto('/cadastrar-canal'))?.status()).toBe(403);
   expect((await page.goto('/editar-canal/1'))?.status()).toBe(403);
 

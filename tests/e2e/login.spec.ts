@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   ACCOUNTS,
+  BASE_URL,
   DEMO_PASSWORD,
   type DemoAccount,
   expectHome,
@@ -133,17 +134,19 @@ test.describe('validation on submit', () => {
     await form.email.fill('nao-e-um-email');
     await form.password.fill('qualquer');
     await form.password.blur();
-    await expect(page.getByText('E-mail obrigatório')).toHaveCount(0);
+    await expect(page.getByText('E-mail inválido')).toHaveCount(0);
 
+    // Issue 27: a filled address that is not one says so; 'E-mail obrigatório' is for the empty field (SPEC §5).
     await form.submit.click();
-    await expect(form.email).toHaveAccessibleDescription('E-mail obrigatório');
+    await expect(form.email).toHaveAccessibleDescription('E-mail inválido');
+    await expect(page.getByText('E-mail obrigatório')).toHaveCount(0);
     await expect(page.getByText('SENHA OBRIGATÓRIA')).toHaveCount(0);
 
     await form.email.fill('parceiro@parceiro.demo');
     await form.password.fill('');
     await form.submit.click();
     await expect(form.password).toHaveAccessibleDescription('SENHA OBRIGATÓRIA');
-    await expect(page.getByText('E-mail obrigatório')).toHaveCount(0);
+    await expect(page.getByText(/^E-mail (obrigatório|inválido)$/)).toHaveCount(0);
     expect(calls).toEqual([]);
   });
 });
@@ -215,4 +218,71 @@ test.describe('password eye and help popovers', () => {
     await page.keyboard.press('Escape');
     await expect(passwordHelp).toBeHidden();
   });
+});
+
+/**
+ * Issue 27: a login submitted before the page's scripts load — or with JavaScript off — is the form's
+ * own POST to the login page, which answered an empty /signin with no message. Both screens sign in
+ * on it, or show the form again with SPEC §5's and §8's messages.
+ */
+test.describe('the login screens without JavaScript, or before it loads', () => {
+  const SCREENS = [
+    { url: '/signin', account: ACCOUNTS.legacySeller, unknown: 'ninguem@legado.demo' },
+    { url: '/v2/login', account: ACCOUNTS.partner, unknown: 'ninguem@parceiro.demo' },
+  ];
+
+  for (const screen of SCREENS) {
+    test(`${screen.url} with JavaScript disabled: messages, then signs in and goes where it was asked`, async ({ browser }) => {
+      const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false });
+      const page = await context.newPage();
+      const form = loginForm(page);
+      await page.goto(screen.url);
+
+      await form.submit.click();
+      await expect(page).toHaveURL(path(screen.url));
+      await expect(form.email).toHaveAccessibleDescription(/^E-mail obrigatório/);
+      await expect(form.password).toHaveAccessibleDescription(/^SENHA OBRIGATÓRIA/);
+
+      await form.email.fill('nao-e-um-email');
+      await form.password.fill('qualquer');
+      await form.submit.click();
+      await expect(form.email).toHaveAccessibleDescription(/^E-mail inválido/);
+      await expect(form.email).toHaveValue('nao-e-um-email');
+      await expect(form.password).toHaveValue('');
+
+      await form.email.fill(screen.unknown);
+      await form.password.fill(DEMO_PASSWORD);
+      await form.submit.click();
+      await expect(form.email).toHaveAccessibleDescription(/^USUÁRIO NÃO ENCONTRADO \(404\)/);
+
+      // With ?next=, as the gate sends: it lands there once signed in.
+      const home = HOME_PATH[screen.account.generation];
+      await page.goto(`${screen.url}?next=${encodeURIComponent(`${home}?de=login`)}`);
+      await form.email.fill(screen.account.email);
+      await form.password.fill(DEMO_PASSWORD);
+      await form.submit.click();
+      await expect(page).toHaveURL(path(home, 'de=login'));
+      await context.close();
+    });
+
+    test(`${screen.url} submitted before its script has loaded signs in`, async ({ page }) => {
+      // The page's scripts are held back until the form has been sent, as on a slow connection.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/_astro/**/*.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(screen.url, { waitUntil: 'domcontentloaded' });
+      await expect(page.locator('astro-island[ssr]').first()).toBeAttached();
+      const form = loginForm(page);
+      await form.email.fill(screen.account.email);
+      await form.password.fill(DEMO_PASSWORD);
+      const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === screen.url);
+      await form.submit.click();
+      expect((await posted).postData()).toContain('senha=');
+      release();
+      await expect(page).toHaveURL(path(HOME_PATH[screen.account.generation]));
+    });
+  }
 });

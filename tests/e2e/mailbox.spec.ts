@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, gotoHydrated, path, signIn, submitLogin } from './helpers';
+import { ACCOUNTS, DEMO_PASSWORD, gotoHydrated, path, screenshotsAt, signIn, submitLogin } from './helpers';
 
 /**
  * The demo mailbox holds reset links and first-access codes: whoever is not the provider's admin
@@ -38,4 +38,38 @@ test("the provider's admin signs in from the mailbox's link and reads the e-mail
       .filter({ hasText: `Para ${ACCOUNTS.newPartner.email}` })
       .first(),
   ).toBeVisible();
+});
+
+// Issue 27: the mailbox showed only the latest 50 messages, with no filter. Now it pages (twenty a page,
+// the page in the address) and filters by recipient and subject with a plain GET form, as the other lists.
+test('the provider’s admin filters the mailbox by recipient and subject; the page lives in the address', async ({ page }) => {
+  await page.request.post('/api/bff/v1/senha/esqueci', { data: { email: ACCOUNTS.partner.email } });
+  await signIn(page, ACCOUNTS.insurerAdmin);
+  await page.goto('/caixa-postal');
+  await page.getByLabel('Destinatário').fill(ACCOUNTS.partner.email);
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page).toHaveURL(/\/caixa-postal\?para=/);
+  expect(new URL(page.url()).searchParams.get('para')).toBe(ACCOUNTS.partner.email);
+  const articles = page.getByRole('article');
+  await expect(articles.first()).toBeVisible();
+  // Any part of the address, as the other lists' filters: novo.parceiro@… holds it too.
+  for (const recipient of await articles.locator('header strong').allTextContents()) expect(recipient).toContain(ACCOUNTS.partner.email);
+  await expect(page.getByTestId('total-emails')).toContainText('com estes filtros');
+  await screenshotsAt(page, 'mailbox-screens', 'mailbox-filtered');
+
+  await page.getByLabel('Assunto').fill('redefinição');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(articles.first().getByRole('heading', { level: 2 })).toHaveText('Redefinição de senha — Portal de Parceiros');
+  await page.getByLabel('Assunto').fill('assunto que não existe');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page.getByText('Nenhum e-mail encontrado para os filtros informados.')).toBeVisible();
+  await page.getByRole('link', { name: 'Limpar filtros' }).click();
+  await expect(page).toHaveURL(path('/caixa-postal'));
+
+  // A page past the last shows the last; one that is no number the first.
+  for (const query of ['page=999', 'page=abc']) {
+    await page.goto(`/caixa-postal?${query}`);
+    await expect(articles.first()).toBeVisible();
+  }
+  expect((await page.request.get(`/caixa-postal?para=${'x'.repeat(300)}`)).status()).toBe(400);
 });

@@ -325,6 +325,23 @@ test('the partners’ pages are the insurer’s: a partner’s administrator get
   await shoot(page, 'sub-review-vale-verde');
 });
 
+// Issue 27: an offer outside the partner's, injected in the browser, got messages of fields the page
+// does not show; now the list says what is wrong, and nothing is saved.
+test('an offer injected on the substabelecido’s offers step is named as outside the partner’s', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partnerAdmin);
+  await page.goto('/v2/substabelecido/etapas/ofertas/33444555000181/produtos/editar');
+  const first = page.locator('.offer-row input[type="checkbox"]').first();
+  await first.check();
+  // A checkbox's value changed by hand: an offer number the partner does not have.
+  await first.evaluate((box: HTMLInputElement) => (box.value = '999999'));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page.locator('#empresa-ofertas-erro')).toHaveText('Oferta fora das ofertas vigentes do parceiro.');
+  await expect(page.getByRole('group', { name: 'Ofertas do parceiro que o substabelecido pode vender' })).toHaveAccessibleDescription(
+    'Oferta fora das ofertas vigentes do parceiro.',
+  );
+  await expect(page).toHaveURL(/\/ofertas\/33444555000181\/produtos\/editar$/);
+});
+
 test('the lists, a step with its errors and the review have no serious accessibility problem (axe)', async ({ page }) => {
   await signIn(page, ACCOUNTS.partnerAdmin);
   for (const url of [

@@ -104,6 +104,17 @@ test('the sub-delegated user opens only their three simulators: another start ro
   await expect(page).toHaveURL(/\/v2\/simulador-residencial\/cadastro\/iniciar\/\d+\/\d+$/);
 });
 
+// Issue 27: SPEC §2 gives every v2 simulator a risco route. Individual business (and residential, life),
+// without risk questions, answered 404 there while the other lines resumed: now each redirects.
+test('every v2 line’s plain risco redirects (to the latest open quote, or home), none is a 404', async ({ page }) => {
+  await signIn(page, ACCOUNTS.partner);
+  for (const line of ['empresarial-individual', 'residencial', 'vida', 'empresarial', 'maquinas', 'agricola', 'itens-pessoais']) {
+    const answer = await page.request.get(`/v2/simulador-${line}/risco`, { maxRedirects: 0 });
+    expect(answer.status(), line).toBe(303);
+    expect(answer.headers().location, line).toMatch(new RegExp(`^/v2/(home|simulador-${line}/(planos|risco|cadastro)/\\d+/editar)$`));
+  }
+});
+
 test('bad input at cadastro shows pt-BR messages beside the fields and saves nothing', async ({ page }) => {
   await signIn(page, ACCOUNTS.partner);
   await startFromHome(page, 'Residencial');

@@ -39,6 +39,11 @@ test('legacy: the admin group creates, edits and filters users four per page, an
   // A legacy user without a group could do nothing: one is required (issue 27).
   await expect(page.getByRole('group', { name: 'Grupos de acesso' })).toHaveAccessibleDescription('Selecione ao menos um grupo de acesso.');
   await expect(page.getByLabel('CPF')).toHaveValue('111.111.111-11');
+  // Issue 27: filled, but not an address — its own message, not "obrigatório".
+  await page.getByLabel('E-mail').fill('sem-arroba');
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await expect(page.getByLabel('E-mail')).toHaveAccessibleDescription('E-mail inválido');
+  await expect(page.getByLabel('E-mail')).toHaveValue('sem-arroba');
   await shoot(page, 'legacy-form-errors');
 
   // A duplicate e-mail is refused by name.
@@ -83,6 +88,16 @@ test('legacy: the admin group creates, edits and filters users four per page, an
   await page.reload();
   await expect(page.getByText('Página 2 de')).toBeVisible();
   expect(await page.getByTestId('usuarios').locator('tbody tr').allTextContents()).toEqual(second);
+  // Issue 27: an address with a page past the last shows the last page, one with no page number the
+  // first — not "Nenhum usuário encontrado" nor a refusal.
+  const lastPage = Number((await page.getByText(/^Página 2 de \d+$/).textContent())!.replace(/\D+/g, ' ').trim().split(' ')[1]);
+  await page.goto('/consulta-usuarios?pagina=999');
+  await expect(page.getByText(`Página ${lastPage} de ${lastPage}`)).toBeVisible();
+  expect(await page.getByTestId('usuarios').locator('tbody tr').count()).toBeGreaterThan(0);
+  await expect(page.getByText('Nenhum usuário encontrado')).toHaveCount(0);
+  await page.goto('/consulta-usuarios?pagina=abc');
+  await expect(page.getByText(`Página 1 de ${lastPage}`)).toBeVisible();
+  await expect(page.getByTestId('usuarios').locator('tbody tr')).toHaveCount(4);
   // Filters and page together: the filter narrows to the seed's Horizonte and keeps the page size.
   await page.goto('/consulta-usuarios?empresa=Horizonte&status=ATIVO');
   await expect(page.getByLabel('Situação')).toHaveValue('ATIVO');

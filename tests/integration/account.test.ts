@@ -65,6 +65,20 @@ describe('forgot password → reset link → new password', () => {
     expect(await db.selectFrom('emails').select('id').execute()).toHaveLength(before.length);
   });
 
+  // Issue 27: the API's field errors tell an empty e-mail from one that is not an address, as the forms do.
+  it('answers an empty e-mail with "E-mail obrigatório" and a filled invalid one with "E-mail inválido" (400)', async () => {
+    for (const [email, message] of [
+      ['', 'E-mail obrigatório'],
+      ['sem-arroba', 'E-mail inválido'],
+    ]) {
+      for (const base of ['plataforma', 'bff']) {
+        const answer = await call('POST', `/api/${base}/v1/senha/esqueci`, { body: { email } });
+        expect(answer.status).toBe(400);
+        expect(answer.json.erros.email).toEqual([message]);
+      }
+    }
+  });
+
   it('keeps only the newest link alive', async () => {
     await call('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'vendedor@legado.demo' } });
     const first = /token=([\w-]+)/.exec((await lastEmailTo('vendedor@legado.demo'))!.text_body)![1]!;

@@ -71,21 +71,47 @@ describe('POST /v1/simuladores/iniciar under the legacy session', () => {
 });
 
 describe('POST /v1/aplicacoes/erros', () => {
-  it('logs the app and message on one line, answering only a receipt', async () => {
+  /** The report's log lines: one JSON object per line (server/log.ts, decision 061). */
+  async function reportLines(mensagem: string) {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const { status, json } = await call('POST', `${P}/aplicacoes/erros`, {
         headers: await as('admin@legado.demo'),
-        body: { app: 'emissao-vida', status: 'SKIP_BECAUSE_BROKEN', mensagem: 'falha\nlinha\u2028forjada\r' },
+        body: { app: 'emissao-vida', status: 'SKIP_BECAUSE_BROKEN', mensagem },
       });
       expect(status).toBe(200);
       expect(json.resultado).toEqual({ registrado: true });
-      const lines = logged.mock.calls.map((args) => args.join(' ')).filter((line) => line.includes('[aplicacao-embarcada]'));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^\[aplicacao-embarcada\] app=emissao-vida status=SKIP_BECAUSE_BROKEN usuario=\d+: falha linha forjada$/);
+      return logged.mock.calls.map((args) => args.join(' ')).filter((line) => line.includes('aplicacao-embarcada'));
     } finally {
       logged.mockRestore();
     }
+  }
+
+  it('logs the app and message as one JSON line, answering only a receipt', async () => {
+    const lines = await reportLines('falha\nlinha\u2028forjada\r');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      evento: 'aplicacao-embarcada',
+      app: 'emissao-vida',
+      status: 'SKIP_BECAUSE_BROKEN',
+      usuario: expect.any(Number),
+      mensagem: 'falha<U+000A>linha<U+2028>forjada', // trimmed: the ending CR goes
+    });
+  });
+
+  // Issue 27 (14): U+202E reversed what a terminal showed, U+200B hid inside words, and a message could
+  // take the shape of another report's line ("…: x [aplicacao-embarcada] app=… usuario=1: …").
+  it('neither bidi controls nor zero-width characters reach the log, and a message never looks like a line', async () => {
+    const forged = 'ok\u202Eatad\u200B [aplicacao-embarcada] app=emissao-cotacao status=MOUNTED usuario=1: "} {"evento":"login"}';
+    const lines = await reportLines(forged);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/[\u202E\u200B\p{Cc}\p{Cf}]/u);
+    const record = JSON.parse(lines[0]!);
+    expect(Object.keys(record)).toEqual(['evento', 'app', 'status', 'usuario', 'mensagem']);
+    expect(record.evento).toBe('aplicacao-embarcada');
+    expect(record.mensagem).toBe(
+      'ok<U+202E>atad<U+200B> [aplicacao-embarcada] app=emissao-cotacao status=MOUNTED usuario=1: "} {"evento":"login"}',
+    );
   });
 
   it.each([

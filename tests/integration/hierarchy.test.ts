@@ -143,6 +143,25 @@ describe('reading the hierarchy', () => {
     expect(horizonte).toBeGreaterThan(0);
   });
 
+  // Issue 27: the manager's tree named and e-mailed users its own user list hides — the v2 users of its
+  // company and the users of the substabelecido below it. The tree's users are now the list's.
+  it('shows a manager exactly the users its own user list shows, and finds no other by e-mail', async () => {
+    const tree = nodes((await call('GET', '/api/plataforma/v1/hierarquia', { headers: as(tokens.gestor) })).json.resultado.arvore);
+    const inTree = [...new Set(tree.filter((n) => n.tipo === 'usuario').map((n) => n.detalhe.email as string))].sort();
+    const list = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=50', { headers: as(tokens.gestor) });
+    expect(list.status).toBe(200);
+    const listed = (list.json.resultado.content as { email: string }[]).map((u) => u.email).sort();
+    expect(listed).toContain('vendedor@legado.demo');
+    expect(inTree).toEqual(listed);
+    for (const hidden of ['parceiro@parceiro.demo', 'substabelecido@parceiro.demo', 'juliana.costa@parceiro.demo']) {
+      expect(inTree).not.toContain(hidden);
+      const found = await call('GET', `/api/plataforma/v1/hierarquia?busca=${encodeURIComponent(hidden)}`, { headers: as(tokens.gestor) });
+      expect(found.json.resultado.resultados, hidden).toBe(0);
+    }
+    // The counts are of the users shown: nothing is counted that could not be found.
+    expect(tree[0]!.contagens.usuarios).toBe(listed.length);
+  });
+
   it('finds by name, CNPJ, e-mail and channel, with the way to each match', async () => {
     const search = async (busca: string) =>
       (await call('GET', `/api/plataforma/v1/hierarquia?busca=${encodeURIComponent(busca)}`, { headers: as(tokens.admin) })).json.resultado;

@@ -234,6 +234,61 @@ const screens = [
   'revisao/resumo',
 ] as const;
 
+// Issue 27: an offer outside the partner's, injected in the substabelecido's offers step (a checkbox
+// added or its value changed in the browser), came back with messages of fields the page does not
+// show — nothing said what was wrong. It is named under the list: not one of the partner's offers.
+describe('an offer outside the partner’s in the substabelecido’s offers step', () => {
+  const offersStep = `ofertas/${VALE_VERDE}/produtos/editar`;
+  const partnerOffer = async () =>
+    (
+      await db
+        .selectFrom('offers as o')
+        .innerJoin('companies as c', 'c.id', 'o.company_id')
+        .select('o.id')
+        .where('c.cnpj', '=', HORIZONTE)
+        .where('o.ativo', '=', true)
+        .orderBy('o.id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const foreignOffer = async () =>
+    (
+      await db
+        .selectFrom('offers as o')
+        .innerJoin('companies as c', 'c.id', 'o.company_id')
+        .select('o.id')
+        .where('c.cnpj', '!=', HORIZONTE)
+        .orderBy('o.id')
+        .executeTakeFirst()
+    )?.id ?? 999_999;
+
+  it.each([
+    ['a made-up offer number, without its row', async () => ({ oferta: '999999' })],
+    ['a made-up offer number, with a row', async () => ({ oferta: '999999', comissao_999999: '5', inicio_999999: '2026-07-01' })],
+    [
+      'another company’s offer',
+      async () => {
+        const id = await foreignOffer();
+        return { oferta: String(id), [`comissao_${id}`]: '5', [`inicio_${id}`]: '2026-07-01' };
+      },
+    ],
+    [
+      'the partner’s offer with its value changed',
+      async () => {
+        const id = await partnerOffer();
+        return { oferta: '999999', [`comissao_${id}`]: '5', [`inicio_${id}`]: '2026-07-01' };
+      },
+    ],
+  ])('%s: 400, the list says the offer is not the partner’s, nothing stored', async (_, body) => {
+    const before = await fingerprint();
+    const routed = await open(partnerAdmin, 'SUBSTABELECIDO', offersStep, post(await body()));
+    expect(routed.kind).toBe('page');
+    if (routed.kind !== 'page') return;
+    expect(routed.status).toBe(400);
+    expect(routed.props.errors).toEqual({ ofertas: ['Oferta fora das ofertas vigentes do parceiro.'] });
+    expect(await fingerprint()).toBe(before);
+  });
+});
+
 describe('every step under random input', () => {
   it('never throws; a refused step stores nothing', async () => {
     await fc.assert(

@@ -34,6 +34,7 @@ import { formErrors, formValues, heldOperations, type FieldErrors, type V1Actor,
 import type { VisibleItem } from '../../lib/menu-visibility';
 import type { V1Permission } from '../../lib/permissions';
 import type { PortalSession } from '../../lib/session';
+import { pageWithin, withReadablePage } from '../../lib/list-query';
 import { asFieldErrors, context, readForm, type Routed } from '../users/users-route';
 
 /*
@@ -180,7 +181,10 @@ const listQuery = z.object({
 /** /v2/usuario/permissoes/consulta. */
 export async function permissionGroupsPage(session: PortalSession, url: URL): Promise<{ status: number; props: PermissionGroupsProps }> {
   const { db, actor } = await context(session, 'v2');
-  const raw = Object.fromEntries([...url.searchParams].filter(([k]) => ['empresa', 'nome', 'pagina'].includes(k)));
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const raw = Object.fromEntries(
+    [...withReadablePage(url.searchParams, 'pagina')].filter(([k]) => ['empresa', 'nome', 'pagina'].includes(k)),
+  );
   const values = { empresa: raw.empresa ?? '', nome: raw.nome ?? '' };
   const companies = await companyOptions(db, actor);
   const parsed = z.safeParse(listQuery, raw);
@@ -191,14 +195,14 @@ export async function permissionGroupsPage(session: PortalSession, url: URL): Pr
       props: { rows: [], companies, values, page: 1, totalPages: 0, totalElements: 0, errors: formErrors(parsed.error.issues), notice },
     };
   const { empresa, nome, pagina } = parsed.data;
-  const result = await listPermissionGroups(db, actor as V2Actor, { empresa, nome }, pagina);
+  const result = await pageWithin(pagina, (p) => listPermissionGroups(db, actor as V2Actor, { empresa, nome }, p));
   return {
     status: 200,
     props: {
       rows: result.content,
       companies,
       values,
-      page: pagina,
+      page: result.page,
       totalPages: result.totalPages,
       totalElements: result.totalElements,
       notice,

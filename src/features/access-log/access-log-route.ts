@@ -15,7 +15,7 @@ import {
   type AccessLogRow,
 } from '../../lib/access-log';
 import { brasiliaDay } from '../../lib/format';
-import type { Paged } from '../../lib/list-query';
+import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
 import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
 
 /*
@@ -47,9 +47,11 @@ const typed = (params: URLSearchParams) =>
 export async function accessLogPage(session: PortalSession, url: URL): Promise<Routed<AccessLogPageProps>> {
   if (!admin(session)) return { kind: 'forbidden' };
   const retentionDays = config().ACCESS_LOG_RETENTION_DAYS;
-  const query = parseAccessLogQuery(url.searchParams, brasiliaDay(now()));
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const query = parseAccessLogQuery(withReadablePage(url.searchParams, 'pagina'), brasiliaDay(now()));
   if (!query.ok) return { kind: 'page', status: 400, props: { values: typed(url.searchParams), errors: query.errors, retentionDays } };
-  const result = await listAccessLog(await database(), query.filters, query.page, ACCESS_LOG_PAGE_SIZE);
+  const db = await database();
+  const result = await pageWithin(query.page, (page) => listAccessLog(db, query.filters, page, ACCESS_LOG_PAGE_SIZE));
   const values = filterValues(query.filters);
   return {
     kind: 'page',

@@ -15,6 +15,10 @@ interface Props {
   next?: string;
   providerDomain: string;
   appName: string;
+  /** The page's own answer to a form posted before this script ran (or without it): what was typed, what is wrong. */
+  initialEmail?: string;
+  initialErrors?: Errors;
+  initialBanner?: string;
 }
 
 type Errors = Partial<Record<'email' | 'senha', string>>;
@@ -28,11 +32,13 @@ const LOGIN_HELP = {
 /**
  * The sign-in form of both generations (SPEC §2, §5, §8). Two fields validated on submit only: it
  * reads the form itself rather than pulling react-hook-form into the lightest page of the portal
- * (docs/decisions/012-javascript-budget.md).
+ * (docs/decisions/012-javascript-budget.md). It is a plain POST form too: submitted before this
+ * script runs, or without JavaScript, the page itself signs in or answers with the same messages
+ * (features/auth/login-route.ts), which arrive here as the initial state.
  */
-export default function LoginForm({ generation, apis, next, providerDomain, appName }: Props) {
-  const [errors, setErrors] = useState<Errors>({});
-  const [banner, setBanner] = useState<string>();
+export default function LoginForm({ generation, apis, next, providerDomain, appName, initialEmail, initialErrors, initialBanner }: Props) {
+  const [errors, setErrors] = useState<Errors>(initialErrors ?? {});
+  const [banner, setBanner] = useState<string | undefined>(initialBanner);
   const [submitting, setSubmitting] = useState(false);
 
   async function signInV1(email: string, senha: string) {
@@ -103,6 +109,7 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
         autoComplete="username"
         inputMode="email"
         placeholder="seu.email@empresa.com.br"
+        defaultValue={initialEmail}
         error={errors.email}
         help={LOGIN_HELP[generation]}
       />

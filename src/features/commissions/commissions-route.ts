@@ -22,7 +22,7 @@ import { NOTA_STATUS_LABELS, type NotaStatus } from '../../lib/nota-fiscal';
 import type { BeneficiaryScope } from '../../lib/scope';
 import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
 import * as z from 'zod/mini';
-import { pageField, parseListQuery, type Paged } from '../../lib/list-query';
+import { pageField, pageWithin, parseListQuery, withReadablePage, type Paged } from '../../lib/list-query';
 
 /** What the commission and informe pages need (issue 15, decision 041): thin pages, this does the work. */
 
@@ -65,13 +65,19 @@ export async function statementPage(session: PortalSession, params: URLSearchPar
   const { db, viewer, scope, today } = await commissionContext(session);
   const values = Object.fromEntries(STATEMENT_FIELDS.map((f) => [f, params.get(f) ?? undefined]));
   const isAdmin = viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
-  const query = parseStatementQuery(params, today);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const query = parseStatementQuery(withReadablePage(params), today);
   if (!query.ok) return { status: 400, values, errors: query.errors, companies: await companiesInScope(db, scope), isAdmin };
   const { companies, company, missing } = await chosenCompany(db, viewer, scope, query.filters.empresa);
   if (missing) return undefined;
   if (!company) return { status: 200, values, companies, isAdmin };
   const month = query.filters.competencia ?? today.slice(0, 7);
-  const statement = await statementOf(db, company, month, query.page, today);
+  // A page of lines past the last shows the last (lib/list-query.ts); the month's totals are the same.
+  const read = await pageWithin(query.page, async (p) => {
+    const shown = await statementOf(db, company, month, p, today);
+    return { ...shown.lines, statement: shown };
+  });
+  const statement = { ...read.statement, lines: { ...read.statement.lines, page: read.page } };
   const nota = await standingNota(db, company.id, month);
   return { status: 200, values: { empresa: company.taxId, competencia: month }, companies, statement, nota, isAdmin };
 }
@@ -155,11 +161,13 @@ export async function notasPage(session: PortalSession, params: URLSearchParams)
   const isAdmin = viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
   const values = { empresa: params.get('empresa') || undefined, status: params.get('status') || undefined };
   const companies = await companiesInScope(db, scope);
-  const parsed = parseListQuery(notasQuery, { ...values, page: params.get('page') || undefined });
+  const parsed = parseListQuery(notasQuery, { ...values, page: withReadablePage(params).get('page') || undefined });
   if (!parsed.ok) return { status: 400, isAdmin, companies, values, errors: parsed.errors };
   const company = parsed.filters.empresa ? await companyInScope(db, scope, parsed.filters.empresa) : undefined;
   if (parsed.filters.empresa && !company) return undefined;
-  const result = await pageOfNotas(db, scope, { companyId: company?.id, status: parsed.filters.status }, parsed.page);
+  const result = await pageWithin(parsed.page, (page) =>
+    pageOfNotas(db, scope, { companyId: company?.id, status: parsed.filters.status }, page),
+  );
   const highlight = Number(params.get('enviada') ?? params.get('decidida') ?? NaN);
   return { status: 200, isAdmin, companies, values, result, highlight: Number.isInteger(highlight) ? highlight : undefined };
 }

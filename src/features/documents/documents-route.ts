@@ -15,7 +15,7 @@ import {
   type DocumentProposal,
   type DocumentRow,
 } from '../../server/services/documents';
-import type { Paged } from '../../lib/list-query';
+import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
 
 /** What the pages of Documentos need, for both generations: thin pages, this does the work. */
 export const CATEGORY_OPTIONS = Object.entries(DOCUMENT_CATEGORIES).map(([value, label]) => ({ value, label }));
@@ -70,10 +70,11 @@ export interface ConsultPageProps {
 /** Consulta: the documents the viewer's scope sees, filtered and paged. */
 export async function consultPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams): Promise<ConsultPageProps> {
   const values = Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
-  const query = parseDocumentQuery(params);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const query = parseDocumentQuery(withReadablePage(params));
   if (!query.ok) return { generation, values, errors: query.errors };
   const { db, scope } = await scopeOf(generation, session);
-  return { generation, values, result: await listDocuments(db, scope, generation, query.filters, query.page) };
+  return { generation, values, result: await pageWithin(query.page, (page) => listDocuments(db, scope, generation, query.filters, page)) };
 }
 
 /** A document's download, or undefined (the 404 page) when the viewer's scope does not hold it. */

@@ -51,6 +51,7 @@ import {
 } from '../../lib/partner-forms';
 import { formErrors, formValues } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';
+import { pageWithin, withReadablePage } from '../../lib/list-query';
 import { asFieldErrors, readForm, type Routed } from '../users/users-route';
 
 /*
@@ -94,7 +95,9 @@ export async function companyListPage(
 ): Promise<Routed<CompanyListProps>> {
   if (action !== undefined && !isListNotice(action)) return { kind: 'not-found' };
   const { db, actor } = await context(session);
-  const raw = Object.fromEntries(['cnpj', 'nome', 'status', 'pagina'].map((k) => [k, url.searchParams.get(k) ?? '']));
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const params = withReadablePage(url.searchParams, 'pagina');
+  const raw = Object.fromEntries(['cnpj', 'nome', 'status', 'pagina'].map((k) => [k, params.get(k) ?? '']));
   const values = { cnpj: raw.cnpj!, nome: raw.nome!, status: raw.status!.toLowerCase() };
   const notice = action ?? url.searchParams.get('aviso');
   const base = {
@@ -110,7 +113,7 @@ export async function companyListPage(
       status: 400,
       props: { ...base, errors: formErrors(parsed.error.issues), rows: [], page: 1, totalPages: 0, totalElements: 0 },
     };
-  const result = await listCompanies(db, actor, kind, parsed.data);
+  const result = await pageWithin(parsed.data.pagina, (pagina) => listCompanies(db, actor, kind, { ...parsed.data, pagina }));
   return {
     kind: 'page',
     status: 200,

@@ -12,6 +12,7 @@ import {
   SEARCH_FIELDS,
   type BoletoOffer,
 } from '../../lib/payments';
+import { pageWithin, withReadablePage } from '../../lib/list-query';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { qrSvg } from '../../server/qr';
@@ -55,13 +56,16 @@ async function installmentsPage(
   view: 'parcelas.consulta' | 'parcelas.boleto',
 ) {
   const values = valuesOf(SEARCH_FIELDS, params);
-  const query = parsePaymentSearch(params);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const query = parsePaymentSearch(withReadablePage(params));
   if (!query.ok) return { status: 400, values, errors: query.errors };
   if (isBlankSearch(query.filters)) return { status: 200, values };
   const { db, scope } = await boletosScope(generation, session);
   const today = brasiliaDay(now());
   // /v2/boleto offers what is still to be paid; the legacy lookup shows every installment.
-  const result = await listInstallments(db, scope, generation, query.filters, query.page, today, { openOnly: view === 'parcelas.boleto' });
+  const result = await pageWithin(query.page, (page) =>
+    listInstallments(db, scope, generation, query.filters, page, today, { openOnly: view === 'parcelas.boleto' }),
+  );
   if (result.content.length > 0) {
     const searched = query.filters.nrApolice ? 'busca por apólice' : 'busca por segurado';
     await recordDataAccess(
@@ -108,11 +112,15 @@ export const paymentsLookupPage = (session: PortalSession, params: URLSearchPara
 /** /relatorio-pagamento: the payments of a period (the current month by default). */
 export async function paymentsReportPage(session: PortalSession, params: URLSearchParams) {
   const values = valuesOf(REPORT_FIELDS, params);
-  const query = parsePeriodQuery(params, brasiliaDay(now()));
+  const query = parsePeriodQuery(withReadablePage(params), brasiliaDay(now()));
   if (!query.ok) return { status: 400, values, errors: query.errors };
   const { db, scope } = await boletosScope('v1', session);
-  const report = await paymentsReport(db, scope, 'v1', query.filters, query.page);
-  return { status: 200, values, period: query.filters, ...report };
+  // A page past the last shows the last (lib/list-query.ts); the totals are the period's either way.
+  const { report, page } = await pageWithin(query.page, async (p) => {
+    const read = await paymentsReport(db, scope, 'v1', query.filters, p);
+    return { ...read.payments, report: read };
+  });
+  return { status: 200, values, period: query.filters, ...report, payments: { ...report.payments, page } };
 }
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };

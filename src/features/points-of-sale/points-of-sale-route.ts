@@ -23,7 +23,7 @@ import {
   type SavedNotice,
 } from '../../lib/points-of-sale';
 import { formErrors, formValues, type FieldErrors, type V2Actor } from '../../lib/user-admin';
-import { parseListQuery, type Paged } from '../../lib/list-query';
+import { pageWithin, parseListQuery, withReadablePage, type Paged } from '../../lib/list-query';
 import { pageAccess } from '../../lib/route-guards';
 import type { PortalSession } from '../../lib/session';
 import { asFieldErrors, context, readForm, type Routed } from '../users/users-route';
@@ -57,7 +57,9 @@ export interface PointOfSaleListProps {
 export async function pointOfSaleListPage(session: PortalSession, url: URL): Promise<Routed<PointOfSaleListProps>> {
   const { db, actor } = await actorOf(session);
   if (!mayManagePointsOfSale(actor)) return { kind: 'not-found' };
-  const raw = Object.fromEntries(['empresa', 'busca', 'situacao', 'page'].map((k) => [k, url.searchParams.get(k) ?? '']));
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const params = withReadablePage(url.searchParams);
+  const raw = Object.fromEntries(['empresa', 'busca', 'situacao', 'page'].map((k) => [k, params.get(k) ?? '']));
   const values = { empresa: raw.empresa!, busca: raw.busca!, situacao: raw.situacao!.toUpperCase() };
   const companies = await pointOfSaleCompanies(db, actor);
   const parsed = parseListQuery(pointOfSaleListQuery, raw);
@@ -65,7 +67,7 @@ export async function pointOfSaleListPage(session: PortalSession, url: URL): Pro
     const empty = { content: [], totalElements: 0, totalPages: 0, page: 1 };
     return { kind: 'page', status: 400, props: { rows: [], companies, values, errors: parsed.errors, paged: empty } };
   }
-  const paged = await listPointsOfSale(db, actor, parsed.filters, parsed.page);
+  const paged = await pageWithin(parsed.page, (page) => listPointsOfSale(db, actor, parsed.filters, page));
   return { kind: 'page', status: 200, props: { rows: paged.content, companies, values, paged } };
 }
 

@@ -12,6 +12,12 @@ import { scopeFor } from '../../server/services/scope';
 import { endorsementHistory } from '../../server/services/endorsements';
 import { scheduledCancellationOf } from '../../server/services/cancellation';
 import { recordDataAccess } from '../../server/services/access-log';
+import { config } from '../../server/config';
+import { pageAccess } from '../../lib/route-guards';
+import { pageWithin, withReadablePage } from '../../lib/list-query';
+
+/** The legacy lookup of a policy's installments and payments (CLIENTES_CONSULTA_PAGAMENTO), linked from the policy. */
+const PAYMENTS_LOOKUP = '/consulta-pagamento';
 
 /** What the pages of Apólices need, for both generations: thin pages, this does the work. */
 const PRODUCT_OPTIONS = Object.values(PRODUCTS).map((p) => ({ code: p.code, name: p.name }));
@@ -23,11 +29,13 @@ function viewer(generation: 'v1' | 'v2', session: PortalSession) {
 
 export async function policiesListPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams) {
   const values = Object.fromEntries(POLICY_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
-  const query = parsePolicyQuery(params);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const query = parsePolicyQuery(withReadablePage(params));
   if (!query.ok) return { generation, values, errors: query.errors, products: PRODUCT_OPTIONS };
   const db = await database();
   const scope = await scopeFor(db, viewer(generation, session), 'APOLICES');
-  const result = await listPolicies(db, scope, generation, query.filters, query.page, brasiliaDay(now()));
+  const today = brasiliaDay(now());
+  const result = await pageWithin(query.page, (page) => listPolicies(db, scope, generation, query.filters, page, today));
   return { generation, values, result, products: PRODUCT_OPTIONS };
 }
 
@@ -58,5 +66,9 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
   // The refunds a cancellation left, owed or paid: the endorsements carry them.
   const refunds = (await endorsementHistory(db, policy.id)).filter((e) => e.restituicao !== null);
   const scheduledCancellation = await scheduledCancellationOf(db, policy.id);
-  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds, scheduledCancellation };
+  const paymentsHref =
+    generation === 'v1' && pageAccess(PAYMENTS_LOOKUP, who, config().PORTAL_ENV) === 'allowed'
+      ? `${PAYMENTS_LOOKUP}?nrApolice=${policy.nrApolice}`
+      : undefined;
+  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds, scheduledCancellation, paymentsHref };
 }

@@ -16,8 +16,9 @@ import {
 import { brasiliaDay } from '../../lib/format';
 import { addDays } from '../../lib/calendar';
 import { parseReportRequest, REPORT_MESSAGES } from '../../lib/sales-reports';
-import type { Paged } from '../../lib/list-query';
+import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
 import { viewerOf, type PortalSession } from '../../lib/session';
+import { pageAccess } from '../../lib/route-guards';
 
 /** What the sales report pages need (issue 15, decision 042), for both generations: thin pages, this does the work. */
 
@@ -81,7 +82,7 @@ export interface ReportsPageProps {
   /** Whether the page refreshes itself while a report is being made (?atualizar=nao stops it). */
   refresh: boolean;
   message?: string;
-  /** The legacy request page is a module in homologation (SPEC §2): in production it is not offered. */
+  /** Whether the viewer may open the request page: the list links it in every environment (issue 27). */
   canRequest: boolean;
 }
 
@@ -103,9 +104,9 @@ export async function reportsPage(
     const again = Number.isInteger(id) && id > 0 && id < 2_000_000_000 ? await retryReport(db, requester, id) : 'recusado';
     return { redirect: `${REPORT_PAGES[generation].lista}${again === 'fila' ? `?novo=${id}` : `?refazer=${again}`}` };
   }
-  const pageParam = url.searchParams.get('page') ?? '1';
-  const page = /^[1-9]\d{0,5}$/.test(pageParam) ? Number(pageParam) : 1;
-  const result = await listReports(db, requester, page);
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  const page = Number(withReadablePage(url.searchParams).get('page') ?? 1);
+  const result = await pageWithin(page, (p) => listReports(db, requester, p));
   const pending = result.content.some((r) => r.status === 'NA_FILA' || r.status === 'GERANDO');
   const highlight = Number(url.searchParams.get('novo'));
   return {
@@ -115,7 +116,7 @@ export async function reportsPage(
     highlight: Number.isInteger(highlight) && highlight > 0 ? highlight : undefined,
     refresh: pending && url.searchParams.get('atualizar') !== 'nao',
     message: RETRY_MESSAGES[url.searchParams.get('refazer') ?? ''],
-    canRequest: generation === 'v2' || config().PORTAL_ENV !== 'PRD',
+    canRequest: pageAccess(REPORT_PAGES[generation].novo, viewerOf(session, generation)!, config().PORTAL_ENV) === 'allowed',
   };
 }
 

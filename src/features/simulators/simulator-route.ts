@@ -147,7 +147,7 @@ export async function routeSimulator(
   const target = route.step === 'proposta' && product.finalStep === 'finalizacao' ? 'finalizacao' : route.step;
   const sent = Boolean(quote.proposta);
   const reachable = steps.indexOf(target) <= steps.indexOf(quote.etapa) && (target !== product.finalStep || sent);
-  if (target !== route.step || !reachable) {
+  if (target !== route.step || !reachable || route.moved) {
     const to = reachable ? target : quote.etapa;
     return {
       kind: 'redirect',

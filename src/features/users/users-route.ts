@@ -60,6 +60,7 @@ import { viewerOf, type PortalSession } from '../../lib/session';
 import { pageAccess } from '../../lib/route-guards';
 import { config } from '../../server/config';
 import { digitsOnly } from '../../lib/validators';
+import { pageWithin, withReadablePage } from '../../lib/list-query';
 import * as z from 'zod/mini';
 
 /*
@@ -182,11 +183,12 @@ export async function userListPage(
   ip: string,
 ): Promise<Routed<UserListProps>> {
   const { db, actor } = await context(session, generation);
-  const raw = Object.fromEntries(['email', 'nome', 'empresa', 'status', 'pagina'].map((k) => [k, url.searchParams.get(k) ?? '']));
+  // A page that is no number shows the first (lib/list-query.ts).
+  const params = withReadablePage(url.searchParams, 'pagina');
+  const raw = Object.fromEntries(['email', 'nome', 'empresa', 'status', 'pagina'].map((k) => [k, params.get(k) ?? '']));
   const values = { email: raw.email!, nome: raw.nome!, empresa: raw.empresa!, status: raw.status!.toUpperCase() };
   const parsed = z.safeParse(userListQuery, raw);
-  const page = parsed.success ? parsed.data.pagina : 1;
-  const self = userListHref(LIST_PATH[generation], values, page);
+  const asked = parsed.success ? parsed.data.pagina : 1;
   let formError: FieldErrors | undefined;
   let status = 200;
   if (request.method === 'POST') {
@@ -197,7 +199,7 @@ export async function userListPage(
     } else {
       try {
         await setUserStatus(db, actor, Number(form.data.id), form.data.status, ip);
-        return { kind: 'redirect', to: withNotice(self, 'situacao') };
+        return { kind: 'redirect', to: withNotice(userListHref(LIST_PATH[generation], values, asked), 'situacao') };
       } catch (error) {
         const failed = asFieldErrors(error);
         if (!failed) throw error;
@@ -206,22 +208,33 @@ export async function userListPage(
       }
     }
   }
-  const base = {
-    generation,
-    values,
-    canChange: mayChangeUsers(actor),
-    self,
-    actorId: actor.userId,
-    links: listLinks(generation, session, actor),
-  };
-  if (!parsed.success)
+  if (!parsed.success) {
+    const base = {
+      generation,
+      values,
+      canChange: mayChangeUsers(actor),
+      self: userListHref(LIST_PATH[generation], values),
+      actorId: actor.userId,
+      links: listLinks(generation, session, actor),
+    };
     return {
       kind: 'page',
       status: 400,
       props: { ...base, errors: formErrors(parsed.error.issues), rows: [], page: 1, totalPages: 0, totalElements: 0 },
     };
+  }
   const { email, nome, empresa, status: situacao } = parsed.data;
-  const result = await listUsers(db, actor, { email, nome, empresa, status: situacao }, page - 1);
+  // A page past the last shows the last (lib/list-query.ts); the row actions post to, and return to, the page shown.
+  const result = await pageWithin(asked, (p) => listUsers(db, actor, { email, nome, empresa, status: situacao }, p - 1));
+  const { page } = result;
+  const base = {
+    generation,
+    values,
+    canChange: mayChangeUsers(actor),
+    self: userListHref(LIST_PATH[generation], values, page),
+    actorId: actor.userId,
+    links: listLinks(generation, session, actor),
+  };
   const manageable = await manageableAmong(
     db,
     actor,

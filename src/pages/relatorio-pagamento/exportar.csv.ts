@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { paymentsExport } from '../../features/payments/payments-route';
 
 /**
- * The payments report as CSV: under /relatorio-pagamento, so the menu's guard of the page (and its
- * "outside production only") covers it too (lib/route-guards.ts: a section prefix covers its subpaths).
+ * The payments report as CSV: under /relatorio-pagamento, so the menu's guard of the page covers it
+ * too (lib/route-guards.ts: a section prefix covers its subpaths).
  */
 export const GET: APIRoute = ({ locals, url }) => paymentsExport(locals.session, url.searchParams, locals.client.ip);

@@ -11,6 +11,7 @@ import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/
 import { isStorableText, UNSTORABLE_MESSAGE, unstorablePaths } from '../../lib/storable-text';
 import { VIEWER_MEMO_HEADER } from '../viewer-memo';
 import { nowMs } from '../clock';
+import { errorMessage, logError } from '../log';
 
 /**
  * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
@@ -236,7 +237,8 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
           for (const kind of tokenFamily(e.auth)) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
         return response;
       }
-      console.error(`[api] ${request.method} ${url.pathname} falhou:`, (error as Error)?.message ?? error);
+      // The path and the message may hold what the client sent: fields of one JSON line (server/log.ts).
+      logError('api-falha', { metodo: request.method, caminho: url.pathname, erro: errorMessage(error) });
       return errorResponse(new ApiError(500, 'Ocorreu um erro, tente novamente.'));
     }
   }

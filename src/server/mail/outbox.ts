@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import type { DB } from '../db';
 import { config } from '../config';
+import { likeContaining, pagedOf, type Paged } from '../../lib/list-query';
+import type { MailboxFilters } from '../../lib/mailbox';
 import { now } from '../clock';
 import { renderTemplate, type TemplateName, type TEMPLATES } from './templates';
 
@@ -192,6 +195,42 @@ export async function listEmails(db: DB, limit = 50) {
     text_body: fillSecrets(row.text_body, row.segredos),
     html_body: fillSecrets(row.html_body, row.segredos),
   }));
+}
+
+/**
+ * A page of the mailbox (1-based), newest first: messages whose recipient and subject contain what
+ * was typed (case ignored), secrets filled in while they last.
+ */
+export async function pageOfEmails(db: DB, filters: MailboxFilters, page: number, pageSize: number): Promise<Paged<MailboxMessage>> {
+  await redactExpired(db);
+  let query = db.selectFrom('emails');
+  if (filters.para) query = query.where('to_address', 'ilike', likeContaining(filters.para));
+  if (filters.assunto) query = query.where('subject', 'ilike', likeContaining(filters.assunto));
+  const [{ total }, rows] = await Promise.all([
+    query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+    query
+      .select(['id', 'to_address', 'subject', 'text_body', 'segredos', 'created_at'])
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+  ]);
+  const content = rows.map((row) => ({
+    id: row.id,
+    to: row.to_address,
+    subject: row.subject,
+    text: fillSecrets(row.text_body, row.segredos),
+    createdAt: row.created_at,
+  }));
+  return pagedOf(content, total, page, pageSize);
+}
+
+export interface MailboxMessage {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: Date;
 }
 
 /** Absolute links in e-mails come from PUBLIC_URL, never from the request's Host header. */

@@ -11,6 +11,7 @@ import {
   channelProblems,
   filterTree,
   hierarchyScope,
+  hierarchyUserScope,
   mayEditChannels,
   mayViewHierarchy,
   type ChannelFact,
@@ -18,6 +19,7 @@ import {
   type HierarchyFacts,
   type HierarchyNode,
   type HierarchyScope,
+  type HierarchyUserScope,
 } from '../../lib/hierarchy';
 import type { UserStatusCode, V1Actor } from '../../lib/user-admin';
 
@@ -57,7 +59,7 @@ export async function channelById(db: DB, id: number): Promise<ChannelFact | und
 }
 
 /** The companies, points of sale and users a scope sees, with every channel: four statements. */
-export async function hierarchyFacts(db: DB, scope: HierarchyScope): Promise<HierarchyFacts> {
+export async function hierarchyFacts(db: DB, scope: HierarchyScope, userScope: HierarchyUserScope): Promise<HierarchyFacts> {
   const channels = await allChannels(db);
   if (scope.kind === 'none') return { channels, companies: [], pointsOfSale: [], users: [] };
   // The viewer's companies and every company below them (their substabelecidos, and theirs).
@@ -86,24 +88,21 @@ export async function hierarchyFacts(db: DB, scope: HierarchyScope): Promise<Hie
   // Each user with every company they work for: their own (users.company_id) and their links.
   const links = sql<number[]>`array(select uc.company_id from user_companies uc where uc.user_id = u.id
     union select u.company_id where u.company_id is not null)`;
-  const users = await db
-    .selectFrom('users as u')
-    .select(['u.id', 'u.nome', 'u.email', 'u.status', 'u.generation', 'u.point_of_sale_id', links.as('companies')])
-    .$if(scope.kind !== 'all', (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('u.company_id', 'in', ids),
-          eb.exists(
-            eb
-              .selectFrom('user_companies as uc')
-              .select('uc.user_id')
-              .whereRef('uc.user_id', '=', 'u.id')
-              .where('uc.company_id', 'in', ids),
-          ),
-        ]),
-      ),
-    )
-    .execute();
+  // Users of these companies (their own or linked).
+  const workingFor = (companyIds: number[]) =>
+    sql<boolean>`(u.company_id in (${sql.join(companyIds)})
+      or exists (select 1 from user_companies uc where uc.user_id = u.id and uc.company_id in (${sql.join(companyIds)})))`;
+  // The users the viewer's user list shows (lib/hierarchy.ts#hierarchyUserScope), within the branch.
+  const legacyOf = userScope.kind === 'legacy' ? userScope.companyIds : undefined;
+  const users =
+    userScope.kind === 'none'
+      ? []
+      : await db
+          .selectFrom('users as u')
+          .select(['u.id', 'u.nome', 'u.email', 'u.status', 'u.generation', 'u.point_of_sale_id', links.as('companies')])
+          .$if(scope.kind !== 'all', (q) => q.where(workingFor(ids)))
+          .$if(legacyOf !== undefined, (q) => q.where('u.generation', '=', 'v1').where(workingFor(legacyOf!)))
+          .execute();
   return {
     channels,
     companies: companies.map((c) => ({
@@ -141,7 +140,7 @@ export interface HierarchyView {
 /** The viewer's tree, cut down to a search when there is one. */
 export async function hierarchyOf(db: DB, actor: V1Actor, busca: string): Promise<HierarchyView> {
   const scope = requireHierarchy(actor);
-  const facts = await hierarchyFacts(db, scope);
+  const facts = await hierarchyFacts(db, scope, hierarchyUserScope(actor));
   const tree = buildTree(facts, { everything: scope.kind === 'all' });
   const inView = new Set([...walkChannels(tree)]);
   const channels = facts.channels.filter((c) => inView.has(c.id));

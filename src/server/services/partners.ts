@@ -49,6 +49,7 @@ import {
   SECTION_KEYS,
   stepByKey,
   stepReachable,
+  OFFER_MESSAGES,
   subOfferProblems,
   type CompanyAction,
   type CompanyActor,
@@ -416,6 +417,24 @@ async function draftPartner(db: Db, actor: CompanyActor, empresa: CompanyData | 
   return partner && managesPartner(actor, partner.id) ? partner : undefined;
 }
 
+/** The partner's offers in force a substabelecido's offers step may derive from. */
+async function offersToDeriveFrom(db: Db, actor: CompanyActor, registration: Registration) {
+  const partner = registration.company?.parentId ?? (await draftPartner(db, actor, registration.draft.empresa))?.id;
+  return partner === undefined || partner === null ? [] : partnerOffersInForce(db, partner);
+}
+
+/**
+ * A substabelecido's offers step naming an offer that is not one of its partner's in force — typed by
+ * hand, or a checkbox added or changed in the browser, usually without the fields of its row. That is
+ * what is wrong, whatever else is (issue 27: the row's fields' messages named fields the page does not
+ * show).
+ */
+async function offersOutsidePartner(db: Db, actor: CompanyActor, registration: Registration, input: unknown): Promise<boolean> {
+  if (!Array.isArray(input) || input.length === 0) return false;
+  const ids = new Set((await offersToDeriveFrom(db, actor, registration)).map((o) => String(o.nrOferta)));
+  return input.some((row: { oferta?: unknown } | null) => !ids.has(String(row?.oferta ?? '').trim()));
+}
+
 // ─── Each step's rules beyond its schema ─────────────────────────────────────────────────────────
 
 const M = COMPANY_FORM_MESSAGES;
@@ -478,8 +497,7 @@ async function sectionProblems(
         ),
       );
     } else {
-      const partner = company?.parentId ?? (await draftPartner(db, actor, registration.draft.empresa))?.id;
-      const offers = partner === undefined || partner === null ? [] : await partnerOffersInForce(db, partner);
+      const offers = await offersToDeriveFrom(db, actor, registration);
       // A substabelecido registered before it could have offers of its own keeps selling its partner's until some are chosen.
       Object.assign(errors, subOfferProblems(value as SubOfferChoice[], offers, { allowNone: Boolean(company && !company.hasOwnOffers) }));
     }
@@ -588,6 +606,8 @@ export async function saveStep(
           ...(registration.company.parent ? { parceiro: registration.company.parent.cnpj } : {}),
         }
       : input;
+  if (key === 'ofertas' && kind === 'SUBSTABELECIDO' && (await offersOutsidePartner(db, actor, registration, fixed)))
+    refuse({ ofertas: [OFFER_MESSAGES.outsidePartner] }, 400);
   const parsed = z.safeParse(sectionSchema(kind, key, key === 'empresa' ? '' : cnpj), fixed ?? {});
   if (!parsed.success) refuse(stepErrors(kind, key, parsed.error.issues, fixed), 400);
   const value = parsed.data as unknown;

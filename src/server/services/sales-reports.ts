@@ -31,6 +31,7 @@ import { saleMatches, type MetricsOptions, type ResolvedFilters } from './metric
 import { pointOfSaleByCode } from '../../lib/points-of-sale';
 import { METRICS_MESSAGES } from '../../lib/metrics';
 import { now as clockNow } from '../clock';
+import { errorMessage, logError } from '../log';
 
 /*
  * Sales reports (issue 15, decision 042): asked for on a page, generated in the background by the job
@@ -511,7 +512,7 @@ async function generateOne(db: DB, dir: string, report: Claimed, now: () => Date
     await mine().set({ status: 'PRONTO', sha256, tamanho: size, finished_at: now(), reservado_ate: null }).execute();
   } catch (error) {
     const motivo = error instanceof ReportRefused ? error.message : 'Não foi possível gerar o relatório. Peça de novo em alguns minutos.';
-    if (!(error instanceof ReportRefused)) console.error(`Relatório de vendas ${report.id} falhou: ${(error as Error).message}`);
+    if (!(error instanceof ReportRefused)) logError('relatorio-vendas-falha', { relatorio: report.id, erro: errorMessage(error) });
     await mine().set({ status: 'ERRO', motivo, finished_at: now(), reservado_ate: null }).execute();
   }
 }

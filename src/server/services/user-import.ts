@@ -59,6 +59,7 @@ import { formatPhone } from '../../lib/quote-summary';
 import { formatCnpj } from '../../lib/validators';
 import type { Profile } from '../../lib/permissions';
 import { appendAccessEvent } from './access-log';
+import { errorMessage, logError } from '../log';
 
 /*
  * Bulk user import (issue 16, decision 048). The upload reads the file whole (2 MB at most) and
@@ -834,7 +835,7 @@ export async function processImports(db: DB): Promise<void> {
     } catch (error) {
       const message =
         error instanceof ApiError ? error.message : 'Falha inesperada ao importar; as linhas já gravadas ficam, peça de novo as demais.';
-      if (!(error instanceof ApiError)) console.error(`Importação ${job.id} falhou: ${(error as Error).message}`);
+      if (!(error instanceof ApiError)) logError('importacao-falha', { importacao: job.id, erro: errorMessage(error) });
       await db.updateTable('user_imports').set({ status: 'ERRO', error: message, finished_at: now() }).where('id', '=', job.id).execute();
     }
   }

@@ -4,6 +4,7 @@ import { EMBEDDED_APP_OF_CODE } from '../../../lib/embedded-apps';
 import { formatDate } from '../../../lib/format';
 import type { HistoryResult } from '../../../lib/history';
 import { createClient, payloadOf, toFailure, type ApiBases, type ApiFailure } from '../../../lib/http';
+import { pageWithin, withReadablePage } from '../../../lib/list-query';
 import { formatBRL } from '../../../lib/products/money';
 import { HISTORY_STATUSES } from '../../../lib/quotes';
 import { findSimulatorCode } from '../../../lib/simulators';
@@ -29,20 +30,25 @@ function hrefFor(values: Record<string, string>, page: number): string {
  * continued in the app that sells it. A new issuance is offered for the products the user may sell.
  */
 export function QuoteList({ apis, produtos }: { apis: ApiBases; produtos: string[] }) {
-  const [params] = useState(() => new URLSearchParams(window.location.search));
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts), as on the portal's lists.
+  const [params] = useState(() => withReadablePage(new URLSearchParams(window.location.search)));
   const values = Object.fromEntries(FIELDS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FIELDS)[number], string>;
-  const page = /^[1-9]\d{0,5}$/.test(params.get('page') ?? '') ? Number(params.get('page')) : 1;
+  const asked = Number(params.get('page') ?? 1);
   const [result, setResult] = useState<HistoryResult>();
+  const page = result?.page ?? asked;
   const [failure, setFailure] = useState<ApiFailure>();
 
   useEffect(() => {
-    const query: Record<string, string> = { simulador: values.simulador || EMBEDDED_CODES.join(','), page: String(page) };
-    if (values.status) query.status = values.status;
-    if (values.numero) query.numero = values.numero;
-    createClient(apis, 'plataforma')<{ resultado?: HistoryResult }>('/v1/cotacoes', { query })
-      .then((answer) => setResult(payloadOf(answer)!))
+    const read = async (p: number) => {
+      const query: Record<string, string> = { simulador: values.simulador || EMBEDDED_CODES.join(','), page: String(p) };
+      if (values.status) query.status = values.status;
+      if (values.numero) query.numero = values.numero;
+      return payloadOf(await createClient(apis, 'plataforma')<{ resultado?: HistoryResult }>('/v1/cotacoes', { query }))!;
+    };
+    pageWithin(asked, read)
+      .then(setResult)
       .catch((error) => setFailure(toFailure(error)));
-  }, [apis, values.simulador, values.status, values.numero, page]);
+  }, [apis, values.simulador, values.status, values.numero, asked]);
 
   const fieldError = (field: string) => failure?.fieldErrors[field]?.[0];
   const numeroError = fieldError('numero');

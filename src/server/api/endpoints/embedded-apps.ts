@@ -2,6 +2,7 @@ import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import { EMBEDDED_APPS } from '../../../lib/embedded-apps';
 import { countAttempt, RATE_RULES } from '../../services/rate-limit';
+import { logError } from '../../log';
 
 const APP_NAMES = EMBEDDED_APPS.map((a) => a.name) as [string, ...string[]];
 /** single-spa's lifecycle statuses (SPEC §4): the only words a report's status may hold. */
@@ -27,9 +28,6 @@ const appErrorBody = z.object({
   mensagem: z.string({ error: 'Mensagem obrigatória.' }).trim().min(1, 'Mensagem obrigatória.').max(500, 'No máximo 500 caracteres.'),
 });
 
-/** Control characters and the Unicode line and paragraph separators would forge extra lines in the log. */
-const oneLine = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
-
 export const embeddedAppEndpoints = [
   // The browser's error reaches the server's log with the app's name; nothing comes back but a receipt.
   endpoint({
@@ -39,9 +37,14 @@ export const embeddedAppEndpoints = [
     body: appErrorBody,
     async handle(ctx) {
       await countAttempt(ctx.db, [[RATE_RULES.appErrorsPerUser, String(ctx.auth.user.id)]]);
-      console.error(
-        `[aplicacao-embarcada] app=${ctx.body.app} status=${ctx.body.status ?? '-'} usuario=${ctx.auth.user.id}: ${oneLine(ctx.body.mensagem)}`,
-      );
+      // One JSON line whose message is one field, unseen characters named (server/log.ts): a report
+      // can neither hide what it says (U+202E, U+200B) nor pass for another line.
+      logError('aplicacao-embarcada', {
+        app: ctx.body.app,
+        status: ctx.body.status,
+        usuario: ctx.auth.user.id,
+        mensagem: ctx.body.mensagem,
+      });
       return { registrado: true };
     },
   }),
