@@ -637,6 +637,21 @@ describe('the log’s filters, paging and CSV', () => {
     expect(new Set(records.map((r) => r.Usuário)).size).toBe(2345);
   }, 60_000);
 
+  // A key truncated to the millisecond skipped every row of that millisecond walking backwards (issue 29).
+  it('the CSV keeps rows that share a millisecond, told apart by their microseconds', async () => {
+    await sql`insert into access_events (event, generation, email, ip, created_at)
+      select 'LOGIN', 'v1', 'micro' || n || '@csv.demo', '10.1.1.1', '2026-05-06T12:00:00.123Z'::timestamptz + n * interval '1 microsecond'
+      from generate_series(1, 1500) n`.execute(db);
+    const response = await accessLogExport(
+      await sessionOf(ADMIN),
+      new URL('http://portal.test/x?usuario=micro&de=2026-05-01&ate=2026-05-31'),
+      IP,
+    );
+    const records = parse(await response.text(), { bom: true, delimiter: ';', columns: true }) as Record<string, string>[];
+    expect(new Set(records.map((r) => r.Usuário)).size).toBe(1500);
+    expect(records).toHaveLength(1500);
+  }, 60_000);
+
   it('a refused export writes nothing: another profile 403, bad filters 400', async () => {
     const rows = await written(async () => {
       expect((await accessLogExport(await sessionOf(PARTNER_ADMIN), new URL('http://portal.test/x'), IP)).status).toBe(403);

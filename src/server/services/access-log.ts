@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { stringify } from 'csv-stringify';
 import type { DB } from '../db';
+import { exactInstant, pastKey } from '../db/keyset';
 import type { Generation } from '../db/schema';
 import { now } from '../clock';
 import { principalFacts } from './principals';
@@ -238,16 +239,13 @@ const EXPORT_BATCH = 1_000;
 
 /** Every row of the filters, newest first, read in batches after the last one sent (keyset: time, id). */
 async function* allRows(db: DB, filters: AccessLogFilters): AsyncGenerator<string[]> {
-  let after: { at: Date; id: number } | undefined;
+  let after: { time: string; id: number } | undefined;
   for (;;) {
     const last = after;
     const batch = await filtered(db, filters)
       .select(COLUMNS)
-      .$if(last !== undefined, (qb) =>
-        qb.where((eb) =>
-          eb.or([eb('e.created_at', '<', last!.at), eb.and([eb('e.created_at', '=', last!.at), eb('e.id', '<', last!.id)])]),
-        ),
-      )
+      .select(exactInstant('e.created_at').as('chave_tempo'))
+      .$if(last !== undefined, (qb) => qb.where(pastKey('e.created_at', 'e.id', last!, 'desc')))
       .orderBy('e.created_at', 'desc')
       .orderBy('e.id', 'desc')
       .limit(EXPORT_BATCH)
@@ -255,7 +253,7 @@ async function* allRows(db: DB, filters: AccessLogFilters): AsyncGenerator<strin
     for (const row of batch) yield accessLogCsvRecord(accessLogRow(entryOf(row)));
     if (batch.length < EXPORT_BATCH) return;
     const end = batch.at(-1)!;
-    after = { at: new Date(end.created_at), id: end.id };
+    after = { time: end.chave_tempo, id: end.id };
   }
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { DB } from '../db';
+import { exactInstant, pastKey } from '../db/keyset';
 import type { Generation } from '../db/schema';
 import { maskDocument } from '../../lib/history';
 import { pagedOf, type Paged } from '../../lib/list-query';
@@ -200,21 +201,18 @@ const EXPORT_BATCH = 500;
 
 /** Every payment of the period, read in batches after the last one sent (keyset: time paid, id). */
 async function* allPaymentRows(db: DB, scope: Scope, generation: Generation, period: Period): AsyncGenerator<string[]> {
-  let after: { pagoEm: Date; id: number } | undefined;
+  let after: { time: string; id: number } | undefined;
   for (;;) {
     const last = after;
     const batch = await paymentRows(db, scope, generation, period)
-      .$if(last !== undefined, (qb) =>
-        qb.where((eb) =>
-          eb.or([eb('pg.pago_em', '>', last!.pagoEm), eb.and([eb('pg.pago_em', '=', last!.pagoEm), eb('pg.id', '>', last!.id)])]),
-        ),
-      )
+      .select(exactInstant('pg.pago_em').as('chave_tempo'))
+      .$if(last !== undefined, (qb) => qb.where(pastKey('pg.pago_em', 'pg.id', last!, 'asc')))
       .limit(EXPORT_BATCH)
       .execute();
     for (const row of batch) yield csvRecord(paymentRowOf(row));
     if (batch.length < EXPORT_BATCH) return;
     const end = batch.at(-1)!;
-    after = { pagoEm: new Date(end.pago_em), id: end.id };
+    after = { time: end.chave_tempo, id: end.id };
   }
 }
 

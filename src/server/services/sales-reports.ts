@@ -8,6 +8,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { stringify } from 'csv-stringify';
 import writeExcelFile from 'write-excel-file/node';
 import type { DB } from '../db';
+import { exactInstant, pastKey } from '../db/keyset';
 import type { Generation } from '../db/schema';
 import type { Scope } from '../../lib/scope';
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../lib/calendar';
@@ -389,29 +390,24 @@ async function eachBatch(
 ) {
   // Keyset by (the kind's time, id), ordered by them: each batch walks the time index from where the
   // last one stopped, instead of sorting the whole period again (which made a report quadratic).
-  // The key carries the database's own time, to the microsecond, as text (issue 29): a JS Date keeps
-  // milliseconds, so rows written in one instant by SQL (an import, a migration, an operator's fix)
-  // sat after the truncated key and the same batch was read again and again, forever.
+  // The key carries the database's own time, to the microsecond (db/keyset.ts, issue 29).
   const [timeColumn, idColumn] = KEYS[filter.tipo];
-  const time = sql.ref(timeColumn);
-  const id = sql.ref(idColumn);
-  const exactTime = sql<string>`to_char(${time} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  let last: { time: string; key: number } | undefined;
+  let last: { time: string; id: number } | undefined;
   let done = 0;
   for (;;) {
     const startedAt = performance.now();
     const after = last;
     const batch = await rowsQuery(db, filter)
-      .select(exactTime.as('chave_tempo'))
-      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(${time}, ${id}) > (${after!.time}::timestamptz, ${after!.key})`))
-      .orderBy(time)
-      .orderBy(id)
+      .select(exactInstant(timeColumn).as('chave_tempo'))
+      .$if(after !== undefined, (qb) => qb.where(pastKey(timeColumn, idColumn, after!, 'asc')))
+      .orderBy(sql.ref(timeColumn))
+      .orderBy(sql.ref(idColumn))
       .limit(BATCH)
       .execute();
     if (batch.length === 0) return;
     await write(batch.map((raw) => reportRowOf({ ...raw, data: new Date(raw.data) }, filter.tipo)));
     const end = batch[batch.length - 1]! as RawRow & { chave_tempo: string };
-    last = { time: end.chave_tempo, key: Number(end.key) };
+    last = { time: end.chave_tempo, id: Number(end.key) };
     done += batch.length;
     await progress(done);
     // Other users' requests run between two batches: a long report never holds the process.
