@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTS } from './products/catalog';
+import { TERMO_PRESENTE_PROPOSTA } from './legal/termo-presente-proposta';
 import {
+  ACCEPTANCE_DAYS,
   ACCEPTANCE_RULES,
   acceptanceClock,
   acceptanceDeadline,
@@ -146,5 +148,14 @@ describe('clockSummary: the clock in a list row', () => {
     expect(clockPhrase({ state: 'running', deadline: '2026-12-18T13:00:00.000Z', daysLeft: 0 }, date)).toBe(
       'Aceite até hoje (2026-12-18); sem resposta da seguradora até lá, a proposta é aceita.',
     );
+  });
+});
+
+describe('the proposal’s terms', () => {
+  // Issue 27: the terms the partner accepts said 15 days while the portal decides in 25.
+  it('promise the acceptance clock the portal runs', () => {
+    const text = TERMO_PRESENTE_PROPOSTA.sections.flatMap((s) => s.paragraphs).join(' ');
+    expect(text).toContain(`em até ${ACCEPTANCE_DAYS} (`);
+    expect(text).not.toMatch(/15 \(quinze\) dias/);
   });
 });

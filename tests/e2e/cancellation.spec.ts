@@ -141,6 +141,7 @@ for (const generation of ['v2', 'v1'] as const) {
     await expect(page).toHaveURL(/\/cancelamento\/sucesso\?/);
     const nrEndosso = (await page.getByTestId('nr-endosso').textContent())!.trim();
     await expect(page.getByTestId('restituicao-valor')).toHaveText(refund);
+    await expect(page.getByText('A seguradora: Falta de pagamento')).toBeVisible();
     await expect(page.getByText(`Pix (CPF) *******${cpf.replace(/\D/g, '').slice(-4)}`)).toBeVisible();
 
     await other.getByLabel('Chave Pix').fill(cpf);

@@ -2,15 +2,15 @@ import type { LegalDocument } from './types';
 
 export const TERMO_PRESENTE_PROPOSTA: LegalDocument = {
   title: 'Termo de Ciência e Aceite da Proposta',
-  version: '1.0',
-  updatedAt: '2026-11-22',
+  version: '1.1',
+  updatedAt: '2026-11-27',
   intro:
     'Antes de enviar sua proposta de seguro à Seguradora Demo S.A. (“Seguradora”), leia com atenção as informações abaixo. Ao confirmar o aceite, você declara ter compreendido e concordado com todas elas.',
   sections: [
     {
       title: '1. Análise e aceitação do risco',
       paragraphs: [
-        'O envio desta proposta não garante a contratação do seguro. A proposta está sujeita à análise e à aceitação do risco pela Seguradora, que se manifestará nos prazos da regulamentação da SUSEP, em regra em até 15 (quinze) dias contados do recebimento da proposta.',
+        'O envio desta proposta não garante a contratação do seguro. A proposta está sujeita à análise e à aceitação do risco pela Seguradora, que se manifestará em até 25 (vinte e cinco) dias contados do recebimento da proposta (Lei nº 15.040/2024). Sem manifestação nesse prazo, a proposta é considerada aceita.',
         'Esse prazo pode ser suspenso caso a Seguradora solicite documentos ou informações complementares, voltando a correr a partir de sua entrega. Se a proposta for recusada, você será informado e eventuais valores já pagos serão devolvidos conforme a regulamentação vigente.',
       ],
     },
