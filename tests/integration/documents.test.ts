@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,9 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { HOUSE, sellResidential } from '../fixtures/selling';
 import { decideProposal } from '../../src/server/services/acceptance';
+import { admitUpload, releaseUpload, sweepUploads, uploadUsage } from '../../src/server/services/document-uploads';
+import { placeFile, receiveFile } from '../../src/server/files';
+import { JOBS } from '../../src/server/jobs';
 import { findUserByEmail } from '../../src/server/services/principals';
 import { DOCUMENT_MAX_BYTES } from '../../src/lib/documents';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
@@ -388,6 +391,30 @@ describe('upload limits, counted in the database before the body is read', () =>
     expect((await upload(JULIANA, nrProposta, 'd.pdf', MINIMAL_PDF, 'OUTRO')).status).toBe(200);
   });
 
+  it('counts the uploads under way on other instances (their rows), and admits no more than allowed when asked at once', async () => {
+    const { nrProposta } = await sellResidential(db, { email: JULIANA, respostas: { ...HOUSE, construcao: 'mista' } });
+    const { id: proposalId } = await proposal(nrProposta);
+    const juliana = await userId(JULIANA);
+    const now = new Date();
+    // Another instance's two uploads of hers, under way.
+    const elsewhere = { user_id: juliana, proposal_id: proposalId, bytes: 1024, started_at: now, expires_at: new Date(now.getTime() + 60_000) };
+    await db.insertInto('document_uploads').values([elsewhere, elsewhere]).execute();
+    const refused = await upload(JULIANA, nrProposta, 'mais-um.pdf', MINIMAL_PDF);
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toContain('2 envios em andamento');
+    await db.deleteFrom('document_uploads').execute();
+
+    // Ten asked at the same moment (one connection each on PostgreSQL): two get a place.
+    const asked = await Promise.all(
+      Array.from({ length: 10 }, () => admitUpload(db, { userId: juliana, proposalId, bytes: 1024 }, new Date())),
+    );
+    const admitted = asked.filter((a) => a.ok);
+    expect(admitted).toHaveLength(2);
+    expect(await reservations()).toBe(2);
+    for (const a of admitted) if (a.ok) await releaseUpload(db, a.ticket, juliana);
+    expect(await reservations()).toBe(0);
+  });
+
   it('refuses a document past the proposal’s 30 (413, with the limit in the message) and stores nothing', async () => {
     const { nrProposta } = await sellResidential(db, { email: IGOR });
     await alreadySent(IGOR, nrProposta, 29, 1024);
@@ -537,20 +564,86 @@ describe('removing a document sent by mistake', () => {
     expect((await timeline(nrProposta)).slice(-2).map((e) => e.tipo)).toEqual(['DOCUMENTO_REMOVIDO', 'DOCUMENTOS_PENDENTES']);
   });
 
-  it('still counts a removed document in the sender’s day', async () => {
-    const { nrProposta } = await sellResidential(db, { email: IGOR });
-    const before = await db
-      .selectFrom('documents')
-      .select(db.fn.countAll<string>().as('n'))
-      .where('user_id', '=', await userId(IGOR))
-      .executeTakeFirstOrThrow();
+  it('frees the proposal’s room but still counts a removed document in the sender’s day', async () => {
+    const { nrProposta } = await sellResidential(db, { email: IGOR, respostas: { ...HOUSE, construcao: 'mista' } });
+    const { id: proposalId } = await proposal(nrProposta);
+    const usage = async () => uploadUsage(db, await userId(IGOR), proposalId, new Date());
+    const before = await usage();
     const id = (await upload(IGOR, nrProposta, 'engano.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
     expect((await remove(IGOR, id)).status).toBe(200);
-    const after = await db
-      .selectFrom('documents')
-      .select(db.fn.countAll<string>().as('n'))
-      .where('user_id', '=', await userId(IGOR))
-      .executeTakeFirstOrThrow();
-    expect(Number(after.n)).toBe(Number(before.n) + 1);
+    const after = await usage();
+    expect(after.proposal).toEqual(before.proposal);
+    expect(after.userDay.files).toBe(before.userDay.files + 1);
+    expect(after.userDay.bytes).toBe(before.userDay.bytes + MINIMAL_PDF.byteLength);
+  });
+});
+
+describe('the sweeper job', () => {
+  const HOUR = 60 * 60_000;
+  const age = (name: string, ms: number) => {
+    const moment = new Date(Date.now() - ms);
+    utimesSync(join(filesDir, name), moment, moment);
+  };
+  const bytesNamed = (text: string) => new Uint8Array([...MINIMAL_PDF, ...new TextEncoder().encode(text)]);
+
+  it('is one of the server’s jobs', () => {
+    expect(JOBS.map((j) => j.name)).toContain('limpeza de envios e arquivos órfãos');
+  });
+
+  it('removes abandoned reservations and old files no row points at; keeps the rest', async () => {
+    const nrProposta = await awaitingDocuments();
+    const { id: proposalId } = await proposal(nrProposta);
+    const partner = await userId(PARTNER);
+    const now = new Date();
+    await db
+      .insertInto('document_uploads')
+      .values([
+        { user_id: partner, proposal_id: proposalId, bytes: 1, started_at: now, expires_at: new Date(now.getTime() - 1000) },
+        { user_id: partner, proposal_id: proposalId, bytes: 1, started_at: now, expires_at: new Date(now.getTime() + HOUR) },
+      ])
+      .execute();
+
+    const kept = (await upload(PARTNER, nrProposta, 'mantido.pdf', bytesNamed('mantido'))).json.dado.documento.id as number;
+    const removed = (await upload(PARTNER, nrProposta, 'removido.pdf', bytesNamed('removido'))).json.dado.documento.id as number;
+    await remove(PARTNER, removed);
+    const hashOf = async (id: number) => (await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow()).sha256;
+    const [keptHash, removedHash] = [await hashOf(kept), await hashOf(removed)];
+    const orphan = 'f'.repeat(64);
+    const freshOrphan = 'e'.repeat(64);
+    writeFileSync(join(filesDir, orphan), 'órfão');
+    writeFileSync(join(filesDir, freshOrphan), 'órfão recente');
+    writeFileSync(join(filesDir, '.tmp-abandonado'), 'metade');
+    writeFileSync(join(filesDir, 'LEIA-ME.txt'), 'não é nosso');
+    for (const name of [keptHash, removedHash, orphan, '.tmp-abandonado', 'LEIA-ME.txt']) age(name, 2 * HOUR);
+
+    const swept = await sweepUploads(db, filesDir, now);
+    expect(swept.reservations).toBe(1);
+    expect(await reservations()).toBe(1);
+    const left = storedFiles();
+    expect(left).toContain(keptHash);
+    expect(left).toContain(freshOrphan);
+    expect(left).toContain('LEIA-ME.txt');
+    expect(left).not.toContain(removedHash);
+    expect(left).not.toContain(orphan);
+    expect(left).not.toContain('.tmp-abandonado');
+    expect((await download(PARTNER, kept)).status).toBe(200);
+    await db.deleteFrom('document_uploads').execute();
+  });
+
+  it('never takes a file that is being stored again: storing it touches the one on disk', async () => {
+    const bytes = bytesNamed('de novo');
+    const first = await receiveFile(filesDir, new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
+    await (await placeFile(filesDir, first)).settle();
+    age(first.sha256, 2 * HOUR);
+    // The same bytes arrive for a new row: placed (the old file touched) but not yet committed.
+    const second = await receiveFile(filesDir, new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
+    const placed = await placeFile(filesDir, second);
+    await sweepUploads(db, filesDir, new Date());
+    expect(storedFiles()).toContain(first.sha256);
+    // And should it be gone anyway (another instance's sweeper, a hand), settling puts this copy back.
+    rmSync(join(filesDir, first.sha256));
+    await placed.settle();
+    expect(storedFiles()).toContain(first.sha256);
+    expect(storedFiles().filter((name) => name.startsWith('.tmp-'))).toEqual([]);
   });
 });

@@ -25,6 +25,7 @@ import * as m019 from './migrations/019_access_log';
 import * as m020 from './migrations/020_company_channels';
 import * as m021 from './migrations/021_points_of_sale_admin';
 import * as m022 from './migrations/022_partners';
+import * as m024 from './migrations/024_document_quotas';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '020_company_channels': m020,
   '021_points_of_sale_admin': m021,
   '022_partners': m022,
+  '024_document_quotas': m024,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
