@@ -9,7 +9,8 @@ import { changesSettled } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { HOUSE, sellResidential } from '../fixtures/selling';
-import { decideProposal } from '../../src/server/services/acceptance';
+import { analysisQueue, decideProposal } from '../../src/server/services/acceptance';
+import { underwriterDocumentFile } from '../../src/server/services/documents';
 import { admitUpload, releaseUpload, sweepUploads, uploadUsage } from '../../src/server/services/document-uploads';
 import { placeFile, receiveFile } from '../../src/server/files';
 import { JOBS } from '../../src/server/jobs';
@@ -645,5 +646,38 @@ describe('the sweeper job', () => {
     await placed.settle();
     expect(storedFiles()).toContain(first.sha256);
     expect(storedFiles().filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('the underwriter’s queue shows the documents it asked for (issue 27, item 10)', () => {
+  it('lists each proposal’s documents, of both generations, removed ones left out, each with its download', async () => {
+    const nrProposta = await awaitingDocuments();
+    const laudo = (await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    const fachada = (await upload(PARTNER, nrProposta, 'fachada.png', MINIMAL_PNG, 'OUTRO')).json.dado.documento.id as number;
+    const engano = (await upload(PARTNER, nrProposta, 'engano.png', MINIMAL_PNG, 'OUTRO')).json.dado.documento.id as number;
+    await remove(PARTNER, engano);
+
+    const queue = await analysisQueue(db, new Date());
+    const item = queue.find((q) => q.nrProposta === nrProposta)!;
+    expect(item.documentos.map((d) => [d.id, d.nome, d.categoriaLabel, d.enviadoPor])).toEqual([
+      [laudo, 'laudo.pdf', 'Laudo de vistoria', 'Eduarda Lima'],
+      [fachada, 'fachada.png', 'Outro', 'Eduarda Lima'],
+    ]);
+    expect(item.documentos[0]!.href).toBe(`/v2/propostas/analise/documentos/${laudo}`);
+
+    // The insurer's staff download any generation's document from there; a removed one is gone.
+    const file = await underwriterDocumentFile(db, filesDir, laudo);
+    expect(file?.nome).toBe('laudo.pdf');
+    expect(await underwriterDocumentFile(db, filesDir, engano)).toBeUndefined();
+    const legacyProposal = await db
+      .selectFrom('proposals as p')
+      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+      .innerJoin('users as u', 'u.id', 'q.user_id')
+      .select('p.nr_proposta')
+      .where('u.email', '=', 'vendedor@legado.demo')
+      .executeTakeFirstOrThrow();
+    const legacy = (await upload('vendedor@legado.demo', legacyProposal.nr_proposta, 'cnh.png', MINIMAL_PNG, 'IDENTIFICACAO')).json
+      .resultado.documento.id as number;
+    expect((await underwriterDocumentFile(db, filesDir, legacy))?.nome).toBe('cnh.png');
   });
 });

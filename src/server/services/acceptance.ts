@@ -9,6 +9,7 @@ import {
   type ProposalEvent,
   type ProposalStatus,
 } from '../../lib/acceptance';
+import { DOCUMENT_CATEGORIES, underwriterDownloadHref } from '../../lib/documents';
 import { withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import type { Answers } from '../../lib/products/types';
 import type { ProductLine } from '../../lib/simulators';
@@ -238,8 +239,49 @@ export interface QueuedProposal {
   clock: Clock;
   /** Why the rules referred it. */
   reasons: string | null;
-  /** The documents asked for, while they are awaited. */
+  /** The documents the insurer asked for (the latest request), awaited or answered. */
   motivo: string | null;
+  /** What the partner sent for it (removed ones left out), oldest first, each with its download. */
+  documentos: QueuedDocument[];
+}
+
+export interface QueuedDocument {
+  id: number;
+  nome: string;
+  categoriaLabel: string;
+  tamanho: number;
+  enviadoEm: string;
+  enviadoPor: string;
+  /** The underwriter's download: any generation's document, from the queue (lib/documents.ts). */
+  href: string;
+}
+
+/** The documents of the queue's proposals, in one query for the whole queue. */
+async function queuedDocuments(db: DB, proposalIds: number[]): Promise<Map<number, QueuedDocument[]>> {
+  const byProposal = new Map<number, QueuedDocument[]>();
+  if (proposalIds.length === 0) return byProposal;
+  const rows = await db
+    .selectFrom('documents as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .select(['d.id', 'd.proposal_id', 'd.nome', 'd.categoria', 'd.tamanho', 'd.created_at', 'u.nome as sender'])
+    .where('d.proposal_id', 'in', proposalIds)
+    .where('d.removido_em', 'is', null)
+    .orderBy('d.id')
+    .execute();
+  for (const row of rows) {
+    const list = byProposal.get(row.proposal_id) ?? [];
+    list.push({
+      id: row.id,
+      nome: row.nome,
+      categoriaLabel: DOCUMENT_CATEGORIES[row.categoria] ?? row.categoria,
+      tamanho: row.tamanho,
+      enviadoEm: new Date(row.created_at).toISOString(),
+      enviadoPor: row.sender,
+      href: underwriterDownloadHref(row.id),
+    });
+    byProposal.set(row.proposal_id, list);
+  }
+  return byProposal;
 }
 
 /** The analysis queue of the provider's ADMIN: every undecided proposal, the nearest deadline first. */
@@ -252,6 +294,7 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     .innerJoin('simulators as s', 's.id', 'o.simulator_id')
     .leftJoin('companies as c', 'c.id', 'q.company_id')
     .select((eb) => [
+      'p.id',
       'p.nr_proposta',
       'p.status',
       'p.created_at',
@@ -278,6 +321,10 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     .where('p.status', 'in', UNDECIDED)
     .orderBy('p.aceite_ate')
     .execute();
+  const documents = await queuedDocuments(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     nrProposta: r.nr_proposta,
     nrCotacao: r.nr_cotacao,
@@ -293,7 +340,9 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     sentAt: new Date(r.created_at).toISOString(),
     clock: acceptanceClock({ decided: false, deadline: r.aceite_ate, suspendedAt: r.suspensa_desde }, now),
     reasons: r.reasons,
-    motivo: r.status === 'AGUARDANDO_DOCUMENTOS' ? r.motivo : null,
+    // Only a request for documents writes `motivo` on an undecided proposal (a refusal decides it).
+    motivo: r.motivo,
+    documentos: documents.get(r.id) ?? [],
   }));
 }
 

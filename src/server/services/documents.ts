@@ -57,6 +57,8 @@ export interface DocumentProposal {
   statusLabel: string;
   /** The documents the insurer asked for, while it waits for them. */
   motivo: string | null;
+  /** The insurer's last request for documents, awaited or answered (only a request writes it before a decision). */
+  pedido: string | null;
   nomeSegurado: string;
   productName: string;
   /** The proposal's page in the simulator (its timeline and clock). */
@@ -99,6 +101,7 @@ const proposalOf = (row: ProposalColumns): DocumentProposal => {
     status: row.status,
     statusLabel: PROPOSAL_STATUS_LABELS[row.status],
     motivo: row.status === 'AGUARDANDO_DOCUMENTOS' ? row.motivo : null,
+    pedido: isDecided(row.status) ? null : row.motivo,
     nomeSegurado: row.nome_segurado,
     productName: product?.name ?? row.simulator_code,
     href: stepPath(row.generation, row.line as ProductLine, product?.finalStep ?? 'proposta', row.nr_cotacao, {
@@ -264,6 +267,20 @@ export interface DocumentFile {
   nrApolice: string | null;
 }
 
+const fileColumns = ['d.nome', 'd.mime', 'd.tamanho', 'd.sha256', 'p.nr_proposta', 'a.nr_apolice'] as const;
+
+const fileOf = (
+  filesDir: string,
+  row: { nome: string; mime: DocumentMime; tamanho: number; sha256: string; nr_proposta: string; nr_apolice: string | null },
+): DocumentFile => ({
+  nome: row.nome,
+  mime: row.mime,
+  tamanho: row.tamanho,
+  path: storedPath(filesDir, row.sha256),
+  nrProposta: row.nr_proposta,
+  nrApolice: row.nr_apolice,
+});
+
 /** A document of the scope, to be downloaded; undefined when this viewer may not see it (a 404). */
 export async function documentFile(
   db: DB,
@@ -272,20 +289,25 @@ export async function documentFile(
   generation: Generation,
   id: number,
 ): Promise<DocumentFile | undefined> {
-  const row = await documentsInScope(db, scope, generation)
-    .select(['d.nome', 'd.mime', 'd.tamanho', 'd.sha256', 'p.nr_proposta', 'a.nr_apolice'])
+  const row = await documentsInScope(db, scope, generation).select(fileColumns).where('d.id', '=', id).executeTakeFirst();
+  return row ? fileOf(filesDir, row) : undefined;
+}
+
+/**
+ * A document for the insurer's underwriter, from the analysis queue (decision 057): the queue decides
+ * both generations' proposals, so — unlike every partner's page, where a generation sees its own — any
+ * document that was not removed. The caller checked that the viewer is the provider's ADMIN.
+ */
+export async function underwriterDocumentFile(db: DB, filesDir: string, id: number): Promise<DocumentFile | undefined> {
+  const row = await db
+    .selectFrom('documents as d')
+    .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+    .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+    .select(fileColumns)
     .where('d.id', '=', id)
+    .where('d.removido_em', 'is', null)
     .executeTakeFirst();
-  return row
-    ? {
-        nome: row.nome,
-        mime: row.mime,
-        tamanho: row.tamanho,
-        path: storedPath(filesDir, row.sha256),
-        nrProposta: row.nr_proposta,
-        nrApolice: row.nr_apolice,
-      }
-    : undefined;
+  return row ? fileOf(filesDir, row) : undefined;
 }
 
 /** A document handed out, for the access log: its id, and the proposal (or policy) it belongs to. */
