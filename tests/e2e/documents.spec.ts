@@ -204,10 +204,12 @@ test('a proposal at its limit of documents: the page says so before sending, and
   const form = await openUpload(page, '/v2/documentos/envio', nrProposta);
   await expect(page.getByTestId('envio-uso')).toContainText('Esta proposta tem 29 de 30 documentos');
 
-  // Another tab sends the 30th: this page still believes there is room, sends, and the server refuses.
+  // Another tab sends the 30th: this page still believes there is room, sends 3 MB, and the server
+  // refuses before reading them — the browser still reads its answer, not a broken connection.
   expect((await send('outra-aba.pdf')).status()).toBe(200);
   await form.getByLabel('Tipo de documento').selectOption({ label: 'Outro' });
-  await form.getByLabel('Arquivo').setInputFiles({ name: 'demais.pdf', mimeType: 'application/pdf', buffer: Buffer.from(MINIMAL_PDF) });
+  const large = Buffer.concat([Buffer.from(MINIMAL_PDF), Buffer.alloc(3 * 1024 * 1024)]);
+  await form.getByLabel('Arquivo').setInputFiles({ name: 'demais.pdf', mimeType: 'application/pdf', buffer: large });
   await form.getByRole('button', { name: 'Enviar documento' }).click();
   const limit = 'Esta proposta já tem 30 documentos, o limite por proposta. Remova um documento enviado por engano ou fale com a seguradora.';
   await expect(form.getByRole('alert')).toHaveText(limit);

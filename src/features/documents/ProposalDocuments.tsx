@@ -205,9 +205,10 @@ export default function ProposalDocuments({ apis, generation, proposal, categori
           A seguradora pediu: {proposal.pedido} O prazo de aceitação está suspenso; enviar os documentos retoma a análise.
         </p>
       ) : null}
-      <p className="limits" data-testid="envio-limites">
-        {limitsSummary()} <span data-testid="envio-uso">{usageSummary(usage)}</span>
-      </p>
+      <div className="limits" data-testid="envio-limites">
+        <p>{limitsSummary()}</p>
+        <p data-testid="envio-uso">{usageSummary(usage)}</p>
+      </div>
       <form onSubmit={submit} noValidate className="upload-form" aria-label={`Enviar documento da proposta ${proposal.nrProposta}`}>
         <FormAlert message={failure} />
         <SelectField

@@ -68,26 +68,41 @@ export async function uploadUsage(db: DB, userId: number, proposalId: number, no
 export type Admission = { ok: true; ticket: number } | { ok: false; refusal: QuotaRefusal };
 
 /**
- * This process's uploads under way. They are among the database's, so a limit they already reach is
- * reached there too: a burst from one client is refused from memory, before any query (the database
- * count decides everything else).
+ * This process's upload requests under way, counted from the moment one arrives (before any query):
+ * a user already sending as many files as allowed here is refused at once, so a burst of requests
+ * costs one lookup of the session each instead of a queue of counts the other users' pages wait
+ * behind. The database count (admitUpload) still decides for everything else — other instances'
+ * uploads, the day, the proposal.
  */
 const underWay = { total: 0, byUser: new Map<number, number>() };
 const NOTHING = { files: 0, bytes: 0 };
-
-export const refusedBeforeCounting = (userId: number, now: Date, limits: UploadLimits = UPLOAD_LIMITS): QuotaRefusal | undefined =>
-  quotaProblem(
-    { portalActive: underWay.total, userActive: underWay.byUser.get(userId) ?? 0, userDay: NOTHING, proposal: NOTHING },
-    0,
-    now,
-    limits,
-  );
 
 function countUnderWay(userId: number, delta: 1 | -1) {
   underWay.total += delta;
   const mine = (underWay.byUser.get(userId) ?? 0) + delta;
   if (mine > 0) underWay.byUser.set(userId, mine);
   else underWay.byUser.delete(userId);
+}
+
+/** An upload request starts here: refused when this instance already holds the most allowed; else `leave` when it ends. */
+export function enterUpload(
+  userId: number,
+  now: Date,
+  limits: UploadLimits = UPLOAD_LIMITS,
+): { ok: true; leave(): void } | { ok: false; refusal: QuotaRefusal } {
+  const usage = { portalActive: underWay.total, userActive: underWay.byUser.get(userId) ?? 0, userDay: NOTHING, proposal: NOTHING };
+  const refusal = quotaProblem(usage, 0, now, limits);
+  if (refusal) return { ok: false, refusal };
+  countUnderWay(userId, 1);
+  let left = false;
+  return {
+    ok: true,
+    leave() {
+      if (left) return;
+      left = true;
+      countUnderWay(userId, -1);
+    },
+  };
 }
 
 /**
@@ -101,7 +116,7 @@ export async function admitUpload(
   now: Date,
   limits: UploadLimits = UPLOAD_LIMITS,
 ): Promise<Admission> {
-  const admission = await db.transaction().execute(async (trx): Promise<Admission> => {
+  return db.transaction().execute(async (trx): Promise<Admission> => {
     await trx.selectFrom('users').select('id').where('id', '=', upload.userId).forUpdate().execute();
     await trx.selectFrom('proposals').select('id').where('id', '=', upload.proposalId).forUpdate().execute();
     const refusal = quotaProblem(await uploadUsage(trx, upload.userId, upload.proposalId, now), upload.bytes, now, limits);
@@ -119,16 +134,13 @@ export async function admitUpload(
       .executeTakeFirstOrThrow();
     return { ok: true, ticket: id };
   });
-  if (admission.ok) countUnderWay(upload.userId, 1);
-  return admission;
 }
 
 /**
- * Every admitted upload ends here, once, whatever its end: stored (its row already went in the
- * store's transaction), refused, failed or cut — its place is free again.
+ * Every admitted upload ends here, whatever its end: stored (its row already went in the store's
+ * transaction), refused, failed or cut — its place is free again.
  */
-export async function releaseUpload(db: DB, ticket: number, userId: number): Promise<void> {
-  countUnderWay(userId, -1);
+export async function releaseUpload(db: DB, ticket: number): Promise<void> {
   await db.deleteFrom('document_uploads').where('id', '=', ticket).execute();
 }
 

@@ -2,7 +2,15 @@ import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { ApiError } from '../errors';
 import type { Generation } from '../../../lib/quote-flow';
-import { categoryField, DOCUMENT_MESSAGES, DOCUMENT_MAX_BYTES, DOCUMENT_NAME_HEADER, nameProblem, parseDocumentQuery } from '../../../lib/documents';
+import {
+  categoryField,
+  DOCUMENT_MESSAGES,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_NAME_HEADER,
+  nameProblem,
+  parseDocumentQuery,
+  type DocumentCategory,
+} from '../../../lib/documents';
 import type { SessionViewer } from '../../../lib/session';
 import { now } from '../../clock';
 import { config } from '../../config';
@@ -24,7 +32,7 @@ import {
   checkReceived,
   discardReceived,
   diskRoomProblem,
-  refusedBeforeCounting,
+  enterUpload,
   releaseUpload,
   storeDocument,
 } from '../../services/document-uploads';
@@ -94,6 +102,43 @@ const refusedUnread = (status: number, message: string, retryAfterSeconds?: numb
     ...(retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }),
   });
 
+/**
+ * An upload let in by this instance, in the order of decisions 040 and 057: after the sign-in, the kind
+ * (400) and this instance's uploads of the user (429), the proposal in the viewer's scope (404), the
+ * name (400), the disk's room (507), the limits counted in the database (429/413/503) — all before a
+ * byte of the body is read —, then the body (413) and what it is (400), then the store.
+ */
+async function upload(ctx: Context<unknown, { categoria: DocumentCategory }, { nrProposta: string }>, generation: Generation) {
+  const viewer = await viewerOf(ctx, generation);
+  const scope = await documentScopeFor(ctx.db, viewer);
+  const proposal = await proposalInScope(ctx.db, scope, generation, { nrProposta: ctx.params.nrProposta });
+  if (!proposal) throw documentNotFound('proposta');
+  const name = nameOf(ctx.request);
+  const badName = nameProblem(name);
+  if (badName) throw refusedUnread(400, badName);
+  const bytes = declaredSize(ctx.request);
+  if (ctx.request.headers.get('content-length') === '0') throw refusedUnread(400, DOCUMENT_MESSAGES.empty);
+  const at = now();
+  const noRoom = await diskRoomProblem(filesDir(), bytes, config().UPLOADS_MIN_FREE_MB * 1024 * 1024, at);
+  if (noRoom) throw refusedUnread(noRoom.status, noRoom.message);
+  const userId = viewer.user.idUsuario;
+  const admitted = await admitUpload(ctx.db, { userId, proposalId: proposal.id, bytes }, at);
+  if (!admitted.ok) throw refusedUnread(admitted.refusal.status, admitted.refusal.message, admitted.refusal.retryAfterSeconds);
+  try {
+    const received = await receive(ctx.request);
+    const checked = await checkReceived(name, received);
+    if (!checked.ok) {
+      await discardReceived(received);
+      throw new ApiError(checked.status, checked.message, checked.errors);
+    }
+    const upload = { proposal, userId, ticket: admitted.ticket, categoria: ctx.query.categoria, nome: checked.nome, mime: checked.mime };
+    return await storeDocument(ctx.db, filesDir(), { ...upload, received }, now());
+  } finally {
+    // Stored: its reservation went with the row; anything else frees it here.
+    await releaseUpload(ctx.db, admitted.ticket);
+  }
+}
+
 export function documentEndpoints(generation: Generation) {
   const auth: ('v1' | 'v2' | 'simulador')[] = generation === 'v2' ? ['v2', 'simulador'] : ['v1'];
   return [
@@ -103,41 +148,14 @@ export function documentEndpoints(generation: Generation) {
       auth,
       params: proposalParams,
       query: z.object({ categoria: categoryField }),
-      // Order (decisions 040, 057): sign-in, the kind (400), this instance's uploads of the user (429), the
-      // proposal in the viewer's scope (404), the name (400), the disk's room (507), the limits counted in
-      // the database (429/413/503) — all before a byte of the body is read —, then the body (413) and
-      // what it is (400), then the store.
       async handle(ctx) {
         // A user already sending as many files as allowed on this very instance: refused before any query.
-        const busy = refusedBeforeCounting(ctx.auth.user.id, now());
-        if (busy) throw refusedUnread(busy.status, busy.message, busy.retryAfterSeconds);
-        const viewer = await viewerOf(ctx, generation);
-        const scope = await documentScopeFor(ctx.db, viewer);
-        const proposal = await proposalInScope(ctx.db, scope, generation, { nrProposta: ctx.params.nrProposta });
-        if (!proposal) throw documentNotFound('proposta');
-        const name = nameOf(ctx.request);
-        const badName = nameProblem(name);
-        if (badName) throw refusedUnread(400, badName);
-        const bytes = declaredSize(ctx.request);
-        if (ctx.request.headers.get('content-length') === '0') throw refusedUnread(400, DOCUMENT_MESSAGES.empty);
-        const at = now();
-        const noRoom = await diskRoomProblem(filesDir(), bytes, config().UPLOADS_MIN_FREE_MB * 1024 * 1024, at);
-        if (noRoom) throw refusedUnread(noRoom.status, noRoom.message);
-        const userId = viewer.user.idUsuario;
-        const admitted = await admitUpload(ctx.db, { userId, proposalId: proposal.id, bytes }, at);
-        if (!admitted.ok) throw refusedUnread(admitted.refusal.status, admitted.refusal.message, admitted.refusal.retryAfterSeconds);
+        const slot = enterUpload(ctx.auth.user.id, now());
+        if (!slot.ok) throw refusedUnread(slot.refusal.status, slot.refusal.message, slot.refusal.retryAfterSeconds);
         try {
-          const received = await receive(ctx.request);
-          const checked = await checkReceived(name, received);
-          if (!checked.ok) {
-            await discardReceived(received);
-            throw new ApiError(checked.status, checked.message, checked.errors);
-          }
-          const upload = { proposal, userId, ticket: admitted.ticket, categoria: ctx.query.categoria, nome: checked.nome, mime: checked.mime };
-          return await storeDocument(ctx.db, filesDir(), { ...upload, received }, now());
+          return await upload(ctx, generation);
         } finally {
-          // Stored: its reservation went with the row; anything else frees it here.
-          await releaseUpload(ctx.db, admitted.ticket, userId);
+          slot.leave();
         }
       },
     }),
