@@ -159,7 +159,19 @@ else if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href)
     await signIn(first.url, v2Account('parceiro@parceiro.demo'));
     await first.stop();
     const result = await measureUploadPressure({ dataDir, pinning, pagePath: '/v2/apolices' });
-    console.log(JSON.stringify({ loadAverage: os.loadavg().map((n) => n.toFixed(2)).join(' / '), ...result }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          loadAverage: os
+            .loadavg()
+            .map((n) => n.toFixed(2))
+            .join(' / '),
+          ...result,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { limitsSummary, quotaProblem, removalProblem, secondsToNextDay, UPLOAD_LIMITS, usageSummary, type UploadUsage } from './document-limits';
+import {
+  limitsSummary,
+  quotaProblem,
+  removalProblem,
+  secondsToNextDay,
+  UPLOAD_LIMITS,
+  usageSummary,
+  type UploadUsage,
+} from './document-limits';
 
 const MB = 1024 * 1024;
 const NOW = new Date('2026-11-27T13:00:00Z'); // 10:00 in Brasília
@@ -14,7 +22,13 @@ describe('quotaProblem, the limits as a table', () => {
     ['29 documents on the proposal: the 30th goes', using({ proposal: { files: 29, bytes: MB } }), MB, undefined, undefined],
     ['30 documents: the proposal is full', using({ proposal: { files: 30, bytes: MB } }), MB, 413, '30 documentos, o limite por proposta'],
     ['145 MB on the proposal and 6 MB more', using({ proposal: { files: 20, bytes: 145 * MB } }), 6 * MB, 413, 'passariam de 150 MB'],
-    ['145 MB on the proposal and 5 MB more: exactly the limit', using({ proposal: { files: 20, bytes: 145 * MB } }), 5 * MB, undefined, undefined],
+    [
+      '145 MB on the proposal and 5 MB more: exactly the limit',
+      using({ proposal: { files: 20, bytes: 145 * MB } }),
+      5 * MB,
+      undefined,
+      undefined,
+    ],
     ['100 files today', using({ userDay: { files: 100, bytes: 0 } }), MB, 429, 'limite de 100 arquivos enviados por dia'],
     ['495 MB today and 10 MB more', using({ userDay: { files: 50, bytes: 495 * MB } }), 10 * MB, 429, 'limite de 500 MB enviados por dia'],
     ['20 uploads under way in the portal', using({ portalActive: 20 }), MB, 503, 'muitos arquivos neste momento'],

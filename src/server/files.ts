@@ -174,7 +174,7 @@ export async function sweepFiles(
   const cutoff = Date.now() - graceMs;
   const old = async (name: string) => {
     const info = await stat(join(dir, name)).catch(() => undefined);
-    return info !== undefined && info.isFile() && info.mtimeMs < cutoff;
+    return info?.isFile() === true && info.mtimeMs < cutoff;
   };
   let removed = 0;
   for (const name of names.filter((n) => TEMPORARY.test(n))) {

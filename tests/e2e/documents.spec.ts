@@ -211,7 +211,8 @@ test('a proposal at its limit of documents: the page says so before sending, and
   const large = Buffer.concat([Buffer.from(MINIMAL_PDF), Buffer.alloc(3 * 1024 * 1024)]);
   await form.getByLabel('Arquivo').setInputFiles({ name: 'demais.pdf', mimeType: 'application/pdf', buffer: large });
   await form.getByRole('button', { name: 'Enviar documento' }).click();
-  const limit = 'Esta proposta já tem 30 documentos, o limite por proposta. Remova um documento enviado por engano ou fale com a seguradora.';
+  const limit =
+    'Esta proposta já tem 30 documentos, o limite por proposta. Remova um documento enviado por engano ou fale com a seguradora.';
   await expect(form.getByRole('alert')).toHaveText(limit);
 
   // Reloaded, the page knows: the same message, and nothing is sent.
@@ -232,7 +233,8 @@ test('"Consultar documentos enviados" is offered only to whoever may open it (is
     [ACCOUNTS.partnerAdmin, 'v2', true],
     [ACCOUNTS.legacySeller, 'v1', false],
   ] as const) {
-    const [envio, consulta] = generation === 'v2' ? ['/v2/documentos/envio', '/v2/documentos/consulta'] : ['/documentos/envio', '/documentos/consulta'];
+    const [envio, consulta] =
+      generation === 'v2' ? ['/v2/documentos/envio', '/v2/documentos/consulta'] : ['/documentos/envio', '/documentos/consulta'];
     const page = await pageAs(browser, account);
     await page.goto(envio);
     await expect(page.getByRole('heading', { name: 'Envio de documentos' })).toBeVisible();

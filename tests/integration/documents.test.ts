@@ -398,7 +398,13 @@ describe('upload limits, counted in the database before the body is read', () =>
     const juliana = await userId(JULIANA);
     const now = new Date();
     // Another instance's two uploads of hers, under way.
-    const elsewhere = { user_id: juliana, proposal_id: proposalId, bytes: 1024, started_at: now, expires_at: new Date(now.getTime() + 60_000) };
+    const elsewhere = {
+      user_id: juliana,
+      proposal_id: proposalId,
+      bytes: 1024,
+      started_at: now,
+      expires_at: new Date(now.getTime() + 60_000),
+    };
     await db.insertInto('document_uploads').values([elsewhere, elsewhere]).execute();
     const refused = await upload(JULIANA, nrProposta, 'mais-um.pdf', MINIMAL_PDF);
     expect(refused.status).toBe(429);
@@ -442,7 +448,9 @@ describe('upload limits, counted in the database before the body is read', () =>
     await alreadySent(IGOR, full, 5, 99 * 1024 * 1024);
     const sent = await upload(IGOR, other, 'grande.pdf', new Uint8Array([...MINIMAL_PDF, ...new Uint8Array(6 * 1024 * 1024)]));
     expect(sent.status).toBe(429);
-    expect(sent.json.message).toMatch(/^Este arquivo passaria do limite de 500 MB enviados por dia \(hoje: [\d,]+ MB\)\. Tente novamente amanhã\.$/);
+    expect(sent.json.message).toMatch(
+      /^Este arquivo passaria do limite de 500 MB enviados por dia \(hoje: [\d,]+ MB\)\. Tente novamente amanhã\.$/,
+    );
     expect(Number(sent.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(sent.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
     // A small one still fits.
@@ -517,7 +525,8 @@ describe('removing a document sent by mistake', () => {
   it('lets the sender remove it while the proposal is undecided: gone from the list and the download, on the timeline', async () => {
     const nrProposta = await awaitingDocuments();
     const right = (await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
-    const wrong = (await upload(PARTNER, nrProposta, 'rg-de-outra-pessoa.png', MINIMAL_PNG, 'IDENTIFICACAO')).json.dado.documento.id as number;
+    const wrong = (await upload(PARTNER, nrProposta, 'rg-de-outra-pessoa.png', MINIMAL_PNG, 'IDENTIFICACAO')).json.dado.documento
+      .id as number;
 
     const removed = await remove(PARTNER, wrong);
     expect(removed.status, JSON.stringify(removed.json)).toBe(200);
@@ -607,7 +616,8 @@ describe('the sweeper job', () => {
     const kept = (await upload(PARTNER, nrProposta, 'mantido.pdf', bytesNamed('mantido'))).json.dado.documento.id as number;
     const removed = (await upload(PARTNER, nrProposta, 'removido.pdf', bytesNamed('removido'))).json.dado.documento.id as number;
     await remove(PARTNER, removed);
-    const hashOf = async (id: number) => (await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow()).sha256;
+    const hashOf = async (id: number) =>
+      (await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow()).sha256;
     const [keptHash, removedHash] = [await hashOf(kept), await hashOf(removed)];
     const orphan = 'f'.repeat(64);
     const freshOrphan = 'e'.repeat(64);

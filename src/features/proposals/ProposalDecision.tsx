@@ -44,7 +44,12 @@ export default function ProposalDecision({ apis, nrProposta, waiting, initialMod
   async function decide(decisao: DecisionKind, motivo: string) {
     setBusy(true);
     setFailure(undefined);
-    const result = await post(apis, 'bff', `/v1/propostas/${nrProposta}/decisao`, decisao === 'ACEITAR' ? { decisao } : { decisao, motivo });
+    const result = await post(
+      apis,
+      'bff',
+      `/v1/propostas/${nrProposta}/decisao`,
+      decisao === 'ACEITAR' ? { decisao } : { decisao, motivo },
+    );
     if (result.ok) return window.location.assign(`${QUEUE}?decidida=${nrProposta}`);
     setBusy(false);
     setError(result.errors.motivo?.[0]);
@@ -103,7 +108,12 @@ export default function ProposalDecision({ apis, nrProposta, waiting, initialMod
             <Button type="submit" loading={busy}>
               {DECISIONS[mode].confirm}
             </Button>
-            <a className={buttonClass('outline')} href={`${QUEUE}${anchor}`} aria-disabled={busy || undefined} onClick={chooseHere(undefined)}>
+            <a
+              className={buttonClass('outline')}
+              href={`${QUEUE}${anchor}`}
+              aria-disabled={busy || undefined}
+              onClick={chooseHere(undefined)}
+            >
               Voltar
             </a>
           </div>

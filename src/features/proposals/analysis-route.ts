@@ -57,7 +57,8 @@ export async function analysisPage(session: PortalSession, request: Request, url
     } else {
       status = 400;
       const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-      if (nrProposta && mode) chosen = { nrProposta, mode, reason: form.motivo, error: errors.motivo?.[0] ?? 'Escolha aceitar, recusar ou pedir documentos.' };
+      if (nrProposta && mode)
+        chosen = { nrProposta, mode, reason: form.motivo, error: errors.motivo?.[0] ?? 'Escolha aceitar, recusar ou pedir documentos.' };
     }
   } else {
     const nrProposta = url.searchParams.get('decidir') ?? '';
@@ -78,7 +79,7 @@ export async function analysisPage(session: PortalSession, request: Request, url
  */
 export async function underwriterDownload(session: PortalSession, id: string | undefined, ip: string): Promise<Response | undefined> {
   const viewer = viewerOf(session, 'v2');
-  if (!viewer || viewer.user.profile !== 'ADMIN') return undefined;
+  if (viewer?.user.profile !== 'ADMIN') return undefined;
   if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
   const db = await database();
   const file = await underwriterDocumentFile(db, filesDir(), Number(id));

@@ -4,8 +4,22 @@ import type { DB } from '../db';
 import { ApiError } from '../api/errors';
 import { startOfBrasiliaDay } from '../../lib/calendar';
 import { brasiliaDay } from '../../lib/format';
-import { DOCUMENT_CATEGORIES, DOCUMENT_MESSAGES, displayName, nameProblem, type DocumentCategory, type DocumentMime } from '../../lib/documents';
-import { DISK_FULL_MESSAGE, quotaProblem, UPLOAD_LIMITS, type QuotaRefusal, type UploadLimits, type UploadUsage } from '../../lib/document-limits';
+import {
+  DOCUMENT_CATEGORIES,
+  DOCUMENT_MESSAGES,
+  displayName,
+  nameProblem,
+  type DocumentCategory,
+  type DocumentMime,
+} from '../../lib/documents';
+import {
+  DISK_FULL_MESSAGE,
+  quotaProblem,
+  UPLOAD_LIMITS,
+  type QuotaRefusal,
+  type UploadLimits,
+  type UploadUsage,
+} from '../../lib/document-limits';
 import { documentTypeOfFile } from '../document-content';
 import { freeBytes, placeFile, sweepFiles, type ReceivedFile } from '../files';
 import { documentReceived } from './acceptance';

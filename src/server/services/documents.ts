@@ -177,19 +177,19 @@ const documentColumns = [
 
 export const documentRowOf = (
   row: {
-  id: number;
-  nome: string;
-  categoria: DocumentCategory;
-  mime: DocumentMime;
-  tamanho: number;
-  created_at: Date;
-  sender: string;
-  nr_proposta: string;
-  nr_apolice: string | null;
-  nome_segurado: string;
-  documento_segurado: string;
-  sender_id: number;
-  proposal_status: ProposalStatus;
+    id: number;
+    nome: string;
+    categoria: DocumentCategory;
+    mime: DocumentMime;
+    tamanho: number;
+    created_at: Date;
+    sender: string;
+    nr_proposta: string;
+    nr_apolice: string | null;
+    nome_segurado: string;
+    documento_segurado: string;
+    sender_id: number;
+    proposal_status: ProposalStatus;
   },
   viewerId?: number,
 ): DocumentRow => ({
