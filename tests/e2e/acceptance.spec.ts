@@ -138,4 +138,13 @@ test('deciding before the queue’s script has run: the choice opens its form an
   await partner.reload();
   await expect(partner.getByTestId('situacao-proposta')).toHaveText('Aguardando documentos');
   await expect(partner.getByTestId('proximo-passo')).toContainText('Comprovante de residência do segurado.');
+
+  // The partner's forms that cannot work without their script say so until it runs, rather than
+  // swallowing a click (a native submit would reload the page and lose what was typed).
+  const storageState = await partner.context().storageState();
+  const unscripted = await (await browser.newContext({ javaScriptEnabled: false, storageState })).newPage();
+  await unscripted.goto(partner.url());
+  await expect(unscripted.getByRole('button', { name: 'Informar envio dos documentos' })).toBeDisabled();
+  await unscripted.goto(`/v2/documentos/envio?proposta=${nrProposta}`);
+  await expect(unscripted.getByRole('button', { name: 'Enviar documento' })).toBeDisabled();
 });

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
+import { useHydrated } from '../../components/ui/useHydrated';
 import { describedBy, FieldFrame } from '../../components/ui/Field';
 import { SelectField, type ChoiceOption } from '../../components/ui/Choice';
 import { apiBaseOf, createClient, endsSession, leaveEndedSession, payloadOf, toFailure, type ApiBases } from '../../lib/http';
@@ -66,7 +67,7 @@ export default function ProposalDocuments({ apis, generation, proposal, categori
   const fileId = useId();
   const progressId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
   const [status, setStatus] = useState(proposal.status);
   const [documents, setDocuments] = useState(initial);
   const [usage, setUsage] = useState(initialUsage);
@@ -81,7 +82,6 @@ export default function ProposalDocuments({ apis, generation, proposal, categori
   const [removing, setRemoving] = useState(false);
   const [notice, setNotice] = useState<string>();
   const base = apiBaseOf(generation);
-  useEffect(() => setReady(true), []);
 
   function refuse(found: Errors, message?: string) {
     setErrors(found);
