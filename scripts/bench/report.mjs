@@ -154,7 +154,44 @@ peak VmHWM up to then, from /proc) and, from the process itself, the V8 heap and
 and PGlite's WebAssembly memory; array buffers are part of external).
 
 ${table(['database', 'RSS', 'goal', 'peak RSS', 'heap used', 'heap total', 'external', 'array buffers'], memoryRows)}
-${reportTable({ report: startup.report, goals })}`;
+${reportTable({ report: startup.report, goals })}
+${uploadsTable({ uploads: startup.uploads, goals })}`;
+}
+
+/** Documents uploaded while another user works (decision 057): that user's page before and during. */
+function uploadsTable({ uploads, goals }) {
+  if (!uploads) return '';
+  const ms = (n) => `${n.toFixed(1)} ms`;
+  const statuses = (counts) =>
+    Object.entries(counts)
+      .map(([status, n]) => `${n}× ${status}`)
+      .join(', ');
+  const goal = `goal: p50 ≤ ${goals.UPLOAD_GOALS.pageSlowdown}× before`;
+  return `
+### Documents uploaded while another user works (${(uploads.size / MB).toFixed(0)} MB files, on PGlite)
+
+${table(
+  ['measure', 'value'],
+  [
+    [`\`${uploads.pagePath}\` before, one request at a time: p50 / p99`, `${ms(uploads.before.p50)} / ${ms(uploads.before.p99)}`],
+    [
+      `one seller, ${uploads.parallel} uploads at once to one proposal: answers (in ${uploads.burst.seconds.toFixed(1)} s)`,
+      statuses(uploads.burst.statuses),
+    ],
+    [
+      `\`${uploads.pagePath}\` meanwhile (${uploads.burst.page.count} requests): p50 / p99 (${goal})`,
+      `${ms(uploads.burst.page.p50)} / ${ms(uploads.burst.page.p99)}`,
+    ],
+    [
+      `${uploads.steady.sellers} sellers, two uploads at a time each, within their limits: answers (in ${uploads.steady.seconds.toFixed(1)} s)`,
+      statuses(uploads.steady.statuses),
+    ],
+    [
+      `\`${uploads.pagePath}\` meanwhile (${uploads.steady.page.count} requests): p50 / p99 (${goal})`,
+      `${ms(uploads.steady.page.p50)} / ${ms(uploads.steady.page.p99)}`,
+    ],
+  ],
+)}`;
 }
 
 /** The 100,000-row sales report (decision 042): its time, the server's memory and another user's page meanwhile. */

@@ -150,3 +150,9 @@ export const uploadHref = (generation: 'v1' | 'v2', ref: { proposta: string } | 
 
 /** A document's download: a page route, so a foreign one is the portal's 404 page. */
 export const downloadHref = (generation: 'v1' | 'v2', id: number) => `${DOCUMENT_PAGES[generation].arquivo}/${id}`;
+
+/**
+ * A document's download from the underwriter's queue (/v2/propostas/analise, the insurer's ADMIN):
+ * the queue holds both generations' proposals, so its downloads do too (decision 057).
+ */
+export const underwriterDownloadHref = (id: number) => `/v2/propostas/analise/documentos/${id}`;

@@ -120,6 +120,13 @@ const schema = z
       .min(183, 'guarde ao menos 183 dias (6 meses, Marco Civil da Internet, art. 15)')
       .max(3650, 'no máximo 3650 dias (10 anos)')
       .default(365),
+    // Below this much free space on the files' disk, uploads are refused with a clear message (decision
+    // 057): the database, the logs and the reports written there keep room to work.
+    UPLOADS_MIN_FREE_MB: z.coerce
+      .number({ error: 'use um número inteiro de megabytes' })
+      .int('use um número inteiro de megabytes')
+      .min(0, 'use um número inteiro de megabytes')
+      .default(1024),
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],

@@ -9,6 +9,7 @@ import { config } from './config';
 import { purgeAccessLog } from './services/access-log';
 import { applyScheduledCancellations } from './services/cancellation';
 import { errorMessage, logError } from './log';
+import { sweepUploads } from './services/document-uploads';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -34,6 +35,8 @@ export const JOBS: Job[] = [
   { name: 'importação de usuários', everyMs: 2_000, run: processImports },
   // The access log keeps ACCESS_LOG_RETENTION_DAYS (decision 049): older rows go once an hour.
   { name: 'guarda do log de acesso', everyMs: 3_600_000, run: (db) => purgeAccessLog(db, config().ACCESS_LOG_RETENTION_DAYS) },
+  // Uploads abandoned mid-way stop holding their place, and files no row points at go (decision 057).
+  { name: 'limpeza de envios e arquivos órfãos', everyMs: 15 * 60_000, run: (db) => sweepUploads(db, filesDir(), now()) },
 ];
 
 /** The first turn waits this long, so a starting server answers its first pages first. */

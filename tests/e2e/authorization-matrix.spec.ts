@@ -141,6 +141,11 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/home/[codigo]': { path: '/v2/home/res', expect: v2Only(303, 'v2') },
   '/v2/ofertas': { path: '/v2/ofertas', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   '/v2/propostas/analise': { path: '/v2/propostas/analise', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
+  // A document from the analysis queue (issue 27): the queue's guard, then no such document.
+  '/v2/propostas/analise/documentos/[id]': {
+    path: '/v2/propostas/analise/documentos/999999',
+    expect: { ...v2Only(403, 'v2'), adminV2: 404 },
+  },
   // The access log (issue 17, decision 049): Gestão › Log de Acesso is the insurer's ADMIN's alone,
   // its CSV too (a bad filter there is a 400 for the ADMIN and still a 403 for anyone else).
   '/v2/log-acesso': { path: '/v2/log-acesso', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
@@ -476,6 +481,9 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'GET /api/plataforma/v1/documentos': { path: '/api/plataforma/v1/documentos?de=2026-13-01', expect: legacyOnly(400, 401) },
   'GET /api/bff/v1/documentos/:id/arquivo': { path: '/api/bff/v1/documentos/999999/arquivo', expect: v2Only(404, 401) },
   'GET /api/plataforma/v1/documentos/:id/arquivo': { path: '/api/plataforma/v1/documentos/999999/arquivo', expect: legacyOnly(404, 401) },
+  // Removing a document sent by mistake (issue 27): a document of no one's is a 404.
+  'DELETE /api/bff/v1/documentos/:id': { path: '/api/bff/v1/documentos/999999', expect: v2Only(404, 401) },
+  'DELETE /api/plataforma/v1/documentos/:id': { path: '/api/plataforma/v1/documentos/999999', expect: legacyOnly(404, 401) },
   // Commissions (issue 15): the module's rule first (the sub-delegated user: 403), then the input (400)
   // and the scope (404). The upload's query is read before anyone's rule: a bad one is a 400 to all.
   'GET /api/bff/v1/comissoes/extrato': {

@@ -92,6 +92,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/ofertas': { adminV2: ['/v2/ofertas'] },
   '/v2/ofertas/cadastro/[idSimulador]': { adminV2: ['/v2/ofertas/cadastro/1'] },
   '/v2/propostas/analise': { adminV2: ['/v2/propostas/analise'] },
+  '/v2/propostas/analise/documentos/[id]': 'a file download, not a page',
   // The access log (issue 17): a page of long rows (e-mails, addresses, details) and the form refused.
   '/v2/log-acesso': { adminV2: ['/v2/log-acesso', '/v2/log-acesso?de=2026-13-01&evento=x&usuario=admin'] },
   '/v2/log-acesso/exportar.csv': 'a CSV download, not a page',

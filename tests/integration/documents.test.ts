@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
@@ -9,7 +9,11 @@ import { changesSettled } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { HOUSE, sellResidential } from '../fixtures/selling';
-import { decideProposal } from '../../src/server/services/acceptance';
+import { analysisQueue, decideProposal } from '../../src/server/services/acceptance';
+import { underwriterDocumentFile } from '../../src/server/services/documents';
+import { admitUpload, releaseUpload, sweepUploads, uploadUsage } from '../../src/server/services/document-uploads';
+import { placeFile, receiveFile } from '../../src/server/files';
+import { JOBS } from '../../src/server/jobs';
 import { findUserByEmail } from '../../src/server/services/principals';
 import { DOCUMENT_MAX_BYTES } from '../../src/lib/documents';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
@@ -21,6 +25,13 @@ import { hostileText } from '../fixtures/hostile-text';
  * clock; who may list and download follows the policies' scope plus the seller's own sales, and
  * anyone else gets a 404 (decision 040).
  */
+/** The free space the upload's disk-space floor reads: the real one, unless a test says otherwise. */
+const disk = vi.hoisted(() => ({ free: undefined as number | undefined }));
+vi.mock('../../src/server/files', async (original) => {
+  const actual = await original<typeof import('../../src/server/files')>();
+  return { ...actual, freeBytes: async (dir: string) => disk.free ?? actual.freeBytes(dir) };
+});
+
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-documents-'));
 // Files go under DATA_DIR/files (server/files.ts): a directory of this test's own, read at first use.
 process.env.DATA_DIR = dataDir;
@@ -63,7 +74,13 @@ async function upload(email: string, nrProposta: string, name: string, bytes: Ui
   const response = await api.handle(
     new Request(`http://portal.test/api/${baseOf(email)}/v1/propostas/${nrProposta}/documentos?categoria=${categoria}`, {
       method: 'POST',
-      headers: { ...(await as(email)), 'content-type': 'application/octet-stream', 'x-nome-arquivo': encodedName(name) },
+      // The length a browser declares: what the limits count before the body is read.
+      headers: {
+        ...(await as(email)),
+        'content-type': 'application/octet-stream',
+        'content-length': String(bytes.byteLength),
+        'x-nome-arquivo': encodedName(name),
+      },
       body: bytes as Uint8Array<ArrayBuffer>,
     }),
     { ip: '10.0.0.1', db: async () => db },
@@ -267,4 +284,410 @@ describe('an upload under random names and bytes (signed in)', () => {
       { numRuns: 60 },
     );
   }, 120_000);
+});
+
+// Issue 27: the limits an upload is counted against, before its body is read (decision 057).
+
+/** A body that sends `bytes` only when released, and says whether anyone asked for it yet. */
+function heldBody(bytes: Uint8Array) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        pulled += 1;
+        await gate;
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, release, pulled: () => pulled };
+}
+
+/** An upload whose body is a stream (no declared length), as a client sending chunks would. */
+async function uploadStream(email: string, nrProposta: string, name: string, body: ReadableStream<Uint8Array>) {
+  await changesSettled(db);
+  const response = await api.handle(
+    new Request(`http://portal.test/api/${baseOf(email)}/v1/propostas/${nrProposta}/documentos?categoria=OUTRO`, {
+      method: 'POST',
+      headers: { ...(await as(email)), 'content-type': 'application/octet-stream', 'x-nome-arquivo': encodeURIComponent(name) },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+    { ip: '10.0.0.1', db: async () => db },
+  );
+  return { status: response.status, headers: response.headers, json: JSON.parse(await response.text()) };
+}
+
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'still reading'>((resolve) => setTimeout(() => resolve('still reading'), ms))]);
+
+async function until(condition: () => boolean | Promise<boolean>, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const userId = async (email: string) => (await findUserByEmail(db, email))!.id;
+const IGOR = 'igor.pereira@parceiro.demo';
+const JULIANA = 'juliana.costa@parceiro.demo';
+
+/** Rows as if `email` had sent `files` documents of `bytes` each today, to `nrProposta` (their file: MINIMAL_PDF's). */
+async function alreadySent(email: string, nrProposta: string, files: number, bytes: number) {
+  const { id: proposalId } = await proposal(nrProposta);
+  const { sha256 } = await db.selectFrom('documents').select('sha256').executeTakeFirstOrThrow();
+  const user = await userId(email);
+  await db
+    .insertInto('documents')
+    .values(
+      Array.from({ length: files }, (_, i) => ({
+        proposal_id: proposalId,
+        user_id: user,
+        categoria: 'OUTRO' as const,
+        nome: `anterior-${i}.pdf`,
+        mime: 'application/pdf' as const,
+        tamanho: bytes,
+        sha256,
+        created_at: new Date(),
+      })),
+    )
+    .execute();
+}
+
+const reservations = async () =>
+  Number((await db.selectFrom('document_uploads').select(db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('upload limits, counted in the database before the body is read', () => {
+  it('lets a user have two uploads under way, refuses a third without reading it (429), and frees the slots as they end', async () => {
+    const { nrProposta } = await sellResidential(db, { email: JULIANA, respostas: { ...HOUSE, construcao: 'mista' } });
+    const first = heldBody(MINIMAL_PDF);
+    const second = heldBody(MINIMAL_PNG);
+    const a = uploadStream(JULIANA, nrProposta, 'a.pdf', first.stream);
+    const b = uploadStream(JULIANA, nrProposta, 'b.png', second.stream);
+    await until(() => first.pulled() > 0 && second.pulled() > 0);
+
+    const third = heldBody(MINIMAL_PDF);
+    const refused = await within(uploadStream(JULIANA, nrProposta, 'c.pdf', third.stream), 2_000);
+    third.release();
+    first.release();
+    second.release();
+    expect(refused).not.toBe('still reading');
+    if (refused === 'still reading') return;
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toBe(
+      'Você já tem 2 envios em andamento, o máximo ao mesmo tempo: aguarde terminarem para enviar outro arquivo.',
+    );
+    expect(refused.json.erros.arquivo).toEqual([refused.json.message]);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(third.pulled()).toBe(0);
+
+    expect((await a).status).toBe(200);
+    expect((await b).status).toBe(200);
+    expect(await reservations()).toBe(0);
+    expect((await upload(JULIANA, nrProposta, 'd.pdf', MINIMAL_PDF, 'OUTRO')).status).toBe(200);
+  });
+
+  it('counts the uploads under way on other instances (their rows), and admits no more than allowed when asked at once', async () => {
+    const { nrProposta } = await sellResidential(db, { email: JULIANA, respostas: { ...HOUSE, construcao: 'mista' } });
+    const { id: proposalId } = await proposal(nrProposta);
+    const juliana = await userId(JULIANA);
+    const now = new Date();
+    // Another instance's two uploads of hers, under way.
+    const elsewhere = {
+      user_id: juliana,
+      proposal_id: proposalId,
+      bytes: 1024,
+      started_at: now,
+      expires_at: new Date(now.getTime() + 60_000),
+    };
+    await db.insertInto('document_uploads').values([elsewhere, elsewhere]).execute();
+    const refused = await upload(JULIANA, nrProposta, 'mais-um.pdf', MINIMAL_PDF);
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toContain('2 envios em andamento');
+    await db.deleteFrom('document_uploads').execute();
+
+    // Ten asked at the same moment (one connection each on PostgreSQL): two get a place.
+    const asked = await Promise.all(
+      Array.from({ length: 10 }, () => admitUpload(db, { userId: juliana, proposalId, bytes: 1024 }, new Date())),
+    );
+    const admitted = asked.filter((a) => a.ok);
+    expect(admitted).toHaveLength(2);
+    expect(await reservations()).toBe(2);
+    for (const a of admitted) if (a.ok) await releaseUpload(db, a.ticket);
+    expect(await reservations()).toBe(0);
+  });
+
+  it('refuses a document past the proposal’s 30 (413, with the limit in the message) and stores nothing', async () => {
+    const { nrProposta } = await sellResidential(db, { email: IGOR });
+    await alreadySent(IGOR, nrProposta, 29, 1024);
+    expect((await upload(IGOR, nrProposta, 'ultimo.pdf', MINIMAL_PDF)).status).toBe(200);
+    const documents = await documentCount();
+    const held = heldBody(MINIMAL_PDF);
+    const sent = await within(uploadStream(IGOR, nrProposta, 'demais.pdf', held.stream), 2_000);
+    held.release();
+    expect(sent).not.toBe('still reading');
+    if (sent === 'still reading') return;
+    expect(sent.status).toBe(413);
+    expect(sent.json.message).toBe(
+      'Esta proposta já tem 30 documentos, o limite por proposta. Remova um documento enviado por engano ou fale com a seguradora.',
+    );
+    expect(held.pulled()).toBe(0);
+    expect(await documentCount()).toBe(documents);
+    expect(await reservations()).toBe(0);
+  });
+
+  it('refuses what passes a user’s 500 MB a day (429 until midnight in Brasília), on any proposal', async () => {
+    const { nrProposta: full } = await sellResidential(db, { email: IGOR });
+    const { nrProposta: other } = await sellResidential(db, { email: IGOR });
+    // 495 MB sent today, over several proposals (five files of 99 MB, as rows: the test sends no 495 MB).
+    await alreadySent(IGOR, full, 5, 99 * 1024 * 1024);
+    const sent = await upload(IGOR, other, 'grande.pdf', new Uint8Array([...MINIMAL_PDF, ...new Uint8Array(6 * 1024 * 1024)]));
+    expect(sent.status).toBe(429);
+    expect(sent.json.message).toMatch(
+      /^Este arquivo passaria do limite de 500 MB enviados por dia \(hoje: [\d,]+ MB\)\. Tente novamente amanhã\.$/,
+    );
+    expect(Number(sent.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(sent.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
+    // A small one still fits.
+    expect((await upload(IGOR, other, 'pequeno.pdf', MINIMAL_PDF)).status).toBe(200);
+  });
+
+  it('refuses every upload while the disk is under its floor (507, said in pt-BR), storing nothing', async () => {
+    const nrProposta = await awaitingDocuments();
+    const documents = await documentCount();
+    const files = storedFiles().length;
+    disk.free = 100 * 1024 * 1024;
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const sent = await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF);
+      expect(sent.status).toBe(507);
+      expect(sent.json.message).toBe(
+        'O portal está sem espaço para receber arquivos no momento. Tente novamente mais tarde; a equipe técnica foi avisada.',
+      );
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining('espaço em disco'));
+    } finally {
+      disk.free = undefined;
+      errors.mockRestore();
+    }
+    expect(await documentCount()).toBe(documents);
+    expect(storedFiles().length).toBe(files);
+    expect(await reservations()).toBe(0);
+    expect((await proposal(nrProposta)).status).toBe('AGUARDANDO_DOCUMENTOS');
+  });
+
+  it('leaves no reservation behind a refused file', async () => {
+    const nrProposta = await awaitingDocuments();
+    expect((await upload(PARTNER, nrProposta, 'texto.pdf', new TextEncoder().encode('não sou PDF'))).status).toBe(400);
+    expect(await reservations()).toBe(0);
+  });
+});
+
+const timeline = async (nrProposta: string) =>
+  db
+    .selectFrom('proposal_events as e')
+    .innerJoin('proposals as p', 'p.id', 'e.proposal_id')
+    .select(['e.tipo', 'e.detalhe'])
+    .where('p.nr_proposta', '=', nrProposta)
+    .orderBy('e.id')
+    .execute();
+
+async function remove(email: string, id: number) {
+  await changesSettled(db);
+  const response = await api.handle(
+    new Request(`http://portal.test/api/${baseOf(email)}/v1/documentos/${id}`, {
+      method: 'DELETE',
+      headers: { ...(await as(email)), origin: 'http://portal.test' },
+    }),
+    { ip: '10.0.0.1', db: async () => db },
+  );
+  return { status: response.status, json: JSON.parse(await response.text()) };
+}
+
+describe('the timeline names every document sent', () => {
+  it('records each file, not only the one that resumed the clock', async () => {
+    const nrProposta = await awaitingDocuments();
+    await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF);
+    await upload(PARTNER, nrProposta, 'fachada.png', MINIMAL_PNG, 'OUTRO');
+    const events = await timeline(nrProposta);
+    expect(events.slice(-2)).toEqual([
+      { tipo: 'DOCUMENTOS_ENVIADOS', detalhe: 'Laudo de vistoria: laudo.pdf' },
+      { tipo: 'DOCUMENTO_ENVIADO', detalhe: 'Outro: fachada.png' },
+    ]);
+  });
+});
+
+describe('removing a document sent by mistake', () => {
+  it('lets the sender remove it while the proposal is undecided: gone from the list and the download, on the timeline', async () => {
+    const nrProposta = await awaitingDocuments();
+    const right = (await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    const wrong = (await upload(PARTNER, nrProposta, 'rg-de-outra-pessoa.png', MINIMAL_PNG, 'IDENTIFICACAO')).json.dado.documento
+      .id as number;
+
+    const removed = await remove(PARTNER, wrong);
+    expect(removed.status, JSON.stringify(removed.json)).toBe(200);
+    expect(removed.json.dado).toMatchObject({ removido: true, suspensa: false });
+    const rows = ((await list(PARTNER, `?nrProposta=${nrProposta}`)).json.dado.content as { id: number }[]).map((r) => r.id);
+    expect(rows).toEqual([right]);
+    expect((await download(PARTNER, wrong)).status).toBe(404);
+    expect((await download(ADMIN, wrong)).status).toBe(404);
+    expect((await timeline(nrProposta)).at(-1)).toEqual({
+      tipo: 'DOCUMENTO_REMOVIDO',
+      detalhe: 'Documento de identificação (RG/CNH): rg-de-outra-pessoa.png',
+    });
+    // Once is enough: the same removal again finds nothing.
+    expect((await remove(PARTNER, wrong)).status).toBe(404);
+    expect((await proposal(nrProposta)).status).toBe('EM_ANALISE');
+  });
+
+  it('refuses anyone but the sender (403), anyone outside the scope (404), and a decided proposal (409)', async () => {
+    const nrProposta = await awaitingDocuments();
+    const id = (await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    const other = (await upload(PARTNER, nrProposta, 'outro.pdf', MINIMAL_PDF, 'OUTRO')).json.dado.documento.id as number;
+    const notSender = await remove(PARTNER_ADMIN, id);
+    expect(notSender.status).toBe(403);
+    expect(notSender.json.message).toBe('Só quem enviou o documento pode removê-lo.');
+    expect((await remove(SUBAGENT, id)).status).toBe(404);
+    expect((await remove('admin@legado.demo', id)).status).toBe(404);
+
+    await decideProposal(db, await userId(ADMIN), nrProposta, { decisao: 'ACEITAR' }, new Date());
+    const decided = await remove(PARTNER, other);
+    expect(decided.status).toBe(409);
+    expect(decided.json.message).toBe('A proposta já foi decidida pela seguradora: os documentos dela não podem mais ser removidos.');
+    expect((await list(PARTNER, `?nrProposta=${nrProposta}`)).json.dado.content).toHaveLength(2);
+  });
+
+  it('stops the clock again when the only document that answered the insurer’s request is removed', async () => {
+    const nrProposta = await awaitingDocuments();
+    const id = (await upload(PARTNER, nrProposta, 'qualquer.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    expect((await proposal(nrProposta)).status).toBe('EM_ANALISE');
+    const removed = await remove(PARTNER, id);
+    expect(removed.json.dado).toMatchObject({ removido: true, suspensa: true });
+    const after = await proposal(nrProposta);
+    expect(after.status).toBe('AGUARDANDO_DOCUMENTOS');
+    expect(after.suspensa_desde).not.toBeNull();
+    expect(after.motivo).toBe('Laudo de vistoria do imóvel.');
+    expect((await timeline(nrProposta)).slice(-2).map((e) => e.tipo)).toEqual(['DOCUMENTO_REMOVIDO', 'DOCUMENTOS_PENDENTES']);
+  });
+
+  it('frees the proposal’s room but still counts a removed document in the sender’s day', async () => {
+    const { nrProposta } = await sellResidential(db, { email: IGOR, respostas: { ...HOUSE, construcao: 'mista' } });
+    const { id: proposalId } = await proposal(nrProposta);
+    const usage = async () => uploadUsage(db, await userId(IGOR), proposalId, new Date());
+    const before = await usage();
+    const id = (await upload(IGOR, nrProposta, 'engano.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    expect((await remove(IGOR, id)).status).toBe(200);
+    const after = await usage();
+    expect(after.proposal).toEqual(before.proposal);
+    expect(after.userDay.files).toBe(before.userDay.files + 1);
+    expect(after.userDay.bytes).toBe(before.userDay.bytes + MINIMAL_PDF.byteLength);
+  });
+});
+
+describe('the sweeper job', () => {
+  const HOUR = 60 * 60_000;
+  const age = (name: string, ms: number) => {
+    const moment = new Date(Date.now() - ms);
+    utimesSync(join(filesDir, name), moment, moment);
+  };
+  const bytesNamed = (text: string) => new Uint8Array([...MINIMAL_PDF, ...new TextEncoder().encode(text)]);
+
+  it('is one of the server’s jobs', () => {
+    expect(JOBS.map((j) => j.name)).toContain('limpeza de envios e arquivos órfãos');
+  });
+
+  it('removes abandoned reservations and old files no row points at; keeps the rest', async () => {
+    const nrProposta = await awaitingDocuments();
+    const { id: proposalId } = await proposal(nrProposta);
+    const partner = await userId(PARTNER);
+    const now = new Date();
+    await db
+      .insertInto('document_uploads')
+      .values([
+        { user_id: partner, proposal_id: proposalId, bytes: 1, started_at: now, expires_at: new Date(now.getTime() - 1000) },
+        { user_id: partner, proposal_id: proposalId, bytes: 1, started_at: now, expires_at: new Date(now.getTime() + HOUR) },
+      ])
+      .execute();
+
+    const kept = (await upload(PARTNER, nrProposta, 'mantido.pdf', bytesNamed('mantido'))).json.dado.documento.id as number;
+    const removed = (await upload(PARTNER, nrProposta, 'removido.pdf', bytesNamed('removido'))).json.dado.documento.id as number;
+    await remove(PARTNER, removed);
+    const hashOf = async (id: number) =>
+      (await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow()).sha256;
+    const [keptHash, removedHash] = [await hashOf(kept), await hashOf(removed)];
+    const orphan = 'f'.repeat(64);
+    const freshOrphan = 'e'.repeat(64);
+    writeFileSync(join(filesDir, orphan), 'órfão');
+    writeFileSync(join(filesDir, freshOrphan), 'órfão recente');
+    writeFileSync(join(filesDir, '.tmp-abandonado'), 'metade');
+    writeFileSync(join(filesDir, 'LEIA-ME.txt'), 'não é nosso');
+    for (const name of [keptHash, removedHash, orphan, '.tmp-abandonado', 'LEIA-ME.txt']) age(name, 2 * HOUR);
+
+    const swept = await sweepUploads(db, filesDir, now);
+    expect(swept.reservations).toBe(1);
+    expect(await reservations()).toBe(1);
+    const left = storedFiles();
+    expect(left).toContain(keptHash);
+    expect(left).toContain(freshOrphan);
+    expect(left).toContain('LEIA-ME.txt');
+    expect(left).not.toContain(removedHash);
+    expect(left).not.toContain(orphan);
+    expect(left).not.toContain('.tmp-abandonado');
+    expect((await download(PARTNER, kept)).status).toBe(200);
+    await db.deleteFrom('document_uploads').execute();
+  });
+
+  it('never takes a file that is being stored again: storing it touches the one on disk', async () => {
+    const bytes = bytesNamed('de novo');
+    const first = await receiveFile(filesDir, new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
+    await (await placeFile(filesDir, first)).settle();
+    age(first.sha256, 2 * HOUR);
+    // The same bytes arrive for a new row: placed (the old file touched) but not yet committed.
+    const second = await receiveFile(filesDir, new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
+    const placed = await placeFile(filesDir, second);
+    await sweepUploads(db, filesDir, new Date());
+    expect(storedFiles()).toContain(first.sha256);
+    // And should it be gone anyway (another instance's sweeper, a hand), settling puts this copy back.
+    rmSync(join(filesDir, first.sha256));
+    await placed.settle();
+    expect(storedFiles()).toContain(first.sha256);
+    expect(storedFiles().filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('the underwriter’s queue shows the documents it asked for (issue 27, item 10)', () => {
+  it('lists each proposal’s documents, of both generations, removed ones left out, each with its download', async () => {
+    const nrProposta = await awaitingDocuments();
+    const laudo = (await upload(PARTNER, nrProposta, 'laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    const fachada = (await upload(PARTNER, nrProposta, 'fachada.png', MINIMAL_PNG, 'OUTRO')).json.dado.documento.id as number;
+    const engano = (await upload(PARTNER, nrProposta, 'engano.png', MINIMAL_PNG, 'OUTRO')).json.dado.documento.id as number;
+    await remove(PARTNER, engano);
+
+    const queue = await analysisQueue(db, new Date());
+    const item = queue.find((q) => q.nrProposta === nrProposta)!;
+    expect(item.documentos.map((d) => [d.id, d.nome, d.categoriaLabel, d.enviadoPor])).toEqual([
+      [laudo, 'laudo.pdf', 'Laudo de vistoria', 'Eduarda Lima'],
+      [fachada, 'fachada.png', 'Outro', 'Eduarda Lima'],
+    ]);
+    expect(item.documentos[0]!.href).toBe(`/v2/propostas/analise/documentos/${laudo}`);
+
+    // The insurer's staff download any generation's document from there; a removed one is gone.
+    const file = await underwriterDocumentFile(db, filesDir, laudo);
+    expect(file?.nome).toBe('laudo.pdf');
+    expect(await underwriterDocumentFile(db, filesDir, engano)).toBeUndefined();
+    const legacyProposal = await db
+      .selectFrom('proposals as p')
+      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+      .innerJoin('users as u', 'u.id', 'q.user_id')
+      .select('p.nr_proposta')
+      .where('u.email', '=', 'vendedor@legado.demo')
+      .executeTakeFirstOrThrow();
+    const legacy = (await upload('vendedor@legado.demo', legacyProposal.nr_proposta, 'cnh.png', MINIMAL_PNG, 'IDENTIFICACAO')).json
+      .resultado.documento.id as number;
+    expect((await underwriterDocumentFile(db, filesDir, legacy))?.nome).toBe('cnh.png');
+  });
 });

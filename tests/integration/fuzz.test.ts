@@ -41,6 +41,7 @@ const BUSINESS_TABLES = [
   'endorsements',
   'refunds',
   'documents',
+  'document_uploads',
   'notas_fiscais',
   'sales_targets',
   'sales_reports',

@@ -1,10 +1,15 @@
 import * as z from 'zod/mini';
 import { database } from '../../server/database';
-import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
+import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, documentPages, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
 import { nrApoliceField } from '../../lib/policies';
 import { viewerOf, type PortalSession } from '../../lib/session';
+import { pageAccess } from '../../lib/route-guards';
+import type { UploadUsage } from '../../lib/document-limits';
+import { config } from '../../server/config';
+import { now } from '../../server/clock';
 import { filesDir } from '../../server/files';
 import { documentScopeFor } from '../../server/services/scope';
+import { uploadUsage } from '../../server/services/document-uploads';
 import {
   documentFile,
   documentResponse,
@@ -23,12 +28,25 @@ export const CATEGORY_OPTIONS = Object.entries(DOCUMENT_CATEGORIES).map(([value,
 async function scopeOf(generation: 'v1' | 'v2', session: PortalSession) {
   // The middleware let only a signed-in viewer of this generation reach the page.
   const db = await database();
-  return { db, scope: await documentScopeFor(db, viewerOf(session, generation)!) };
+  const viewer = viewerOf(session, generation)!;
+  return { db, viewer, scope: await documentScopeFor(db, viewer) };
 }
 
 export type UploadPageProps =
-  | { kind: 'search'; values: { proposta?: string }; errors?: Record<string, string[]>; awaiting: DocumentProposal[] }
-  | { kind: 'proposal'; proposal: DocumentProposal; documents: DocumentRow[] };
+  | {
+      kind: 'search';
+      values: { proposta?: string };
+      errors?: Record<string, string[]>;
+      awaiting: DocumentProposal[];
+      /** Consulta, only to whoever its guard lets in (a link to a 403 is no link). */
+      consultaHref?: string;
+    }
+  | {
+      kind: 'proposal';
+      proposal: DocumentProposal;
+      documents: DocumentRow[];
+      usage: Pick<UploadUsage, 'userDay' | 'proposal'>;
+    };
 
 /**
  * Envio: the proposal of `?proposta=` (or the policy of `?apolice=`) when the viewer's scope holds it,
@@ -40,10 +58,13 @@ export async function uploadPage(
   session: PortalSession,
   params: URLSearchParams,
 ): Promise<UploadPageProps | undefined> {
-  const { db, scope } = await scopeOf(generation, session);
+  const { db, viewer, scope } = await scopeOf(generation, session);
   const proposta = params.get('proposta')?.trim() || undefined;
   const apolice = params.get('apolice')?.trim() || undefined;
-  if (!proposta && !apolice) return { kind: 'search', values: {}, awaiting: await proposalsAwaitingDocuments(db, scope, generation) };
+  const consulta = documentPages(generation).consulta;
+  const consultaHref = pageAccess(consulta, viewer, config().PORTAL_ENV) === 'allowed' ? consulta : undefined;
+  if (!proposta && !apolice)
+    return { kind: 'search', values: {}, awaiting: await proposalsAwaitingDocuments(db, scope, generation), consultaHref };
   const checked = proposta ? z.safeParse(nrPropostaField, proposta) : z.safeParse(nrApoliceField, apolice);
   if (!checked.success) {
     const message = checked.error.issues[0]?.message ?? 'Número inválido.';
@@ -52,12 +73,18 @@ export async function uploadPage(
       values: { proposta: proposta ?? apolice },
       errors: { proposta: [message] },
       awaiting: await proposalsAwaitingDocuments(db, scope, generation),
+      consultaHref,
     };
   }
   const proposal = await proposalInScope(db, scope, generation, proposta ? { nrProposta: proposta } : { nrApolice: apolice! });
   if (!proposal) return undefined;
-  const documents = await listDocuments(db, scope, generation, { nrProposta: proposal.nrProposta }, 1, 50);
-  return { kind: 'proposal', proposal, documents: documents.content };
+  const userId = viewer.user.idUsuario;
+  const [documents, usage] = await Promise.all([
+    // A proposal keeps at most UPLOAD_LIMITS.proposal.files documents: one page holds them all.
+    listDocuments(db, scope, generation, { nrProposta: proposal.nrProposta }, 1, 50, userId),
+    uploadUsage(db, userId, proposal.id, now()),
+  ]);
+  return { kind: 'proposal', proposal, documents: documents.content, usage };
 }
 
 export interface ConsultPageProps {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
+import { useHydrated } from '../../components/ui/useHydrated';
 import { TextAreaField } from '../../components/ui/TextArea';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { DECISION_TEXT_MAX } from '../../lib/acceptance';
@@ -20,6 +21,7 @@ export default function DocumentsSentForm({ apis, generation, nrCotacao }: Props
   const [error, setError] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const ready = useHydrated();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -47,7 +49,8 @@ export default function DocumentsSentForm({ apis, generation, nrCotacao }: Props
         error={error}
         onChange={(event) => setMessage(event.target.value)}
       />
-      <Button type="submit" loading={busy}>
+      {/* Sending needs the island: until it runs, a click would only reload the page and lose the text. */}
+      <Button type="submit" loading={busy} disabled={!ready}>
         Informar envio dos documentos
       </Button>
     </form>

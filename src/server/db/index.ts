@@ -26,6 +26,7 @@ import * as m020 from './migrations/020_company_channels';
 import * as m021 from './migrations/021_points_of_sale_admin';
 import * as m022 from './migrations/022_partners';
 import * as m023 from './migrations/023_scheduled_cancellations';
+import * as m024 from './migrations/024_document_quotas';
 import * as m025 from './migrations/025_report_turns';
 import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
@@ -81,6 +82,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '021_points_of_sale_admin': m021,
   '022_partners': m022,
   '023_scheduled_cancellations': m023,
+  '024_document_quotas': m024,
   '025_report_turns': m025,
   '026_payment_receipts': m026,
   '027_import_updates': m027,

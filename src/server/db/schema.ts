@@ -388,6 +388,8 @@ export interface ProposalEventsTable {
   /** Who did it; null when the rules or the clock did. */
   user_id: number | null;
   created_at: CreatedAt;
+  /** The document the event is about (an upload, a removal; migration 024). */
+  document_id: ColumnType<number | null, number | null | undefined, never>;
 }
 
 export interface PoliciesTable {
@@ -496,6 +498,20 @@ export interface DocumentsTable {
   tamanho: number;
   sha256: string;
   created_at: CreatedAt;
+  /** Removed by its sender (migration 024): out of every list and download; its file goes with the sweeper. */
+  removido_em: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  removido_por: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** An upload under way (migration 024): counted against the limits until it ends or `expires_at` passes. */
+export interface DocumentUploadsTable {
+  id: Generated<number>;
+  user_id: number;
+  proposal_id: number;
+  /** Its declared size, or the most a file may be when it declared none. */
+  bytes: number;
+  started_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 /** A partner's nota fiscal for a closed month's commissions (migration 012): the file is DATA_DIR/files/<sha256>. */
@@ -663,6 +679,7 @@ export interface Database {
   endorsement_drafts: EndorsementDraftsTable;
   scheduled_cancellations: ScheduledCancellationsTable;
   documents: DocumentsTable;
+  document_uploads: DocumentUploadsTable;
   notas_fiscais: NotasFiscaisTable;
   user_admin_drafts: UserAdminDraftsTable;
   user_imports: UserImportsTable;

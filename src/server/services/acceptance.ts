@@ -9,6 +9,7 @@ import {
   type ProposalEvent,
   type ProposalStatus,
 } from '../../lib/acceptance';
+import { DOCUMENT_CATEGORIES, underwriterDownloadHref } from '../../lib/documents';
 import { withCoverageShares, type StoredPricing } from '../../lib/products/engine';
 import type { Answers } from '../../lib/products/types';
 import type { ProductLine } from '../../lib/simulators';
@@ -38,11 +39,18 @@ const record = (
   proposalId: number,
   tipo: ProposalEvent,
   now: Date,
-  detail: { userId?: number | null; detalhe?: string | null } = {},
+  detail: { userId?: number | null; detalhe?: string | null; documentId?: number } = {},
 ) =>
   trx
     .insertInto('proposal_events')
-    .values({ proposal_id: proposalId, tipo, detalhe: detail.detalhe ?? null, user_id: detail.userId ?? null, created_at: now })
+    .values({
+      proposal_id: proposalId,
+      tipo,
+      detalhe: detail.detalhe ?? null,
+      user_id: detail.userId ?? null,
+      document_id: detail.documentId ?? null,
+      created_at: now,
+    })
     .execute();
 
 /**
@@ -85,7 +93,7 @@ async function accept(trx: DB, proposalId: number, how: ProposalEvent, now: Date
 async function lockedProposal(trx: DB, nrProposta: string) {
   const row = await trx
     .selectFrom('proposals')
-    .select(['id', 'status', 'aceite_ate', 'suspensa_desde', 'quote_id'])
+    .select(['id', 'status', 'aceite_ate', 'suspensa_desde', 'quote_id', 'motivo'])
     .where('nr_proposta', '=', nrProposta)
     .forUpdate()
     .executeTakeFirst();
@@ -134,7 +142,14 @@ export async function documentsSent(db: DB, userId: number, nrProposta: string, 
  * services/documents.ts). One waiting for them goes back to analysis with its clock resumed where it
  * stopped, and the timeline says so; any other is left as it is (false).
  */
-export async function resumeWithDocuments(trx: DB, userId: number, nrProposta: string, detalhe: string, now: Date): Promise<boolean> {
+export async function resumeWithDocuments(
+  trx: DB,
+  userId: number,
+  nrProposta: string,
+  detalhe: string,
+  now: Date,
+  documentId?: number,
+): Promise<boolean> {
   const proposal = await lockedProposal(trx, nrProposta);
   if (proposal.status !== 'AGUARDANDO_DOCUMENTOS' || !proposal.suspensa_desde) return false;
   await trx
@@ -142,7 +157,68 @@ export async function resumeWithDocuments(trx: DB, userId: number, nrProposta: s
     .set({ status: 'EM_ANALISE', suspensa_desde: null, aceite_ate: resumedDeadline(proposal.aceite_ate, proposal.suspensa_desde, now) })
     .where('id', '=', proposal.id)
     .execute();
-  await record(trx, proposal.id, 'DOCUMENTOS_ENVIADOS', now, { userId, detalhe });
+  await record(trx, proposal.id, 'DOCUMENTOS_ENVIADOS', now, { userId, detalhe, documentId });
+  return true;
+}
+
+/**
+ * Inside the caller's transaction: a document was stored for a proposal (services/document-uploads.ts).
+ * Every one is on the timeline by its kind and name; the one that answers a request for documents also
+ * resumes the clock (true).
+ */
+export async function documentReceived(
+  trx: DB,
+  userId: number,
+  nrProposta: string,
+  detalhe: string,
+  documentId: number,
+  now: Date,
+): Promise<boolean> {
+  if (await resumeWithDocuments(trx, userId, nrProposta, detalhe, now, documentId)) return true;
+  const { id } = await lockedProposal(trx, nrProposta);
+  await record(trx, id, 'DOCUMENTO_ENVIADO', now, { userId, detalhe, documentId });
+  return false;
+}
+
+/**
+ * Inside the caller's transaction, after a document of an undecided proposal was marked removed: the
+ * timeline says so; and when the documents were what resumed the clock after the insurer's last
+ * request, and none sent since that request remains, the clock stops again — removing the answer must
+ * not leave the insurer's 25 days running on nothing (true).
+ */
+export async function documentRemoved(
+  trx: DB,
+  userId: number,
+  nrProposta: string,
+  detalhe: string,
+  documentId: number,
+  now: Date,
+): Promise<boolean> {
+  const proposal = await lockedProposal(trx, nrProposta);
+  await record(trx, proposal.id, 'DOCUMENTO_REMOVIDO', now, { userId, detalhe, documentId });
+  if (proposal.status !== 'EM_ANALISE') return false;
+  const events = (tipos: ProposalEvent[]) =>
+    trx.selectFrom('proposal_events as e').where('e.proposal_id', '=', proposal.id).where('e.tipo', 'in', tipos);
+  const request = await events(['DOCUMENTOS_SOLICITADOS']).select('e.id').orderBy('e.id', 'desc').limit(1).executeTakeFirst();
+  if (!request) return false;
+  const resumed = await events(['DOCUMENTOS_ENVIADOS'])
+    .select('e.document_id')
+    .where('e.id', '>', request.id)
+    .orderBy('e.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  // Resumed by the partner's written answer (no document), or not resumed at all: the clock stays as it is.
+  if (!resumed || resumed.document_id === null) return false;
+  const remaining = await events(['DOCUMENTOS_ENVIADOS', 'DOCUMENTO_ENVIADO'])
+    .innerJoin('documents as d', 'd.id', 'e.document_id')
+    .select('d.id')
+    .where('e.id', '>', request.id)
+    .where('d.removido_em', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (remaining) return false;
+  await trx.updateTable('proposals').set({ status: 'AGUARDANDO_DOCUMENTOS', suspensa_desde: now }).where('id', '=', proposal.id).execute();
+  await record(trx, proposal.id, 'DOCUMENTOS_PENDENTES', now, { userId, detalhe: proposal.motivo });
   return true;
 }
 
@@ -163,8 +239,49 @@ export interface QueuedProposal {
   clock: Clock;
   /** Why the rules referred it. */
   reasons: string | null;
-  /** The documents asked for, while they are awaited. */
+  /** The documents the insurer asked for (the latest request), awaited or answered. */
   motivo: string | null;
+  /** What the partner sent for it (removed ones left out), oldest first, each with its download. */
+  documentos: QueuedDocument[];
+}
+
+export interface QueuedDocument {
+  id: number;
+  nome: string;
+  categoriaLabel: string;
+  tamanho: number;
+  enviadoEm: string;
+  enviadoPor: string;
+  /** The underwriter's download: any generation's document, from the queue (lib/documents.ts). */
+  href: string;
+}
+
+/** The documents of the queue's proposals, in one query for the whole queue. */
+async function queuedDocuments(db: DB, proposalIds: number[]): Promise<Map<number, QueuedDocument[]>> {
+  const byProposal = new Map<number, QueuedDocument[]>();
+  if (proposalIds.length === 0) return byProposal;
+  const rows = await db
+    .selectFrom('documents as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .select(['d.id', 'd.proposal_id', 'd.nome', 'd.categoria', 'd.tamanho', 'd.created_at', 'u.nome as sender'])
+    .where('d.proposal_id', 'in', proposalIds)
+    .where('d.removido_em', 'is', null)
+    .orderBy('d.id')
+    .execute();
+  for (const row of rows) {
+    const list = byProposal.get(row.proposal_id) ?? [];
+    list.push({
+      id: row.id,
+      nome: row.nome,
+      categoriaLabel: DOCUMENT_CATEGORIES[row.categoria] ?? row.categoria,
+      tamanho: row.tamanho,
+      enviadoEm: new Date(row.created_at).toISOString(),
+      enviadoPor: row.sender,
+      href: underwriterDownloadHref(row.id),
+    });
+    byProposal.set(row.proposal_id, list);
+  }
+  return byProposal;
 }
 
 /** The analysis queue of the provider's ADMIN: every undecided proposal, the nearest deadline first. */
@@ -177,6 +294,7 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     .innerJoin('simulators as s', 's.id', 'o.simulator_id')
     .leftJoin('companies as c', 'c.id', 'q.company_id')
     .select((eb) => [
+      'p.id',
       'p.nr_proposta',
       'p.status',
       'p.created_at',
@@ -203,6 +321,10 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     .where('p.status', 'in', UNDECIDED)
     .orderBy('p.aceite_ate')
     .execute();
+  const documents = await queuedDocuments(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     nrProposta: r.nr_proposta,
     nrCotacao: r.nr_cotacao,
@@ -218,7 +340,9 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     sentAt: new Date(r.created_at).toISOString(),
     clock: proposalClock({ status: r.status, deadline: r.aceite_ate, suspendedAt: r.suspensa_desde }, now),
     reasons: r.reasons,
-    motivo: r.status === 'AGUARDANDO_DOCUMENTOS' ? r.motivo : null,
+    // Only a request for documents writes `motivo` on an undecided proposal (a refusal decides it).
+    motivo: r.motivo,
+    documentos: documents.get(r.id) ?? [],
   }));
 }
 

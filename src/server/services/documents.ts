@@ -3,37 +3,33 @@ import { readFile } from 'node:fs/promises';
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
 import { ApiError } from '../api/errors';
-import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from '../../lib/acceptance';
+import { isDecided, PROPOSAL_STATUS_LABELS, type ProposalStatus } from '../../lib/acceptance';
 import {
   DOCUMENT_CATEGORIES,
-  DOCUMENT_MESSAGES,
   DOCUMENTS_PAGE_SIZE,
   attachmentDisposition,
-  displayName,
-  nameProblem,
-  sizeProblem,
   type DocumentCategory,
   type DocumentFilters,
   type DocumentMime,
 } from '../../lib/documents';
+import { removalProblem } from '../../lib/document-limits';
 import { maskDocument } from '../../lib/history';
 import { pagedOf, type Paged } from '../../lib/list-query';
 import type { Scope } from '../../lib/scope';
 import { productFor } from '../../lib/products/catalog';
 import { stepPath } from '../../lib/quote-flow';
 import type { ProductLine } from '../../lib/simulators';
-import { documentTypeOf } from '../document-content';
-import { storedPath, storeFile } from '../files';
-import { resumeWithDocuments } from './acceptance';
+import { storedPath } from '../files';
+import { documentRemoved } from './acceptance';
 import { insuredMatches } from './policies';
 import { soldWithin } from './scope';
 import { recordDataAccess } from './access-log';
 import type { SessionViewer } from '../../lib/session';
 
 /*
- * The documents of a proposal and of the policy it became (issue 14, decision 040). Every query starts
- * from the proposals a scope sees (documentScope: like the policy, and the seller's own sales), so a
- * document of another company's sale is a 404 wherever it is asked for — list, upload or download.
+ * Every query here starts from the proposals a scope sees (documentScope: like the policy, and the
+ * seller's own sales), so a document of another company's sale is a 404 wherever it is asked for —
+ * list, upload, download or removal.
  */
 
 /** The proposals (and their quote, and policy once issued) of a generation a scope sees. */
@@ -45,6 +41,12 @@ const proposalsInScope = (db: DB, scope: Scope, generation: Generation) =>
     .where((eb) => soldWithin(scope, eb.ref('q.user_id'), eb.ref('q.company_id')))
     .where('q.generation', '=', generation);
 
+/*
+ * The documents of a proposal and of the policy it became (issue 14, decision 040), and removing one
+ * sent by mistake (issue 27, decision 057). Every query starts from the proposals a scope sees; a
+ * removed document is in none of them. Uploads and their limits: services/document-uploads.ts.
+ */
+
 /** A proposal as the upload page shows it. */
 export interface DocumentProposal {
   id: number;
@@ -55,6 +57,8 @@ export interface DocumentProposal {
   statusLabel: string;
   /** The documents the insurer asked for, while it waits for them. */
   motivo: string | null;
+  /** The insurer's last request for documents, awaited or answered (only a request writes it before a decision). */
+  pedido: string | null;
   nomeSegurado: string;
   productName: string;
   /** The proposal's page in the simulator (its timeline and clock). */
@@ -97,6 +101,7 @@ const proposalOf = (row: ProposalColumns): DocumentProposal => {
     status: row.status,
     statusLabel: PROPOSAL_STATUS_LABELS[row.status],
     motivo: row.status === 'AGUARDANDO_DOCUMENTOS' ? row.motivo : null,
+    pedido: isDecided(row.status) ? null : row.motivo,
     nomeSegurado: row.nome_segurado,
     productName: product?.name ?? row.simulator_code,
     href: stepPath(row.generation, row.line as ProductLine, product?.finalStep ?? 'proposta', row.nr_cotacao, {
@@ -132,23 +137,6 @@ export async function proposalsAwaitingDocuments(db: DB, scope: Scope, generatio
   return rows.map(proposalOf);
 }
 
-export type UploadCheck =
-  | { ok: true; nome: string; mime: DocumentMime }
-  | { ok: false; status: 400 | 413; message: string; errors: Record<string, string[]> };
-
-const refused = (message: string, status: 400 | 413 = 400): UploadCheck => ({ ok: false, status, message, errors: { arquivo: [message] } });
-
-/** Whether a file may be stored: its name, its size, then what its bytes are (not its extension). */
-export async function checkUpload(name: string, bytes: Uint8Array): Promise<UploadCheck> {
-  const badName = nameProblem(name);
-  if (badName) return refused(badName);
-  const badSize = sizeProblem(bytes.byteLength);
-  if (badSize) return refused(badSize, bytes.byteLength === 0 ? 400 : 413);
-  const mime = await documentTypeOf(bytes);
-  if (!mime) return refused(DOCUMENT_MESSAGES.type);
-  return { ok: true, nome: displayName(name, mime), mime };
-}
-
 export interface DocumentRow {
   id: number;
   nome: string;
@@ -163,11 +151,13 @@ export interface DocumentRow {
   nomeSegurado: string;
   /** Masked: a list never shows a whole CPF. */
   documentoSegurado: string;
+  /** Whether the one asking may remove it (lib/document-limits.ts removalProblem): who sent it, before the decision. */
+  podeRemover: boolean;
 }
 
-/** The documents of a scope: the list's query, before its filters. */
+/** The documents of a scope, removed ones left out: the list's query, before its filters. */
 const documentsInScope = (db: DB, scope: Scope, generation: Generation) =>
-  proposalsInScope(db, scope, generation).innerJoin('documents as d', 'd.proposal_id', 'p.id');
+  proposalsInScope(db, scope, generation).innerJoin('documents as d', 'd.proposal_id', 'p.id').where('d.removido_em', 'is', null);
 
 const documentColumns = [
   'd.id',
@@ -181,21 +171,28 @@ const documentColumns = [
   'a.nr_apolice',
   'q.nome_segurado',
   'q.documento_segurado',
+  'd.user_id as sender_id',
+  'p.status as proposal_status',
 ] as const;
 
-const documentRowOf = (row: {
-  id: number;
-  nome: string;
-  categoria: DocumentCategory;
-  mime: DocumentMime;
-  tamanho: number;
-  created_at: Date;
-  sender: string;
-  nr_proposta: string;
-  nr_apolice: string | null;
-  nome_segurado: string;
-  documento_segurado: string;
-}): DocumentRow => ({
+export const documentRowOf = (
+  row: {
+    id: number;
+    nome: string;
+    categoria: DocumentCategory;
+    mime: DocumentMime;
+    tamanho: number;
+    created_at: Date;
+    sender: string;
+    nr_proposta: string;
+    nr_apolice: string | null;
+    nome_segurado: string;
+    documento_segurado: string;
+    sender_id: number;
+    proposal_status: ProposalStatus;
+  },
+  viewerId?: number,
+): DocumentRow => ({
   id: row.id,
   nome: row.nome,
   categoria: row.categoria,
@@ -208,55 +205,18 @@ const documentRowOf = (row: {
   nrApolice: row.nr_apolice,
   nomeSegurado: row.nome_segurado,
   documentoSegurado: maskDocument(row.documento_segurado),
+  podeRemover: viewerId !== undefined && row.sender_id === viewerId && !isDecided(row.proposal_status),
 });
 
-export interface StoredDocument {
-  documento: DocumentRow;
-  /** The proposal was waiting for documents and went back to analysis, its clock resumed. */
-  retomada: boolean;
-}
-
-/**
- * Stores a checked file for a proposal of the viewer's scope: the bytes on disk by their hash, then —
- * in one transaction — its row and, for a proposal waiting for documents, the resumption of its
- * acceptance clock (services/acceptance.ts, the one place for that rule), recorded on its timeline.
- */
-export async function storeDocument(
-  db: DB,
-  filesDir: string,
-  upload: { proposal: DocumentProposal; userId: number; categoria: DocumentCategory; nome: string; mime: DocumentMime; bytes: Uint8Array },
-  now: Date,
-): Promise<StoredDocument> {
-  const sha256 = await storeFile(filesDir, upload.bytes);
-  return db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('documents')
-      .values({
-        proposal_id: upload.proposal.id,
-        user_id: upload.userId,
-        categoria: upload.categoria,
-        nome: upload.nome,
-        mime: upload.mime,
-        tamanho: upload.bytes.byteLength,
-        sha256,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const detalhe = `${DOCUMENT_CATEGORIES[upload.categoria]}: ${upload.nome}`;
-    const retomada = await resumeWithDocuments(trx, upload.userId, upload.proposal.nrProposta, detalhe, now);
-    const row = await trx
-      .selectFrom('documents as d')
-      .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
-      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-      .leftJoin('policies as a', 'a.proposal_id', 'p.id')
-      .innerJoin('users as u', 'u.id', 'd.user_id')
-      .select(documentColumns)
-      .where('d.id', '=', id)
-      .executeTakeFirstOrThrow();
-    return { documento: documentRowOf(row), retomada };
-  });
-}
+/** One document of the scope, as the list shows it (after an upload, to answer with it). */
+export const documentRowQuery = (db: DB) =>
+  db
+    .selectFrom('documents as d')
+    .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+    .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .select(documentColumns);
 
 /** A page of the documents a scope sees, newest first, filtered (lib/documents.ts parseDocumentQuery). */
 export async function listDocuments(
@@ -266,6 +226,7 @@ export async function listDocuments(
   filters: DocumentFilters,
   page: number,
   pageSize = DOCUMENTS_PAGE_SIZE,
+  viewerId?: number,
 ): Promise<Paged<DocumentRow>> {
   const base = documentsInScope(db, scope, generation)
     .$if(filters.nrProposta !== undefined, (qb) => qb.where('p.nr_proposta', '=', filters.nrProposta!))
@@ -287,7 +248,12 @@ export async function listDocuments(
       .offset((page - 1) * pageSize)
       .execute(),
   ]);
-  return pagedOf(rows.map(documentRowOf), total, page, pageSize);
+  return pagedOf(
+    rows.map((row) => documentRowOf(row, viewerId)),
+    total,
+    page,
+    pageSize,
+  );
 }
 
 export interface DocumentFile {
@@ -301,6 +267,20 @@ export interface DocumentFile {
   nrApolice: string | null;
 }
 
+const fileColumns = ['d.nome', 'd.mime', 'd.tamanho', 'd.sha256', 'p.nr_proposta', 'a.nr_apolice'] as const;
+
+const fileOf = (
+  filesDir: string,
+  row: { nome: string; mime: DocumentMime; tamanho: number; sha256: string; nr_proposta: string; nr_apolice: string | null },
+): DocumentFile => ({
+  nome: row.nome,
+  mime: row.mime,
+  tamanho: row.tamanho,
+  path: storedPath(filesDir, row.sha256),
+  nrProposta: row.nr_proposta,
+  nrApolice: row.nr_apolice,
+});
+
 /** A document of the scope, to be downloaded; undefined when this viewer may not see it (a 404). */
 export async function documentFile(
   db: DB,
@@ -309,20 +289,25 @@ export async function documentFile(
   generation: Generation,
   id: number,
 ): Promise<DocumentFile | undefined> {
-  const row = await documentsInScope(db, scope, generation)
-    .select(['d.nome', 'd.mime', 'd.tamanho', 'd.sha256', 'p.nr_proposta', 'a.nr_apolice'])
+  const row = await documentsInScope(db, scope, generation).select(fileColumns).where('d.id', '=', id).executeTakeFirst();
+  return row ? fileOf(filesDir, row) : undefined;
+}
+
+/**
+ * A document for the insurer's underwriter, from the analysis queue (decision 057): the queue decides
+ * both generations' proposals, so — unlike every partner's page, where a generation sees its own — any
+ * document that was not removed. The caller checked that the viewer is the provider's ADMIN.
+ */
+export async function underwriterDocumentFile(db: DB, filesDir: string, id: number): Promise<DocumentFile | undefined> {
+  const row = await db
+    .selectFrom('documents as d')
+    .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+    .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+    .select(fileColumns)
     .where('d.id', '=', id)
+    .where('d.removido_em', 'is', null)
     .executeTakeFirst();
-  return row
-    ? {
-        nome: row.nome,
-        mime: row.mime,
-        tamanho: row.tamanho,
-        path: storedPath(filesDir, row.sha256),
-        nrProposta: row.nr_proposta,
-        nrApolice: row.nr_apolice,
-      }
-    : undefined;
+  return row ? fileOf(filesDir, row) : undefined;
 }
 
 /** A document handed out, for the access log: its id, and the proposal (or policy) it belongs to. */
@@ -356,5 +341,41 @@ export async function documentResponse(file: DocumentFile): Promise<Response> {
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
     },
+  });
+}
+
+export interface RemovedDocument {
+  removido: true;
+  /** The removal left the insurer's request for documents unanswered: the clock stopped again. */
+  suspensa: boolean;
+}
+
+/**
+ * Removes a document sent by mistake (decision 057): one the scope sees (else 404), by whoever sent
+ * it (else 403), while the insurer has not decided its proposal (else 409). The row stays, marked,
+ * out of every list and download; the sweeper takes its file once no row points at it. The
+ * proposal's timeline records it, and the clock stops again when what answered the insurer goes.
+ */
+export async function removeDocument(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  viewerId: number,
+  id: number,
+  now: Date,
+): Promise<RemovedDocument> {
+  return db.transaction().execute(async (trx) => {
+    const row = await documentsInScope(trx, scope, generation)
+      .select(['d.id', 'd.user_id', 'd.nome', 'd.categoria', 'p.nr_proposta', 'p.status'])
+      .where('d.id', '=', id)
+      .forUpdate('d')
+      .executeTakeFirst();
+    if (!row) throw documentNotFound('documento');
+    const problem = removalProblem({ senderId: row.user_id, proposalStatus: row.status }, viewerId);
+    if (problem) throw new ApiError(problem.status, problem.message);
+    await trx.updateTable('documents').set({ removido_em: now, removido_por: viewerId }).where('id', '=', row.id).execute();
+    const detalhe = `${DOCUMENT_CATEGORIES[row.categoria]}: ${row.nome}`;
+    const suspensa = await documentRemoved(trx, viewerId, row.nr_proposta, detalhe, row.id, now);
+    return { removido: true, suspensa };
   });
 }

@@ -3,7 +3,7 @@ import { endpoint, type Context } from '../router';
 import { badRequest, fieldErrorsOf, forbidden, notFound } from '../errors';
 import { decideProposal } from '../../services/acceptance';
 import { now } from '../../clock';
-import { DECISION_TEXT_MAX, DECISION_TEXT_MIN } from '../../../lib/acceptance';
+import { decisionSchema } from '../../../lib/proposal-decision';
 import { normalizeCnpj } from '../../../lib/validators';
 import { loadV2User } from '../../services/principals';
 import { changePasswordEndpoint, recoveryEndpoints } from './plataforma';
@@ -47,22 +47,6 @@ const optionalId = z.coerce
   .optional()
   .catch(undefined);
 const offerListQuery = z.object({ idSimulador: optionalId, idEmpresa: optionalId });
-
-const decisionText = (what: string) =>
-  z
-    .string(`Informe ${what}.`)
-    .trim()
-    .min(DECISION_TEXT_MIN, `Informe ${what} (ao menos ${DECISION_TEXT_MIN} caracteres).`)
-    .max(DECISION_TEXT_MAX, `No máximo ${DECISION_TEXT_MAX} caracteres.`);
-const decisionSchema = z.discriminatedUnion(
-  'decisao',
-  [
-    z.object({ decisao: z.literal('ACEITAR') }),
-    z.object({ decisao: z.literal('RECUSAR'), motivo: decisionText('o motivo da recusa') }),
-    z.object({ decisao: z.literal('SOLICITAR_DOCUMENTOS'), motivo: decisionText('os documentos pedidos') }),
-  ],
-  { error: 'Escolha aceitar, recusar ou pedir documentos.' },
-);
 
 export const bff = [
   endpoint({
@@ -132,7 +116,7 @@ export const bff = [
     body: z.unknown(),
     async handle(ctx) {
       if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas a seguradora decide propostas em análise.');
-      const decision = decisionSchema.safeParse(ctx.body);
+      const decision = z.safeParse(decisionSchema, ctx.body);
       if (!decision.success) throw badRequest(decision.error.issues[0]!.message, fieldErrorsOf(decision.error));
       await decideProposal(ctx.db, ctx.auth.user.id, ctx.params.nrProposta, decision.data, now());
       return { decidida: true };

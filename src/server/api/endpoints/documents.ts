@@ -2,23 +2,40 @@ import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { ApiError } from '../errors';
 import type { Generation } from '../../../lib/quote-flow';
-import { categoryField, DOCUMENT_MESSAGES, DOCUMENT_MAX_BYTES, DOCUMENT_NAME_HEADER, parseDocumentQuery } from '../../../lib/documents';
+import {
+  categoryField,
+  DOCUMENT_MESSAGES,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_NAME_HEADER,
+  nameProblem,
+  parseDocumentQuery,
+  type DocumentCategory,
+} from '../../../lib/documents';
 import type { SessionViewer } from '../../../lib/session';
 import { now } from '../../clock';
-import { filesDir } from '../../files';
-import { BODY_TOO_LARGE_HEADERS, BodyTooLargeError, readBody } from '../../request-body';
+import { config } from '../../config';
+import { filesDir, receiveFile, type ReceivedFile } from '../../files';
+import { BODY_TOO_LARGE_HEADERS, BodyTooLargeError } from '../../request-body';
 import { loadV1User, loadV2User } from '../../services/principals';
 import { documentScopeFor } from '../../services/scope';
 import {
-  checkUpload,
   documentFile,
   documentNotFound,
   documentResponse,
   recordDocumentDownload,
   listDocuments,
   proposalInScope,
-  storeDocument,
+  removeDocument,
 } from '../../services/documents';
+import {
+  admitUpload,
+  checkReceived,
+  discardReceived,
+  diskRoomProblem,
+  enterUpload,
+  releaseUpload,
+  storeDocument,
+} from '../../services/document-uploads';
 
 /**
  * The documents of a proposal and its policy (issue 14, decision 040), both generations (the BFF with
@@ -56,13 +73,69 @@ function nameOf(request: Request): string {
   }
 }
 
-/** The body within the upload's 10 MB, or its 413 (the rest of the body is never read). */
-async function bytesOf(request: Request): Promise<Uint8Array> {
+/** The body streamed to disk within the upload's 10 MB, or its 413 (the rest of the body is never read). */
+async function receive(request: Request): Promise<ReceivedFile> {
   try {
-    return await readBody(request, DOCUMENT_MAX_BYTES);
+    return await receiveFile(filesDir(), request.body, DOCUMENT_MAX_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw fileError(413, DOCUMENT_MESSAGES.tooLarge, BODY_TOO_LARGE_HEADERS);
     throw error;
+  }
+}
+
+/**
+ * The size the client declared (a browser always does), which the limits count before the body is
+ * read; a body sent in chunks without one counts as the largest a file may be.
+ */
+function declaredSize(request: Request): number {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  return Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, DOCUMENT_MAX_BYTES) : DOCUMENT_MAX_BYTES;
+}
+
+/**
+ * A refusal answered before the body was read: the connection is closed after it (its unread body
+ * cannot be followed by another request), and a limit says when to try again.
+ */
+const refusedUnread = (status: number, message: string, retryAfterSeconds?: number) =>
+  fileError(status, message, {
+    ...BODY_TOO_LARGE_HEADERS,
+    ...(retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }),
+  });
+
+/**
+ * An upload let in by this instance, in the order of decisions 040 and 057: after the sign-in, the kind
+ * (400) and this instance's uploads of the user (429), the proposal in the viewer's scope (404), the
+ * name (400), the disk's room (507), the limits counted in the database (429/413/503) — all before a
+ * byte of the body is read —, then the body (413) and what it is (400), then the store.
+ */
+async function upload(ctx: Context<unknown, { categoria: DocumentCategory }, { nrProposta: string }>, generation: Generation) {
+  const viewer = await viewerOf(ctx, generation);
+  const scope = await documentScopeFor(ctx.db, viewer);
+  const proposal = await proposalInScope(ctx.db, scope, generation, { nrProposta: ctx.params.nrProposta });
+  if (!proposal) throw documentNotFound('proposta');
+  const name = nameOf(ctx.request);
+  const badName = nameProblem(name);
+  if (badName) throw refusedUnread(400, badName);
+  const bytes = declaredSize(ctx.request);
+  if (ctx.request.headers.get('content-length') === '0') throw refusedUnread(400, DOCUMENT_MESSAGES.empty);
+  const at = now();
+  const noRoom = await diskRoomProblem(filesDir(), bytes, config().UPLOADS_MIN_FREE_MB * 1024 * 1024, at);
+  if (noRoom) throw refusedUnread(noRoom.status, noRoom.message);
+  const userId = viewer.user.idUsuario;
+  const admitted = await admitUpload(ctx.db, { userId, proposalId: proposal.id, bytes }, at);
+  if (!admitted.ok) throw refusedUnread(admitted.refusal.status, admitted.refusal.message, admitted.refusal.retryAfterSeconds);
+  try {
+    const received = await receive(ctx.request);
+    const checked = await checkReceived(name, received);
+    if (!checked.ok) {
+      await discardReceived(received);
+      throw new ApiError(checked.status, checked.message, checked.errors);
+    }
+    const upload = { proposal, userId, ticket: admitted.ticket, categoria: ctx.query.categoria, nome: checked.nome, mime: checked.mime };
+    return await storeDocument(ctx.db, filesDir(), { ...upload, received }, now());
+  } finally {
+    // Stored: its reservation went with the row; anything else frees it here.
+    await releaseUpload(ctx.db, admitted.ticket);
   }
 }
 
@@ -76,23 +149,14 @@ export function documentEndpoints(generation: Generation) {
       params: proposalParams,
       query: z.object({ categoria: categoryField }),
       async handle(ctx) {
-        const viewer = await viewerOf(ctx, generation);
-        const scope = await documentScopeFor(ctx.db, viewer);
-        const proposal = await proposalInScope(ctx.db, scope, generation, { nrProposta: ctx.params.nrProposta });
-        if (!proposal) throw documentNotFound('proposta');
-        const name = nameOf(ctx.request);
-        const bytes = await bytesOf(ctx.request);
-        const checked = await checkUpload(name, bytes);
-        if (!checked.ok) throw new ApiError(checked.status, checked.message, checked.errors);
-        const upload = {
-          proposal,
-          userId: viewer.user.idUsuario,
-          categoria: ctx.query.categoria,
-          nome: checked.nome,
-          mime: checked.mime,
-          bytes,
-        };
-        return storeDocument(ctx.db, filesDir(), upload, now());
+        // A user already sending as many files as allowed on this very instance: refused before any query.
+        const slot = enterUpload(ctx.auth.user.id, now());
+        if (!slot.ok) throw refusedUnread(slot.refusal.status, slot.refusal.message, slot.refusal.retryAfterSeconds);
+        try {
+          return await upload(ctx, generation);
+        } finally {
+          slot.leave();
+        }
       },
     }),
     endpoint({
@@ -102,8 +166,9 @@ export function documentEndpoints(generation: Generation) {
       async handle(ctx) {
         const query = parseDocumentQuery(ctx.url.searchParams);
         if (!query.ok) throw new ApiError(400, Object.values(query.errors)[0]?.[0] ?? 'Filtros inválidos.', query.errors);
-        const scope = await documentScopeFor(ctx.db, await viewerOf(ctx, generation));
-        return listDocuments(ctx.db, scope, generation, query.filters, query.page);
+        const viewer = await viewerOf(ctx, generation);
+        const scope = await documentScopeFor(ctx.db, viewer);
+        return listDocuments(ctx.db, scope, generation, query.filters, query.page, undefined, viewer.user.idUsuario);
       },
     }),
     endpoint({
@@ -118,6 +183,18 @@ export function documentEndpoints(generation: Generation) {
         if (!file) throw documentNotFound('documento');
         await recordDocumentDownload(ctx.db, viewer, ctx.ip, ctx.params.id, file);
         return documentResponse(file);
+      },
+    }),
+    // A document sent by mistake, removed by whoever sent it while the proposal is undecided (decision 057).
+    endpoint({
+      method: 'DELETE',
+      path: '/v1/documentos/:id',
+      auth,
+      params: documentParams,
+      async handle(ctx) {
+        const viewer = await viewerOf(ctx, generation);
+        const scope = await documentScopeFor(ctx.db, viewer);
+        return removeDocument(ctx.db, scope, generation, viewer.user.idUsuario, ctx.params.id, now());
       },
     }),
   ];

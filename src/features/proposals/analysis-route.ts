@@ -1,0 +1,89 @@
+import * as z from 'zod/mini';
+import { database } from '../../server/database';
+import { now } from '../../server/clock';
+import { ApiError, fieldErrorsOf } from '../../server/api/errors';
+import { filesDir } from '../../server/files';
+import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } from '../../server/services/acceptance';
+import { documentResponse, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/documents';
+import { DECISION_KINDS, decisionSchema, type DecisionKind } from '../../lib/proposal-decision';
+import { viewerOf, type PortalSession } from '../../lib/session';
+
+/**
+ * /v2/propostas/analise, the provider ADMIN's analysis queue (issues 13 and 27). Its decisions work as
+ * plain HTML first: choosing one is a GET (?decidir={nrProposta}&acao=…) that opens that proposal's
+ * form, and confirming it a POST to this page — so a click before the island's script has arrived is
+ * never lost; once hydrated, the island does the same without leaving the page (decision 057).
+ */
+export interface ChosenDecision {
+  nrProposta: string;
+  mode: DecisionKind;
+  reason?: string;
+  error?: string;
+  failure?: string;
+}
+
+export interface AnalysisPageProps {
+  status: number;
+  queue: QueuedProposal[];
+  /** What the decision just made came to (after ?decidida=). */
+  outcome?: string;
+  /** A decision chosen without the island's help: its form opens already chosen. */
+  chosen?: ChosenDecision;
+}
+
+const NR_PROPOSTA = /^\d{1,20}$/;
+const modeOf = (value: unknown): DecisionKind | undefined => DECISION_KINDS.find((kind) => kind === value);
+
+export async function analysisPage(session: PortalSession, request: Request, url: URL): Promise<AnalysisPageProps | { redirect: string }> {
+  const db = await database();
+  let chosen: ChosenDecision | undefined;
+  let status = 200;
+  if (request.method === 'POST') {
+    // The menu guard let only the provider's ADMIN reach this page.
+    const admin = viewerOf(session, 'v2')!;
+    const form = Object.fromEntries([...(await request.formData())].map(([k, v]) => [k, typeof v === 'string' ? v : '']));
+    const nrProposta = NR_PROPOSTA.test(form.nrProposta ?? '') ? form.nrProposta! : undefined;
+    const mode = modeOf(form.decisao);
+    const parsed = z.safeParse(decisionSchema, { decisao: form.decisao, motivo: form.motivo });
+    if (nrProposta && mode && parsed.success) {
+      try {
+        await decideProposal(db, admin.user.idUsuario, nrProposta, parsed.data, now());
+        return { redirect: `${url.pathname}?decidida=${nrProposta}` };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        status = error.status;
+        chosen = { nrProposta, mode, reason: form.motivo, failure: error.message };
+      }
+    } else {
+      status = 400;
+      const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+      if (nrProposta && mode)
+        chosen = { nrProposta, mode, reason: form.motivo, error: errors.motivo?.[0] ?? 'Escolha aceitar, recusar ou pedir documentos.' };
+    }
+  } else {
+    const nrProposta = url.searchParams.get('decidir') ?? '';
+    const mode = modeOf(url.searchParams.get('acao'));
+    if (NR_PROPOSTA.test(nrProposta) && mode) chosen = { nrProposta, mode };
+  }
+  const decided = url.searchParams.get('decidida');
+  const [queue, outcome] = await Promise.all([
+    analysisQueue(db, now()),
+    decided && NR_PROPOSTA.test(decided) ? decisionOutcome(db, decided) : undefined,
+  ]);
+  return { status, queue, outcome, chosen };
+}
+
+/**
+ * A document from the queue (/v2/propostas/analise/documentos/{id}): the menu guard lets only the
+ * provider's ADMIN reach it, who sees both generations' proposals there. Logged like any download.
+ */
+export async function underwriterDownload(session: PortalSession, id: string | undefined, ip: string): Promise<Response | undefined> {
+  const viewer = viewerOf(session, 'v2');
+  if (viewer?.user.profile !== 'ADMIN') return undefined;
+  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const db = await database();
+  const file = await underwriterDocumentFile(db, filesDir(), Number(id));
+  if (!file) return undefined;
+  await recordDocumentDownload(db, viewer, ip, id, file);
+  return documentResponse(file);
+}
