@@ -5,6 +5,7 @@ import type { PortalSession } from '../../src/lib/session';
 import { freshDatabase } from '../fixtures/db';
 import { hostileText } from '../fixtures/hostile-text';
 import { formPost, tablesFingerprint } from '../fixtures/page-forms';
+import { viewerByEmail } from '../fixtures/selling';
 
 /**
  * The user administration pages (issue 16) under random input: their plain forms take whatever a
@@ -43,9 +44,13 @@ let partnerAdmin: PortalSession;
 beforeAll(async () => {
   ({ db, close } = await freshDatabase());
   shared.db = db;
-  const id = async (email: string) => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
-  legacyAdmin = { v1: { idUsuario: await id('suporte@legado.demo') } } as PortalSession;
-  partnerAdmin = { v2: { idUsuario: await id('parceiro.admin@parceiro.demo'), cdPerfilUsuario: 'parceiro_admin' } } as PortalSession;
+  // Whole sessions, as the pipeline hands the pages: the users list asks the route guards what to link.
+  const sessionOf = async (email: string): Promise<PortalSession> => {
+    const viewer = await viewerByEmail(db, email);
+    return viewer.generation === 'v1' ? { v1: viewer.user } : { v2: viewer.user };
+  };
+  legacyAdmin = await sessionOf('suporte@legado.demo');
+  partnerAdmin = await sessionOf('parceiro.admin@parceiro.demo');
 });
 afterAll(() => close());
 
