@@ -32,6 +32,8 @@ test("the provider's admin signs in from the mailbox's link and reads the e-mail
   await submitLogin(page, ACCOUNTS.insurerAdmin.email, DEMO_PASSWORD);
   await expect(page).toHaveURL(path('/caixa-postal'));
   await expect(page.getByRole('article').first()).toBeVisible();
+  // The first page holds the latest twenty: the seed's first-access code is found by its recipient.
+  await page.goto(`/caixa-postal?para=${encodeURIComponent(ACCOUNTS.newPartner.email)}`);
   await expect(
     page
       .getByRole('article')

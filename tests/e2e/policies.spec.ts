@@ -14,6 +14,10 @@ test('v2: the partner finds the policy of the life proposal in Apólices and ope
   await drawer.getByRole('button', { name: 'Meus Clientes' }).click();
   await drawer.getByRole('link', { name: 'Apólices', exact: true }).click();
   await expect(page).toHaveURL(/\/v2\/apolices$/);
+  await expect(page.getByRole('table').getByRole('row').first()).toBeVisible();
+  // The journeys before this one sold more than a page of policies: the insured is found by name.
+  await page.getByLabel('Segurado (nome ou CPF/CNPJ)').fill('Rafael Nogueira');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Rafael Nogueira Pinto' });
   await expect(row).toContainText('Vida');
   await expect(row).toContainText('Vigente');

@@ -32,10 +32,11 @@ async function sellAndOpenPolicy(page: Page, generation: Generation): Promise<st
   return nrApolice;
 }
 
-// The legacy seller's group lacks CLIENTES_CONSULTA_PAGAMENTO (the BOLETOS capability): no charge shown, no boleto.
-for (const [generation, account, mayCharge] of [
-  ['v2', ACCOUNTS.partner, true],
-  ['v1', ACCOUNTS.legacySeller, false],
+// Whoever sees a policy's installments sees how to pay them (issue 27, item 5; decision 059): the legacy
+// seller too, though his group lacks CLIENTES_CONSULTA_PAGAMENTO.
+for (const [generation, account] of [
+  ['v2', ACCOUNTS.partner],
+  ['v1', ACCOUNTS.legacySeller],
 ] as const) {
   test(`${generation}: sell → policy → its PDF and the boleto PDF of an installment`, async ({ page, baseURL }) => {
     await signIn(page, account);
@@ -58,17 +59,10 @@ for (const [generation, account, mayCharge] of [
     expect(policy).toContain(PRODUCT_REGISTRATIONS.RES!.conditionsUrl);
 
     const boletoLink = page.getByTestId('boleto-pdf-1');
-    await expect(boletoLink).toHaveCount(mayCharge ? 1 : 0);
-    if (mayCharge) {
-      const line = (await page.getByTestId('linha-1').textContent())!.trim();
-      const boleto = await openPdf(page, (await boletoLink.getAttribute('href'))!);
-      expect(boleto).toContain(line);
-      expect(boleto).toContain(`apólice nº ${nrApolice}`);
-    } else {
-      // Its route is the same 404 as a boleto that does not exist.
-      const response = await page.request.get(`${policyHref.replace('/apolice/apolice/', '/boleto/apolice/')}?parcela=1`);
-      expect(response.status()).toBe(404);
-    }
+    const line = (await page.getByTestId('linha-1').textContent())!.trim();
+    const boleto = await openPdf(page, (await boletoLink.getAttribute('href'))!);
+    expect(boleto).toContain(line);
+    expect(boleto).toContain(`apólice nº ${nrApolice}`);
 
     // Signed out — or signed in to the other generation only — the PDF asks for this generation's login.
     const stranger = await playwrightRequest.newContext({ baseURL, maxRedirects: 0 });

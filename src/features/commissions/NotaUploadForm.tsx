@@ -1,6 +1,7 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
-import { describedBy, Field, FieldFrame } from '../../components/ui/Field';
+import { Field } from '../../components/ui/Field';
+import { FileField, UploadProgress } from '../../components/ui/FileField';
 import { SelectField } from '../../components/ui/Choice';
 import { FormAlert } from '../../components/ui/FormAlert';
 import { endsSession, leaveEndedSession, payloadOf, type ApiBases } from '../../lib/http';
@@ -30,8 +31,6 @@ const CONNECTION_FAILED = 'Não foi possível enviar a nota. Verifique a conexã
  * checks the content and the amount against the statement, and keeps nothing it refuses.
  */
 export default function NotaUploadForm({ apis, company, months, chosen }: Props) {
-  const fileId = useId();
-  const progressId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [competencia, setCompetencia] = useState(chosen ?? (months.length === 1 ? months[0]!.month : ''));
   const [numero, setNumero] = useState('');
@@ -134,29 +133,15 @@ export default function NotaUploadForm({ apis, company, months, chosen }: Props)
         error={errors.valor}
         onChange={(event) => setValor(event.target.value)}
       />
-      <FieldFrame id={fileId} label="Arquivo da nota" error={errors.arquivo} hint="O PDF ou o XML da NF-e/NFS-e, até 5 MB.">
-        <div className="field-control">
-          <input
-            ref={fileInput}
-            id={fileId}
-            type="file"
-            className="field-input"
-            accept={NOTA_ACCEPT}
-            aria-invalid={errors.arquivo ? true : undefined}
-            aria-describedby={describedBy(fileId, errors.arquivo, 'dica')}
-            onChange={() => setErrors((current) => ({ ...current, arquivo: undefined }))}
-          />
-        </div>
-      </FieldFrame>
-      {progress !== undefined ? (
-        <div className="upload-progress">
-          <label htmlFor={progressId}>Progresso do envio</label>
-          <progress id={progressId} max={100} value={progress} aria-valuetext={`${progress}%`}>
-            {progress}%
-          </progress>
-          <span aria-hidden="true">{progress}%</span>
-        </div>
-      ) : null}
+      <FileField
+        ref={fileInput}
+        label="Arquivo da nota"
+        hint="O PDF ou o XML da NF-e/NFS-e, até 5 MB."
+        accept={NOTA_ACCEPT}
+        error={errors.arquivo}
+        onChange={() => setErrors((current) => ({ ...current, arquivo: undefined }))}
+      />
+      <UploadProgress percent={progress} />
       <Button type="submit" loading={busy}>
         Enviar nota fiscal
       </Button>

@@ -1,7 +1,7 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
 import { useHydrated } from '../../components/ui/useHydrated';
-import { describedBy, FieldFrame } from '../../components/ui/Field';
+import { FileField, UploadProgress } from '../../components/ui/FileField';
 import { SelectField, type ChoiceOption } from '../../components/ui/Choice';
 import { apiBaseOf, createClient, endsSession, leaveEndedSession, payloadOf, toFailure, type ApiBases } from '../../lib/http';
 import { FormAlert } from '../../components/ui/FormAlert';
@@ -64,8 +64,6 @@ const SUSPENDED_AGAIN = 'A proposta voltou a aguardar documentos: o prazo de ace
  * server decides again (decisions 040, 057). Nothing that needs the script can be clicked before it runs.
  */
 export default function ProposalDocuments({ apis, generation, proposal, categories, documents: initial, usage: initialUsage }: Props) {
-  const fileId = useId();
-  const progressId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const ready = useHydrated();
   const [status, setStatus] = useState(proposal.status);
@@ -219,29 +217,15 @@ export default function ProposalDocuments({ apis, generation, proposal, categori
           error={errors.categoria}
           onChange={(event) => setCategoria(event.target.value)}
         />
-        <FieldFrame id={fileId} label="Arquivo" error={errors.arquivo} hint="PDF, JPEG ou PNG, até 10 MB.">
-          <div className="field-control">
-            <input
-              ref={fileInput}
-              id={fileId}
-              type="file"
-              className="field-input"
-              accept={DOCUMENT_ACCEPT}
-              aria-invalid={errors.arquivo ? true : undefined}
-              aria-describedby={describedBy(fileId, errors.arquivo, 'dica')}
-              onChange={() => setErrors((current) => ({ ...current, arquivo: undefined }))}
-            />
-          </div>
-        </FieldFrame>
-        {progress !== undefined ? (
-          <div className="upload-progress">
-            <label htmlFor={progressId}>Progresso do envio</label>
-            <progress id={progressId} max={100} value={progress} aria-valuetext={`${progress}%`}>
-              {progress}%
-            </progress>
-            <span aria-hidden="true">{progress}%</span>
-          </div>
-        ) : null}
+        <FileField
+          ref={fileInput}
+          label="Arquivo"
+          hint="PDF, JPEG ou PNG, até 10 MB."
+          accept={DOCUMENT_ACCEPT}
+          error={errors.arquivo}
+          onChange={() => setErrors((current) => ({ ...current, arquivo: undefined }))}
+        />
+        <UploadProgress percent={progress} />
         {/* Sending needs the script (decision 040): until it runs, the button says it is not ready. */}
         <Button type="submit" loading={busy} disabled={!ready}>
           Enviar documento

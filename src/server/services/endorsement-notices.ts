@@ -5,8 +5,8 @@ import { maskedDestination, type CancellationPreview, type CancellationRecord, t
 import { changedContactParts } from '../../lib/endorsement-contact';
 import { reasonLabel, type InsuredContact } from '../../lib/endorsements';
 import type { RefundAccount } from '../../lib/refund-account';
-import { publicUrl, queueEmail } from '../mail/outbox';
-import { contactOf } from './policies';
+import { queueEmail } from '../mail/outbox';
+import { policyNoticeFacts } from './policy-notices';
 
 /*
  * Telling the insured (and the seller) what an endorsement did to the policy (issue 27): a contact
@@ -17,42 +17,9 @@ import { contactOf } from './policies';
 
 const list = new Intl.ListFormat('pt-BR', { style: 'long', type: 'conjunction' });
 
-/** The facts every notice of a policy names, and where the insured is reached now. */
-async function noticeFacts(trx: DB, policyId: number) {
-  const row = await trx
-    .selectFrom('policies as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .innerJoin('quotes as q', 'q.id', 'a.quote_id')
-    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
-    .leftJoin('companies as c', 'c.id', 'a.company_id')
-    .select([
-      'a.nr_apolice',
-      'a.generation',
-      'a.nome_segurado',
-      'a.contato',
-      'q.segurado',
-      's.nome as produto',
-      'u.nome as seller',
-      'u.email as seller_email',
-      'c.razao_social',
-    ])
-    .where('a.id', '=', policyId)
-    .executeTakeFirstOrThrow();
-  const contact = row.contato ?? contactOf(row.segurado as Record<string, unknown>);
-  return {
-    nrApolice: row.nr_apolice,
-    produto: row.produto,
-    nome: row.nome_segurado,
-    insuredEmail: contact.email,
-    parceiro: row.razao_social ?? row.seller,
-    seller: { nome: row.seller, email: row.seller_email },
-    policyPage: publicUrl(`${row.generation === 'v2' ? '/v2' : ''}/apolices/${row.nr_apolice}`),
-  };
-}
-
 /** The contact endorsement: to the new address and, when the e-mail changed, to the old one too. */
 export async function notifyContactChanged(trx: DB, policyId: number, before: InsuredContact, after: InsuredContact, now: Date) {
-  const facts = await noticeFacts(trx, policyId);
+  const facts = await policyNoticeFacts(trx, policyId);
   const data = {
     nome: facts.nome,
     nrApolice: facts.nrApolice,
@@ -99,7 +66,7 @@ export interface CancellationNotice {
 
 /** A cancellation carried out: to the insured (what, from when, the refund's amount, day and account) and to the seller. */
 export async function notifyCancellation(trx: DB, policyId: number, notice: CancellationNotice) {
-  const facts = await noticeFacts(trx, policyId);
+  const facts = await policyNoticeFacts(trx, policyId);
   const { motivo, preview } = notice;
   const reason = reasonLabel(motivo.solicitante, motivo.motivo);
   const refund =
@@ -135,7 +102,7 @@ export async function notifyCancellationScheduled(
   policyId: number,
   scheduled: { efetivaEm: string; preview: CancellationPreview; account: RefundAccount },
 ) {
-  const facts = await noticeFacts(trx, policyId);
+  const facts = await policyNoticeFacts(trx, policyId);
   if (!facts.insuredEmail) return;
   await queueEmail(trx, facts.insuredEmail, 'cancelamento-agendado-segurado', {
     nome: facts.nome,
@@ -150,7 +117,7 @@ export async function notifyCancellationScheduled(
 
 /** A scheduled cancellation undone before its day. */
 export async function notifyScheduleUndone(trx: DB, policyId: number, efetivaEm: string) {
-  const facts = await noticeFacts(trx, policyId);
+  const facts = await policyNoticeFacts(trx, policyId);
   if (!facts.insuredEmail) return;
   await queueEmail(trx, facts.insuredEmail, 'cancelamento-desfeito-segurado', {
     nome: facts.nome,

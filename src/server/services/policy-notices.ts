@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DB } from '../db';
 import { formatIsoDate } from '../../lib/format';
 import { publicUrl, queueEmail, secretSlot } from '../mail/outbox';
+import { contactOf } from './policies';
 
 /*
  * Telling the seller and the insured that a policy was issued (issue 13). Written inside the
@@ -16,8 +17,13 @@ const DAY_MS = 86_400_000;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function notifyPolicyIssued(trx: DB, policyId: number, now: Date): Promise<void> {
-  const policy = await trx
+/**
+ * What every notice of a policy names — the policy, the product, the insured and where they are
+ * reached now (after any contact endorsement), the partner it was sold through, the seller — one
+ * query, inside the transaction of the change the notice is about.
+ */
+export async function policyNoticeFacts(trx: DB, policyId: number) {
+  const row = await trx
     .selectFrom('policies as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')
@@ -29,26 +35,40 @@ export async function notifyPolicyIssued(trx: DB, policyId: number, now: Date): 
       'a.nome_segurado',
       'a.inicio_vigencia',
       'a.fim_vigencia',
-      'u.nome as seller',
-      'u.email as seller_email',
+      'a.contato',
       'q.segurado',
       's.nome as produto',
+      'u.nome as seller',
+      'u.email as seller_email',
       'c.razao_social',
     ])
     .where('a.id', '=', policyId)
     .executeTakeFirstOrThrow();
-  const nrApolice = policy.nr_apolice;
-  const policyPage = policy.generation === 'v2' ? `/v2/apolices/${nrApolice}` : `/apolices/${nrApolice}`;
-  await queueEmail(trx, policy.seller_email, 'apolice-emitida-vendedor', {
-    nome: policy.seller,
-    nrApolice,
-    produto: policy.produto,
-    segurado: policy.nome_segurado,
-    link: publicUrl(policyPage),
+  const contact = row.contato ?? contactOf(row.segurado as Record<string, unknown>);
+  return {
+    nrApolice: row.nr_apolice,
+    produto: row.produto,
+    nome: row.nome_segurado,
+    vigencia: `${formatIsoDate(row.inicio_vigencia)} a ${formatIsoDate(row.fim_vigencia)}`,
+    insuredEmail: contact.email,
+    /** Whom the insured knows the sale by: the company, or the seller who sold without one. */
+    parceiro: row.razao_social ?? row.seller,
+    seller: { nome: row.seller, email: row.seller_email },
+    policyPage: publicUrl(`${row.generation === 'v2' ? '/v2' : ''}/apolices/${row.nr_apolice}`),
+  };
+}
+
+export async function notifyPolicyIssued(trx: DB, policyId: number, now: Date): Promise<void> {
+  const facts = await policyNoticeFacts(trx, policyId);
+  await queueEmail(trx, facts.seller.email, 'apolice-emitida-vendedor', {
+    nome: facts.seller.nome,
+    nrApolice: facts.nrApolice,
+    produto: facts.produto,
+    segurado: facts.nome,
+    link: facts.policyPage,
   });
 
-  const insuredEmail = (policy.segurado as { email?: unknown } | null)?.email;
-  if (typeof insuredEmail !== 'string' || insuredEmail === '') return;
+  if (!facts.insuredEmail) return;
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + POLICY_LINK_DAYS * DAY_MS);
   await trx
@@ -57,14 +77,14 @@ export async function notifyPolicyIssued(trx: DB, policyId: number, now: Date): 
     .execute();
   await queueEmail(
     trx,
-    insuredEmail,
+    facts.insuredEmail,
     'apolice-emitida-segurado',
     {
-      nome: policy.nome_segurado,
-      nrApolice,
-      produto: policy.produto,
-      vigencia: `${formatIsoDate(policy.inicio_vigencia)} a ${formatIsoDate(policy.fim_vigencia)}`,
-      parceiro: policy.razao_social ?? 'seu parceiro',
+      nome: facts.nome,
+      nrApolice: facts.nrApolice,
+      produto: facts.produto,
+      vigencia: facts.vigencia,
+      parceiro: facts.parceiro,
       link: secretSlot('link'),
       validadeDias: POLICY_LINK_DAYS,
     },
