@@ -44,7 +44,8 @@ export default function ReasonForm({ apis, generation, idContratacao, rules, win
   const [detalhe, setDetalhe] = useState(initial.detalhe ?? '');
   const [efetivaEm, setEfetivaEm] = useState(initial.efetivaEm ?? '');
   const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
-  const backdated = efetivaEm !== '' && efetivaEm < rules.today;
+  // Only the insurer's staff may date it back (decision 055): for anyone else a past day is just refused.
+  const backdated = rules.insurerStaff && efetivaEm !== '' && efetivaEm < rules.today;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
