@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CANCELLATION_REASONS, droppedPremium, PARTIAL_CANCELLATION, REFUND_BUSINESS_DAYS, type PolicyPremium } from './endorsements';
 import { isoDateField } from './list-query';
-import { computeRefund, takesEffectAhead, type Refund, type Requester } from './refund';
+import { computeRefund, isWithdrawal, takesEffectAhead, type Refund, type Requester } from './refund';
 import { addBusinessDays, addDays, latestDay } from './calendar';
 import { formatIsoDate } from './format';
 import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
@@ -177,6 +177,11 @@ export interface CancellationInput {
 export interface CancellationPreview {
   partial: boolean;
   timing: CancellationTiming;
+  /**
+   * Scheduled, though asked within the insured's 7 days of withdrawal: cancelled from today instead,
+   * everything paid would come back (CDC art. 49) — the resumo says so before anyone confirms.
+   */
+  withdrawalIfToday: boolean;
   coverages: CoverageInForce[];
   /** The premium of what is cancelled: the whole policy, or the dropped coverages' share. */
   cancelled: PolicyPremium;
@@ -223,9 +228,13 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     pago: paidOfCancelled,
     commissionPercent: input.commissionPercent,
   });
+  const timing = cancellationTiming(input.efetivaEm, input.solicitadaEm, input.term);
   return {
     partial,
-    timing: cancellationTiming(input.efetivaEm, input.solicitadaEm, input.term),
+    timing,
+    withdrawalIfToday:
+      timing === 'AGENDADO' &&
+      isWithdrawal({ ...input, inicioVigencia: input.term.inicio, efetivaEm: latestDay(input.solicitadaEm, input.term.inicio) }),
     coverages,
     cancelled,
     refund,

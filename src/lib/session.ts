@@ -66,19 +66,16 @@ export function viewerOf(session: PortalSession, generation: 'v1' | 'v2'): Sessi
 export const displayName = (viewer: SessionViewer) => (viewer.generation === 'v1' ? viewer.user.nome : viewer.user.nmUsuario);
 
 /**
- * The insurer's own staff, as one generation's viewer: the v2 ADMIN profile and the legacy
- * administrators' group. They alone may do what a partner may not — read the demo mailbox, date a
- * cancellation back (decisions 028 and 055).
+ * The insurer's own staff: the v2 ADMIN profile (admin@seguradora…), the one profile that belongs to
+ * the insurer alone. The legacy administrators' group does not count: it is a partner's group too
+ * (the demo's admin@legado belongs to the broker Horizonte), and what only the insurer may do — date a
+ * cancellation back (decision 055) — must not reach a partner through it.
  */
-export const isInsurerStaff = (viewer: SessionViewer): boolean =>
-  viewer.generation === 'v1' ? viewer.user.profile.includes(V1_ADMIN_GROUP) : viewer.user.profile === 'ADMIN';
+export const isInsurerStaff = (viewer: SessionViewer): boolean => viewer.generation === 'v2' && viewer.user.profile === 'ADMIN';
 
 /**
  * The provider's administrators, of either generation: the only readers of the demo mailbox, which
  * holds reset links and validation codes (docs/decisions/028-mailbox-and-secrets.md).
  */
 export const isProviderAdmin = (session: PortalSession): boolean =>
-  (['v1', 'v2'] as const).some((generation) => {
-    const viewer = viewerOf(session, generation);
-    return viewer !== undefined && isInsurerStaff(viewer);
-  });
+  Boolean(session.v1?.profile.includes(V1_ADMIN_GROUP) || session.v2?.profile === 'ADMIN');

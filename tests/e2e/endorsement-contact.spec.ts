@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { pdfText } from '../fixtures/pdf';
-import { ACCOUNTS, signIn, waitForIslands } from './helpers';
+import { ACCOUNTS, latestEmail, signIn, waitForIslands } from './helpers';
 import { sellResidential } from './selling';
 
 /**
@@ -76,6 +76,10 @@ for (const [generation, account, stranger] of [
     await expect(page).toHaveURL(new RegExp(`${home}$`));
     const row = page.getByTestId('endossos').getByRole('row').filter({ hasText: nrEndosso });
     await expect(row).toContainText('Alteração de dados cadastrais');
+    // The insured is told what changed (issue 27, item 6); the e-mail stayed, so one notice, to it.
+    const notice = await latestEmail(page, 'mariana.pereira@exemplo.com.br', `Dados de contato alterados — apólice ${nrApolice}`);
+    expect(notice.text).toContain('telefone e endereço');
+    expect(notice.text).toContain('Se você não pediu esta alteração');
     const pdfHref = (await row.getByRole('link', { name: `PDF do endosso ${nrEndosso}` }).getAttribute('href'))!;
     const pdf = await openPdf(page, pdfHref);
     expect(pdf).toContain(`Nº do endosso ${nrEndosso}`);

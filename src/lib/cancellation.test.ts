@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { cancellationPreview, cancellationTiming, effectiveDayErrors, effectiveDayWindow, type CancellationInput } from './cancellation';
+
+/** Issue 27, decision 055: from which day a cancellation may take effect, and what that day makes of it. */
+const TERM = { inicio: '2026-10-13', fim: '2027-10-13' };
+const TODAY = '2026-11-27';
+const partner = { term: TERM, today: TODAY, insurerStaff: false };
+const staff = { ...partner, insurerStaff: true };
+
+describe('the effective day', () => {
+  it.each([
+    // who, day, detail, errors
+    ['partner', '2026-11-27', undefined, {}],
+    ['partner', '2027-01-31', undefined, {}],
+    [
+      'partner',
+      '2026-10-13',
+      undefined,
+      { efetivaEm: [expect.stringContaining('Só a seguradora cancela com data retroativa: escolha hoje (27/11/2026)')] },
+    ],
+    ['partner', '2026-11-26', 'Pedido ontem', { efetivaEm: [expect.stringContaining('Só a seguradora')] }],
+    ['staff', '2026-11-26', undefined, { detalhe: [expect.stringContaining('Justifique a data retroativa')] }],
+    ['staff', '2026-10-28', 'Carta de 28/10', {}],
+    [
+      'staff',
+      '2026-10-27',
+      'Carta de 27/10',
+      { efetivaEm: ['Um cancelamento retroativo vale desde 28/10/2026, no máximo: 30 dias antes de hoje.'] },
+    ],
+    [
+      'staff',
+      '2026-10-12',
+      'Antes da vigência',
+      { efetivaEm: ['O cancelamento não pode valer antes do início da vigência (13/10/2026).'] },
+    ],
+    ['partner', '2027-10-14', undefined, { efetivaEm: ['O cancelamento não pode valer depois do fim da vigência (13/10/2027).'] }],
+  ] as const)('%s, from %s (%s): %j', (who, efetivaEm, detalhe, errors) => {
+    expect(effectiveDayErrors({ efetivaEm, detalhe }, who === 'staff' ? staff : partner)).toEqual(errors);
+  });
+
+  it('offers the date field the days the rules leave', () => {
+    expect(effectiveDayWindow(partner)).toEqual({ min: TODAY, max: TERM.fim });
+    expect(effectiveDayWindow(staff)).toEqual({ min: '2026-10-28', max: TERM.fim });
+    // A term not begun: its first day, for everyone.
+    expect(effectiveDayWindow({ ...staff, term: { inicio: '2026-12-10', fim: '2027-12-10' } }).min).toBe('2026-12-10');
+  });
+
+  it.each([
+    ['2026-11-27', 'IMEDIATO'],
+    ['2026-11-28', 'AGENDADO'],
+    ['2026-11-20', 'RETROATIVO'],
+  ] as const)('from %s is %s', (day, timing) => {
+    expect(cancellationTiming(day, TODAY, TERM)).toBe(timing);
+  });
+
+  it('a term not begun is cancelled at once from its first day, scheduled only after it', () => {
+    const notBegun = { inicio: '2026-12-10' };
+    expect(cancellationTiming('2026-12-10', TODAY, notBegun)).toBe('IMEDIATO');
+    expect(cancellationTiming('2026-12-11', TODAY, notBegun)).toBe('AGENDADO');
+  });
+});
+
+describe('a day ahead asked within the 7 days of withdrawal', () => {
+  const input: CancellationInput = {
+    requester: 'SEGURADO',
+    solicitadaEm: '2026-11-27',
+    efetivaEm: '2026-12-05',
+    term: { inicio: '2026-11-25', fim: '2027-11-25' },
+    contratadaEm: '2026-11-25',
+    premium: { net: 100_000, policyCost: 0, iof: 7_380, total: 107_380 },
+    paid: 107_380,
+    commissionPercent: 20,
+    inForce: [{ id: 'basica', name: 'Básica', premium: 100_000 }],
+  };
+
+  it('is scheduled by the short-term table, and the resumo says that today would give everything back', () => {
+    const preview = cancellationPreview(input);
+    expect(preview).toMatchObject({ timing: 'AGENDADO', withdrawalIfToday: true, refund: { rule: 'PRAZO_CURTO' } });
+    expect(cancellationPreview({ ...input, efetivaEm: '2026-11-27' })).toMatchObject({
+      timing: 'IMEDIATO',
+      withdrawalIfToday: false,
+      refund: { rule: 'ARREPENDIMENTO', total: 107_380 },
+    });
+    // Past the 7 days, nothing to say.
+    expect(cancellationPreview({ ...input, solicitadaEm: '2026-12-03' }).withdrawalIfToday).toBe(false);
+    expect(cancellationPreview({ ...input, requester: 'SEGURADORA' }).withdrawalIfToday).toBe(false);
+  });
+});
