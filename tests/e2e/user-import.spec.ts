@@ -65,7 +65,7 @@ for (const generation of ['v1', 'v2'] as const) {
         : 'nome;email;cpf;celular;perfil;empresas;ponto_venda;grupo_permissao;operacoes;situacao',
     );
 
-    const good = [0, 1].map((i) => ({
+    const good = [0, 1, 2, 3].map((i) => ({
       email: `imp${i}.${id}@exemplo.com.br`,
       cpf: cpfFor(Number(id.replace(/\D/g, '')) * 10 + i + (generation === 'v1' ? 0 : 5)),
     }));
@@ -75,30 +75,40 @@ for (const generation of ['v1', 'v2'] as const) {
             `Ícaro Nunes;${good[0]!.email};${good[0]!.cpf};11.222.333/0001-81;VENDEDOR;ativo`,
             `Bia Teles;${good[1]!.email};${good[1]!.cpf};11222333000181;VENDEDOR|CONSULTOR;`,
             `=CMD();ruim.${id}@exemplo.com.br;111.111.111-11;11222333000181;VENDEDOR;ativo`,
+            // Issue 27 (18): a full name of initials and digits is a name; a ';' inside quotes is named as
+            // what it is (a group that does not exist is, below, on a row whose name is valid).
+            `QA V2 Vendedor;${good[2]!.email};${good[2]!.cpf};11222333000181;VENDEDOR;ativo`,
+            `"Téo; Lima";${good[3]!.email};${good[3]!.cpf};11222333000181;VENDEDOR;ativo`,
           ]
         : [
             `Ícaro Nunes;${good[0]!.email};${good[0]!.cpf};(11) 98765-0001;PARCEIRO;11222333000181;PV-0001;Vendedor de loja;;`,
             `Bia Teles;${good[1]!.email};${good[1]!.cpf};(11) 98765-0002;PARCEIRO;11222333000181;;;COTAR_VENDER|METRICAS;`,
             `Gil Souto;ruim.${id}@exemplo.com.br;111.111.111-11;(11) 3333-0000;PARCEIRO;11222333000181;;;;`,
+            // Issue 27 (18): a full name of initials and digits is a name; a group that does not exist is said so.
+            `QA V2 Vendedor;${good[2]!.email};${good[2]!.cpf};(11) 98765-0003;PARCEIRO;11222333000181;;;COTAR_VENDER;`,
+            `Téo Lima;${good[3]!.email};${good[3]!.cpf};(11) 98765-0004;PARCEIRO;11222333000181;;Grupo Fantasma;;`,
           ];
     const csv = [header, ...rows].join('\r\n');
     await upload(page, start, csv);
     await expect(page).toHaveURL(
       generation === 'v1' ? /\/importar-usuarios\?importacao=\d+$/ : /\/v2\/usuario\/importacao\/validacao\?importacao=\d+$/,
     );
-    await expect(page.getByTestId('contagem')).toContainText('3 linhas no arquivo');
+    await expect(page.getByTestId('contagem')).toContainText('5 linhas no arquivo');
     const problems = page.getByTestId('problemas');
     if (generation === 'v1') {
       await expect(problems.getByRole('row', { name: /^4 .* nome Fórmula de planilha/ })).toBeVisible();
+      await expect(problems.getByRole('row', { name: /^6 .* nome O nome tem caractere não aceito \(;\)/ })).toBeVisible();
     } else {
       await expect(problems.getByRole('row', { name: /^4 .* cpf CPF inválido\./ })).toBeVisible();
       await expect(problems.getByRole('row', { name: /^4 .* celular Celular inválido/ })).toBeVisible();
+      await expect(problems.getByRole('row', { name: /^6 .* Grupo de permissões não encontrado nas empresas informadas\./ })).toBeVisible();
     }
+    await expect(problems.getByRole('row', { name: /^5 / })).toHaveCount(0);
     await shoot(page, `${generation}-validation`);
 
     const result = await confirmAndRead(page);
-    await expect(page.getByTestId('resultado')).toContainText('2 criados');
-    await expect(page.getByTestId('resultado')).toContainText('1 recusados');
+    await expect(page.getByTestId('resultado')).toContainText('3 criados');
+    await expect(page.getByTestId('resultado')).toContainText('2 recusados');
     await shoot(page, `${generation}-result`);
     const lines = result
       .replace(/^\uFEFF/, '')
@@ -108,6 +118,8 @@ for (const generation of ['v1', 'v2'] as const) {
     expect(lines[1]).toBe(`2;${good[0]!.email};criado;`);
     expect(lines[2]).toBe(`3;${good[1]!.email};criado;`);
     expect(lines[3]).toMatch(new RegExp(`^4;ruim\\.${id}@exemplo\\.com\\.br;recusado;`));
+    expect(lines[4]).toBe(`5;${good[2]!.email};criado;`);
+    expect(lines[5]).toMatch(new RegExp(`^6;${good[3]!.email.replace(/\./g, '\\.')};recusado;`));
 
     // The new users are listed, pending their first access.
     await page.getByRole('link', { name: 'Ver usuários' }).click();
@@ -119,7 +131,7 @@ for (const generation of ['v1', 'v2'] as const) {
     await upload(page, start, csv);
     const again = await confirmAndRead(page);
     await expect(page.getByTestId('resultado')).toContainText('0 criados');
-    await expect(page.getByTestId('resultado')).toContainText('2 sem alteração');
+    await expect(page.getByTestId('resultado')).toContainText('3 sem alteração');
     expect(again).toContain(`2;${good[0]!.email};sem alteração;`);
 
     // Issue 27: a row under a demo account's e-mail with another CPF is refused on its row; a row that
@@ -127,13 +139,16 @@ for (const generation of ['v1', 'v2'] as const) {
     const demo = generation === 'v1' ? ACCOUNTS.legacySeller : ACCOUNTS.partner;
     const thief =
       generation === 'v1'
-        ? `Kátia Pereira Importação;${demo.email};${cpfFor(Number(id.replace(/\D/g, '')) * 10 + 8)};11.222.333/0001-81;VENDEDOR;ativo`
+        ? `Kátia Pereira Importação;${demo.email};${cpfFor(Number(id.replace(/\D/g, '')) * 10 + 8)};11.222.333/0001-81;VENDEDOR|GRUPO_FANTASMA;ativo`
         : `Kátia Pereira Importação;${demo.email};${cpfFor(Number(id.replace(/\D/g, '')) * 10 + 9)};(11) 97777-0000;PARCEIRO;11222333000181;PV-0002;;COTAR_VENDER;`;
     const renamed = [header, rows[0]!.replace('Ícaro Nunes', 'Ícaro Nunes Filho'), rows[1]!, thief].join('\r\n');
     await upload(page, start, renamed);
     await expect(
       problems.getByRole('row', { name: new RegExp(`^4 ${demo.email.replace(/\./g, '\\.')} cpf CPF diferente do cadastrado`) }),
     ).toBeVisible();
+    if (generation === 'v1') {
+      await expect(problems.getByRole('row', { name: /^4 .* grupos Grupo de acesso inexistente: GRUPO_FANTASMA\./ })).toBeVisible();
+    }
     await expect(page.getByTestId('existentes')).toContainText('1 já existe com alterações');
     await expect(page.getByTestId('existentes')).toContainText('1 já existe sem alteração');
     await expect(
