@@ -60,13 +60,13 @@ describe('quotaProblem, the limits as a table', () => {
 });
 
 describe('removalProblem', () => {
-  it.each<[string, number, 'EM_ANALISE' | 'AGUARDANDO_DOCUMENTOS' | 'ACEITA' | 'RECUSADA', number | undefined]>([
+  it.each<[string, number, 'EM_ANALISE' | 'AGUARDANDO_DOCUMENTOS' | 'ACEITA' | 'RECUSADA', 'forbidden' | 'conflict' | undefined]>([
     ['the sender, while in analysis', 7, 'EM_ANALISE', undefined],
     ['the sender, while documents are awaited', 7, 'AGUARDANDO_DOCUMENTOS', undefined],
-    ['the sender, once accepted', 7, 'ACEITA', 409],
-    ['the sender, once refused', 7, 'RECUSADA', 409],
-    ['someone else who sees it', 8, 'EM_ANALISE', 403],
-  ])('%s', (_, viewer, proposalStatus, status) => {
-    expect(removalProblem({ senderId: 7, proposalStatus }, viewer)?.status).toBe(status);
+    ['the sender, once accepted', 7, 'ACEITA', 'conflict'],
+    ['the sender, once refused', 7, 'RECUSADA', 'conflict'],
+    ['someone else who sees it', 8, 'EM_ANALISE', 'forbidden'],
+  ])('%s', (_, viewer, proposalStatus, kind) => {
+    expect(removalProblem({ senderId: 7, proposalStatus }, viewer)?.kind).toBe(kind);
   });
 });

@@ -141,8 +141,8 @@ const UNDECIDED: readonly ProposalStatus[] = ['EM_ANALISE', 'AGUARDANDO_DOCUMENT
 export function removalProblem(
   document: { senderId: number; proposalStatus: ProposalStatus },
   viewerId: number,
-): { status: 403 | 409; message: string } | undefined {
-  if (document.senderId !== viewerId) return { status: 403, message: REMOVAL_MESSAGES.notSender };
-  if (!UNDECIDED.includes(document.proposalStatus)) return { status: 409, message: REMOVAL_MESSAGES.decided };
+): { kind: 'forbidden' | 'conflict'; message: string } | undefined {
+  if (document.senderId !== viewerId) return { kind: 'forbidden', message: REMOVAL_MESSAGES.notSender };
+  if (!UNDECIDED.includes(document.proposalStatus)) return { kind: 'conflict', message: REMOVAL_MESSAGES.decided };
   return undefined;
 }

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  attachmentDisposition,
-  displayName,
-  DOCUMENT_MAX_BYTES,
-  DOCUMENT_MESSAGES,
-  nameProblem,
-  parseDocumentQuery,
-  sizeProblem,
-} from './documents';
+import { displayName, DOCUMENT_MAX_BYTES, DOCUMENT_MESSAGES, nameProblem, parseDocumentQuery, sizeProblem } from './documents';
 
 describe('a file name is refused', () => {
   it.each([
@@ -52,15 +44,6 @@ describe('the name shown takes the extension of what the content is', () => {
     ['  nota.fiscal.pdf ', 'application/pdf', 'nota.fiscal.pdf'],
     ['.pdf', 'application/pdf', '.pdf.pdf'],
   ] as const)('%j as %s → %j', (name, mime, shown) => expect(displayName(name, mime)).toBe(shown));
-});
-
-describe('content-disposition', () => {
-  it.each([
-    ['laudo.pdf', `attachment; filename="laudo.pdf"; filename*=UTF-8''laudo.pdf`],
-    ['Comprovante março.pdf', `attachment; filename="Comprovante marco.pdf"; filename*=UTF-8''Comprovante%20mar%C3%A7o.pdf`],
-    ['a"b;c.pdf', `attachment; filename="a_b_c.pdf"; filename*=UTF-8''a%22b%3Bc.pdf`],
-    ["o'brien (1).pdf", `attachment; filename="o'brien (1).pdf"; filename*=UTF-8''o%27brien%20%281%29.pdf`],
-  ])('%j', (name, header) => expect(attachmentDisposition(name)).toBe(header));
 });
 
 describe('the list filters', () => {

@@ -87,15 +87,6 @@ export function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} MB`;
 }
 
-/** `content-disposition` of a download: an ASCII fallback and the UTF-8 name (RFC 6266, RFC 8187). */
-export function attachmentDisposition(name: string): string {
-  const ascii = name
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
-
 /** A proposal number, as its digits. */
 const NR_PROPOSTA_MESSAGE = 'Número de proposta inválido: use só os dígitos.';
 export const nrPropostaField = z.string({ error: NR_PROPOSTA_MESSAGE }).check(z.regex(/^\d{1,20}$/, NR_PROPOSTA_MESSAGE));

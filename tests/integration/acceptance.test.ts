@@ -109,7 +109,7 @@ describe('a proposal referred for analysis', () => {
     // The term runs from the proposal's day, not the decision's.
     expect(await policyOf(nrProposta)).toMatchObject({ inicio_vigencia: '2026-11-23', fim_vigencia: '2027-11-23' });
     await expect(decideProposal(db, adminId, nrProposta, { decisao: 'RECUSAR', motivo: 'Tarde demais' }, later)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
     });
   });
 
@@ -135,7 +135,7 @@ describe('a proposal referred for analysis', () => {
     await documentsSent(db, partner.seller.userId, nrProposta, 'Fotos anexadas por e-mail.', sent);
     const deadline = new Date(START.getTime() + (25 + 7) * DAY_MS);
     expect(await proposal(nrProposta)).toMatchObject({ status: 'EM_ANALISE', suspensa_desde: null, aceite_ate: deadline });
-    await expect(documentsSent(db, partner.seller.userId, nrProposta, 'de novo', sent)).rejects.toMatchObject({ status: 409 });
+    await expect(documentsSent(db, partner.seller.userId, nrProposta, 'de novo', sent)).rejects.toMatchObject({ kind: 'conflict' });
 
     expect(await acceptBySilence(db, new Date(deadline.getTime() - 1))).toBe(0);
     expect(await acceptBySilence(db, deadline)).toBeGreaterThanOrEqual(1);
@@ -151,7 +151,7 @@ describe('a proposal referred for analysis', () => {
   });
 
   it('an unknown proposal is a 404', async () => {
-    await expect(decideProposal(db, adminId, '999', { decisao: 'ACEITAR' }, START)).rejects.toMatchObject({ status: 404 });
+    await expect(decideProposal(db, adminId, '999', { decisao: 'ACEITAR' }, START)).rejects.toMatchObject({ kind: 'not-found' });
   });
 });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { ApiError } from '../../src/server/api/errors';
+import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
+import { DomainError } from '../../src/server/errors';
 import { principalFacts } from '../../src/server/services/principals';
 import { actorOf, draftOfUser, managedUser, updateV2User } from '../../src/server/services/user-admin';
 import {
@@ -36,8 +37,9 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  // A refusal of the domain, as the API would answer it.
+  expect(error).toBeInstanceOf(DomainError);
+  return apiErrorOf(error)!;
 }
 const events = (event: string) => db.selectFrom('access_events').selectAll().where('event', '=', event).orderBy('id', 'desc').execute();
 

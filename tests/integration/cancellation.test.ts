@@ -142,7 +142,7 @@ describe('a whole cancellation asked by the insured', () => {
         { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-06-11' },
         when,
       ),
-    ).rejects.toMatchObject({ status: 409 });
+    ).rejects.toMatchObject({ kind: 'conflict' });
   });
 
   it('gives everything back within 7 days of contracting, the policy cost included', async () => {
@@ -222,15 +222,15 @@ describe('a partial cancellation', () => {
     const ctx = await context(policy.idContratacao, when);
     const main = ctx.inForce[0]!.id;
     await expect(saveCoverages(db, ctx, { escopo: 'PARCIAL', coberturas: [main] }, when)).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { coberturas: [expect.stringContaining('cobertura básica')] },
     });
     await expect(saveCoverages(db, ctx, { escopo: 'PARCIAL', coberturas: ['nada'] }, when)).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
     });
-    await expect(saveCoverages(db, ctx, { escopo: 'PARCIAL', coberturas: [] }, when)).rejects.toMatchObject({ status: 400 });
+    await expect(saveCoverages(db, ctx, { escopo: 'PARCIAL', coberturas: [] }, when)).rejects.toMatchObject({ kind: 'invalid' });
     await expect(saveCoverages(db, ctx, {}, when)).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { escopo: expect.any(Array) },
     });
   });
@@ -245,19 +245,19 @@ describe('bad input and other viewers', () => {
     await expect(
       saveReason(db, ctx, { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: '2026-02-01' }, when),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { efetivaEm: ['O cancelamento não pode valer antes do início da vigência (02/03/2026).'] },
     });
     await expect(
       saveReason(db, ctx, { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: '2027-03-03' }, when),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { efetivaEm: [expect.stringContaining('depois do fim da vigência')] },
     });
     await expect(
       saveReason(db, ctx, { solicitante: 'SEGURADO', motivo: 'FALTA_PAGAMENTO', efetivaEm: '2026-04-01' }, when),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { motivo: expect.any(Array) },
     });
     const done = await steps(
@@ -269,7 +269,7 @@ describe('bad input and other viewers', () => {
     const account = { tipo: 'CONTA', banco: '341', agencia: '1234', conta: '123456', tipoConta: 'corrente', titular: '529.982.247-25' };
     await expect(
       confirmCancellation(db, partner, 'v2', policy.idContratacao, actor, { chave: done.draft!.chave, conta: account }, when),
-    ).rejects.toMatchObject({ status: 400, fieldErrors: { 'conta.titular': [expect.stringContaining('segurado')] } });
+    ).rejects.toMatchObject({ kind: 'invalid', fieldErrors: { 'conta.titular': [expect.stringContaining('segurado')] } });
     await expect(
       confirmCancellation(
         db,
@@ -280,7 +280,7 @@ describe('bad input and other viewers', () => {
         { chave: done.draft!.chave, conta: { tipo: 'PIX', chave: 'não é chave' } },
         when,
       ),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ kind: 'invalid' });
     // Issue 27: a key that does not show whose it is took the insured's refund.
     await expect(
       confirmCancellation(
@@ -293,7 +293,7 @@ describe('bad input and other viewers', () => {
         when,
       ),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { 'conta.chave': [expect.stringContaining('chave Pix de CPF/CNPJ do segurado')] },
     });
     // Nothing was written by the refused confirmations.
@@ -304,11 +304,11 @@ describe('bad input and other viewers', () => {
   it('is a 404 for a viewer of another company, and for a contract that does not exist', async () => {
     const policy = await soldPolicy();
     const other = await scopeFor(db, await viewerByEmail(db, 'substabelecido@parceiro.demo'), 'APOLICES');
-    await expect(context(policy.idContratacao, at('2026-04-01'), other)).rejects.toMatchObject({ status: 404 });
-    await expect(context(999_999, at('2026-04-01'))).rejects.toMatchObject({ status: 404 });
+    await expect(context(policy.idContratacao, at('2026-04-01'), other)).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(context(999_999, at('2026-04-01'))).rejects.toMatchObject({ kind: 'not-found' });
     await expect(
       confirmCancellation(db, other, 'v2', policy.idContratacao, actor, { chave: crypto.randomUUID() }, at('2026-04-01')),
-    ).rejects.toMatchObject({ status: 404 });
+    ).rejects.toMatchObject({ kind: 'not-found' });
   });
 });
 
@@ -336,7 +336,7 @@ describe('the effective day (issue 27, decision 055)', () => {
         when,
       ),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: {
         efetivaEm: ['Só a seguradora cancela com data retroativa: escolha hoje (16/04/2026) ou um dia adiante, que fica agendado.'],
       },
@@ -362,13 +362,13 @@ describe('the effective day (issue 27, decision 055)', () => {
     await expect(
       saveReason(db, await ctx(), { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-03-10' }, when),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { efetivaEm: ['Um cancelamento retroativo vale desde 17/03/2026, no máximo: 30 dias antes de hoje.'] },
     });
     await expect(
       saveReason(db, await ctx(), { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-03-20' }, when),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { detalhe: [expect.stringContaining('Justifique a data retroativa')] },
     });
     const done = await steps(
@@ -404,7 +404,7 @@ describe('the effective day (issue 27, decision 055)', () => {
     );
     await expect(
       confirmCancellation(db, partner, 'v2', policy.idContratacao, actor, { chave: ctx.draft!.chave }, at('2026-04-17')),
-    ).rejects.toMatchObject({ status: 409, message: expect.stringContaining('Volte às etapas anteriores') });
+    ).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('Volte às etapas anteriores') });
   });
 });
 
@@ -424,7 +424,7 @@ describe('a cancellation scheduled for a day ahead', () => {
     await expect(
       confirmCancellation(db, partner, 'v2', policy.idContratacao, actor, { chave: ctx.draft!.chave }, asked),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
     });
     const [first, second] = await Promise.all([
       confirmCancellation(db, partner, 'v2', policy.idContratacao, actor, { chave: ctx.draft!.chave, conta: PIX }, asked),
@@ -449,7 +449,7 @@ describe('a cancellation scheduled for a day ahead', () => {
         { solicitante: 'SEGURADO', motivo: 'OUTRO_SEGURO', efetivaEm: '2026-04-01' },
         asked,
       ),
-    ).rejects.toMatchObject({ status: 409, message: expect.stringContaining('cancelamento agendado para 15/05/2026') });
+    ).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('cancelamento agendado para 15/05/2026') });
 
     // Paid meanwhile: the 2nd installment (due 10/04) counts in the refund.
     await pay(policy.nrApolice, 2, at('2026-04-10'));
@@ -485,12 +485,14 @@ describe('a cancellation scheduled for a day ahead', () => {
     );
     await confirmCancellation(db, partner, 'v2', policy.idContratacao, actor, { chave: ctx.draft!.chave, conta: PIX }, asked);
     const other = await scopeFor(db, await viewerByEmail(db, 'substabelecido@parceiro.demo'), 'APOLICES');
-    await expect(undoScheduledCancellation(db, other, 'v2', policy.idContratacao, actor, asked)).rejects.toMatchObject({ status: 404 });
+    await expect(undoScheduledCancellation(db, other, 'v2', policy.idContratacao, actor, asked)).rejects.toMatchObject({
+      kind: 'not-found',
+    });
     expect(await undoScheduledCancellation(db, partner, 'v2', policy.idContratacao, actor, at('2026-04-02'))).toEqual({
       efetivaEm: '2026-06-01',
     });
     await expect(undoScheduledCancellation(db, partner, 'v2', policy.idContratacao, actor, at('2026-04-02'))).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
     });
     expect(await applyScheduledCancellations(db, at('2026-06-01'))).toBe(0);
     expect((await db.selectFrom('policies').select('status').where('id', '=', policy.id).executeTakeFirstOrThrow()).status).toBe('VIGENTE');

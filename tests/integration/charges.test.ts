@@ -75,9 +75,9 @@ describe('the boleto with Pix of an installment', () => {
       },
       'BOLETOS',
     );
-    await expect(currentCharge(db, other, 'v2', nrApolice, 1)).rejects.toMatchObject({ status: 404 });
-    await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 9)).rejects.toMatchObject({ status: 404 });
-    await expect(currentCharge(db, partnerScope, 'v1', nrApolice, 1)).rejects.toMatchObject({ status: 404 });
+    await expect(currentCharge(db, other, 'v2', nrApolice, 1)).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 9)).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(currentCharge(db, partnerScope, 'v1', nrApolice, 1)).rejects.toMatchObject({ kind: 'not-found' });
   });
 });
 
@@ -105,9 +105,9 @@ describe('paying', () => {
     // The demo bank, as a payer's bank, refuses to pay a paid installment before any money moves.
     await expect(
       payCharge(db, { code: charge.linhaDigitavel, externalId: 'demo-2', origem: 'BANCO_DEMO' }, day('2026-12-05')),
-    ).rejects.toMatchObject({ status: 409 });
+    ).rejects.toMatchObject({ kind: 'conflict' });
     await expect(currentCharge(db, partnerScope, 'v2', nrApolice, 1)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: expect.stringContaining('já está paga'),
     });
     expect(await paymentsOf(1)).toBe(1);
@@ -132,7 +132,7 @@ describe('paying', () => {
       payCharge(db, { code: fourth!.linhaDigitavel, externalId: 'banco-mesmo', origem: 'WEBHOOK', valor: 1 }, day('2027-01-05')),
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { status: 409 } });
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { kind: 'conflict' } });
     // Partial: the installment stays open, the cent is recorded.
     expect(await db.selectFrom('receipts').select(['situacao', 'valor']).where('external_id', '=', 'banco-mesmo').execute()).toEqual([
       { situacao: 'PARCIAL', valor: 1 },
@@ -148,10 +148,10 @@ describe('paying', () => {
 
   it('an unknown code is a 404', async () => {
     await expect(payCharge(db, { code: '0'.repeat(47), externalId: 'x', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({
-      status: 404,
+      kind: 'not-found',
     });
     await expect(payCharge(db, { code: 'qualquer coisa', externalId: 'y', origem: 'BANCO_DEMO' }, ISSUED)).rejects.toMatchObject({
-      status: 404,
+      kind: 'not-found',
     });
   });
 });
@@ -162,14 +162,16 @@ describe('the 2ª via of an overdue installment', () => {
     const { valor, vencimento } = await installment(3);
     expect(vencimento).toBe('2027-02-10');
     await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-12', partnerId, day('2027-02-05'))).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
     });
     const late = day('2027-02-20');
     await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-19', partnerId, late)).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       fieldErrors: { vencimento: [expect.any(String)] },
     });
-    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-03-03', partnerId, late)).rejects.toMatchObject({ status: 400 });
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-03-03', partnerId, late)).rejects.toMatchObject({
+      kind: 'invalid',
+    });
 
     const copy = await secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-22', partnerId, late);
     // 12 days late on the 22nd: fine 2 %, interest 1 % × 12/30.
@@ -183,13 +185,13 @@ describe('the 2ª via of an overdue installment', () => {
     expect(getBoletoInfo(copy.linhaDigitavel, { referenceDate: late })!.amount).toBe(copy.total);
 
     await expect(payCharge(db, { code: first.linhaDigitavel, externalId: 'old', origem: 'BANCO_DEMO' }, late)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: expect.stringContaining('substituído'),
     });
     await expect(
       payCharge(db, { code: copy.pixCopiaECola, externalId: 'pix-late', origem: 'BANCO_DEMO' }, day('2027-02-23')),
     ).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: expect.stringContaining('venceu'),
     });
     // The bank confirms the installment's original value for the 2ª via: short of its fine and interest, it stays open.
@@ -208,7 +210,9 @@ describe('the 2ª via of an overdue installment', () => {
       .where('external_id', '=', 'new')
       .executeTakeFirstOrThrow();
     expect(payment).toEqual({ valor: copy.total, charge_id: copy.id });
-    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-25', partnerId, late)).rejects.toMatchObject({ status: 409 });
+    await expect(secondCopy(db, partnerScope, 'v2', nrApolice, 3, '2027-02-25', partnerId, late)).rejects.toMatchObject({
+      kind: 'conflict',
+    });
   });
 });
 
@@ -221,7 +225,7 @@ describe('a policy paid by card', () => {
       at: ISSUED,
     });
     await expect(currentCharge(db, partnerScope, 'v2', card.nrApolice!, 1)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: expect.stringContaining('cartão'),
     });
   });

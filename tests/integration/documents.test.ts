@@ -228,7 +228,7 @@ describe('who sees, sends and downloads a document (per company)', () => {
       expect(file.headers.get('content-type')).toBe('application/pdf');
       expect(file.headers.get('content-disposition')).toBe(`attachment; filename="Laudo.pdf"; filename*=UTF-8''Laudo.pdf`);
       expect(file.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(file.headers.get('cache-control')).toBe('no-store');
+      expect(file.headers.get('cache-control')).toBe('private, no-store');
     }
   });
 

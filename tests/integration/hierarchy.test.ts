@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { ApiError } from '../../src/server/api/errors';
+import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
+import { DomainError } from '../../src/server/errors';
 import { actorOf } from '../../src/server/services/user-admin';
 import { allChannels, hierarchyOf, saveChannel } from '../../src/server/services/hierarchy';
 import { ancestorIds, CHANNEL_MESSAGES as M, walk, type ChannelInput, type HierarchyJson } from '../../src/lib/hierarchy';
@@ -33,8 +34,9 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  // A refusal of the domain, as the API would answer it.
+  expect(error).toBeInstanceOf(DomainError);
+  return apiErrorOf(error)!;
 }
 const nodes = (tree: HierarchyJson): HierarchyJson[] => [tree, ...tree.filhos.flatMap(nodes)];
 const channelRows = () => db.selectFrom('channels').selectAll().orderBy('id').execute();
@@ -267,7 +269,7 @@ describe('changing channels', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect((refused.reason as ApiError).fieldErrors).toEqual({ canalPai: [M.cycle] });
+    expect((refused.reason as DomainError).fieldErrors).toEqual({ canalPai: [M.cycle] });
     const channels = await allChannels(db);
     for (const c of channels) expect(ancestorIds(channels, c.id)).not.toContain(c.id);
   });

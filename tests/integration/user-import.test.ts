@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { ApiError } from '../../src/server/api/errors';
+import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
+import { DomainError } from '../../src/server/errors';
 import { actorOf } from '../../src/server/services/user-admin';
 import {
   confirmImport,
@@ -45,8 +46,9 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  // A refusal of the domain, as the API would answer it.
+  expect(error).toBeInstanceOf(DomainError);
+  return apiErrorOf(error)!;
 }
 /** Valid CPFs of their own per seed. */
 function cpf(seed: number): string {

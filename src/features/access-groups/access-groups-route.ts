@@ -35,7 +35,7 @@ import type { VisibleItem } from '../../lib/menu-visibility';
 import type { V1Permission } from '../../lib/permissions';
 import type { PortalSession } from '../../lib/session';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
-import { asFieldErrors, context, readForm, type Routed } from '../users/users-route';
+import { asFieldErrors, adminContext, readForm, type Routed } from '../controller.server';
 
 /*
  * The pages of the groups that hold permissions (issue 16, decision 047): plain GET and POST forms.
@@ -59,7 +59,7 @@ export interface LegacyGroupsProps {
 
 /** /grupo-acesso: the groups of every channel. */
 export async function legacyGroupsPage(session: PortalSession, url: URL): Promise<LegacyGroupsProps> {
-  const { db, actor } = await context(session, 'v1');
+  const { db, actor } = await adminContext(session, 'v1');
   const saved = url.searchParams.get('salvo');
   return {
     channels: await legacyGroupsByChannel(db),
@@ -97,7 +97,7 @@ export async function legacyGroupPage(
   request: Request,
   ip: string,
 ): Promise<Routed<LegacyGroupProps>> {
-  const { db, actor: anyActor } = await context(session, 'v1');
+  const { db, actor: anyActor } = await adminContext(session, 'v1');
   const actor = anyActor as V1Actor;
   const action = GROUP_ACTIONS.find((a) => a === params.action);
   // A name or channel code that could not exist is not looked up.
@@ -180,7 +180,7 @@ const listQuery = z.object({
 
 /** /v2/usuario/permissoes/consulta. */
 export async function permissionGroupsPage(session: PortalSession, url: URL): Promise<{ status: number; props: PermissionGroupsProps }> {
-  const { db, actor } = await context(session, 'v2');
+  const { db, actor } = await adminContext(session, 'v2');
   // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
   const raw = Object.fromEntries(
     [...withReadablePage(url.searchParams, 'pagina')].filter(([k]) => ['empresa', 'nome', 'pagina'].includes(k)),
@@ -240,7 +240,7 @@ export async function permissionGroupPage(
   request: Request,
   ip: string,
 ): Promise<Routed<PermissionGroupProps>> {
-  const { db, actor: anyActor } = await context(session, 'v2');
+  const { db, actor: anyActor } = await adminContext(session, 'v2');
   const actor = anyActor as V2Actor;
   const isNew = params.id === undefined;
   const action = isNew ? 'novo' : PERMISSION_GROUP_ACTIONS.find((a) => a === params.action);
@@ -307,7 +307,7 @@ export interface PermissionSuccessProps {
 
 /** /v2/usuario/permissoes/sucesso?grupo={id}&empresa={cnpj}: the group saved, and its menu. */
 export async function permissionSuccessPage(session: PortalSession, url: URL): Promise<PermissionSuccessProps | undefined> {
-  const { db, actor } = await context(session, 'v2');
+  const { db, actor } = await adminContext(session, 'v2');
   const id = url.searchParams.get('grupo') ?? '';
   const cnpj = url.searchParams.get('empresa') ?? '';
   const group = /^[1-9]\d{0,8}$/.test(id) && isCnpj(cnpj) ? await permissionGroupOf(db, actor as V2Actor, Number(id), cnpj) : undefined;

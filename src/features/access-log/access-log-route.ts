@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { csvResponse } from '../../server/api/download';
 import { database } from '../../server/database';
 import { now } from '../../server/clock';
 import { config } from '../../server/config';
@@ -17,14 +17,13 @@ import {
 import { brasiliaDay } from '../../lib/format';
 import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
 import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
+import type { Routed } from '../controller.server';
 
 /*
  * What /v2/log-acesso and its CSV need (issue 17, decision 049): a plain GET form of filters, a page
  * of rows newest first with the page in the address, and the same rows as CSV. Only the insurer's
  * ADMIN reads the log: the menu's guard already refuses everyone else, and this asks again.
  */
-
-export type Routed<P> = { kind: 'page'; status: number; props: P } | { kind: 'forbidden' };
 
 export interface AccessLogPageProps {
   values: Record<AccessLogField, string>;
@@ -69,11 +68,5 @@ export async function accessLogExport(session: PortalSession, url: URL, ip: stri
   const query = parseAccessLogQuery(url.searchParams, brasiliaDay(now()));
   if (!query.ok) return new Response(`Filtros inválidos: ${Object.values(query.errors).flat().join(' ')}`, { status: 400, headers: TEXT });
   const csv = await exportAccessLog(await database(), viewer, ip, query.filters);
-  return new Response(Readable.toWeb(csv) as ReadableStream<Uint8Array>, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${accessLogCsvFileName(query.filters)}"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return csvResponse(csv, accessLogCsvFileName(query.filters));
 }

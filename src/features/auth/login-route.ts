@@ -2,7 +2,7 @@ import type { AstroGlobal } from 'astro';
 import { safeParse } from 'zod/v4/core';
 import { database } from '../../server/database';
 import { config } from '../../server/config';
-import { ApiError } from '../../server/api/errors';
+import { refusalOf } from '../controller.server';
 import { browserTokens, sessionCookieOptions } from '../../server/api/cookies';
 import { issueSimulatorToken, loginV1, loginV2, needsSimulatorToken } from '../../server/services/auth';
 import { loginFormSchema } from '../../lib/auth-schemas';
@@ -72,12 +72,13 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
     }
     return { kind: 'signed-in', to: safeNextPath(next, HOME_PATH[generation]), cookies };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const placement = loginErrorPlacement(error.status, error.message);
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    const placement = loginErrorPlacement(refusal.status, refusal.message);
     const state: LoginFormState = placement.field
       ? { email, errors: { [placement.field]: placement.message } }
       : { email, banner: placement.message };
-    return { kind: 'refused', status: error.status, state, headers: error.headers };
+    return { kind: 'refused', status: refusal.status, state, headers: refusal.headers };
   }
 }
 

@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { csvResponse } from '../../server/api/download';
+import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/database';
 import { now } from '../../server/clock';
 import { filesDir } from '../../server/files';
@@ -14,7 +15,7 @@ import {
   type Beneficiary,
   type Statement,
 } from '../../server/services/commissions';
-import { notaFileResponse, notasOfCompany, pageOfNotas, standingNota, type NotaRow } from '../../server/services/notas-fiscais';
+import { notaFile, notasOfCompany, pageOfNotas, standingNota, type NotaRow } from '../../server/services/notas-fiscais';
 import { beneficiaryInScope, incomeYearsOf, type IncomeYears } from '../../server/services/income';
 import { brasiliaDay } from '../../lib/format';
 import { isClosedMonth, parseStatementQuery, statementCsvFileName, STATEMENT_FIELDS, cnpjField } from '../../lib/commissions';
@@ -96,13 +97,7 @@ export async function statementExport(session: PortalSession, params: URLSearchP
   // A beneficiary who is a person is named by kind, never by CPF.
   const whose = company.kind === 'PJ' ? `empresa ${formatCnpj(company.taxId)}` : 'vendedor pessoa física';
   await recordDataAccess(db, viewer, ip, 'comissoes.csv', month, whose);
-  return new Response(Readable.toWeb(statementCsv(db, company, month)) as ReadableStream<Uint8Array>, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${statementCsvFileName(company.taxId, month)}"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return csvResponse(statementCsv(db, company, month), statementCsvFileName(company.taxId, month));
 }
 
 export interface UploadMonth {
@@ -176,7 +171,8 @@ export async function notasPage(session: PortalSession, params: URLSearchParams)
 export async function notaDownload(session: PortalSession, id: string | undefined): Promise<Response | undefined> {
   if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
   const { db, scope } = await commissionContext(session);
-  return notaFileResponse(db, filesDir(), scope, Number(id));
+  const file = await notaFile(db, filesDir(), scope, Number(id));
+  return file && downloadResponse(file);
 }
 
 export interface IncomePageProps {

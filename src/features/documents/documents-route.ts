@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/database';
 import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, documentPages, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
 import { nrApoliceField } from '../../lib/policies';
@@ -12,7 +13,7 @@ import { documentScopeFor } from '../../server/services/scope';
 import { uploadUsage } from '../../server/services/document-uploads';
 import {
   documentFile,
-  documentResponse,
+  documentDownload,
   recordDocumentDownload,
   listDocuments,
   proposalInScope,
@@ -116,5 +117,5 @@ export async function downloadPage(
   const file = await documentFile(db, filesDir(), scope, generation, Number(id));
   if (!file) return undefined;
   await recordDocumentDownload(db, viewerOf(session, generation)!, ip, id, file);
-  return documentResponse(file);
+  return downloadResponse(await documentDownload(file));
 }

@@ -13,7 +13,7 @@ import {
 } from '../../lib/cancellation';
 import { contractIdOf } from '../../lib/endorsement-home';
 import { now } from '../../server/clock';
-import { ApiError } from '../../server/api/errors';
+import { DomainError } from '../../server/errors';
 import {
   cancellationBlocked,
   cancellationContext,
@@ -86,7 +86,7 @@ async function routed(db: DB, viewer: SessionViewer, passo: string, query: URLSe
   try {
     context = await cancellationContext(db, scope, generation, idContratacao, actor, today);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { kind: 'not-found' };
+    if (error instanceof DomainError && error.kind === 'not-found') return { kind: 'not-found' };
     throw error;
   }
 

@@ -14,7 +14,7 @@ import {
 } from '../../lib/hierarchy';
 import { formErrors, formValues, type FieldErrors, type V1Actor } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';
-import { asFieldErrors, context, readForm, type Routed } from '../users/users-route';
+import { asFieldErrors, adminContext, readForm, type Routed } from '../controller.server';
 
 /*
  * The hierarchy and channel pages (issue 17, decision 050): a GET search over a tree rendered on the
@@ -39,7 +39,7 @@ export interface HierarchyProps {
 
 /** /consulta-hierarquia?busca=…: the viewer's tree (HIERARQUIA VIEW; the route guard checked it). */
 export async function hierarchyPage(session: PortalSession, url: URL): Promise<{ status: number; props: HierarchyProps }> {
-  const { db, actor: anyActor } = await context(session, 'v1');
+  const { db, actor: anyActor } = await adminContext(session, 'v1');
   const actor = anyActor as V1Actor;
   const raw = url.searchParams.get('busca') ?? '';
   const parsed = z.safeParse(hierarchySearchSchema, { busca: raw });
@@ -79,7 +79,7 @@ export async function channelFormPage(
   request: Request,
   ip: string,
 ): Promise<Routed<ChannelFormProps> | { kind: 'forbidden' }> {
-  const { db, actor: anyActor } = await context(session, 'v1');
+  const { db, actor: anyActor } = await adminContext(session, 'v1');
   const actor = anyActor as V1Actor;
   if (!mayEditChannels(actor)) return { kind: 'forbidden' };
   let channel: ChannelFact | undefined;

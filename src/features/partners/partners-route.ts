@@ -52,7 +52,7 @@ import {
 import { formErrors, formValues } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
-import { asFieldErrors, readForm, type Routed } from '../users/users-route';
+import { asFieldErrors, readForm, type Routed } from '../controller.server';
 
 /*
  * The pages of partners and substabelecidos (issue 17, decision 052): the list and the onboarding

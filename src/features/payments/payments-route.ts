@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { csvResponse } from '../../server/api/download';
 import { database } from '../../server/database';
 import { brasiliaDay, formatIsoDate } from '../../lib/format';
 import { secondCopyWindow } from '../../lib/charges';
@@ -137,12 +137,7 @@ export async function paymentsExport(session: PortalSession, params: URLSearchPa
   const period = `${formatIsoDate(query.filters.de)} a ${formatIsoDate(query.filters.ate)}`;
   await recordDataAccess(db, viewerOf(session, 'v1')!, ip, 'pagamentos.csv', [], `de ${period}`);
   const csv = paymentsCsv(db, scope, 'v1', query.filters);
-  return new Response(Readable.toWeb(csv) as ReadableStream<Uint8Array>, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${csvFileName(query.filters)}"`,
-    },
-  });
+  return csvResponse(csv, csvFileName(query.filters));
 }
 
 /**

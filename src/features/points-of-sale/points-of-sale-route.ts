@@ -26,7 +26,7 @@ import { formErrors, formValues, type FieldErrors, type V2Actor } from '../../li
 import { pageWithin, parseListQuery, withReadablePage, type Paged } from '../../lib/list-query';
 import { pageAccess } from '../../lib/route-guards';
 import type { PortalSession } from '../../lib/session';
-import { asFieldErrors, context, readForm, type Routed } from '../users/users-route';
+import { asFieldErrors, adminContext, readForm, type Routed } from '../controller.server';
 
 /*
  * The point of sale pages (issue 17, decision 051): plain GET and POST forms that work without
@@ -39,7 +39,7 @@ import { asFieldErrors, context, readForm, type Routed } from '../users/users-ro
 type Values = Record<string, string | string[]>;
 
 async function actorOf(session: PortalSession) {
-  const { db, actor } = await context(session, 'v2');
+  const { db, actor } = await adminContext(session, 'v2');
   return { db, actor: actor as V2Actor };
 }
 

@@ -1,10 +1,12 @@
 import * as z from 'zod/mini';
+import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/database';
 import { now } from '../../server/clock';
-import { ApiError, fieldErrorsOf } from '../../server/api/errors';
+import { fieldErrorsOf } from '../../server/errors';
+import { refusalOf } from '../controller.server';
 import { filesDir } from '../../server/files';
 import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } from '../../server/services/acceptance';
-import { documentResponse, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/documents';
+import { documentDownload, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/documents';
 import { DECISION_KINDS, decisionSchema, type DecisionKind } from '../../lib/proposal-decision';
 import { viewerOf, type PortalSession } from '../../lib/session';
 
@@ -50,9 +52,10 @@ export async function analysisPage(session: PortalSession, request: Request, url
         await decideProposal(db, admin.user.idUsuario, nrProposta, parsed.data, now());
         return { redirect: `${url.pathname}?decidida=${nrProposta}` };
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        status = error.status;
-        chosen = { nrProposta, mode, reason: form.motivo, failure: error.message };
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        status = refusal.status;
+        chosen = { nrProposta, mode, reason: form.motivo, failure: refusal.message };
       }
     } else {
       status = 400;
@@ -85,5 +88,5 @@ export async function underwriterDownload(session: PortalSession, id: string | u
   const file = await underwriterDocumentFile(db, filesDir(), Number(id));
   if (!file) return undefined;
   await recordDocumentDownload(db, viewer, ip, id, file);
-  return documentResponse(file);
+  return downloadResponse(await documentDownload(file));
 }

@@ -1,18 +1,12 @@
 import { database } from '../../server/database';
+import { downloadResponse } from '../../server/api/download';
 import { now } from '../../server/clock';
 import { config } from '../../server/config';
 import { filesDir } from '../../server/files';
 import { salesDataScopeFor } from '../../server/services/scope';
 import { recordDataAccess } from '../../server/services/access-log';
 import { metricsOptions, type MetricsOptions } from '../../server/services/metrics';
-import {
-  listReports,
-  reportFileResponse,
-  requestReport,
-  retryReport,
-  type Requester,
-  type ReportView,
-} from '../../server/services/sales-reports';
+import { listReports, reportFile, requestReport, retryReport, type Requester, type ReportView } from '../../server/services/sales-reports';
 import { brasiliaDay } from '../../lib/format';
 import { addDays } from '../../lib/calendar';
 import { parseReportRequest, REPORT_MESSAGES } from '../../lib/sales-reports';
@@ -129,8 +123,9 @@ export async function reportDownload(
 ): Promise<Response | undefined> {
   if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
   const { db, requester } = await context(generation, session);
-  const response = await reportFileResponse(db, filesDir(), requester, Number(id));
+  const file = await reportFile(db, filesDir(), requester, Number(id));
+  if (!file) return undefined;
   // A report lists insureds' names: each download is on the access log (decision 049).
-  if (response) await recordDataAccess(db, viewerOf(session, generation)!, ip, 'relatorio-vendas.arquivo', id);
-  return response;
+  await recordDataAccess(db, viewerOf(session, generation)!, ip, 'relatorio-vendas.arquivo', id);
+  return downloadResponse(file);
 }

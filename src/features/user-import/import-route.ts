@@ -1,5 +1,5 @@
-import { ApiError } from '../../server/api/errors';
 import { BodyTooLargeError, bodyLimitFor, readBody } from '../../server/request-body';
+import { csvResponse } from '../../server/api/download';
 import {
   confirmImport,
   importChanges,
@@ -14,7 +14,7 @@ import {
 import { IMPORT_MESSAGES, type ImportGeneration } from '../../lib/user-import';
 import { mayChangeUsers } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';
-import { context, type Routed } from '../users/users-route';
+import { adminContext, refusalOf, type Routed } from '../controller.server';
 
 /*
  * The bulk user import's pages (issue 16, decision 048): legacy /importar-usuarios (one address,
@@ -89,7 +89,7 @@ export async function importPage(
   request: Request,
   ip: string,
 ): Promise<Routed<ImportPageProps>> {
-  const { db, actor } = await context(session, generation);
+  const { db, actor } = await adminContext(session, generation);
   if (!mayChangeUsers(actor)) return { kind: 'not-found' };
   const asked = generation === 'v2' ? IMPORT_STEPS.find((s) => s === stepParam) : undefined;
   if (generation === 'v2' && !asked) return { kind: 'not-found' };
@@ -130,24 +130,16 @@ export async function importPage(
     const created = await uploadImport(db, actor, file.name || 'usuarios.csv', new Uint8Array(await file.arrayBuffer()), ip);
     return { kind: 'redirect', to: importPath(generation, 'validacao', created) };
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    const message = error.fieldErrors ? Object.values(error.fieldErrors).flat().join(' ') : error.message;
-    return { kind: 'page', status: error.status, props: { ...base, error: message } };
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    const message = refusal.fieldErrors ? Object.values(refusal.fieldErrors).flat().join(' ') : refusal.message;
+    return { kind: 'page', status: refusal.status, props: { ...base, error: message } };
   }
 }
 
-const csvResponse = (body: string, name: string) =>
-  new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${name}"`,
-      'cache-control': 'private, no-store',
-    },
-  });
-
 /** The template of the viewer's file: header and one example line that validates for them (undefined: the 404). */
 export async function templateResponse(generation: ImportGeneration, session: PortalSession): Promise<Response | undefined> {
-  const { db, actor } = await context(session, generation);
+  const { db, actor } = await adminContext(session, generation);
   if (!mayChangeUsers(actor)) return undefined;
   return csvResponse(await importTemplate(db, actor), `modelo-importacao-usuarios-${generation === 'v1' ? 'legado' : 'v2'}.csv`);
 }
@@ -158,7 +150,7 @@ export async function resultResponse(
   session: PortalSession,
   idParam: string | undefined,
 ): Promise<Response | undefined> {
-  const { db, actor } = await context(session, generation);
+  const { db, actor } = await adminContext(session, generation);
   const id = idOf(idParam ?? null);
   const summary = id && mayChangeUsers(actor) ? await importOf(db, actor, id) : undefined;
   if (!summary) return undefined;

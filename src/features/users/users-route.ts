@@ -1,10 +1,7 @@
-import { database } from '../../server/database';
 import type { DB } from '../../server/db';
-import { ApiError } from '../../server/api/errors';
-import type { V2ProfileCode } from '../../server/db/schema';
+import { adminContext, asFieldErrors, readForm, type Routed } from '../controller.server';
 import { permissionGroupsOfCompanies } from '../../server/services/access-groups';
 import {
-  actorOf,
   companyOptions,
   cpfTaken,
   createLegacyUser,
@@ -70,8 +67,6 @@ import * as z from 'zod/mini';
  * 400 (or 409 for a duplicate or the last administrator) — never a 500 for bad input.
  */
 
-export type Routed<P> = { kind: 'page'; status: number; props: P } | { kind: 'redirect'; to: string } | { kind: 'not-found' };
-
 type Values = Record<string, string | string[]>;
 
 const NOTICES = {
@@ -81,34 +76,6 @@ const NOTICES = {
 } as const;
 export type Notice = keyof typeof NOTICES;
 const noticeOf = (value: string | null) => (value && value in NOTICES ? NOTICES[value as Notice] : undefined);
-
-/** The database and the signed-in viewer as the rules' actor (the middleware's guard let them in). */
-export async function context(session: PortalSession, generation: 'v1' | 'v2') {
-  const db = await database();
-  const id = generation === 'v1' ? session.v1!.idUsuario : session.v2!.idUsuario;
-  const profile = generation === 'v2' ? (session.v2!.cdPerfilUsuario as V2ProfileCode) : null;
-  return { db, actor: await actorOf(db, { id, generation, profile }) };
-}
-
-/** A request's form, or an empty one when the body is not a form (a 400 with every message follows). */
-export async function readForm(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    return new FormData();
-  }
-}
-
-const statusOfError = (error: ApiError) => (error.status === 409 ? 409 : 400);
-
-/** An ApiError with field errors becomes the form's messages; a 403/404 the page's; anything else goes on. */
-export function asFieldErrors(error: unknown): { status: number; errors: FieldErrors } | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  if (error.fieldErrors) return { status: statusOfError(error), errors: error.fieldErrors };
-  if (error.status === 400 || error.status === 409 || error.status === 403 || error.status === 404)
-    return { status: error.status, errors: { form: [error.message] } };
-  return undefined;
-}
 
 const withNotice = (href: string, notice: Notice) => `${href}${href.includes('?') ? '&' : '?'}aviso=${notice}`;
 
@@ -182,7 +149,7 @@ export async function userListPage(
   request: Request,
   ip: string,
 ): Promise<Routed<UserListProps>> {
-  const { db, actor } = await context(session, generation);
+  const { db, actor } = await adminContext(session, generation);
   // A page that is no number shows the first (lib/list-query.ts).
   const params = withReadablePage(url.searchParams, 'pagina');
   const raw = Object.fromEntries(['email', 'nome', 'empresa', 'status', 'pagina'].map((k) => [k, params.get(k) ?? '']));
@@ -299,7 +266,7 @@ export async function legacyFormPage(
   request: Request,
   ip: string,
 ): Promise<Routed<LegacyFormProps>> {
-  const { db, actor: anyActor } = await context(session, 'v1');
+  const { db, actor: anyActor } = await adminContext(session, 'v1');
   const actor = anyActor as V1Actor;
   // Changing needs USUARIOS EDIT (the guard asked only VIEW, the list's): a viewer without it gets the 404 of a user not theirs.
   if (!mayChangeUsers(actor)) return { kind: 'not-found' };
@@ -388,7 +355,7 @@ export async function userStepPage(
   request: Request,
   ip: string,
 ): Promise<Routed<StepProps>> {
-  const { db, actor: anyActor } = await context(session, 'v2');
+  const { db, actor: anyActor } = await adminContext(session, 'v2');
   const actor = anyActor as V2Actor;
   const hasParams = params.cpf !== undefined || params.acao !== undefined;
   const cpf = cpfOfPath(params.cpf);

@@ -6,7 +6,7 @@ import { findPolicy } from '../../server/services/policies';
 import { policyOfLink } from '../../server/services/policy-notices';
 import { policyDocument } from '../../server/services/policy-document';
 import { policyPdfFileName, renderPolicyPdf } from '../../server/pdf/policy-pdf';
-import { pdfResponse } from '../../server/pdf/response';
+import { pdfResponse } from '../../server/api/download';
 import { recordInsuredLinkAccess } from '../../server/services/access-log';
 
 /**

@@ -1,9 +1,10 @@
-import { messagesByField } from '../../lib/field-errors';
-import type * as core from 'zod/v4/core';
+import { DomainError, type Refusal } from '../errors';
 
 /**
- * An error the API answers as JSON `{ status, message, erros? }` with its HTTP status. Anything
- * else thrown inside a handler becomes a 500 with a generic message and no stack trace.
+ * An error the API answers as JSON `{ status, message, erros? }` with its HTTP status: what the edge
+ * itself refuses (a method not allowed, a body past its limit) and, through `apiErrorOf`, every
+ * refusal of the domain. Anything else thrown inside a handler becomes a 500 with a generic message
+ * and no stack trace.
  */
 export class ApiError extends Error {
   constructor(
@@ -16,19 +17,24 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, fieldErrors?: Record<string, string[]>) => new ApiError(400, message, fieldErrors);
-export const unauthorized = (message: string) => new ApiError(401, message);
-export const forbidden = (message = 'Você não tem permissão para esta operação.') => new ApiError(403, message);
-export const notFound = (message = 'Recurso não encontrado.') => new ApiError(404, message);
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new ApiError(429, 'Muitas tentativas. Aguarde alguns minutos e tente novamente.', undefined, {
-    'retry-after': String(retryAfterSeconds),
-  });
+/** The one table from the domain's refusals to HTTP (the router, the middleware and the page controllers read it). */
+export const HTTP_STATUS: Readonly<Record<Refusal, number>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  gone: 410,
+  'too-large': 413,
+  'too-many': 429,
+  'storage-full': 507,
+};
 
-/**
- * zod issues as `{ 'prefix.field.sub': [messages] }`, the field-error shape of every 400. An issue
- * about the whole value (no path) is filed under `prefix`, or under `root` when there is no prefix.
- */
-export function fieldErrorsOf(error: core.$ZodError, prefix = '', root = 'body'): Record<string, string[]> {
-  return messagesByField(error.issues, (issue) => [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || root);
+/** A refusal as the API answers it; undefined for anything that is not a refusal (a bug: a 500). */
+export function apiErrorOf(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof DomainError)) return undefined;
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  return new ApiError(HTTP_STATUS[error.kind], error.message, error.fieldErrors, headers);
 }

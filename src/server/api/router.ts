@@ -2,7 +2,8 @@ import * as core from 'zod/v4/core';
 import '../../lib/zod'; // pt-BR messages for every schema the router parses
 import type { DB } from '../db';
 import type { SessionKind, User } from '../db/schema';
-import { ApiError, fieldErrorsOf, forbidden, unauthorized } from './errors';
+import { ApiError, apiErrorOf } from './errors';
+import { fieldErrorsOf, forbidden, unauthenticated } from '../errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/sessions';
 import { isCrossSiteRequest } from '../security';
@@ -152,10 +153,10 @@ function parse(schema: Schema | undefined, value: unknown, where: string) {
 export async function authenticate(db: DB, request: Request, kinds: readonly SessionKind[]): Promise<Authenticated> {
   const cookies = readCookies(request.headers.get('cookie'));
   const token = request.headers.get('authtoken') ?? kinds.map((k) => cookies[TOKEN_COOKIES[k]]).find(Boolean);
-  if (!token) throw unauthorized(TOKEN_MESSAGES.missing);
+  if (!token) throw unauthenticated(TOKEN_MESSAGES.missing);
   const session = await resolveSession(db, token, kinds);
-  if (!session.ok) throw unauthorized(TOKEN_MESSAGES[session.reason]);
-  if (session.user.status !== 'ATIVO') throw unauthorized(TOKEN_MESSAGES.invalid);
+  if (!session.ok) throw unauthenticated(TOKEN_MESSAGES[session.reason]);
+  if (session.user.status !== 'ATIVO') throw unauthenticated(TOKEN_MESSAGES.invalid);
   return { user: session.user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
 }
 
@@ -229,11 +230,12 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       if (e.viewerOnly) headers.set(VIEWER_MEMO_HEADER, '1');
       return json(200, ENVELOPES[base](payload), headers);
     } catch (error) {
-      if (error instanceof ApiError) {
-        const response = errorResponse(error);
+      const refusal = apiErrorOf(error);
+      if (refusal) {
+        const response = errorResponse(refusal);
         // A refused token is also cleared from the browser, so the client starts clean — a v2 session
         // and its simulator token together, as one ends with the other.
-        if (error.status === 401 && e.auth)
+        if (refusal.status === 401 && e.auth)
           for (const kind of tokenFamily(e.auth)) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
         return response;
       }

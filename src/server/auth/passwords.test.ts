@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api/errors';
+import { DomainError } from '../errors';
 import { HASH_SLOTS, hashLoad, hashPassword, verifyPassword } from './passwords';
 
 describe('password hashing', () => {
@@ -25,7 +25,7 @@ describe('password hashing', () => {
             events.push('hashed');
           },
           (error: unknown) => {
-            events.push(error instanceof ApiError && error.status === 429 ? '429' : String(error));
+            events.push(error instanceof DomainError && error.kind === 'too-many' ? '429' : String(error));
             throw error;
           },
         ),

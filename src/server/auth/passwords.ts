@@ -1,5 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ApiError } from '../api/errors';
+import { tooManyAttempts } from '../errors';
 
 /**
  * Password hashing with scrypt at OWASP's recommended cost (N=2^17, r=8, p=1). The parameters travel
@@ -21,7 +21,7 @@ let running = 0;
 let started = 0;
 const queue: (() => void)[] = [];
 
-const busy = () => new ApiError(429, 'Muitos acessos ao mesmo tempo. Tente novamente em instantes.', undefined, { 'retry-after': '2' });
+const busy = () => tooManyAttempts(2, 'Muitos acessos ao mesmo tempo. Tente novamente em instantes.');
 
 /** Runs `work` in one of the hash slots, waiting in line for one when they are all taken. */
 async function inHashSlot<T>(work: () => Promise<T>): Promise<T> {

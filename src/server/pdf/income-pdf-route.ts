@@ -15,7 +15,7 @@ import { incomeScopeFor } from '../services/scope';
 import { beneficiaryInScope, incomeStatementOf } from '../services/income';
 import type { Beneficiary } from '../services/commissions';
 import { incomePdfFileName, renderIncomePdf, type IncomeDocument } from './income-pdf';
-import { pdfResponse } from './response';
+import { pdfResponse } from '../api/download';
 
 /**
  * The income statement's PDF (issue 15, decision 041), both generations — SPEC §2's

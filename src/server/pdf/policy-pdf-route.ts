@@ -15,7 +15,7 @@ import { endorsementDocument } from '../services/endorsement-document';
 import { endorsementPdfFileName, renderEndorsementPdf } from './endorsement-pdf';
 import { policyPdfFileName, renderPolicyPdf } from './policy-pdf';
 import { boletoPdfFileName, renderBoletoPdf } from './boleto-pdf';
-import { pdfResponse } from './response';
+import { pdfResponse } from '../api/download';
 import { recordDataAccess } from '../services/access-log';
 import { boletoGone, type BoletoGone } from '../../lib/payments';
 

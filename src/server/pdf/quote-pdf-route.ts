@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import type { DB } from '../db';
 import { database } from '../database';
 import { renderQuotePdf, quotePdfFileName } from './quote-pdf';
-import { pdfResponse } from './response';
+import { pdfResponse } from '../api/download';
 import { quoteDocument } from '../services/quote-document';
 import { findQuote, type Seller } from '../services/quotes';
 import { productFor } from '../../lib/products/catalog';

@@ -1,5 +1,5 @@
 import type { DB } from '../db';
-import { ApiError, notFound } from '../api/errors';
+import { notFound, conflict } from '../errors';
 import {
   analyse,
   PROPOSAL_STATUS_LABELS,
@@ -107,7 +107,7 @@ export type Decision = { decisao: 'ACEITAR' } | { decisao: 'RECUSAR' | 'SOLICITA
 export async function decideProposal(db: DB, adminId: number, nrProposta: string, decision: Decision, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const proposal = await lockedProposal(trx, nrProposta);
-    if (!UNDECIDED.includes(proposal.status)) throw new ApiError(409, MESSAGES.decided(proposal.status));
+    if (!UNDECIDED.includes(proposal.status)) throw conflict(MESSAGES.decided(proposal.status));
     if (decision.decisao === 'ACEITAR') return void (await accept(trx, proposal.id, 'ACEITA', now, adminId));
     if (decision.decisao === 'RECUSAR') {
       await trx
@@ -117,7 +117,7 @@ export async function decideProposal(db: DB, adminId: number, nrProposta: string
         .execute();
       return void (await record(trx, proposal.id, 'RECUSADA', now, { userId: adminId, detalhe: decision.motivo }));
     }
-    if (proposal.status === 'AGUARDANDO_DOCUMENTOS') throw new ApiError(409, MESSAGES.waiting);
+    if (proposal.status === 'AGUARDANDO_DOCUMENTOS') throw conflict(MESSAGES.waiting);
     await trx
       .updateTable('proposals')
       .set({ status: 'AGUARDANDO_DOCUMENTOS', suspensa_desde: now, motivo: decision.motivo })
@@ -133,7 +133,7 @@ export async function decideProposal(db: DB, adminId: number, nrProposta: string
  */
 export async function documentsSent(db: DB, userId: number, nrProposta: string, mensagem: string, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (!(await resumeWithDocuments(trx, userId, nrProposta, mensagem, now))) throw new ApiError(409, MESSAGES.notWaiting);
+    if (!(await resumeWithDocuments(trx, userId, nrProposta, mensagem, now))) throw conflict(MESSAGES.notWaiting);
   });
 }
 

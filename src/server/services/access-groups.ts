@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { forbidden, notFound } from '../api/errors';
+import { forbidden, notFound } from '../errors';
 import { announce } from '../cache';
 import { now } from '../clock';
 import { refuse } from './user-admin';
@@ -162,10 +162,10 @@ export async function saveLegacyGroup(
 ): Promise<string> {
   if (!mayEditLegacyGroups(actor)) throw forbidden(M.forbidden);
   const { existing } = target;
-  if (existing && isAdminGroup(existing)) refuse({ form: [M.adminGroup] }, 409);
+  if (existing && isAdminGroup(existing)) refuse({ form: [M.adminGroup] }, 'conflict');
   const channel = existing?.channel ?? (await channelOf(db, target.channelCodigo));
   if (!channel) throw notFound('Canal não encontrado.');
-  if (!existing && channel.status !== 'ATIVO') refuse({ form: [M.channel] }, 409);
+  if (!existing && channel.status !== 'ATIVO') refuse({ form: [M.channel] }, 'conflict');
   const permissions = permissionsOfForm(input);
   await db.transaction().execute(async (trx) => {
     const clash = await trx
@@ -174,7 +174,7 @@ export async function saveLegacyGroup(
       .where('nome', '=', input.nome)
       .$if(Boolean(existing), (q) => q.where('id', '!=', existing!.id))
       .executeTakeFirst();
-    if (clash) refuse({ nome: [M.duplicate] }, 409);
+    if (clash) refuse({ nome: [M.duplicate] }, 'conflict');
     const id = existing
       ? (
           await trx
@@ -357,7 +357,8 @@ export async function savePermissionGroup(
   const operations = [...new Set(input.operacoes)];
   const id = await db.transaction().execute(async (trx) => {
     const regrants = existing && [...operations].sort().join() !== [...existing.operacoes].sort().join();
-    if (regrants && !mayRegrantHolders(actor, await holdersCompanies(trx, existing.id))) refuse({ operacoes: [M.foreignHolders] }, 409);
+    if (regrants && !mayRegrantHolders(actor, await holdersCompanies(trx, existing.id)))
+      refuse({ operacoes: [M.foreignHolders] }, 'conflict');
     const clash = await trx
       .selectFrom('v2_permission_groups')
       .select('id')
@@ -365,7 +366,7 @@ export async function savePermissionGroup(
       .where(sql<boolean>`lower(nome) = lower(${input.nome})`)
       .$if(Boolean(existing), (q) => q.where('id', '!=', existing!.id))
       .executeTakeFirst();
-    if (clash) refuse({ nome: [M.duplicate] }, 409);
+    if (clash) refuse({ nome: [M.duplicate] }, 'conflict');
     const saved = existing
       ? await trx
           .updateTable('v2_permission_groups')
@@ -407,7 +408,7 @@ export async function deletePermissionGroup(db: DB, actor: V2Actor, group: Permi
   requirePermissionGroups(actor);
   await db.transaction().execute(async (trx) => {
     const holder = await trx.selectFrom('users').select('id').where('permission_group_id', '=', group.id).executeTakeFirst();
-    if (holder) refuse({ form: [M.inUse] }, 409);
+    if (holder) refuse({ form: [M.inUse] }, 'conflict');
     await trx.deleteFrom('v2_permission_groups').where('id', '=', group.id).execute();
     await logGroupEvent(
       trx,

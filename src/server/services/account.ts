@@ -1,7 +1,7 @@
 import type { DB } from '../db';
 import { sql } from 'kysely';
 import type { User, UserStatus } from '../db/schema';
-import { ApiError, badRequest } from '../api/errors';
+import { invalid, gone } from '../errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { publicUrl, queueEmail, redactMessagesTo, secretSlot, sendEmail } from '../mail/outbox';
 import { CODE_LIFETIME_MS, consumeCode, isCodeUsable, issueCode, retireCodes } from './codes';
@@ -84,13 +84,13 @@ async function setPassword(
  */
 export async function resetPassword(db: DB, token: string, password: string, ip: string): Promise<{ loginPath: string }> {
   await countAttempt(db, [[RATE_RULES.resetPerIp, ip]]);
-  if (!(await isCodeUsable(db, 'RESET', token))) throw new ApiError(410, INVALID_LINK);
+  if (!(await isCodeUsable(db, 'RESET', token))) throw gone(INVALID_LINK);
   const passwordHash = await hashPassword(password);
   const consumed = await consumeCode(db, 'RESET', token);
-  if (!consumed.ok) throw new ApiError(410, INVALID_LINK);
+  if (!consumed.ok) throw gone(INVALID_LINK);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   // Blocking or deactivating retires the user's links; one consumed just before is refused here.
-  if (user.status === 'INATIVO' || user.status === 'BLOQUEADO') throw new ApiError(410, INVALID_LINK);
+  if (user.status === 'INATIVO' || user.status === 'BLOQUEADO') throw gone(INVALID_LINK);
   await setPassword(db, user, passwordHash, ip);
   await sendEmail(db, user.email, 'senha-alterada', { nome: user.nome, link: publicUrl(LOGIN_PATH[user.generation]) });
   return { loginPath: LOGIN_PATH[user.generation] };
@@ -152,11 +152,11 @@ export async function completeFirstAccess(
   ]);
   const user = await findUserByEmail(db, email);
   if (user?.status !== 'PENDENTE' || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, user.id))) {
-    throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
+    throw invalid(INVALID_CODE, { codigo: [INVALID_CODE] });
   }
   const passwordHash = await hashPassword(password);
   const consumed = await consumeCode(db, 'PRIMEIRO_ACESSO', code, user.id);
-  if (!consumed.ok) throw badRequest(INVALID_CODE, { codigo: [INVALID_CODE] });
+  if (!consumed.ok) throw invalid(INVALID_CODE, { codigo: [INVALID_CODE] });
   // The first password of a pending user is the first access: logged as such, not as a change.
   await setPassword(db, user, passwordHash, ip, undefined, 'PRIMEIRO_ACESSO');
   return { generation: user.generation, homePath: HOME_PATH[user.generation] };
@@ -170,7 +170,7 @@ export async function changePassword(db: DB, user: User, sessionId: number, curr
   const pair = `${user.email}|${ip}`;
   await countAttempt(db, [[RATE_RULES.loginPerAccountAndAddress, pair]]);
   if (!(await verifyPassword(current, user.password_hash))) {
-    throw badRequest('Senha atual incorreta', { senhaAtual: ['Senha atual incorreta'] });
+    throw invalid('Senha atual incorreta', { senhaAtual: ['Senha atual incorreta'] });
   }
   await forgetAttempts(db, RATE_RULES.loginPerAccountAndAddress, pair);
   await setPassword(db, user, await hashPassword(next), ip, sessionId);

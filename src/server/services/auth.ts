@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Generation, User } from '../db/schema';
 import { config } from '../config';
-import { ApiError, forbidden, notFound, unauthorized } from '../api/errors';
+import { DomainError, unauthenticated, forbidden, notFound } from '../errors';
 import { verifyPassword } from '../auth/passwords';
 import { normalizeEmail } from '../../lib/validators';
 import { PROFILES_WITH_SIMULATOR_TOKEN } from '../../lib/permissions';
@@ -76,17 +76,17 @@ async function checkCredentials(db: DB, generation: Generation, email: string, p
     user = found?.generation === generation ? found : undefined;
     valid = await verifyPassword(password, user?.password_hash ?? null);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) await giveBackAttempt(db, RATE_RULES.loginPerAccountAndAddress, pair);
+    if (error instanceof DomainError && error.kind === 'too-many') await giveBackAttempt(db, RATE_RULES.loginPerAccountAndAddress, pair);
     throw error;
   }
-  const fail = async (error: ApiError) => {
+  const fail = async (error: DomainError) => {
     await logAccess(db, 'LOGIN_FALHOU', generation, email, found?.id ?? null, ip);
     return error;
   };
   if (!found) throw await fail(notFound('Usuário não encontrado'));
   if (!user) throw await fail(notFound(`Usuário não encontrado. ${OTHER_LOGIN[generation]}`));
   if (user.status === 'PENDENTE') throw await fail(forbidden(PENDING_FIRST_ACCESS));
-  if (!valid) throw await fail(unauthorized('Usuário ou senha inválidos'));
+  if (!valid) throw await fail(unauthenticated('Usuário ou senha inválidos'));
   await forgetAttempts(db, RATE_RULES.loginPerAccountAndAddress, pair);
   // Only this attempt is given back: the owner's success must not hand a guesser free attempts.
   await throttleSucceeded(db, [
@@ -234,7 +234,7 @@ export async function redeemSsoSession(
   replacing: readonly (string | undefined)[] = [],
 ): Promise<V2Login> {
   const consumed = await consumeCode(db, 'SSO', idSessaoSSO);
-  if (!consumed.ok) throw unauthorized(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
+  if (!consumed.ok) throw unauthenticated(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   await assertCompaniesLetIn(db, user);

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
-import { ApiError, badRequest, fieldErrorsOf, notFound } from '../api/errors';
+import { invalid, notFound, conflict, fieldErrorsOf } from '../errors';
 import { brasiliaDay } from '../../lib/format';
 import {
   cancellationPreview,
@@ -201,25 +201,25 @@ export function cancellationBlocked(context: CancellationContext): string | unde
 
 function assertCancellable(context: CancellationContext) {
   const reason = cancellationBlocked(context);
-  if (reason) throw new ApiError(409, reason);
+  if (reason) throw conflict(reason);
 }
 
 /** A step's answer as its schema reads it; an issue about the whole answer is filed under `root`. */
 function validated<T>(schema: z.ZodMiniType<T>, body: unknown, root: string): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw badRequest('Confira os campos destacados.', fieldErrorsOf(parsed.error, '', root));
+  if (!parsed.success) throw invalid('Confira os campos destacados.', fieldErrorsOf(parsed.error, '', root));
   return parsed.data;
 }
 
 function refuseOn(errors: Record<string, string[]>) {
   const first = Object.values(errors)[0]?.[0];
-  if (first) throw badRequest(first, errors);
+  if (first) throw invalid(first, errors);
 }
 
 /** At the confirmation, an answer of an earlier step that no longer holds: a conflict, to correct there. */
 function refuseStale(errors: Record<string, string[]>) {
   const first = Object.values(errors)[0]?.[0];
-  if (first) throw new ApiError(409, `${first} ${MESSAGES.correct}`);
+  if (first) throw conflict(`${first} ${MESSAGES.correct}`);
 }
 
 /** Keeps a step's answer in the user's draft of this policy (made on the first step). */
@@ -250,7 +250,7 @@ export async function saveReason(db: DB, context: CancellationContext, body: unk
 /** The coberturas step: the whole policy, or additional coverages the product lets go. */
 export async function saveCoverages(db: DB, context: CancellationContext, body: unknown, now: Date) {
   assertCancellable(context);
-  if (!context.draft?.dados.motivo) throw new ApiError(409, MESSAGES.steps);
+  if (!context.draft?.dados.motivo) throw conflict(MESSAGES.steps);
   const answer = validated(coverageStepSchema, body, 'escopo');
   refuseOn(coverageErrors(answer, context.policy.line, context.inForce));
   await saveStep(db, context.actor.userId, context.policy.id, { coberturas: answer }, now);
@@ -286,10 +286,10 @@ export async function confirmCancellation(
 
     const context = await cancellationContext(trx, scope, generation, idContratacao, actor, today);
     assertCancellable(context);
-    if (context.draft?.chave !== body.chave) throw new ApiError(409, MESSAGES.stale);
+    if (context.draft?.chave !== body.chave) throw conflict(MESSAGES.stale);
     const answers = context.draft.dados;
     const preview = previewOf(context);
-    if (!preview || !answers.motivo) throw new ApiError(409, MESSAGES.steps);
+    if (!preview || !answers.motivo) throw conflict(MESSAGES.steps);
     // The draft was checked when saved; the policy or the day may have changed since.
     refuseStale(effectiveDayErrors(answers.motivo, effectiveDayRules(context)));
     if (answers.coberturas) refuseStale(coverageErrors(answers.coberturas, context.policy.line, context.inForce));
@@ -482,16 +482,16 @@ export async function undoScheduledCancellation(
       .where('status', '=', 'AGENDADO')
       .returning('efetiva_em')
       .executeTakeFirst();
-    if (!undone) throw new ApiError(409, MESSAGES.nothingScheduled);
+    if (!undone) throw conflict(MESSAGES.nothingScheduled);
     await notifyScheduleUndone(trx, policyId, undone.efetiva_em);
     return { efetivaEm: undone.efetiva_em };
   });
 }
 
 function refundAccount(insuredDocument: string, conta: unknown) {
-  if (conta === undefined || conta === null) throw badRequest(MESSAGES.account, { conta: [MESSAGES.account] });
+  if (conta === undefined || conta === null) throw invalid(MESSAGES.account, { conta: [MESSAGES.account] });
   const parsed = refundAccountSchema(insuredDocument).safeParse(conta);
-  if (!parsed.success) throw badRequest('Confira os dados da conta.', fieldErrorsOf(parsed.error, 'conta', ''));
+  if (!parsed.success) throw invalid('Confira os dados da conta.', fieldErrorsOf(parsed.error, 'conta', ''));
   return parsed.data;
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { ApiError, notFound } from '../api/errors';
+import { invalid, notFound, conflict } from '../errors';
 import { CHARGED_METHODS, chargeCodes, lateAmount, pixTxid, SECOND_COPY_MAX_DAYS, secondCopyWindow } from '../../lib/charges';
 import { brasiliaDay } from '../../lib/format';
 import { installmentStatus } from '../../lib/policies';
@@ -103,9 +103,9 @@ async function writeCharge(
 }
 
 function assertOpen({ status, forma_pagamento }: { status: string; forma_pagamento: string }) {
-  if (!CHARGED_METHODS.includes(forma_pagamento)) throw new ApiError(409, MESSAGES.notCharged);
-  if (status === 'PAGA') throw new ApiError(409, MESSAGES.paid);
-  if (status === 'CANCELADA') throw new ApiError(409, MESSAGES.cancelled);
+  if (!CHARGED_METHODS.includes(forma_pagamento)) throw conflict(MESSAGES.notCharged);
+  if (status === 'PAGA') throw conflict(MESSAGES.paid);
+  if (status === 'CANCELADA') throw conflict(MESSAGES.cancelled);
 }
 
 /** The active charge of a locked, open installment; the first one is made now, due with the installment. */
@@ -176,13 +176,12 @@ export async function secondCopy(
 ): Promise<ChargeView> {
   const today = brasiliaDay(now);
   const dueWindow = secondCopyWindow(today);
-  if (vencimento < dueWindow.min || vencimento > dueWindow.max)
-    throw new ApiError(400, MESSAGES.dueDate, { vencimento: [MESSAGES.dueDate] });
+  if (vencimento < dueWindow.min || vencimento > dueWindow.max) throw invalid(MESSAGES.dueDate, { vencimento: [MESSAGES.dueDate] });
   return db.transaction().execute(async (trx) => {
     const installment = await installmentOf(trx, scope, generation, nrApolice, numero);
     await lockInstallment(trx, installment.id);
     assertOpen(installment);
-    if (installmentStatus(installment.status, installment.vencimento, today) !== 'VENCIDA') throw new ApiError(409, MESSAGES.notOverdue);
+    if (installmentStatus(installment.status, installment.vencimento, today) !== 'VENCIDA') throw conflict(MESSAGES.notOverdue);
     await trx
       .updateTable('charges')
       .set({ status: 'SUBSTITUIDA' })
@@ -227,8 +226,7 @@ export interface PaymentNotice {
 const lockExternalId = (trx: DB, externalId: string) => sql`select pg_advisory_xact_lock(hashtext(${externalId}))`.execute(trx);
 
 const reusedId = (externalId: string) =>
-  new ApiError(
-    409,
+  conflict(
     `O pagamento ${externalId.replace(/^banco:/, '')} já foi registrado com outro código ou valor: cada pagamento precisa de um id próprio.`,
     { id: ['Este id já identifica outro pagamento.'] },
   );
@@ -287,7 +285,7 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
             .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', code))
             .executeTakeFirst()
         : undefined;
-    if (!charge && demo) throw new ApiError(404, MESSAGES.unknownCode);
+    if (!charge && demo) throw notFound(MESSAGES.unknownCode);
     const existing = await trx
       .selectFrom('receipts')
       .select(['id', 'charge_id', 'codigo', 'valor'])
@@ -330,11 +328,11 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
     const open = installment.status === 'ABERTA';
     const today = brasiliaDay(now);
     if (demo) {
-      if (!open) throw new ApiError(409, MESSAGES.closed);
-      if (charge.status === 'SUBSTITUIDA') throw new ApiError(409, MESSAGES.replaced);
-      if (charge.status !== 'ATIVA') throw new ApiError(409, MESSAGES.closed);
+      if (!open) throw conflict(MESSAGES.closed);
+      if (charge.status === 'SUBSTITUIDA') throw conflict(MESSAGES.replaced);
+      if (charge.status !== 'ATIVA') throw conflict(MESSAGES.closed);
       // A Pix is due on its charge's day; a boleto may still be paid late (the bank charges the rest).
-      if (!isLine && charge.vencimento < today) throw new ApiError(409, MESSAGES.expired);
+      if (!isLine && charge.vencimento < today) throw conflict(MESSAGES.expired);
     }
     const due = amountDue(installment, charge, today);
     const received = installment.received ?? 0;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { ApiError } from '../api/errors';
+import { type DomainError, storageFull } from '../errors';
 import { startOfBrasiliaDay } from '../../lib/calendar';
 import { brasiliaDay } from '../../lib/format';
 import {
@@ -164,7 +164,7 @@ let diskWarnedAt = 0;
  * The disk-space floor: refused (507) when storing `bytes` more would leave less than `floorBytes`
  * free. The operators hear of it in the log, once a minute at most.
  */
-export async function diskRoomProblem(dir: string, bytes: number, floorBytes: number, now: Date): Promise<ApiError | undefined> {
+export async function diskRoomProblem(dir: string, bytes: number, floorBytes: number, now: Date): Promise<DomainError | undefined> {
   const free = await freeBytes(dir);
   if (free - bytes >= floorBytes) return undefined;
   if (now.getTime() - diskWarnedAt >= 60_000) {
@@ -172,7 +172,7 @@ export async function diskRoomProblem(dir: string, bytes: number, floorBytes: nu
     const mb = (n: number) => `${Math.floor(n / 1024 / 1024)} MB`;
     console.error(`Envio de documento recusado: espaço em disco abaixo do mínimo de ${mb(floorBytes)} em ${dir} (livres: ${mb(free)}).`);
   }
-  return new ApiError(507, DISK_FULL_MESSAGE, { arquivo: [DISK_FULL_MESSAGE] });
+  return storageFull(DISK_FULL_MESSAGE, { arquivo: [DISK_FULL_MESSAGE] });
 }
 
 export type ReceivedCheck =

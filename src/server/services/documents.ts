@@ -1,13 +1,13 @@
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../lib/calendar';
+import type { Download } from '../../lib/download';
 import { readFile } from 'node:fs/promises';
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
-import { ApiError } from '../api/errors';
+import { DomainError, notFound } from '../errors';
 import { isDecided, PROPOSAL_STATUS_LABELS, type ProposalStatus } from '../../lib/acceptance';
 import {
   DOCUMENT_CATEGORIES,
   DOCUMENTS_PAGE_SIZE,
-  attachmentDisposition,
   type DocumentCategory,
   type DocumentFilters,
   type DocumentMime,
@@ -323,25 +323,12 @@ export const recordDocumentDownload = (db: DB, viewer: SessionViewer, ip: string
 
 /** The 404 of a proposal or document the viewer may not see — the same whether it exists or not. */
 export const documentNotFound = (what: 'proposta' | 'documento') =>
-  new ApiError(404, what === 'proposta' ? 'Proposta não encontrada.' : 'Documento não encontrado.');
+  notFound(what === 'proposta' ? 'Proposta não encontrada.' : 'Documento não encontrado.');
 
-/**
- * A document as a download: saved under its name (never shown inline: a PDF opened in the portal's
- * origin could run its own script), with the type its content was found to be, not sniffed again,
- * never cached on the way.
- */
-export async function documentResponse(file: DocumentFile): Promise<Response> {
-  const bytes = await readFile(file.path);
-  return new Response(new Uint8Array(bytes), {
-    status: 200,
-    headers: {
-      'content-type': file.mime,
-      'content-length': String(bytes.byteLength),
-      'content-disposition': attachmentDisposition(file.nome),
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-    },
-  });
+/** A document as a download, saved under its name with the type its content was found to be. */
+export async function documentDownload(file: DocumentFile): Promise<Download> {
+  const bytes = new Uint8Array(await readFile(file.path));
+  return { body: bytes, fileName: file.nome, type: file.mime, size: bytes.byteLength };
 }
 
 export interface RemovedDocument {
@@ -372,7 +359,7 @@ export async function removeDocument(
       .executeTakeFirst();
     if (!row) throw documentNotFound('documento');
     const problem = removalProblem({ senderId: row.user_id, proposalStatus: row.status }, viewerId);
-    if (problem) throw new ApiError(problem.status, problem.message);
+    if (problem) throw new DomainError(problem.kind, problem.message);
     await trx.updateTable('documents').set({ removido_em: now, removido_por: viewerId }).where('id', '=', row.id).execute();
     const detalhe = `${DOCUMENT_CATEGORIES[row.categoria]}: ${row.nome}`;
     const suspensa = await documentRemoved(trx, viewerId, row.nr_proposta, detalhe, row.id, now);

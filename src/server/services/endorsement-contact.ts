@@ -1,6 +1,6 @@
 import type { DB } from '../db';
 import type { Generation } from '../db/schema';
-import { ApiError, badRequest } from '../api/errors';
+import { invalid, conflict } from '../errors';
 import { brasiliaDay } from '../../lib/format';
 import { policyStatus } from '../../lib/policies';
 import { ENDORSEMENT_CLOSED } from '../../lib/endorsement-home';
@@ -35,11 +35,11 @@ export async function endorseContact(
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     const closed = ENDORSEMENT_CLOSED[policyStatus(policy.status, policy.fim_vigencia, today)];
-    if (closed) throw new ApiError(409, closed);
+    if (closed) throw conflict(closed);
     const before =
       policy.contato ??
       contactOf((await trx.selectFrom('quotes').select('segurado').where('id', '=', policy.quote_id).executeTakeFirstOrThrow()).segurado);
-    if (sameContact(before, contact)) throw badRequest(CONTACT_MESSAGES.unchanged);
+    if (sameContact(before, contact)) throw invalid(CONTACT_MESSAGES.unchanged);
     await trx
       .updateTable('policies')
       .set({ contato: JSON.stringify(contact) })

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { forbidden } from '../api/errors';
+import { forbidden } from '../errors';
 import { logGroupEvent } from './access-groups';
 import { refuse } from './user-admin';
 import { now } from '../clock';
@@ -172,13 +172,13 @@ export async function saveChannel(
     await sql`select pg_advisory_xact_lock(${CHANNEL_CHANGE_LOCK})`.execute(trx);
     const channels = await allChannels(trx);
     const current = existing && channels.find((c) => c.id === existing.id);
-    if (existing && !current) refuse({ form: [M.notFound] }, 409);
-    if (!existing && channels.some((c) => c.codigo === codigo)) refuse({ codigo: [M.duplicate] }, 409);
+    if (existing && !current) refuse({ form: [M.notFound] }, 'conflict');
+    if (!existing && channels.some((c) => c.codigo === codigo)) refuse({ codigo: [M.duplicate] }, 'conflict');
     const parent = input.canalPai === '' ? undefined : channels.find((c) => c.codigo === input.canalPai);
     if (input.canalPai !== '' && !parent) refuse({ canalPai: [M.canalPai] });
     const parentId = parent?.id ?? null;
     const problems = channelProblems(channels, { id: existing?.id, codigo, parentId, status: input.status });
-    if (Object.keys(problems).length > 0) refuse(problems, 409);
+    if (Object.keys(problems).length > 0) refuse(problems, 'conflict');
     const values = { nome: input.nome, tipo: input.tipo, parent_id: parentId, status: input.status };
     const saved = current
       ? await trx.updateTable('channels').set(values).where('id', '=', current.id).returning(channelColumns).executeTakeFirstOrThrow()

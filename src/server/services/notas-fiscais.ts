@@ -1,9 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import type { DB } from '../db';
-import { ApiError, badRequest } from '../api/errors';
+import { DomainError, invalid, forbidden, notFound, conflict } from '../errors';
 import { isClosedMonth, monthLabel, nextMonth } from '../../lib/commissions';
-import { attachmentDisposition } from '../../lib/documents';
+import type { Download } from '../../lib/download';
 import { formatIsoDate } from '../../lib/format';
 import {
   NOTA_MESSAGES,
@@ -183,7 +183,7 @@ function startsLikeXml(bytes: Uint8Array): boolean {
   return bytes[i] === 0x3c;
 }
 
-const fileError = (status: number, message: string) => new ApiError(status, message, { arquivo: [message] });
+const fileError = (kind: 'invalid' | 'too-large', message: string) => new DomainError(kind, message, { arquivo: [message] });
 
 /** What the bytes are: a PDF by its magic bytes, or the XML of a nota read as text; a 400 otherwise. */
 export async function checkNotaFile(
@@ -192,17 +192,17 @@ export async function checkNotaFile(
   upload: Pick<NotaUpload, 'valor'> & { cnpj: string },
 ): Promise<{ mime: NotaMime; nome: string }> {
   const problem = notaFileProblem(name, bytes.byteLength);
-  if (problem) throw fileError(bytes.byteLength > 0 && problem === NOTA_MESSAGES.tooLarge ? 413 : 400, problem);
+  if (problem) throw fileError(bytes.byteLength > 0 && problem === NOTA_MESSAGES.tooLarge ? 'too-large' : 'invalid', problem);
   const detected = await fileTypeFromBuffer(bytes);
   if (detected?.mime === 'application/pdf') return { mime: 'application/pdf', nome: notaFileName(name, 'application/pdf') };
   // XML has no magic bytes: file-type answers undefined (or 'application/xml' for some prologs); what
   // does not even open with '<' (after a BOM and blanks) is no XML at all — an unknown binary, a text.
-  if (detected && detected.mime !== 'application/xml') throw fileError(400, NOTA_MESSAGES.type);
-  if (!startsLikeXml(bytes)) throw fileError(400, NOTA_MESSAGES.type);
+  if (detected && detected.mime !== 'application/xml') throw fileError('invalid', NOTA_MESSAGES.type);
+  if (!startsLikeXml(bytes)) throw fileError('invalid', NOTA_MESSAGES.type);
   const xml = readNotaXml(bytes);
-  if (!xml.ok) throw fileError(400, xml.message);
+  if (!xml.ok) throw fileError('invalid', xml.message);
   const mismatch = notaXmlProblem(xml, { valor: upload.valor, cnpj: upload.cnpj });
-  if (mismatch) throw fileError(400, mismatch);
+  if (mismatch) throw fileError('invalid', mismatch);
   return { mime: 'application/xml', nome: notaFileName(name, 'application/xml') };
 }
 
@@ -212,12 +212,12 @@ export async function checkNotaFile(
  */
 export async function checkNotaMonth(db: DB, company: Beneficiary, upload: Pick<NotaUpload, 'competencia' | 'valor'>, today: string) {
   const month = upload.competencia;
-  if (!isClosedMonth(month, today)) throw badRequest(MESSAGES.open(month), { competencia: [MESSAGES.open(month)] });
+  if (!isClosedMonth(month, today)) throw invalid(MESSAGES.open(month), { competencia: [MESSAGES.open(month)] });
   const standing = await standingNota(db, company.id, month);
-  if (standing) throw new ApiError(409, MESSAGES.twice(month, standing.status), { competencia: [MESSAGES.twice(month, standing.status)] });
+  if (standing) throw conflict(MESSAGES.twice(month, standing.status), { competencia: [MESSAGES.twice(month, standing.status)] });
   const { payable } = balanceOf(await beneficiaryMonths(db, company), month);
   const wrong = notaAmountProblem(upload.valor, payable, month);
-  if (wrong) throw badRequest(wrong, { valor: [wrong] });
+  if (wrong) throw invalid(wrong, { valor: [wrong] });
   return payable;
 }
 
@@ -271,7 +271,7 @@ export async function storeNota(
     if (isUniqueViolation(error)) {
       const standing = await standingNota(db, input.company.id, input.upload.competencia);
       const message = MESSAGES.twice(input.upload.competencia, standing?.status ?? 'ENVIADA');
-      throw new ApiError(409, message, { competencia: [message] });
+      throw conflict(message, { competencia: [message] });
     }
     throw error;
   }
@@ -292,9 +292,9 @@ export async function decideNota(
 ): Promise<NotaRow> {
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('notas_fiscais').select(['status']).where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!row) throw new ApiError(404, MESSAGES.notFound);
+    if (!row) throw notFound(MESSAGES.notFound);
     const transition = NOTA_TRANSITIONS[decision.decisao];
-    if (!transition.from.includes(row.status)) throw new ApiError(409, MESSAGES.transition(decision.decisao, row.status));
+    if (!transition.from.includes(row.status)) throw conflict(MESSAGES.transition(decision.decisao, row.status));
     await trx
       .updateTable('notas_fiscais')
       .set({
@@ -309,21 +309,13 @@ export async function decideNota(
   return (await findNota(db, { kind: 'all' }, id))!;
 }
 
-export const notaNotFound = () => new ApiError(404, MESSAGES.notFound);
-export const adminDoesNotIssue = () => new ApiError(403, MESSAGES.issuer);
+export const notaNotFound = () => notFound(MESSAGES.notFound);
+export const adminDoesNotIssue = () => forbidden(MESSAGES.issuer);
 
-/** A nota's file as a download (never inline, its type as found, not sniffed, not cached); undefined outside the scope. */
-export async function notaFileResponse(db: DB, filesDir: string, scope: BeneficiaryScope, id: number): Promise<Response | undefined> {
+/** A nota's file as a download, with the type it was found to be; undefined outside the scope. */
+export async function notaFile(db: DB, filesDir: string, scope: BeneficiaryScope, id: number): Promise<Download | undefined> {
   const row = await notasInScope(db, scope).select(['n.nome', 'n.mime', 'n.sha256']).where('n.id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const bytes = await readFile(storedPath(filesDir, row.sha256));
-  return new Response(new Uint8Array(bytes), {
-    headers: {
-      'content-type': row.mime,
-      'content-length': String(bytes.byteLength),
-      'content-disposition': attachmentDisposition(row.nome),
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-    },
-  });
+  const bytes = new Uint8Array(await readFile(storedPath(filesDir, row.sha256)));
+  return { body: bytes, fileName: row.nome, type: row.mime, size: bytes.byteLength };
 }

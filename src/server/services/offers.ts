@@ -1,6 +1,6 @@
 import * as core from 'zod/v4/core';
 import type { DB } from '../db';
-import { badRequest, forbidden, notFound } from '../api/errors';
+import { invalid, forbidden, notFound } from '../errors';
 import { messagesByField, topField } from '../../lib/field-errors';
 import { canOfferCodeV1, canSellCode, canSellCodeV1 } from '../../lib/offers';
 import { findSimulatorCode, legacyStartPath, v2StartPath, type ProductLine } from '../../lib/simulators';
@@ -457,7 +457,7 @@ export async function listCompanies(db: DB, only: { partnersAnd?: number } | 'al
 function parseOrThrow<S extends core.$ZodType>(schema: S, input: unknown): core.output<S> {
   const result = core.safeParse(schema, input);
   if (result.success) return result.data;
-  throw badRequest(result.error.issues[0]?.message ?? 'Dados da oferta inválidos.', messagesByField(result.error.issues, topField));
+  throw invalid(result.error.issues[0]?.message ?? 'Dados da oferta inválidos.', messagesByField(result.error.issues, topField));
 }
 
 const SUB_OFFERS_MESSAGE =
@@ -466,8 +466,8 @@ const SUB_OFFERS_MESSAGE =
 /** The companies an offer is given to exist and are partners (`kept`: a substabelecido's own derived offer, edited where it is). */
 async function assertOfferCompanies(db: DB, ids: number[], kept?: number): Promise<void> {
   const found = await db.selectFrom('companies').select(['id', 'tipo']).where('id', 'in', ids).execute();
-  if (found.length !== ids.length) throw badRequest('Empresa não encontrada.', { empresas: ['Selecione apenas empresas cadastradas'] });
-  if (found.some((c) => c.tipo !== 'PARCEIRO' && c.id !== kept)) throw badRequest(SUB_OFFERS_MESSAGE, { empresas: [SUB_OFFERS_MESSAGE] });
+  if (found.length !== ids.length) throw invalid('Empresa não encontrada.', { empresas: ['Selecione apenas empresas cadastradas'] });
+  if (found.some((c) => c.tipo !== 'PARCEIRO' && c.id !== kept)) throw invalid(SUB_OFFERS_MESSAGE, { empresas: [SUB_OFFERS_MESSAGE] });
 }
 
 const offerValues = (input: OfferUpdate) => ({
@@ -486,7 +486,7 @@ export async function createOffers(db: DB, input: unknown): Promise<AdminOffer[]
   const data = parseOrThrow(offerCreateSchema, input);
   const companies = [...new Set(data.empresas)];
   if (!(await findSimulator(db, data.idSimulador)))
-    throw badRequest('Simulador não encontrado.', { idSimulador: ['Simulador não encontrado'] });
+    throw invalid('Simulador não encontrado.', { idSimulador: ['Simulador não encontrado'] });
   await assertOfferCompanies(db, companies);
   const ids = await db.transaction().execute(async (trx) => {
     const created = await trx
@@ -513,7 +513,7 @@ async function assertRemunerationChain(db: DB, nrOferta: number, comissao: numbe
     .executeTakeFirst();
   if (parent && comissao > parent.comissao_centesimos) {
     const message = PARTNER_OFFER_MESSAGES.aboveParent(percentText(parent.comissao_centesimos));
-    throw badRequest(message, { comissao: [message] });
+    throw invalid(message, { comissao: [message] });
   }
   const above = await db
     .selectFrom('offers as o')
@@ -527,7 +527,7 @@ async function assertRemunerationChain(db: DB, nrOferta: number, comissao: numbe
     const message = PARTNER_OFFER_MESSAGES.belowSubs(
       above.map((o) => `${o.nome_fantasia} (${percentText(o.comissao_centesimos)})`).join(', '),
     );
-    throw badRequest(message, { comissao: [message] });
+    throw invalid(message, { comissao: [message] });
   }
 }
 
@@ -543,7 +543,7 @@ export async function updateOffer(db: DB, nrOferta: number, input: unknown): Pro
   await assertOfferCompanies(db, companies, current.idEmpresa);
   // A derived offer stays its substabelecido's own: it is neither moved nor copied.
   if (current.derivada && (companies.length !== 1 || companies[0] !== current.idEmpresa))
-    throw badRequest(SUB_OFFERS_MESSAGE, { empresas: [SUB_OFFERS_MESSAGE] });
+    throw invalid(SUB_OFFERS_MESSAGE, { empresas: [SUB_OFFERS_MESSAGE] });
   await assertRemunerationChain(db, nrOferta, data.comissao);
   const companyId = companies.includes(current.idEmpresa) ? current.idEmpresa : companies[0]!;
   const copies = companies.filter((id) => id !== companyId);

@@ -4,7 +4,7 @@ import type { AccessEventCode } from '../../lib/access-log';
 import { PORTAL_CHANNEL } from '../../lib/hierarchy';
 import type { DB } from '../db';
 import type { CompaniesTable } from '../db/schema';
-import { ApiError, notFound } from '../api/errors';
+import { notFound, conflict } from '../errors';
 import { announce } from '../cache';
 import { now } from '../clock';
 import { principalFacts, profileOf } from './principals';
@@ -451,8 +451,8 @@ const statusOf = (errors: FieldErrors) =>
   Object.values(errors)
     .flat()
     .every((m) => CONFLICTS.has(m))
-    ? 409
-    : 400;
+    ? 'conflict'
+    : 'invalid';
 
 /**
  * A step's answer against the database: duplicates, the partner chosen, the offers' rules, the
@@ -561,7 +561,7 @@ async function asConflict<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** An ApiError that carries field errors, as a step form shows them. */
+/** A refusal that carries field errors, as a step form shows them. */
 const refused = (errors: FieldErrors): never => refuse(errors, statusOf(errors));
 
 export interface StepRequest {
@@ -593,9 +593,9 @@ export async function saveStep(
         : undefined;
   if (!registration) throw notFound(NOT_FOUND_MESSAGE);
   if (!stepReachable(key, registration.draft, request.action))
-    throw new ApiError(409, `Conclua antes a etapa "${stepByKey(nextMissing(registration)).label}".`);
+    throw conflict(`Conclua antes a etapa "${stepByKey(nextMissing(registration)).label}".`);
   if (key === 'administrador' && request.action === 'editar')
-    throw new ApiError(409, 'Os administradores de uma empresa ativa se alteram em Acesso › Usuários.');
+    throw conflict('Os administradores de uma empresa ativa se alteram em Acesso › Usuários.');
   const cnpj = registration.company?.cnpj ?? registration.draft.empresa?.cnpj ?? registration.cnpj ?? '';
   // What an edit may not change: the CNPJ, and the partner a substabelecido is under.
   const fixed =
@@ -607,9 +607,9 @@ export async function saveStep(
         }
       : input;
   if (key === 'ofertas' && kind === 'SUBSTABELECIDO' && (await offersOutsidePartner(db, actor, registration, fixed)))
-    refuse({ ofertas: [OFFER_MESSAGES.outsidePartner] }, 400);
+    refuse({ ofertas: [OFFER_MESSAGES.outsidePartner] }, 'invalid');
   const parsed = z.safeParse(sectionSchema(kind, key, key === 'empresa' ? '' : cnpj), fixed ?? {});
-  if (!parsed.success) refuse(stepErrors(kind, key, parsed.error.issues, fixed), 400);
+  if (!parsed.success) refuse(stepErrors(kind, key, parsed.error.issues, fixed), 'invalid');
   const value = parsed.data as unknown;
   const problems = await sectionProblems(db, actor, registration, key, value);
   if (Object.keys(problems).length > 0) refused(problems);
@@ -746,7 +746,7 @@ export async function confirmRegistration(
       const opened = await openRegistration(trx, actor, kind, { cnpj, action });
       if (opened.kind === 'no-draft') {
         const exists = await trx.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirst();
-        if (exists) throw new ApiError(409, `${M.duplicateCnpj} O cadastro foi concluído por outra pessoa.`, { cnpj: [M.duplicateCnpj] });
+        if (exists) throw conflict(`${M.duplicateCnpj} O cadastro foi concluído por outra pessoa.`, { cnpj: [M.duplicateCnpj] });
       }
       if (opened.kind !== 'ok') throw notFound(NOT_FOUND_MESSAGE);
       const registration = opened.registration;
@@ -1082,9 +1082,8 @@ export async function setCompanyStatus(
     if (!company || company.tipo !== kind || !mayManageCompany(actor, { tipo: company.tipo, parentId: company.parent_id }))
       throw notFound(NOT_FOUND_MESSAGE);
     const wanted: CompanyStatus = operation === 'suspender' ? 'SUSPENSO' : 'ATIVO';
-    if (company.status === wanted)
-      throw new ApiError(409, operation === 'suspender' ? 'A empresa já está suspensa.' : 'A empresa já está ativa.');
-    if (operation === 'suspender' && !motivo) refuse({ motivo: [M.motivo] }, 400);
+    if (company.status === wanted) throw conflict(operation === 'suspender' ? 'A empresa já está suspensa.' : 'A empresa já está ativa.');
+    if (operation === 'suspender' && !motivo) refuse({ motivo: [M.motivo] }, 'invalid');
     await trx
       .updateTable('companies')
       .set(

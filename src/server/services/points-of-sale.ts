@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { forbidden, notFound } from '../api/errors';
+import { forbidden, notFound } from '../errors';
 import { announce } from '../cache';
 import { now } from '../clock';
 import { containing } from './users';
@@ -261,7 +261,7 @@ async function codeAsConflict<T>(work: Promise<T>): Promise<T> {
   } catch (error) {
     const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
     if (code !== '23505' || !constraint?.startsWith('points_of_sale_')) throw error;
-    return refuse({ codigo: [M.codigoDuplicado] }, 409);
+    return refuse({ codigo: [M.codigoDuplicado] }, 'conflict');
   }
 }
 
@@ -325,7 +325,7 @@ export async function savePointOfSale(
         .where(sql<boolean>`upper(codigo) = ${input.codigo}`)
         .$if(before !== undefined, (q) => q.where('id', '!=', before!.id))
         .executeTakeFirst();
-      if (clash) return refuse({ codigo: [M.codigoDuplicado] }, 409);
+      if (clash) return refuse({ codigo: [M.codigoDuplicado] }, 'conflict');
 
       const options = await sellerOptions(trx, actor, [company!.id], before?.id);
       const candidates = options.filter(
@@ -333,7 +333,7 @@ export async function savePointOfSale(
       );
       const changes = sellerChanges(before?.id, candidates, input.vendedores);
       const problems = statusProblems(status, changes);
-      if (Object.keys(problems).length > 0) return refuse(problems, problems.status ? 409 : 400);
+      if (Object.keys(problems).length > 0) return refuse(problems, problems.status ? 'conflict' : 'invalid');
 
       const values = { nome: input.nome, codigo: input.codigo, ...addressOf(input), status, updated_at: now() };
       const { id } = before

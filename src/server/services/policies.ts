@@ -5,7 +5,7 @@ import { brasiliaDay } from '../../lib/format';
 import { LINE_BRANCHES } from '../../lib/insurer';
 import { maskDocument } from '../../lib/history';
 import type { Scope } from '../../lib/scope';
-import { notFound } from '../api/errors';
+import { notFound } from '../errors';
 import { soldWithin } from './scope';
 import { pagedOf, type Paged } from '../../lib/list-query';
 import {

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import type { DB } from '../db';
 import type { QuotesTable } from '../db/schema';
-import { ApiError, badRequest, fieldErrorsOf, forbidden, notFound } from '../api/errors';
+import { invalid, forbidden, notFound, conflict, fieldErrorsOf } from '../errors';
 import { asksDueDay, contractingSchema, type Contracting } from '../../lib/contracting';
 import { formatDate } from '../../lib/format';
 import { productFor } from '../../lib/products/catalog';
@@ -88,7 +88,7 @@ function parseOrCollect<S extends core.$ZodType>(
 
 function throwIfAny(errors: Record<string, string[]>) {
   const first = Object.values(errors)[0]?.[0];
-  if (first) throw badRequest(Object.keys(errors).length === 1 ? first : MESSAGES.invalid, errors);
+  if (first) throw invalid(Object.keys(errors).length === 1 ? first : MESSAGES.invalid, errors);
 }
 
 /**
@@ -132,8 +132,8 @@ async function findRow(db: DB, seller: Seller, nrCotacao: string): Promise<Quote
  */
 function assertEditable(row: QuoteRow, seller: Seller, now: Date) {
   if (row.user_id !== seller.userId) throw forbidden(MESSAGES.notYours);
-  if (row.status !== 'EM_ELABORACAO') throw new ApiError(409, MESSAGES.sent);
-  if (isExpired(row, now)) throw new ApiError(409, expiredMessage(new Date(row.valida_ate)));
+  if (row.status !== 'EM_ELABORACAO') throw conflict(MESSAGES.sent);
+  if (isExpired(row, now)) throw conflict(expiredMessage(new Date(row.valida_ate)));
 }
 
 /** The furthest of two steps in the line's flow: saving an earlier step never moves `etapa` back. */
@@ -252,7 +252,7 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     return { risco: JSON.stringify(risco), ...repriced(product, row, ratingAnswers({ ...row, risco, createdAt: row.created_at })) };
   },
   async planos({ product, row, body }) {
-    if (product.riskQuestions.length > 0 && !row.risco) throw new ApiError(409, stepFirst('planos'));
+    if (product.riskQuestions.length > 0 && !row.risco) throw conflict(stepFirst('planos'));
     const selection = parseSelection(body);
     const answers = ratingAnswers({ ...row, createdAt: row.created_at });
     const errors = validateSelection(product, answers, selection);
@@ -266,7 +266,7 @@ const STEP_SAVERS: Partial<Record<QuoteStep, StepSaver>> = {
     };
   },
   async contratacao({ product, row, body }) {
-    if (!row.precificacao || row.premio_total === null) throw new ApiError(409, stepFirst('contratacao'));
+    if (!row.precificacao || row.premio_total === null) throw conflict(stepFirst('contratacao'));
     const errors: Record<string, string[]> = {};
     const contracting = parseOrCollect(contractingSchema, (body as { contratacao?: unknown })?.contratacao, 'contratacao', errors);
     throwIfAny(errors);
@@ -353,7 +353,7 @@ export async function sendProposal(db: DB, seller: Seller, nrCotacao: string, in
       return { nrProposta: existing.nr_proposta, quote: (await findQuote(trx, seller, nrCotacao, now))!, created: false };
     assertEditable(row, seller, now);
     if (!seller.canSell(row.simulator_code)) throw forbidden();
-    if (!row.contratacao) throw new ApiError(409, stepFirst('proposta'));
+    if (!row.contratacao) throw conflict(stepFirst('proposta'));
     if (input.aceiteTermo !== true) throwIfAny({ aceiteTermo: [MESSAGES.acceptTerms] });
     const product = productOf(row.simulator_code);
     const nrProposta = await nextProposalNumber(trx, now);

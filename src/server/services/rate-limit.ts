@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { tooManyRequests } from '../api/errors';
+import { tooManyAttempts } from '../errors';
 import { now as clockNow, sleep } from '../clock';
 
 /**
@@ -75,7 +75,7 @@ export async function countAttempt(db: DB, checks: [LimitRule, string][], at = c
     // Old windows of this key are never read again.
     if (hits === 1) await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', start).execute();
     if (hits > rule.limit) {
-      throw tooManyRequests(Math.ceil((start.getTime() + rule.windowSeconds * 1000 - at.getTime()) / 1000));
+      throw tooManyAttempts(Math.ceil((start.getTime() + rule.windowSeconds * 1000 - at.getTime()) / 1000));
     }
   }
 }
@@ -141,7 +141,7 @@ export async function throttle(db: DB, rule: ThrottleRule, subject: string): Pro
     }
     return plan;
   });
-  if ('refuseMs' in plan) throw tooManyRequests(Math.ceil(plan.refuseMs / 1000));
+  if ('refuseMs' in plan) throw tooManyAttempts(Math.ceil(plan.refuseMs / 1000));
   await sleep(plan.waitMs);
 }
 

@@ -1,4 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
+import type { Download } from '../../lib/download';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -237,7 +238,7 @@ export async function listReports(db: DB, requester: Requester, page: number): P
 }
 
 /** A ready report's file as a download; undefined (a 404) for one not the requester's, or not ready. */
-export async function reportFileResponse(db: DB, filesDir: string, requester: Requester, id: number): Promise<Response | undefined> {
+export async function reportFile(db: DB, filesDir: string, requester: Requester, id: number): Promise<Download | undefined> {
   const row = await reportsOf(db, requester)
     .select([...VIEW_COLUMNS, 'r.sha256'])
     .where('r.id', '=', id)
@@ -245,16 +246,8 @@ export async function reportFileResponse(db: DB, filesDir: string, requester: Re
   if (row?.status !== 'PRONTO' || !row.sha256) return undefined;
   const view = viewOf(row);
   const type = view.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-  const body = Readable.toWeb(createReadStream(storedPath(filesDir, row.sha256))) as ReadableStream;
-  return new Response(body, {
-    headers: {
-      'content-type': type,
-      'content-disposition': `attachment; filename="${view.fileName}"`,
-      'content-length': String(view.size ?? ''),
-      'cache-control': 'private, no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  const body = Readable.toWeb(createReadStream(storedPath(filesDir, row.sha256))) as ReadableStream<Uint8Array>;
+  return { body, fileName: view.fileName, type, ...(view.size === null ? {} : { size: view.size }) };
 }
 
 /* ---------- Generation ---------- */

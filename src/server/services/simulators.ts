@@ -1,6 +1,6 @@
 import * as core from 'zod/v4/core';
 import type { DB } from '../db';
-import { badRequest, notFound } from '../api/errors';
+import { invalid, notFound } from '../errors';
 import { messagesByField, topField } from '../../lib/field-errors';
 import { simulatorUpdateSchema } from '../../lib/simulator-schema';
 import { announce } from '../cache';
@@ -34,7 +34,7 @@ export async function updateSimulator(db: DB, id: number, input: unknown): Promi
   if (!(await findEditableSimulator(db, id))) throw notFound('Simulador não encontrado.');
   const result = core.safeParse(simulatorUpdateSchema, input);
   if (!result.success) {
-    throw badRequest(result.error.issues[0]?.message ?? 'Dados do simulador inválidos.', messagesByField(result.error.issues, topField));
+    throw invalid(result.error.issues[0]?.message ?? 'Dados do simulador inválidos.', messagesByField(result.error.issues, topField));
   }
   const { nome, urlInicio, ativo, grupoProduto } = result.data;
   await db

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Generation, User, UserStatus, V2ProfileCode } from '../db/schema';
-import { ApiError, forbidden, notFound } from '../api/errors';
+import { DomainError, forbidden, notFound } from '../errors';
 import { announce } from '../cache';
 import { now } from '../clock';
 import { principalFacts, profileOf } from './principals';
@@ -257,9 +257,9 @@ async function duplicates(db: Db, email: string, cpf: string, exceptId?: number)
   return errors;
 }
 
-export const refuse = (errors: FieldErrors, status = 400): never => {
+export const refuse = (errors: FieldErrors, kind: 'invalid' | 'conflict' | 'too-large' = 'invalid'): never => {
   const first = Object.values(errors)[0]?.[0] ?? 'Verifique os campos destacados.';
-  throw new ApiError(status, first, errors);
+  throw new DomainError(kind, first, errors);
 };
 
 /**
@@ -274,7 +274,7 @@ async function uniqueAsConflict<T>(work: Promise<T>): Promise<T> {
     if (code !== '23505' || !constraint?.startsWith('users_')) throw error;
     return refuse(
       constraint.includes('cpf') ? { cpf: [USER_ADMIN_MESSAGES.duplicateCpf] } : { email: [USER_ADMIN_MESSAGES.duplicateEmail] },
-      409,
+      'conflict',
     );
   }
 }
@@ -339,7 +339,7 @@ async function otherAdmins(db: Db, generation: 'v1' | 'v2', userId: number, comp
 async function checkStanding(db: Db, actor: Actor, before: UserRecord, after: AdminStanding): Promise<void> {
   const others = await otherAdmins(db, before.generation, before.id, before.companyIds);
   const problems = standingProblems(before.generation, actor.userId, before.id, before, after, others);
-  if (Object.keys(problems).length > 0) refuse(problems, 409);
+  if (Object.keys(problems).length > 0) refuse(problems, 'conflict');
 }
 
 export async function logEvent(
@@ -447,7 +447,7 @@ export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUse
   if (Object.keys(errors).length > 0) refuse(errors);
   const status = storedStatus(input.status, false);
   const dup = await duplicates(trx, input.email, input.cpf);
-  if (Object.keys(dup).length > 0) refuse(dup, 409);
+  if (Object.keys(dup).length > 0) refuse(dup, 'conflict');
   const user = await trx
     .insertInto('users')
     .values({
@@ -488,7 +488,7 @@ export async function updateLegacyUser(db: Db, actor: V1Actor, id: number, input
     const status = storedStatus(input.status, before.hasPassword);
     await checkStanding(trx, actor, before, { status, profile: null, groups: input.grupos, companyIds: companyId ? [companyId] : [] });
     const dup = await duplicates(trx, input.email, input.cpf, id);
-    if (Object.keys(dup).length > 0) refuse(dup, 409);
+    if (Object.keys(dup).length > 0) refuse(dup, 'conflict');
     const user = await trx
       .updateTable('users')
       .set({ nome: input.nome, email: input.email, cpf: input.cpf, status, company_id: companyId ?? null })
@@ -579,7 +579,7 @@ export async function v2ChangeProblems(db: Db, actor: V2Actor, change: V2Change,
     await checkV2(db, actor, change, before);
     return {};
   } catch (error) {
-    if (error instanceof ApiError && error.fieldErrors) return error.fieldErrors;
+    if (error instanceof DomainError && error.fieldErrors) return error.fieldErrors;
     throw error;
   }
 }
@@ -641,7 +641,7 @@ export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip
   const { dados } = change;
   const status = storedStatus(change.status ?? 'ativo', false);
   const dup = await duplicates(trx, dados.email, dados.cpf);
-  if (Object.keys(dup).length > 0) refuse(dup, 409);
+  if (Object.keys(dup).length > 0) refuse(dup, 'conflict');
   const user = await trx
     .insertInto('users')
     .values({
@@ -690,7 +690,7 @@ export async function updateV2User(db: Db, actor: V2Actor, id: number, change: V
     const status = change.status ? storedStatus(change.status, before.hasPassword) : before.status;
     await checkStanding(trx, actor, before, { status, profile: dados.perfil, groups: [], companyIds });
     const dup = await duplicates(trx, dados.email, dados.cpf, id);
-    if (Object.keys(dup).length > 0) refuse(dup, 409);
+    if (Object.keys(dup).length > 0) refuse(dup, 'conflict');
     const user = await trx
       .updateTable('users')
       .set({

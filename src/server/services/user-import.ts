@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { ApiError, forbidden } from '../api/errors';
+import { DomainError, forbidden, conflict } from '../errors';
 import { now } from '../clock';
 import {
   actorOf,
@@ -328,7 +328,7 @@ function judge(
 }
 
 /** A refusal of the whole file (a field error on `arquivo`, nothing stored). */
-const refuseFile = (message: string, status = 400): never => refuse({ arquivo: [message] }, status);
+const refuseFile = (message: string, kind: 'invalid' | 'too-large' = 'invalid'): never => refuse({ arquivo: [message] }, kind);
 
 /**
  * Reads and checks an uploaded file; answers the import's id. Nothing but the import and its rows
@@ -338,7 +338,7 @@ export async function uploadImport(db: DB, actor: Actor, fileName: string, bytes
   requireChange(actor);
   const generation: ImportGeneration = actor.generation;
   if (bytes.byteLength === 0) refuseFile(IMPORT_MESSAGES.empty);
-  if (bytes.byteLength > IMPORT_LIMITS.maxBytes) refuseFile(IMPORT_MESSAGES.tooBig, 413);
+  if (bytes.byteLength > IMPORT_LIMITS.maxBytes) refuseFile(IMPORT_MESSAGES.tooBig, 'too-large');
   // A spreadsheet's own format (a zip: XLSX/ODS) or any binary is not a CSV.
   if (bytes.includes(0) || (bytes[0] === 0x50 && bytes[1] === 0x4b)) refuseFile(IMPORT_MESSAGES.notCsv);
   const { text, encoding } = decodeCsv(bytes);
@@ -641,7 +641,7 @@ export async function confirmImport(db: DB, actor: Actor, id: number, choice: Im
       .where('valid_rows', '>', 0)
       .returning(['generation'])
       .executeTakeFirst();
-    if (!updated) throw new ApiError(409, 'Esta importação já foi confirmada ou não tem linhas válidas.');
+    if (!updated) throw conflict('Esta importação já foi confirmada ou não tem linhas válidas.');
     const summary = (await importOf(trx, actor, id))!;
     const created = summary.validRows - summary.existing.changed - summary.existing.unchanged;
     const detail = [
@@ -695,7 +695,7 @@ async function claim(
 }
 
 const reasonOf = (error: unknown): string | undefined => {
-  if (!(error instanceof ApiError)) return undefined;
+  if (!(error instanceof DomainError)) return undefined;
   const fields = error.fieldErrors ? Object.entries(error.fieldErrors).map(([f, m]) => `${COLUMN_OF[f] ?? f}: ${m.join(' ')}`) : [];
   return fields.length > 0 ? fields.join(' | ') : error.message;
 };
@@ -834,8 +834,8 @@ export async function processImports(db: DB): Promise<void> {
       await db.updateTable('user_imports').set({ status: 'CONCLUIDO', finished_at: now() }).where('id', '=', job.id).execute();
     } catch (error) {
       const message =
-        error instanceof ApiError ? error.message : 'Falha inesperada ao importar; as linhas já gravadas ficam, peça de novo as demais.';
-      if (!(error instanceof ApiError)) logError('importacao-falha', { importacao: job.id, erro: errorMessage(error) });
+        error instanceof DomainError ? error.message : 'Falha inesperada ao importar; as linhas já gravadas ficam, peça de novo as demais.';
+      if (!(error instanceof DomainError)) logError('importacao-falha', { importacao: job.id, erro: errorMessage(error) });
       await db.updateTable('user_imports').set({ status: 'ERRO', error: message, finished_at: now() }).where('id', '=', job.id).execute();
     }
   }

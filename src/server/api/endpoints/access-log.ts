@@ -1,5 +1,5 @@
 import { endpoint } from '../router';
-import { badRequest, forbidden } from '../errors';
+import { invalid, forbidden } from '../../errors';
 import { z } from '../../../lib/zod';
 import { ACCESS_LOG_PAGE_SIZE, ACCESS_LOG_PATH, parseAccessLogQuery } from '../../../lib/access-log';
 import { brasiliaDay } from '../../../lib/format';
@@ -27,7 +27,7 @@ export const accessLogEndpoints = [
       if (user.profile !== 'ADMIN' || pageAccess(ACCESS_LOG_PATH, { generation: 'v2', user }, config().PORTAL_ENV) !== 'allowed')
         throw forbidden('Apenas o administrador da seguradora consulta o log de acesso.');
       const query = parseAccessLogQuery(ctx.query, brasiliaDay(now()));
-      if (!query.ok) throw badRequest(Object.values(query.errors)[0]![0]!, query.errors);
+      if (!query.ok) throw invalid(Object.values(query.errors)[0]![0]!, query.errors);
       return listAccessLog(ctx.db, query.filters, query.page, ACCESS_LOG_PAGE_SIZE);
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from '../../../lib/zod';
 import { timingSafeEqual } from 'node:crypto';
 import { authenticate, endpoint } from '../router';
-import { badRequest, forbidden } from '../errors';
+import { invalid, forbidden } from '../../errors';
 import { emailField } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens, readCookies } from '../cookies';
@@ -29,7 +29,7 @@ export const auth = [
     async handle(ctx) {
       const header = ctx.request.headers.get('nmIdSessao');
       if (header !== ctx.params.nmIdSessao)
-        throw badRequest('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
+        throw invalid('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
       const login = await redeemSsoSession(
         ctx.db,
         ctx.params.nmIdSessao,

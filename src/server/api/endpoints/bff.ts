@@ -1,6 +1,6 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
-import { badRequest, fieldErrorsOf, forbidden, notFound } from '../errors';
+import { invalid, fieldErrorsOf, forbidden, notFound } from '../../errors';
 import { decideProposal } from '../../services/acceptance';
 import { now } from '../../clock';
 import { decisionSchema } from '../../../lib/proposal-decision';
@@ -117,7 +117,7 @@ export const bff = [
     async handle(ctx) {
       if (ctx.auth.user.profile !== 'admin') throw forbidden('Apenas a seguradora decide propostas em análise.');
       const decision = z.safeParse(decisionSchema, ctx.body);
-      if (!decision.success) throw badRequest(decision.error.issues[0]!.message, fieldErrorsOf(decision.error));
+      if (!decision.success) throw invalid(decision.error.issues[0]!.message, fieldErrorsOf(decision.error));
       await decideProposal(ctx.db, ctx.auth.user.id, ctx.params.nrProposta, decision.data, now());
       return { decidida: true };
     },

@@ -1,6 +1,8 @@
 import { z } from '../../../lib/zod';
+import { downloadResponse } from '../download';
 import { endpoint, type Context } from '../router';
-import { ApiError, badRequest, forbidden, notFound } from '../errors';
+import { ApiError } from '../errors';
+import { invalid, forbidden, notFound } from '../../errors';
 import type { Generation } from '../../../lib/quote-flow';
 import { COMMISSION_PAGES, parseStatementQuery } from '../../../lib/commissions';
 import { DOCUMENT_NAME_HEADER } from '../../../lib/documents';
@@ -29,7 +31,7 @@ import {
   decideNota,
   findNota,
   pageOfNotas,
-  notaFileResponse,
+  notaFile,
   notaNotFound,
   storeNota,
 } from '../../services/notas-fiscais';
@@ -100,7 +102,7 @@ export const commissionEndpoints = [
       const viewer = await allowedViewer(ctx, 'v2', RULE_PAGES.comissoes);
       const today = brasiliaDay(now());
       const query = parseStatementQuery(ctx.url.searchParams, today);
-      if (!query.ok) throw badRequest(Object.values(query.errors)[0]?.[0] ?? 'Filtros inválidos.', query.errors);
+      if (!query.ok) throw invalid(Object.values(query.errors)[0]?.[0] ?? 'Filtros inválidos.', query.errors);
       const scope = await commissionScopeFor(ctx.db, viewer);
       const company = query.filters.empresa
         ? await companyInScope(ctx.db, scope, query.filters.empresa)
@@ -167,9 +169,9 @@ export const commissionEndpoints = [
     params: idParams,
     async handle(ctx) {
       const scope = await commissionScopeFor(ctx.db, await allowedViewer(ctx, 'v2', RULE_PAGES.comissoes));
-      const response = await notaFileResponse(ctx.db, filesDir(), scope, ctx.params.id);
-      if (!response) throw notaNotFound();
-      return response;
+      const file = await notaFile(ctx.db, filesDir(), scope, ctx.params.id);
+      if (!file) throw notaNotFound();
+      return downloadResponse(file);
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import { z } from '../../../lib/zod';
+import { downloadResponse } from '../download';
 import { endpoint, type Context } from '../router';
-import { ApiError } from '../errors';
+import { ApiError, HTTP_STATUS } from '../errors';
 import type { Generation } from '../../../lib/quote-flow';
 import {
   categoryField,
@@ -21,7 +22,7 @@ import { documentScopeFor } from '../../services/scope';
 import {
   documentFile,
   documentNotFound,
-  documentResponse,
+  documentDownload,
   recordDocumentDownload,
   listDocuments,
   proposalInScope,
@@ -120,7 +121,7 @@ async function upload(ctx: Context<unknown, { categoria: DocumentCategory }, { n
   if (ctx.request.headers.get('content-length') === '0') throw refusedUnread(400, DOCUMENT_MESSAGES.empty);
   const at = now();
   const noRoom = await diskRoomProblem(filesDir(), bytes, config().UPLOADS_MIN_FREE_MB * 1024 * 1024, at);
-  if (noRoom) throw refusedUnread(noRoom.status, noRoom.message);
+  if (noRoom) throw refusedUnread(HTTP_STATUS[noRoom.kind], noRoom.message);
   const userId = viewer.user.idUsuario;
   const admitted = await admitUpload(ctx.db, { userId, proposalId: proposal.id, bytes }, at);
   if (!admitted.ok) throw refusedUnread(admitted.refusal.status, admitted.refusal.message, admitted.refusal.retryAfterSeconds);
@@ -182,7 +183,7 @@ export function documentEndpoints(generation: Generation) {
         const file = await documentFile(ctx.db, filesDir(), scope, generation, ctx.params.id);
         if (!file) throw documentNotFound('documento');
         await recordDocumentDownload(ctx.db, viewer, ctx.ip, ctx.params.id, file);
-        return documentResponse(file);
+        return downloadResponse(await documentDownload(file));
       },
     }),
     // A document sent by mistake, removed by whoever sent it while the proposal is undecided (decision 057).

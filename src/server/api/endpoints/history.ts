@@ -1,5 +1,5 @@
 import { endpoint } from '../router';
-import { badRequest, forbidden } from '../errors';
+import { invalid, forbidden } from '../../errors';
 import { z } from '../../../lib/zod';
 import { parseHistoryQuery, withLegacyLine } from '../../../lib/history';
 import type { Generation } from '../../../lib/quote-flow';
@@ -29,7 +29,7 @@ export function historyEndpoints(generation: Generation) {
           throw forbidden('Você não tem acesso ao histórico de cotações e propostas.');
         }
         const query = parseHistoryQuery(generation === 'v1' ? withLegacyLine(ctx.query) : ctx.query);
-        if (!query.ok) throw badRequest(Object.values(query.errors)[0]![0]!, query.errors);
+        if (!query.ok) throw invalid(Object.values(query.errors)[0]![0]!, query.errors);
         return listQuotes(ctx.db, seller, query.filters, query.page);
       },
     }),

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
-import { badRequest, fieldErrorsOf, forbidden, notFound, unauthorized } from '../errors';
+import { invalid, fieldErrorsOf, forbidden, notFound, unauthenticated } from '../../errors';
 import { config, demoBankEnabled } from '../../config';
 import { now, realNow } from '../../clock';
 import { payCharge } from '../../services/charges';
@@ -89,15 +89,15 @@ export const pagamentos = [
       // The bank signs with its own clock, the real one: compared with the real time, not the
       // server's clock set ahead outside production (CLOCK_OFFSET_DAYS; decision 059).
       const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(realNow().getTime() / 1000 - at) <= MAX_SKEW_SECONDS;
-      if (!fresh || !signed(secret, timestamp, body, signature)) throw unauthorized('Assinatura inválida ou expirada.');
+      if (!fresh || !signed(secret, timestamp, body, signature)) throw unauthenticated('Assinatura inválida ou expirada.');
       let json: unknown;
       try {
         json = JSON.parse(body);
       } catch {
-        throw badRequest('Confirmação inválida: o corpo não é JSON.', { body: ['Envie um objeto { id, codigo, valor }.'] });
+        throw invalid('Confirmação inválida: o corpo não é JSON.', { body: ['Envie um objeto { id, codigo, valor }.'] });
       }
       const parsed = confirmation.safeParse(json);
-      if (!parsed.success) throw badRequest('Confirmação inválida: confira os campos.', fieldErrorsOf(parsed.error));
+      if (!parsed.success) throw invalid('Confirmação inválida: confira os campos.', fieldErrorsOf(parsed.error));
       const { id, codigo, valor } = parsed.data;
       return payCharge(ctx.db, { code: codigo, externalId: `banco:${id}`, origem: 'WEBHOOK', valor }, now());
     },

@@ -1,7 +1,8 @@
 import { z } from '../../../lib/zod';
 import * as zm from 'zod/mini';
 import { endpoint, type Context } from '../router';
-import { ApiError, forbidden, notFound } from '../errors';
+import { ApiError } from '../errors';
+import { forbidden, notFound } from '../../errors';
 import { companyListQuery, suspensionSchema } from '../../../lib/partner-forms';
 import {
   CNPJ_IN_PATH,

@@ -1,6 +1,6 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '../../errors';
 import {
   v1LoginBody,
   forgotPasswordSchema,

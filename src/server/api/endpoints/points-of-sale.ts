@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import type * as core from 'zod/v4/core';
 import { endpoint, type Context } from '../router';
-import { ApiError, notFound } from '../errors';
+import { ApiError } from '../errors';
+import { notFound } from '../../errors';
 import { actorOf } from '../../services/user-admin';
 import {
   listPointsOfSale,

@@ -1,5 +1,5 @@
 import { endpoint, type Context } from '../router';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '../../errors';
 import { z } from '../../../lib/zod';
 import type { Generation } from '../../../lib/quote-flow';
 import { loadV1User, loadV2User } from '../../services/principals';
