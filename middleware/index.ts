@@ -1,6 +1,6 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { database } from '../src/server/database';
-import { resolvePortalSession } from '../src/server/services/portal-session';
+import { database } from '../src/server/boot/database';
+import { resolvePortalSession } from '../src/server/services/identity/portal-session';
 import { routeArea } from '../src/lib/routes';
 import { loginRedirect } from '../src/lib/paths';
 import { TOKEN_COOKIES, viewerOf } from '../src/lib/session';
@@ -14,7 +14,7 @@ import { resolveClient } from '../src/server/proxy';
 import { BODY_TOO_LARGE_HEADERS, bodyLimitFor, declaresTooLargeBody, isBodyTooLarge, readBody } from '../src/server/request-body';
 import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
 // Loaded with the pipeline, so the server script finds the viewer memo from the first request on.
-import '../src/server/viewer-memo';
+import '../src/server/boot/viewer-memo';
 
 /**
  * The request pipeline (DESIGN §4): learn who the client is (behind which proxies), refuse

@@ -1,4 +1,4 @@
-// The viewer memo's side in the server (src/server/viewer-memo.ts decides what may be kept, for whom
+// The viewer memo's side in the server (src/server/boot/viewer-memo.ts decides what may be kept, for whom
 // and until when; docs/decisions/044-viewer-memo.md): a signed-in answer that is a function of who
 // asks — the homes, the BFF's user — is answered from memory, compressed once per encoding, without
 // entering Astro, while the sessions it was rendered for are fresh and nothing it is made of changed.

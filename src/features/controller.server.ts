@@ -1,7 +1,7 @@
-import { database } from '../server/database';
+import { database } from '../server/boot/database';
 import { apiErrorOf } from '../server/api/errors';
 import type { V2ProfileCode } from '../server/db/schema';
-import { actorOf } from '../server/services/user-admin';
+import { actorOf } from '../server/services/network/user-admin';
 import type { FieldErrors } from '../lib/user-admin';
 import type { PortalSession } from '../lib/session';
 

@@ -92,7 +92,7 @@ const EXPORTED: DataEvent = 'DADOS_SEGURADO_EXPORTADOS';
 /**
  * Every place that shows or hands out an insured's personal data (decision 049): what it writes — a
  * screen is a view, a file that leaves the portal (PDF, download, CSV) an export — which record it
- * names, and the detail in words. One row per request, written by services/access-log.ts
+ * names, and the detail in words. One row per request, written by services/identity/access-log.ts
  * recordDataAccess; the place adds the record's number and, where it helps, a few words more.
  */
 export const DATA_VIEWS = {

@@ -11,7 +11,7 @@ import { CSV_OPTIONS } from './csv';
  * Commissions (issue 15; DESIGN §10; decision 041): the partner's remuneration on each paid
  * installment, at the rate fixed when the quote was made (quotes.comissao_centesimos, the CNSP
  * 382/2020 disclosure), less the clawbacks of cancellations (refunds.estorno_comissao). Everything is
- * derived on read from payments, quotes and refunds (services/commissions.ts does the same arithmetic
+ * derived on read from payments, quotes and refunds (services/earnings/commissions.ts does the same arithmetic
  * in SQL); these are the rules as pure functions, tested as tables. Money in integer cents; a month
  * (competência) is 'YYYY-MM' in America/Sao_Paulo.
  */

@@ -11,7 +11,7 @@ describe('a cancellation reason in words', () => {
   });
 
   it.each([
-    // As services/cancellation.ts stores a reason with what the requester added: 'CODE: detail'.
+    // As services/after-sale/cancellation.ts stores a reason with what the requester added: 'CODE: detail'.
     ['SEGURADO', 'OUTRO_SEGURO: Seguro incluído no financiamento', 'Contratou outro seguro — Seguro incluído no financiamento'],
     ['SEGURADO', 'OUTRO_SEGURO', 'Contratou outro seguro'],
     ['SEGURADO', 'OUTRO: Mudou-se para o exterior: sem imóvel no Brasil', 'Outro motivo — Mudou-se para o exterior: sem imóvel no Brasil'],

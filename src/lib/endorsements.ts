@@ -53,7 +53,7 @@ const NO_REASON = 'Motivo não informado';
 
 /**
  * A cancellation's reason as an endorsement stores it — its code, or 'CODE: what the requester
- * added' (services/cancellation.ts) — in words, as the resumo showed it before confirming:
+ * added' (services/after-sale/cancellation.ts) — in words, as the resumo showed it before confirming:
  * 'Contratou outro seguro — Seguro incluído no financiamento'. Every page and document that shows a
  * stored reason reads it here, so none prints a code: one of the other requester's table (an
  * endorsement without its requester) is still labelled, and one no table knows reads as not given.

@@ -25,7 +25,7 @@ export const PUBLIC_CHANNELS = {
   consumidor: 'www.consumidor.gov.br',
 } as const;
 
-/** SUSEP branch (ramo) of each line, the first digits of a policy number (services/policies.ts). ILLUSTRATIVE. */
+/** SUSEP branch (ramo) of each line, the first digits of a policy number (services/after-sale/policies.ts). ILLUSTRATIVE. */
 export const LINE_BRANCHES: Record<ProductLine, string> = {
   residencial: '0114',
   empresarial: '0118',
@@ -36,7 +36,7 @@ export const LINE_BRANCHES: Record<ProductLine, string> = {
   vida: '1391',
 };
 
-/** SUSEP branches (ramos) by the code that opens a policy number (services/policies.ts). ILLUSTRATIVE names. */
+/** SUSEP branches (ramos) by the code that opens a policy number (services/after-sale/policies.ts). ILLUSTRATIVE names. */
 export const BRANCH_NAMES: Record<string, string> = {
   '0114': 'Compreensivo residencial',
   '0118': 'Compreensivo empresarial',

@@ -7,7 +7,7 @@ import type { ProductLine } from './simulators';
 
 /**
  * A quote as pages and islands see it (never the database row): what each step shows and whether it
- * may still change. Built by server/services/quotes.ts.
+ * may still change. Built by server/services/selling/quotes.ts.
  */
 export type QuoteStatus = 'EM_ELABORACAO' | 'PROPOSTA_EM_ANALISE';
 

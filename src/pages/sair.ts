@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { database } from '../server/database';
-import { signOut } from '../server/services/auth';
+import { database } from '../server/boot/database';
+import { signOut } from '../server/services/identity/auth';
 import { TOKEN_COOKIES } from '../lib/session';
 import { PUBLIC_HOME } from '../lib/paths';
 import { sessionCookieOptions } from '../server/api/cookies';

@@ -108,7 +108,7 @@ const schema = z
       .default(''),
     // Outside production only: the server's clock runs this many days ahead (or behind), so a demo or a
     // browser test sees deadlines pass — a proposal accepted by silence, an installment overdue.
-    // A fresh database gets a year of demo sales (server/db/seed-history.ts): seconds more on the first
+    // A fresh database gets a year of demo sales (server/demo/seed-history.ts): seconds more on the first
     // start, and the metrics, rankings and statements have something to show. 'false' leaves it out.
     DEMO_HISTORY: z.stringbool({ error: 'use true ou false' }).default(true),
     CLOCK_OFFSET_DAYS: z.coerce.number().int('use um número inteiro de dias').min(-3650).max(3650).default(0),

@@ -8,6 +8,12 @@ import { resolveClient } from './proxy';
  */
 export const SHARED_PAGE_HEADER = 'x-portal-shared';
 
+/**
+ * The header with which a signed-in answer says it is a function of who asks and nothing else, so
+ * the viewer memo (boot/viewer-memo.ts, decision 044) may keep it; the server script spells it too.
+ */
+export const VIEWER_MEMO_HEADER = 'x-portal-memo';
+
 interface NodeRequest {
   url?: string;
   headers: Record<string, string | string[] | undefined>;

@@ -6,7 +6,7 @@ import { ACCOUNTS, openDrawer, signIn, type DemoAccount } from './helpers';
  * expanded. The server runs with PORTAL_ENV=TEST, so the non-production items are shown.
  *
  * The expected lists are written out by hand from the visibility table and the demo seed
- * (src/server/db/seed.ts); they are deliberately NOT derived from src/lib/menus.ts.
+ * (src/server/demo/seed.ts); they are deliberately NOT derived from src/lib/menus.ts.
  */
 
 const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [

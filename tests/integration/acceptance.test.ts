@@ -3,12 +3,12 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { HOUSE, sellResidential } from '../fixtures/selling';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { sellableOffers } from '../../src/server/services/offers';
-import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
-import { createQuote, saveStep, sendProposal, type Seller } from '../../src/server/services/quotes';
-import { sellerFromV2 } from '../../src/server/services/sellers';
-import { acceptBySilence, analysisQueue, decideProposal, documentsSent } from '../../src/server/services/acceptance';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { sellableOffers } from '../../src/server/services/network/offers';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
+import { createQuote, saveStep, sendProposal, type Seller } from '../../src/server/services/selling/quotes';
+import { sellerFromV2 } from '../../src/server/services/selling/sellers';
+import { acceptBySilence, analysisQueue, decideProposal, documentsSent } from '../../src/server/services/after-sale/acceptance';
 import type { V2SessionUser } from '../../src/lib/session';
 
 /**

@@ -3,8 +3,8 @@ import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
 import { DomainError } from '../../src/server/errors';
-import { principalFacts } from '../../src/server/services/principals';
-import { actorOf, draftOfUser, managedUser, updateV2User } from '../../src/server/services/user-admin';
+import { principalFacts } from '../../src/server/services/identity/principals';
+import { actorOf, draftOfUser, managedUser, updateV2User } from '../../src/server/services/network/user-admin';
 import {
   deletePermissionGroup,
   legacyGroupOf,
@@ -12,7 +12,7 @@ import {
   permissionGroupOf,
   savePermissionGroup,
   saveLegacyGroup,
-} from '../../src/server/services/access-groups';
+} from '../../src/server/services/network/access-groups';
 import { ACCESS_GROUP_MESSAGES as M } from '../../src/lib/access-groups';
 import { USER_ADMIN_MESSAGES } from '../../src/lib/user-admin';
 import type { V1Actor, V2Actor } from '../../src/lib/user-admin';

@@ -15,13 +15,13 @@ import { hostileText } from '../fixtures/hostile-text';
 import { MINIMAL_PDF } from '../fixtures/documents';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { listEmails } from '../../src/server/mail/outbox';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { appendAccessEvent, listAccessLog, purgeAccessLog, recordDataAccess } from '../../src/server/services/access-log';
-import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
-import { quotePdfRoute } from '../../src/server/pdf/quote-pdf-route';
-import { sellerFromV2 } from '../../src/server/services/sellers';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { appendAccessEvent, listAccessLog, purgeAccessLog, recordDataAccess } from '../../src/server/services/identity/access-log';
+import { policyPdfResponse } from '../../src/features/policies/policy-pdf.server';
+import { quotePdfRoute } from '../../src/features/simulators/quote-pdf.server';
+import { sellerFromV2 } from '../../src/server/services/selling/sellers';
 import { routeSimulator } from '../../src/features/simulators/simulator-route';
-import { JOBS } from '../../src/server/jobs';
+import { JOBS } from '../../src/server/boot/jobs';
 import { stepPath } from '../../src/lib/quote-flow';
 import { isAccessEvent, type AccessLogFilters } from '../../src/lib/access-log';
 import { digitsOnly } from '../../src/lib/validators';
@@ -40,8 +40,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'portal-access-log-'));
 process.env.DATA_DIR = dataDir; // documents' files, read at first use (server/files.ts)
 
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { accessLogPage, accessLogExport } = await import('../../src/features/access-log/access-log-route');
@@ -744,7 +744,9 @@ describe('what the log holds', () => {
     for (const file of logging) expect(readFileSync(file, 'utf8'), file).not.toMatch(/VIEWER_MEMO_HEADER|viewerOnly/);
     // The memo's only takers: the homes and the BFF's user call.
     const takers = sources('src').filter(
-      (file) => !/viewer-memo\.ts$|router\.ts$/.test(file) && /VIEWER_MEMO_HEADER|viewerOnly: true/.test(readFileSync(file, 'utf8')),
+      (file) =>
+        !/viewer-memo\.ts$|shared-page\.ts$|router\.ts$/.test(file) &&
+        /VIEWER_MEMO_HEADER|viewerOnly: true/.test(readFileSync(file, 'utf8')),
     );
     expect(takers.map((file) => file.split('/').at(-1)).sort()).toEqual(['HomePage.astro', 'bff.ts']);
   });

@@ -4,9 +4,9 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { hashToken } from '../../src/server/auth/tokens';
 import { hashPassword } from '../../src/server/auth/passwords';
-import { handleReceiver } from '../../src/server/services/simulator-redirect';
-import { sellableOffers } from '../../src/server/services/offers';
-import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
+import { handleReceiver } from '../../src/server/services/identity/simulator-redirect';
+import { sellableOffers } from '../../src/server/services/network/offers';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { SIMULATOR_MESSAGES } from '../../src/lib/simulator-schema';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
-import { currentCharge, payCharge } from '../../src/server/services/charges';
+import { currentCharge, payCharge } from '../../src/server/services/after-sale/charges';
 import {
   applyScheduledCancellations,
   cancellationContext,
@@ -12,15 +12,15 @@ import {
   saveReason,
   undoScheduledCancellation,
   type CancellationActor,
-} from '../../src/server/services/cancellation';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { scopeFor } from '../../src/server/services/scope';
+} from '../../src/server/services/after-sale/cancellation';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { scopeFor } from '../../src/server/services/identity/scope';
 import { computeRefund, shortTermPercent } from '../../src/lib/refund';
 import type { Scope } from '../../src/lib/scope';
 import * as z from 'zod/mini';
 import { contactSchema } from '../../src/lib/endorsements';
 import { formatBRL } from '../../src/lib/products/money';
-import { endorseContact } from '../../src/server/services/endorsement-contact';
+import { endorseContact } from '../../src/server/services/after-sale/endorsement-contact';
 
 /**
  * Issue 14: cancelling a policy through the real services — the steps kept in a draft, the refund

@@ -3,9 +3,9 @@ import { getBoletoInfo, isValidBoleto, isValidPixPayload } from '@brazilian-util
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { sellResidential } from '../fixtures/selling';
-import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
-import { currentCharge, payCharge, secondCopy } from '../../src/server/services/charges';
-import { scopeFor } from '../../src/server/services/scope';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
+import { currentCharge, payCharge, secondCopy } from '../../src/server/services/after-sale/charges';
+import { scopeFor } from '../../src/server/services/identity/scope';
 import type { Scope } from '../../src/lib/scope';
 
 /**

@@ -4,7 +4,7 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { hostileText } from '../fixtures/hostile-text';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 
 /**
  * The server side of the embedded issuance apps (issue 18, decision 054): the legacy session starts

@@ -4,12 +4,12 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { pdfText } from '../fixtures/pdf';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { endorseContact } from '../../src/server/services/endorsement-contact';
-import { endorsementHistory } from '../../src/server/services/endorsements';
-import { findPolicy } from '../../src/server/services/policies';
-import { scopeFor } from '../../src/server/services/scope';
-import { policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { endorseContact } from '../../src/server/services/after-sale/endorsement-contact';
+import { endorsementHistory } from '../../src/server/services/after-sale/endorsements';
+import { findPolicy } from '../../src/server/services/after-sale/policies';
+import { scopeFor } from '../../src/server/services/identity/scope';
+import { policyPdfResponse } from '../../src/features/policies/policy-pdf.server';
 import type { InsuredContact } from '../../src/lib/endorsements';
 
 /**
@@ -188,7 +188,9 @@ describe('the endorsement PDF and the policy’s', () => {
     const { nrEndosso } = await serviceEndorse(SELLER, fresh.idContratacao, NEW_CONTACT);
     const response = (await pdf(SELLER, fresh.nrApolice, 'endosso', nrEndosso))!;
     expect(response.headers.get('content-type')).toBe('application/pdf');
-    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^inline; filename="endosso-${nrEndosso}-apolice-${fresh.nrApolice}\\.pdf";`));
+    expect(response.headers.get('content-disposition')).toMatch(
+      new RegExp(`^inline; filename="endosso-${nrEndosso}-apolice-${fresh.nrApolice}\\.pdf";`),
+    );
     const text = flat(await pdfText(new Uint8Array(await response.arrayBuffer())));
     expect(text).toContain(`Nº do endosso ${nrEndosso}`);
     expect(text).toContain('Alteração de dados cadastrais');

@@ -14,8 +14,8 @@ import { formPost, tablesFingerprint } from '../fixtures/page-forms';
  * own (server/database is swapped for it).
  */
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { channelFormPage, hierarchyPage } = await import('../../src/features/hierarchy/hierarchy-route');

@@ -4,8 +4,8 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
 import { DomainError } from '../../src/server/errors';
-import { actorOf } from '../../src/server/services/user-admin';
-import { allChannels, hierarchyOf, saveChannel } from '../../src/server/services/hierarchy';
+import { actorOf } from '../../src/server/services/network/user-admin';
+import { allChannels, hierarchyOf, saveChannel } from '../../src/server/services/network/hierarchy';
 import { ancestorIds, CHANNEL_MESSAGES as M, walk, type ChannelInput, type HierarchyJson } from '../../src/lib/hierarchy';
 import type { V1Actor } from '../../src/lib/user-admin';
 

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { sellableOffers } from '../../src/server/services/offers';
-import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
-import { createQuote, findQuote, type Seller } from '../../src/server/services/quotes';
-import { sellerFromV2 } from '../../src/server/services/sellers';
-import { listQuotes } from '../../src/server/services/quote-history';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { sellableOffers } from '../../src/server/services/network/offers';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
+import { createQuote, findQuote, type Seller } from '../../src/server/services/selling/quotes';
+import { sellerFromV2 } from '../../src/server/services/selling/sellers';
+import { listQuotes } from '../../src/server/services/selling/quote-history';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE, type HistoryFilters, type HistoryRow } from '../../src/lib/history';
 import { isValidCnpj } from '../../src/lib/validators';
 

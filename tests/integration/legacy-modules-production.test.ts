@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { config, externalLinks } from '../../src/server/config';
-import { resolvePortalSession } from '../../src/server/services/portal-session';
+import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { TOKEN_COOKIES, viewerOf, type PortalSession } from '../../src/lib/session';
 import { pageAccess } from '../../src/lib/route-guards';
 import { LEGACY_MENU } from '../../src/lib/menus';
@@ -21,8 +21,8 @@ vi.hoisted(() => {
   process.env.PORTAL_ENV = 'PRD';
 });
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { legacyGroupsPage, legacyGroupPage } = await import('../../src/features/access-groups/access-groups-route');

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { price } from '../../src/lib/products/engine';
 import { RESIDENCIAL } from '../../src/lib/products/residencial';
 import type { Selection } from '../../src/lib/products/types';
-import { findUserByEmail, loadV1User } from '../../src/server/services/principals';
-import { legacyOffers, sellableOffersV1 } from '../../src/server/services/offers';
-import { ratingAnswers } from '../../src/server/services/quotes';
+import { findUserByEmail, loadV1User } from '../../src/server/services/identity/principals';
+import { legacyOffers, sellableOffersV1 } from '../../src/server/services/network/offers';
+import { ratingAnswers } from '../../src/server/services/selling/quotes';
 
 /**
  * The legacy quote API (docs/decisions/019-legacy-sell.md): the same calls as the BFF's under the

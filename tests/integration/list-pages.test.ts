@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { resolvePortalSession } from '../../src/server/services/portal-session';
+import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { TOKEN_COOKIES, type PortalSession } from '../../src/lib/session';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
@@ -16,8 +16,8 @@ vi.hoisted(() => {
   process.env.PORTAL_ENV = 'TEST';
 });
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { userListPage } = await import('../../src/features/users/users-route');

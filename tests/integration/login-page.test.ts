@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { resolvePortalSession } from '../../src/server/services/portal-session';
+import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { DEMO_PASSWORD } from '../fixtures/api';
 import { formPost } from '../fixtures/page-forms';
 
@@ -11,8 +11,8 @@ import { formPost } from '../fixtures/page-forms';
  * form again with SPEC §5's and §8's messages.
  */
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { loginPost } = await import('../../src/features/auth/login-route');

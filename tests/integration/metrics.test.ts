@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { cancelWholePolicy, sellResidential, viewerByEmail } from '../fixtures/selling';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { currentCharge, payCharge } from '../../src/server/services/charges';
-import { createQuote } from '../../src/server/services/quotes';
-import { sellableOffers } from '../../src/server/services/offers';
-import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
-import { sellerFromV2 } from '../../src/server/services/sellers';
-import { salesDataScopeFor } from '../../src/server/services/scope';
-import { metricsOptions, resolveFilters, salesAttainment, salesEvolution, saveTarget } from '../../src/server/services/metrics';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { currentCharge, payCharge } from '../../src/server/services/after-sale/charges';
+import { createQuote } from '../../src/server/services/selling/quotes';
+import { sellableOffers } from '../../src/server/services/network/offers';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
+import { sellerFromV2 } from '../../src/server/services/selling/sellers';
+import { salesDataScopeFor } from '../../src/server/services/identity/scope';
+import { metricsOptions, resolveFilters, salesAttainment, salesEvolution, saveTarget } from '../../src/server/services/reporting/metrics';
 import { METRICS_MESSAGES } from '../../src/lib/metrics';
 
 /**

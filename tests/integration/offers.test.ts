@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { findSellableOffer, sellableOffers } from '../../src/server/services/offers';
-import { findUserByEmail, loadV2User } from '../../src/server/services/principals';
+import { findSellableOffer, sellableOffers } from '../../src/server/services/network/offers';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { V2_SIMULATOR_CODES } from '../../src/lib/simulators';
 import type { V2SessionUser } from '../../src/lib/session';
 

@@ -13,8 +13,8 @@ import { formPost, tablesFingerprint } from '../fixtures/page-forms';
  * nothing: not a draft, a company, an offer, a user.
  */
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { companyListPage, companyStepPage } = await import('../../src/features/partners/partners-route');

@@ -12,8 +12,8 @@ import { formPost, tablesFingerprint } from '../fixtures/page-forms';
  * nothing: not a point of sale, a seller moved, an access event. Then what the pages show to whom.
  */
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { pointOfSaleFormPage, pointOfSaleListPage, pointOfSaleSuccessPage } = await import(

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { viewerByEmail } from '../fixtures/selling';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { findPolicy, listPolicies } from '../../src/server/services/policies';
-import { scopeFor } from '../../src/server/services/scope';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { findPolicy, listPolicies } from '../../src/server/services/after-sale/policies';
+import { scopeFor } from '../../src/server/services/identity/scope';
 
 /**
- * Issue 13: who sees which policy (lib/scope.ts through services/scope.ts), and the list's filters.
+ * Issue 13: who sees which policy (lib/scope.ts through services/identity/scope.ts), and the list's filters.
  * The demo partner's life proposal is accepted straight through when the seed sells it.
  */
 let db: DB;

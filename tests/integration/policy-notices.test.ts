@@ -3,9 +3,9 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { fakeSmtpServer } from '../fixtures/smtp';
 import { sellResidential } from '../fixtures/selling';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { deliverQueued } from '../../src/server/mail/outbox';
-import { POLICY_LINK_DAYS, policyOfLink } from '../../src/server/services/policy-notices';
+import { POLICY_LINK_DAYS, policyOfLink } from '../../src/server/services/after-sale/policy-notices';
 
 /**
  * Issue 13: issuing a policy tells its seller and its insured. The messages are written with the

@@ -5,26 +5,26 @@ import { freshDatabase } from '../fixtures/db';
 import { hostileText } from '../fixtures/hostile-text';
 import { pdfText } from '../fixtures/pdf';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
-import { currentCharge, payableCharges, payCharge, secondCopy } from '../../src/server/services/charges';
-import { findPolicy } from '../../src/server/services/policies';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { currentCharge, payableCharges, payCharge, secondCopy } from '../../src/server/services/after-sale/charges';
+import { findPolicy } from '../../src/server/services/after-sale/policies';
 import { isPayableOn } from '../../src/lib/charges';
 import { brasiliaDay } from '../../src/lib/format';
-import { scopeFor } from '../../src/server/services/scope';
-import { policyPdfOutcome as policyPdfResponse } from '../../src/server/pdf/policy-pdf-route';
+import { scopeFor } from '../../src/server/services/identity/scope';
+import { policyPdfOutcome as policyPdfResponse } from '../../src/features/policies/policy-pdf.server';
 import { formatDigitableLine } from '../../src/lib/boleto';
 import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
 import { productFor } from '../../src/lib/products/catalog';
-import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/cancellation';
-import { endorsementHistory } from '../../src/server/services/endorsements';
-import { quoteDocument } from '../../src/server/services/quote-document';
-import { findQuote } from '../../src/server/services/quotes';
-import { sellerFromV2 } from '../../src/server/services/sellers';
+import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/after-sale/cancellation';
+import { endorsementHistory } from '../../src/server/services/after-sale/endorsements';
+import { quoteDocument } from '../../src/server/services/selling/quote-document';
+import { findQuote } from '../../src/server/services/selling/quotes';
+import { sellerFromV2 } from '../../src/server/services/selling/sellers';
 import { renderQuotePdf } from '../../src/server/pdf/quote-pdf';
 import { HOUSE } from '../fixtures/selling';
 
 /**
- * Issue 13: the policy and boleto PDF routes (server/pdf/policy-pdf-route.ts) through the real
+ * Issue 13: the policy and boleto PDF routes (features/policies/policy-pdf.server.ts) through the real
  * selling, acceptance and charging services: the seller gets the documents; whoever may not see or
  * pay them — and whatever is not there to pay — gets the same 404.
  */

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
-import { DEMO_INSURED } from '../../src/server/db/seed-quotes';
+import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { installmentOptions, installmentSchedule, price } from '../../src/lib/products/engine';
 import { RESIDENCIAL } from '../../src/lib/products/residencial';
 import type { Answers, PaymentMethod, Pricing, Selection } from '../../src/lib/products/types';
 import { formatBRL } from '../../src/lib/products/money';
 import { renderQuotePdf } from '../../src/server/pdf/quote-pdf';
-import { quoteDocument } from '../../src/server/services/quote-document';
+import { quoteDocument } from '../../src/server/services/selling/quote-document';
 import { pdfText } from '../fixtures/pdf';
 import { formatIsoDate } from '../../src/lib/format';
 

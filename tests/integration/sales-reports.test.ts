@@ -9,8 +9,8 @@ import { readSheet } from 'read-excel-file/node';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
-import { salesDataScopeFor } from '../../src/server/services/scope';
-import { metricsOptions } from '../../src/server/services/metrics';
+import { salesDataScopeFor } from '../../src/server/services/identity/scope';
+import { metricsOptions } from '../../src/server/services/reporting/metrics';
 import {
   generateReports,
   listReports,
@@ -18,7 +18,7 @@ import {
   requestReport,
   retryReport,
   type Requester,
-} from '../../src/server/services/sales-reports';
+} from '../../src/server/services/reporting/sales-reports';
 import { MAX_PENDING_REPORTS_PER_USER, parseReportRequest, REPORT_MESSAGES } from '../../src/lib/sales-reports';
 
 /**
@@ -93,7 +93,9 @@ describe('generating', () => {
     expect(row).toMatchObject({ status: 'PRONTO', total: 3, linhas: 3, tentativas: 1 });
 
     const file = await download(PARTNER_ADMIN, asked.id);
-    expect(file!.response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="relatorio-vendas-${asked.id}-apolices\\.csv";`));
+    expect(file!.response.headers.get('content-disposition')).toMatch(
+      new RegExp(`^attachment; filename="relatorio-vendas-${asked.id}-apolices\\.csv";`),
+    );
     expect([...file!.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const records: string[][] = parse(file!.bytes.toString('utf8').slice(1), { delimiter: ';' });
     expect(records[0]).toEqual([

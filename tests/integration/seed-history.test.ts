@@ -5,7 +5,7 @@ import { freshDatabase } from '../fixtures/db';
 import { brasiliaDay } from '../../src/lib/format';
 
 /**
- * The demo's year of sales (issue 15, server/db/seed-history.ts): made through the real services, it
+ * The demo's year of sales (issue 15, server/demo/seed-history.ts): made through the real services, it
  * must give the metrics, rankings and statements real shapes — every month, several lines, sellers
  * and points of sale, payments, some cancellations with their refunds, no referral left waiting.
  */

@@ -1,13 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { changesSettled, type DB } from '../../src/server/db';
-import { openDatabase } from '../../src/server/database';
+import { openDatabase } from '../../src/server/boot/database';
 import { freshDatabase } from '../fixtures/db';
 import { useManualClock } from '../../src/server/clock';
-import { createSession, revokeTokens, revokeUserSessions, resolveSession, SESSION_IDLE_MS } from '../../src/server/services/sessions';
-import { resolvePortalSession } from '../../src/server/services/portal-session';
-import { sellableOffers } from '../../src/server/services/offers';
-import { findUserByEmail } from '../../src/server/services/principals';
+import {
+  createSession,
+  revokeTokens,
+  revokeUserSessions,
+  resolveSession,
+  SESSION_IDLE_MS,
+} from '../../src/server/services/identity/sessions';
+import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
+import { sellableOffers } from '../../src/server/services/network/offers';
+import { findUserByEmail } from '../../src/server/services/identity/principals';
 import { TOKEN_COOKIES } from '../../src/lib/session';
 
 /**

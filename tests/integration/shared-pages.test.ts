@@ -29,7 +29,7 @@ const PAGES: Record<string, { status: number; headers: Record<string, string> }>
   '/v2/negado': { status: 403, headers: { 'x-portal-memo': '1' } },
 };
 
-// A stand-in for the bundle's memo (src/server/viewer-memo.ts): a ticket per address and cookie,
+// A stand-in for the bundle's memo (src/server/boot/viewer-memo.ts): a ticket per address and cookie,
 // and a switch standing for "the session is no longer fresh".
 const memoHook = Symbol.for('portal.viewerMemo');
 const kept = new Map<string, unknown>();

@@ -4,7 +4,7 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { hashLoad } from '../../src/server/auth/passwords';
 import { nowMs, useManualClock } from '../../src/server/clock';
-import { SESSION_IDLE_MS } from '../../src/server/services/sessions';
+import { SESSION_IDLE_MS } from '../../src/server/services/identity/sessions';
 import { TOKEN_MESSAGES } from '../../src/lib/session';
 
 /**

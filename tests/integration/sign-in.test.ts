@@ -4,7 +4,7 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { TOKEN_MESSAGES } from '../../src/lib/session';
-import { DEMO_USERS } from '../../src/server/db/seed';
+import { DEMO_USERS } from '../../src/server/demo/seed';
 
 let db: DB;
 let close: () => Promise<void>;

@@ -3,7 +3,7 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { hashPassword } from '../../src/server/auth/passwords';
-import { resolvePortalSession } from '../../src/server/services/portal-session';
+import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { TOKEN_COOKIES, TOKEN_MESSAGES } from '../../src/lib/session';
 import { USER_ADMIN_MESSAGES } from '../../src/lib/user-admin';
 

@@ -4,7 +4,7 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
 import { DomainError } from '../../src/server/errors';
-import { actorOf } from '../../src/server/services/user-admin';
+import { actorOf } from '../../src/server/services/network/user-admin';
 import {
   confirmImport,
   importChanges,
@@ -14,7 +14,7 @@ import {
   processImports,
   resultCsv,
   uploadImport,
-} from '../../src/server/services/user-import';
+} from '../../src/server/services/network/user-import';
 import { IMPORT_MESSAGES } from '../../src/lib/user-import';
 import { FULL_NAME_MESSAGES } from '../../src/lib/full-name';
 import { USER_ADMIN_MESSAGES } from '../../src/lib/user-admin';

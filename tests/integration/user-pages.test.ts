@@ -14,8 +14,8 @@ import { viewerByEmail } from '../fixtures/selling';
  * database of their own (server/database is swapped for it).
  */
 const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
-vi.mock('../../src/server/database', async (original) => ({
-  ...(await original<typeof import('../../src/server/database')>()),
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
 const { legacyFormPage, userListPage, userStepPage } = await import('../../src/features/users/users-route');

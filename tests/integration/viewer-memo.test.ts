@@ -3,15 +3,15 @@ import { sql } from 'kysely';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { useManualClock } from '../../src/server/clock';
-import { createSession, revokeTokens, revokeUserSessions, SESSION_IDLE_MS } from '../../src/server/services/sessions';
-import { resolvePortalSession } from '../../src/server/services/portal-session';
-import { findUserByEmail } from '../../src/server/services/principals';
-import { keep, lookup, ticketOf, type MemoAnswer } from '../../src/server/viewer-memo';
+import { createSession, revokeTokens, revokeUserSessions, SESSION_IDLE_MS } from '../../src/server/services/identity/sessions';
+import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
+import { findUserByEmail } from '../../src/server/services/identity/principals';
+import { keep, lookup, ticketOf, type MemoAnswer } from '../../src/server/boot/viewer-memo';
 import { TOKEN_COOKIES } from '../../src/lib/session';
 
 /**
  * Issue 12: a signed-in answer that depends only on who asks is kept per session and answered from
- * memory (src/server/viewer-memo.ts, docs/decisions/044-viewer-memo.md) — and never after a sign-out,
+ * memory (src/server/boot/viewer-memo.ts, docs/decisions/044-viewer-memo.md) — and never after a sign-out,
  * a deactivation, a permission or offer change, an idle or absolute expiry, or when the session is
  * due to be touched. Here the memo is driven as the server script drives it: a ticket when the
  * request comes, the pipeline's work (the session resolved), the answer kept, the next one looked up.

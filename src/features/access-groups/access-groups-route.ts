@@ -12,8 +12,8 @@ import {
   type ChannelGroups,
   type LegacyGroupRecord,
   type PermissionGroupRow,
-} from '../../server/services/access-groups';
-import { companyOptions, type CompanyOption } from '../../server/services/user-admin';
+} from '../../server/services/network/access-groups';
+import { companyOptions, type CompanyOption } from '../../server/services/network/user-admin';
 import {
   GROUP_ACTIONS,
   GROUP_OPERATIONS,

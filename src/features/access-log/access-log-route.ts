@@ -1,8 +1,8 @@
 import { csvResponse } from '../../server/api/download';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { config } from '../../server/config';
-import { exportAccessLog, listAccessLog } from '../../server/services/access-log';
+import { exportAccessLog, listAccessLog } from '../../server/services/identity/access-log';
 import {
   ACCESS_LOG_EXPORT_PATH,
   ACCESS_LOG_FIELDS,

@@ -1,10 +1,10 @@
 import type { AstroGlobal } from 'astro';
 import { safeParse } from 'zod/v4/core';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { config } from '../../server/config';
 import { refusalOf } from '../controller.server';
 import { browserTokens, sessionCookieOptions } from '../../server/api/cookies';
-import { issueSimulatorToken, loginV1, loginV2, needsSimulatorToken } from '../../server/services/auth';
+import { issueSimulatorToken, loginV1, loginV2, needsSimulatorToken } from '../../server/services/identity/auth';
 import { loginFormSchema } from '../../lib/auth-schemas';
 import { stripProviderDomain } from '../../lib/admin-login';
 import { HOME_PATH, safeNextPath } from '../../lib/paths';

@@ -1,10 +1,10 @@
 import { csvResponse } from '../../server/api/download';
 import { downloadResponse } from '../../server/api/download';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { filesDir } from '../../server/files';
-import { commissionScopeFor, incomeScopeFor } from '../../server/services/scope';
-import { recordDataAccess } from '../../server/services/access-log';
+import { commissionScopeFor, incomeScopeFor } from '../../server/services/identity/scope';
+import { recordDataAccess } from '../../server/services/identity/access-log';
 import { formatCnpj } from '../../lib/validators';
 import {
   beneficiaryMonths,
@@ -14,9 +14,9 @@ import {
   statementOf,
   type Beneficiary,
   type Statement,
-} from '../../server/services/commissions';
-import { notaFile, notasOfCompany, pageOfNotas, standingNota, type NotaRow } from '../../server/services/notas-fiscais';
-import { beneficiaryInScope, incomeYearsOf, type IncomeYears } from '../../server/services/income';
+} from '../../server/services/earnings/commissions';
+import { notaFile, notasOfCompany, pageOfNotas, standingNota, type NotaRow } from '../../server/services/earnings/notas-fiscais';
+import { beneficiaryInScope, incomeYearsOf, type IncomeYears } from '../../server/services/earnings/income';
 import { brasiliaDay } from '../../lib/format';
 import { isClosedMonth, parseStatementQuery, statementCsvFileName, STATEMENT_FIELDS, cnpjField } from '../../lib/commissions';
 import { NOTA_STATUS_LABELS, type NotaStatus } from '../../lib/nota-fiscal';

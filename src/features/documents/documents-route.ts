@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { downloadResponse } from '../../server/api/download';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, documentPages, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
 import { nrApoliceField } from '../../lib/policies';
 import { viewerOf, type PortalSession } from '../../lib/session';
@@ -9,8 +9,8 @@ import type { UploadUsage } from '../../lib/document-limits';
 import { config } from '../../server/config';
 import { now } from '../../server/clock';
 import { filesDir } from '../../server/files';
-import { documentScopeFor } from '../../server/services/scope';
-import { uploadUsage } from '../../server/services/document-uploads';
+import { documentScopeFor } from '../../server/services/identity/scope';
+import { uploadUsage } from '../../server/services/after-sale/document-uploads';
 import {
   documentFile,
   documentDownload,
@@ -20,7 +20,7 @@ import {
   proposalsAwaitingDocuments,
   type DocumentProposal,
   type DocumentRow,
-} from '../../server/services/documents';
+} from '../../server/services/after-sale/documents';
 import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
 
 /** What the pages of Documentos need, for both generations: thin pages, this does the work. */

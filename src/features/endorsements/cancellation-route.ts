@@ -1,8 +1,8 @@
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { brasiliaDay } from '../../lib/format';
 import { isInsurerStaff, viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
 import type { DB } from '../../server/db';
-import { recordDataAccess } from '../../server/services/access-log';
+import { recordDataAccess } from '../../server/services/identity/access-log';
 import {
   CANCELLATION_STEPS,
   cancellationPath,
@@ -21,9 +21,9 @@ import {
   pendingStep,
   previewOf,
   type CancellationContext,
-} from '../../server/services/cancellation';
-import { endorsementInScope, type ScopedEndorsement } from '../../server/services/endorsements';
-import { scopeFor } from '../../server/services/scope';
+} from '../../server/services/after-sale/cancellation';
+import { endorsementInScope, type ScopedEndorsement } from '../../server/services/after-sale/endorsements';
+import { scopeFor } from '../../server/services/identity/scope';
 
 /*
  * What the cancellation's pages need (issue 14), both generations: which step the address names,

@@ -1,13 +1,13 @@
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { brasiliaDay } from '../../lib/format';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { contractIdOf, ENDORSEMENT_CLOSED, offeredEndorsements } from '../../lib/endorsement-home';
-import { findPolicyByContract } from '../../server/services/policies';
-import { endorsementHistory } from '../../server/services/endorsements';
-import { scopeFor } from '../../server/services/scope';
-import { scheduledCancellationOf } from '../../server/services/cancellation';
-import { recordDataAccess } from '../../server/services/access-log';
+import { findPolicyByContract } from '../../server/services/after-sale/policies';
+import { endorsementHistory } from '../../server/services/after-sale/endorsements';
+import { scopeFor } from '../../server/services/identity/scope';
+import { scheduledCancellationOf } from '../../server/services/after-sale/cancellation';
+import { recordDataAccess } from '../../server/services/identity/access-log';
 
 /**
  * What the endorsement pages need, for both generations: thin pages, this does the work. A contract

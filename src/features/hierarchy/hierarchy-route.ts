@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { allChannels, channelById, hierarchyOf, saveChannel } from '../../server/services/hierarchy';
+import { allChannels, channelById, hierarchyOf, saveChannel } from '../../server/services/network/hierarchy';
 import {
   CHANNEL_CODE,
   CHANNEL_PAGES,

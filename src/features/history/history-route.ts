@@ -1,6 +1,6 @@
-import { database } from '../../server/database';
-import { listQuotes } from '../../server/services/quote-history';
-import { sellerFromV1, sellerFromV2 } from '../../server/services/sellers';
+import { database } from '../../server/boot/database';
+import { listQuotes } from '../../server/services/selling/quote-history';
+import { sellerFromV1, sellerFromV2 } from '../../server/services/selling/sellers';
 import { HISTORY_FIELDS, parseHistoryQuery, withLegacyLine } from '../../lib/history';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
 import type { PortalSession } from '../../lib/session';

@@ -1,4 +1,4 @@
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { mailboxEnabled } from '../../server/config';
 import { pageOfEmails, type MailboxMessage } from '../../server/mail/outbox';
 import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';

@@ -1,6 +1,6 @@
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
-import { salesDataScopeFor } from '../../server/services/scope';
+import { salesDataScopeFor } from '../../server/services/identity/scope';
 import {
   metricsOptions,
   resolveFilters,
@@ -10,7 +10,7 @@ import {
   type MetricsOptions,
   type SalesAttainment,
   type SalesEvolution,
-} from '../../server/services/metrics';
+} from '../../server/services/reporting/metrics';
 import { brasiliaDay } from '../../lib/format';
 import { METRICS_FIELDS, parseAttainmentView, parseMetricsFilters, parseTarget } from '../../lib/metrics';
 import { PRODUCTS } from '../../lib/products/catalog';

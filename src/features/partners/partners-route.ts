@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import type { DB } from '../../server/db';
 import {
   companyActorOf,
@@ -18,7 +18,7 @@ import {
   type PartnerOption,
   type ProductOption,
   type Registration,
-} from '../../server/services/partners';
+} from '../../server/services/network/partners';
 import {
   COMPANY_STEPS,
   companyListHref,

@@ -1,5 +1,5 @@
 import { csvResponse } from '../../server/api/download';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { brasiliaDay, formatIsoDate } from '../../lib/format';
 import { secondCopyWindow } from '../../lib/charges';
 import {
@@ -23,11 +23,11 @@ import {
   receiptsToReview,
   type InstallmentLine,
   type ReceiptLine,
-} from '../../server/services/payments';
+} from '../../server/services/after-sale/payments';
 import { parseReceiptsQuery } from '../../lib/receipts';
 import type { Paged } from '../../lib/list-query';
-import { scopeFor } from '../../server/services/scope';
-import { recordDataAccess } from '../../server/services/access-log';
+import { scopeFor } from '../../server/services/identity/scope';
+import { recordDataAccess } from '../../server/services/identity/access-log';
 
 /*
  * What the payment pages need (issue 13): /v2/boleto, /consulta-pagamento and /relatorio-pagamento

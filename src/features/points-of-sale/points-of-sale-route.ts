@@ -8,7 +8,7 @@ import {
   sellerOptions,
   type PointOfSaleRecord,
   type SellerOption,
-} from '../../server/services/points-of-sale';
+} from '../../server/services/network/points-of-sale';
 import {
   mayManagePointsOfSale,
   POINT_OF_SALE_ACTIONS,

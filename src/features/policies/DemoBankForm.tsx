@@ -18,7 +18,7 @@ interface Paid {
   credito: number;
 }
 
-/** What the till says of a payment, by what it did (server/services/charges.ts payCharge, decision 059). */
+/** What the till says of a payment, by what it did (server/services/after-sale/charges.ts payCharge, decision 059). */
 function paidText({ situacao, nrApolice, numero, valor, devido, credito }: Paid): string {
   const which = `${numero}ª parcela da apólice ${nrApolice}`;
   if (situacao === 'PARCIAL')

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { downloadResponse } from '../../server/api/download';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { fieldErrorsOf } from '../../server/errors';
 import { refusalOf } from '../controller.server';
 import { filesDir } from '../../server/files';
-import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } from '../../server/services/acceptance';
-import { documentDownload, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/documents';
+import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } from '../../server/services/after-sale/acceptance';
+import { documentDownload, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/after-sale/documents';
 import { DECISION_KINDS, decisionSchema, type DecisionKind } from '../../lib/proposal-decision';
 import { viewerOf, type PortalSession } from '../../lib/session';
 

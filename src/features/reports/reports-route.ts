@@ -1,12 +1,19 @@
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { downloadResponse } from '../../server/api/download';
 import { now } from '../../server/clock';
 import { config } from '../../server/config';
 import { filesDir } from '../../server/files';
-import { salesDataScopeFor } from '../../server/services/scope';
-import { recordDataAccess } from '../../server/services/access-log';
-import { metricsOptions, type MetricsOptions } from '../../server/services/metrics';
-import { listReports, reportFile, requestReport, retryReport, type Requester, type ReportView } from '../../server/services/sales-reports';
+import { salesDataScopeFor } from '../../server/services/identity/scope';
+import { recordDataAccess } from '../../server/services/identity/access-log';
+import { metricsOptions, type MetricsOptions } from '../../server/services/reporting/metrics';
+import {
+  listReports,
+  reportFile,
+  requestReport,
+  retryReport,
+  type Requester,
+  type ReportView,
+} from '../../server/services/reporting/sales-reports';
 import { brasiliaDay } from '../../lib/format';
 import { addDays } from '../../lib/calendar';
 import { parseReportRequest, REPORT_MESSAGES } from '../../lib/sales-reports';

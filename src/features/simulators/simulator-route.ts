@@ -1,8 +1,8 @@
 import type { DB } from '../../server/db';
-import { findSellableOffer, findSellableOfferV1, sellableOffersV1, type SellableOffer } from '../../server/services/offers';
-import { findQuote, latestOpenQuote, latestProposal, type Seller } from '../../server/services/quotes';
-import { sellerFromV1, sellerFromV2 } from '../../server/services/sellers';
-import { recordDataAccess } from '../../server/services/access-log';
+import { findSellableOffer, findSellableOfferV1, sellableOffersV1, type SellableOffer } from '../../server/services/network/offers';
+import { findQuote, latestOpenQuote, latestProposal, type Seller } from '../../server/services/selling/quotes';
+import { sellerFromV1, sellerFromV2 } from '../../server/services/selling/sellers';
+import { recordDataAccess } from '../../server/services/identity/access-log';
 import type { ApiBases } from '../../lib/http';
 import { canSellLine, canSellLineV1 } from '../../lib/offers';
 import { HOME_PATH } from '../../lib/paths';

@@ -10,7 +10,7 @@ import {
   resultCsv,
   uploadImport,
   type ImportSummary,
-} from '../../server/services/user-import';
+} from '../../server/services/network/user-import';
 import { IMPORT_MESSAGES, type ImportGeneration } from '../../lib/user-import';
 import { mayChangeUsers } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';

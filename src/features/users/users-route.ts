@@ -1,6 +1,6 @@
 import type { DB } from '../../server/db';
 import { adminContext, asFieldErrors, readForm, type Routed } from '../controller.server';
-import { permissionGroupsOfCompanies } from '../../server/services/access-groups';
+import { permissionGroupsOfCompanies } from '../../server/services/network/access-groups';
 import {
   companyOptions,
   cpfTaken,
@@ -22,7 +22,7 @@ import {
   type CompanyOption,
   type UserDraft,
   type UserRecord,
-} from '../../server/services/user-admin';
+} from '../../server/services/network/user-admin';
 import {
   formErrors,
   formStatusOf,

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { api } from '../../server/api';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 
 /**
  * Every /api/* request goes to the API router (src/server/api), which owns parsing, auth and envelopes,

@@ -1,13 +1,13 @@
 import type { APIRoute } from 'astro';
-import { database } from '../../server/database';
+import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { brasiliaDay } from '../../lib/format';
-import { findPolicy } from '../../server/services/policies';
-import { policyOfLink } from '../../server/services/policy-notices';
-import { policyDocument } from '../../server/services/policy-document';
+import { findPolicy } from '../../server/services/after-sale/policies';
+import { policyOfLink } from '../../server/services/after-sale/policy-notices';
+import { policyDocument } from '../../server/services/after-sale/policy-document';
 import { policyPdfFileName, renderPolicyPdf } from '../../server/pdf/policy-pdf';
 import { pdfResponse } from '../../server/api/download';
-import { recordInsuredLinkAccess } from '../../server/services/access-log';
+import { recordInsuredLinkAccess } from '../../server/services/identity/access-log';
 
 /**
  * The policy's PDF for its insured, who has no account: the e-mail of its issuance links here with a

@@ -5,12 +5,12 @@ import type { SessionKind, User } from '../db/schema';
 import { ApiError, apiErrorOf } from './errors';
 import { fieldErrorsOf, forbidden, unauthenticated } from '../errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
-import { resolveSession } from '../services/sessions';
+import { resolveSession } from '../services/identity/sessions';
 import { isCrossSiteRequest } from '../security';
 import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, readBodyText } from '../request-body';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 import { isStorableText, UNSTORABLE_MESSAGE, unstorablePaths } from '../../lib/storable-text';
-import { VIEWER_MEMO_HEADER } from '../viewer-memo';
+import { VIEWER_MEMO_HEADER } from '../shared-page';
 import { nowMs } from '../clock';
 import { errorMessage, logError } from '../log';
 
@@ -58,7 +58,7 @@ export interface Endpoint<B extends Schema = Schema, Q extends Schema = Schema, 
   params?: P;
   /**
    * A GET whose answer is a function of who asks alone (the session and the headers the viewer memo
-   * names): kept per session and answered from memory until it changes (server/viewer-memo.ts).
+   * names): kept per session and answered from memory until it changes (server/boot/viewer-memo.ts).
    */
   viewerOnly?: boolean;
   handle(ctx: Context<core.output<B>, core.output<Q>, core.output<P>>): Promise<unknown>;

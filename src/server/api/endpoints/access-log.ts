@@ -6,8 +6,8 @@ import { brasiliaDay } from '../../../lib/format';
 import { pageAccess } from '../../../lib/route-guards';
 import { config } from '../../config';
 import { now } from '../../clock';
-import { listAccessLog } from '../../services/access-log';
-import { loadV2User } from '../../services/principals';
+import { listAccessLog } from '../../services/identity/access-log';
+import { loadV2User } from '../../services/identity/principals';
 
 /**
  * GET /api/bff/v1/log-acesso: the access log as JSON (issue 17, decision 049) — the same filters as

@@ -5,7 +5,7 @@ import { invalid, forbidden } from '../../errors';
 import { emailField } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens, readCookies } from '../cookies';
-import { issueSsoSession, redeemSsoSession, signOut } from '../../services/auth';
+import { issueSsoSession, redeemSsoSession, signOut } from '../../services/identity/auth';
 import { publicUrl } from '../../mail/outbox';
 
 /** The auth base (SPEC §7): single sign-on and sign-out, `{ dado }`. */

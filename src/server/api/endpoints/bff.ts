@@ -1,13 +1,13 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { invalid, fieldErrorsOf, forbidden, notFound } from '../../errors';
-import { decideProposal } from '../../services/acceptance';
+import { decideProposal } from '../../services/after-sale/acceptance';
 import { now } from '../../clock';
 import { decisionSchema } from '../../../lib/proposal-decision';
 import { normalizeCnpj } from '../../../lib/validators';
-import { loadV2User } from '../../services/principals';
+import { loadV2User } from '../../services/identity/principals';
 import { changePasswordEndpoint, recoveryEndpoints } from './plataforma';
-import { createOffers, listCompanies, listOffers, sellableOffers, updateOffer } from '../../services/offers';
+import { createOffers, listCompanies, listOffers, sellableOffers, updateOffer } from '../../services/network/offers';
 import type { DB } from '../../db';
 import type { User } from '../../db/schema';
 

@@ -12,8 +12,8 @@ import {
   saveReason,
   undoScheduledCancellation,
   type CancellationActor,
-} from '../../services/cancellation';
-import { scopeFor } from '../../services/scope';
+} from '../../services/after-sale/cancellation';
+import { scopeFor } from '../../services/identity/scope';
 import { isInsurerStaff } from '../../../lib/session';
 
 /**

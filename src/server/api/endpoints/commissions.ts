@@ -21,9 +21,9 @@ import { now } from '../../clock';
 import { config } from '../../config';
 import { filesDir } from '../../files';
 import { BODY_TOO_LARGE_HEADERS, BodyTooLargeError, readBody } from '../../request-body';
-import { commissionScopeFor, incomeScopeFor } from '../../services/scope';
-import { companiesInScope, companyInScope, statementOf } from '../../services/commissions';
-import { incomeYearsOf } from '../../services/income';
+import { commissionScopeFor, incomeScopeFor } from '../../services/identity/scope';
+import { companiesInScope, companyInScope, statementOf } from '../../services/earnings/commissions';
+import { incomeYearsOf } from '../../services/earnings/income';
 import {
   adminDoesNotIssue,
   checkNotaFile,
@@ -34,7 +34,7 @@ import {
   notaFile,
   notaNotFound,
   storeNota,
-} from '../../services/notas-fiscais';
+} from '../../services/earnings/notas-fiscais';
 import { viewerOf } from './policies';
 
 /*

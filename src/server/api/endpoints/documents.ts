@@ -17,8 +17,8 @@ import { now } from '../../clock';
 import { config } from '../../config';
 import { filesDir, receiveFile, type ReceivedFile } from '../../files';
 import { BODY_TOO_LARGE_HEADERS, BodyTooLargeError } from '../../request-body';
-import { loadV1User, loadV2User } from '../../services/principals';
-import { documentScopeFor } from '../../services/scope';
+import { loadV1User, loadV2User } from '../../services/identity/principals';
+import { documentScopeFor } from '../../services/identity/scope';
 import {
   documentFile,
   documentNotFound,
@@ -27,7 +27,7 @@ import {
   listDocuments,
   proposalInScope,
   removeDocument,
-} from '../../services/documents';
+} from '../../services/after-sale/documents';
 import {
   admitUpload,
   checkReceived,
@@ -36,7 +36,7 @@ import {
   enterUpload,
   releaseUpload,
   storeDocument,
-} from '../../services/document-uploads';
+} from '../../services/after-sale/document-uploads';
 
 /**
  * The documents of a proposal and its policy (issue 14, decision 040), both generations (the BFF with

@@ -1,7 +1,7 @@
 import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import { EMBEDDED_APPS } from '../../../lib/embedded-apps';
-import { countAttempt, RATE_RULES } from '../../services/rate-limit';
+import { countAttempt, RATE_RULES } from '../../services/identity/rate-limit';
 import { logError } from '../../log';
 
 const APP_NAMES = EMBEDDED_APPS.map((a) => a.name) as [string, ...string[]];

@@ -4,8 +4,8 @@ import type { Generation } from '../../../lib/quote-flow';
 import { contactSchema } from '../../../lib/endorsements';
 import { endorsementReportHref } from '../../../lib/simulator-links';
 import { now } from '../../clock';
-import { scopeFor } from '../../services/scope';
-import { endorseContact } from '../../services/endorsement-contact';
+import { scopeFor } from '../../services/identity/scope';
+import { endorseContact } from '../../services/after-sale/endorsement-contact';
 import { viewerOf } from './policies';
 
 /**

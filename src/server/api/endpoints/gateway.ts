@@ -3,7 +3,7 @@ import { endpoint } from '../router';
 import { gatewayLoginBody } from '../../../lib/auth-schemas';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens } from '../cookies';
-import { issueSimulatorToken, loginV2, needsSimulatorToken } from '../../services/auth';
+import { issueSimulatorToken, loginV2, needsSimulatorToken } from '../../services/identity/auth';
 
 /** The login gateway (SPEC §7): answers `{ token, message }` without an envelope. */
 export const gateway = [

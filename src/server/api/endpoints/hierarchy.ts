@@ -1,8 +1,15 @@
 import { z } from '../../../lib/zod';
 import { endpoint, type Context } from '../router';
 import { ApiError } from '../errors';
-import { actorOf } from '../../services/user-admin';
-import { allChannels, channelById, hierarchyOf, requireChannelChange, requireHierarchy, saveChannel } from '../../services/hierarchy';
+import { actorOf } from '../../services/network/user-admin';
+import {
+  allChannels,
+  channelById,
+  hierarchyOf,
+  requireChannelChange,
+  requireHierarchy,
+  saveChannel,
+} from '../../services/network/hierarchy';
 import { channelAsJson, channelSchema, hierarchySearchSchema, treeAsJson, type ChannelFact } from '../../../lib/hierarchy';
 import type { V1Actor } from '../../../lib/user-admin';
 import { parsed } from './users';

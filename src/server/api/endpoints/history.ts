@@ -5,7 +5,7 @@ import { parseHistoryQuery, withLegacyLine } from '../../../lib/history';
 import type { Generation } from '../../../lib/quote-flow';
 import { pageAccess } from '../../../lib/route-guards';
 import { config } from '../../config';
-import { listQuotes } from '../../services/quote-history';
+import { listQuotes } from '../../services/selling/quote-history';
 import { QUOTE_GENERATIONS } from './quotes';
 
 /**

@@ -23,7 +23,7 @@ import {
   openRegistration,
   saveStep,
   setCompanyStatus,
-} from '../../services/partners';
+} from '../../services/network/partners';
 import { formErrors } from '../../../lib/user-admin';
 
 /**

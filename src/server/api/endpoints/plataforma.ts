@@ -13,8 +13,8 @@ import { canV1, MANAGE_USERS_V1, V1_ADMIN_GROUP, v1OfferPermission } from '../..
 import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens } from '../cookies';
-import { issueSimulatorToken, loginV1 } from '../../services/auth';
-import { v1Permissions, loadV1User, loadV2User } from '../../services/principals';
+import { issueSimulatorToken, loginV1 } from '../../services/identity/auth';
+import { v1Permissions, loadV1User, loadV2User } from '../../services/identity/principals';
 import {
   changePassword,
   completeFirstAccess,
@@ -22,10 +22,10 @@ import {
   requestPasswordReset,
   resendValidationCode,
   resetPassword,
-} from '../../services/account';
-import { quotationData, simulatorList, startSimulator, startSimulatorV1 } from '../../services/offers';
-import { issueRedirect } from '../../services/simulator-redirect';
-import { updateSimulator } from '../../services/simulators';
+} from '../../services/identity/account';
+import { quotationData, simulatorList, startSimulator, startSimulatorV1 } from '../../services/network/offers';
+import { issueRedirect } from '../../services/identity/simulator-redirect';
+import { updateSimulator } from '../../services/network/simulators';
 
 /** The partner platform API (SPEC §7): `{ status: 'OK', resultado }`. */
 

@@ -3,7 +3,7 @@ import type * as core from 'zod/v4/core';
 import { endpoint, type Context } from '../router';
 import { ApiError } from '../errors';
 import { notFound } from '../../errors';
-import { actorOf } from '../../services/user-admin';
+import { actorOf } from '../../services/network/user-admin';
 import {
   listPointsOfSale,
   pointOfSaleOf,
@@ -11,7 +11,7 @@ import {
   savePointOfSale,
   sellerOptions,
   type PointOfSaleRecord,
-} from '../../services/points-of-sale';
+} from '../../services/network/points-of-sale';
 import { POINT_OF_SALE_MESSAGES, pointOfSaleListQuery, pointOfSaleSchema } from '../../../lib/points-of-sale';
 import { parseListQuery } from '../../../lib/list-query';
 import { formErrors, type V2Actor } from '../../../lib/user-admin';

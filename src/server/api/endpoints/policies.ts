@@ -2,9 +2,9 @@ import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
 import type { Generation } from '../../../lib/quote-flow';
 import { now } from '../../clock';
-import { secondCopy } from '../../services/charges';
-import { scopeFor } from '../../services/scope';
-import { loadV1User, loadV2User } from '../../services/principals';
+import { secondCopy } from '../../services/after-sale/charges';
+import { scopeFor } from '../../services/identity/scope';
+import { loadV1User, loadV2User } from '../../services/identity/principals';
 import type { SessionViewer } from '../../../lib/session';
 import type { Context } from '../router';
 

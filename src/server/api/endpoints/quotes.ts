@@ -2,8 +2,8 @@ import { endpoint, type Context } from '../router';
 import { forbidden, notFound } from '../../errors';
 import { z } from '../../../lib/zod';
 import type { Generation } from '../../../lib/quote-flow';
-import { loadV1User, loadV2User } from '../../services/principals';
-import { findSellableOffer, findSellableOfferV1, simulatorCodeOfOffer } from '../../services/offers';
+import { loadV1User, loadV2User } from '../../services/identity/principals';
+import { findSellableOffer, findSellableOfferV1, simulatorCodeOfOffer } from '../../services/network/offers';
 import { canSellCodeV1 } from '../../../lib/offers';
 import {
   createQuote,
@@ -14,10 +14,10 @@ import {
   sendProposal,
   type OfferToQuote,
   type Seller,
-} from '../../services/quotes';
-import { sellerFromV1, sellerFromV2 } from '../../services/sellers';
-import { documentsSent } from '../../services/acceptance';
-import { recordDataAccess } from '../../services/access-log';
+} from '../../services/selling/quotes';
+import { sellerFromV1, sellerFromV2 } from '../../services/selling/sellers';
+import { documentsSent } from '../../services/after-sale/acceptance';
+import { recordDataAccess } from '../../services/identity/access-log';
 import { now } from '../../clock';
 import { DECISION_TEXT_MAX, DECISION_TEXT_MIN } from '../../../lib/acceptance';
 import type { SessionKind } from '../../db/schema';

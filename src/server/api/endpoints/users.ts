@@ -19,7 +19,7 @@ import {
   setUserStatus,
   updateLegacyUser,
   updateV2User,
-} from '../../services/user-admin';
+} from '../../services/network/user-admin';
 import * as zm from 'zod/mini';
 import type * as core from 'zod/v4/core';
 

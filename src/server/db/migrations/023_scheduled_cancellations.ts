@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * Issue 27 (decision 055): a cancellation asked for a day ahead is kept, not carried out at once. The
- * policy stays in force, its installments due, until that day, when the job of server/jobs.ts issues
+ * policy stays in force, its installments due, until that day, when the job of server/boot/jobs.ts issues
  * the endorsement — with the refund of what was paid by then — exactly as a confirmation would.
  * - dados: the draft's answers (motivo, coberturas), as lib/cancellation.ts reads them.
  * - conta: where the refund goes (lib/refund-account.ts), checked when scheduled; null when the

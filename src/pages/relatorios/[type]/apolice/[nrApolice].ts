@@ -1,4 +1,4 @@
-import { policyPdfRoute } from '../../../../server/pdf/policy-pdf-route';
+import { policyPdfRoute } from '../../../../features/policies/policy-pdf.server';
 
-/** The legacy policy and boleto PDFs (SPEC §2 /relatorios/{type}/apolice/{nrApolice}): server/pdf/policy-pdf-route.ts. */
+/** The legacy policy and boleto PDFs (SPEC §2 /relatorios/{type}/apolice/{nrApolice}): features/policies/policy-pdf.server.ts. */
 export const GET = policyPdfRoute('v1');

@@ -1,0 +1,58 @@
+import { config } from '../config';
+import { connect, migrate, type ConnectOptions, type DB } from '../db';
+import { seedDemoData } from '../demo/seed';
+import { settleDeliveries } from '../mail/outbox';
+import { startJobs } from './jobs';
+
+/**
+ * The database a process works with: opened, migrated and (when empty) seeded with the demo data.
+ * It lives apart from `db/` on purpose: the seed sells through the services, and every service
+ * imports `db/` for its types — with the seed inside `db/` the module graph would be a circle.
+ */
+
+/** Opens, migrates and (when empty) seeds a database: the one path every process and test takes. */
+export async function openDatabase(
+  options: ConnectOptions & { seed?: boolean; afterSaleDemo?: boolean; demoHistory?: boolean },
+): Promise<DB> {
+  const db = await connect(options);
+  await migrate(db);
+  if (options.seed !== false) await seedDemoData(db, { afterSale: options.afterSaleDemo !== false, history: options.demoHistory === true });
+  return db;
+}
+
+// One database per server process: PGlite is a single in-process connection and its data dir may be
+// opened by one process only.
+let shared: Promise<DB> | undefined;
+let opened: DB | undefined;
+let stopJobs: (() => Promise<void>) | undefined;
+
+export function database(): Promise<DB> {
+  const { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO_HISTORY: demoHistory } = config();
+  shared ??= openDatabase({ databaseUrl, dataDir, demoHistory }).then((db) => {
+    stopJobs = startJobs(db);
+    opened = db;
+    return db;
+  });
+  return shared;
+}
+
+/** The shared database once it is open, for what must answer at once or not at all (server/boot/viewer-memo.ts). */
+export const openedDatabase = (): DB | undefined => opened;
+
+// The server script (scripts/serve.mjs) lives outside the bundle; it opens the database through
+// these well-known hooks once the first page is served, and closes it on shutdown, so PGlite
+// flushes its data dir before the process exits.
+(globalThis as Record<symbol, unknown>)[Symbol.for('portal.open')] = () => database();
+(globalThis as Record<symbol, unknown>)[Symbol.for('portal.shutdown')] = () => closeDatabase();
+
+/** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
+export async function closeDatabase(): Promise<void> {
+  if (!shared) return;
+  await settleDeliveries(); // mail under way records its outcome before the database goes
+  const db = await shared;
+  await stopJobs?.();
+  stopJobs = undefined;
+  shared = undefined;
+  opened = undefined;
+  await db.destroy();
+}

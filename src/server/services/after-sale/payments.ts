@@ -1,0 +1,327 @@
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { DB } from '../../db';
+import { exactInstant, pastKey } from '../../db/keyset';
+import type { Generation } from '../../db/schema';
+import { maskDocument } from '../../../lib/history';
+import { pagedOf, type Paged } from '../../../lib/list-query';
+import {
+  CSV_OPTIONS,
+  csvRecord,
+  PAYMENTS_PAGE_SIZE,
+  periodBounds,
+  reportTotals,
+  type PaymentMethodPaid,
+  type PaymentRow,
+  type PaymentSearch,
+  type Period,
+} from '../../../lib/payments';
+import { installmentStatus, type InstallmentStatus } from '../../../lib/policies';
+import type { Scope } from '../../../lib/scope';
+import { policiesInScope, searchedPolicies } from './policies';
+import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../../lib/receipts';
+
+/*
+ * The payment pages' reads (issue 13; DESIGN §10): installments and payments of the policies a
+ * scope sees — always through the policies' one scope condition (policiesInScope), so a payment of
+ * a policy outside it is never listed, counted nor exported.
+ */
+
+/** The number of installments of the row's policy (the N of 'parcela n/N'). */
+const installmentCount = sql<number>`(select count(*)::int from installments n where n.policy_id = a.id)`.as('parcelas');
+
+/** How every payment list names an installment: its policy and product, the insured (masked), n/N. */
+const installmentNamed = (row: {
+  nr_apolice: string;
+  product_name: string;
+  nome_segurado: string;
+  documento_segurado: string;
+  numero: number;
+  parcelas: number;
+}) => ({
+  nrApolice: row.nr_apolice,
+  productName: row.product_name,
+  nomeSegurado: row.nome_segurado,
+  documentoSegurado: maskDocument(row.documento_segurado),
+  numero: row.numero,
+  parcelas: row.parcelas,
+});
+
+export interface InstallmentLine {
+  nrApolice: string;
+  productName: string;
+  nomeSegurado: string;
+  /** Masked: a list never shows a whole CPF. */
+  documentoSegurado: string;
+  numero: number;
+  parcelas: number;
+  vencimento: string;
+  valor: number;
+  status: InstallmentStatus;
+  formaPagamento: string;
+  pagoEm: string | null;
+  valorPago: number | null;
+  meio: PaymentMethodPaid | null;
+  /** The installment's payable charge (boleto with Pix), when one was issued. */
+  charge: { vencimento: string; total: number; linhaDigitavel: string; pixCopiaECola: string } | null;
+}
+
+/**
+ * A page of the installments of the policies a search names, newest policy first and in order within
+ * it; `openOnly` keeps those still to be paid (open or overdue), as the 2ª via page offers.
+ */
+export async function listInstallments(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  search: PaymentSearch,
+  page: number,
+  today: string,
+  { openOnly = false } = {},
+): Promise<Paged<InstallmentLine>> {
+  const base = policiesInScope(db, scope, generation)
+    .$call(searchedPolicies(search))
+    .innerJoin('installments as i', 'i.policy_id', 'a.id')
+    .$if(openOnly, (qb) => qb.where('i.status', '=', 'ABERTA'));
+  const [{ total }, rows] = await Promise.all([
+    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+      .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
+      .leftJoin('charges as c', (join) => join.onRef('c.installment_id', '=', 'i.id').on('c.status', '=', 'ATIVA'))
+      .select([
+        'a.nr_apolice',
+        'a.nome_segurado',
+        'a.documento_segurado',
+        'a.forma_pagamento',
+        's.nome as product_name',
+        'i.numero',
+        'i.vencimento',
+        'i.valor',
+        'i.status',
+        'pg.pago_em',
+        'pg.valor as valor_pago',
+        'pg.meio',
+        'c.vencimento as charge_vencimento',
+        'c.total as charge_total',
+        'c.linha_digitavel',
+        'c.pix_copia_e_cola',
+        installmentCount,
+      ])
+      .orderBy('a.emitida_em', 'desc')
+      .orderBy('a.id', 'desc')
+      .orderBy('i.numero')
+      .limit(PAYMENTS_PAGE_SIZE)
+      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
+      .execute(),
+  ]);
+  const content = rows.map(
+    (row): InstallmentLine => ({
+      ...installmentNamed(row),
+      vencimento: row.vencimento,
+      valor: row.valor,
+      status: installmentStatus(row.status, row.vencimento, today),
+      formaPagamento: row.forma_pagamento,
+      pagoEm: row.pago_em ? new Date(row.pago_em).toISOString() : null,
+      valorPago: row.valor_pago,
+      meio: row.meio,
+      charge:
+        row.charge_vencimento === null
+          ? null
+          : {
+              vencimento: row.charge_vencimento,
+              total: row.charge_total!,
+              linhaDigitavel: row.linha_digitavel!,
+              pixCopiaECola: row.pix_copia_e_cola!,
+            },
+    }),
+  );
+  return pagedOf(content, total, page, PAYMENTS_PAGE_SIZE);
+}
+
+/** The payments received in a period by the policies a scope sees. */
+function paymentsIn(db: DB, scope: Scope, generation: Generation, period: Period) {
+  const { from, to } = periodBounds(period);
+  return policiesInScope(db, scope, generation)
+    .innerJoin('installments as i', 'i.policy_id', 'a.id')
+    .innerJoin('payments as pg', 'pg.installment_id', 'i.id')
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+    .where('pg.pago_em', '>=', from)
+    .where('pg.pago_em', '<', to);
+}
+
+/** Payment rows in the order of the report and its CSV: by the time paid, then as recorded. */
+const paymentRows = (db: DB, scope: Scope, generation: Generation, period: Period) =>
+  paymentsIn(db, scope, generation, period)
+    .select([
+      'pg.id',
+      'pg.pago_em',
+      'pg.valor',
+      'pg.meio',
+      'a.nr_apolice',
+      'a.nome_segurado',
+      'a.documento_segurado',
+      's.nome as product_name',
+      'i.numero',
+      installmentCount,
+    ])
+    .orderBy('pg.pago_em')
+    .orderBy('pg.id');
+
+type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentRows>['execute']>>[number];
+
+const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
+  pagoEm: new Date(row.pago_em).toISOString(),
+  ...installmentNamed(row),
+  valor: row.valor,
+  meio: row.meio,
+});
+
+/** The report of a period: the totals per product (and all) and a page of its payments. */
+export async function paymentsReport(db: DB, scope: Scope, generation: Generation, period: Period, page: number) {
+  const [perProduct, rows, { total }] = await Promise.all([
+    paymentsIn(db, scope, generation, period)
+      .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
+      .groupBy('s.nome')
+      .execute(),
+    paymentRows(db, scope, generation, period)
+      .limit(PAYMENTS_PAGE_SIZE)
+      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
+      .execute(),
+    paymentsIn(db, scope, generation, period).select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
+  return { totals, payments: pagedOf(rows.map(paymentRowOf), total, page, PAYMENTS_PAGE_SIZE) };
+}
+
+/** Rows read per query while exporting: memory stays bounded however long the period. */
+const EXPORT_BATCH = 500;
+
+/** Every payment of the period, read in batches after the last one sent (keyset: time paid, id). */
+async function* allPaymentRows(db: DB, scope: Scope, generation: Generation, period: Period): AsyncGenerator<string[]> {
+  let after: { time: string; id: number } | undefined;
+  for (;;) {
+    const last = after;
+    const batch = await paymentRows(db, scope, generation, period)
+      .select(exactInstant('pg.pago_em').as('chave_tempo'))
+      .$if(last !== undefined, (qb) => qb.where(pastKey('pg.pago_em', 'pg.id', last!, 'asc')))
+      .limit(EXPORT_BATCH)
+      .execute();
+    for (const row of batch) yield csvRecord(paymentRowOf(row));
+    if (batch.length < EXPORT_BATCH) return;
+    const end = batch.at(-1)!;
+    after = { time: end.chave_tempo, id: end.id };
+  }
+}
+
+/**
+ * The period's payments as CSV (lib/payments.ts CSV_OPTIONS), streamed: rows are read in batches and
+ * written as the client takes them. A failure midway ends the stream with an error (a truncated
+ * download, never a file that looks complete).
+ */
+export function paymentsCsv(db: DB, scope: Scope, generation: Generation, period: Period): Readable {
+  const csv = stringify({ ...CSV_OPTIONS, columns: [...CSV_OPTIONS.columns] });
+  pipeline(Readable.from(allPaymentRows(db, scope, generation, period)), csv).catch(() => {
+    // pipeline has already destroyed the stream with the error; the response ends there.
+  });
+  return csv;
+}
+
+/* ---------- Receipts the insurer looks at (issue 27 item 13, decision 059) ---------- */
+
+export interface ReceiptLine {
+  id: number;
+  recebidoEm: string;
+  /** The bank's id as it sent it ('banco:' dropped); the demo bank's own. */
+  externalId: string;
+  origem: 'WEBHOOK' | 'BANCO_DEMO';
+  meio: PaymentMethodPaid | null;
+  /** The code paid, as received (for an unidentified one, all there is to go on). */
+  codigo: string;
+  valor: number;
+  aplicado: number;
+  credito: number;
+  devido: number | null;
+  situacao: ReceiptSituation;
+  nrApolice: string | null;
+  numero: number | null;
+  nomeSegurado: string | null;
+  installmentStatus: 'ABERTA' | 'PAGA' | 'CANCELADA' | null;
+}
+
+/**
+ * What a receipt to look at is: money owed back (a duplicate, an excess, a closed installment, an
+ * unknown code), or a partial payment of an installment not paid since. Within the partial index
+ * receipts_to_review (migration 026).
+ */
+const toReview = (db: DB) =>
+  db
+    .selectFrom('receipts as r')
+    .leftJoin('installments as i', 'i.id', 'r.installment_id')
+    .where((eb) => eb.or([eb('r.credito', '>', 0), eb('r.situacao', '=', 'PARCIAL')]))
+    .where((eb) => eb.or([eb('r.credito', '>', 0), eb('i.status', 'is distinct from', 'PAGA')]));
+
+/**
+ * The receipts the insurer has to look at, newest first, with what is owed back in all. They are the
+ * insurer's money, not a partner's sale: only a scope of every sale (the insurer's ADMIN) sees them.
+ */
+export async function receiptsToReview(
+  db: DB,
+  scope: Scope,
+  page: number,
+): Promise<{ receipts: Paged<ReceiptLine>; owedBack: number } | undefined> {
+  if (scope.kind !== 'all') return undefined;
+  const [rows, totals] = await Promise.all([
+    toReview(db)
+      .leftJoin('policies as a', 'a.id', 'i.policy_id')
+      .select([
+        'r.id',
+        'r.recebido_em',
+        'r.external_id',
+        'r.origem',
+        'r.meio',
+        'r.codigo',
+        'r.valor',
+        'r.aplicado',
+        'r.credito',
+        'r.devido',
+        'r.situacao',
+        'a.nr_apolice',
+        'a.nome_segurado',
+        'i.numero',
+        'i.status',
+      ])
+      .orderBy('r.id', 'desc')
+      .limit(RECEIPTS_PAGE_SIZE)
+      .offset((page - 1) * RECEIPTS_PAGE_SIZE)
+      .execute(),
+    toReview(db)
+      .select([
+        (eb) => eb.fn.countAll<string>().as('total'),
+        (eb) => eb.fn.coalesce(eb.fn.sum<string>('r.credito'), sql<string>`0`).as('owed'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const content = rows.map(
+    (row): ReceiptLine => ({
+      id: row.id,
+      recebidoEm: new Date(row.recebido_em).toISOString(),
+      externalId: row.external_id.replace(/^banco:/, ''),
+      origem: row.origem,
+      meio: row.meio,
+      codigo: row.codigo,
+      valor: row.valor,
+      aplicado: row.aplicado,
+      credito: row.credito,
+      devido: row.devido,
+      situacao: row.situacao,
+      nrApolice: row.nr_apolice,
+      numero: row.numero,
+      nomeSegurado: row.nome_segurado,
+      installmentStatus: row.status,
+    }),
+  );
+  return { receipts: pagedOf(content, totals.total, page, RECEIPTS_PAGE_SIZE), owedBack: Number(totals.owed) };
+}

@@ -1,0 +1,410 @@
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import type { DB } from '../../db';
+import type { Generation, PoliciesTable } from '../../db/schema';
+import { brasiliaDay } from '../../../lib/format';
+import { LINE_BRANCHES } from '../../../lib/insurer';
+import { maskDocument } from '../../../lib/history';
+import type { Scope } from '../../../lib/scope';
+import { notFound } from '../../errors';
+import { soldWithin } from '../identity/scope';
+import { pagedOf, type Paged } from '../../../lib/list-query';
+import {
+  installmentDueDates,
+  installmentStatus,
+  POLICIES_PAGE_SIZE,
+  policyStatus,
+  policyTerm,
+  type InstallmentStatus,
+  type PolicyFilters,
+  type PolicyStatus,
+} from '../../../lib/policies';
+import { installmentOptions, installmentSchedule, withCoverageShares, type StoredPricing } from '../../../lib/products/engine';
+import { productFor } from '../../../lib/products/catalog';
+import type { PaymentMethod } from '../../../lib/products/types';
+import type { ProductLine } from '../../../lib/simulators';
+import type { InsuredContact } from '../../../lib/endorsements';
+
+/*
+ * Issuing a policy from an accepted proposal (DESIGN §10): the contract, its term and its
+ * installments. Runs inside the transaction that accepts the proposal, so a proposal is never
+ * accepted without its policy, nor issued twice (policies.proposal_id is unique).
+ */
+
+async function nextNumbers(db: DB, line: ProductLine, now: Date) {
+  const { rows } = await sql<{ policy: string; contract: number }>`
+    select nextval('policy_numbers')::text as policy, nextval('contract_numbers')::int as contract`.execute(db);
+  const { policy, contract } = rows[0]!;
+  return { nrApolice: `${LINE_BRANCHES[line]}${brasiliaDay(now).slice(0, 4)}${policy.padStart(7, '0')}`, idContratacao: contract };
+}
+
+interface Contracted {
+  formaPagamento: PaymentMethod;
+  parcelas: number;
+  diaVencimento?: number;
+}
+
+/** Issues the policy of an accepted proposal; answers its id and numbers. */
+export async function issuePolicy(
+  trx: DB,
+  proposalId: number,
+  now: Date,
+): Promise<{ id: number; nrApolice: string; idContratacao: number }> {
+  const row = await trx
+    .selectFrom('proposals as p')
+    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+    .select([
+      'p.created_at as sent_at',
+      'q.id as quote_id',
+      'q.user_id',
+      'q.company_id',
+      'q.point_of_sale_id',
+      'q.simulator_code',
+      'q.line',
+      'q.generation',
+      'q.nome_segurado',
+      'q.documento_segurado',
+      'q.precificacao',
+      'q.contratacao',
+    ])
+    .where('p.id', '=', proposalId)
+    .executeTakeFirstOrThrow();
+  const product = productFor(row.simulator_code)!;
+  const pricing = withCoverageShares(row.precificacao as unknown as StoredPricing);
+  const contracted = row.contratacao as unknown as Contracted;
+  // The count was checked when the proposal was made; paying at once is always offered.
+  const options = installmentOptions(product, pricing.total, contracted.formaPagamento);
+  const option = options.find((o) => o.count === contracted.parcelas) ?? options[0]!;
+  const issuedDay = brasiliaDay(now);
+  const term = policyTerm(brasiliaDay(row.sent_at));
+  const numbers = await nextNumbers(trx, row.line as ProductLine, now);
+  const policy = await trx
+    .insertInto('policies')
+    .values({
+      nr_apolice: numbers.nrApolice,
+      id_contratacao: numbers.idContratacao,
+      proposal_id: proposalId,
+      quote_id: row.quote_id,
+      user_id: row.user_id,
+      company_id: row.company_id,
+      point_of_sale_id: row.point_of_sale_id,
+      simulator_code: row.simulator_code,
+      line: row.line,
+      generation: row.generation,
+      nome_segurado: row.nome_segurado,
+      documento_segurado: row.documento_segurado,
+      inicio_vigencia: term.inicio,
+      fim_vigencia: term.fim,
+      premio_liquido: pricing.netPremium,
+      custo_apolice: pricing.policyCost,
+      iof: pricing.iof,
+      premio_total: option.total,
+      forma_pagamento: contracted.formaPagamento,
+      emitida_em: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const amounts = installmentSchedule(option);
+  const due = installmentDueDates(contracted.diaVencimento, issuedDay, amounts.length);
+  await trx
+    .insertInto('installments')
+    .values(amounts.map((valor, i) => ({ policy_id: policy.id, numero: i + 1, vencimento: due[i]!, valor })))
+    .execute();
+  return { id: policy.id, ...numbers };
+}
+
+/** The policies of a generation a scope sees: every list, detail, charge and payment query starts here. */
+export const policiesInScope = (db: DB, scope: Scope, generation: Generation) =>
+  db
+    .selectFrom('policies as a')
+    .where((eb) => soldWithin(scope, eb.ref('a.user_id'), eb.ref('a.company_id')))
+    .where('a.generation', '=', generation);
+
+type ScopedPolicies = ReturnType<typeof policiesInScope>;
+
+/** The policies a search names: by number, and by the insured (insuredMatches). */
+export const searchedPolicies =
+  (search: Pick<PolicyFilters, 'nrApolice' | 'segurado'>) =>
+  (qb: ScopedPolicies): ScopedPolicies => {
+    const byNumber = search.nrApolice === undefined ? qb : qb.where('a.nr_apolice', '=', search.nrApolice);
+    const typed = search.segurado;
+    if (typed === undefined) return byNumber;
+    return byNumber.where((eb) => insuredMatches(typed, eb.ref('a.nome_segurado'), eb.ref('a.documento_segurado')));
+  };
+
+/**
+ * An insured as a search names them (lib/policies.ts seguradoField): a CPF/CNPJ as digits is the whole
+ * document; a name matches when each word is anywhere in it, accents and case aside — "otavio lima"
+ * finds "Otávio Freitas Lima" (LIKE wildcards typed are taken literally).
+ */
+export function insuredMatches(typed: string, name: Expression<string>, document: Expression<string>): Expression<SqlBool> {
+  if (/^\d+$/.test(typed)) return sql<SqlBool>`${document} = ${typed}`;
+  const words = nameWords(typed).map((word) => sql<SqlBool>`lower(translate(${name}, ${ACCENTED}, ${UNACCENTED})) like ${`%${word}%`}`);
+  return words.length > 0 ? sql<SqlBool>`(${sql.join(words, sql` and `)})` : sql<SqlBool>`true`;
+}
+
+/** Portuguese letters with accents and their plain twins, in SQL's translate() on both databases. */
+const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑ';
+const UNACCENTED = 'aaaaaeeeeiiiiooooouuuucnAAAAAEEEEIIIIOOOOOUUUUCN';
+
+/** The words of a typed name, lower case without accents, with LIKE's wildcards escaped. */
+const nameWords = (typed: string) =>
+  typed
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.replace(/[\\%_]/g, (c) => `\\${c}`));
+
+export const POLICY_NOT_FOUND = 'Apólice não encontrada.';
+
+/**
+ * Locks the row of a policy the scope sees, by contract id, for the transaction that changes it
+ * (an endorsement): of two changes at once the second waits, then reads what the first wrote. Its
+ * id; a 404 when the viewer does not see it.
+ */
+export async function lockPolicyByContract(trx: DB, scope: Scope, generation: Generation, idContratacao: number): Promise<number> {
+  const row = await policiesInScope(trx, scope, generation)
+    .select('a.id')
+    .where('a.id_contratacao', '=', idContratacao)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw notFound(POLICY_NOT_FOUND);
+  return row.id;
+}
+
+/** The id of a policy the scope sees, by number; undefined when there is none for this viewer. */
+export async function policyIdInScope(db: DB, scope: Scope, generation: Generation, nrApolice: string): Promise<number | undefined> {
+  const row = await policiesInScope(db, scope, generation).select('a.id').where('a.nr_apolice', '=', nrApolice).executeTakeFirst();
+  return row?.id;
+}
+
+export interface PolicyRow {
+  nrApolice: string;
+  idContratacao: number;
+  productName: string;
+  code: string;
+  nomeSegurado: string;
+  /** Masked: the list never shows a whole CPF. */
+  documentoSegurado: string;
+  inicioVigencia: string;
+  fimVigencia: string;
+  premioTotal: number;
+  status: PolicyStatus;
+  seller: string;
+}
+
+/** A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery). */
+export async function listPolicies(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  filters: PolicyFilters,
+  page: number,
+  today: string,
+): Promise<Paged<PolicyRow>> {
+  const base = policiesInScope(db, scope, generation)
+    .$call(searchedPolicies(filters))
+    .$if(filters.produto !== undefined, (qb) => qb.where('a.simulator_code', '=', filters.produto!))
+    .$if(filters.vigenteEm !== undefined, (qb) =>
+      qb.where('a.inicio_vigencia', '<=', filters.vigenteEm!).where('a.fim_vigencia', '>=', filters.vigenteEm!),
+    )
+    .$if(filters.situacao === 'CANCELADA', (qb) => qb.where('a.status', '=', 'CANCELADA'))
+    .$if(filters.situacao === 'VIGENTE', (qb) => qb.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '>=', today))
+    .$if(filters.situacao === 'VENCIDA', (qb) => qb.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '<', today));
+  const [{ total }, rows] = await Promise.all([
+    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select([
+        'a.nr_apolice',
+        'a.id_contratacao',
+        'a.simulator_code',
+        'a.nome_segurado',
+        'a.documento_segurado',
+        'a.inicio_vigencia',
+        'a.fim_vigencia',
+        'a.premio_total',
+        'a.status',
+        's.nome as product_name',
+        'u.nome as seller',
+      ])
+      .orderBy('a.emitida_em', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(POLICIES_PAGE_SIZE)
+      .offset((page - 1) * POLICIES_PAGE_SIZE)
+      .execute(),
+  ]);
+  const content = rows.map((row) => policyRowOf(row, today));
+  return pagedOf(content, total, page, POLICIES_PAGE_SIZE);
+}
+
+type RowColumns =
+  | 'nr_apolice'
+  | 'id_contratacao'
+  | 'simulator_code'
+  | 'nome_segurado'
+  | 'documento_segurado'
+  | 'inicio_vigencia'
+  | 'fim_vigencia'
+  | 'premio_total'
+  | 'status';
+
+/** A policy as the list shows it (the page adds the rest): its document masked, its state as of today. */
+const policyRowOf = (
+  row: Pick<Selectable<PoliciesTable>, RowColumns> & { product_name: string; seller: string },
+  today: string,
+): PolicyRow => ({
+  nrApolice: row.nr_apolice,
+  idContratacao: row.id_contratacao,
+  productName: row.product_name,
+  code: row.simulator_code,
+  nomeSegurado: row.nome_segurado,
+  documentoSegurado: maskDocument(row.documento_segurado),
+  inicioVigencia: row.inicio_vigencia,
+  fimVigencia: row.fim_vigencia,
+  premioTotal: row.premio_total,
+  status: policyStatus(row.status, row.fim_vigencia, today),
+  seller: row.seller,
+});
+
+export interface PolicyDetail extends PolicyRow {
+  /** The row's id: for the services that change it, never shown. */
+  id: number;
+  nrProposta: string;
+  nrCotacao: string;
+  line: ProductLine;
+  emitidaEm: string;
+  formaPagamento: string;
+  premioLiquido: number;
+  custoApolice: number;
+  iof: number;
+  company: string | null;
+  pointOfSale: string | null;
+  /** Every coverage the policy was sold with; `cancelled` when a partial cancellation dropped it. */
+  coverages: { id: string; name: string; capital: number; premium: number; deductible: string; cancelled: boolean }[];
+  planName: string;
+  /** The insured's e-mail, phone and address as they are now (after any contact endorsement). */
+  contact: InsuredContact;
+  canceladaEm: string | null;
+  installments: {
+    numero: number;
+    vencimento: string;
+    valor: number;
+    status: InstallmentStatus;
+    pagaEm: string | null;
+    /** What it was paid with (a 2ª via's fine and interest included), from its payment; null while unpaid. */
+    valorPago: number | null;
+    /** What the bank confirmed toward it so far (a partial payment of an open one), and what is owed back (decision 059). */
+    recebido: number;
+    aDevolver: number;
+  }[];
+}
+
+/** The contact data a quote's insured was sold with (lib/products/insured.ts). */
+export const contactOf = (segurado: Record<string, unknown>): InsuredContact => ({
+  email: String(segurado.email ?? ''),
+  telefone: String(segurado.telefone ?? ''),
+  endereco: segurado.endereco as InsuredContact['endereco'],
+});
+
+/** One policy of a scope by number; undefined when it does not exist for this viewer (a 404). */
+export const findPolicy = (db: DB, scope: Scope, generation: Generation, nrApolice: string, today: string) =>
+  findPolicyWhere(db, scope, generation, { column: 'a.nr_apolice', value: nrApolice }, today);
+
+/** One policy of a scope by contract id (the endorsement routes' key); undefined for this viewer: a 404. */
+export const findPolicyByContract = (db: DB, scope: Scope, generation: Generation, idContratacao: number, today: string) =>
+  findPolicyWhere(db, scope, generation, { column: 'a.id_contratacao', value: idContratacao }, today);
+
+type PolicyKey = { column: 'a.nr_apolice'; value: string } | { column: 'a.id_contratacao'; value: number };
+
+async function findPolicyWhere(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  key: PolicyKey,
+  today: string,
+): Promise<PolicyDetail | undefined> {
+  const row = await policiesInScope(db, scope, generation)
+    .where(key.column, '=', key.value)
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .innerJoin('quotes as q', 'q.id', 'a.quote_id')
+    .innerJoin('proposals as p', 'p.id', 'a.proposal_id')
+    .leftJoin('companies as c', 'c.id', 'a.company_id')
+    .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
+    .selectAll('a')
+    .select([
+      's.nome as product_name',
+      'u.nome as seller',
+      'q.nr_cotacao',
+      'q.precificacao',
+      'q.segurado',
+      'p.nr_proposta',
+      'c.razao_social',
+      'pv.nome as pos_name',
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const installments = await db
+    .selectFrom('installments as i')
+    .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
+    .selectAll('i')
+    .select([
+      'pg.valor as valor_pago',
+      // What the banks confirmed for it: applied to it, and owed back (migration 026).
+      (eb) =>
+        eb
+          .selectFrom('receipts as r')
+          .select(sql<number>`coalesce(sum(r.aplicado), 0)::int`.as('v'))
+          .whereRef('r.installment_id', '=', 'i.id')
+          .as('recebido'),
+      (eb) =>
+        eb
+          .selectFrom('receipts as r')
+          .select(sql<number>`coalesce(sum(r.credito), 0)::int`.as('v'))
+          .whereRef('r.installment_id', '=', 'i.id')
+          .as('a_devolver'),
+    ])
+    .where('i.policy_id', '=', row.id)
+    .orderBy('i.numero')
+    .execute();
+  const pricing = withCoverageShares(row.precificacao as unknown as StoredPricing);
+  const product = productFor(row.simulator_code);
+  return {
+    ...policyRowOf(row, today),
+    id: row.id,
+    nrProposta: row.nr_proposta,
+    nrCotacao: row.nr_cotacao,
+    line: row.line as ProductLine,
+    emitidaEm: new Date(row.emitida_em).toISOString(),
+    formaPagamento: row.forma_pagamento,
+    premioLiquido: row.premio_liquido,
+    custoApolice: row.custo_apolice,
+    iof: row.iof,
+    company: row.razao_social,
+    pointOfSale: row.pos_name,
+    planName: product?.plans.find((p) => p.id === pricing.plan)?.name ?? pricing.plan,
+    coverages: pricing.coverages.map((c) => ({
+      id: c.id,
+      name: c.name,
+      capital: c.capital,
+      premium: c.premium,
+      deductible: c.deductible,
+      cancelled: row.coberturas_canceladas.includes(c.id),
+    })),
+    contact: row.contato ?? contactOf(row.segurado),
+    canceladaEm: row.cancelada_em,
+    installments: installments.map((i) => ({
+      numero: i.numero,
+      vencimento: i.vencimento,
+      valor: i.valor,
+      status: installmentStatus(i.status, i.vencimento, today),
+      pagaEm: i.paga_em ? new Date(i.paga_em).toISOString() : null,
+      valorPago: i.valor_pago,
+      recebido: i.recebido ?? 0,
+      aDevolver: i.a_devolver ?? 0,
+    })),
+  };
+}

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { DB } from '../../db';
+import { maskCpf } from '../../../lib/validators';
+
+/** An ILIKE pattern matching text that contains `value` literally (its %, _ and \\ escaped). */
+export const containing = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** User search for managers (GET /v1/usuarios/filtro). Scope: every user, or the companies given. */
+export interface UserFilter {
+  email?: string;
+  nome?: string;
+  empresa?: string;
+  status?: string;
+  page: number;
+  pageSize: number;
+  /** Company ids the caller may see; undefined = all (the provider's admins). */
+  companyIds?: number[];
+  /** Only the users of one generation (each generation's screens manage its own: decision 046). */
+  generation?: 'v1' | 'v2';
+}
+
+export async function filterUsers(db: DB, filter: UserFilter) {
+  let query = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
+  if (filter.email) query = query.where('u.email', 'ilike', containing(filter.email));
+  if (filter.nome) query = query.where('u.nome', 'ilike', containing(filter.nome));
+  if (filter.empresa) {
+    const empresa = filter.empresa;
+    query = query.where((eb) =>
+      eb.or([eb('c.razao_social', 'ilike', containing(empresa)), eb('c.cnpj', 'like', containing(empresa.replace(/\D/g, '') || empresa))]),
+    );
+  }
+  if (filter.status) query = query.where('u.status', '=', filter.status.toUpperCase() as never);
+  if (filter.generation) query = query.where('u.generation', '=', filter.generation);
+  if (filter.companyIds) {
+    const ids = filter.companyIds;
+    if (ids.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
+    query = query.where((eb) =>
+      eb.or([
+        eb.exists(
+          eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids),
+        ),
+        eb('u.company_id', 'in', ids),
+      ]),
+    );
+  }
+  const { total } = await query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['u.id', 'u.nome', 'u.email', 'u.cpf', 'u.status', 'u.generation', 'u.profile', 'c.razao_social', 'c.cnpj'])
+    .orderBy('u.nome')
+    .orderBy('u.id')
+    .limit(filter.pageSize)
+    .offset(filter.page * filter.pageSize)
+    .execute();
+  return {
+    content: rows.map((r) => ({
+      id: r.id,
+      nome: r.nome,
+      email: r.email,
+      cpf: r.cpf ? maskCpf(r.cpf) : null,
+      status: r.status,
+      geracao: r.generation,
+      perfil: r.profile?.toUpperCase() ?? null,
+      empresa: r.razao_social,
+      cnpjEmpresa: r.cnpj,
+    })),
+    totalPages: Math.ceil(total / filter.pageSize),
+    totalElements: total,
+  };
+}
