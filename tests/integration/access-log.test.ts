@@ -20,7 +20,7 @@ import { appendAccessEvent, listAccessLog, purgeAccessLog, recordDataAccess } fr
 import { policyPdfResponse } from '../../src/features/policies/policy-pdf.server';
 import { quotePdfRoute } from '../../src/features/simulators/quote-pdf.server';
 import { sellerFromV2 } from '../../src/server/services/selling/sellers';
-import { routeSimulator } from '../../src/features/simulators/simulator-route';
+import { routeSimulator } from '../../src/features/simulators/simulator.server';
 import { JOBS } from '../../src/server/boot/jobs';
 import { stepPath } from '../../src/lib/quote-flow';
 import { isAccessEvent, type AccessLogFilters } from '../../src/lib/access-log';
@@ -44,11 +44,11 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { accessLogPage, accessLogExport } = await import('../../src/features/access-log/access-log-route');
-const { policyPage } = await import('../../src/features/policies/policies-route');
-const { endorsementHomePage, contactEndorsementPage } = await import('../../src/features/endorsements/endorsements-route');
-const { routeCancellation } = await import('../../src/features/endorsements/cancellation-route');
-const { boletoPage, paymentsExport } = await import('../../src/features/payments/payments-route');
+const { accessLogPage, accessLogExport } = await import('../../src/features/access-log/access-log.server');
+const { policyPage } = await import('../../src/features/policies/policies.server');
+const { endorsementHomePage, contactEndorsementPage } = await import('../../src/features/endorsements/endorsements.server');
+const { routeCancellation } = await import('../../src/features/endorsements/cancellation.server');
+const { boletoPage, paymentsExport } = await import('../../src/features/payments/payments.server');
 
 let db: DB;
 let close: () => Promise<void>;

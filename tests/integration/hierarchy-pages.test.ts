@@ -18,7 +18,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { channelFormPage, hierarchyPage } = await import('../../src/features/hierarchy/hierarchy-route');
+const { channelFormPage, hierarchyPage } = await import('../../src/features/hierarchy/hierarchy.server');
 
 let db: DB;
 let close: () => Promise<void>;

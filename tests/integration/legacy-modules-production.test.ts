@@ -25,11 +25,11 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { legacyGroupsPage, legacyGroupPage } = await import('../../src/features/access-groups/access-groups-route');
-const { importPage, templateResponse } = await import('../../src/features/user-import/import-route');
-const { paymentsLookupPage, paymentsReportPage, paymentsExport } = await import('../../src/features/payments/payments-route');
-const { requestPage, reportsPage } = await import('../../src/features/reports/reports-route');
-const { policyPage } = await import('../../src/features/policies/policies-route');
+const { legacyGroupsPage, legacyGroupPage } = await import('../../src/features/access-groups/access-groups.server');
+const { importPage, templateResponse } = await import('../../src/features/user-import/import.server');
+const { paymentsLookupPage, paymentsReportPage, paymentsExport } = await import('../../src/features/payments/payments.server');
+const { requestPage, reportsPage } = await import('../../src/features/reports/reports.server');
+const { policyPage } = await import('../../src/features/policies/policies.server');
 
 let db: DB;
 let close: () => Promise<void>;

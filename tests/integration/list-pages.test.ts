@@ -20,18 +20,18 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { userListPage } = await import('../../src/features/users/users-route');
-const { permissionGroupsPage } = await import('../../src/features/access-groups/access-groups-route');
-const { companyListPage } = await import('../../src/features/partners/partners-route');
-const { pointOfSaleListPage } = await import('../../src/features/points-of-sale/points-of-sale-route');
-const { accessLogPage } = await import('../../src/features/access-log/access-log-route');
-const { policiesListPage } = await import('../../src/features/policies/policies-route');
-const { paymentsLookupPage, boletoPage, paymentsReportPage } = await import('../../src/features/payments/payments-route');
-const { consultPage } = await import('../../src/features/documents/documents-route');
-const { reportsPage } = await import('../../src/features/reports/reports-route');
-const { notasPage, statementPage } = await import('../../src/features/commissions/commissions-route');
-const { historyPage } = await import('../../src/features/history/history-route');
-const { mailboxPage } = await import('../../src/features/mail/mailbox-route');
+const { userListPage } = await import('../../src/features/users/users.server');
+const { permissionGroupsPage } = await import('../../src/features/access-groups/access-groups.server');
+const { companyListPage } = await import('../../src/features/partners/partners.server');
+const { pointOfSaleListPage } = await import('../../src/features/points-of-sale/points-of-sale.server');
+const { accessLogPage } = await import('../../src/features/access-log/access-log.server');
+const { policiesListPage } = await import('../../src/features/policies/policies.server');
+const { paymentsLookupPage, boletoPage, paymentsReportPage } = await import('../../src/features/payments/payments.server');
+const { consultPage } = await import('../../src/features/documents/documents.server');
+const { reportsPage } = await import('../../src/features/reports/reports.server');
+const { notasPage, statementPage } = await import('../../src/features/commissions/commissions.server');
+const { historyPage } = await import('../../src/features/history/history.server');
+const { mailboxPage } = await import('../../src/features/mail/mailbox.server');
 
 let db: DB;
 let close: () => Promise<void>;

@@ -15,7 +15,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { loginPost } = await import('../../src/features/auth/login-route');
+const { loginPost } = await import('../../src/features/auth/login.server');
 const { freshDatabase } = await import('../fixtures/db');
 
 let db: DB;

@@ -17,7 +17,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { companyListPage, companyStepPage } = await import('../../src/features/partners/partners-route');
+const { companyListPage, companyStepPage } = await import('../../src/features/partners/partners.server');
 
 let db: DB;
 let close: () => Promise<void>;

@@ -17,7 +17,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   database: async () => shared.db!,
 }));
 const { pointOfSaleFormPage, pointOfSaleListPage, pointOfSaleSuccessPage } = await import(
-  '../../src/features/points-of-sale/points-of-sale-route'
+  '../../src/features/points-of-sale/points-of-sale.server'
 );
 
 let db: DB;

@@ -18,9 +18,9 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { legacyFormPage, userListPage, userStepPage } = await import('../../src/features/users/users-route');
-const { legacyGroupPage, permissionGroupPage } = await import('../../src/features/access-groups/access-groups-route');
-const { importPage } = await import('../../src/features/user-import/import-route');
+const { legacyFormPage, userListPage, userStepPage } = await import('../../src/features/users/users.server');
+const { legacyGroupPage, permissionGroupPage } = await import('../../src/features/access-groups/access-groups.server');
+const { importPage } = await import('../../src/features/user-import/import.server');
 
 let db: DB;
 let close: () => Promise<void>;

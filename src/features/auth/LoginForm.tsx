@@ -34,7 +34,7 @@ const LOGIN_HELP = {
  * reads the form itself rather than pulling react-hook-form into the lightest page of the portal
  * (docs/decisions/012-javascript-budget.md). It is a plain POST form too: submitted before this
  * script runs, or without JavaScript, the page itself signs in or answers with the same messages
- * (features/auth/login-route.ts), which arrive here as the initial state.
+ * (features/auth/login.server.ts), which arrive here as the initial state.
  */
 export default function LoginForm({ generation, apis, next, providerDomain, appName, initialEmail, initialErrors, initialBanner }: Props) {
   const [errors, setErrors] = useState<Errors>(initialErrors ?? {});

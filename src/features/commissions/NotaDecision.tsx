@@ -5,7 +5,7 @@ import { TextAreaField } from '../../components/ui/TextArea';
 import type { ApiBases } from '../../lib/http';
 import { COMMISSION_PAGES } from '../../lib/commissions';
 import { NOTA_REASON_MAX, NOTA_TRANSITIONS, type NotaDecision as Decision } from '../../lib/nota-fiscal';
-import { post } from '../proposals/post';
+import { post } from '../../lib/post';
 
 interface Props {
   apis: ApiBases;

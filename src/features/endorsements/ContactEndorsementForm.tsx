@@ -10,7 +10,7 @@ import { contactSchema, type InsuredContact } from '../../lib/endorsements';
 import { CONTACT_MESSAGES, sameContact } from '../../lib/endorsement-contact';
 import { INSURED_MAX_LENGTH, UFS } from '../../lib/products/insured';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
-import { post } from '../proposals/post';
+import { post } from '../../lib/post';
 import { FormAlert } from '../../components/ui/FormAlert';
 
 type Values = z.input<typeof contactSchema>;

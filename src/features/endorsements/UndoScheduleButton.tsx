@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../../components/ui/Dialog';
 import { FormAlert } from '../../components/ui/FormAlert';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { formatIsoDate } from '../../lib/format';
-import { post } from '../proposals/post';
+import { post } from '../../lib/post';
 
 interface Props {
   apis: ApiBases;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type * as z from 'zod/mini';
 import { messagesByField } from '../../lib/field-errors';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
-import { post, type PostResult } from '../proposals/post';
+import { post, type PostResult } from '../../lib/post';
 
 /** A form's answer checked as the server will check it: its field errors keyed by the whole path. */
 export function checked<T>(

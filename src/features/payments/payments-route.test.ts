@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paymentsExport } from './payments-route';
+import { paymentsExport } from './payments.server';
 
 describe('the CSV export', () => {
   it.each([

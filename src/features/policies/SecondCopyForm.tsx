@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
-import { post } from '../proposals/post';
+import { post } from '../../lib/post';
 
 interface Props {
   apis: ApiBases;

@@ -4,7 +4,7 @@ import { useHydrated } from '../../components/ui/useHydrated';
 import { TextAreaField } from '../../components/ui/TextArea';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { DECISION_TEXT_MAX } from '../../lib/acceptance';
-import { post } from './post';
+import { post } from '../../lib/post';
 
 interface Props {
   apis: ApiBases;

@@ -4,7 +4,7 @@ import { TextAreaField } from '../../components/ui/TextArea';
 import type { ApiBases } from '../../lib/http';
 import { DECISION_TEXT_MAX } from '../../lib/acceptance';
 import type { DecisionKind } from '../../lib/proposal-decision';
-import { post } from './post';
+import { post } from '../../lib/post';
 
 interface Props {
   apis: ApiBases;

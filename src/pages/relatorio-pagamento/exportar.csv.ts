@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { paymentsExport } from '../../features/payments/payments-route';
+import { paymentsExport } from '../../features/payments/payments.server';
 
 /**
  * The payments report as CSV: under /relatorio-pagamento, so the menu's guard of the page covers it

@@ -1,4 +1,4 @@
-import { createClient, payloadOf, toFailure, type ApiBases } from '../../lib/http';
+import { createClient, payloadOf, toFailure, type ApiBases } from './http';
 
 export type PostResult<T = unknown> = { ok: true; data: T } | { ok: false; message: string; errors: Record<string, string[]> };
 
