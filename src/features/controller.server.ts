@@ -11,12 +11,15 @@ import type { PortalSession } from '../lib/session';
  * `.server.ts`, like the controllers, so no island can import it by mistake (biome.json).
  */
 
-/** A page controller's answer: the page with its status and props, a redirect, or the matching error page. */
-export type Routed<P> =
+type Elsewhere = { kind: 'redirect'; to: string } | { kind: 'not-found' } | { kind: 'forbidden' };
+
+/**
+ * A page controller's answer: the page with its status and props, or one of the outcomes it may
+ * send elsewhere (by default a redirect or the 404 page) — only those its page must handle.
+ */
+export type Routed<P, Outcome extends Elsewhere['kind'] = 'redirect' | 'not-found'> =
   | { kind: 'page'; status: number; props: P }
-  | { kind: 'redirect'; to: string }
-  | { kind: 'not-found' }
-  | { kind: 'forbidden' };
+  | Extract<Elsewhere, { kind: Outcome }>;
 
 /** A request's form, or an empty one when the body is not a form (a 400 with every message follows). */
 export async function readForm(request: Request): Promise<FormData> {

@@ -43,7 +43,7 @@ function admin(session: PortalSession): SessionViewer | undefined {
 const typed = (params: URLSearchParams) =>
   Object.fromEntries(ACCESS_LOG_FIELDS.map((field) => [field, params.get(field) ?? ''])) as Record<AccessLogField, string>;
 
-export async function accessLogPage(session: PortalSession, url: URL): Promise<Routed<AccessLogPageProps>> {
+export async function accessLogPage(session: PortalSession, url: URL): Promise<Routed<AccessLogPageProps, 'forbidden'>> {
   if (!admin(session)) return { kind: 'forbidden' };
   const retentionDays = config().ACCESS_LOG_RETENTION_DAYS;
   // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
