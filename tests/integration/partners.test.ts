@@ -8,7 +8,7 @@ import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { sellResidential } from '../fixtures/selling';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { sellableOffers } from '../../src/server/services/network/offers';
-import { companyActorOf, openRegistration } from '../../src/server/services/network/partners';
+import { companyActorOf, openRegistration } from '../../src/server/services/network/partners-company';
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { brasiliaDay } from '../../src/lib/format';
 import { OFFER_MESSAGES, SIGN_IN_SUSPENDED } from '../../src/lib/partners';

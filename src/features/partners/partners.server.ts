@@ -1,24 +1,20 @@
 import * as z from 'zod/mini';
 import { database } from '../../server/boot/database';
 import type { DB } from '../../server/db';
+import { companyActorOf, openRegistration, type CompanyRecord, type Registration } from '../../server/services/network/partners-company';
 import {
-  companyActorOf,
-  confirmRegistration,
-  listCompanies,
-  openRegistration,
-  partnerOffersInForce,
   channelOptions,
+  partnerOffersInForce,
   partnerOptions,
   productOptions,
   saveStep,
-  setCompanyStatus,
-  type CompanyListRow,
-  type CompanyRecord,
   type PartnerOfferOption,
   type PartnerOption,
   type ProductOption,
-  type Registration,
-} from '../../server/services/network/partners';
+} from '../../server/services/network/partners-steps';
+import { confirmRegistration } from '../../server/services/network/partners-confirm';
+import { setCompanyStatus } from '../../server/services/network/partners-status';
+import { listCompanies, type CompanyListRow } from '../../server/services/network/partners-lists';
 import {
   COMPANY_STEPS,
   companyListHref,

@@ -15,15 +15,11 @@ import {
   type SectionKey,
 } from '../../../lib/partners';
 import { maskedDestination } from '../../../lib/cancellation';
-import {
-  companyActorOf,
-  confirmRegistration,
-  listCompanies,
-  NOT_FOUND_MESSAGE,
-  openRegistration,
-  saveStep,
-  setCompanyStatus,
-} from '../../services/network/partners';
+import { companyActorOf, NOT_FOUND_MESSAGE, openRegistration } from '../../services/network/partners-company';
+import { saveStep } from '../../services/network/partners-steps';
+import { confirmRegistration } from '../../services/network/partners-confirm';
+import { setCompanyStatus } from '../../services/network/partners-status';
+import { listCompanies } from '../../services/network/partners-lists';
 import { formErrors } from '../../../lib/user-admin';
 
 /**

@@ -5,7 +5,7 @@ import { companiesLetSignIn, companyOperating, type CompanyStatus } from '../../
 /*
  * Whether a user's companies let them in (issue 17, decision 052): a suspended company — or one
  * under a suspended partner — keeps its users out, unless they work for another company that is
- * working. Apart from services/network/partners.ts so the sign-in can ask without importing the onboarding
+ * working. Apart from services/network/partners-*.ts so the sign-in can ask without importing the onboarding
  * (which creates users, which signs nobody in).
  */
 
