@@ -30,13 +30,11 @@ import {
  * partners-lists.ts. The rules are lib/partners.ts and lib/partner-forms.ts.
  */
 
-type Db = DB;
-
 export const NOT_FOUND_MESSAGE = 'Empresa não encontrada entre as que você administra.';
 
 // ─── Who asks ────────────────────────────────────────────────────────────────────────────────────
 
-export async function companyActorOf(db: Db, user: { id: number; profile: string | null }): Promise<CompanyActor> {
+export async function companyActorOf(db: DB, user: { id: number; profile: string | null }): Promise<CompanyActor> {
   // The principal's facts are cached per user (decision 031); the kinds of their companies are one short read.
   const facts = await principalFacts(db, user.id);
   const ids = facts.companies.map((c) => c.id);
@@ -88,14 +86,14 @@ interface StoredContacts {
   comercial?: unknown;
 }
 
-async function readCompany(db: Db, where: { cnpj: string } | { id: number }): Promise<CompanyRecord | undefined> {
+async function readCompany(db: DB, where: { cnpj: string } | { id: number }): Promise<CompanyRecord | undefined> {
   let query = db.selectFrom('companies').selectAll();
   query = 'cnpj' in where ? query.where('cnpj', '=', where.cnpj) : query.where('id', '=', where.id);
   const row = await query.executeTakeFirst();
   return row && (await recordOf(db, row));
 }
 
-async function recordOf(db: Db, row: CompanyRow): Promise<CompanyRecord> {
+async function recordOf(db: DB, row: CompanyRow): Promise<CompanyRecord> {
   const kind = row.tipo;
   const [channel, parent, offers, admins, users] = await Promise.all([
     db.selectFrom('channels').select(['codigo', 'nome']).where('id', '=', row.channel_id).executeTakeFirstOrThrow(),
@@ -216,7 +214,7 @@ export interface Registration {
 
 export type Opened = { kind: 'ok'; registration: Registration } | { kind: 'not-found' } | { kind: 'no-draft' };
 
-export const draftRow = (db: Db, cnpj: string, acao: DraftAction) =>
+export const draftRow = (db: DB, cnpj: string, acao: DraftAction) =>
   db
     .selectFrom('company_drafts')
     .select(['tipo', 'parent_id', 'dados', 'updated_at'])
@@ -235,7 +233,7 @@ export const managesPartner = (actor: CompanyActor, partnerId: number | null) =>
  * not under their partners, one of the other kind — is not found, told apart from nothing.
  */
 export async function openRegistration(
-  db: Db,
+  db: DB,
   actor: CompanyActor,
   kind: CompanyKind,
   address: { cnpj?: string; action?: CompanyAction },

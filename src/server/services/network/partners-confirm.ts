@@ -33,16 +33,14 @@ import { asConflict, channelIdOf, draftPartner, refused, sectionProblems } from 
  * whole bank account).
  */
 
-type Db = DB;
-
 const M = COMPANY_FORM_MESSAGES;
 
 // ─── Confirming: activation of a new one, the edit of an active one ──────────────────────────────
 
-export const lockCompany = (trx: Db, cnpj: string) => sql`select pg_advisory_xact_lock(hashtext(${`company:${cnpj}`}))`.execute(trx);
+export const lockCompany = (trx: DB, cnpj: string) => sql`select pg_advisory_xact_lock(hashtext(${`company:${cnpj}`}))`.execute(trx);
 
 /** Every section a confirmation needs, each checked again (rules may have changed since its step): problems by section. */
-async function confirmationProblems(db: Db, actor: CompanyActor, registration: Registration): Promise<FieldErrors> {
+async function confirmationProblems(db: DB, actor: CompanyActor, registration: Registration): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   for (const key of SECTION_KEYS) {
     if (key === 'administrador' && registration.action === 'editar') continue;
@@ -70,7 +68,7 @@ export interface Confirmed {
  * offer no longer in force — leaves nothing written and the draft as it was.
  */
 export async function confirmRegistration(
-  db: Db,
+  db: DB,
   actor: CompanyActor,
   kind: CompanyKind,
   cnpj: string,
@@ -100,7 +98,7 @@ export async function confirmRegistration(
 
 const contactsOf = (draft: CompanyDraft) => JSON.stringify({ responsavel: draft.responsavel, comercial: draft.comercial });
 
-async function activate(trx: Db, actor: CompanyActor, registration: Registration, ip: string | null): Promise<Confirmed> {
+async function activate(trx: DB, actor: CompanyActor, registration: Registration, ip: string | null): Promise<Confirmed> {
   const { kind, draft } = registration;
   const empresa = draft.empresa!;
   const partner = kind === 'SUBSTABELECIDO' ? await draftPartner(trx, actor, empresa) : undefined;
@@ -169,7 +167,7 @@ function userActor(actor: CompanyActor, companyId: number): V2Actor {
 }
 
 /** Links the partner's PARCEIRO_ADMINs (active or yet to do the first access) to its new substabelecido. */
-async function linkPartnerAdmins(trx: Db, partnerId: number, subId: number): Promise<void> {
+async function linkPartnerAdmins(trx: DB, partnerId: number, subId: number): Promise<void> {
   const admins = await trx
     .selectFrom('users as u')
     .innerJoin('user_companies as uc', 'uc.user_id', 'u.id')
@@ -193,7 +191,7 @@ async function linkPartnerAdmins(trx: Db, partnerId: number, subId: number): Pro
  * Answers the products chosen.
  */
 async function writeOffers(
-  trx: Db,
+  trx: DB,
   kind: CompanyKind,
   company: { id: number; nome: string; parentId: number | null },
   choices: PartnerOfferChoice[] | SubOfferChoice[],
@@ -301,7 +299,7 @@ async function writeOffers(
   return [...new Set(codes)];
 }
 
-async function applyEdit(trx: Db, actor: CompanyActor, registration: Registration, ip: string | null): Promise<Confirmed> {
+async function applyEdit(trx: DB, actor: CompanyActor, registration: Registration, ip: string | null): Promise<Confirmed> {
   const { kind, draft } = registration;
   const company = registration.company!;
   const before = sectionsOf(company);
@@ -352,7 +350,7 @@ async function applyEdit(trx: Db, actor: CompanyActor, registration: Registratio
 
 /** An access_events row of a change to a company: its actor (the target is a company, not a user), what changed in words. */
 export async function logCompany(
-  trx: Db,
+  trx: DB,
   actor: CompanyActor,
   event: CompanyEvent,
   company: { id: number; cnpj: string; nome_fantasia: string },

@@ -16,8 +16,6 @@ import { managesPartner } from './partners-company';
  * sees and the new ones still in registration, filtered and paged.
  */
 
-type Db = DB;
-
 // ─── The lists ───────────────────────────────────────────────────────────────────────────────────
 
 export interface CompanyListRow {
@@ -52,7 +50,7 @@ function filtersOf(query: CompanyListQuery) {
  * A page of the kind's companies the actor sees — the new ones still in registration listed with
  * them — filtered by CNPJ (any part, mask or not), name (razão social or fantasia) and status.
  */
-export async function listCompanies(db: Db, actor: CompanyActor, kind: CompanyKind, query: CompanyListQuery) {
+export async function listCompanies(db: DB, actor: CompanyActor, kind: CompanyKind, query: CompanyListQuery) {
   const partners = kind === 'PARCEIRO' ? (mayManagePartners(actor) ? 'all' : []) : managedPartners(actor);
   const own = actor.companies.filter((c) => c.tipo === kind).map((c) => c.id);
   const ids = (list: number[]) => (list.length ? sql.join(list.map((id) => sql`${id}`)) : sql`null`);

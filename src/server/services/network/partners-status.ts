@@ -14,8 +14,6 @@ import { COMPANY_EVENTS, lockCompany, logCompany } from './partners-confirm';
  * The suspension of a partner or substabelecido and its reactivation (issue 17, decision 052).
  */
 
-type Db = DB;
-
 const M = COMPANY_FORM_MESSAGES;
 
 // ─── Suspension ──────────────────────────────────────────────────────────────────────────────────
@@ -30,7 +28,7 @@ export type StatusOperation = 'suspender' | 'reativar';
  * stay. Answers how many users were signed out.
  */
 export async function setCompanyStatus(
-  db: Db,
+  db: DB,
   actor: CompanyActor,
   kind: CompanyKind,
   cnpj: string,

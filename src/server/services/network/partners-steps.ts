@@ -36,8 +36,6 @@ import { draftRow, managesPartner, NOT_FOUND_MESSAGE, openRegistration, type Reg
  * among, each step's rules beyond its schema, and saving a step in its draft.
  */
 
-type Db = DB;
-
 // ─── What each step may choose among ─────────────────────────────────────────────────────────────
 
 export interface PartnerOption {
@@ -47,7 +45,7 @@ export interface PartnerOption {
 }
 
 /** The partners a new substabelecido may be put under: the active ones the actor manages. */
-export async function partnerOptions(db: Db, actor: CompanyActor): Promise<PartnerOption[]> {
+export async function partnerOptions(db: DB, actor: CompanyActor): Promise<PartnerOption[]> {
   const partners = managedPartners(actor);
   if (partners !== 'all' && partners.length === 0) return [];
   let query = db
@@ -68,7 +66,7 @@ export interface ProductOption {
 }
 
 /** The products a partner may be given: the active v2 simulators, each with its remuneration limit. */
-export async function productOptions(db: Db): Promise<ProductOption[]> {
+export async function productOptions(db: DB): Promise<ProductOption[]> {
   const active = await db.selectFrom('simulators').select('code').where('ativo', '=', true).execute();
   return onboardingProducts(active.map((s) => s.code)).map((p) => ({ code: p.code, name: p.name, limit: remunerationLimit(p.code)! }));
 }
@@ -80,7 +78,7 @@ export interface PartnerOfferOption extends ParentOffer {
 }
 
 /** A partner's offers in force today (its own, of active v2 simulators): what a substabelecido may derive from. */
-export async function partnerOffersInForce(db: Db, partnerId: number, today = now()): Promise<PartnerOfferOption[]> {
+export async function partnerOffersInForce(db: DB, partnerId: number, today = now()): Promise<PartnerOfferOption[]> {
   const day = brasiliaDay(today);
   const rows = await db
     .selectFrom('offers as o')
@@ -100,7 +98,7 @@ export async function partnerOffersInForce(db: Db, partnerId: number, today = no
     .map((r) => ({ nrOferta: r.id, code: r.code, nome: r.nome, comissao: r.comissao_centesimos, vigenciaFim: r.vigencia_fim }));
 }
 
-const partnerByCnpj = (db: Db, cnpj: string) =>
+const partnerByCnpj = (db: DB, cnpj: string) =>
   db
     .selectFrom('companies')
     .select(['id', 'status', 'tipo', 'channel_id'])
@@ -108,16 +106,16 @@ const partnerByCnpj = (db: Db, cnpj: string) =>
     .where('tipo', '=', 'PARCEIRO')
     .executeTakeFirst();
 
-const activeChannel = (db: Db, codigo: string) =>
+const activeChannel = (db: DB, codigo: string) =>
   db.selectFrom('channels').select('id').where('codigo', '=', codigo).where('status', '=', 'ATIVO').executeTakeFirst();
 
 /** The active sales channels a partner may be given (the company step's choice). */
-export async function channelOptions(db: Db): Promise<{ codigo: string; nome: string }[]> {
+export async function channelOptions(db: DB): Promise<{ codigo: string; nome: string }[]> {
   return db.selectFrom('channels').select(['codigo', 'nome']).where('status', '=', 'ATIVO').orderBy('nome').execute();
 }
 
 /** The channel a company sells through: a partner's of its step, a substabelecido's its partner's. */
-export async function channelIdOf(trx: Db, empresa: CompanyData, partner: { channel_id: number } | undefined): Promise<number> {
+export async function channelIdOf(trx: DB, empresa: CompanyData, partner: { channel_id: number } | undefined): Promise<number> {
   if (partner) return partner.channel_id;
   const row = await trx
     .selectFrom('channels')
@@ -128,14 +126,14 @@ export async function channelIdOf(trx: Db, empresa: CompanyData, partner: { chan
 }
 
 /** The partner a draft's company data names (a substabelecido's), when the actor manages it. */
-export async function draftPartner(db: Db, actor: CompanyActor, empresa: CompanyData | undefined) {
+export async function draftPartner(db: DB, actor: CompanyActor, empresa: CompanyData | undefined) {
   if (!empresa?.parceiro) return undefined;
   const partner = await partnerByCnpj(db, empresa.parceiro);
   return partner && managesPartner(actor, partner.id) ? partner : undefined;
 }
 
 /** The partner's offers in force a substabelecido's offers step may derive from. */
-async function offersToDeriveFrom(db: Db, actor: CompanyActor, registration: Registration) {
+async function offersToDeriveFrom(db: DB, actor: CompanyActor, registration: Registration) {
   const partner = registration.company?.parentId ?? (await draftPartner(db, actor, registration.draft.empresa))?.id;
   return partner === undefined || partner === null ? [] : partnerOffersInForce(db, partner);
 }
@@ -146,7 +144,7 @@ async function offersToDeriveFrom(db: Db, actor: CompanyActor, registration: Reg
  * what is wrong, whatever else is (issue 27: the row's fields' messages named fields the page does not
  * show).
  */
-async function offersOutsidePartner(db: Db, actor: CompanyActor, registration: Registration, input: unknown): Promise<boolean> {
+async function offersOutsidePartner(db: DB, actor: CompanyActor, registration: Registration, input: unknown): Promise<boolean> {
   if (!Array.isArray(input) || input.length === 0) return false;
   const ids = new Set((await offersToDeriveFrom(db, actor, registration)).map((o) => String(o.nrOferta)));
   return input.some((row: { oferta?: unknown } | null) => !ids.has(String(row?.oferta ?? '').trim()));
@@ -176,7 +174,7 @@ const statusOf = (errors: FieldErrors) =>
  * administrator's e-mail and CPF. Field errors by the form's field names (empty: none).
  */
 export async function sectionProblems(
-  db: Db,
+  db: DB,
   actor: CompanyActor,
   registration: Registration,
   key: SectionKey,
@@ -233,7 +231,7 @@ export async function sectionProblems(
 }
 
 /** The substabelecidos' active derived offers per product of a partner: a lowered remuneration may not pass under them. */
-async function derivedAbove(db: Db, partnerId: number): Promise<Map<string, { nome: string; comissao: number }[]>> {
+async function derivedAbove(db: DB, partnerId: number): Promise<Map<string, { nome: string; comissao: number }[]>> {
   const rows = await db
     .selectFrom('offers as d')
     .innerJoin('offers as p', 'p.id', 'd.parent_offer_id')
@@ -293,7 +291,7 @@ export interface StepRequest {
  * schema and its rules, or nothing is written.
  */
 export async function saveStep(
-  db: Db,
+  db: DB,
   actor: CompanyActor,
   kind: CompanyKind,
   request: StepRequest,
@@ -341,7 +339,7 @@ function nextMissing(registration: Registration) {
 }
 
 async function writeStep(
-  db: Db,
+  db: DB,
   actor: CompanyActor,
   registration: Registration,
   key: SectionKey,
