@@ -4,7 +4,9 @@ import { freshDatabase } from '../fixtures/db';
 import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
 import { DomainError } from '../../src/server/errors';
 import { principalFacts } from '../../src/server/services/identity/principals';
-import { actorOf, draftOfUser, managedUser, updateV2User } from '../../src/server/services/network/user-admin';
+import { actorOf, managedUser } from '../../src/server/services/network/user-admin';
+import { updateV2User } from '../../src/server/services/network/user-admin-v2';
+import { draftOfUser } from '../../src/server/services/network/user-admin-drafts';
 import {
   deletePermissionGroup,
   legacyGroupOf,

@@ -20,7 +20,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { userListPage } = await import('../../src/features/users/users.server');
+const { userListPage } = await import('../../src/features/users/users-list.server');
 const { permissionGroupsPage } = await import('../../src/features/access-groups/access-groups.server');
 const { companyListPage } = await import('../../src/features/partners/partners.server');
 const { pointOfSaleListPage } = await import('../../src/features/points-of-sale/points-of-sale.server');

@@ -5,16 +5,10 @@ import { freshDatabase } from '../fixtures/db';
 import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
 import { DomainError } from '../../src/server/errors';
 import { actorOf } from '../../src/server/services/network/user-admin';
-import {
-  confirmImport,
-  importChanges,
-  importOf,
-  importProblems,
-  importTemplate,
-  processImports,
-  resultCsv,
-  uploadImport,
-} from '../../src/server/services/network/user-import';
+import { uploadImport } from '../../src/server/services/network/user-import';
+import { importTemplate } from '../../src/server/services/network/user-import-template';
+import { importChanges, importOf, importProblems, resultCsv } from '../../src/server/services/network/user-import-reading';
+import { confirmImport, processImports } from '../../src/server/services/network/user-import-processing';
 import { IMPORT_MESSAGES } from '../../src/lib/user-import';
 import { FULL_NAME_MESSAGES } from '../../src/lib/full-name';
 import { USER_ADMIN_MESSAGES } from '../../src/lib/user-admin';

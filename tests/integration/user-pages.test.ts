@@ -18,7 +18,9 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { legacyFormPage, userListPage, userStepPage } = await import('../../src/features/users/users.server');
+const { userListPage } = await import('../../src/features/users/users-list.server');
+const { legacyFormPage } = await import('../../src/features/users/users-legacy.server');
+const { userStepPage } = await import('../../src/features/users/users-v2.server');
 const { legacyGroupPage, permissionGroupPage } = await import('../../src/features/access-groups/access-groups.server');
 const { importPage } = await import('../../src/features/user-import/import.server');
 

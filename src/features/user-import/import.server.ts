@@ -1,16 +1,16 @@
 import { BodyTooLargeError, bodyLimitFor, readBody } from '../../server/request-body';
 import { csvResponse } from '../../server/api/download';
+import { uploadImport } from '../../server/services/network/user-import';
+import { importTemplate } from '../../server/services/network/user-import-template';
 import {
-  confirmImport,
   importChanges,
   importOf,
-  importTemplate,
   importProblems,
   recentImports,
   resultCsv,
-  uploadImport,
   type ImportSummary,
-} from '../../server/services/network/user-import';
+} from '../../server/services/network/user-import-reading';
+import { confirmImport } from '../../server/services/network/user-import-processing';
 import { IMPORT_MESSAGES, type ImportGeneration } from '../../lib/user-import';
 import { mayChangeUsers } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';

@@ -3,7 +3,7 @@ import { now } from '../clock';
 import { acceptBySilence } from '../services/after-sale/acceptance';
 import { deliverQueued } from '../mail/outbox';
 import { generateReports } from '../services/reporting/sales-reports';
-import { processImports } from '../services/network/user-import';
+import { processImports } from '../services/network/user-import-processing';
 import { filesDir } from '../files';
 import { config } from '../config';
 import { purgeAccessLog } from '../services/identity/access-log';

@@ -10,16 +10,10 @@ import {
   v2UserSchema,
   USER_STATUSES,
 } from '../../../lib/user-admin';
-import {
-  actorOf,
-  createLegacyUser,
-  createV2User,
-  listUsers,
-  requireChange,
-  setUserStatus,
-  updateLegacyUser,
-  updateV2User,
-} from '../../services/network/user-admin';
+import { actorOf, listUsers, requireChange } from '../../services/network/user-admin';
+import { setUserStatus } from '../../services/network/user-admin-writing';
+import { createLegacyUser, updateLegacyUser } from '../../services/network/user-admin-legacy';
+import { createV2User, updateV2User } from '../../services/network/user-admin-v2';
 import * as zm from 'zod/mini';
 import type * as core from 'zod/v4/core';
 

@@ -3,7 +3,7 @@ import type { DB } from '../../db';
 import { forbidden, notFound } from '../../errors';
 import { announce } from '../../cache';
 import { now } from '../../clock';
-import { refuse } from './user-admin';
+import { refuse } from './user-admin-writing';
 import { containing } from '../identity/users';
 import { appendAccessEvent } from '../identity/access-log';
 import type { AccessEventCode } from '../../../lib/access-log';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { forbidden } from '../../errors';
 import { logGroupEvent } from './access-groups';
-import { refuse } from './user-admin';
+import { refuse } from './user-admin-writing';
 import { now } from '../../clock';
 import {
   buildTree,

@@ -5,7 +5,7 @@ import type { DB } from '../../db';
 import { notFound, conflict } from '../../errors';
 import { announce } from '../../cache';
 import { now } from '../../clock';
-import { insertV2User } from './user-admin';
+import { insertV2User } from './user-admin-v2';
 import { OFFERS_CHANGED } from './offers';
 import { maskedDestination } from '../../../lib/cancellation';
 import { findSimulatorCode } from '../../../lib/simulators';

@@ -2,7 +2,7 @@ import type { DB } from '../../db';
 import { notFound, conflict } from '../../errors';
 import { announce } from '../../cache';
 import { now } from '../../clock';
-import { refuse } from './user-admin';
+import { refuse } from './user-admin-writing';
 import { usersLeftOut } from '../identity/company-status';
 import { OFFERS_CHANGED } from './offers';
 import { COMPANY_FORM_MESSAGES } from '../../../lib/partner-forms';

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { DB } from '../../db';
 import { notFound, conflict } from '../../errors';
 import { now } from '../../clock';
-import { refuse } from './user-admin';
+import { refuse } from './user-admin-writing';
 import { PORTAL_CHANNEL } from '../../../lib/hierarchy';
 import { brasiliaDay } from '../../../lib/format';
 import { isInForce } from '../../../lib/offer-validity';
