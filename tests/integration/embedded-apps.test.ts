@@ -4,6 +4,7 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { hostileText } from '../fixtures/hostile-text';
+import { standInOneWindow } from '../fixtures/clock';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 
 /**
@@ -134,6 +135,7 @@ describe('POST /v1/aplicacoes/erros', () => {
   });
 
   it('never answers 5xx to random bodies, and stops a flood with 429', async () => {
+    standInOneWindow(5 * 60_000);
     const headers = await as('suporte@legado.demo');
     const statuses = new Set<number>();
     await fc.assert(

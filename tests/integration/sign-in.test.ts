@@ -5,6 +5,7 @@ import { freshDatabase } from '../fixtures/db';
 import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
 import { TOKEN_MESSAGES } from '../../src/lib/session';
 import { DEMO_USERS } from '../../src/server/demo/seed';
+import { standInOneWindow } from '../fixtures/clock';
 
 let db: DB;
 let close: () => Promise<void>;
@@ -241,6 +242,7 @@ describe('protections', () => {
   });
 
   it('rate-limits failed sign-ins per account (429 with Retry-After)', async () => {
+    standInOneWindow(15 * 60_000);
     const limitedCall = apiClient(db, { ip: '10.9.9.9' });
     for (let i = 0; i < 5; i++) {
       expect(
