@@ -34,7 +34,6 @@ export const HTTP_STATUS: Readonly<Record<Refusal, number>> = {
 export function apiErrorOf(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (!(error instanceof DomainError)) return undefined;
-  const headers: Record<string, string> = {};
-  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
   return new ApiError(HTTP_STATUS[error.kind], error.message, error.fieldErrors, headers);
 }
