@@ -295,6 +295,16 @@ export async function growDatabase(
   const networkCount = Math.max(1, Math.min(times, networks ?? Math.max(2, Math.round(Math.sqrt(times)))));
   const networksBefore = marker?.networks ?? 0;
   const copiesOf = (net) => (net < times ? Math.floor((times - 1 - net) / networkCount) + 1 : 0);
+  /** How many times the demo year the demo network sells (itself and its copies): its targets are the demo's times this. */
+  const demoShare = marker?.demoShare ?? 1;
+  /** What the database says of its growth: the copies so far, the networks, the sources' bounds, each run. */
+  const markerOf = (copies, done) => ({
+    copies,
+    networks: networksBefore + networkCount - 1,
+    demoShare: demoShare + copiesOf(0),
+    bounds,
+    runs: [...(marker?.runs ?? []), { times, networks: networkCount, at: now.toISOString(), done }],
+  });
 
   const documentFile = storeFile(filesDir, pdfOf('Documento da proposta'));
   const notaFile = storeFile(filesDir, pdfOf('Nota fiscal de servicos - comissoes'));
@@ -324,15 +334,8 @@ export async function growDatabase(
       primary key (k, quote_id))`);
 
     await createNetworks(query, { networkCount, networksBefore, adminId, log });
-    await copyTargets(query, copiesOf(0));
-    await query(
-      markerSql({
-        copies: firstCopy - 1,
-        networks: networksBefore + networkCount - 1,
-        bounds,
-        runs: [...(marker?.runs ?? []), { times, networks: networkCount, at: now.toISOString(), done: false }],
-      }),
-    );
+    await copyTargets(query, demoShare, copiesOf(0));
+    await query(markerSql(markerOf(firstCopy - 1, false)));
     await query('commit');
   } catch (error) {
     await query('rollback');
@@ -347,8 +350,7 @@ export async function growDatabase(
     await query('begin');
     try {
       await copyBatch(query, context, from, to, !marker && from === firstCopy);
-      const runs = [...(marker?.runs ?? []), { times, networks: networkCount, at: now.toISOString(), done: to === lastCopy }];
-      await query(markerSql({ copies: to, networks: networksBefore + networkCount - 1, bounds, runs }));
+      await query(markerSql(markerOf(to, to === lastCopy)));
       await query('commit');
     } catch (error) {
       await query('rollback');
@@ -525,21 +527,25 @@ async function createNetworks(query, { networkCount, networksBefore, adminId, lo
 
 /**
  * Sales targets as the managers would have set them for what they went on to sell: a new network's are
- * the demo's times its copies; the demo network's own are raised by the copies it sells too.
+ * the demo's times its copies; the demo network's own are raised by the copies it sells too. The demo
+ * companies' targets hold the demo's times `demoShare` (more than once after a forced run).
  */
-async function copyTargets(query, demoCopies) {
+async function copyTargets(query, demoShare, demoCopies) {
   await query(`insert into sales_targets (nivel, ref_id, company_id, mes, valor, definida_por, updated_at)
     select t.nivel,
       case t.nivel when 'empresa' then (select new_id from scale_company where net = n.net and old_id = t.ref_id)
         when 'ponto_venda' then (select new_id from scale_pos where net = n.net and old_id = t.ref_id)
         else (select new_id from scale_user where net = n.net and old_id = t.ref_id) end as ref,
-      c.new_id, t.mes, t.valor * n.copies, t.definida_por, t.updated_at
+      c.new_id, t.mes, round(t.valor::numeric * n.copies / ${demoShare}), t.definida_por, t.updated_at
     from src_targets t join scale_network n on n.net > 0 and n.copies > 0
     join scale_company c on c.net = n.net and c.old_id = t.company_id
     where case t.nivel when 'empresa' then (select new_id from scale_company where net = n.net and old_id = t.ref_id)
         when 'ponto_venda' then (select new_id from scale_pos where net = n.net and old_id = t.ref_id)
         else (select new_id from scale_user where net = n.net and old_id = t.ref_id) end is not null`);
-  if (demoCopies > 0) await query(`update sales_targets set valor = valor * ${1 + demoCopies} where id in (select id from src_targets)`);
+  if (demoCopies > 0)
+    await query(
+      `update sales_targets set valor = round(valor::numeric * ${demoShare + demoCopies} / ${demoShare}) where id in (select id from src_targets)`,
+    );
 }
 
 /** A network's id for an id of the demo network (kept when the network is the demo's, or nobody mirrors it). */
