@@ -832,6 +832,7 @@ Grows the portal's database K times (default ${DEFAULT_TIMES}): copies of the de
 after-sale records, sold by N partner networks (default √K, the demo's own among them), with the access
 log, documents and notas fiscais they would have left. Stop the portal first.
   DATABASE_URL  grow this PostgreSQL database; else the PGlite database in DATA_DIR (default ./data)
+  CLOCK_OFFSET_DAYS  the portal's clock ahead of the wall clock, as when it was started
   --batch B     copies per transaction (default ${DEFAULT_BATCH})
   --force       grow a database that was grown before (adds K more copies)
 See docs/decisions/064-scale-generator.md.`;
@@ -862,7 +863,9 @@ async function main() {
     console.log(`Growing the PGlite database in ${dataDir} ${options.times}× (the portal must be stopped)…`);
   }
   try {
-    const result = await growDatabase(client, { ...options, filesDir: join(dataDir, 'files'), log: (line) => console.log(line) });
+    // The portal's clock (server/clock.ts): the wall clock plus CLOCK_OFFSET_DAYS, as the demo was seeded by it.
+    const now = new Date(Date.now() + Number(process.env.CLOCK_OFFSET_DAYS || 0) * 86_400_000);
+    const result = await growDatabase(client, { ...options, now, filesDir: join(dataDir, 'files'), log: (line) => console.log(line) });
     console.log(
       `\n${result.copies} copies (numbers ${result.firstCopy}–${result.firstCopy + result.copies - 1}) on ${result.networks} partner networks:`,
     );
