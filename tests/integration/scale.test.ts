@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
+import type { DB } from '../../src/server/db';
+import { COPIED_TABLES, growDatabase, ScaleRefused, SPREAD_DAYS } from '../../scripts/scale.mjs';
+import { chargeCodes } from '../../src/lib/charges';
+import { loadV2User } from '../../src/server/services/identity/principals';
+import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
+import { freshDatabase } from '../fixtures/db';
+
+/**
+ * The scale generator (scripts/scale.mjs, decision 064) on the demo year grown 3×: every copied table
+ * holds four times its rows, every number is new, every charge carries the codes the service would
+ * have made, every policy is some partner's, and the database refuses a second growth.
+ */
+const TIMES = 3;
+let db: DB;
+let close: () => Promise<void>;
+let filesDir: string;
+type Table =
+  | 'quotes'
+  | 'proposals'
+  | 'policies'
+  | 'proposal_events'
+  | 'charges'
+  | 'companies'
+  | 'points_of_sale'
+  | 'users'
+  | 'sales_targets';
+let before: Record<Table, number>;
+let result: Awaited<ReturnType<typeof growDatabase>>;
+
+/** The script's client on one kysely connection (its temporary tables live in that session). */
+const grow = (options: { times: number; force?: boolean }) =>
+  db.connection().execute((connection) =>
+    growDatabase(
+      {
+        query: async (text: string, params?: unknown[]) =>
+          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
+      },
+      { ...options, filesDir },
+    ),
+  );
+
+const count = async (query: string) => (await sql<{ n: number }>`select (${sql.raw(query)})::int as n`.execute(db)).rows[0]!.n;
+
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase({ demoHistory: true }));
+  filesDir = mkdtempSync(join(tmpdir(), 'scale-files-'));
+  result = await grow({ times: TIMES });
+  before = result.before;
+}, 180_000);
+afterAll(async () => {
+  await close();
+  rmSync(filesDir, { recursive: true, force: true });
+});
+
+describe('growing the demo 3×', () => {
+  it('copies every sale with its after-sale rows: each copied table holds 1 + 3 times its rows', async () => {
+    const documents = result.after.documents;
+    expect(documents).toBe(
+      TIMES *
+        (await count(
+          `select count(distinct proposal_id) from proposal_events where tipo = 'ENCAMINHADA_ANALISE' and id <= ${before.proposal_events}`,
+        )),
+    );
+    for (const table of COPIED_TABLES) {
+      // A referred proposal's copies gain a line for the document sent with them.
+      const extra = table === 'proposal_events' ? documents : 0;
+      expect(result.after[table], table).toBe((TIMES + 1) * result.before[table] + extra);
+    }
+    expect(before.policies).toBeGreaterThan(50); // the demo year, not only the handful of seed-policies.ts
+  });
+
+  it('adds the networks that sold them and what the sales left: notas fiscais, the access log, files', async () => {
+    expect(result.networks).toBe(2);
+    expect(result.after.companies).toBe(before.companies * 2);
+    expect(result.after.points_of_sale).toBe(before.points_of_sale * 2);
+    expect(result.after.users).toBeGreaterThan(before.users);
+    expect(result.after.sales_targets).toBe(before.sales_targets * 2);
+    expect(result.after.notas_fiscais).toBeGreaterThan(10);
+    // A sign-in, a sign-out and the quote's PDF at least, for the originals and each copy.
+    expect(result.after.access_events).toBeGreaterThan(3 * (TIMES + 1) * before.quotes * 0.9);
+    const [stored] = (await sql<{ sha256: string }>`select sha256 from documents limit 1`.execute(db)).rows;
+    expect(readFileSync(join(filesDir, stored!.sha256)).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('gives every copy numbers of its own, as the services number them', async () => {
+    const unique: [string, string][] = [
+      ['quotes', 'nr_cotacao'],
+      ['proposals', 'nr_proposta'],
+      ['policies', 'nr_apolice'],
+      ['policies', 'id_contratacao'],
+      ['endorsements', 'nr_endosso'],
+      ['charges', 'linha_digitavel'],
+      ['charges', 'codigo_barras'],
+      ['charges', 'pix_txid'],
+      ['payments', 'external_id'],
+      ['receipts', 'external_id'],
+      ['policy_links', 'token_hash'],
+    ];
+    for (const [table, column] of unique)
+      expect(await count(`select count(distinct ${column}) from ${table}`), `${table}.${column}`).toBe(result.after[table]);
+    expect(await count(`select count(*) from policies where nr_apolice !~ '^[0-9]{4}20[0-9]{2}[0-9]{7}$'`)).toBe(0);
+    // Each copy's insured has a valid document of their own, and the quote and the policy agree on it.
+    const insureds = (
+      await sql<{
+        doc: string;
+        nome: string;
+      }>`select documento_segurado as doc, nome_segurado as nome from quotes where id > ${before.quotes}`.execute(db)
+    ).rows;
+    expect(new Set(insureds.map((i) => i.doc)).size).toBe(insureds.length);
+    expect(insureds.filter((i) => !(i.doc.length === 11 ? isValidCpf(i.doc) : isValidCnpj(i.doc)))).toEqual([]);
+    expect(insureds.filter((i) => /almeida/i.test(i.nome)).length / insureds.length).toBeLessThan(0.03);
+    expect(
+      await count(`select count(*) from quotes q left join policies a on a.quote_id = q.id where q.id > ${before.quotes} and (
+        a.nome_segurado <> q.nome_segurado or a.documento_segurado <> q.documento_segurado
+        or (q.segurado->>'tipoPessoa' = 'PJ' and (q.segurado->>'razaoSocial', q.segurado->>'cnpj') is distinct from (q.nome_segurado, q.documento_segurado))
+        or (q.segurado->>'tipoPessoa' = 'PF' and (q.segurado->>'nome', q.segurado->>'cpf') is distinct from (q.nome_segurado, q.documento_segurado)))`),
+    ).toBe(0);
+  });
+
+  it('writes each copied charge with the codes the charges service makes of its id, amount and due day', async () => {
+    const charges = (
+      await sql<{ id: number; total: number; vencimento: string; numero: number; nr_apolice: string } & Record<string, string>>`
+        select c.id, c.total, c.vencimento::text as vencimento, i.numero, a.nr_apolice, c.codigo_barras, c.linha_digitavel, c.pix_copia_e_cola
+        from charges c join installments i on i.id = c.installment_id join policies a on a.id = i.policy_id
+        where c.id > ${before.charges} order by c.id`.execute(db)
+    ).rows;
+    expect(charges.length).toBe(TIMES * before.charges);
+    for (const c of charges.filter((_, i) => i % 7 === 0)) {
+      const codes = chargeCodes(c.id, c.total, c.vencimento, `Parcela ${c.numero} apolice ${c.nr_apolice}`);
+      expect([c.codigo_barras, c.linha_digitavel, c.pix_copia_e_cola]).toEqual([codes.barcode, codes.linhaDigitavel, codes.pixCopiaECola]);
+    }
+    // What the bank received is the copy's own code.
+    expect(
+      await count(`select count(*) from receipts r join charges c on c.id = r.charge_id
+        where r.codigo not in (c.linha_digitavel, c.codigo_barras, c.pix_copia_e_cola)`),
+    ).toBe(0);
+  });
+
+  it('moves each copied sale back by less than a week and an hour, all of it together', async () => {
+    const spread = `(${SPREAD_DAYS} * 86400 + 3600)`;
+    const copies = `from quotes c join quotes o on o.id = c.id % ${before.quotes + 1} where c.id > ${before.quotes}`;
+    expect(
+      await count(
+        `select count(*) ${copies} and (c.created_at > o.created_at or extract(epoch from o.created_at - c.created_at) > ${spread})`,
+      ),
+    ).toBe(0);
+    expect(await count(`select count(distinct c.created_at) ${copies}`)).toBe(TIMES * before.quotes);
+    expect(
+      await count(`select count(*) from policies a join quotes q on q.id = a.quote_id join proposals p on p.id = a.proposal_id
+        where a.emitida_em < q.created_at or p.quote_id <> q.id`),
+    ).toBe(0);
+    expect(await count(`select count(*) from payments where pago_em > now()`)).toBe(0);
+  });
+
+  it('sells every policy within exactly one partner admin’s scope, and the insurer’s admin sees them all', async () => {
+    const admins = await db.selectFrom('users').selectAll().where('profile', '=', 'parceiro_admin').where('status', '=', 'ATIVO').execute();
+    expect(admins.length).toBe(result.networks);
+    const seen = new Map<number, number>();
+    for (const row of admins) {
+      const scope = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, row, { fullyAuthenticated: true }) }, 'APOLICES');
+      const ids = await db
+        .selectFrom('policies as a')
+        .select('a.id')
+        .where((eb) => soldWithin(scope, eb.ref('a.user_id'), eb.ref('a.company_id')))
+        .execute();
+      for (const { id } of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+    expect(seen.size).toBe(result.after.policies);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    const insurer = await db.selectFrom('users').selectAll().where('email', '=', 'admin@seguradora.demo').executeTakeFirstOrThrow();
+    const all = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, insurer, { fullyAuthenticated: true }) }, 'APOLICES');
+    expect(all.kind).toBe('all');
+  });
+
+  it('refuses to grow the same database twice, and a database without the demo', async () => {
+    await expect(grow({ times: 1 })).rejects.toBeInstanceOf(ScaleRefused);
+    expect(await count('select count(*) from policies')).toBe(result.after.policies);
+    const empty = { query: async () => [{ companies: 0, quotes: 0, policies: 0, admin_id: null, comment: null }] };
+    await expect(growDatabase(empty, { times: 1, filesDir })).rejects.toThrow(/no demo data/);
+  });
+});
