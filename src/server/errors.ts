@@ -3,7 +3,7 @@ import type * as core from 'zod/v4/core';
 
 /**
  * Why the server refuses: the domain's words. Each edge (the API router, the page controllers'
- * helper, the middleware) turns a kind into an HTTP status by one table (api/errors.ts), so a rule
+ * helper) turns a kind into an HTTP status by one table (api/errors.ts), so a rule
  * never chooses a status and the same refusal reads the same on every edge.
  */
 export type Refusal =

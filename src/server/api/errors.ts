@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The one table from the domain's refusals to HTTP (the router, the middleware and the page controllers read it). */
+/** The one table from the domain's refusals to HTTP (the router and the page controllers' helper read it). */
 export const HTTP_STATUS: Readonly<Record<Refusal, number>> = {
   invalid: 400,
   unauthenticated: 401,
