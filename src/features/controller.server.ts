@@ -30,6 +30,11 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
+/** The id a route's address names (a positive integer the database's `integer` holds), or undefined: the 404. */
+export function recordIdOf(value: string | undefined): number | undefined {
+  return value && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_000_000_000 ? Number(value) : undefined;
+}
+
 /** A refusal of the domain as the page answers it (its HTTP status, message, field errors and headers); undefined for a bug. */
 export function refusalOf(error: unknown) {
   const refusal = apiErrorOf(error);

@@ -529,8 +529,11 @@ export function formErrors(issues: readonly core.$ZodIssue[]): FieldErrors {
   return messagesByField(issues, (issue) => String(issue.path[0] ?? 'form'));
 }
 
-/** A form's values as a record of strings and lists (what `FormData` holds), for schemas and re-rendering. */
-export function formValues(form: FormData, lists: readonly string[] = []): Record<string, string | string[]> {
+/** A form's values: one text per field, a list for the fields that hold several (what `FormData` holds). */
+export type FormValues = Record<string, string | string[]>;
+
+/** A form's values as a record of strings and lists, for schemas and re-rendering. */
+export function formValues(form: FormData, lists: readonly string[] = []): FormValues {
   const values: Record<string, string | string[]> = {};
   for (const key of new Set(form.keys())) {
     const all = form.getAll(key).filter((v): v is string => typeof v === 'string');

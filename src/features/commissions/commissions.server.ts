@@ -1,4 +1,5 @@
 import { csvResponse } from '../../server/api/download';
+import { recordIdOf } from '../controller.server';
 import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
@@ -169,9 +170,10 @@ export async function notasPage(session: PortalSession, params: URLSearchParams)
 
 /** A nota's file, or undefined (the 404 page) outside the scope. */
 export async function notaDownload(session: PortalSession, id: string | undefined): Promise<Response | undefined> {
-  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const recordId = recordIdOf(id);
+  if (recordId === undefined) return undefined;
   const { db, scope } = await commissionContext(session);
-  const file = await notaFile(db, filesDir(), scope, Number(id));
+  const file = await notaFile(db, filesDir(), scope, recordId);
   return file && downloadResponse(file);
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { recordIdOf } from '../controller.server';
 import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/boot/database';
 import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, documentPages, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
@@ -112,10 +113,11 @@ export async function downloadPage(
   id: string | undefined,
   ip: string,
 ): Promise<Response | undefined> {
-  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const recordId = recordIdOf(id);
+  if (recordId === undefined) return undefined;
   const { db, scope } = await scopeOf(generation, session);
-  const file = await documentFile(db, filesDir(), scope, generation, Number(id));
+  const file = await documentFile(db, filesDir(), scope, generation, recordId);
   if (!file) return undefined;
-  await recordDocumentDownload(db, viewerOf(session, generation)!, ip, id, file);
+  await recordDocumentDownload(db, viewerOf(session, generation)!, ip, recordId, file);
   return downloadResponse(await documentDownload(file));
 }

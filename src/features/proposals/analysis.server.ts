@@ -3,7 +3,7 @@ import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { fieldErrorsOf } from '../../server/errors';
-import { refusalOf } from '../controller.server';
+import { refusalOf, recordIdOf } from '../controller.server';
 import { filesDir } from '../../server/files';
 import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } from '../../server/services/after-sale/acceptance';
 import { documentDownload, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/after-sale/documents';
@@ -83,10 +83,11 @@ export async function analysisPage(session: PortalSession, request: Request, url
 export async function underwriterDownload(session: PortalSession, id: string | undefined, ip: string): Promise<Response | undefined> {
   const viewer = viewerOf(session, 'v2');
   if (viewer?.user.profile !== 'ADMIN') return undefined;
-  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const recordId = recordIdOf(id);
+  if (recordId === undefined) return undefined;
   const db = await database();
-  const file = await underwriterDocumentFile(db, filesDir(), Number(id));
+  const file = await underwriterDocumentFile(db, filesDir(), recordId);
   if (!file) return undefined;
-  await recordDocumentDownload(db, viewer, ip, id, file);
+  await recordDocumentDownload(db, viewer, ip, recordId, file);
   return downloadResponse(await documentDownload(file));
 }

@@ -1,4 +1,5 @@
 import { database } from '../../server/boot/database';
+import { recordIdOf } from '../controller.server';
 import { downloadResponse } from '../../server/api/download';
 import { now } from '../../server/clock';
 import { config } from '../../server/config';
@@ -128,11 +129,12 @@ export async function reportDownload(
   id: string | undefined,
   ip: string,
 ): Promise<Response | undefined> {
-  if (!id || !/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_000_000_000) return undefined;
+  const recordId = recordIdOf(id);
+  if (recordId === undefined) return undefined;
   const { db, requester } = await context(generation, session);
-  const file = await reportFile(db, filesDir(), requester, Number(id));
+  const file = await reportFile(db, filesDir(), requester, recordId);
   if (!file) return undefined;
   // A report lists insureds' names: each download is on the access log (decision 049).
-  await recordDataAccess(db, viewerOf(session, generation)!, ip, 'relatorio-vendas.arquivo', id);
+  await recordDataAccess(db, viewerOf(session, generation)!, ip, 'relatorio-vendas.arquivo', String(recordId));
   return downloadResponse(file);
 }

@@ -5,6 +5,7 @@ import {
   formErrors,
   formStatusOf,
   formValues,
+  type FormValues,
   grantableGroups,
   LEGACY_USER_PAGES,
   legacyUserSchema,
@@ -22,12 +23,10 @@ import * as z from 'zod/mini';
  * page with name, e-mail, CPF, company, groups and status; a change returns to the list with its notice.
  */
 
-type Values = Record<string, string | string[]>;
-
 export interface LegacyFormProps {
   mode: 'novo' | 'editar';
   action: string;
-  values: Values;
+  values: FormValues;
   errors?: FieldErrors;
   companies: CompanyOption[];
   groups: LegacyGroup[];
@@ -38,7 +37,7 @@ export interface LegacyFormProps {
 
 const LEGACY_LISTS = ['grupos'];
 
-function legacyValuesOf(user: UserRecord): Values {
+function legacyValuesOf(user: UserRecord): FormValues {
   const company = user.empresas.find((c) => c.id === user.companyId) ?? user.empresas[0];
   return {
     nome: user.nome,

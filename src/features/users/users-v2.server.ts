@@ -15,6 +15,7 @@ import {
 import {
   formErrors,
   formValues,
+  type FormValues,
   grantableProfiles,
   heldOperations,
   linkSchema,
@@ -42,8 +43,6 @@ import * as z from 'zod/mini';
  * kept in the actor's draft until the last one writes the user.
  */
 
-type Values = Record<string, string | string[]>;
-
 export interface StepProps {
   step: UserStep;
   action: UserAction;
@@ -51,7 +50,7 @@ export interface StepProps {
   cpf?: string;
   /** Where this step's form posts. */
   formAction: string;
-  values: Values;
+  values: FormValues;
   errors?: FieldErrors;
   profiles: Profile[];
   companies: CompanyOption[];

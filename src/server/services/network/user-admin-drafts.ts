@@ -10,14 +10,12 @@ import type { UserRecord } from './user-admin';
  * e-mail already taken.
  */
 
-type Db = DB;
-
 export interface UserDraft {
   dados?: PersonalData;
   vinculo?: LinkData;
 }
 
-export async function readDraft(db: Db, actor: Actor, cpf: string, acao: UserAction): Promise<UserDraft | undefined> {
+export async function readDraft(db: DB, actor: Actor, cpf: string, acao: UserAction): Promise<UserDraft | undefined> {
   const row = await db
     .selectFrom('user_admin_drafts')
     .select('dados')
@@ -29,7 +27,7 @@ export async function readDraft(db: Db, actor: Actor, cpf: string, acao: UserAct
 }
 
 /** Keeps a step's answer in the actor's draft for this CPF (made by the first step). */
-export async function saveDraft(db: Db, actor: Actor, cpf: string, acao: UserAction, step: Partial<UserDraft>): Promise<void> {
+export async function saveDraft(db: DB, actor: Actor, cpf: string, acao: UserAction, step: Partial<UserDraft>): Promise<void> {
   await db
     .insertInto('user_admin_drafts')
     .values({ actor_id: actor.userId, cpf, acao, dados: JSON.stringify(step), updated_at: now() })
@@ -40,7 +38,7 @@ export async function saveDraft(db: Db, actor: Actor, cpf: string, acao: UserAct
 }
 
 /** Moves a draft to another CPF (the first step changed it): the later steps come along. */
-export async function moveDraft(db: Db, actor: Actor, from: string, to: string, acao: UserAction): Promise<void> {
+export async function moveDraft(db: DB, actor: Actor, from: string, to: string, acao: UserAction): Promise<void> {
   if (from === to) return;
   await db.transaction().execute(async (trx) => {
     const old = await trx
@@ -79,12 +77,12 @@ export function draftOfUser(user: UserRecord): Required<UserDraft> {
 }
 
 /** A CPF already taken by someone (for the first step's early message). */
-export async function cpfTaken(db: Db, cpf: string, exceptId?: number): Promise<boolean> {
+export async function cpfTaken(db: DB, cpf: string, exceptId?: number): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where('cpf', '=', cpf);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return Boolean(await query.executeTakeFirst());
 }
-export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
+export async function emailTaken(db: DB, email: string, exceptId?: number): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where('email', '=', email);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return Boolean(await query.executeTakeFirst());

@@ -31,16 +31,14 @@ import {
  * legacy generation — name, e-mail, CPF, one company, permission groups, status.
  */
 
-type Db = DB;
-
-async function legacyCompanyId(db: Db, cnpj: string): Promise<number | null | undefined> {
+async function legacyCompanyId(db: DB, cnpj: string): Promise<number | null | undefined> {
   if (!cnpj) return null;
   const row = await db.selectFrom('companies').select('id').where('cnpj', '=', cnpj).executeTakeFirst();
   return row?.id;
 }
 
 /** Creates a legacy user (pending until first access) and sends the first-access e-mail. */
-export function createLegacyUser(db: Db, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
+export function createLegacyUser(db: DB, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
   return uniqueAsConflict(db.transaction().execute((trx) => insertLegacyUser(trx, actor, input, ip)));
 }
 
@@ -49,7 +47,7 @@ export function createLegacyUser(db: Db, actor: V1Actor, input: LegacyUserInput,
  * import): a refusal is thrown before anything is written. The first-access code and its e-mail are
  * written in the same transaction (the delivery job sends it), so a user never exists without them.
  */
-export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
+export async function insertLegacyUser(trx: DB, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
   const groups = await legacyGroups(trx);
   const companyId = await legacyCompanyId(trx, input.empresa);
@@ -86,7 +84,7 @@ export async function insertLegacyUser(trx: Db, actor: V1Actor, input: LegacyUse
 }
 
 /** Changes a legacy user: name, e-mail, CPF, company, groups, status. */
-export async function updateLegacyUser(db: Db, actor: V1Actor, id: number, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
+export async function updateLegacyUser(db: DB, actor: V1Actor, id: number, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
   const saved = await inUserChange(db, async (trx) => {
     const before = await managedUser(trx, actor, { id });

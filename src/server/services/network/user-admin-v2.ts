@@ -37,11 +37,9 @@ import {
  * and operations — each checked as the actor may grant it.
  */
 
-type Db = DB;
-
 /** The companies (by CNPJ) and point of sale a v2 link names, resolved; unknown ones are field errors. */
 async function resolveLink(
-  db: Db,
+  db: DB,
   link: LinkData,
 ): Promise<{
   companies: CompanyFact[];
@@ -92,7 +90,7 @@ export interface V2Change {
 }
 
 /** The field errors of a v2 change the actor may not make (empty when it may). */
-export async function v2ChangeProblems(db: Db, actor: V2Actor, change: V2Change, before?: UserRecord): Promise<FieldErrors> {
+export async function v2ChangeProblems(db: DB, actor: V2Actor, change: V2Change, before?: UserRecord): Promise<FieldErrors> {
   try {
     await checkV2(db, actor, change, before);
     return {};
@@ -103,7 +101,7 @@ export async function v2ChangeProblems(db: Db, actor: V2Actor, change: V2Change,
 }
 
 /** Checks a whole v2 change as the actor may make it; answers what to write. */
-async function checkV2(db: Db, actor: V2Actor, change: V2Change, before?: UserRecord) {
+async function checkV2(db: DB, actor: V2Actor, change: V2Change, before?: UserRecord) {
   const link = await resolveLink(db, change.vinculo);
   const errors: FieldErrors = { ...link.errors };
   const profile = change.dados.perfil;
@@ -132,7 +130,7 @@ async function checkV2(db: Db, actor: V2Actor, change: V2Change, before?: UserRe
   };
 }
 
-async function writeLinks(trx: Db, id: number, companyIds: number[], operations: string[]): Promise<void> {
+async function writeLinks(trx: DB, id: number, companyIds: number[], operations: string[]): Promise<void> {
   await trx.deleteFrom('user_companies').where('user_id', '=', id).execute();
   if (companyIds.length > 0)
     await trx
@@ -148,12 +146,12 @@ async function writeLinks(trx: Db, id: number, companyIds: number[], operations:
 }
 
 /** Creates a v2 user (pending) from both steps and sends the first-access e-mail. */
-export function createV2User(db: Db, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
+export function createV2User(db: DB, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
   return uniqueAsConflict(db.transaction().execute((trx) => insertV2User(trx, actor, change, ip)));
 }
 
 /** Checks and writes a new v2 user inside the caller's transaction (see insertLegacyUser, user-admin-legacy.ts). */
-export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
+export async function insertV2User(trx: DB, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
   const { companyIds, pointOfSaleId, permissionGroupId, operations } = await checkV2(trx, actor, change);
   const { dados } = change;
@@ -198,7 +196,7 @@ export async function insertV2User(trx: Db, actor: V2Actor, change: V2Change, ip
 }
 
 /** Changes a v2 user from both steps (and the status when given). */
-export async function updateV2User(db: Db, actor: V2Actor, id: number, change: V2Change, ip: string | null): Promise<SavedUser> {
+export async function updateV2User(db: DB, actor: V2Actor, id: number, change: V2Change, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
   const saved = await inUserChange(db, async (trx) => {
     const before = await managedUser(trx, actor, { id });

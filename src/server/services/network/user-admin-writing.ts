@@ -30,12 +30,10 @@ import { managedUser, requireChange, type UserRecord } from './user-admin';
  * the access log, ending what a user held — and the status change of both generations.
  */
 
-type Db = DB;
-
 // ─── Writing ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Unique e-mail and CPF: field errors naming which (409). */
-export async function duplicates(db: Db, email: string, cpf: string, exceptId?: number): Promise<FieldErrors> {
+export async function duplicates(db: DB, email: string, cpf: string, exceptId?: number): Promise<FieldErrors> {
   let query = db
     .selectFrom('users')
     .select(['id', 'email', 'cpf'])
@@ -78,7 +76,7 @@ const USER_CHANGE_LOCK = 460_016;
  * such changes run one at a time across every instance, so the last-administrator rules, read inside
  * it, cannot be beaten by two administrators deactivating each other at the same moment.
  */
-export function inUserChange<T>(db: Db, change: (trx: Db) => Promise<T>): Promise<T> {
+export function inUserChange<T>(db: DB, change: (trx: DB) => Promise<T>): Promise<T> {
   return uniqueAsConflict(
     db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${USER_CHANGE_LOCK})`.execute(trx);
@@ -88,7 +86,7 @@ export function inUserChange<T>(db: Db, change: (trx: Db) => Promise<T>): Promis
 }
 
 /** The other active administrators besides `userId`, of the generation and of the companies given. */
-async function otherAdmins(db: Db, generation: 'v1' | 'v2', userId: number, companyIds: readonly number[]): Promise<OtherAdmins> {
+async function otherAdmins(db: DB, generation: 'v1' | 'v2', userId: number, companyIds: readonly number[]): Promise<OtherAdmins> {
   if (generation === 'v1') {
     const { n } = await db
       .selectFrom('users as u')
@@ -127,14 +125,14 @@ async function otherAdmins(db: Db, generation: 'v1' | 'v2', userId: number, comp
   return { portal: n, perCompany };
 }
 
-export async function checkStanding(db: Db, actor: Actor, before: UserRecord, after: AdminStanding): Promise<void> {
+export async function checkStanding(db: DB, actor: Actor, before: UserRecord, after: AdminStanding): Promise<void> {
   const others = await otherAdmins(db, before.generation, before.id, before.companyIds);
   const problems = standingProblems(before.generation, actor.userId, before.id, before, after, others);
   if (Object.keys(problems).length > 0) refuse(problems, 'conflict');
 }
 
 export async function logEvent(
-  db: Db,
+  db: DB,
   event: AccessEventCode,
   target: { id: number; email: string; generation: Generation },
   actorId: number,
@@ -150,7 +148,7 @@ export async function logEvent(
  * link sent before a block, or to an address since replaced, must not let anyone back in — with their
  * copies in the mailbox.
  */
-async function endAccess(trx: Db, user: { id: number; email: string }): Promise<void> {
+async function endAccess(trx: DB, user: { id: number; email: string }): Promise<void> {
   await trx.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
   await retireCodes(trx, user.id, ['RESET', 'PRIMEIRO_ACESSO']);
   await redactMessagesTo(trx, user.email);
@@ -162,7 +160,7 @@ async function endAccess(trx: Db, user: { id: number; email: string }): Promise<
  * have now — the old one went with the old terms.
  */
 export async function settleAccess(
-  trx: Db,
+  trx: DB,
   before: { id: number; email: string; status: UserStatus },
   after: { id: number; email: string; nome: string; status: UserStatus },
 ): Promise<void> {
@@ -176,7 +174,7 @@ export async function settleAccess(
 }
 
 /** After a commit that changed a user: this instance forgets them now, the others when the notice arrives. */
-export const changed = (db: Db, userId: number) => announce(db, { kind: 'user', userId });
+export const changed = (db: DB, userId: number) => announce(db, { kind: 'user', userId });
 
 export const EVENT_OF_STATUS: Record<UserStatusCode, AccessEventCode> = {
   ATIVO: 'USUARIO_REATIVADO',
@@ -212,7 +210,7 @@ export interface SavedUser {
 // ─── Status (both generations) ───────────────────────────────────────────────────────────────────
 
 /** Activates, deactivates or blocks a user; leaving ATIVO ends their sessions at once. */
-export async function setUserStatus(db: Db, actor: Actor, id: number, form: FormStatus, ip: string | null): Promise<SavedUser> {
+export async function setUserStatus(db: DB, actor: Actor, id: number, form: FormStatus, ip: string | null): Promise<SavedUser> {
   requireChange(actor);
   const result = await inUserChange(db, async (trx) => {
     const before = await managedUser(trx, actor, { id });

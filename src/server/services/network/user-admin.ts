@@ -31,12 +31,10 @@ import { formatCnpj, maskCpf } from '../../../lib/validators';
  * the v2 steps' drafts in user-admin-drafts.ts.
  */
 
-type Db = DB;
-
 // ─── Who asks ────────────────────────────────────────────────────────────────────────────────────
 
 /** The actor behind a signed-in user (either generation), as the rules take it. */
-export async function actorOf(db: Db, user: Pick<User, 'id' | 'generation' | 'profile'>): Promise<Actor> {
+export async function actorOf(db: DB, user: Pick<User, 'id' | 'generation' | 'profile'>): Promise<Actor> {
   // The principal's facts are cached per user (decision 031): a page asks no more of the database.
   const facts = await principalFacts(db, user.id);
   if (user.generation === 'v1')
@@ -67,7 +65,7 @@ export interface UserListFilters {
 }
 
 /** SPEC §3's page (`content`, `totalPages`; `page` is 0-based) of the users of the actor's generation they may see. */
-export async function listUsers(db: Db, actor: Actor, filters: UserListFilters, page: number, pageSize = USER_PAGE_SIZE) {
+export async function listUsers(db: DB, actor: Actor, filters: UserListFilters, page: number, pageSize = USER_PAGE_SIZE) {
   requireList(actor);
   const companies = managedCompanies(actor);
   return filterUsers(db, {
@@ -86,7 +84,7 @@ export interface CompanyOption extends CompanyFact {
 }
 
 /** The companies the actor manages (every one for the admin group and ADMIN), with their points of sale. */
-export async function companyOptions(db: Db, actor: Actor): Promise<CompanyOption[]> {
+export async function companyOptions(db: DB, actor: Actor): Promise<CompanyOption[]> {
   const companies = managedCompanies(actor);
   if (companies !== 'all' && companies.length === 0) return [];
   let query = db.selectFrom('companies').select(['id', 'cnpj', 'razao_social', 'tipo']).orderBy('razao_social');
@@ -116,7 +114,7 @@ export async function companyOptions(db: Db, actor: Actor): Promise<CompanyOptio
   }));
 }
 
-export async function legacyGroups(db: Db): Promise<LegacyGroup[]> {
+export async function legacyGroups(db: DB): Promise<LegacyGroup[]> {
   const groups = await db.selectFrom('permission_groups').select(['id', 'nome', 'is_admin']).orderBy('nome').execute();
   const permissions = await db.selectFrom('group_permissions').selectAll().execute();
   return groups.map((g) => ({
@@ -144,7 +142,7 @@ export interface UserRecord extends ManagedUser {
 }
 
 /** Users with everything the rules and the forms need, in four statements however many they are. */
-async function readUsers(db: Db, where: { ids: readonly number[] } | { cpf: string }): Promise<UserRecord[]> {
+async function readUsers(db: DB, where: { ids: readonly number[] } | { cpf: string }): Promise<UserRecord[]> {
   let query = db.selectFrom('users').selectAll();
   query = 'ids' in where ? query.where('id', 'in', [...where.ids]) : query.where('cpf', '=', where.cpf);
   const users = 'ids' in where && where.ids.length === 0 ? [] : await query.execute();
@@ -192,11 +190,11 @@ async function readUsers(db: Db, where: { ids: readonly number[] } | { cpf: stri
   });
 }
 
-const readUser = async (db: Db, where: { id: number } | { cpf: string }) =>
+const readUser = async (db: DB, where: { id: number } | { cpf: string }) =>
   (await readUsers(db, 'id' in where ? { ids: [where.id] } : where))[0];
 
 /** Of these users (a page of the list), those the actor may change: the others get no edit link nor actions. */
-export async function manageableAmong(db: Db, actor: Actor, ids: readonly number[]): Promise<UserRecord[]> {
+export async function manageableAmong(db: DB, actor: Actor, ids: readonly number[]): Promise<UserRecord[]> {
   if (!mayChangeUsers(actor) || ids.length === 0) return [];
   const users = await readUsers(db, { ids });
   const groups = actor.generation === 'v1' ? await legacyGroups(db) : [];
@@ -204,7 +202,7 @@ export async function manageableAmong(db: Db, actor: Actor, ids: readonly number
 }
 
 /** The user `id` when the actor may change them; else undefined (the page's 404: a foreign user is not told apart). */
-export async function managedUser(db: Db, actor: Actor, where: { id: number } | { cpf: string }): Promise<UserRecord | undefined> {
+export async function managedUser(db: DB, actor: Actor, where: { id: number } | { cpf: string }): Promise<UserRecord | undefined> {
   if (!mayChangeUsers(actor)) return undefined;
   const user = await readUser(db, where);
   if (!user) return undefined;
@@ -213,7 +211,7 @@ export async function managedUser(db: Db, actor: Actor, where: { id: number } | 
 }
 
 /** May the actor see this user in their list (used by the API's single-user answers). */
-export async function visibleUser(db: Db, actor: Actor, id: number): Promise<UserRecord | undefined> {
+export async function visibleUser(db: DB, actor: Actor, id: number): Promise<UserRecord | undefined> {
   const user = await readUser(db, { id });
   return user && maySee(actor, user) ? user : undefined;
 }
