@@ -61,14 +61,24 @@ export const pagedOf = <T>(content: T[], total: number | string, page: number, p
   page,
 });
 
-/** A list's address for these filters and page (page 1 and blank filters are left out). */
-export function listHref(base: string, fields: readonly string[], values: Partial<Record<string, string>>, page = 1): string {
+/**
+ * A list's address for these filters and page (page 1 and blank filters are left out), and the
+ * cursor that reaches the page on a keyset list (lib/keyset-pages.ts).
+ */
+export function listHref(
+  base: string,
+  fields: readonly string[],
+  values: Partial<Record<string, string>>,
+  page = 1,
+  cursor?: string,
+): string {
   const params = new URLSearchParams();
   for (const field of fields) {
     const value = values[field]?.trim();
     if (value) params.set(field, value);
   }
   if (page > 1) params.set('page', String(page));
+  if (page > 1 && cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `${base}?${query}` : base;
 }

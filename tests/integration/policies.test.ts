@@ -26,7 +26,7 @@ const seen = async (email: string) => {
   const v = await viewer(email);
   const scope = await scopeFor(db, v, 'APOLICES');
   return {
-    list: (await listPolicies(db, scope, v.generation, {}, 1, TODAY)).content.map((p) => p.nrApolice),
+    list: (await listPolicies(db, scope, v.generation, {}, { page: 1 }, TODAY)).content.map((p) => p.nrApolice),
     detail: await findPolicy(db, scope, v.generation, nrApolice, TODAY),
   };
 };
@@ -61,7 +61,7 @@ describe('who sees the demo partner’s policy', () => {
 describe('the filters', () => {
   const list = async (filters: Parameters<typeof listPolicies>[3], today = TODAY) => {
     const scope = await scopeFor(db, await viewer('admin@seguradora.demo'), 'APOLICES');
-    return (await listPolicies(db, scope, 'v2', filters, 1, today)).content.map((p) => p.nrApolice);
+    return (await listPolicies(db, scope, 'v2', filters, { page: 1 }, today)).content.map((p) => p.nrApolice);
   };
   it('by number, insured name (any case, part of it) or document, product and term', async () => {
     expect(await list({ nrApolice })).toEqual([nrApolice]);

@@ -14,7 +14,8 @@ import { scheduledCancellationOf } from '../../server/services/after-sale/cancel
 import { recordDataAccess } from '../../server/services/identity/access-log';
 import { config } from '../../server/config';
 import { pageAccess } from '../../lib/route-guards';
-import { pageWithin, withReadablePage } from '../../lib/list-query';
+import { withReadablePage } from '../../lib/list-query';
+import { pageRequestOf } from '../../lib/keyset-pages';
 
 /** The legacy lookup of a policy's installments and payments (CLIENTES_CONSULTA_PAGAMENTO), linked from the policy. */
 const PAYMENTS_LOOKUP = '/consulta-pagamento';
@@ -29,13 +30,14 @@ function viewer(generation: 'v1' | 'v2', session: PortalSession) {
 
 export async function policiesListPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams) {
   const values = Object.fromEntries(POLICY_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
-  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts); past
+  // page 1 a link's cursor says where the page starts (lib/keyset-pages.ts).
   const query = parsePolicyQuery(withReadablePage(params));
   if (!query.ok) return { generation, values, errors: query.errors, products: PRODUCT_OPTIONS };
   const db = await database();
   const scope = await scopeFor(db, viewer(generation, session), 'APOLICES');
   const today = brasiliaDay(now());
-  const result = await pageWithin(query.page, (page) => listPolicies(db, scope, generation, query.filters, page, today));
+  const result = await listPolicies(db, scope, generation, query.filters, pageRequestOf(query.page, params.get('cursor')), today);
   return { generation, values, result, products: PRODUCT_OPTIONS };
 }
 

@@ -6,8 +6,9 @@ import { LINE_BRANCHES } from '../../../lib/insurer';
 import { maskDocument } from '../../../lib/history';
 import type { Scope } from '../../../lib/scope';
 import { notFound } from '../../errors';
-import { soldWithin } from '../identity/scope';
-import { pagedOf, type Paged } from '../../../lib/list-query';
+import { soldWithin, soldWithinBranches } from '../identity/scope';
+import { readKeysetPage } from '../../db/keyset-page';
+import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import {
   installmentDueDates,
   installmentStatus,
@@ -194,50 +195,62 @@ export interface PolicyRow {
   seller: string;
 }
 
-/** A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery). */
+/**
+ * The policies of a generation a scope sees, as disjoint branches (identity/scope.ts soldWithinBranches):
+ * what a keyset page reads, each branch through its own index.
+ */
+const policyBranchesInScope = (db: DB, scope: Scope, generation: Generation) =>
+  soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) =>
+    db.selectFrom('policies as a').where(within).where('a.generation', '=', generation),
+  );
+
+/** A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery), keyset-paged. */
 export async function listPolicies(
   db: DB,
   scope: Scope,
   generation: Generation,
   filters: PolicyFilters,
-  page: number,
+  request: PageRequest,
   today: string,
-): Promise<Paged<PolicyRow>> {
-  const base = policiesInScope(db, scope, generation)
-    .$call(searchedPolicies(filters))
-    .$if(filters.produto !== undefined, (qb) => qb.where('a.simulator_code', '=', filters.produto!))
-    .$if(filters.vigenteEm !== undefined, (qb) =>
-      qb.where('a.inicio_vigencia', '<=', filters.vigenteEm!).where('a.fim_vigencia', '>=', filters.vigenteEm!),
-    )
-    .$if(filters.situacao === 'CANCELADA', (qb) => qb.where('a.status', '=', 'CANCELADA'))
-    .$if(filters.situacao === 'VIGENTE', (qb) => qb.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '>=', today))
-    .$if(filters.situacao === 'VENCIDA', (qb) => qb.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '<', today));
-  const [{ total }, rows] = await Promise.all([
-    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .innerJoin('simulators as s', 's.code', 'a.simulator_code')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .select([
-        'a.nr_apolice',
-        'a.id_contratacao',
-        'a.simulator_code',
-        'a.nome_segurado',
-        'a.documento_segurado',
-        'a.inicio_vigencia',
-        'a.fim_vigencia',
-        'a.premio_total',
-        'a.status',
-        's.nome as product_name',
-        'u.nome as seller',
-      ])
-      .orderBy('a.emitida_em', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(POLICIES_PAGE_SIZE)
-      .offset((page - 1) * POLICIES_PAGE_SIZE)
-      .execute(),
-  ]);
-  const content = rows.map((row) => policyRowOf(row, today));
-  return pagedOf(content, total, page, POLICIES_PAGE_SIZE);
+): Promise<KeysetPage<PolicyRow>> {
+  const filtered = (qb: ScopedPolicies): ScopedPolicies =>
+    qb
+      .$call(searchedPolicies(filters))
+      .$if(filters.produto !== undefined, (q) => q.where('a.simulator_code', '=', filters.produto!))
+      .$if(filters.vigenteEm !== undefined, (q) =>
+        q.where('a.inicio_vigencia', '<=', filters.vigenteEm!).where('a.fim_vigencia', '>=', filters.vigenteEm!),
+      )
+      .$if(filters.situacao === 'CANCELADA', (q) => q.where('a.status', '=', 'CANCELADA'))
+      .$if(filters.situacao === 'VIGENTE', (q) => q.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '>=', today))
+      .$if(filters.situacao === 'VENCIDA', (q) => q.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '<', today));
+  const read = await readKeysetPage(
+    db,
+    {
+      branches: policyBranchesInScope(db, scope, generation).map(filtered),
+      time: 'a.emitida_em',
+      id: 'a.id',
+      columns: (branch: ScopedPolicies) =>
+        branch
+          .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+          .innerJoin('users as u', 'u.id', 'a.user_id')
+          .select([
+            'a.nr_apolice',
+            'a.id_contratacao',
+            'a.simulator_code',
+            'a.nome_segurado',
+            'a.documento_segurado',
+            'a.inicio_vigencia',
+            'a.fim_vigencia',
+            'a.premio_total',
+            'a.status',
+            's.nome as product_name',
+            'u.nome as seller',
+          ]),
+    },
+    request,
+    POLICIES_PAGE_SIZE,
+  );
+  return { ...read, content: read.content.map((row) => policyRowOf(row, today)) };
 }
 
 type RowColumns =

@@ -77,6 +77,22 @@ export function soldWithin(scope: Scope, seller: Expression<number>, company: Ex
 }
 
 /**
+ * soldWithin as disjoint branches, one condition per index (issue 29): each company of the scope, and
+ * the viewer's own sales made for no company of it. A keyset page (db/keyset-page.ts) reads each
+ * branch in its index's order; an OR of them would fetch and sort the whole scope. No branch: nothing.
+ */
+export function soldWithinBranches(scope: Scope, seller: Expression<number>, company: Expression<number | null>): Expression<SqlBool>[] {
+  if (scope.kind === 'all') return [sql<SqlBool>`true`];
+  if (scope.kind === 'none') return [];
+  if (scope.kind === 'own' || scope.companyIds.length === 0) return [sql<SqlBool>`${seller} = ${scope.userId}`];
+  const ids = sql.join(scope.companyIds);
+  return [
+    ...scope.companyIds.map((id) => sql<SqlBool>`${company} = ${id}`),
+    sql<SqlBool>`(${seller} = ${scope.userId} and (${company} is null or ${company} not in (${ids})))`,
+  ];
+}
+
+/**
  * A commission's beneficiary within a beneficiary scope, by the sale's company and seller columns: a
  * company's sales are the company's; a sale made without a company is the seller's own, as a person.
  */

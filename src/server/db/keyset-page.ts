@@ -1,0 +1,107 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { DB } from './index';
+import { exactInstant, pastKey } from './keyset';
+import { COUNT_LIMIT, lastPlainPage, type KeysetPage, type PageRequest, type RowKey } from '../../lib/keyset-pages';
+
+/*
+ * Reads a keyset page (lib/keyset-pages.ts) of a list ordered newest first by (instant, id). A scope
+ * that is a union — "my own sales, or my companies'" — comes as branches, one select per index: each
+ * branch reads at most the rows the page needs in its index's order, and the page is the top of their
+ * union. An OR of the branches would make the database fetch and sort the whole scope instead (issue 29).
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: a branch of any list; its rows are typed by `columns`.
+type Branch = SelectQueryBuilder<any, any, any>;
+
+export interface KeysetList<Row> {
+  /** The scope's branches (disjoint: a row in one is in no other), filtered, nothing selected yet. */
+  branches: Branch[];
+  /** The instant and id columns of the order, as the branches name them (`a.emitida_em`, `a.id`). */
+  time: string;
+  id: string;
+  /** What a row shows: joins and columns added to a branch. */
+  columns: (branch: Branch) => SelectQueryBuilder<any, any, Row>;
+}
+
+type Keyed<Row> = Row & { page_time: string; page_id: number };
+
+/** The rows of a page, the keys around it, whether more follow and — up to COUNT_LIMIT — how many in all. */
+export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request: PageRequest, pageSize: number): Promise<KeysetPage<Row>> {
+  const { cursor } = request;
+  const page = cursor ? request.page : Math.min(request.page, lastPlainPage(pageSize));
+  if (list.branches.length === 0) return { content: [], page: 1, pageSize, more: false, total: 0 };
+  const newestFirst = cursor?.direction !== 'before';
+  const skip = (cursor ? cursor.skip : page - 1) * pageSize;
+  const [rows, counted] = await Promise.all([
+    rowsOf(db, list, { cursor: cursor?.from, newestFirst, skip, take: pageSize + 1 }),
+    page === 1 && !cursor ? undefined : countUpTo(db, list.branches),
+  ]);
+  // A stale cursor (its rows gone) or a plain page past the end: the first page, or the last one counted.
+  if (rows.length === 0 && page > 1) {
+    const lastPage = counted ? Math.ceil(counted / pageSize) : 0;
+    return readKeysetPage(db, list, { page: lastPage > 1 && !cursor ? lastPage : 1 }, pageSize);
+  }
+  if (!newestFirst && rows.length < pageSize) return readKeysetPage(db, list, { page: 1 }, pageSize);
+  const shown = newestFirst ? rows.slice(0, pageSize) : rows.slice(0, pageSize).reverse();
+  const more = newestFirst ? rows.length > pageSize : true;
+  const total = counted ?? (await totalOfFirstPage(db, list, shown.length, more));
+  const keyOf = (row: Keyed<Row> | undefined): RowKey | undefined => row && { time: row.page_time, id: Number(row.page_id) };
+  return {
+    content: shown.map(({ page_time: _time, page_id: _id, ...row }) => row as Row),
+    page,
+    pageSize,
+    first: keyOf(shown[0]),
+    last: keyOf(shown[shown.length - 1]),
+    more,
+    total: total !== undefined && total <= COUNT_LIMIT ? total : undefined,
+  };
+}
+
+/** Page 1 knows its total when it holds every row; else the bounded count. */
+const totalOfFirstPage = (db: DB, list: KeysetList<unknown>, shown: number, more: boolean) =>
+  more ? countUpTo(db, list.branches) : Promise.resolve(shown);
+
+async function rowsOf<Row>(
+  db: DB,
+  list: KeysetList<Row>,
+  at: { cursor?: RowKey; newestFirst: boolean; skip: number; take: number },
+): Promise<Keyed<Row>[]> {
+  const order = at.newestFirst ? 'desc' : 'asc';
+  const branches = list.branches.map((branch) =>
+    list
+      .columns(branch)
+      .select([exactInstant(list.time).as('page_time'), sql.ref(list.id).as('page_id')])
+      .$if(at.cursor !== undefined, (qb) => qb.where(pastKey(list.time, list.id, at.cursor!, order)))
+      .orderBy(list.time, order)
+      .orderBy(list.id, order),
+  );
+  if (branches.length === 1) return (await branches[0]!.offset(at.skip).limit(at.take).execute()) as Keyed<Row>[];
+  // Each branch brings what the page could need of it; the union's top is the page.
+  const limited = branches.map((branch, i) => db.selectFrom(branch.limit(at.skip + at.take).as(`b${i}`)).selectAll());
+  const union = limited.reduce((all, next) => all.unionAll(next));
+  return (await db
+    .selectFrom(union.as('page'))
+    .selectAll()
+    .orderBy('page_time', order)
+    .orderBy('page_id', order)
+    .offset(at.skip)
+    .limit(at.take)
+    .execute()) as Keyed<Row>[];
+}
+
+/** How many rows the branches hold, counted no further than COUNT_LIMIT + 1 (past it, the page says "mais de"). */
+async function countUpTo(db: DB, branches: Branch[]): Promise<number> {
+  const bounded = branches.map((branch, i) =>
+    db
+      .selectFrom(
+        branch
+          .select(sql`1`.as('one'))
+          .limit(COUNT_LIMIT + 1)
+          .as(`c${i}`),
+      )
+      .select(sql`1`.as('one')),
+  );
+  const union = bounded.reduce((all, next) => all.unionAll(next));
+  const row = await db.selectFrom(union.as('counted')).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  return Math.min(Number(row.n), COUNT_LIMIT + 1);
+}
