@@ -100,12 +100,12 @@ export interface ConnectOptions {
   databaseUrl?: string;
   /** PGlite data directory; 'memory://' for a throwaway database. */
   dataDir?: string;
-  /** Told the SQL of every statement run (tests count round trips with it). */
-  onQuery?: (sql: string) => void;
+  /** Told the SQL of every statement run and its parameters (tests count round trips and explain plans with it). */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions): Promise<DB> {
-  const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql));
+  const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql, event.query.parameters));
   if (databaseUrl) {
     const pg = await import('pg');
     pg.default.types.setTypeParser(DATE_OID, keepDate);
