@@ -91,17 +91,13 @@ async function rowsOf<Row>(
 
 /** How many rows the branches hold, counted no further than COUNT_LIMIT + 1 (past it, the page says "mais de"). */
 async function countUpTo(db: DB, branches: Branch[]): Promise<number> {
-  const bounded = branches.map((branch, i) =>
-    db
-      .selectFrom(
-        branch
-          .select(sql`1`.as('one'))
-          .limit(COUNT_LIMIT + 1)
-          .as(`c${i}`),
-      )
-      .select(sql`1`.as('one')),
-  );
-  const union = bounded.reduce((all, next) => all.unionAll(next));
+  const cap = COUNT_LIMIT + 1;
+  const bounded = branches.map((branch, i) => db.selectFrom(branch.select(sql`1`.as('one')).limit(cap).as(`c${i}`)).select('one'));
+  // The union's own limit stops reading the next branch once enough rows are counted.
+  const union = db
+    .selectFrom(bounded.reduce((all, next) => all.unionAll(next)).as('branches'))
+    .select('one')
+    .limit(cap);
   const row = await db.selectFrom(union.as('counted')).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  return Math.min(Number(row.n), COUNT_LIMIT + 1);
+  return Number(row.n);
 }
