@@ -146,26 +146,37 @@ function lastPageOf(html) {
 
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 
+/** One request; a request that fails (a timeout, a reset) answers status 0 and why, so the route fails and the phase goes on. */
 async function get(url, path, { cookie, headers }) {
   const started = performance.now();
-  const res = await fetch(`${url}${path}`, {
-    headers: { ...headers, cookie },
-    redirect: 'manual',
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  return { status: res.status, ms: performance.now() - started, text };
+  try {
+    const res = await fetch(`${url}${path}`, {
+      headers: { ...headers, cookie },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - started, text };
+  } catch (error) {
+    const why = error.cause?.code ?? error.cause?.message ?? error.name ?? error.message;
+    return {
+      status: 0,
+      ms: performance.now() - started,
+      text: '',
+      failure: `failed after ${Math.round(performance.now() - started)} ms (${why})`,
+    };
+  }
 }
 
 /** p50/p99 of SAMPLES single requests after WARMUPS; any answer but 200 is the route's error. */
 async function timeRoute(url, path, options) {
   const first = await get(url, path, options);
-  if (first.status !== 200) return { status: first.status, error: `answered ${first.status}`, html: first.text };
+  if (first.status !== 200) return { status: first.status, error: first.failure ?? `answered ${first.status}`, html: first.text };
   for (let i = 1; i < WARMUPS; i++) await get(url, path, options);
   const times = [];
   for (let i = 0; i < SAMPLES; i++) {
-    const { status, ms } = await get(url, path, options);
-    if (status !== 200) return { status, error: `answered ${status} on request ${i + 1}` };
+    const { status, ms, failure } = await get(url, path, options);
+    if (status !== 200) return { status, error: `${failure ?? `answered ${status}`} on request ${i + 1}` };
     times.push(ms);
   }
   times.sort((a, b) => a - b);
@@ -180,6 +191,12 @@ async function measureRoutes(server, cookies, { routes, headers, times, lastPage
     let path = route.path;
     if (route.variant === 'deep') {
       const listing = await get(server.url, route.deepOf, options);
+      if (listing.status !== 200) {
+        const error = `its list ${listing.failure ?? `answered ${listing.status}`}`;
+        results.push({ ...route, path: route.deepOf, status: listing.status, error });
+        log(`    ${route.account.padEnd(13)} ${route.deepOf.padEnd(60)} deep page: ${error}`);
+        continue;
+      }
       const known = lastPages[route.deepOf];
       if (known === undefined) lastPages[route.deepOf] = lastPageOf(listing.text);
       path = deepPath({
@@ -340,12 +357,24 @@ async function measureEngine(engine, { times, pinning, headers, tmpDir, log }) {
  * said so). `headers`: what a browser sends with each request.
  */
 export async function measureScale({ times = DEFAULT_SCALE_TIMES, engines = SCALE_ENGINES, pinning, headers = {}, log = console.error }) {
+  const loadAverage = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' / ');
+  const loadAtStart = loadAverage();
   const tmpDir = mkdtempSync(join(os.tmpdir(), 'portal-bench-scale-'));
   onCleanup(() => rmSync(tmpDir, { recursive: true, force: true }));
   const results = [];
   for (const engine of engines) results.push(await measureEngine(engine, { times, pinning, headers, tmpDir, log }));
   rmSync(tmpDir, { recursive: true, force: true });
-  return { times, date: new Date().toISOString(), engines: results, budgets: SCALE_BUDGETS };
+  return {
+    times,
+    date: new Date().toISOString(),
+    loadAverage: { start: loadAtStart, end: loadAverage() },
+    engines: results,
+    budgets: SCALE_BUDGETS,
+  };
 }
 
 const ENGINE_NAMES = { postgres: 'PostgreSQL', pglite: 'PGlite' };
@@ -424,7 +453,7 @@ const fmt = new Intl.NumberFormat('en-US');
 
 /** The phase's markdown: settings, budgets, one table per engine, the report and load, and the misses. */
 export function renderScale(result, checks) {
-  const { times, engines, date } = result;
+  const { times, engines, date, loadAverage } = result;
   const b = SCALE_BUDGETS;
   const judged = times === b.judgedAt;
   const sections = engines.map((r) => {
@@ -468,7 +497,7 @@ ${table(['route', 'variant', 'kind', 'as', `1× p50 / p99 (ms)`, `${times}× p50
   return `${SCALE_START}
 ### Scale: 1× and ${times}× the demo year (issue 29)
 
-Run ${date} by \`npm run bench\` (alone: \`npm run bench -- --only scale [--times K] [--engine postgres|pglite]\`,
+Run ${date}${loadAverage ? ` (load average 1/5/15 min ${loadAverage.start} at start, ${loadAverage.end} at end: other work on the machine moves every figure)` : ''} by \`npm run bench\` (alone: \`npm run bench -- --only scale [--times K] [--engine postgres|pglite]\`,
 \`scripts/bench/scale.mjs\`). Each engine gets a fresh database seeded by the portal's first start
 (the demo year), measured, grown ${times}× by \`npm run scale\`, measured again. Per route: ${WARMUPS} warm-ups,
 then p50 / p99 of ${SAMPLES} single signed-in requests one after the other; the deep page is the last
