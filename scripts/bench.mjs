@@ -3,8 +3,9 @@
 // target sets one), start-up time and memory, Lighthouse scores (with targets). Prints markdown
 // tables, writes BENCHMARKS.md, and exits non-zero when a budget, a target or a load request fails.
 // docs/decisions/013-benchmark.md says why it measures this way. Everything runs on 127.0.0.1;
-// servers and the temp dir go away on exit.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// servers and the temp dir go away on exit. Its last phase, scale (issue 29, scripts/bench/scale.mjs),
+// runs alone with `npm run bench -- --only scale [--times K] [--engine postgres|pglite]`.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { measureBundles } from './bench/bundles.mjs';
@@ -16,6 +17,7 @@ import { build, cpuPinning, root, signIn, startPortal, startPostgres } from './b
 import { simulatorPaths } from './bench/simulator.mjs';
 import { measureReportGeneration } from './bench/report-generation.mjs';
 import { measureUploadPressure } from './bench/uploads.mjs';
+import { DEFAULT_SCALE_TIMES, measureScale, renderScale, SCALE_ENGINES, scaleChecks, withScaleSection } from './bench/scale.mjs';
 
 const KB = 1024;
 const PASSWORD = 'Portal@2026';
@@ -241,7 +243,62 @@ function environment(pinning) {
   };
 }
 
-async function main() {
+const PHASES = ['scale'];
+const HELP = `npm run bench -- [--only scale | --skip scale] [--times K] [--engine postgres|pglite]
+
+Builds, serves the production build and measures it (see docs/decisions/013-benchmark.md); writes
+BENCHMARKS.md and exits non-zero when a budget is missed.
+  --only scale   only the scale phase (its section of BENCHMARKS.md is replaced in place)
+  --skip scale   every phase but the scale one
+  --times K      the scale phase's growth (default ${DEFAULT_SCALE_TIMES}; budgets are judged at 1000 only, 10 is a quick try)
+  --engine E     the scale phase on one engine only (postgres or pglite; default both)`;
+
+/** The command line: `--only`/`--skip` a phase, the scale phase's `--times` and `--engine`. */
+function argsOf(argv) {
+  const options = { times: DEFAULT_SCALE_TIMES, engines: SCALE_ENGINES };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=');
+    const value = () => inline ?? argv[++i];
+    if (flag === '--only' || flag === '--skip') {
+      const phase = value();
+      if (!PHASES.includes(phase)) throw new Error(`${flag} ${phase}: the phases that run apart are ${PHASES.join(', ')}.`);
+      options[flag.slice(2)] = phase;
+    } else if (flag === '--times') {
+      options.times = Number(value());
+      if (!Number.isInteger(options.times) || options.times < 2) throw new Error('--times must be a whole number from 2.');
+    } else if (flag === '--engine') {
+      const engines = value().split(',');
+      if (engines.some((e) => !SCALE_ENGINES.includes(e))) throw new Error(`--engine: one of ${SCALE_ENGINES.join(', ')}.`);
+      options.engines = engines;
+    } else if (flag === '--help' || flag === '-h') options.help = true;
+    else throw new Error(`Unknown option ${argv[i]} (see --help).`);
+  }
+  return options;
+}
+
+/** The scale phase, its checks and its markdown section. */
+async function scalePhase(options, pinning) {
+  console.error(`Scale: 1× and ${options.times}× on ${options.engines.join(' and ')}…`);
+  const result = await measureScale({ times: options.times, engines: options.engines, pinning, headers: BROWSER });
+  const checks = scaleChecks(result);
+  return { checks, section: renderScale(result, checks) };
+}
+
+/** `npm run bench -- --only scale`: the scale section of BENCHMARKS.md replaced in place, the rest kept. */
+async function scaleOnly(options) {
+  const pinning = cpuPinning();
+  console.error('Building…');
+  build();
+  const { checks, section } = await scalePhase(options, pinning);
+  console.log(section);
+  const file = join(root, 'BENCHMARKS.md');
+  writeFileSync(file, withScaleSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', section));
+  console.error('Wrote the scale section of BENCHMARKS.md');
+  return checks.every((check) => check.pass);
+}
+
+async function main(options) {
+  if (options.only === 'scale') return scaleOnly(options);
   const pinning = cpuPinning();
   const env = environment(pinning);
 
@@ -310,6 +367,8 @@ async function main() {
   load.push(...postgres.load);
   if (postgres.memory) memory.postgres = postgres.memory;
   await cleanUp();
+  const scale = options.skip === 'scale' ? undefined : await scalePhase(options, pinning);
+  await cleanUp();
 
   const results = {
     environment: { ...env, chromium: weighed.browserVersion, loadAverageAtEnd: loadAverage() },
@@ -333,12 +392,14 @@ async function main() {
     lighthouse,
     lighthouseSettings: LIGHTHOUSE,
   };
+  // The scale phase lists its own misses in its section; they fail the run all the same.
   const checks = evaluate(results);
-  const document = renderDocument(results, checks);
+  const rendered = renderDocument(results, checks);
+  const document = scale ? withScaleSection(rendered, scale.section) : rendered;
   console.log(document);
   writeFileSync(join(root, 'BENCHMARKS.md'), document);
   console.error('Wrote BENCHMARKS.md');
-  return checks.every((check) => check.pass);
+  return [...checks, ...(scale?.checks ?? [])].every((check) => check.pass);
 }
 
 /** A target's path, or the one its function finds on the running portal (scripts/bench/simulator.mjs). */
@@ -473,7 +534,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 try {
-  const passed = await main();
+  const options = argsOf(process.argv.slice(2));
+  if (options.help) console.log(HELP);
+  const passed = options.help || (await main(options));
   process.exitCode = passed ? 0 : 1;
 } catch (error) {
   console.error(`Benchmark failed: ${error.stack ?? error}`);

@@ -13,6 +13,43 @@ const ADMIN = { path: '/api/gateway/login', body: { userName: 'admin@seguradora.
 const day = (date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(date);
 
 /**
+ * Asks, as the insurer's admin (`admin`: its session cookie), for a CSV report of `tipo` over the last
+ * year (364 days back to today) and polls the reports list until it is ready, reading the server's
+ * resident memory at each poll: the seconds from asking to ready, the rows it says and the peak RSS.
+ * Throws when it ends in error or takes over TIMEOUT_MS. The scale phase uses it at 1000×.
+ */
+export async function requestReport({ server, admin, tipo }) {
+  const today = new Date();
+  const asked = await fetch(`${server.url}/v2/relatorios/vendas/cadastro`, {
+    method: 'POST',
+    headers: { cookie: admin, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ de: day(new Date(today.getTime() - 364 * 86_400_000)), ate: day(today), tipo, formato: 'csv' }),
+    redirect: 'manual',
+  });
+  await asked.arrayBuffer();
+  const id = new URL(asked.headers.get('location') ?? '', server.url).searchParams.get('novo');
+  if (asked.status !== 303 || !id) throw new Error(`Asking for the report answered ${asked.status}`);
+  const started = performance.now();
+  let peakRss = 0;
+  let status = 'NA_FILA';
+  let rowsText = '';
+  while (status !== 'PRONTO' && status !== 'ERRO') {
+    if (performance.now() - started > TIMEOUT_MS) throw new Error(`The report did not finish within ${TIMEOUT_MS / 60_000} minutes`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const list = await fetch(`${server.url}/v2/relatorios/vendas/consulta?atualizar=nao`, { headers: { cookie: admin } }).then((r) =>
+      r.text(),
+    );
+    const card = list.slice(list.indexOf(`data-testid="relatorio-${id}"`));
+    status = /data-status="(\w+)"/.exec(card)?.[1] ?? status;
+    rowsText = /data-testid="linhas"[^>]*>([^<]*)</.exec(card)?.[1] ?? rowsText;
+    peakRss = Math.max(peakRss, (await server.memory()).rss ?? 0);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (status === 'ERRO') throw new Error('The report ended in error');
+  return { seconds, rowsText, peakRss };
+}
+
+/**
  * Copies the seed's first quote ROWS times (spread over the last 300 days) straight into the stopped
  * server's data dir, starts the server, asks for a CSV report of every quote of the last year as the
  * insurer's admin, and polls the list until it is ready, reading the server's memory as it goes.
@@ -42,46 +79,19 @@ export async function measureReportGeneration({ dataDir, pinning, pagePath, cook
     const before = [];
     for (let i = 0; i < 40; i++) before.push(await page());
 
-    const today = new Date();
-    const asked = await fetch(`${server.url}/v2/relatorios/vendas/cadastro`, {
-      method: 'POST',
-      headers: { cookie: admin, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        de: day(new Date(today.getTime() - 364 * 86_400_000)),
-        ate: day(today),
-        tipo: 'cotacoes',
-        formato: 'csv',
-      }),
-      redirect: 'manual',
-    });
-    await asked.arrayBuffer();
-    const id = new URL(asked.headers.get('location') ?? '', server.url).searchParams.get('novo');
-    if (asked.status !== 303 || !id) throw new Error(`Asking for the report answered ${asked.status}`);
-    const started = performance.now();
-
     const during = [];
     let done = false;
     const pages = (async () => {
       while (!done) during.push(await page());
     })();
-    let peakRss = 0;
-    let status = 'NA_FILA';
-    let rows = '';
-    while (status !== 'PRONTO' && status !== 'ERRO') {
-      if (performance.now() - started > TIMEOUT_MS) throw new Error('The report did not finish within 10 minutes');
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      const list = await fetch(`${server.url}/v2/relatorios/vendas/consulta?atualizar=nao`, { headers: { cookie: admin } }).then((r) =>
-        r.text(),
-      );
-      const card = list.slice(list.indexOf(`data-testid="relatorio-${id}"`));
-      status = /data-status="(\w+)"/.exec(card)?.[1] ?? status;
-      rows = /data-testid="linhas"[^>]*>([^<]*)</.exec(card)?.[1] ?? rows;
-      peakRss = Math.max(peakRss, (await server.memory()).rss ?? 0);
+    let generated;
+    try {
+      generated = await requestReport({ server, admin, tipo: 'cotacoes' });
+    } finally {
+      done = true;
+      await pages;
     }
-    const seconds = (performance.now() - started) / 1000;
-    done = true;
-    await pages;
-    if (status === 'ERRO') throw new Error('The report ended in error');
+    const { seconds, peakRss, rowsText: rows } = generated;
     const p = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))];
     return {
       rows: ROWS,

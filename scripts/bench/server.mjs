@@ -57,8 +57,9 @@ export async function freePort() {
 /**
  * Spawns `scripts/start.mjs --no-build` and resolves once `/signin` answers 200, with the seconds
  * that took: polling the page a visitor would open first measures what "started" means to them.
+ * `environment`: PORTAL_ENV, production unless a page exists only elsewhere (the scale phase's commissions).
  */
-export async function startPortal({ dataDir, pinning, databaseUrl }) {
+export async function startPortal({ dataDir, pinning, databaseUrl, environment = 'PRD' }) {
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   const [command, args] = onCore(pinning, 0, process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/start.mjs'), '--no-build']);
@@ -66,7 +67,7 @@ export async function startPortal({ dataDir, pinning, databaseUrl }) {
   // taskset execs node in place, so child.pid is the server's own pid (needed for /proc/<pid>/status).
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST, DATA_DIR: dataDir, PORTAL_ENV: 'PRD', DATABASE_URL: databaseUrl ?? '' },
+    env: { ...process.env, PORT: String(port), HOST, DATA_DIR: dataDir, PORTAL_ENV: environment, DATABASE_URL: databaseUrl ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = keepTail(child);
@@ -214,10 +215,11 @@ async function postForCookies(url, path, body, cookies = []) {
 /**
  * A throwaway PostgreSQL server for the signed-in rows on PostgreSQL: BENCH_DATABASE_URL when set,
  * else a cluster made with Debian's postgresql binaries in `dir` (as the postgres user when run as
- * root, in a directory of its own that user can reach), else the reason it cannot.
+ * root, in a directory of its own that user can reach), else the reason it cannot. `own`: always a
+ * cluster of its own (the scale phase grows its database: never one given by BENCH_DATABASE_URL).
  */
-export async function startPostgres() {
-  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+export async function startPostgres({ own = false } = {}) {
+  if (process.env.BENCH_DATABASE_URL && !own) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
   const bin = ['/usr/lib/postgresql']
     .flatMap((base) => {
       try {
