@@ -857,7 +857,9 @@ async function main() {
         `No database in ${dataDir}: start the portal once (npm start) with DATA_DIR=${dataDir}, stop it, then grow it.`,
       );
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create(dataDir);
+    // The name searches' trigram indexes (migration 029) are written on every insert of quotes and policies.
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
     client = { query: async (text, params) => (await pglite.query(text, params)).rows };
     close = () => pglite.close();
     console.log(`Growing the PGlite database in ${dataDir} ${options.times}× (the portal must be stopped)…`);

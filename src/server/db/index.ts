@@ -30,6 +30,7 @@ import * as m024 from './migrations/024_document_quotas';
 import * as m025 from './migrations/025_report_turns';
 import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
+import * as m029 from './migrations/029_name_search';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '025_report_turns': m025,
   '026_payment_receipts': m026,
   '027_import_updates': m027,
+  '029_name_search': m029,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
@@ -98,12 +100,12 @@ export interface ConnectOptions {
   databaseUrl?: string;
   /** PGlite data directory; 'memory://' for a throwaway database. */
   dataDir?: string;
-  /** Told the SQL of every statement run (tests count round trips with it). */
-  onQuery?: (sql: string) => void;
+  /** Told the SQL (and its parameters) of every statement run (tests count round trips, and explain them, with it). */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions): Promise<DB> {
-  const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql));
+  const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql, event.query.parameters));
   if (databaseUrl) {
     const pg = await import('pg');
     pg.default.types.setTypeParser(DATE_OID, keepDate);
@@ -113,6 +115,8 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     return new PortalDatabase({ dialect: new PostgresDialect({ pool }), log }, changes);
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  // The trigram indexes of the name searches (migration 029) need pg_trgm loaded in every connection.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const location = dataDir ?? 'memory://';
   if (!location.startsWith('memory://')) mkdirSync(resolve(location), { recursive: true });
   const pglite = await PGlite.create(location.startsWith('memory://') ? undefined : resolve(location), {
@@ -120,6 +124,7 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     // PostgreSQL's 128 MB of shared buffers would double what the operating system already caches of
     // the data dir's files; 16 MB holds the portal's hot pages (docs/decisions/031-request-cost.md).
     postgresqlconf: 'shared_buffers = 16MB',
+    extensions: { pg_trgm },
   });
   return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
 }
