@@ -1,6 +1,7 @@
 // A 100,000-row sales report (issue 15, decision 042): how long the background job takes to write it,
 // the server's memory while it does, and what a page of another user costs meanwhile.
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { signIn, startPortal } from './server.mjs';
 
 const ROWS = 100_000;
@@ -57,7 +58,8 @@ export async function requestReport({ server, admin, tipo }) {
  * same requests before the report says whether other users wait for it.
  */
 export async function measureReportGeneration({ dataDir, pinning, pagePath, cookie }) {
-  const pg = new PGlite(dataDir);
+  // Its quotes carry the name search's trigram index (migration 029): pg_trgm must be loaded to write them.
+  const pg = new PGlite(dataDir, { extensions: { pg_trgm } });
   await pg.exec(`insert into quotes (nr_cotacao, simulator_code, line, generation, offer_id, user_id, company_id, point_of_sale_id,
       etapa, segurado, nome_segurado, documento_segurado, respostas, comissao_centesimos, premio_total, valida_ate, created_at, updated_at)
     select 'B' || g, q.simulator_code, q.line, q.generation, q.offer_id, q.user_id, q.company_id, q.point_of_sale_id, q.etapa,

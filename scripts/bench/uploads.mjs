@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { cpuPinning, signIn, startPortal } from './server.mjs';
 
 const MB = 1024 * 1024;
@@ -76,7 +77,7 @@ async function uploadWorker({ url, size }) {
  * dir; the page's own user (parceiro@parceiro.demo) is left out.
  */
 async function uploaders(dataDir, count) {
-  const pg = new PGlite(dataDir);
+  const pg = new PGlite(dataDir, { extensions: { pg_trgm } });
   try {
     const { rows } = await pg.query(
       `select distinct on (u.id) u.email, p.nr_proposta from proposals p join quotes q on q.id = p.quote_id join users u on u.id = q.user_id

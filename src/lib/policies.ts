@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { dueDates } from './contracting';
+import { hasSearchableWord } from './insured-search';
 import { isoDateField, oneOf, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { PRODUCTS } from './products/catalog';
 
@@ -63,7 +64,7 @@ export const POLICY_FIELDS = ['nrApolice', 'segurado', 'produto', 'situacao', 'v
 
 export const FILTER_MESSAGES = {
   nrApolice: 'Número de apólice inválido: use só os dígitos.',
-  segurado: 'Informe ao menos 3 letras do nome ou o CPF/CNPJ do segurado.',
+  segurado: 'Informe o CPF/CNPJ ou ao menos uma palavra do nome do segurado com 3 letras ou mais.',
   produto: 'Produto inválido.',
   situacao: 'Situação inválida.',
   vigenteEm: 'Data inválida.',
@@ -73,10 +74,23 @@ export const FILTER_MESSAGES = {
 /** A policy number, as its digits. */
 export const nrApoliceField = z.string({ error: FILTER_MESSAGES.nrApolice }).check(z.regex(/^\d{1,20}$/, FILTER_MESSAGES.nrApolice));
 
-/** A name (3 to 120 characters, searched as part of the insured's) or a CPF/CNPJ, as its digits. */
+/** A CPF/CNPJ as typed, with or without its mask. */
+const typedDocument = (value: string) => /^[\d.\-/\s]+$/.test(value);
+
+/**
+ * A name (up to 120 characters, searched as part of the insured's, with a word of 3 letters or more
+ * that its trigram index can look up: lib/insured-search.ts) or a CPF/CNPJ, as its digits.
+ */
 export const seguradoField = z.pipe(
-  z.string({ error: FILTER_MESSAGES.segurado }).check(z.minLength(3, FILTER_MESSAGES.segurado), z.maxLength(120, FILTER_MESSAGES.segurado)),
-  z.transform((value) => (/^[\d.\-/\s]+$/.test(value) ? value.replace(/\D/g, '') : value)),
+  z
+    .string({ error: FILTER_MESSAGES.segurado })
+    .check(
+      z.refine(
+        (value) => value.length <= 120 && (typedDocument(value) ? value.length >= 3 : hasSearchableWord(value)),
+        FILTER_MESSAGES.segurado,
+      ),
+    ),
+  z.transform((value) => (typedDocument(value) ? value.replace(/\D/g, '') : value)),
 );
 
 const policyQuerySchema = z.object({

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ACCOUNTS, DEMO_PASSWORD, expectHome, gotoHydrated, submitLogin } from './helpers';
 import { DB_SHUT_DOWN, pgControlState, startOwnServer, type OwnServer } from './own-server';
 
@@ -233,7 +234,8 @@ test('through the TLS proxy: sign in, Secure cookies, HSTS, foreign origins refu
   portal.child.kill('SIGTERM');
   expect(await portal.exited, portal.output()).toBe(0);
   expect(pgControlState(portal.dataDir)).toBe(DB_SHUT_DOWN);
-  const db = await PGlite.create(portal.dataDir);
+  // Opened as the portal opens it: with pg_trgm, which its name-search indexes use (migration 029).
+  const db = await PGlite.create(portal.dataDir, { extensions: { pg_trgm } });
   try {
     const { rows } = await db.query<{ email: string; ip: string }>(`select email, ip from access_events where event = 'LOGIN' order by id`);
     const ipOf = (email: string) => rows.filter((row) => row.email === email).map((row) => row.ip);

@@ -41,7 +41,7 @@ test('v2: a seller with BOLETOS finds the overdue installment, issues its 2ª vi
     await page.getByRole('button', { name: 'Buscar' }).click();
   };
   await search('Segurado (nome ou CPF/CNPJ)', 'ab');
-  await expect(page.getByText('Informe ao menos 3 letras do nome ou o CPF/CNPJ do segurado.')).toBeVisible();
+  await expect(page.getByText('Informe o CPF/CNPJ ou ao menos uma palavra do nome do segurado com 3 letras ou mais.')).toBeVisible();
   await page.getByLabel('Segurado (nome ou CPF/CNPJ)').fill('');
   await search('Número da apólice', '99999999');
   await expect(page.getByText('Nenhuma parcela em aberto ou vencida encontrada para esta busca.')).toBeVisible();

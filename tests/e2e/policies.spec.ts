@@ -25,7 +25,7 @@ test('v2: the partner finds the policy of the life proposal in Apólices and ope
 
   await page.getByLabel('Segurado (nome ou CPF/CNPJ)').fill('ab');
   await page.getByRole('button', { name: 'Filtrar' }).click();
-  await expect(page.getByText('Informe ao menos 3 letras do nome ou o CPF/CNPJ do segurado.')).toBeVisible();
+  await expect(page.getByText('Informe o CPF/CNPJ ou ao menos uma palavra do nome do segurado com 3 letras ou mais.')).toBeVisible();
   await page.getByLabel('Segurado (nome ou CPF/CNPJ)').fill('381.926.457-46');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await expect(page).toHaveURL(/segurado=381.926.457-46/);

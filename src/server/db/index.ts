@@ -30,6 +30,7 @@ import * as m024 from './migrations/024_document_quotas';
 import * as m025 from './migrations/025_report_turns';
 import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
+import * as m029 from './migrations/029_name_search';
 import * as m030 from './migrations/030_keyset_lists';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
@@ -87,6 +88,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '025_report_turns': m025,
   '026_payment_receipts': m026,
   '027_import_updates': m027,
+  '029_name_search': m029,
   '030_keyset_lists': m030,
 };
 
@@ -115,6 +117,8 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     return new PortalDatabase({ dialect: new PostgresDialect({ pool }), log }, changes);
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  // The trigram indexes of the name searches (migration 029) need pg_trgm loaded in every connection.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const location = dataDir ?? 'memory://';
   if (!location.startsWith('memory://')) mkdirSync(resolve(location), { recursive: true });
   const pglite = await PGlite.create(location.startsWith('memory://') ? undefined : resolve(location), {
@@ -122,6 +126,7 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     // PostgreSQL's 128 MB of shared buffers would double what the operating system already caches of
     // the data dir's files; 16 MB holds the portal's hot pages (docs/decisions/031-request-cost.md).
     postgresqlconf: 'shared_buffers = 16MB',
+    extensions: { pg_trgm },
   });
   return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
 }

@@ -347,6 +347,8 @@ export interface QuotesTable {
   etapa: string;
   segurado: Json<Record<string, unknown>>;
   nome_segurado: string;
+  /** nome_segurado as the searches read it (migration 029, lib/insured-search.ts): computed by the database. */
+  nome_busca: ColumnType<string, never, never>;
   /** CPF or CNPJ without mask, for the history filter. Never logged. */
   documento_segurado: string;
   /** Line-specific answers of the cadastro step. */
@@ -406,6 +408,8 @@ export interface PoliciesTable {
   line: string;
   generation: Generation;
   nome_segurado: string;
+  /** nome_segurado as the searches read it (migration 029, lib/insured-search.ts): computed by the database. */
+  nome_busca: ColumnType<string, never, never>;
   documento_segurado: string;
   inicio_vigencia: string;
   fim_vigencia: string;

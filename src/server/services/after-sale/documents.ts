@@ -232,7 +232,7 @@ export async function listDocuments(
     .$if(filters.nrProposta !== undefined, (qb) => qb.where('p.nr_proposta', '=', filters.nrProposta!))
     .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
     .$if(filters.segurado !== undefined, (qb) =>
-      qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_segurado'), eb.ref('q.documento_segurado'))),
+      qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_busca'), eb.ref('q.documento_segurado'))),
     )
     .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
     .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))

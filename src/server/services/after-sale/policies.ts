@@ -4,6 +4,7 @@ import type { Generation, PoliciesTable } from '../../db/schema';
 import { brasiliaDay } from '../../../lib/format';
 import { LINE_BRANCHES } from '../../../lib/insurer';
 import { maskDocument } from '../../../lib/history';
+import { containingPattern, nameWords } from '../../../lib/insured-search';
 import type { Scope } from '../../../lib/scope';
 import { notFound } from '../../errors';
 import { soldWithin, soldWithinBranches } from '../identity/scope';
@@ -129,33 +130,21 @@ export const searchedPolicies =
     const byNumber = search.nrApolice === undefined ? qb : qb.where('a.nr_apolice', '=', search.nrApolice);
     const typed = search.segurado;
     if (typed === undefined) return byNumber;
-    return byNumber.where((eb) => insuredMatches(typed, eb.ref('a.nome_segurado'), eb.ref('a.documento_segurado')));
+    return byNumber.where((eb) => insuredMatches(typed, eb.ref('a.nome_busca'), eb.ref('a.documento_segurado')));
   };
 
 /**
  * An insured as a search names them (lib/policies.ts seguradoField): a CPF/CNPJ as digits is the whole
  * document; a name matches when each word is anywhere in it, accents and case aside — "otavio lima"
- * finds "Otávio Freitas Lima" (LIKE wildcards typed are taken literally).
+ * finds "Otávio Freitas Lima" (LIKE wildcards typed are taken literally). `name` is the table's
+ * nome_busca (migration 029), the name as lib/insured-search.ts searchableName makes it, whose
+ * trigram index serves `like '%word%'`.
  */
 export function insuredMatches(typed: string, name: Expression<string>, document: Expression<string>): Expression<SqlBool> {
   if (/^\d+$/.test(typed)) return sql<SqlBool>`${document} = ${typed}`;
-  const words = nameWords(typed).map((word) => sql<SqlBool>`lower(translate(${name}, ${ACCENTED}, ${UNACCENTED})) like ${`%${word}%`}`);
+  const words = nameWords(typed).map((word) => sql<SqlBool>`${name} like ${containingPattern(word)}`);
   return words.length > 0 ? sql<SqlBool>`(${sql.join(words, sql` and `)})` : sql<SqlBool>`true`;
 }
-
-/** Portuguese letters with accents and their plain twins, in SQL's translate() on both databases. */
-const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑ';
-const UNACCENTED = 'aaaaaeeeeiiiiooooouuuucnAAAAAEEEEIIIIOOOOOUUUUCN';
-
-/** The words of a typed name, lower case without accents, with LIKE's wildcards escaped. */
-const nameWords = (typed: string) =>
-  typed
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => word.replace(/[\\%_]/g, (c) => `\\${c}`));
 
 export const POLICY_NOT_FOUND = 'Apólice não encontrada.';
 
