@@ -20,7 +20,7 @@ import { soldWithinBranches } from '../identity/scope';
 import { proposalClock } from '../../../lib/acceptance';
 import { statusLabel, type QuoteStatus } from '../../../lib/quotes';
 import type { ProductLine } from '../../../lib/simulators';
-import { isExpired, visibleTo, type Seller } from './quotes';
+import { isExpired, type Seller } from './quotes';
 import { now as clockNow } from '../../clock';
 
 /**
