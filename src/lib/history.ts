@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { isoDateField, listHref, oneOf, optionalField, pageField, parseListQuery, type Paged, type ParsedListQuery } from './list-query';
+import { isoDateField, listHref, oneOf, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
+import type { KeysetPage } from './keyset-pages';
 import type { Clock } from './acceptance';
 import { HISTORY_STATUSES } from './quotes';
 import { SIMULATOR_CODES, V2_SIMULATOR_CODES, type ProductLine } from './simulators';
@@ -100,9 +101,13 @@ export function withLegacyLine(input: Record<string, string>): Record<string, st
 /** The history page of each generation (SPEC §2). */
 export const HISTORY_PAGE = { v1: '/historico', v2: '/v2/historico' } as const;
 
-/** The history's address for these filters and page (page 1 and blank filters are left out). */
-export const historyPageHref = (values: Partial<Record<HistoryField, string>>, page = 1, generation: 'v1' | 'v2' = 'v2'): string =>
-  listHref(HISTORY_PAGE[generation], HISTORY_FIELDS, values, page);
+/** The history's address for these filters and page, with the cursor that reaches it (page 1 and blank filters are left out). */
+export const historyPageHref = (
+  values: Partial<Record<HistoryField, string>>,
+  page = 1,
+  generation: 'v1' | 'v2' = 'v2',
+  cursor?: string,
+): string => listHref(HISTORY_PAGE[generation], HISTORY_FIELDS, values, page, cursor);
 
 /**
  * A CPF or CNPJ as a list may show it: only the middle digits, which tell two customers apart on a
@@ -139,4 +144,5 @@ export interface HistoryRow {
   pdf: { cotacao: string; proposta: string | null };
 }
 
-export type HistoryResult = Paged<HistoryRow>;
+/** A keyset page of the history (lib/keyset-pages.ts): counted only up to COUNT_LIMIT. */
+export type HistoryResult = KeysetPage<HistoryRow>;

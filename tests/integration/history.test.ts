@@ -10,6 +10,7 @@ import { listQuotes } from '../../src/server/services/selling/quote-history';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { HISTORY_MESSAGES, HISTORY_PAGE_SIZE, type HistoryFilters, type HistoryRow } from '../../src/lib/history';
 import { isValidCnpj } from '../../src/lib/validators';
+import { keysetPager, pageRequestOf } from '../../src/lib/keyset-pages';
 
 /**
  * The v2 quote history (listQuotes and GET /api/bff/v1/cotacoes) over the demo seed's quotes plus
@@ -35,7 +36,7 @@ async function offer(email: string, code: string) {
   const user = await loadV2User(db, (await findUserByEmail(db, email))!, { fullyAuthenticated: true });
   return (await sellableOffers(db, user)).find((o) => o.code === code)!;
 }
-const list = async (email: string, filters: HistoryFilters = {}, page = 1) => listQuotes(db, await sellerOf(email), filters, page);
+const list = async (email: string, filters: HistoryFilters = {}, page = 1) => listQuotes(db, await sellerOf(email), filters, { page });
 const numbers = (rows: HistoryRow[]) => rows.map((r) => r.nrCotacao);
 
 const person = (nome: string, cpf: string) => ({ ...DEMO_INSURED.residencial, nome, cpf });
@@ -153,16 +154,16 @@ describe('visibility: the same rule as opening a quote', () => {
   });
 
   it('a sub-delegated user sees their own quote and none of the partner’s', async () => {
-    const { content, totalElements } = await list(SUBAGENT);
-    expect(totalElements).toBe(1);
+    const { content, total } = await list(SUBAGENT);
+    expect(total).toBe(1);
     expect(content[0]).toMatchObject({ seller: 'Felipe Araújo', nomeSegurado: DEMO_INSURED.substabelecido.nome, code: 'RES' });
   });
 
   it('a partner admin sees every quote of their companies, another seller’s included', async () => {
-    const { totalElements } = await list(PARTNER_ADMIN);
-    expect(totalElements).toBe(SEEDED + 12 + 1 + 1); // the partner's, the sub-delegated user's, the colleague's
+    const { total } = await list(PARTNER_ADMIN);
+    expect(total).toBe(SEEDED + 12 + 1 + 1); // the partner's, the sub-delegated user's, the colleague's
     expect(numbers((await list(PARTNER_ADMIN, { numero: made.colleague })).content)).toEqual([made.colleague]);
-    expect((await list(PARTNER_ADMIN, { documento: '59381726400', de: '2026-03-09', ate: '2026-03-10' })).totalElements).toBe(2);
+    expect((await list(PARTNER_ADMIN, { documento: '59381726400', de: '2026-03-09', ate: '2026-03-10' })).total).toBe(2);
     const sellers = new Set([...(await list(PARTNER_ADMIN)).content, ...(await list(PARTNER_ADMIN, {}, 2)).content].map((r) => r.seller));
     expect(sellers).toEqual(new Set(['Eduarda Lima', 'Felipe Araújo', 'Helena Prado']));
   });
@@ -173,8 +174,8 @@ describe('visibility: the same rule as opening a quote', () => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('generation', '=', 'v2')
       .executeTakeFirstOrThrow();
-    expect((await list(ADMIN)).totalElements).toBe(Number(v2Quotes.n));
-    expect((await list(ADMIN, { numero: made.legacy })).totalElements).toBe(0);
+    expect((await list(ADMIN)).total).toBe(Number(v2Quotes.n));
+    expect((await list(ADMIN, { numero: made.legacy })).total).toBe(0);
   });
 });
 
@@ -186,11 +187,11 @@ describe('filters', () => {
       ['VEU', 'Vida'],
     ]);
     const residential = await list(PARTNER, { simulador: ['RES'] });
-    expect(residential.totalElements).toBe(SEEDED - 2 + 9 + 2);
+    expect(residential.total).toBe(SEEDED - 2 + 9 + 2);
     expect(residential.content.every((r) => r.code === 'RES')).toBe(true);
     // Several at once (the embedded apps' consultation asks for EMP,IP,VE): each product's quotes, no other.
     const both = await list(PARTNER, { simulador: ['RES', 'VEU'] });
-    expect(both.totalElements).toBe(residential.totalElements + life.totalElements);
+    expect(both.total).toBe(residential.total! + life.total!);
     expect(new Set(both.content.map((r) => r.code))).toEqual(new Set(['RES', 'VEU']));
   });
 
@@ -219,7 +220,7 @@ describe('filters', () => {
     expect(expired.content.every((r) => r.status === 'VENCIDA' && r.statusLabel === 'Vencida' && r.nrProposta === null)).toBe(true);
 
     const open = await list(PARTNER, { status: 'EM_ELABORACAO' });
-    expect(open.totalElements).toBe(SEEDED + 12 - 5 - 3);
+    expect(open.total).toBe(SEEDED + 12 - 5 - 3);
     expect(open.content.every((r) => r.statusLabel === 'Em elaboração')).toBe(true);
   });
 
@@ -245,7 +246,7 @@ describe('filters', () => {
     expect(numbers((await list(PARTNER, { numero: sent!.nrCotacao })).content)).toEqual([sent!.nrCotacao]);
     expect(numbers((await list(PARTNER, { numero: sent!.nrProposta! })).content)).toEqual([sent!.nrCotacao]);
     expect(numbers((await list(PARTNER, { numero: made.extra3! })).content)).toEqual([made.extra3]);
-    expect((await list(PARTNER, { numero: '999999999999' })).totalElements).toBe(0);
+    expect((await list(PARTNER, { numero: '999999999999' })).total).toBe(0);
   });
 
   it('de and ate: inclusive calendar days in Brasília time', async () => {
@@ -259,7 +260,7 @@ describe('filters', () => {
     expect((await list(PARTNER, { simulador: ['RES'], status: 'VENCIDA', de: '2026-03-10' })).content.map((r) => r.nomeSegurado)).toEqual(
       expect.arrayContaining(['Manhã Seguinte Lima', DEMO_INSURED.vencida.nome]),
     );
-    expect((await list(PARTNER, { simulador: ['VEU'], status: 'VENCIDA' })).totalElements).toBe(0);
+    expect((await list(PARTNER, { simulador: ['VEU'], status: 'VENCIDA' })).total).toBe(0);
   });
 });
 
@@ -267,9 +268,10 @@ describe('pagination', () => {
   it('pages of 10, newest first, with the totals', async () => {
     const first = await list(PARTNER);
     const second = await list(PARTNER, {}, 2);
-    expect(first).toMatchObject({ totalElements: SEEDED + 12, totalPages: 2, page: 1 });
+    expect(first).toMatchObject({ total: SEEDED + 12, more: true, page: 1 });
     expect(first.content).toHaveLength(HISTORY_PAGE_SIZE);
-    expect(second).toMatchObject({ totalElements: SEEDED + 12, totalPages: 2, page: 2 });
+    // A page number alone (an old link) reads by offset within the count's bound (lib/keyset-pages.ts).
+    expect(second).toMatchObject({ total: SEEDED + 12, more: false, page: 2 });
     expect(second.content).toHaveLength(SEEDED + 12 - HISTORY_PAGE_SIZE);
     const all = [...first.content, ...second.content];
     expect(new Set(numbers(all)).size).toBe(SEEDED + 12);
@@ -278,12 +280,25 @@ describe('pagination', () => {
     expect(numbers(second.content).slice(-2)).toEqual([made.nextMorning, made.lateNight]);
   });
 
-  it('a page past the last is empty but keeps the totals', async () => {
-    expect(await list(PARTNER, {}, 3)).toEqual({ content: [], totalElements: SEEDED + 12, totalPages: 2, page: 3 });
+  it('a page past the last shows the last', async () => {
+    const last = await list(PARTNER, {}, 3);
+    expect(last).toMatchObject({ total: SEEDED + 12, more: false, page: 2 });
+    expect(numbers(last.content)).toEqual(numbers((await list(PARTNER, {}, 2)).content));
+  });
+
+  it('the next page is reached by the cursor of the last row shown, and back', async () => {
+    const first = await list(PARTNER);
+    const pager = keysetPager(first);
+    const next = await listQuotes(db, await sellerOf(PARTNER), {}, pageRequestOf(2, pager.next!.cursor));
+    expect(numbers(next.content)).toEqual(numbers((await list(PARTNER, {}, 2)).content));
+    const back = keysetPager(next).previous!;
+    expect(numbers((await listQuotes(db, await sellerOf(PARTNER), {}, pageRequestOf(back.page, back.cursor))).content)).toEqual(
+      numbers(first.content),
+    );
   });
 
   it('no quote: no pages', async () => {
-    expect(await list(PARTNER, { numero: '1' })).toEqual({ content: [], totalElements: 0, totalPages: 0, page: 1 });
+    expect(await list(PARTNER, { numero: '1' })).toEqual({ content: [], total: 0, more: false, page: 1, pageSize: HISTORY_PAGE_SIZE });
   });
 });
 
@@ -334,8 +349,9 @@ describe('rows', () => {
     const seller = await sellerOf(PARTNER);
     const before = statements;
     const { content } = await listQuotes(db, seller, { status: 'PROPOSTA_EM_ANALISE' });
-    // The count and the page: a proposal's clock comes with its row, never a query of its own.
-    expect(statements - before).toBe(2);
+    // The page alone (a first page that holds every row needs no count, lib/keyset-pages.ts): a
+    // proposal's clock comes with its row, never a query of its own.
+    expect(statements - before).toBe(1);
     const byName = (nome: string) => content.find((r) => r.nomeSegurado === nome)!;
     // seed-policies.ts: referred 3 days ago; sent 8 days ago and waiting for documents since 6 days ago.
     expect(byName('Sérgio Almeida Prado').clock).toMatchObject({ state: 'running', daysLeft: 22 });
@@ -374,6 +390,14 @@ describe('GET /api/bff/v1/cotacoes', () => {
     expect(answer.status).toBe(200);
     expect(answer.json.dado).toMatchObject({ totalElements: SEEDED - 2 + 9 + 2, totalPages: 2, page: 2 });
     expect(answer.json.dado.content).toHaveLength(SEEDED - 2 + 9 + 2 - HISTORY_PAGE_SIZE);
+    // Keyset pages (lib/keyset-answer.ts): page 1 names the cursor of page 2, which reads the same rows.
+    const first = await call('GET', '/api/bff/v1/cotacoes?simulador=res', { headers: { authtoken: await tokenOf(PARTNER) } });
+    expect(first.json.dado).toMatchObject({ page: 1, more: true, next: { page: 2, cursor: expect.any(String) } });
+    const next = await call('GET', `/api/bff/v1/cotacoes?simulador=res&page=2&cursor=${first.json.dado.next.cursor}`, {
+      headers: { authtoken: await tokenOf(PARTNER) },
+    });
+    expect(next.json.dado).toMatchObject({ page: 2, more: false, previous: { page: 1 } });
+    expect(next.json.dado.content).toEqual(answer.json.dado.content);
     const sent = await call('GET', '/api/bff/v1/cotacoes?status=PROPOSTA_EM_ANALISE', { headers: { authtoken: await tokenOf(PARTNER) } });
     expect(sent.json.dado.content.find((r: HistoryRow) => r.nomeSegurado === 'Sérgio Almeida Prado').clock).toMatchObject({
       state: 'running',

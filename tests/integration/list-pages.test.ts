@@ -93,7 +93,8 @@ interface Shown {
 const shown = (paged: ({ page: number; content: unknown[] } & ({ totalPages: number } | KeysetPage<unknown>)) | undefined): Shown => ({
   page: paged?.page ?? -1,
   // A keyset list (lib/keyset-pages.ts) knows its pages while its count is within the bound: the demo's are.
-  totalPages: paged ? ('totalPages' in paged ? paged.totalPages : (totalPagesOf(paged) ?? -2)) : -1,
+  // An empty one has no pages, as a counted list says.
+  totalPages: paged ? ('totalPages' in paged ? paged.totalPages : paged.total === 0 ? 0 : (totalPagesOf(paged) ?? -2)) : -1,
   rows: paged?.content.length ?? -1,
 });
 const routedList = async (routed: Promise<{ kind: string; props?: unknown; status?: number }>) => {

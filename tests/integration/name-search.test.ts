@@ -120,9 +120,9 @@ describe('a name search', () => {
 
   it('is the same in the payment lookups and the documents', async () => {
     const scope = await policiesScope(ADMIN);
-    const installments = await listInstallments(db, scope, 'v2', { segurado: 'maria_antonia quixote' }, 1, TODAY);
+    const installments = await listInstallments(db, scope, 'v2', { segurado: 'maria_antonia quixote' }, { page: 1 }, TODAY);
     expect(new Set(installments.content.map((i) => i.nrApolice))).toEqual(new Set([named['Maria_Antônia 100% Quixotê']]));
-    const documents = await listDocuments(db, await documentsScope(ADMIN), 'v2', { segurado: 'CONCEIÇÃO quixaba' }, 1);
+    const documents = await listDocuments(db, await documentsScope(ADMIN), 'v2', { segurado: 'CONCEIÇÃO quixaba' }, { page: 1 });
     expect(documents.content.every((d) => d.nomeSegurado === 'JOSÉ DA CONCEIÇÃO QUÍXABA')).toBe(true);
   });
 });
@@ -150,8 +150,8 @@ describe('the plans', () => {
   const segurado = 'quixaba conceição';
   const lists: [string, 'policies', (scope: Scope) => Promise<unknown>][] = [
     ['policies', 'policies', (scope) => listPolicies(db, scope, 'v2', { segurado }, { page: 1 }, TODAY)],
-    ['payment lookup', 'policies', (scope) => listInstallments(db, scope, 'v2', { segurado }, 1, TODAY)],
-    ['2ª via', 'policies', (scope) => listInstallments(db, scope, 'v2', { segurado }, 1, TODAY, { openOnly: true })],
+    ['payment lookup', 'policies', (scope) => listInstallments(db, scope, 'v2', { segurado }, { page: 1 }, TODAY)],
+    ['2ª via', 'policies', (scope) => listInstallments(db, scope, 'v2', { segurado }, { page: 1 }, TODAY, { openOnly: true })],
   ];
 
   it.each(lists)('the insurer’s admin: %s reads the trigram index of %s', async (_, table, list) => {
@@ -165,7 +165,7 @@ describe('the plans', () => {
     // Fewer documents than quotes: they may be read first, each quote then by its key (at 1000× on
     // PostgreSQL the plan starts from quotes_nome_busca instead, notes of issue 29).
     const scope = await documentsScope(ADMIN);
-    for (const plan of await plansOf(() => listDocuments(db, scope, 'v2', { segurado }, 1))) {
+    for (const plan of await plansOf(() => listDocuments(db, scope, 'v2', { segurado }, { page: 1 }))) {
       expect(plan).not.toMatch(/Seq Scan on (policies|quotes)/);
     }
   });
@@ -173,7 +173,7 @@ describe('the plans', () => {
   it.each([PARTNER_ADMIN, SELLER])('%s: no list reads every policy or quote to find a name', async (email) => {
     const plans = [
       ...(await Promise.all(lists.map(async ([, , list]) => plansOf(async () => list(await policiesScope(email)))))).flat(),
-      ...(await plansOf(async () => listDocuments(db, await documentsScope(email), 'v2', { segurado }, 1))),
+      ...(await plansOf(async () => listDocuments(db, await documentsScope(email), 'v2', { segurado }, { page: 1 }))),
     ];
     for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (policies|quotes)/);
   });

@@ -55,7 +55,7 @@ afterAll(() => close());
 
 describe('the installments of a search (/consulta-pagamento, /v2/boleto)', () => {
   it('lists each installment with its state, n/N, and the payment of the paid one', async () => {
-    const { content, totalElements } = await listInstallments(db, partner, 'v2', { nrApolice }, 1, '2027-01-15');
+    const { content, total: totalElements } = await listInstallments(db, partner, 'v2', { nrApolice }, { page: 1 }, '2027-01-15');
     expect(totalElements).toBe(4);
     expect(content.map((i) => [i.numero, i.parcelas, i.status])).toEqual([
       [1, 4, 'PAGA'],
@@ -70,20 +70,27 @@ describe('the installments of a search (/consulta-pagamento, /v2/boleto)', () =>
 
   it('finds by part of the name (wildcards literal) and by the whole CPF, and the 2ª via page keeps only the unpaid', async () => {
     const cpf = DEMO_INSURED.residencial.cpf!.replace(/\D/g, '');
-    const byName = await listInstallments(db, partner, 'v2', { segurado: DEMO_INSURED.residencial.nome.slice(0, 6) }, 1, '2027-01-15');
-    expect(byName.totalElements).toBeGreaterThanOrEqual(4);
-    expect((await listInstallments(db, partner, 'v2', { segurado: cpf }, 1, '2027-01-15')).totalElements).toBeGreaterThanOrEqual(4);
-    expect((await listInstallments(db, partner, 'v2', { segurado: '%%%' }, 1, '2027-01-15')).totalElements).toBe(0);
-    const open = await listInstallments(db, partner, 'v2', { nrApolice }, 1, '2027-01-15', { openOnly: true });
+    const byName = await listInstallments(
+      db,
+      partner,
+      'v2',
+      { segurado: DEMO_INSURED.residencial.nome.slice(0, 6) },
+      { page: 1 },
+      '2027-01-15',
+    );
+    expect(byName.total).toBeGreaterThanOrEqual(4);
+    expect((await listInstallments(db, partner, 'v2', { segurado: cpf }, { page: 1 }, '2027-01-15')).total).toBeGreaterThanOrEqual(4);
+    expect((await listInstallments(db, partner, 'v2', { segurado: '%%%' }, { page: 1 }, '2027-01-15')).total).toBe(0);
+    const open = await listInstallments(db, partner, 'v2', { nrApolice }, { page: 1 }, '2027-01-15', { openOnly: true });
     expect(open.content.map((i) => i.numero)).toEqual([2, 3, 4]);
   });
 
   it('an overdue installment is offered a 2ª via; once issued, its codes until the new due day', async () => {
     const today = '2027-01-15';
-    const before = (await listInstallments(db, partner, 'v2', { nrApolice }, 1, today, { openOnly: true })).content;
+    const before = (await listInstallments(db, partner, 'v2', { nrApolice }, { page: 1 }, today, { openOnly: true })).content;
     expect(before.map((i) => boletoOffer(i, today))).toEqual(['segunda-via', 'pagina-da-apolice', 'pagina-da-apolice']);
     const copy = await secondCopy(db, partner, 'v2', nrApolice, 2, '2027-01-20', partnerId, at(today));
-    const [overdue] = (await listInstallments(db, partner, 'v2', { nrApolice }, 1, today, { openOnly: true })).content;
+    const [overdue] = (await listInstallments(db, partner, 'v2', { nrApolice }, { page: 1 }, today, { openOnly: true })).content;
     expect(overdue!.charge).toMatchObject({ vencimento: '2027-01-20', total: copy.total, linhaDigitavel: copy.linhaDigitavel });
     expect(boletoOffer(overdue!, today)).toBe('segunda-via-emitida');
     // Past the 2ª via's day, it asks for another one.
@@ -92,15 +99,15 @@ describe('the installments of a search (/consulta-pagamento, /v2/boleto)', () =>
 
   it('another company, the other generation and a scope with none see nothing', async () => {
     const subagent = await scopeOf('substabelecido@parceiro.demo');
-    expect((await listInstallments(db, subagent.scope, 'v2', { nrApolice }, 1, '2027-01-15')).totalElements).toBe(0);
+    expect((await listInstallments(db, subagent.scope, 'v2', { nrApolice }, { page: 1 }, '2027-01-15')).total).toBe(0);
     const legacyAdmin = await scopeOf('admin@legado.demo');
     expect(legacyAdmin.scope).toEqual({ kind: 'all' });
-    expect((await listInstallments(db, legacyAdmin.scope, 'v1', { nrApolice }, 1, '2027-01-15')).totalElements).toBe(0);
+    expect((await listInstallments(db, legacyAdmin.scope, 'v1', { nrApolice }, { page: 1 }, '2027-01-15')).total).toBe(0);
     // A legacy seller without CLIENTES_CONSULTA_PAGAMENTO sees the installments of the policies he
     // sees, his own (issue 27 item 5) — never another's.
     const seller = await scopeOf('vendedor@legado.demo');
     expect(seller.scope).toEqual({ kind: 'own', userId: expect.any(Number) });
-    expect((await listInstallments(db, seller.scope, 'v1', { nrApolice }, 1, '2027-01-15')).totalElements).toBe(0);
+    expect((await listInstallments(db, seller.scope, 'v1', { nrApolice }, { page: 1 }, '2027-01-15')).total).toBe(0);
   });
 });
 

@@ -22,7 +22,8 @@ import {
   type DocumentProposal,
   type DocumentRow,
 } from '../../server/services/after-sale/documents';
-import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
+import { withReadablePage } from '../../lib/list-query';
+import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 
 /** What the pages of Documentos need, for both generations: thin pages, this does the work. */
 export const CATEGORY_OPTIONS = Object.entries(DOCUMENT_CATEGORIES).map(([value, label]) => ({ value, label }));
@@ -83,7 +84,7 @@ export async function uploadPage(
   const userId = viewer.user.idUsuario;
   const [documents, usage] = await Promise.all([
     // A proposal keeps at most UPLOAD_LIMITS.proposal.files documents: one page holds them all.
-    listDocuments(db, scope, generation, { nrProposta: proposal.nrProposta }, 1, 50, userId),
+    listDocuments(db, scope, generation, { nrProposta: proposal.nrProposta }, { page: 1 }, 50, userId),
     uploadUsage(db, userId, proposal.id, now()),
   ]);
   return { kind: 'proposal', proposal, documents: documents.content, usage };
@@ -93,17 +94,19 @@ export interface ConsultPageProps {
   generation: 'v1' | 'v2';
   values: Record<string, string | undefined>;
   errors?: Record<string, string[]>;
-  result?: Paged<DocumentRow>;
+  result?: KeysetPage<DocumentRow>;
 }
 
 /** Consulta: the documents the viewer's scope sees, filtered and paged. */
 export async function consultPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams): Promise<ConsultPageProps> {
   const values = Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, params.get(field) ?? undefined]));
-  // A page that is no number shows the first, one past the last the last (lib/list-query.ts).
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts); past
+  // page 1 a link's cursor says where the page starts (lib/keyset-pages.ts).
   const query = parseDocumentQuery(withReadablePage(params));
   if (!query.ok) return { generation, values, errors: query.errors };
   const { db, scope } = await scopeOf(generation, session);
-  return { generation, values, result: await pageWithin(query.page, (page) => listDocuments(db, scope, generation, query.filters, page)) };
+  const request = pageRequestOf(query.page, params.get('cursor'));
+  return { generation, values, result: await listDocuments(db, scope, generation, query.filters, request) };
 }
 
 /** A document's download, or undefined (the 404 page) when the viewer's scope does not hold it. */

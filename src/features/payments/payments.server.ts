@@ -25,6 +25,7 @@ import {
   type ReceiptLine,
 } from '../../server/services/after-sale/payments';
 import { parseReceiptsQuery } from '../../lib/receipts';
+import { pageRequestOf } from '../../lib/keyset-pages';
 import type { Paged } from '../../lib/list-query';
 import { scopeFor } from '../../server/services/identity/scope';
 import { recordDataAccess } from '../../server/services/identity/access-log';
@@ -63,9 +64,10 @@ async function installmentsPage(
   const { db, scope } = await boletosScope(generation, session);
   const today = brasiliaDay(now());
   // /v2/boleto offers what is still to be paid; the legacy lookup shows every installment.
-  const result = await pageWithin(query.page, (page) =>
-    listInstallments(db, scope, generation, query.filters, page, today, { openOnly: view === 'parcelas.boleto' }),
-  );
+  // Past page 1 a link's cursor says where the page starts (lib/keyset-pages.ts).
+  const result = await listInstallments(db, scope, generation, query.filters, pageRequestOf(query.page, params.get('cursor')), today, {
+    openOnly: view === 'parcelas.boleto',
+  });
   if (result.content.length > 0) {
     const searched = query.filters.nrApolice ? 'busca por apólice' : 'busca por segurado';
     await recordDataAccess(

@@ -32,6 +32,7 @@ import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
 import * as m029 from './migrations/029_name_search';
 import * as m030 from './migrations/030_keyset_lists';
+import * as m031 from './migrations/031_keyset_history_payments';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '027_import_updates': m027,
   '029_name_search': m029,
   '030_keyset_lists': m030,
+  '031_keyset_history_payments': m031,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -71,7 +71,9 @@ async function rowsOf<Row>(
     list
       .columns(branch)
       .select([exactInstant(list.time).as('page_time'), sql.ref(list.id).as('page_id')])
-      .$if(at.cursor !== undefined, (qb) => qb.where(pastKey(list.time, list.id, at.cursor!, order)))
+      .$if(at.cursor !== undefined, (qb) =>
+        qb.where(pastKey(list.time, list.id, at.cursor!, order)).where(pastInstant(list.time, at.cursor!, order)),
+      )
       .orderBy(list.time, order)
       .orderBy(list.id, order),
   );
@@ -88,6 +90,16 @@ async function rowsOf<Row>(
     .limit(at.take)
     .execute()) as Keyed<Row>[];
 }
+
+/**
+ * The key's instant alone, as far as the cursor: implied by pastKey, said again for a key whose id is
+ * another table's (an installment of a policy): that row comparison is a join's condition, this one
+ * bounds the scan of the instant's index.
+ */
+const pastInstant = (timeColumn: string, key: RowKey, order: 'asc' | 'desc') =>
+  order === 'asc'
+    ? sql<boolean>`${sql.ref(timeColumn)} >= ${key.time}::timestamptz`
+    : sql<boolean>`${sql.ref(timeColumn)} <= ${key.time}::timestamptz`;
 
 /** How many rows the branches hold, counted no further than COUNT_LIMIT + 1 (past it, the page says "mais de"). */
 async function countUpTo(db: DB, branches: Branch[]): Promise<number> {

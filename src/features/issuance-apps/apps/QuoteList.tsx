@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { clockSummary } from '../../../lib/acceptance';
 import { EMBEDDED_APP_OF_CODE } from '../../../lib/embedded-apps';
 import { formatDate } from '../../../lib/format';
-import type { HistoryResult } from '../../../lib/history';
+import type { HistoryRow } from '../../../lib/history';
+import type { KeysetAnswer } from '../../../lib/keyset-answer';
 import { createClient, payloadOf, toFailure, type ApiBases, type ApiFailure } from '../../../lib/http';
-import { pageWithin, withReadablePage } from '../../../lib/list-query';
+import { withReadablePage } from '../../../lib/list-query';
 import { formatBRL } from '../../../lib/products/money';
 import { HISTORY_STATUSES } from '../../../lib/quotes';
 import { findSimulatorCode } from '../../../lib/simulators';
@@ -14,11 +15,15 @@ const EMBEDDED_CODES = Object.keys(EMBEDDED_APP_OF_CODE);
 const BASE = '/emissao/consulta-cotacao';
 const FIELDS = ['simulador', 'status', 'numero'] as const;
 
-/** The consultation's address for these filters and page: a reload, a shared link or Back keep them. */
-function hrefFor(values: Record<string, string>, page: number): string {
+/**
+ * The consultation's address for these filters and page, with the cursor the endpoint gave for it
+ * (keyset pages, lib/keyset-pages.ts): a reload, a shared link or Back keep them.
+ */
+function hrefFor(values: Record<string, string>, link: { page: number; cursor?: string }): string {
   const params = new URLSearchParams();
   for (const field of FIELDS) if (values[field]) params.set(field, values[field]);
-  if (page > 1) params.set('page', String(page));
+  if (link.page > 1) params.set('page', String(link.page));
+  if (link.page > 1 && link.cursor) params.set('cursor', link.cursor);
   const query = params.toString();
   return query ? `${BASE}?${query}` : BASE;
 }
@@ -30,25 +35,25 @@ function hrefFor(values: Record<string, string>, page: number): string {
  * continued in the app that sells it. A new issuance is offered for the products the user may sell.
  */
 export function QuoteList({ apis, produtos }: { apis: ApiBases; produtos: string[] }) {
-  // A page that is no number shows the first, one past the last the last (lib/list-query.ts), as on the portal's lists.
+  // A page that is no number shows the first, one past the last the last (lib/list-query.ts), as on the
+  // portal's lists; past page 1 the address's cursor says where the page starts.
   const [params] = useState(() => withReadablePage(new URLSearchParams(window.location.search)));
   const values = Object.fromEntries(FIELDS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FIELDS)[number], string>;
   const asked = Number(params.get('page') ?? 1);
-  const [result, setResult] = useState<HistoryResult>();
+  const cursor = params.get('cursor') ?? '';
+  const [result, setResult] = useState<KeysetAnswer<HistoryRow>>();
   const page = result?.page ?? asked;
   const [failure, setFailure] = useState<ApiFailure>();
 
   useEffect(() => {
-    const read = async (p: number) => {
-      const query: Record<string, string> = { simulador: values.simulador || EMBEDDED_CODES.join(','), page: String(p) };
-      if (values.status) query.status = values.status;
-      if (values.numero) query.numero = values.numero;
-      return payloadOf(await createClient(apis, 'plataforma')<{ resultado?: HistoryResult }>('/v1/cotacoes', { query }))!;
-    };
-    pageWithin(asked, read)
-      .then(setResult)
+    const query: Record<string, string> = { simulador: values.simulador || EMBEDDED_CODES.join(','), page: String(asked) };
+    if (cursor) query.cursor = cursor;
+    if (values.status) query.status = values.status;
+    if (values.numero) query.numero = values.numero;
+    createClient(apis, 'plataforma')<{ resultado?: KeysetAnswer<HistoryRow> }>('/v1/cotacoes', { query })
+      .then((answer) => setResult(payloadOf(answer)!))
       .catch((error) => setFailure(toFailure(error)));
-  }, [apis, values.simulador, values.status, values.numero, asked]);
+  }, [apis, values.simulador, values.status, values.numero, asked, cursor]);
 
   const fieldError = (field: string) => failure?.fieldErrors[field]?.[0];
   const numeroError = fieldError('numero');
@@ -166,18 +171,16 @@ export function QuoteList({ apis, produtos }: { apis: ApiBases; produtos: string
               </table>
             </div>
           </div>
-          {result.totalPages > 1 ? (
+          {result.previous || result.next ? (
             <nav className="pagination" aria-label="Paginação: cotações">
-              {page > 1 ? (
-                <a className="button button-outline button-small" href={hrefFor(values, page - 1)} rel="prev">
+              {result.previous ? (
+                <a className="button button-outline button-small" href={hrefFor(values, result.previous)} rel="prev">
                   Anterior
                 </a>
               ) : null}
-              <span>
-                Página {page} de {result.totalPages}
-              </span>
-              {page < result.totalPages ? (
-                <a className="button button-outline button-small" href={hrefFor(values, page + 1)} rel="next">
+              <span>{result.totalPages ? `Página ${page} de ${result.totalPages}` : `Página ${page}`}</span>
+              {result.next ? (
+                <a className="button button-outline button-small" href={hrefFor(values, result.next)} rel="next">
                   Próxima
                 </a>
               ) : null}

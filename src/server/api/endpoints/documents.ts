@@ -3,6 +3,8 @@ import { downloadResponse } from '../download';
 import { endpoint, type Context } from '../router';
 import { ApiError, HTTP_STATUS } from '../errors';
 import type { Generation } from '../../../lib/quote-flow';
+import { pageRequestOf } from '../../../lib/keyset-pages';
+import { keysetAnswer } from '../../../lib/keyset-answer';
 import {
   categoryField,
   DOCUMENT_MESSAGES,
@@ -169,7 +171,9 @@ export function documentEndpoints(generation: Generation) {
         if (!query.ok) throw new ApiError(400, Object.values(query.errors)[0]?.[0] ?? 'Filtros inválidos.', query.errors);
         const viewer = await viewerOf(ctx, generation);
         const scope = await documentScopeFor(ctx.db, viewer);
-        return listDocuments(ctx.db, scope, generation, query.filters, query.page, undefined, viewer.user.idUsuario);
+        // Keyset pages (issue 29): `page` and the `cursor` of an answer's `next`/`previous` (lib/keyset-answer.ts).
+        const request = pageRequestOf(query.page, ctx.url.searchParams.get('cursor'));
+        return keysetAnswer(await listDocuments(ctx.db, scope, generation, query.filters, request, undefined, viewer.user.idUsuario));
       },
     }),
     endpoint({

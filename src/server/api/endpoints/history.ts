@@ -7,11 +7,15 @@ import { pageAccess } from '../../../lib/route-guards';
 import { config } from '../../config';
 import { listQuotes } from '../../services/selling/quote-history';
 import { QUOTE_GENERATIONS } from './quotes';
+import { pageRequestOf } from '../../../lib/keyset-pages';
+import { keysetAnswer } from '../../../lib/keyset-answer';
 
 /**
  * GET /v1/cotacoes: the quote and proposal history as JSON (SPEC §7 leaves it "not shown") — of
  * /v2/historico on the BFF, of /historico on the platform API. The same sessions as the quote calls,
- * the same guard as the page, the same filters as the page's form (lib/history.ts).
+ * the same guard as the page, the same filters as the page's form (lib/history.ts). Keyset-paged
+ * (issue 29): `page` and the `cursor` of an answer's `next`/`previous`; totals only up to 1,000
+ * (lib/keyset-answer.ts).
  */
 export function historyEndpoints(generation: Generation) {
   const { auth, historyPage, seller: sellerOf } = QUOTE_GENERATIONS[generation];
@@ -30,7 +34,7 @@ export function historyEndpoints(generation: Generation) {
         }
         const query = parseHistoryQuery(generation === 'v1' ? withLegacyLine(ctx.query) : ctx.query);
         if (!query.ok) throw invalid(Object.values(query.errors)[0]![0]!, query.errors);
-        return listQuotes(ctx.db, seller, query.filters, query.page);
+        return keysetAnswer(await listQuotes(ctx.db, seller, query.filters, pageRequestOf(query.page, ctx.query.cursor)));
       },
     }),
   ];

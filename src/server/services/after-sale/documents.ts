@@ -1,6 +1,7 @@
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../../lib/calendar';
 import type { Download } from '../../../lib/download';
 import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import type { DB } from '../../db';
 import type { Generation } from '../../db/schema';
 import { DomainError, notFound } from '../../errors';
@@ -14,7 +15,8 @@ import {
 } from '../../../lib/documents';
 import { removalProblem } from '../../../lib/document-limits';
 import { maskDocument } from '../../../lib/history';
-import { pagedOf, type Paged } from '../../../lib/list-query';
+import { readKeysetPage } from '../../db/keyset-page';
+import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import type { Scope } from '../../../lib/scope';
 import { productFor } from '../../../lib/products/catalog';
 import { stepPath } from '../../../lib/quote-flow';
@@ -22,7 +24,7 @@ import type { ProductLine } from '../../../lib/simulators';
 import { storedPath } from '../../files';
 import { documentRemoved } from './acceptance';
 import { insuredMatches } from './policies';
-import { soldWithin } from '../identity/scope';
+import { soldWithin, soldWithinBranches } from '../identity/scope';
 import { recordDataAccess } from '../identity/access-log';
 import type { SessionViewer } from '../../../lib/session';
 
@@ -218,42 +220,58 @@ export const documentRowQuery = (db: DB) =>
     .innerJoin('users as u', 'u.id', 'd.user_id')
     .select(documentColumns);
 
-/** A page of the documents a scope sees, newest first, filtered (lib/documents.ts parseDocumentQuery). */
+/**
+ * The documents a scope sees, as disjoint branches of it (identity/scope.ts soldWithinBranches) —
+ * each read newest first through documents_created (created_at, id), its sale's scope checked by the
+ * quote it hangs on — filtered (lib/documents.ts parseDocumentQuery).
+ */
+const documentBranches = (db: DB, scope: Scope, generation: Generation, filters: DocumentFilters) =>
+  soldWithinBranches(scope, sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) =>
+    db
+      .selectFrom('documents as d')
+      .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+      .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+      .where('d.removido_em', 'is', null)
+      .where(within)
+      .where('q.generation', '=', generation)
+      .$if(filters.nrProposta !== undefined, (qb) => qb.where('p.nr_proposta', '=', filters.nrProposta!))
+      .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
+      .$if(filters.segurado !== undefined, (qb) =>
+        qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_busca'), eb.ref('q.documento_segurado'))),
+      )
+      .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
+      .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))
+      .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', startOfNextBrasiliaDay(filters.ate!))),
+  );
+
+type DocumentBranch = ReturnType<typeof documentBranches>[number];
+
+/**
+ * A keyset page (lib/keyset-pages.ts) of the documents a scope sees, newest first by (created_at, id),
+ * filtered; counted only up to COUNT_LIMIT.
+ */
 export async function listDocuments(
   db: DB,
   scope: Scope,
   generation: Generation,
   filters: DocumentFilters,
-  page: number,
+  request: PageRequest,
   pageSize = DOCUMENTS_PAGE_SIZE,
   viewerId?: number,
-): Promise<Paged<DocumentRow>> {
-  const base = documentsInScope(db, scope, generation)
-    .$if(filters.nrProposta !== undefined, (qb) => qb.where('p.nr_proposta', '=', filters.nrProposta!))
-    .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
-    .$if(filters.segurado !== undefined, (qb) =>
-      qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_busca'), eb.ref('q.documento_segurado'))),
-    )
-    .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
-    .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))
-    .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', startOfNextBrasiliaDay(filters.ate!)));
-  const [{ total }, rows] = await Promise.all([
-    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .innerJoin('users as u', 'u.id', 'd.user_id')
-      .select(documentColumns)
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-  ]);
-  return pagedOf(
-    rows.map((row) => documentRowOf(row, viewerId)),
-    total,
-    page,
+): Promise<KeysetPage<DocumentRow>> {
+  const read = await readKeysetPage(
+    db,
+    {
+      branches: documentBranches(db, scope, generation, filters),
+      time: 'd.created_at',
+      id: 'd.id',
+      columns: (branch: DocumentBranch) => branch.innerJoin('users as u', 'u.id', 'd.user_id').select(documentColumns),
+    },
+    request,
     pageSize,
   );
+  return { ...read, content: read.content.map((row) => documentRowOf(row, viewerId)) };
 }
 
 export interface DocumentFile {

@@ -20,7 +20,9 @@ import {
 } from '../../../lib/payments';
 import { installmentStatus, type InstallmentStatus } from '../../../lib/policies';
 import type { Scope } from '../../../lib/scope';
-import { policiesInScope, searchedPolicies } from './policies';
+import { policiesInScope, policyBranchesInScope, searchedPolicies } from './policies';
+import { readKeysetPage } from '../../db/keyset-page';
+import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../../lib/receipts';
 
 /*
@@ -69,55 +71,76 @@ export interface InstallmentLine {
 }
 
 /**
- * A page of the installments of the policies a search names, newest policy first and in order within
- * it; `openOnly` keeps those still to be paid (open or overdue), as the 2ª via page offers.
+ * The installments of the policies a search names, as disjoint branches of the scope (one per index
+ * of migration 030, each in (emitida_em, id) order) — each installment with its page key: the
+ * policy's instant, and `line_key`, the policy's id and the installment's number in one number that
+ * sorts, descending, newest policy first and its installments 1…N (a policy has fewer than 1,000).
+ */
+const installmentBranches = (db: DB, scope: Scope, generation: Generation, search: PaymentSearch, openOnly: boolean) =>
+  policyBranchesInScope(db, scope, generation).map((branch) =>
+    db.selectFrom(
+      branch
+        .$call(searchedPolicies(search))
+        .innerJoin('installments as i', 'i.policy_id', 'a.id')
+        .$if(openOnly, (qb) => qb.where('i.status', '=', 'ABERTA'))
+        .select(['i.id as installment_id', 'a.emitida_em as line_time', sql<number>`a.id::bigint * 1000 + (999 - i.numero)`.as('line_key')])
+        .as('x'),
+    ),
+  );
+
+type InstallmentBranch = ReturnType<typeof installmentBranches>[number];
+
+/**
+ * A keyset page (lib/keyset-pages.ts) of the installments of the policies a search names, newest
+ * policy first and in order within it; `openOnly` keeps those still to be paid (open or overdue), as
+ * the 2ª via page offers. Counted only up to COUNT_LIMIT.
  */
 export async function listInstallments(
   db: DB,
   scope: Scope,
   generation: Generation,
   search: PaymentSearch,
-  page: number,
+  request: PageRequest,
   today: string,
   { openOnly = false } = {},
-): Promise<Paged<InstallmentLine>> {
-  const base = policiesInScope(db, scope, generation)
-    .$call(searchedPolicies(search))
-    .innerJoin('installments as i', 'i.policy_id', 'a.id')
-    .$if(openOnly, (qb) => qb.where('i.status', '=', 'ABERTA'));
-  const [{ total }, rows] = await Promise.all([
-    base.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .innerJoin('simulators as s', 's.code', 'a.simulator_code')
-      .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
-      .leftJoin('charges as c', (join) => join.onRef('c.installment_id', '=', 'i.id').on('c.status', '=', 'ATIVA'))
-      .select([
-        'a.nr_apolice',
-        'a.nome_segurado',
-        'a.documento_segurado',
-        'a.forma_pagamento',
-        's.nome as product_name',
-        'i.numero',
-        'i.vencimento',
-        'i.valor',
-        'i.status',
-        'pg.pago_em',
-        'pg.valor as valor_pago',
-        'pg.meio',
-        'c.vencimento as charge_vencimento',
-        'c.total as charge_total',
-        'c.linha_digitavel',
-        'c.pix_copia_e_cola',
-        installmentCount,
-      ])
-      .orderBy('a.emitida_em', 'desc')
-      .orderBy('a.id', 'desc')
-      .orderBy('i.numero')
-      .limit(PAYMENTS_PAGE_SIZE)
-      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
-      .execute(),
-  ]);
-  const content = rows.map(
+): Promise<KeysetPage<InstallmentLine>> {
+  const read = await readKeysetPage(
+    db,
+    {
+      branches: installmentBranches(db, scope, generation, search, openOnly),
+      time: 'x.line_time',
+      id: 'x.line_key',
+      columns: (branch: InstallmentBranch) =>
+        branch
+          .innerJoin('installments as i', 'i.id', 'x.installment_id')
+          .innerJoin('policies as a', 'a.id', 'i.policy_id')
+          .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+          .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
+          .leftJoin('charges as c', (join) => join.onRef('c.installment_id', '=', 'i.id').on('c.status', '=', 'ATIVA'))
+          .select([
+            'a.nr_apolice',
+            'a.nome_segurado',
+            'a.documento_segurado',
+            'a.forma_pagamento',
+            's.nome as product_name',
+            'i.numero',
+            'i.vencimento',
+            'i.valor',
+            'i.status',
+            'pg.pago_em',
+            'pg.valor as valor_pago',
+            'pg.meio',
+            'c.vencimento as charge_vencimento',
+            'c.total as charge_total',
+            'c.linha_digitavel',
+            'c.pix_copia_e_cola',
+            installmentCount,
+          ]),
+    },
+    request,
+    PAYMENTS_PAGE_SIZE,
+  );
+  const content = read.content.map(
     (row): InstallmentLine => ({
       ...installmentNamed(row),
       vencimento: row.vencimento,
@@ -138,7 +161,7 @@ export async function listInstallments(
             },
     }),
   );
-  return pagedOf(content, total, page, PAYMENTS_PAGE_SIZE);
+  return { ...read, content };
 }
 
 /** The payments received in a period by the policies a scope sees. */

@@ -188,7 +188,7 @@ export interface PolicyRow {
  * The policies of a generation a scope sees, as disjoint branches (identity/scope.ts soldWithinBranches):
  * what a keyset page reads, each branch through its own index.
  */
-const policyBranchesInScope = (db: DB, scope: Scope, generation: Generation) =>
+export const policyBranchesInScope = (db: DB, scope: Scope, generation: Generation) =>
   soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) =>
     db.selectFrom('policies as a').where(within).where('a.generation', '=', generation),
   );

@@ -1,6 +1,6 @@
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../../lib/calendar';
 import { embeddedQuoteHref } from '../../../lib/embedded-apps';
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
 import {
@@ -13,11 +13,14 @@ import {
 } from '../../../lib/history';
 import { stepPath, type Generation, type QuoteStep } from '../../../lib/quote-flow';
 import { reportHref } from '../../../lib/simulator-links';
-import { pagedOf } from '../../../lib/list-query';
+import { readKeysetPage } from '../../db/keyset-page';
+import type { PageRequest } from '../../../lib/keyset-pages';
+import type { Scope } from '../../../lib/scope';
+import { soldWithinBranches } from '../identity/scope';
 import { proposalClock } from '../../../lib/acceptance';
 import { statusLabel, type QuoteStatus } from '../../../lib/quotes';
 import type { ProductLine } from '../../../lib/simulators';
-import { isExpired, visibleTo, type Seller } from './quotes';
+import { isExpired, type Seller } from './quotes';
 import { now as clockNow } from '../../clock';
 
 /**
@@ -35,19 +38,48 @@ const STATUS_CONDITIONS: Record<HistoryStatus, (eb: HistoryEb, now: Date) => Ret
   PROPOSTA_EM_ANALISE: (eb) => eb.and([eb('q.status', '=', 'PROPOSTA_EM_ANALISE')]),
 };
 
-function filteredQuotes(db: DB, seller: Seller, filters: HistoryFilters, now: Date) {
+/** The seller's scope as lib/scope.ts names it, for its branches (identity/scope.ts soldWithinBranches). */
+const scopeOfSeller = (seller: Seller): Scope =>
+  seller.scope.kind === 'all'
+    ? { kind: 'all' }
+    : seller.scope.kind === 'companies'
+      ? { kind: 'companies', userId: seller.userId, companyIds: seller.scope.ids }
+      : { kind: 'own', userId: seller.userId };
+
+/**
+ * The quotes a seller may see that match the filters, as disjoint branches of the seller's scope —
+ * the same rule as visibleTo (services/quotes), one condition per index (migration 031): what a keyset
+ * page reads, each branch in (created_at, id) order.
+ */
+function filteredQuoteBranches(db: DB, seller: Seller, filters: HistoryFilters, now: Date) {
   const { de, ate, simulador, linha, status, documento, numero } = filters;
-  return visibleTo(seller)(db.selectFrom('quotes as q'))
-    .leftJoin('proposals as p', 'p.quote_id', 'q.id')
-    .where('q.generation', '=', seller.generation)
-    .$if(de !== undefined, (qb) => qb.where('q.created_at', '>=', startOfBrasiliaDay(de!)))
-    .$if(ate !== undefined, (qb) => qb.where('q.created_at', '<', startOfNextBrasiliaDay(ate!)))
-    .$if(simulador !== undefined, (qb) => qb.where('q.simulator_code', 'in', simulador!))
-    .$if(linha !== undefined, (qb) => qb.where('q.line', '=', linha!))
-    .$if(status !== undefined, (qb) => qb.where((eb) => STATUS_CONDITIONS[status!](eb, now)))
-    .$if(documento !== undefined, (qb) => qb.where('q.documento_segurado', '=', documento!))
-    .$if(numero !== undefined, (qb) => qb.where((eb) => eb.or([eb('q.nr_cotacao', '=', numero!), eb('p.nr_proposta', '=', numero!)])));
+  return soldWithinBranches(scopeOfSeller(seller), sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) =>
+    db
+      .selectFrom('quotes as q')
+      .leftJoin('proposals as p', 'p.quote_id', 'q.id')
+      .where(within)
+      .where('q.generation', '=', seller.generation)
+      .$if(de !== undefined, (qb) => qb.where('q.created_at', '>=', startOfBrasiliaDay(de!)))
+      .$if(ate !== undefined, (qb) => qb.where('q.created_at', '<', startOfNextBrasiliaDay(ate!)))
+      .$if(simulador !== undefined, (qb) => qb.where('q.simulator_code', 'in', simulador!))
+      .$if(linha !== undefined, (qb) => qb.where('q.line', '=', linha!))
+      .$if(status !== undefined, (qb) => qb.where((eb) => STATUS_CONDITIONS[status!](eb, now)))
+      .$if(documento !== undefined, (qb) => qb.where('q.documento_segurado', '=', documento!))
+      // The quote of that number or of the proposal of that number, each found by its unique index: an
+      // OR across the two tables would walk the whole branch for a number that is not there.
+      .$if(numero !== undefined, (qb) =>
+        qb.where('q.id', 'in', (eb) =>
+          eb
+            .selectFrom('quotes as nq')
+            .select('nq.id')
+            .where('nq.nr_cotacao', '=', numero!)
+            .union(eb.selectFrom('proposals as np').select('np.quote_id as id').where('np.nr_proposta', '=', numero!)),
+        ),
+      ),
+  );
 }
+
+type QuoteBranch = ReturnType<typeof filteredQuoteBranches>[number];
 
 /** PDFs of a quote in its generation's report routes: the quote always, the proposal once sent. */
 const pdfLinks = (generation: Generation, nrCotacao: string, sent: boolean) => ({
@@ -55,42 +87,52 @@ const pdfLinks = (generation: Generation, nrCotacao: string, sent: boolean) => (
   proposta: sent ? reportHref(generation, 'proposta', nrCotacao) : null,
 });
 
-/** One page (1-based) of the quotes the seller may see that match the filters, newest first. */
-export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters, page = 1, now = clockNow()): Promise<HistoryResult> {
-  const [{ total }, rows] = await Promise.all([
-    filteredQuotes(db, seller, filters, now)
-      .select((eb) => eb.fn.countAll<string>().as('total'))
-      .executeTakeFirstOrThrow(),
-    filteredQuotes(db, seller, filters, now)
-      .innerJoin('offers as o', 'o.id', 'q.offer_id')
-      .innerJoin('simulators as s', 's.id', 'o.simulator_id')
-      .innerJoin('users as u', 'u.id', 'q.user_id')
-      .select([
-        'q.nr_cotacao',
-        'q.simulator_code',
-        'q.line',
-        'q.generation',
-        'q.status',
-        'q.etapa',
-        'q.nome_segurado',
-        'q.documento_segurado',
-        'q.premio_total',
-        'q.valida_ate',
-        'q.created_at',
-        'p.nr_proposta',
-        'p.status as proposal_status',
-        'p.aceite_ate',
-        'p.suspensa_desde',
-        's.nome as product_name',
-        'u.nome as seller_name',
-      ])
-      .orderBy('q.created_at', 'desc')
-      .orderBy('q.id', 'desc')
-      .limit(HISTORY_PAGE_SIZE)
-      .offset((page - 1) * HISTORY_PAGE_SIZE)
-      .execute(),
-  ]);
-  const content = rows.map((row): HistoryRow => {
+/**
+ * A keyset page (lib/keyset-pages.ts) of the quotes the seller may see that match the filters, newest
+ * first by (created_at, id); counted only up to COUNT_LIMIT.
+ */
+export async function listQuotes(
+  db: DB,
+  seller: Seller,
+  filters: HistoryFilters,
+  request: PageRequest = { page: 1 },
+  now = clockNow(),
+): Promise<HistoryResult> {
+  const read = await readKeysetPage(
+    db,
+    {
+      branches: filteredQuoteBranches(db, seller, filters, now),
+      time: 'q.created_at',
+      id: 'q.id',
+      columns: (branch: QuoteBranch) =>
+        branch
+          .innerJoin('offers as o', 'o.id', 'q.offer_id')
+          .innerJoin('simulators as s', 's.id', 'o.simulator_id')
+          .innerJoin('users as u', 'u.id', 'q.user_id')
+          .select([
+            'q.nr_cotacao',
+            'q.simulator_code',
+            'q.line',
+            'q.generation',
+            'q.status',
+            'q.etapa',
+            'q.nome_segurado',
+            'q.documento_segurado',
+            'q.premio_total',
+            'q.valida_ate',
+            'q.created_at',
+            'p.nr_proposta',
+            'p.status as proposal_status',
+            'p.aceite_ate',
+            'p.suspensa_desde',
+            's.nome as product_name',
+            'u.nome as seller_name',
+          ]),
+    },
+    request,
+    HISTORY_PAGE_SIZE,
+  );
+  const content = read.content.map((row): HistoryRow => {
     const quoteStatus = row.status as QuoteStatus;
     const sent = quoteStatus === 'PROPOSTA_EM_ANALISE';
     const expired = isExpired(row, now);
@@ -126,5 +168,5 @@ export async function listQuotes(db: DB, seller: Seller, filters: HistoryFilters
       pdf: pdfLinks(row.generation, row.nr_cotacao, sent),
     };
   });
-  return pagedOf(content, total, page, HISTORY_PAGE_SIZE);
+  return { ...read, content };
 }

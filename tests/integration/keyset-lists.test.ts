@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/server/db';
+import { growDatabase } from '../../scripts/scale.mjs';
+import { listQuotes } from '../../src/server/services/selling/quote-history';
+import { visibleTo } from '../../src/server/services/selling/quotes';
+import { sellerFromV2 } from '../../src/server/services/selling/sellers';
+import { listInstallments } from '../../src/server/services/after-sale/payments';
+import { listDocuments } from '../../src/server/services/after-sale/documents';
+import { policiesInScope, searchedPolicies } from '../../src/server/services/after-sale/policies';
+import { documentScopeFor, scopeFor, soldWithin } from '../../src/server/services/identity/scope';
+import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
+import { decodeCursor, keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
+import type { Scope } from '../../src/lib/scope';
+import { viewerByEmail } from '../fixtures/selling';
+import { freshDatabase } from '../fixtures/db';
+
+/**
+ * Keyset pages (lib/keyset-pages.ts, db/keyset-page.ts) of the history, the payment lookups and the
+ * documents consult (issue 29), on the demo year grown 12×, as keyset-pages.test.ts does for the
+ * policies: walking "Próxima" from page 1 to the end shows every row of the scope once, in the order
+ * the one scope condition gives, for everyone's, a partner admin's and a seller's scope; each page's
+ * "Anterior" returns the page before, row for row; rows sharing one microsecond are neither skipped
+ * nor repeated.
+ */
+const TIMES = 12;
+const TODAY = '2026-11-27';
+const ONE_INSTANT = '2026-10-01 12:00:00.123456+00';
+let db: DB;
+let close: () => Promise<void>;
+let filesDir: string;
+
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase({ demoHistory: true }));
+  filesDir = mkdtempSync(join(tmpdir(), 'keyset-lists-files-'));
+  await db.connection().execute((connection) =>
+    growDatabase(
+      {
+        query: async (text: string, params?: unknown[]) =>
+          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
+      },
+      { times: TIMES, filesDir },
+    ),
+  );
+  // Rows of one partner written in one instant, as an import or an operator's fix writes them.
+  await sql`update quotes set created_at = ${ONE_INSTANT}
+    where id in (select id from quotes where company_id is not null order by id limit 40)`.execute(db);
+  await sql`update policies set emitida_em = ${ONE_INSTANT}
+    where id in (select id from policies where company_id is not null order by id limit 40)`.execute(db);
+  await sql`update documents set created_at = ${ONE_INSTANT} where id in (select id from documents order by id limit 25)`.execute(db);
+}, 240_000);
+afterAll(async () => {
+  await close();
+  rmSync(filesDir, { recursive: true, force: true });
+});
+
+const PEOPLE = [
+  ['the insurer’s ADMIN (everyone’s)', 'admin@seguradora.demo'],
+  ['a partner admin (the companies’ branches and the own one)', 'parceiro.admin@parceiro.demo'],
+  ['a seller (the own branch)', 'parceiro@parceiro.demo'],
+] as const;
+
+/** Walks a list from page 1 by its "Próxima" links, checking each "Anterior"; every key shown, in order. */
+async function walk<T>(open: (link: PageLink) => Promise<KeysetPage<T>>, key: (row: T) => string): Promise<string[]> {
+  const keys = (page: KeysetPage<T>) => page.content.map(key);
+  const seen: string[] = [];
+  let page = await open({ page: 1 });
+  for (let n = 1; ; n++) {
+    expect(page.page).toBe(n);
+    seen.push(...keys(page));
+    const pager = keysetPager(page);
+    if (!pager.next) break;
+    expect(decodeCursor(pager.next.cursor)?.direction).toBe('after');
+    const next = await open(pager.next);
+    expect(keys(await open(keysetPager(next).previous!))).toEqual(keys(page));
+    page = next;
+  }
+  return seen;
+}
+
+describe('the quote and proposal history', () => {
+  const sellerOf = async (email: string) =>
+    sellerFromV2(db, await loadV2User(db, (await findUserByEmail(db, email))!, { fullyAuthenticated: true }));
+
+  it.each(PEOPLE)(
+    '%s: every quote once, newest first, page after page',
+    async (_, email) => {
+      const seller = await sellerOf(email);
+      const expected = (
+        await visibleTo(seller)(db.selectFrom('quotes as q'))
+          .select('q.nr_cotacao')
+          .where('q.generation', '=', seller.generation)
+          .orderBy('q.created_at', 'desc')
+          .orderBy('q.id', 'desc')
+          .execute()
+      ).map((r) => r.nr_cotacao);
+      expect(expected.length).toBeGreaterThan(10);
+      const seen = await walk(
+        (link) => listQuotes(db, seller, {}, pageRequestOf(link.page, link.cursor)),
+        (row) => row.nrCotacao,
+      );
+      expect(seen).toEqual(expected);
+      const first = await listQuotes(db, seller, {});
+      expect(first.total === undefined).toBe(expected.length > 1000);
+    },
+    240_000,
+  );
+
+  it('past the bound the count says "more than", and a filtered list still reaches its last page at once', async () => {
+    const seller = await sellerOf('admin@seguradora.demo');
+    expect((await listQuotes(db, seller, {})).total).toBeUndefined();
+    const all = await listQuotes(db, seller, { status: 'VENCIDA' });
+    expect(all.total).toBeGreaterThan(10);
+    const last = keysetPager(all).pages.at(-1) as PageLink;
+    const atLast = await listQuotes(db, seller, { status: 'VENCIDA' }, pageRequestOf(last.page, last.cursor));
+    expect(atLast).toMatchObject({ page: Math.ceil(all.total! / 10), more: false });
+  });
+});
+
+describe('the payment lookups (installments of the policies a search names)', () => {
+  /** A search that names many policies: the commonest first three letters of an insured's name. */
+  const commonSearch = async () =>
+    (
+      await sql<{ t: string }>`select lower(substr(nome_segurado, 1, 3)) as t from policies
+        group by 1 order by count(*) desc, 1 limit 1`.execute(db)
+    ).rows[0]!.t;
+
+  it.each(PEOPLE)(
+    '%s: every installment once, newest policy first and 1…N within it',
+    async (_, email) => {
+      const viewer = await viewerByEmail(db, email);
+      const scope: Scope = await scopeFor(db, viewer, 'BOLETOS');
+      const search = { segurado: await commonSearch() };
+      const expected = (
+        await policiesInScope(db, scope, viewer.generation)
+          .$call(searchedPolicies(search))
+          .innerJoin('installments as i', 'i.policy_id', 'a.id')
+          .select(['a.nr_apolice', 'i.numero'])
+          .orderBy('a.emitida_em', 'desc')
+          .orderBy('a.id', 'desc')
+          .orderBy('i.numero')
+          .execute()
+      ).map((r) => `${r.nr_apolice}/${r.numero}`);
+      expect(expected.length).toBeGreaterThan(10);
+      const seen = await walk(
+        (link) => listInstallments(db, scope, viewer.generation, search, pageRequestOf(link.page, link.cursor), TODAY),
+        (row) => `${row.nrApolice}/${row.numero}`,
+      );
+      expect(seen).toEqual(expected);
+    },
+    240_000,
+  );
+});
+
+describe('the documents consult', () => {
+  it.each(PEOPLE)(
+    '%s: every document once, newest first, page after page',
+    async (_, email) => {
+      const viewer = await viewerByEmail(db, email);
+      const scope = await documentScopeFor(db, viewer);
+      const expected = (
+        await db
+          .selectFrom('documents as d')
+          .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+          .select('d.id')
+          .where('d.removido_em', 'is', null)
+          .where((eb) => soldWithin(scope, eb.ref('q.user_id'), eb.ref('q.company_id')))
+          .where('q.generation', '=', viewer.generation)
+          .orderBy('d.created_at', 'desc')
+          .orderBy('d.id', 'desc')
+          .execute()
+      ).map((r) => String(r.id));
+      const seen = await walk(
+        (link) => listDocuments(db, scope, viewer.generation, {}, pageRequestOf(link.page, link.cursor)),
+        (row) => String(row.id),
+      );
+      expect(seen).toEqual(expected);
+    },
+    240_000,
+  );
+
+  it('the insurer’s ADMIN holds more than a page of them', async () => {
+    const viewer = await viewerByEmail(db, 'admin@seguradora.demo');
+    const first = await listDocuments(db, await documentScopeFor(db, viewer), viewer.generation, {}, { page: 1 });
+    expect(first.more).toBe(true);
+  });
+});
