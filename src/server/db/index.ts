@@ -30,6 +30,7 @@ import * as m024 from './migrations/024_document_quotas';
 import * as m025 from './migrations/025_report_turns';
 import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
+import * as m028 from './migrations/028_sales_rollup';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '025_report_turns': m025,
   '026_payment_receipts': m026,
   '027_import_updates': m027,
+  '028_sales_rollup': m028,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
