@@ -245,15 +245,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end $$`)
     .execute(db);
 
-  await sql.raw(`create function rebuild_sales_daily() returns void language plpgsql as $$
+  await sql
+    .raw(`create function rebuild_sales_daily() returns void language plpgsql as $$
     begin
       truncate sales_daily;
       ${contributionInsert(false)};
-    end $$`).execute(db);
-  await sql.raw(`create function add_sales_daily(lo integer, hi integer) returns void language plpgsql as $$
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(`create function add_sales_daily(lo integer, hi integer) returns void language plpgsql as $$
     begin
       ${contributionInsert(true)};
-    end $$`).execute(db);
+    end $$`)
+    .execute(db);
   await sql`create function sales_daily_truncate_trigger() returns trigger language plpgsql as $$
     begin
       perform rebuild_sales_daily();

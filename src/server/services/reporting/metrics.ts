@@ -114,31 +114,33 @@ export interface SalesEvolution {
 /** The policies issued per month and product (cancelled ones counted in the month they were sold, and apart). */
 function salesRows(db: DB, scope: Scope, filters: ResolvedFilters, months: string[]) {
   const { from, to } = daysOf(months[0]!, months[months.length - 1]!);
-  return db
-    .selectFrom('sales_daily as a')
-    .select([
-      monthOfDay.as('month'),
-      'a.simulator_code as code',
-      sql<string>`coalesce(sum(a.premium), 0)`.as('premium'),
-      sql<string>`sum(a.policies)`.as('policies'),
-      sql<string>`sum(a.cancelled)`.as('cancelled'),
-    ])
-    .where('a.dia', '>=', from)
-    .where('a.dia', '<', to)
-    // Rows of the funnel alone (a day with quotes and no policy) make no (month, product) of sales.
-    .where('a.policies', '>', 0)
-    .where(saleMatches(scope, filters, 'a'))
-    .groupBy(['month', 'a.simulator_code'])
-    .execute()
-    .then((rows) =>
-      rows.map((r) => ({
-        month: r.month,
-        code: r.code,
-        premium: Number(r.premium),
-        policies: Number(r.policies),
-        cancelled: Number(r.cancelled),
-      })),
-    );
+  return (
+    db
+      .selectFrom('sales_daily as a')
+      .select([
+        monthOfDay.as('month'),
+        'a.simulator_code as code',
+        sql<string>`coalesce(sum(a.premium), 0)`.as('premium'),
+        sql<string>`sum(a.policies)`.as('policies'),
+        sql<string>`sum(a.cancelled)`.as('cancelled'),
+      ])
+      .where('a.dia', '>=', from)
+      .where('a.dia', '<', to)
+      // Rows of the funnel alone (a day with quotes and no policy) make no (month, product) of sales.
+      .where('a.policies', '>', 0)
+      .where(saleMatches(scope, filters, 'a'))
+      .groupBy(['month', 'a.simulator_code'])
+      .execute()
+      .then((rows) =>
+        rows.map((r) => ({
+          month: r.month,
+          code: r.code,
+          premium: Number(r.premium),
+          policies: Number(r.policies),
+          cancelled: Number(r.cancelled),
+        })),
+      )
+  );
 }
 
 /** Rows of (month, product) added up per month. */
