@@ -55,6 +55,19 @@ export const COUNTED_TABLES = [
   'sales_targets',
 ];
 
+/**
+ * The row triggers that keep the metrics' rollup sales_daily (migration 028): off while a batch
+ * copies, then the batch's sales are added at once (add_sales_daily) in the same transaction, so the
+ * rollup is right after every committed batch and a run stopped halfway leaves the triggers on.
+ */
+export const ROLLUP_TRIGGERS = [
+  ['quotes', 'sales_daily_quotes'],
+  ['proposals', 'sales_daily_proposals'],
+  ['policies', 'sales_daily_policies'],
+  ['installments', 'sales_daily_installments'],
+];
+const rollupTriggers = (state) => ROLLUP_TRIGGERS.map(([table, trigger]) => `alter table ${table} ${state} trigger ${trigger}`);
+
 /** The receiving bank and Pix key of the charges: src/lib/charges.ts RECEIVER (a test holds them equal). */
 const RECEIVER = {
   bank: '001',
@@ -349,7 +362,11 @@ export async function growDatabase(
     const to = Math.min(lastCopy, from + batch - 1);
     await query('begin');
     try {
+      for (const statement of rollupTriggers('disable')) await query(statement);
       await copyBatch(query, context, from, to, !marker && from === firstCopy);
+      for (const statement of rollupTriggers('enable')) await query(statement);
+      // The quotes of copies from..to: ids from × stride + 1 to to × stride + the demo's last (copy k of q is q + k × stride).
+      await query('select add_sales_daily($1, $2)', [from * stride.quotes + 1, to * stride.quotes + bounds.quotes]);
       await query(markerSql(markerOf(to, to === lastCopy)));
       await query('commit');
     } catch (error) {

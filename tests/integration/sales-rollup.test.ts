@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import { aggregatedRows, rollupRows, type RollupRow } from '../fixtures/sales-rollup';
 import { HOUSE, sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { currentCharge, payCharge } from '../../src/server/services/after-sale/charges';
@@ -38,47 +39,13 @@ const TODAY = '2026-11-24';
 const at = (iso: string) => new Date(`${iso}T15:00:00Z`);
 const PIX = { tipo: 'PIX', chave: DEMO_INSURED.residencial.cpf };
 
-type Row = Record<string, string | number>;
-const COUNTERS = ['policies', 'premium', 'cancelled', 'quotes', 'proposals', 'converted', 'paid'];
-const KEY = `dia::text as dia, coalesce(company_id, 0) as company_id, coalesce(point_of_sale_id, 0) as point_of_sale_id,
-  user_id, simulator_code`;
-const nonZero = COUNTERS.map((c) => `sum(${c}) <> 0`).join(' or ');
-const normalize = (rows: Row[]) =>
-  rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'dia' || k === 'simulator_code' ? v : Number(v)])));
-
-/** What sales_daily holds, by key, zero rows left out. */
-async function rollup(): Promise<Row[]> {
-  const { rows } = await sql<Row>`${sql.raw(`select ${KEY}, ${COUNTERS.map((c) => `sum(${c}) as ${c}`).join(', ')}
-    from sales_daily group by 1, 2, 3, 4, 5 having ${nonZero} order by 1, 2, 3, 4, 5`)}`.execute(db);
-  return normalize(rows);
-}
-
-/** The same figures aggregated straight from the sales, as the metrics did before the rollup. */
-async function direct(): Promise<Row[]> {
-  const { rows } = await sql<Row>`${sql.raw(`select ${KEY}, ${COUNTERS.map((c) => `sum(${c}) as ${c}`).join(', ')} from (
-      select (a.emitida_em at time zone 'America/Sao_Paulo')::date as dia, a.company_id, a.point_of_sale_id, a.user_id,
-        a.simulator_code, 1 as policies, a.premio_total as premium, case when a.status = 'CANCELADA' then 1 else 0 end as cancelled,
-        0 as quotes, 0 as proposals, 0 as converted, 0 as paid
-      from policies a
-      union all
-      select (q.created_at at time zone 'America/Sao_Paulo')::date, q.company_id, q.point_of_sale_id, q.user_id, q.simulator_code,
-        0, 0, 0, 1,
-        (select count(*) from proposals p where p.quote_id = q.id),
-        (select count(*) from policies a where a.quote_id = q.id),
-        (select count(*) from policies a where a.quote_id = q.id
-          and exists (select 1 from installments i where i.policy_id = a.id and i.numero = 1 and i.status = 'PAGA'))
-      from quotes q
-    ) x group by 1, 2, 3, 4, 5 having ${nonZero} order by 1, 2, 3, 4, 5`)}`.execute(db);
-  return normalize(rows);
-}
-
 async function expectRollupRight() {
-  const [kept, aggregated] = await Promise.all([rollup(), direct()]);
+  const [kept, aggregated] = await Promise.all([rollupRows(db), aggregatedRows(db)]);
   expect(kept).toEqual(aggregated);
   return kept;
 }
 
-const totalOf = (rows: Row[], counter: string) => rows.reduce((sum, r) => sum + Number(r[counter]), 0);
+const totalOf = (rows: RollupRow[], counter: string) => rows.reduce((sum, r) => sum + Number(r[counter]), 0);
 
 async function sellerOf(email: string) {
   const user = await loadV2User(db, (await findUserByEmail(db, email))!, { fullyAuthenticated: true });
@@ -269,6 +236,6 @@ describe("an operator's fix moves the counts with the sale", () => {
     await db.deleteFrom('quotes').where('nr_cotacao', '=', quote.nrCotacao).execute();
     const kept = await expectRollupRight();
     await sql`select rebuild_sales_daily()`.execute(db);
-    expect(await rollup()).toEqual(kept);
+    expect(await rollupRows(db)).toEqual(kept);
   });
 });

@@ -5,11 +5,12 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import type { DB } from '../../src/server/db';
-import { COPIED_TABLES, growDatabase, ScaleRefused, SPREAD_DAYS } from '../../scripts/scale.mjs';
+import { COPIED_TABLES, growDatabase, ROLLUP_TRIGGERS, ScaleRefused, SPREAD_DAYS } from '../../scripts/scale.mjs';
 import { chargeCodes } from '../../src/lib/charges';
 import { loadV2User } from '../../src/server/services/identity/principals';
 import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { freshDatabase } from '../fixtures/db';
+import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
 
 /**
  * The scale generator (scripts/scale.mjs, decision 064) on the demo year grown 3×: every copied table
@@ -176,6 +177,17 @@ describe('growing the demo 3×', () => {
     const insurer = await db.selectFrom('users').selectAll().where('email', '=', 'admin@seguradora.demo').executeTakeFirstOrThrow();
     const all = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, insurer, { fullyAuthenticated: true }) }, 'APOLICES');
     expect(all.kind).toBe('all');
+  });
+
+  it('adds the copies to the metrics’ rollup (triggers off while a batch copies, its sales added at once) and leaves its triggers on', async () => {
+    const rollup = await rollupRows(db);
+    expect(rollup).toEqual(await aggregatedRows(db));
+    expect(rollup.reduce((sum, r) => sum + Number(r.quotes), 0)).toBe(result.after.quotes);
+    const { rows } = await sql<{ tgname: string; tgenabled: string }>`select tgname, tgenabled from pg_trigger
+      where tgname in (${sql.join(ROLLUP_TRIGGERS.map(([, trigger]) => trigger))}) order by tgname`.execute(db);
+    expect(rows.map((r) => [r.tgname, r.tgenabled])).toEqual(
+      ROLLUP_TRIGGERS.map(([, trigger]) => [trigger, 'O']).sort(([a], [b]) => a!.localeCompare(b!)),
+    );
   });
 
   it('refuses to grow the same database twice, and a database without the demo', async () => {
