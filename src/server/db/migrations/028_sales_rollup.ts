@@ -18,7 +18,9 @@ import { type Kysely, sql } from 'kysely';
  * policy to another quote) moves what hangs from it too. rebuild_sales_daily() recomputes the whole
  * table from the sales (the backfill below; a TRUNCATE of a sales table; an operator's repair), and
  * add_sales_daily(lo, hi) adds the sales of the quotes lo..hi written with the triggers off (the
- * scale generator's bulk copies).
+ * scale generator's bulk copies, which turn the row triggers off for their transaction with
+ * `set local portal.sales_daily_off = 'on'` — a setting, not ALTER TABLE … DISABLE TRIGGER: no catalog
+ * change, nothing left off if the process dies, and PGlite's catalog broke under the repeated DDL).
  *
  * Null company/point of sale: the unique key is on coalesce(…, 0) expressions (no NULLS NOT
  * DISTINCT, which PostgreSQL 15 would take but the portal's one dialect should not lean on), and
@@ -180,6 +182,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`create function sales_daily_quotes_trigger() returns trigger language plpgsql as $$
     begin
+      if current_setting('portal.sales_daily_off', true) = 'on' then
+        return null;
+      end if;
       if tg_op = 'INSERT' then
         perform sales_daily_quote(new, 1, false);
       elsif tg_op = 'DELETE' then
@@ -196,6 +201,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`create function sales_daily_proposals_trigger() returns trigger language plpgsql as $$
     begin
+      if current_setting('portal.sales_daily_off', true) = 'on' then
+        return null;
+      end if;
       if tg_op in ('DELETE', 'UPDATE') then
         perform sales_daily_of_quote(old.quote_id, -1, 0, 0);
       end if;
@@ -212,6 +220,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       emission boolean;
       funnel boolean;
     begin
+      if current_setting('portal.sales_daily_off', true) = 'on' then
+        return null;
+      end if;
       if tg_op = 'INSERT' then
         perform sales_daily_policy(new, 1, true, true, false);
       elsif tg_op = 'DELETE' then
@@ -239,6 +250,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       is_now boolean := tg_op in ('INSERT', 'UPDATE') and new.numero = 1 and new.status = 'PAGA';
       q_id integer;
     begin
+      if current_setting('portal.sales_daily_off', true) = 'on' then
+        return null;
+      end if;
       if was and is_now and old.policy_id = new.policy_id then
         return null;
       end if;
