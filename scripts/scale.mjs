@@ -55,6 +55,15 @@ export const COUNTED_TABLES = [
   'sales_targets',
 ];
 
+/**
+ * The setting that turns off the row triggers keeping the metrics' rollup sales_daily (migration 028)
+ * for one transaction: a batch copies without them, then its sales are added at once
+ * (add_sales_daily) in the same transaction, so the rollup is right after every committed batch. A
+ * `set local`, not ALTER TABLE … DISABLE TRIGGER: no catalog change per batch (PGlite's catalog broke
+ * under it), and nothing stays off if the run dies.
+ */
+export const ROLLUP_OFF = 'portal.sales_daily_off';
+
 /** The receiving bank and Pix key of the charges: src/lib/charges.ts RECEIVER (a test holds them equal). */
 const RECEIVER = {
   bank: '001',
@@ -355,7 +364,11 @@ export async function growDatabase(
       const to = Math.min(lastCopy, from + batch - 1);
       await query('begin');
       try {
+        await query(`set local ${ROLLUP_OFF} = 'on'`);
         await copyBatch(query, context, from, to, !marker && from === firstCopy);
+        await query(`set local ${ROLLUP_OFF} = 'off'`);
+        // The quotes of copies from..to: ids from × stride + 1 to to × stride + the demo's last (copy k of q is q + k × stride).
+        await query('select add_sales_daily($1, $2)', [from * stride.quotes + 1, to * stride.quotes + bounds.quotes]);
         await query(markerSql(markerOf(to, to === lastCopy)));
         await query('commit');
       } catch (error) {

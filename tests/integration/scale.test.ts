@@ -10,6 +10,7 @@ import { chargeCodes } from '../../src/lib/charges';
 import { loadV2User } from '../../src/server/services/identity/principals';
 import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { freshDatabase } from '../fixtures/db';
+import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
 
 /**
  * The scale generator (scripts/scale.mjs, decision 064) on the demo year grown 3×: every copied table
@@ -176,6 +177,17 @@ describe('growing the demo 3×', () => {
     const insurer = await db.selectFrom('users').selectAll().where('email', '=', 'admin@seguradora.demo').executeTakeFirstOrThrow();
     const all = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, insurer, { fullyAuthenticated: true }) }, 'APOLICES');
     expect(all.kind).toBe('all');
+  });
+
+  it('adds the copies to the metrics’ rollup (its triggers off while a batch copies, its sales added at once), and its triggers count again after', async () => {
+    const rollup = await rollupRows(db);
+    expect(rollup).toEqual(await aggregatedRows(db));
+    expect(rollup.reduce((sum, r) => sum + Number(r.quotes), 0)).toBe(result.after.quotes);
+    // A copy cancelled after the growth, on a connection of its own: the triggers are on.
+    await sql`update policies set status = 'CANCELADA' where id = (select max(id) from policies where status = 'VIGENTE')`.execute(db);
+    const after = await rollupRows(db);
+    expect(after).toEqual(await aggregatedRows(db));
+    expect(after.reduce((sum, r) => sum + Number(r.cancelled), 0)).toBe(rollup.reduce((sum, r) => sum + Number(r.cancelled), 0) + 1);
   });
 
   it('refuses to grow the same database twice, and a database without the demo', async () => {

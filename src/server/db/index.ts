@@ -30,6 +30,7 @@ import * as m024 from './migrations/024_document_quotas';
 import * as m025 from './migrations/025_report_turns';
 import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
+import * as m028 from './migrations/028_sales_rollup';
 import * as m029 from './migrations/029_name_search';
 import * as m030 from './migrations/030_keyset_lists';
 import * as m031 from './migrations/031_keyset_history_payments';
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '025_report_turns': m025,
   '026_payment_receipts': m026,
   '027_import_updates': m027,
+  '028_sales_rollup': m028,
   '029_name_search': m029,
   '030_keyset_lists': m030,
   '031_keyset_history_payments': m031,

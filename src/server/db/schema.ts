@@ -625,6 +625,28 @@ export interface SalesTargetsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/**
+ * What was sold per Brasília day, company, point of sale, seller and product (migration 028): kept
+ * by the database's triggers on quotes, proposals, policies and installments; the metrics read it.
+ */
+export interface SalesDailyTable {
+  /** 'YYYY-MM-DD', Brasília's day: the policy's emission or the quote's creation. */
+  dia: string;
+  company_id: number | null;
+  point_of_sale_id: number | null;
+  user_id: number;
+  simulator_code: string;
+  /** By the policy's emission day: policies issued, their premio_total (cents; bigint, read as a string), those cancelled since. */
+  policies: number;
+  premium: ColumnType<string, number, number>;
+  cancelled: number;
+  /** By the quote's creation day (the funnel's cohort): quotes, their proposals, their policies, those whose 1st installment is paid. */
+  quotes: number;
+  proposals: number;
+  converted: number;
+  paid: number;
+}
+
 /** A sales report asked for, and its generation (migration 015). */
 export interface SalesReportsTable {
   id: Generated<number>;
@@ -672,6 +694,7 @@ export interface Database {
   proposal_events: ProposalEventsTable;
   policies: PoliciesTable;
   sales_targets: SalesTargetsTable;
+  sales_daily: SalesDailyTable;
   sales_reports: SalesReportsTable;
   installments: InstallmentsTable;
   charges: ChargesTable;
