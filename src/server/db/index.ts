@@ -31,6 +31,7 @@ import * as m025 from './migrations/025_report_turns';
 import * as m026 from './migrations/026_payment_receipts';
 import * as m027 from './migrations/027_import_updates';
 import * as m030 from './migrations/030_keyset_lists';
+import * as m032 from './migrations/032_keyset_access_log';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '026_payment_receipts': m026,
   '027_import_updates': m027,
   '030_keyset_lists': m030,
+  '032_keyset_access_log': m032,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
