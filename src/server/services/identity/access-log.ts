@@ -143,7 +143,7 @@ const eventsOf = (db: DB, filters: AccessLogFilters) =>
     );
 
 /** Up to this many users or companies a filter names, each reads its own index; past it, one read of them all. */
-const BRANCHES_PER_FILTER = 10;
+const BRANCHES_PER_FILTER = 30;
 
 /** The users whose name or e-mail holds the text (users do not grow with the log: a plain scan). */
 const usersNamed = async (db: DB, text: string) =>
@@ -205,70 +205,75 @@ async function branchesOf(db: DB, filters: AccessLogFilters): Promise<Events[]> 
   return branches;
 }
 
-/** What a row shows: the names of its user, its author and its company. */
-const withColumns = (branch: Events) =>
-  branch
-    .leftJoin('users as u', 'u.id', 'e.user_id')
-    .leftJoin('users as a', 'a.id', 'e.actor_id')
-    .leftJoin('companies as c', 'c.id', 'e.company_id')
-    .select(COLUMNS);
-
-const COLUMNS = [
+/** What a row of the log holds; the names it shows are looked up for the page's rows alone (`named`). */
+const EVENT_COLUMNS = [
   'e.id',
   'e.created_at',
   'e.event',
   'e.generation',
   'e.email',
   'e.user_id',
-  'u.nome as user_name',
   'e.actor_id',
-  'a.nome as actor_name',
-  'a.email as actor_email',
-  'c.razao_social',
-  'c.cnpj',
+  'e.company_id',
   'e.ip',
   'e.registro_tipo',
   'e.registro',
   'e.detalhe',
 ] as const;
 
-type Selected = {
+const withColumns = (branch: Events) => branch.select(EVENT_COLUMNS);
+
+type EventRow = {
   id: number;
   created_at: Date | string;
   event: string;
   generation: string;
   email: string;
   user_id: number | null;
-  user_name: string | null;
   actor_id: number | null;
-  actor_name: string | null;
-  actor_email: string | null;
-  razao_social: string | null;
-  cnpj: string | null;
+  company_id: number | null;
   ip: string | null;
   registro_tipo: string | null;
   registro: string | null;
   detalhe: string | null;
 };
 
-const entryOf = (r: Selected): AccessLogEntry => ({
-  id: r.id,
-  quando: new Date(r.created_at),
-  evento: r.event,
-  geracao: r.generation,
-  email: r.email,
-  usuarioId: r.user_id,
-  usuarioNome: r.user_name,
-  autorId: r.actor_id,
-  autorNome: r.actor_name,
-  autorEmail: r.actor_email,
-  empresaNome: r.razao_social,
-  empresaCnpj: r.cnpj,
-  ip: r.ip,
-  registroTipo: r.registro_tipo,
-  registro: r.registro,
-  detalhe: r.detalhe,
-});
+/**
+ * The rows as the log shows them, with the names of their users, authors and companies — read once
+ * for the rows at hand, not joined in every branch of the page (a filter may make dozens).
+ */
+async function named(db: DB, rows: EventRow[]): Promise<AccessLogRow[]> {
+  const userIds = [...new Set(rows.flatMap((r) => [r.user_id, r.actor_id]).filter((id): id is number => id !== null))];
+  const companyIds = [...new Set(rows.map((r) => r.company_id).filter((id): id is number => id !== null))];
+  const [users, companies] = await Promise.all([
+    userIds.length > 0 ? db.selectFrom('users').select(['id', 'nome', 'email']).where('id', 'in', userIds).execute() : [],
+    companyIds.length > 0 ? db.selectFrom('companies').select(['id', 'razao_social', 'cnpj']).where('id', 'in', companyIds).execute() : [],
+  ]);
+  const user = new Map(users.map((u) => [u.id, u]));
+  const company = new Map(companies.map((c) => [c.id, c]));
+  return rows.map((r) => {
+    const author = r.actor_id === null ? undefined : user.get(r.actor_id);
+    const at = r.company_id === null ? undefined : company.get(r.company_id);
+    return accessLogRow({
+      id: r.id,
+      quando: new Date(r.created_at),
+      evento: r.event,
+      geracao: r.generation,
+      email: r.email,
+      usuarioId: r.user_id,
+      usuarioNome: (r.user_id !== null && user.get(r.user_id)?.nome) || null,
+      autorId: r.actor_id,
+      autorNome: author?.nome ?? null,
+      autorEmail: author?.email ?? null,
+      empresaNome: at?.razao_social ?? null,
+      empresaCnpj: at?.cnpj ?? null,
+      ip: r.ip,
+      registroTipo: r.registro_tipo,
+      registro: r.registro,
+      detalhe: r.detalhe,
+    });
+  });
+}
 
 /**
  * A keyset page of the log for these filters, newest first (lib/keyset-pages.ts): a page reads its rows
@@ -287,7 +292,7 @@ export async function listAccessLog(
     request,
     pageSize,
   );
-  return { ...read, content: read.content.map((r) => accessLogRow(entryOf(r as Selected))) };
+  return { ...read, content: await named(db, read.content as EventRow[]) };
 }
 
 const EXPORT_BATCH = 1_000;
@@ -299,7 +304,7 @@ async function* allRows(db: DB, filters: AccessLogFilters): AsyncGenerator<strin
   let after: RowKey | undefined;
   for (;;) {
     const batch = await readBatch(db, list, after, EXPORT_BATCH);
-    for (const row of batch.rows) yield accessLogCsvRecord(accessLogRow(entryOf(row as Selected)));
+    for (const row of await named(db, batch.rows as EventRow[])) yield accessLogCsvRecord(row);
     if (batch.rows.length < EXPORT_BATCH) return;
     after = batch.last;
   }
