@@ -18,7 +18,6 @@ import {
   describeFilters,
   recordsText,
   type AccessEventCode,
-  type AccessLogEntry,
   type AccessLogFilters,
   type AccessLogRow,
   type InsuredDataView,
