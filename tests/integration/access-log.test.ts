@@ -696,11 +696,19 @@ describe('random input', () => {
       '0',
       '2',
       'a\u0000b', // the database holds no NUL: refused as a filter, never sent to a query
+      // Cursors (issue 29): one well formed (after 2026-03-20, id 1), one edited, one not base64url.
+      'YS4wLjIwMjYtMDMtMjBUMTI6MDA6MDAuMDAwMDAwWi4x',
+      'YS45OTkuMjAyNi0xMy0yMFQxMjowMDowMC4wMDAwMDBaLjE',
+      '%%%',
     ),
   );
-  const query = fc.dictionary(fc.constantFrom('usuario', 'empresa', 'evento', 'registro', 'de', 'ate', 'pagina', 'outro'), value, {
-    maxKeys: 7,
-  });
+  const query = fc.dictionary(
+    fc.constantFrom('usuario', 'empresa', 'evento', 'registro', 'de', 'ate', 'pagina', 'cursor', 'outro'),
+    value,
+    {
+      maxKeys: 7,
+    },
+  );
   const urlOf = (fields: Record<string, string>) => {
     const params = new URLSearchParams();
     for (const [key, v] of Object.entries(fields)) params.append(key, v);
