@@ -224,14 +224,23 @@ export const filterValues = (filters: AccessLogFilters): Record<AccessLogField, 
   ate: filters.ate,
 });
 
-/** An address of the log (or of its CSV) with these filters and page; blank filters and page 1 are left out. */
-export function accessLogHref(values: Partial<Record<AccessLogField, string>>, page = 1, base: string = ACCESS_LOG_PATH): string {
+/**
+ * An address of the log (or of its CSV) with these filters and page, and the cursor that reaches the
+ * page (lib/keyset-pages.ts); blank filters and page 1 are left out.
+ */
+export function accessLogHref(
+  values: Partial<Record<AccessLogField, string>>,
+  page = 1,
+  base: string = ACCESS_LOG_PATH,
+  cursor?: string,
+): string {
   const params = new URLSearchParams();
   for (const field of ACCESS_LOG_FIELDS) {
     const value = values[field]?.trim();
     if (value) params.set(field, value);
   }
   if (page > 1) params.set('pagina', String(page));
+  if (page > 1 && cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `${base}?${query}` : base;
 }

@@ -199,7 +199,7 @@ describe('the API: the ADMIN decides, the partner answers a request for document
     call()('POST', `/api/bff/v1/propostas/${nrProposta}/decisao`, { headers: await as(email), body });
   it('only the provider’s ADMIN decides, with a reason to refuse or to ask for documents', async () => {
     const { nrProposta, nrCotacao } = await sellResidential(db, { respostas: { ...HOUSE, construcao: 'mista' } });
-    expect((await analysisQueue(db, new Date())).map((q) => q.nrProposta)).toContain(nrProposta);
+    expect((await analysisQueue(db, new Date())).content.map((q) => q.nrProposta)).toContain(nrProposta);
     expect((await decide('parceiro@parceiro.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(403);
     expect((await decide('parceiro.admin@parceiro.demo', nrProposta, { decisao: 'ACEITAR' })).status).toBe(403);
     const noReason = await decide('admin@seguradora.demo', nrProposta, { decisao: 'RECUSAR', motivo: ' ' });

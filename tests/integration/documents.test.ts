@@ -667,7 +667,7 @@ describe('the underwriter’s queue shows the documents it asked for (issue 27, 
     const engano = (await upload(PARTNER, nrProposta, 'engano.png', MINIMAL_PNG, 'OUTRO')).json.dado.documento.id as number;
     await remove(PARTNER, engano);
 
-    const queue = await analysisQueue(db, new Date());
+    const queue = (await analysisQueue(db, new Date())).content;
     const item = queue.find((q) => q.nrProposta === nrProposta)!;
     expect(item.documentos.map((d) => [d.id, d.nome, d.categoriaLabel, d.enviadoPor])).toEqual([
       [laudo, 'laudo.pdf', 'Laudo de vistoria', 'Eduarda Lima'],

@@ -124,6 +124,8 @@ const QUERY_KEYS = [
   'evento',
   'registro',
   'situacao',
+  // A keyset page's cursor (issue 29): the access log's API reads it.
+  'cursor',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */

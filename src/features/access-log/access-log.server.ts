@@ -15,7 +15,8 @@ import {
   type AccessLogRow,
 } from '../../lib/access-log';
 import { brasiliaDay } from '../../lib/format';
-import { pageWithin, withReadablePage, type Paged } from '../../lib/list-query';
+import { withReadablePage } from '../../lib/list-query';
+import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 import { viewerOf, type PortalSession, type SessionViewer } from '../../lib/session';
 import type { Routed } from '../controller.server';
 
@@ -28,7 +29,7 @@ import type { Routed } from '../controller.server';
 export interface AccessLogPageProps {
   values: Record<AccessLogField, string>;
   errors?: Record<string, string[]>;
-  result?: Paged<AccessLogRow>;
+  result?: KeysetPage<AccessLogRow>;
   /** The CSV of the filters shown (absent while they are refused). */
   exportHref?: string;
   retentionDays: number;
@@ -50,7 +51,8 @@ export async function accessLogPage(session: PortalSession, url: URL): Promise<R
   const query = parseAccessLogQuery(withReadablePage(url.searchParams, 'pagina'), brasiliaDay(now()));
   if (!query.ok) return { kind: 'page', status: 400, props: { values: typed(url.searchParams), errors: query.errors, retentionDays } };
   const db = await database();
-  const result = await pageWithin(query.page, (page) => listAccessLog(db, query.filters, page, ACCESS_LOG_PAGE_SIZE));
+  // Past page 1 a link's cursor says where the page starts (lib/keyset-pages.ts).
+  const result = await listAccessLog(db, query.filters, pageRequestOf(query.page, url.searchParams.get('cursor')), ACCESS_LOG_PAGE_SIZE);
   const values = filterValues(query.filters);
   return {
     kind: 'page',

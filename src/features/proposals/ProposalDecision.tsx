@@ -16,6 +16,8 @@ interface Props {
   initialReason?: string;
   initialError?: string;
   initialFailure?: string;
+  /** The queue's page this proposal is on (`pagina=2&cursor=…`): a choice made without the script comes back to it. */
+  at?: string;
 }
 
 /** Each decision is confirmed on a second step; refusing and asking for documents say why (`label`). */
@@ -33,13 +35,23 @@ const QUEUE = '/v2/propostas/analise';
  * island runs, choosing is a GET that reopens the queue with this form open and confirming a POST the
  * page decides; once it runs, both happen here and the queue reloads with the outcome.
  */
-export default function ProposalDecision({ apis, nrProposta, waiting, initialMode, initialReason, initialError, initialFailure }: Props) {
+export default function ProposalDecision({
+  apis,
+  nrProposta,
+  waiting,
+  initialMode,
+  initialReason,
+  initialError,
+  initialFailure,
+  at,
+}: Props) {
   const [mode, setMode] = useState<DecisionKind | undefined>(initialMode);
   const [reason, setReason] = useState(initialReason ?? '');
   const [error, setError] = useState<string | undefined>(initialError);
   const [failure, setFailure] = useState<string | undefined>(initialFailure);
   const [busy, setBusy] = useState(false);
   const anchor = `#proposta-${nrProposta}`;
+  const page = at ? `${QUEUE}?${at}` : QUEUE;
 
   async function decide(decisao: DecisionKind, motivo: string) {
     setBusy(true);
@@ -86,7 +98,7 @@ export default function ProposalDecision({ apis, nrProposta, waiting, initialMod
       {mode ? (
         <form
           method="post"
-          action={`${QUEUE}${anchor}`}
+          action={`${page}${anchor}`}
           onSubmit={submit}
           noValidate
           aria-label={`${DECISIONS[mode].confirm}: proposta ${nrProposta}`}
@@ -110,7 +122,7 @@ export default function ProposalDecision({ apis, nrProposta, waiting, initialMod
             </Button>
             <a
               className={buttonClass('outline')}
-              href={`${QUEUE}${anchor}`}
+              href={`${page}${anchor}`}
               aria-disabled={busy || undefined}
               onClick={chooseHere(undefined)}
             >
@@ -120,6 +132,9 @@ export default function ProposalDecision({ apis, nrProposta, waiting, initialMod
         </form>
       ) : (
         <form method="get" action={`${QUEUE}${anchor}`} className="decision-actions" aria-label={`Decidir a proposta ${nrProposta}`}>
+          {[...new URLSearchParams(at).entries()].map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
           <input type="hidden" name="decidir" value={nrProposta} />
           <Button type="submit" name="acao" value="ACEITAR" onClick={chooseHere('ACEITAR')}>
             Aceitar<span className="visually-hidden"> a proposta {nrProposta}</span>

@@ -9,6 +9,7 @@ import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } f
 import { documentDownload, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/after-sale/documents';
 import { DECISION_KINDS, decisionSchema, type DecisionKind } from '../../lib/proposal-decision';
 import { viewerOf, type PortalSession } from '../../lib/session';
+import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 
 /**
  * /v2/propostas/analise, the provider ADMIN's analysis queue (issues 13 and 27). Its decisions work as
@@ -26,7 +27,8 @@ export interface ChosenDecision {
 
 export interface AnalysisPageProps {
   status: number;
-  queue: QueuedProposal[];
+  /** A keyset page of the queue (issue 29): `?pagina=N&cursor=…`, as its links give. */
+  queue: KeysetPage<QueuedProposal>;
   /** What the decision just made came to (after ?decidida=). */
   outcome?: string;
   /** A decision chosen without the island's help: its form opens already chosen. */
@@ -34,6 +36,8 @@ export interface AnalysisPageProps {
 }
 
 const NR_PROPOSTA = /^\d{1,20}$/;
+/** The page an address asks for: a number, else the first (a keyset page past the end reads its last). */
+const pageOf = (text: string | null) => (text && /^[1-9]\d{0,8}$/.test(text) ? Number(text) : 1);
 const modeOf = (value: unknown): DecisionKind | undefined => DECISION_KINDS.find((kind) => kind === value);
 
 export async function analysisPage(session: PortalSession, request: Request, url: URL): Promise<AnalysisPageProps | { redirect: string }> {
@@ -70,7 +74,7 @@ export async function analysisPage(session: PortalSession, request: Request, url
   }
   const decided = url.searchParams.get('decidida');
   const [queue, outcome] = await Promise.all([
-    analysisQueue(db, now()),
+    analysisQueue(db, now(), pageRequestOf(pageOf(url.searchParams.get('pagina')), url.searchParams.get('cursor'))),
     decided && NR_PROPOSTA.test(decided) ? decisionOutcome(db, decided) : undefined,
   ]);
   return { status, queue, outcome, chosen };

@@ -4,7 +4,8 @@ import { exactInstant, pastKey } from './keyset';
 import { COUNT_LIMIT, lastPlainPage, type KeysetPage, type PageRequest, type RowKey } from '../../lib/keyset-pages';
 
 /*
- * Reads a keyset page (lib/keyset-pages.ts) of a list ordered newest first by (instant, id). A scope
+ * Reads a keyset page (lib/keyset-pages.ts) of a list ordered by (instant, id): newest first, or — a
+ * queue by its deadline — soonest first (`order: 'asc'`). A scope
  * that is a union — "my own sales, or my companies'" — comes as branches, one select per index: each
  * branch reads at most the rows the page needs in its index's order, and the page is the top of their
  * union. An OR of the branches would make the database fetch and sort the whole scope instead (issue 29).
@@ -21,6 +22,8 @@ export interface KeysetList<Row> {
   id: string;
   /** What a row shows: joins and columns added to a branch. */
   columns: (branch: Branch) => SelectQueryBuilder<any, any, Row>;
+  /** The page's order by (time, id): newest first unless told (a queue reads its soonest deadline first). */
+  order?: 'asc' | 'desc';
 }
 
 type Keyed<Row> = Row & { page_time: string; page_id: number };
@@ -30,10 +33,13 @@ export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request
   const { cursor } = request;
   const page = cursor ? request.page : Math.min(request.page, lastPlainPage(pageSize));
   if (list.branches.length === 0) return { content: [], page: 1, pageSize, more: false, total: 0 };
-  const newestFirst = cursor?.direction !== 'before';
+  // 'after' (or no cursor) reads on in the page's order; 'before' reads back towards page 1.
+  const forward = cursor?.direction !== 'before';
+  const listOrder = list.order ?? 'desc';
+  const order = forward ? listOrder : listOrder === 'desc' ? 'asc' : 'desc';
   const skip = (cursor ? cursor.skip : page - 1) * pageSize;
   const [rows, counted] = await Promise.all([
-    rowsOf(db, list, { cursor: cursor?.from, newestFirst, skip, take: pageSize + 1 }),
+    rowsOf(db, list, { cursor: cursor?.from, order, skip, take: pageSize + 1 }),
     page === 1 && !cursor ? undefined : countUpTo(db, list.branches),
   ]);
   // A stale cursor (its rows gone) or a plain page past the end: the first page, or the last one counted.
@@ -41,9 +47,9 @@ export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request
     const lastPage = counted ? Math.ceil(counted / pageSize) : 0;
     return readKeysetPage(db, list, { page: lastPage > 1 && !cursor ? lastPage : 1 }, pageSize);
   }
-  if (!newestFirst && rows.length < pageSize) return readKeysetPage(db, list, { page: 1 }, pageSize);
-  const shown = newestFirst ? rows.slice(0, pageSize) : rows.slice(0, pageSize).reverse();
-  const more = newestFirst ? rows.length > pageSize : true;
+  if (!forward && rows.length < pageSize) return readKeysetPage(db, list, { page: 1 }, pageSize);
+  const shown = forward ? rows.slice(0, pageSize) : rows.slice(0, pageSize).reverse();
+  const more = forward ? rows.length > pageSize : true;
   const total = counted ?? (await totalOfFirstPage(db, list, shown.length, more));
   const keyOf = (row: Keyed<Row> | undefined): RowKey | undefined => row && { time: row.page_time, id: Number(row.page_id) };
   return {
@@ -57,6 +63,25 @@ export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request
   };
 }
 
+/**
+ * A batch of rows in the list's order after a key (none: from the start), with the key of its last
+ * row — an export streaming the whole list, uncounted, each batch through the branches' indexes.
+ */
+export async function readBatch<Row>(
+  db: DB,
+  list: KeysetList<Row>,
+  after: RowKey | undefined,
+  take: number,
+): Promise<{ rows: Row[]; last?: RowKey }> {
+  if (list.branches.length === 0) return { rows: [] };
+  const rows = await rowsOf(db, list, { cursor: after, order: list.order ?? 'desc', skip: 0, take });
+  const end = rows.at(-1);
+  return {
+    rows: rows.map(({ page_time: _time, page_id: _id, ...row }) => row as Row),
+    last: end && { time: end.page_time, id: Number(end.page_id) },
+  };
+}
+
 /** Page 1 knows its total when it holds every row; else the bounded count. */
 const totalOfFirstPage = (db: DB, list: KeysetList<unknown>, shown: number, more: boolean) =>
   more ? countUpTo(db, list.branches) : Promise.resolve(shown);
@@ -64,9 +89,9 @@ const totalOfFirstPage = (db: DB, list: KeysetList<unknown>, shown: number, more
 async function rowsOf<Row>(
   db: DB,
   list: KeysetList<Row>,
-  at: { cursor?: RowKey; newestFirst: boolean; skip: number; take: number },
+  at: { cursor?: RowKey; order: 'asc' | 'desc'; skip: number; take: number },
 ): Promise<Keyed<Row>[]> {
-  const order = at.newestFirst ? 'desc' : 'asc';
+  const { order } = at;
   const branches = list.branches.map((branch) =>
     list
       .columns(branch)

@@ -1,4 +1,6 @@
 import type { DB } from '../../db';
+import { readKeysetPage } from '../../db/keyset-page';
+import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { notFound, conflict } from '../../errors';
 import {
   analyse,
@@ -285,47 +287,70 @@ async function queuedDocuments(db: DB, proposalIds: number[]): Promise<Map<numbe
 }
 
 /** The analysis queue of the provider's ADMIN: every undecided proposal, the nearest deadline first. */
-export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]> {
-  const rows = await db
-    .selectFrom('proposals as p')
-    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-    .innerJoin('users as u', 'u.id', 'q.user_id')
-    .innerJoin('offers as o', 'o.id', 'q.offer_id')
-    .innerJoin('simulators as s', 's.id', 'o.simulator_id')
-    .leftJoin('companies as c', 'c.id', 'q.company_id')
-    .select((eb) => [
-      'p.id',
-      'p.nr_proposta',
-      'p.status',
-      'p.created_at',
-      'p.aceite_ate',
-      'p.suspensa_desde',
-      'p.motivo',
-      'q.nr_cotacao',
-      'q.generation',
-      'q.line',
-      'q.etapa',
-      'q.nome_segurado',
-      'q.premio_total',
-      's.nome as product_name',
-      'u.nome as seller',
-      'c.razao_social',
-      eb
-        .selectFrom('proposal_events as e')
-        .select('e.detalhe')
-        .whereRef('e.proposal_id', '=', 'p.id')
-        .where('e.tipo', '=', 'ENCAMINHADA_ANALISE')
-        .limit(1)
-        .as('reasons'),
-    ])
-    .where('p.status', 'in', UNDECIDED)
-    .orderBy('p.aceite_ate')
-    .execute();
+/** How many proposals a page of the queue shows. */
+export const ANALYSIS_PAGE_SIZE = 20;
+
+/**
+ * A keyset page of the analysis queue (issue 29, lib/keyset-pages.ts): the undecided proposals, the
+ * nearest deadline first (then by id), read through the pending proposals' (aceite_ate, id) index
+ * (migration 032) from where the page's link says — at 100× the demo the whole queue was 671 KB a
+ * request — and counted no further than COUNT_LIMIT.
+ */
+export async function analysisQueue(
+  db: DB,
+  now: Date,
+  request: PageRequest = { page: 1 },
+  pageSize: number = ANALYSIS_PAGE_SIZE,
+): Promise<KeysetPage<QueuedProposal>> {
+  const read = await readKeysetPage(
+    db,
+    {
+      branches: [pendingProposals(db)],
+      time: 'p.aceite_ate',
+      id: 'p.id',
+      order: 'asc',
+      columns: (branch: PendingProposals) =>
+        branch
+          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+          .innerJoin('users as u', 'u.id', 'q.user_id')
+          .innerJoin('offers as o', 'o.id', 'q.offer_id')
+          .innerJoin('simulators as s', 's.id', 'o.simulator_id')
+          .leftJoin('companies as c', 'c.id', 'q.company_id')
+          .select((eb) => [
+            'p.id',
+            'p.nr_proposta',
+            'p.status',
+            'p.created_at',
+            'p.aceite_ate',
+            'p.suspensa_desde',
+            'p.motivo',
+            'q.nr_cotacao',
+            'q.generation',
+            'q.line',
+            'q.etapa',
+            'q.nome_segurado',
+            'q.premio_total',
+            's.nome as product_name',
+            'u.nome as seller',
+            'c.razao_social',
+            eb
+              .selectFrom('proposal_events as e')
+              .select('e.detalhe')
+              .whereRef('e.proposal_id', '=', 'p.id')
+              .where('e.tipo', '=', 'ENCAMINHADA_ANALISE')
+              .limit(1)
+              .as('reasons'),
+          ]),
+    },
+    request,
+    pageSize,
+  );
+  const rows = read.content;
   const documents = await queuedDocuments(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => ({
+  const content = rows.map((r) => ({
     nrProposta: r.nr_proposta,
     nrCotacao: r.nr_cotacao,
     generation: r.generation,
@@ -344,7 +369,12 @@ export async function analysisQueue(db: DB, now: Date): Promise<QueuedProposal[]
     motivo: r.motivo,
     documentos: documents.get(r.id) ?? [],
   }));
+  return { ...read, content };
 }
+
+/** The undecided proposals, nothing selected yet: the queue's one branch. */
+const pendingProposals = (db: DB) => db.selectFrom('proposals as p').where('p.status', 'in', UNDECIDED);
+type PendingProposals = ReturnType<typeof pendingProposals>;
 
 /** How many proposals the deadline job accepts per transaction. */
 const SILENCE_BATCH = 20;

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { stringify } from 'csv-stringify';
 import type { DB } from '../../db';
-import { exactInstant, pastKey } from '../../db/keyset';
+import { readBatch, readKeysetPage } from '../../db/keyset-page';
 import type { Generation } from '../../db/schema';
 import { now } from '../../clock';
 import { principalFacts } from './principals';
@@ -17,14 +18,13 @@ import {
   describeFilters,
   recordsText,
   type AccessEventCode,
-  type AccessLogEntry,
   type AccessLogFilters,
   type AccessLogRow,
   type InsuredDataView,
   type RecordKind,
 } from '../../../lib/access-log';
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../../lib/calendar';
-import { pagedOf, type Paged } from '../../../lib/list-query';
+import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
 import { REPORT_CSV_OPTIONS } from '../../../lib/sales-reports';
 import { normalizeCnpj } from '../../../lib/validators';
 import type { SessionViewer } from '../../../lib/session';
@@ -128,132 +128,184 @@ export async function recordInsuredLinkAccess(db: DB, generation: Generation, nr
 
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────────
 
-function filtered(db: DB, filters: AccessLogFilters) {
-  let query = db
+type Events = ReturnType<typeof eventsOf>;
+
+/** The period and the filters the row itself answers (event, record), on access_events alone. */
+const eventsOf = (db: DB, filters: AccessLogFilters) =>
+  db
     .selectFrom('access_events as e')
-    .leftJoin('users as u', 'u.id', 'e.user_id')
-    .leftJoin('users as a', 'a.id', 'e.actor_id')
-    .leftJoin('companies as c', 'c.id', 'e.company_id')
     .where('e.created_at', '>=', startOfBrasiliaDay(filters.de))
-    .where('e.created_at', '<', startOfNextBrasiliaDay(filters.ate));
-  if (filters.evento) query = query.where('e.event', '=', filters.evento);
-  if (filters.usuario) {
-    // The user the row is about, or whoever did it for them.
-    const pattern = containing(filters.usuario);
-    query = query.where((eb) =>
-      eb.or([
-        eb('e.email', 'ilike', pattern),
-        eb('u.nome', 'ilike', pattern),
-        eb('a.email', 'ilike', pattern),
-        eb('a.nome', 'ilike', pattern),
-      ]),
+    .where('e.created_at', '<', startOfNextBrasiliaDay(filters.ate))
+    .$if(filters.evento !== undefined, (qb) => qb.where('e.event', '=', filters.evento!))
+    .$if(filters.registro !== undefined, (qb) =>
+      qb.where(sql<boolean>`string_to_array(e.registro, ', ') @> array[${filters.registro!}::text]`),
     );
-  }
+
+/** Up to this many users or companies a filter names, each reads its own index; past it, one read of them all. */
+const BRANCHES_PER_FILTER = 30;
+
+/** The users whose name or e-mail holds the text (users do not grow with the log: a plain scan). */
+const usersNamed = async (db: DB, text: string) =>
+  (
+    await db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb.or([eb('email', 'ilike', containing(text)), eb('nome', 'ilike', containing(text))]))
+      .execute()
+  ).map((r) => r.id);
+
+/** The companies whose name, trade name or CNPJ (with or without its mask) holds the text. */
+const companiesNamed = async (db: DB, text: string) => {
+  const pattern = containing(text);
+  const cnpj = containing(normalizeCnpj(text));
+  return (
+    await db
+      .selectFrom('companies')
+      .select('id')
+      .where((eb) => eb.or([eb('razao_social', 'ilike', pattern), eb('nome_fantasia', 'ilike', pattern), eb('cnpj', 'like', cnpj)]))
+      .execute()
+  ).map((r) => r.id);
+};
+
+/** A column equal to one of the ids: one branch per id while they are few (each an ordered index read), else one. */
+const oneOf = (column: 'e.user_id' | 'e.company_id', ids: number[]) =>
+  ids.length <= BRANCHES_PER_FILTER
+    ? ids.map((id) => (qb: Events) => qb.where(column, '=', id))
+    : [(qb: Events) => qb.where(column, 'in', ids)];
+
+/**
+ * The log of these filters as disjoint branches for a keyset page (db/keyset-page.ts, issue 29), each
+ * read through an index ending in (created_at, id) — migration 032: the period alone, an event, a
+ * company, a user. The text filters are resolved first against the small tables they name: a user
+ * filter is the rows about one of the users whose name or e-mail holds it, the rows one of them did to
+ * someone else, and the rows of no user (a refused sign-in) whose typed e-mail holds it; a company
+ * filter, the rows of one of the companies whose name or CNPJ holds it.
+ */
+async function branchesOf(db: DB, filters: AccessLogFilters): Promise<Events[]> {
+  let branches: Events[] = [eventsOf(db, filters)];
   if (filters.empresa) {
-    const pattern = containing(filters.empresa);
-    const cnpj = containing(normalizeCnpj(filters.empresa));
-    query = query.where((eb) =>
-      eb.or([eb('c.razao_social', 'ilike', pattern), eb('c.nome_fantasia', 'ilike', pattern), eb('c.cnpj', 'like', cnpj)]),
-    );
+    const companies = await companiesNamed(db, filters.empresa);
+    branches = branches.flatMap((branch) => oneOf('e.company_id', companies).map((only) => only(branch)));
   }
-  if (filters.registro) query = query.where(sql<boolean>`string_to_array(e.registro, ', ') @> array[${filters.registro}::text]`);
-  return query;
+  if (filters.usuario) {
+    const users = await usersNamed(db, filters.usuario);
+    const pattern = containing(filters.usuario);
+    branches = branches.flatMap((branch) => [
+      ...oneOf('e.user_id', users).map((only) => only(branch)),
+      ...(users.length > 0
+        ? [branch.where('e.actor_id', 'in', users).where((eb) => eb.or([eb('e.user_id', 'is', null), eb('e.user_id', 'not in', users)]))]
+        : []),
+      branch
+        .where('e.user_id', 'is', null)
+        .where('e.email', 'ilike', pattern)
+        .$if(users.length > 0, (qb) => qb.where((eb) => eb.or([eb('e.actor_id', 'is', null), eb('e.actor_id', 'not in', users)]))),
+    ]);
+  }
+  return branches;
 }
 
-const COLUMNS = [
+/** What a row of the log holds; the names it shows are looked up for the page's rows alone (`named`). */
+const EVENT_COLUMNS = [
   'e.id',
   'e.created_at',
   'e.event',
   'e.generation',
   'e.email',
   'e.user_id',
-  'u.nome as user_name',
   'e.actor_id',
-  'a.nome as actor_name',
-  'a.email as actor_email',
-  'c.razao_social',
-  'c.cnpj',
+  'e.company_id',
   'e.ip',
   'e.registro_tipo',
   'e.registro',
   'e.detalhe',
 ] as const;
 
-type Selected = {
+const withColumns = (branch: Events) => branch.select(EVENT_COLUMNS);
+
+type EventRow = {
   id: number;
   created_at: Date | string;
   event: string;
   generation: string;
   email: string;
   user_id: number | null;
-  user_name: string | null;
   actor_id: number | null;
-  actor_name: string | null;
-  actor_email: string | null;
-  razao_social: string | null;
-  cnpj: string | null;
+  company_id: number | null;
   ip: string | null;
   registro_tipo: string | null;
   registro: string | null;
   detalhe: string | null;
 };
 
-const entryOf = (r: Selected): AccessLogEntry => ({
-  id: r.id,
-  quando: new Date(r.created_at),
-  evento: r.event,
-  geracao: r.generation,
-  email: r.email,
-  usuarioId: r.user_id,
-  usuarioNome: r.user_name,
-  autorId: r.actor_id,
-  autorNome: r.actor_name,
-  autorEmail: r.actor_email,
-  empresaNome: r.razao_social,
-  empresaCnpj: r.cnpj,
-  ip: r.ip,
-  registroTipo: r.registro_tipo,
-  registro: r.registro,
-  detalhe: r.detalhe,
-});
+/**
+ * The rows as the log shows them, with the names of their users, authors and companies — read once
+ * for the rows at hand, not joined in every branch of the page (a filter may make dozens).
+ */
+async function named(db: DB, rows: EventRow[]): Promise<AccessLogRow[]> {
+  const userIds = [...new Set(rows.flatMap((r) => [r.user_id, r.actor_id]).filter((id): id is number => id !== null))];
+  const companyIds = [...new Set(rows.map((r) => r.company_id).filter((id): id is number => id !== null))];
+  const [users, companies] = await Promise.all([
+    userIds.length > 0 ? db.selectFrom('users').select(['id', 'nome', 'email']).where('id', 'in', userIds).execute() : [],
+    companyIds.length > 0 ? db.selectFrom('companies').select(['id', 'razao_social', 'cnpj']).where('id', 'in', companyIds).execute() : [],
+  ]);
+  const user = new Map(users.map((u) => [u.id, u]));
+  const company = new Map(companies.map((c) => [c.id, c]));
+  return rows.map((r) => {
+    const author = r.actor_id === null ? undefined : user.get(r.actor_id);
+    const at = r.company_id === null ? undefined : company.get(r.company_id);
+    return accessLogRow({
+      id: r.id,
+      quando: new Date(r.created_at),
+      evento: r.event,
+      geracao: r.generation,
+      email: r.email,
+      usuarioId: r.user_id,
+      usuarioNome: (r.user_id !== null && user.get(r.user_id)?.nome) || null,
+      autorId: r.actor_id,
+      autorNome: author?.nome ?? null,
+      autorEmail: author?.email ?? null,
+      empresaNome: at?.razao_social ?? null,
+      empresaCnpj: at?.cnpj ?? null,
+      ip: r.ip,
+      registroTipo: r.registro_tipo,
+      registro: r.registro,
+      detalhe: r.detalhe,
+    });
+  });
+}
 
-/** A page of the log for these filters, newest first. */
-export async function listAccessLog(db: DB, filters: AccessLogFilters, page: number, pageSize: number): Promise<Paged<AccessLogRow>> {
-  const { total } = await filtered(db, filters).select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
-  const rows = await filtered(db, filters)
-    .select(COLUMNS)
-    .orderBy('e.created_at', 'desc')
-    .orderBy('e.id', 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  return pagedOf(
-    rows.map((r) => accessLogRow(entryOf(r))),
-    total,
-    page,
+/**
+ * A keyset page of the log for these filters, newest first (lib/keyset-pages.ts): a page reads its rows
+ * from where its link's cursor says, and the filters are counted no further than COUNT_LIMIT — at 1000×
+ * the demo a month holds ~75,000 events, and a deep page skipped them all (issue 29).
+ */
+export async function listAccessLog(
+  db: DB,
+  filters: AccessLogFilters,
+  request: PageRequest,
+  pageSize: number,
+): Promise<KeysetPage<AccessLogRow>> {
+  const read = await readKeysetPage(
+    db,
+    { branches: await branchesOf(db, filters), time: 'e.created_at', id: 'e.id', columns: withColumns },
+    request,
     pageSize,
   );
+  return { ...read, content: await named(db, read.content as EventRow[]) };
 }
 
 const EXPORT_BATCH = 1_000;
 
 /** Every row of the filters, newest first, read in batches after the last one sent (keyset: time, id). */
 async function* allRows(db: DB, filters: AccessLogFilters): AsyncGenerator<string[]> {
-  let after: { time: string; id: number } | undefined;
+  const list = { branches: await branchesOf(db, filters), time: 'e.created_at', id: 'e.id', columns: withColumns };
+  // Each batch after the last row sent, by its exact instant (db/keyset.ts) and id.
+  let after: RowKey | undefined;
   for (;;) {
-    const last = after;
-    const batch = await filtered(db, filters)
-      .select(COLUMNS)
-      .select(exactInstant('e.created_at').as('chave_tempo'))
-      .$if(last !== undefined, (qb) => qb.where(pastKey('e.created_at', 'e.id', last!, 'desc')))
-      .orderBy('e.created_at', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(EXPORT_BATCH)
-      .execute();
-    for (const row of batch) yield accessLogCsvRecord(accessLogRow(entryOf(row)));
-    if (batch.length < EXPORT_BATCH) return;
-    const end = batch.at(-1)!;
-    after = { time: end.chave_tempo, id: end.id };
+    const batch = await readBatch(db, list, after, EXPORT_BATCH);
+    for (const row of await named(db, batch.rows as EventRow[])) yield accessLogCsvRecord(row);
+    if (batch.rows.length < EXPORT_BATCH) return;
+    after = batch.last;
   }
 }
 
@@ -285,10 +337,23 @@ const DAY_MS = 86_400_000;
 const PURGE_BATCH = 5_000;
 
 /**
- * Deletes the rows older than `retentionDays` (ACCESS_LOG_RETENTION_DAYS), a batch per transaction so
- * no transaction holds the embedded database's one connection for long. Each transaction tells the
- * append-only trigger the cut-off it may delete before (migration 019), for itself alone; rows are
- * claimed with SKIP LOCKED, so instances purging at once share the work. Returns how many went.
+ * One batch of the purge: the oldest rows before the cut-off, claimed through the created_at index,
+ * deleted by their ids through the primary key. `= any(array(…))`, not `in (…)`: PostgreSQL plans an
+ * `in` as a hash semi-join over a scan of the whole table — 900 ms a batch at 1000× the demo, 79 ms so.
+ */
+export const purgeBatch = (before: Date) =>
+  sql`delete from access_events where id = any(array(
+    select id from access_events where created_at < ${before} order by created_at, id limit ${PURGE_BATCH} for update skip locked
+  ))`;
+
+/**
+ * Deletes the rows older than `retentionDays` (ACCESS_LOG_RETENTION_DAYS) in bounded batches, a batch
+ * per transaction, so neither the table nor the embedded database's one connection is held for long:
+ * each batch claims its PURGE_BATCH oldest rows through the created_at index (never a scan of the
+ * table, issue 29) with SKIP LOCKED, so instances purging at once share the work, and deletes them by
+ * id; between batches the purge yields, so the requests waiting for the connection go first. Each
+ * transaction tells the append-only trigger the cut-off it may delete before (migration 019), for
+ * itself alone. Returns how many went.
  */
 export async function purgeAccessLog(db: DB, retentionDays: number, at: Date = now()): Promise<number> {
   const before = new Date(at.getTime() - retentionDays * DAY_MS);
@@ -296,12 +361,11 @@ export async function purgeAccessLog(db: DB, retentionDays: number, at: Date = n
   for (;;) {
     const deleted = await db.transaction().execute(async (trx) => {
       await sql`select set_config('portal.access_log_purge_before', ${before.toISOString()}, true)`.execute(trx);
-      const result = await sql`delete from access_events where id in (
-        select id from access_events where created_at < ${before} order by created_at limit ${PURGE_BATCH} for update skip locked
-      )`.execute(trx);
+      const result = await purgeBatch(before).execute(trx);
       return Number(result.numAffectedRows ?? 0);
     });
     total += deleted;
     if (deleted < PURGE_BATCH) return total;
+    await yieldTurn();
   }
 }
