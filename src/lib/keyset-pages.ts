@@ -97,7 +97,7 @@ export interface KeysetPager {
  * last row by skipping the pages between — at most COUNT_LIMIT rows read.
  */
 export function keysetPager(result: KeysetPage<unknown>): KeysetPager {
-  const { page, first, last, pageSize } = result;
+  const { page, first, last } = result;
   const totalPages = totalPagesOf(result);
   const linkTo = (target: number): PageLink | undefined => {
     if (target === page) return { page };

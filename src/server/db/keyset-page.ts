@@ -13,6 +13,8 @@ import { COUNT_LIMIT, lastPlainPage, type KeysetPage, type PageRequest, type Row
 
 // biome-ignore lint/suspicious/noExplicitAny: a branch of any list; its rows are typed by `columns`.
 type Branch = SelectQueryBuilder<any, any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the tables a branch joins are its own; only its rows matter here.
+type Selecting<Row> = SelectQueryBuilder<any, any, Row>;
 
 export interface KeysetList<Row> {
   /** The scope's branches (disjoint: a row in one is in no other), filtered, nothing selected yet. */
@@ -21,7 +23,7 @@ export interface KeysetList<Row> {
   time: string;
   id: string;
   /** What a row shows: joins and columns added to a branch. */
-  columns: (branch: Branch) => SelectQueryBuilder<any, any, Row>;
+  columns: (branch: Branch) => Selecting<Row>;
   /** The page's order by (time, id): newest first unless told (a queue reads its soonest deadline first). */
   order?: 'asc' | 'desc';
 }
