@@ -56,13 +56,13 @@ export const COUNTED_TABLES = [
 ];
 
 /**
- * The setting that turns off the row triggers keeping the metrics' rollup sales_daily (migration 028)
+ * The setting that turns off the row triggers keeping the metrics' rollup sales_monthly (migration 028)
  * for one transaction: a batch copies without them, then its sales are added at once
- * (add_sales_daily) in the same transaction, so the rollup is right after every committed batch. A
+ * (add_sales_monthly) in the same transaction, so the rollup is right after every committed batch. A
  * `set local`, not ALTER TABLE … DISABLE TRIGGER: no catalog change per batch (PGlite's catalog broke
  * under it), and nothing stays off if the run dies.
  */
-export const ROLLUP_OFF = 'portal.sales_daily_off';
+export const ROLLUP_OFF = 'portal.sales_monthly_off';
 
 /** The receiving bank and Pix key of the charges: src/lib/charges.ts RECEIVER (a test holds them equal). */
 const RECEIVER = {
@@ -368,7 +368,7 @@ export async function growDatabase(
         await copyBatch(query, context, from, to, !marker && from === firstCopy);
         await query(`set local ${ROLLUP_OFF} = 'off'`);
         // The quotes of copies from..to: ids from × stride + 1 to to × stride + the demo's last (copy k of q is q + k × stride).
-        await query('select add_sales_daily($1, $2)', [from * stride.quotes + 1, to * stride.quotes + bounds.quotes]);
+        await query('select add_sales_monthly($1, $2)', [from * stride.quotes + 1, to * stride.quotes + bounds.quotes]);
         await query(markerSql(markerOf(to, to === lastCopy)));
         await query('commit');
       } catch (error) {

@@ -23,7 +23,7 @@ import { salesDataScopeFor, scopeFor } from '../../src/server/services/identity/
 import { metricsOptions, resolveFilters, salesEvolution } from '../../src/server/services/reporting/metrics';
 
 /**
- * Issue 29 (migration 028): the metrics' rollup sales_daily is kept by the database as the real
+ * Issue 29 (migration 028): the metrics' rollup sales_monthly is kept by the database as the real
  * services sell, propose, issue, collect and cancel — after every step it holds exactly what an
  * aggregation over quotes, proposals, policies and installments gives — and an operator's UPDATE
  * moving a sale to another seller, day or quote moves its counts with it.
@@ -90,7 +90,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => close());
 
-describe('sales_daily follows the services, step by step', () => {
+describe('sales_monthly follows the services, step by step', () => {
   it('holds the demo seed as the sales aggregate it', async () => {
     const rows = await expectRollupRight();
     expect(totalOf(rows, 'quotes')).toBeGreaterThan(0);
@@ -213,8 +213,8 @@ describe("an operator's fix moves the counts with the sale", () => {
     const igor = (await findUserByEmail(db, IGOR))!;
     await sql`update quotes set user_id = ${igor.id}, created_at = ${at('2026-01-05')} where nr_cotacao = ${nrCotacao}`.execute(db);
     const rows = await expectRollupRight();
-    const day = rows.find((r) => r.dia === '2026-01-05' && r.user_id === igor.id)!;
-    expect(day).toMatchObject({ quotes: 1, proposals: 1, converted: 1, paid: 1 });
+    const january = rows.find((r) => r.mes === '2026-01-01' && r.user_id === igor.id)!;
+    expect(january).toMatchObject({ quotes: 1, proposals: 1, converted: 1, paid: 1 });
 
     // The policy's funnel stage (with its paid first installment) to another quote of the day before.
     const other = await sellResidential(db, { at: at('2026-01-04'), respostas: { ...HOUSE, construcao: 'mista' } });
@@ -228,14 +228,14 @@ describe("an operator's fix moves the counts with the sale", () => {
     await expectRollupRight();
   });
 
-  it('a quote deleted with nothing hanging from it leaves the funnel; rebuild_sales_daily() gives what the triggers kept', async () => {
+  it('a quote deleted with nothing hanging from it leaves the funnel; rebuild_sales_monthly() gives what the triggers kept', async () => {
     const { user, seller } = await sellerOf(PARTNER);
     const offer = (await sellableOffers(db, user, at('2026-05-05'))).find((o) => o.code === 'RES')!;
     const quote = await createQuote(db, seller, offer, { segurado: DEMO_INSURED.residencial, respostas: HOUSE }, at('2026-05-05'));
     await expectRollupRight();
     await db.deleteFrom('quotes').where('nr_cotacao', '=', quote.nrCotacao).execute();
     const kept = await expectRollupRight();
-    await sql`select rebuild_sales_daily()`.execute(db);
+    await sql`select rebuild_sales_monthly()`.execute(db);
     expect(await rollupRows(db)).toEqual(kept);
   });
 });

@@ -626,21 +626,21 @@ export interface SalesTargetsTable {
 }
 
 /**
- * What was sold per Brasília day, company, point of sale, seller and product (migration 028): kept
+ * What was sold per Brasília month, company, point of sale, seller and product (migration 028): kept
  * by the database's triggers on quotes, proposals, policies and installments; the metrics read it.
  */
-export interface SalesDailyTable {
-  /** 'YYYY-MM-DD', Brasília's day: the policy's emission or the quote's creation. */
-  dia: string;
+export interface SalesMonthlyTable {
+  /** 'YYYY-MM-01', the first day of Brasília's month: the policy's emission or the quote's creation. */
+  mes: string;
   company_id: number | null;
   point_of_sale_id: number | null;
   user_id: number;
   simulator_code: string;
-  /** By the policy's emission day: policies issued, their premio_total (cents; bigint, read as a string), those cancelled since. */
+  /** By the policy's emission month: policies issued, their premio_total (cents; bigint, read as a string), those cancelled since. */
   policies: number;
   premium: ColumnType<string, number, number>;
   cancelled: number;
-  /** By the quote's creation day (the funnel's cohort): quotes, their proposals, their policies, those whose 1st installment is paid. */
+  /** By the quote's creation month (the funnel's cohort): quotes, their proposals, their policies, those whose 1st installment is paid. */
   quotes: number;
   proposals: number;
   converted: number;
@@ -694,7 +694,7 @@ export interface Database {
   proposal_events: ProposalEventsTable;
   policies: PoliciesTable;
   sales_targets: SalesTargetsTable;
-  sales_daily: SalesDailyTable;
+  sales_monthly: SalesMonthlyTable;
   sales_reports: SalesReportsTable;
   installments: InstallmentsTable;
   charges: ChargesTable;

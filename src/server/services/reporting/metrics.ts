@@ -27,16 +27,14 @@ import { pointOfSaleByCode } from '../../../lib/points-of-sale';
 /*
  * Sales metrics and targets (issue 15, decision 043): a year of what the scope sold, read through the
  * one scoping rule (services/identity/scope.ts soldWithin), and the targets the admins set. The sales
- * are read from the rollup sales_daily (issue 29, migration 028: per Brasília day, company, point of
+ * are read from the rollup sales_monthly (issue 29, migration 028: per Brasília month, company, point of
  * sale, seller and product, kept by the database's triggers as the sales are written), never by
  * aggregating all history per request; its rows carry the columns saleMatches filters on.
  */
 
-/** The first Brasília day of a month, and of the month after another: a window of days [from, to). */
+/** A rollup row's month is its first day: a window of months [from, to) is one of first days. */
 const firstDayOf = (month: string) => `${month}-01`;
-const daysOf = (first: string, last: string) => ({ from: firstDayOf(first), to: firstDayOf(nextMonth(last)) });
-/** Rows grouped by their month (date_trunc: a fifth cheaper per row than grouping by to_char), named 'YYYY-MM'. */
-const monthOfDay = sql`date_trunc('month', a.dia)`;
+const monthsOf = (first: string, last: string) => ({ from: firstDayOf(first), to: firstDayOf(nextMonth(last)) });
 
 /* ---------- What a viewer may filter by ---------- */
 
@@ -114,20 +112,20 @@ export interface SalesEvolution {
 
 /** The policies issued per month and product (cancelled ones counted in the month they were sold, and apart). */
 function salesRows(db: DB, scope: Scope, filters: ResolvedFilters, months: string[]) {
-  const { from, to } = daysOf(months[0]!, months[months.length - 1]!);
+  const { from, to } = monthsOf(months[0]!, months[months.length - 1]!);
   return (
     db
-      .selectFrom('sales_daily as a')
+      .selectFrom('sales_monthly as a')
       .select([
-        sql<string>`to_char(${monthOfDay}, 'YYYY-MM')`.as('month'),
+        sql<string>`to_char(a.mes, 'YYYY-MM')`.as('month'),
         'a.simulator_code as code',
         sql<string>`coalesce(sum(a.premium), 0)`.as('premium'),
         sql<string>`sum(a.policies)`.as('policies'),
         sql<string>`sum(a.cancelled)`.as('cancelled'),
       ])
-      .where('a.dia', '>=', from)
-      .where('a.dia', '<', to)
-      // Rows of the funnel alone (a day with quotes and no policy) make no (month, product) of sales.
+      .where('a.mes', '>=', from)
+      .where('a.mes', '<', to)
+      // Rows of the funnel alone (a month with quotes and no policy) make no (month, product) of sales.
       .where('a.policies', '>', 0)
       .where(saleMatches(scope, filters, 'a'))
       .groupBy(['month', 'a.simulator_code'])
@@ -171,20 +169,20 @@ function byProduct(rows: { code: string; premium: number; policies: number }[]) 
 
 export async function salesEvolution(db: DB, scope: Scope, filters: ResolvedFilters, today: string): Promise<SalesEvolution> {
   const months = lastMonths(today);
-  const window = daysOf(months[0]!, months[months.length - 1]!);
+  const window = monthsOf(months[0]!, months[months.length - 1]!);
   const [rows, funnel] = await Promise.all([
     salesRows(db, scope, filters, months),
     // The quotes of the year and how far each went: a cohort, so each stage is a share of the one before.
     db
-      .selectFrom('sales_daily as a')
+      .selectFrom('sales_monthly as a')
       .select([
         sql<string>`coalesce(sum(a.quotes), 0)`.as('quotes'),
         sql<string>`coalesce(sum(a.proposals), 0)`.as('proposals'),
         sql<string>`coalesce(sum(a.converted), 0)`.as('policies'),
         sql<string>`coalesce(sum(a.paid), 0)`.as('paid'),
       ])
-      .where('a.dia', '>=', window.from)
-      .where('a.dia', '<', window.to)
+      .where('a.mes', '>=', window.from)
+      .where('a.mes', '<', window.to)
       .where(saleMatches(scope, filters, 'a'))
       .executeTakeFirstOrThrow(),
   ]);
@@ -296,14 +294,14 @@ async function rankingFor(
   filters: ResolvedFilters,
   view: { mes: string; ranking: RankingKind },
 ): Promise<SalesAttainment['ranking']> {
-  const { from, to } = daysOf(view.mes, view.mes);
+  const { from, to } = monthsOf(view.mes, view.mes);
   const byPoint = view.ranking === 'pontos';
   const key = byPoint ? 'a.point_of_sale_id' : 'a.user_id';
   const sold = await db
-    .selectFrom('sales_daily as a')
+    .selectFrom('sales_monthly as a')
     .select([sql<number>`${sql.ref(key)}`.as('id'), sql<string>`sum(a.premium)`.as('premium'), sql<string>`sum(a.policies)`.as('policies')])
-    .where('a.dia', '>=', from)
-    .where('a.dia', '<', to)
+    .where('a.mes', '>=', from)
+    .where('a.mes', '<', to)
     .where('a.policies', '>', 0)
     .where(saleMatches(scope, filters, 'a'))
     .where(sql.ref(key), 'is not', null)
