@@ -28,6 +28,12 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   database: async () => shared.db!,
 }));
 const { policiesListPage } = await import('../../src/features/policies/policies.server');
+const { historyPage } = await import('../../src/features/history/history.server');
+const { accessLogPage } = await import('../../src/features/access-log/access-log.server');
+const { boletoPage, paymentsLookupPage } = await import('../../src/features/payments/payments.server');
+const { consultPage } = await import('../../src/features/documents/documents.server');
+const { analysisPage } = await import('../../src/features/proposals/analysis.server');
+const { evolutionPage, attainmentPage } = await import('../../src/features/metrics/metrics.server');
 
 const TIMES = 40;
 /** The most rows a page's statement may read of one growing table: a page, its neighbours, a count up to 1,000. */
@@ -37,7 +43,14 @@ let db: DB;
 let close: () => Promise<void>;
 let filesDir: string;
 const sessions = new Map<string, PortalSession>();
-const ACCOUNTS = ['admin@seguradora.demo', 'parceiro.admin@parceiro.demo', 'parceiro@parceiro.demo', 'suporte@legado.demo'] as const;
+const ACCOUNTS = [
+  'admin@seguradora.demo',
+  'parceiro.admin@parceiro.demo',
+  'parceiro@parceiro.demo',
+  'suporte@legado.demo',
+  'vendedor@legado.demo',
+  'admin@legado.demo',
+] as const;
 type Account = (typeof ACCOUNTS)[number];
 
 beforeAll(async () => {
@@ -82,25 +95,70 @@ async function statementsOf(page: () => Promise<unknown>): Promise<RanQuery[]> {
 
 const params = (query: string) => new URLSearchParams(query);
 const session = (email: Account) => sessions.get(email)!;
-const withLink = (query: string, link: PageLink) => {
+const withLink = (query: string, link: PageLink, pageKey: string) => {
   const address = params(query);
-  address.set('page', String(link.page));
+  address.set(pageKey, String(link.page));
   if (link.cursor) address.set('cursor', link.cursor);
   return address;
 };
 
-/** A policies list page, and the page its "Próxima" link opens twice over (a page read from a cursor). */
-const policies =
-  (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
+/**
+ * A keyset list page, and the pages its "Próxima" link opens after it (pages read from a cursor):
+ * `read` opens an address and answers the page's list.
+ */
+const walk =
+  (read: (address: URLSearchParams) => Promise<KeysetPage<unknown> | undefined>, query: string, hops = 0, pageKey = 'page') =>
   async () => {
     let address = params(query);
     for (let hop = 0; ; hop++) {
-      const { result } = await policiesListPage(generation, session(email), address);
-      const next = result && keysetPager(result as KeysetPage<unknown>).next;
+      const result = await read(address);
+      const next = result && keysetPager(result).next;
       if (hop === hops || !next) return;
-      address = withLink(query, next);
+      address = withLink(query, next, pageKey);
     }
   };
+
+const ip = '10.0.0.1';
+const url = (path: string, address: URLSearchParams) => new URL(`http://portal.test${path}?${address}`);
+const policies = (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
+  walk(async (address) => (await policiesListPage(generation, session(email), address)).result, query, hops);
+const history = (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
+  walk(async (address) => (await historyPage(generation, session(email), address)).result, query, hops);
+const accessLog = (query: string, hops = 0) =>
+  walk(
+    async (address) => {
+      const routed = await accessLogPage(session('admin@seguradora.demo'), url('/v2/log-acesso', address));
+      return routed.kind === 'page' ? routed.props.result : undefined;
+    },
+    query,
+    hops,
+    'pagina',
+  );
+const boleto = (email: Account, query: string, hops = 0) =>
+  walk(async (address) => (await boletoPage(session(email), address, ip)).result, query, hops);
+const paymentsLookup = (query: string, hops = 0) =>
+  walk(async (address) => (await paymentsLookupPage(session('suporte@legado.demo'), address, ip)).result, query, hops);
+const documents = (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
+  walk(async (address) => (await consultPage(generation, session(email), address)).result, query, hops);
+const queue = (hops = 0) =>
+  walk(
+    async (address) => {
+      const page = await analysisPage(
+        session('admin@seguradora.demo'),
+        new Request('http://portal.test/'),
+        url('/v2/propostas/analise', address),
+      );
+      return 'queue' in page ? page.queue : undefined;
+    },
+    '',
+    hops,
+    'pagina',
+  );
+const evolution = (generation: 'v1' | 'v2', email: Account) => () => evolutionPage(generation, session(email), params(''));
+const attainment =
+  (generation: 'v1' | 'v2', email: Account, query = '') =>
+  () =>
+    attainmentPage(generation, session(email), new Request('http://portal.test/'), url('/v2/metricas/atingimento-meta', params(query)));
 
 const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/apolices, ADMIN', policies('v2', 'admin@seguradora.demo', '')],
@@ -115,6 +173,24 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/apolices, seller, 3rd page by cursor', policies('v2', 'parceiro@parceiro.demo', '', 2)],
   ['/apolices, legacy support', policies('v1', 'suporte@legado.demo', '')],
   ['/apolices, legacy support, 3rd page by cursor', policies('v1', 'suporte@legado.demo', '', 2)],
+  ['/v2/historico, ADMIN, 3rd page by cursor', history('v2', 'admin@seguradora.demo', '', 2)],
+  ['/v2/historico, partner admin, 3rd page by cursor', history('v2', 'parceiro.admin@parceiro.demo', '', 2)],
+  ['/v2/historico, seller', history('v2', 'parceiro@parceiro.demo', '')],
+  ['/historico, legacy seller, 3rd page by cursor', history('v1', 'vendedor@legado.demo', '', 2)],
+  ['/historico, legacy admin, 3rd page by cursor', history('v1', 'admin@legado.demo', '', 2)],
+  ['/v2/log-acesso, default (30 days), 3rd page by cursor', accessLog('', 2)],
+  ['/v2/log-acesso, an event', accessLog('evento=LOGIN')],
+  ['/v2/log-acesso, a page number alone (51)', accessLog('pagina=51')],
+  ['/v2/boleto, ADMIN, by insured', boleto('admin@seguradora.demo', 'segurado=almeida')],
+  ['/v2/boleto, partner admin, by insured, 2nd page', boleto('parceiro.admin@parceiro.demo', 'segurado=almeida', 1)],
+  ['/consulta-pagamento, legacy support, by insured', paymentsLookup('segurado=almeida')],
+  ['/v2/documentos/consulta, ADMIN, 3rd page by cursor', documents('v2', 'admin@seguradora.demo', '', 2)],
+  ['/documentos/consulta, legacy support', documents('v1', 'suporte@legado.demo', '')],
+  ['/v2/propostas/analise, 2nd page by cursor', queue(1)],
+  ['/v2/metricas/evolucao-vendas, ADMIN', evolution('v2', 'admin@seguradora.demo')],
+  ['/v2/metricas/evolucao-vendas, partner admin', evolution('v2', 'parceiro.admin@parceiro.demo')],
+  ['/v2/metricas/atingimento-meta, ADMIN, sellers', attainment('v2', 'admin@seguradora.demo', 'ranking=vendedores')],
+  ['/evolucao-vendas, legacy admin', evolution('v1', 'admin@legado.demo')],
 ];
 
 describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing table, on the demo grown ${TIMES}×`, () => {

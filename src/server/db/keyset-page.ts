@@ -42,7 +42,7 @@ export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request
   const skip = (cursor ? cursor.skip : page - 1) * pageSize;
   const [rows, counted] = await Promise.all([
     rowsOf(db, list, { cursor: cursor?.from, order, skip, take: pageSize + 1 }),
-    page === 1 && !cursor ? undefined : countUpTo(db, list.branches),
+    page === 1 && !cursor ? undefined : countUpTo(db, list),
   ]);
   // A stale cursor (its rows gone) or a plain page past the end: the first page, or the last one counted.
   if (rows.length === 0 && page > 1) {
@@ -85,8 +85,8 @@ export async function readBatch<Row>(
 }
 
 /** Page 1 knows its total when it holds every row; else the bounded count. */
-const totalOfFirstPage = (db: DB, list: KeysetList<unknown>, shown: number, more: boolean) =>
-  more ? countUpTo(db, list.branches) : Promise.resolve(shown);
+const totalOfFirstPage = <Row>(db: DB, list: KeysetList<Row>, shown: number, more: boolean) =>
+  more ? countUpTo(db, list) : Promise.resolve(shown);
 
 async function rowsOf<Row>(
   db: DB,
@@ -128,10 +128,18 @@ const pastInstant = (timeColumn: string, key: RowKey, order: 'asc' | 'desc') =>
     ? sql<boolean>`${sql.ref(timeColumn)} >= ${key.time}::timestamptz`
     : sql<boolean>`${sql.ref(timeColumn)} <= ${key.time}::timestamptz`;
 
-/** How many rows the branches hold, counted no further than COUNT_LIMIT + 1 (past it, the page says "mais de"). */
-async function countUpTo(db: DB, branches: Branch[]): Promise<number> {
+/**
+ * How many rows the branches hold, counted no further than COUNT_LIMIT + 1 (past it, the page says
+ * "mais de"). Each branch counts in the list's order, so the database reads its index from the top
+ * and stops at the bound: unordered, a LIMIT lets it choose a scan of the whole table that it hopes
+ * ends early, or a hash join that reads every row of the other side first.
+ */
+async function countUpTo<Row>(db: DB, list: KeysetList<Row>): Promise<number> {
   const cap = COUNT_LIMIT + 1;
-  const bounded = branches.map((branch, i) => db.selectFrom(branch.select(sql`1`.as('one')).limit(cap).as(`c${i}`)).select('one'));
+  const order = list.order ?? 'desc';
+  const bounded = list.branches.map((branch, i) =>
+    db.selectFrom(branch.select(sql`1`.as('one')).orderBy(list.time, order).orderBy(list.id, order).limit(cap).as(`c${i}`)).select('one'),
+  );
   // The union's own limit stops reading the next branch once enough rows are counted.
   const union = db
     .selectFrom(bounded.reduce((all, next) => all.unionAll(next)).as('branches'))
