@@ -113,10 +113,8 @@ export const SCALE_ROUTES = PAGES.flatMap((page) => {
 const decodeHtml = (text) => text.replaceAll('&amp;', '&').replaceAll('&#38;', '&').replaceAll('&quot;', '"');
 
 /**
- * The address of a list's deepest page — the one place that knows how lists are paged, so it follows
- * them when OFFSET pages become cursors (`?apos=…`). In order: a link the page marks `rel="last"` (a
- * cursor-paged list can offer one without counting); the highest-numbered page link of its
- * pagination (PaginationLinks: `aria-label="Página N"`); else `pageParam=fallbackPage` on `listPath`
+ * The address of a list's deepest page (a keyset list past its count: beyondTheCount). In order: a
+ * link the page marks `rel="last"`; the highest-numbered page link of its pagination (PaginationLinks: `aria-label="Página N"`); else `pageParam=fallbackPage` on `listPath`
  * (N from the 1× last page × K; a page past the end shows the last one, lib/list-query pageWithin).
  * Following "Próxima" page by page would take thousands of requests at 1000×.
  */
@@ -183,6 +181,22 @@ async function timeRoute(url, path, options) {
   return { status: 200, p50: percentile(times, 0.5), p99: percentile(times, 0.99), html: first.text };
 }
 
+/**
+ * The deep page of a keyset list whose count passed its bound (lib/keyset-pages.ts: "Página N" with
+ * no "de M", no last page to link to): the page its "Próxima" opens after the deepest page a plain
+ * number reaches (`pageParam=999999` reads that one) — a page read from a cursor past 1,000 rows,
+ * which costs what any deeper one does. Undefined for other lists.
+ */
+async function beyondTheCount(url, route, html, options) {
+  if (!/[?&;]cursor=/.test(html) || /Página \d+ de \d+/.test(html)) return undefined;
+  const plain = new URL(route.deepOf, 'http://x');
+  plain.searchParams.set(route.pageParam, '999999');
+  const page = await get(url, `${plain.pathname}${plain.search}`, options);
+  const next = /<a\b[^>]*\brel="next"[^>]*>/.exec(page.text ?? '')?.[0];
+  const href = next && /\bhref="([^"]*)"/.exec(next)?.[1];
+  return href && decodeHtml(href);
+}
+
 /** Every SCALE_ROUTES entry on a running portal: `lastPages` (1×'s last page per list) and `times` feed the deep pages' fallback. */
 async function measureRoutes(server, cookies, { routes, headers, times, lastPages, log }) {
   const results = [];
@@ -199,13 +213,15 @@ async function measureRoutes(server, cookies, { routes, headers, times, lastPage
       }
       const known = lastPages[route.deepOf];
       if (known === undefined) lastPages[route.deepOf] = lastPageOf(listing.text);
-      path = deepPath({
-        listPath: route.deepOf,
-        html: listing.text,
-        pageParam: route.pageParam,
-        // A list of one page at 1× that links to no other at K× is of one page still.
-        fallbackPage: known > 1 ? Math.ceil(known * times) : undefined,
-      });
+      path =
+        (await beyondTheCount(server.url, route, listing.text, options)) ??
+        deepPath({
+          listPath: route.deepOf,
+          html: listing.text,
+          pageParam: route.pageParam,
+          // A list of one page at 1× that links to no other at K× is of one page still.
+          fallbackPage: known > 1 ? Math.ceil(known * times) : undefined,
+        });
       if (!path) {
         results.push({ ...route, path: `${route.deepOf} (one page)`, skipped: 'one page only' });
         continue;
