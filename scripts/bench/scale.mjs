@@ -114,8 +114,9 @@ const decodeHtml = (text) => text.replaceAll('&amp;', '&').replaceAll('&#38;', '
 
 /**
  * The address of a list's deepest page (a keyset list past its count: beyondTheCount). In order: a
- * link the page marks `rel="last"`; the highest-numbered page link of its pagination (PaginationLinks: `aria-label="Página N"`); else `pageParam=fallbackPage` on `listPath`
- * (N from the 1× last page × K; a page past the end shows the last one, lib/list-query pageWithin).
+ * link the page marks `rel="last"`; the highest-numbered page link of its pagination
+ * (PaginationLinks: `aria-label="Página N"`); else `pageParam=fallbackPage` on `listPath` (N from
+ * the 1× last page × K; a page past the end shows the last one, lib/list-query pageWithin).
  * Following "Próxima" page by page would take thousands of requests at 1000×.
  */
 export function deepPath({ listPath, html, pageParam, fallbackPage }) {
