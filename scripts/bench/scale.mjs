@@ -28,8 +28,9 @@ const REQUEST_TIMEOUT_MS = 60_000;
  *   `growth` × its own 1× p50 — or its 1× p50 + `growthFloorMs`, whichever is larger. A page that
  *   answers in 3 ms at 1× would otherwise fail at 6.1 ms, noise on this shared 2-core machine and far
  *   under the 50 ms ceiling; from 10 ms at 1× up the relative rule is the stricter one and rules alone.
- * - search (a name search: a page of records too, so the same three) and metrics (aggregates: the
- *   p50 ceiling only, as the issue sets it).
+ * - search (a name search) and metrics (aggregates): the ceilings only, as the issue sets them — a
+ *   name matches K times the insureds at K× ("almeida": 8 policies at 1×, 822 at 1000×), so its
+ *   page is not the same work as at 1×, and a growth rule would judge the data, not the page.
  * PGlite holds the same ceilings and growth within `pgliteFactor` (one connection in the same process);
  * the report's are absolute on both engines; the load floor is PostgreSQL's.
  */
@@ -37,7 +38,7 @@ export const SCALE_BUDGETS = {
   judgedAt: 1000,
   kinds: {
     records: { p50: 50, p99: 150, growth: 2, growthFloorMs: 10 },
-    search: { p50: 50, p99: 150, growth: 2, growthFloorMs: 10 },
+    search: { p50: 50, p99: 150 },
     metrics: { p50: 50 },
   },
   pgliteFactor: 2,
@@ -518,9 +519,11 @@ Run ${date}${loadAverage ? ` (load average 1/5/15 min ${loadAverage.start} at st
 \`scripts/bench/scale.mjs\`). Each engine gets a fresh database seeded by the portal's first start
 (the demo year), measured, grown ${times}× by \`npm run scale\`, measured again. Per route: ${WARMUPS} warm-ups,
 then p50 / p99 of ${SAMPLES} single signed-in requests one after the other; the deep page is the last
-page the first page links to. Budgets (judged at ${b.judgedAt}×; PGlite within ${b.pgliteFactor}×): a page of records
-or a name search p50 ≤ ${b.kinds.records.p50} ms, p99 ≤ ${b.kinds.records.p99} ms and p50 ≤ max(${b.kinds.records.growth}× its 1× p50, 1× + ${b.kinds.records.growthFloorMs} ms) (the floor
-keeps a 3 ms page from failing on noise); metrics p50 ≤ ${b.kinds.metrics.p50} ms; a full year's report ready in
+page the first page links to, or — a list past its count — a page read from a cursor past 1,000 rows.
+Budgets (judged at ${b.judgedAt}×; PGlite within ${b.pgliteFactor}×): a page of records p50 ≤ ${b.kinds.records.p50} ms,
+p99 ≤ ${b.kinds.records.p99} ms and p50 ≤ max(${b.kinds.records.growth}× its 1× p50, 1× + ${b.kinds.records.growthFloorMs} ms) (the floor keeps a
+3 ms page from failing on noise); a name search p50 ≤ ${b.kinds.search.p50} ms and p99 ≤ ${b.kinds.search.p99} ms (it finds K
+times the insureds at K×); metrics p50 ≤ ${b.kinds.metrics.p50} ms; a full year's report ready in
 ≤ ${b.report.seconds} s with the server's peak RSS ≤ ${b.report.rss / 2 ** 20} MB; \`/v2/apolices\` under load ≥ ${b.load.minRequestsPerSecond} req/s on PostgreSQL.
 
 ${sections.join('\n\n')}

@@ -12,9 +12,10 @@ const INDEXES = {
   quotes_company_generation_created: '(company_id, generation, created_at, id)',
   quotes_user_generation_created: '(user_id, generation, created_at, id)',
   quotes_generation_created: '(generation, created_at, id)',
-  // The history's search by the insured's CPF or CNPJ: else a document that is not there walks the scope.
-  quotes_documento: '(documento_segurado)',
+  // The history's status filters (an expired quote is one still EM_ELABORACAO past its validity), in order.
+  quotes_generation_status_created: '(generation, status, created_at, id)',
 };
+// The history's search by the insured's CPF or CNPJ reads quotes_documento_segurado (migration 029).
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, columns] of Object.entries(INDEXES)) await sql`create index ${sql.id(name)} on quotes ${sql.raw(columns)}`.execute(db);
