@@ -59,7 +59,7 @@ export function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(text).toString('base64url');
 }
 
-/** The cursor an address carries; undefined for anything else (an edited or stale address reads page 1). */
+/** The cursor an address carries; undefined for anything else (an edited address reads its page by number alone). */
 export function decodeCursor(text: string | null | undefined): PageCursor | undefined {
   if (!text || text.length > 80 || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   const match = /^([ab])\.(\d{1,3})\.([^.]+\.\d{6}Z)\.([1-9]\d{0,15})$/.exec(Buffer.from(text, 'base64url').toString());
