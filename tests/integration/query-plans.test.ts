@@ -262,4 +262,16 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
         expect(rows, `${table} read ${rows} rows (bound ${bound}) in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(bound);
     }
   });
+
+  it('the payments report totals a period from the payments alone, never joining each payment to its installment and policy', async () => {
+    const ran = await statementsOf(paymentsReport('suporte@legado.demo', `de=${YEAR_AGO}&ate=${TODAY}`));
+    const totals = ran.filter((q) => /group by/i.test(q.sql));
+    expect(totals.length).toBe(1);
+    const { read, plan } = await rowsRead(db, totals[0]!);
+    expect(Object.keys(read), plan.slice(0, 4000)).toEqual(['payments']);
+    // The period's count is the totals' sum: no statement counts the period again.
+    expect(
+      ran.filter((q) => /count\(\*\)/i.test(q.sql) && !/group by/i.test(q.sql) && !/count\(\*\)::int from installments/i.test(q.sql)),
+    ).toEqual([]);
+  });
 });
