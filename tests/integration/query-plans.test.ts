@@ -8,6 +8,7 @@ import { growDatabase } from '../../scripts/scale.mjs';
 import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { TOKEN_COOKIES, type PortalSession } from '../../src/lib/session';
 import { keysetPager, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
+import { COMMISSION_LINES_PAGE_SIZE } from '../../src/lib/commissions';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { isRead, rowsRead, type RanQuery } from '../fixtures/query-plans';
@@ -34,8 +35,13 @@ const { boletoPage, paymentsLookupPage } = await import('../../src/features/paym
 const { consultPage } = await import('../../src/features/documents/documents.server');
 const { analysisPage } = await import('../../src/features/proposals/analysis.server');
 const { evolutionPage, attainmentPage } = await import('../../src/features/metrics/metrics.server');
+const { statementPage } = await import('../../src/features/commissions/commissions.server');
+const { paymentsReportPage } = await import('../../src/features/payments/payments.server');
 
 const TIMES = 40;
+const TODAY = new Date().toISOString().slice(0, 10);
+const YEAR_AGO = new Date(Date.now() - 300 * 86_400_000).toISOString().slice(0, 10);
+
 /** The most rows a page's statement may read of one growing table: a page, its neighbours, a count up to 1,000. */
 const ROWS_BOUND = 2_500;
 
@@ -160,6 +166,16 @@ const attainment =
   () =>
     attainmentPage(generation, session(email), new Request('http://portal.test/'), url('/v2/metricas/atingimento-meta', params(query)));
 
+/** The commission statement of a month (commissions open outside production: PORTAL_ENV is TEST here). */
+const statement =
+  (email: Account, query = '') =>
+  () =>
+    statementPage(session(email), params(query));
+const paymentsReport =
+  (email: Account, query = '') =>
+  () =>
+    paymentsReportPage(session(email), params(query));
+
 const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/apolices, ADMIN', policies('v2', 'admin@seguradora.demo', '')],
   ['/v2/apolices, ADMIN, 3rd page by cursor', policies('v2', 'admin@seguradora.demo', '', 2)],
@@ -191,6 +207,11 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/metricas/evolucao-vendas, partner admin', evolution('v2', 'parceiro.admin@parceiro.demo')],
   ['/v2/metricas/atingimento-meta, ADMIN, sellers', attainment('v2', 'admin@seguradora.demo', 'ranking=vendedores')],
   ['/evolucao-vendas, legacy admin', evolution('v1', 'admin@legado.demo')],
+  ['/v2/comissoes/extrato-comissoes, ADMIN', statement('admin@seguradora.demo')],
+  ['/v2/comissoes/extrato-comissoes, partner admin, its company', statement('parceiro.admin@parceiro.demo')],
+  ['/v2/comissoes/extrato-comissoes, partner admin, 2nd page', statement('parceiro.admin@parceiro.demo', 'page=2')],
+  ['/relatorio-pagamento, legacy admin, this month', paymentsReport('admin@legado.demo')],
+  ['/relatorio-pagamento, legacy support, a year, 5th page', paymentsReport('suporte@legado.demo', `de=${YEAR_AGO}&ate=${TODAY}&page=5`)],
 ];
 
 describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing table, on the demo grown ${TIMES}×`, () => {
@@ -210,5 +231,47 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
       for (const [table, rows] of Object.entries(read))
         expect(rows, `${table} read ${rows} rows in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(ROWS_BOUND);
     }
+  });
+
+  it('the commission statement reads its month of the company through the payments, not the company’s whole history', async () => {
+    // The company with the most paid installments and the month with the most payments: neither the
+    // company's history nor everyone's month is a bounded read, the company's month is.
+    const busiest = await sql<{ cnpj: string; month: string; n: number; history: number; everyone: number }>`
+      with paid as (
+        select a.company_id, to_char(pg.pago_em at time zone 'America/Sao_Paulo', 'YYYY-MM') as month
+        from payments pg join installments i on i.id = pg.installment_id join policies a on a.id = i.policy_id
+      ),
+      largest as (select company_id, count(*)::int as history from paid where company_id is not null group by 1 order by 2 desc limit 1),
+      busiest as (select month, count(*)::int as everyone from paid group by 1 order by 2 desc limit 1)
+      select c.cnpj, b.month, l.history, b.everyone,
+        (select count(*)::int from paid p where p.company_id = l.company_id and p.month = b.month) as n
+      from largest l cross join busiest b join companies c on c.id = l.company_id`.execute(db);
+    const { cnpj, month, n, history, everyone } = busiest.rows[0]!;
+    // The rows that month holds, and what a page of lines adds to them: each line's installment count
+    // (parcela n/N, a policy has a few) and first endorsement.
+    const bound = n + 5 * COMMISSION_LINES_PAGE_SIZE;
+    expect(history, 'the company’s history outgrows its month (else this proves nothing)').toBeGreaterThan(bound * 2);
+    expect(everyone, 'everyone’s month outgrows the company’s (else this proves nothing)').toBeGreaterThan(bound * 2);
+    const ofMonth = (await statementsOf(statement('admin@seguradora.demo', `empresa=${cnpj}&competencia=${month}`))).filter((q) =>
+      q.sql.includes('"pg"."pago_em" >='),
+    );
+    expect(ofMonth.length).toBe(2); // the page of lines and their count
+    for (const statement of ofMonth) {
+      const { read, plan } = await rowsRead(db, statement);
+      for (const [table, rows] of Object.entries(read))
+        expect(rows, `${table} read ${rows} rows (bound ${bound}) in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(bound);
+    }
+  });
+
+  it('the payments report totals a period from the payments alone, never joining each payment to its installment and policy', async () => {
+    const ran = await statementsOf(paymentsReport('suporte@legado.demo', `de=${YEAR_AGO}&ate=${TODAY}`));
+    const totals = ran.filter((q) => /group by/i.test(q.sql));
+    expect(totals.length).toBe(1);
+    const { read, plan } = await rowsRead(db, totals[0]!);
+    expect(Object.keys(read), plan.slice(0, 4000)).toEqual(['payments']);
+    // The period's count is the totals' sum: no statement counts the period again.
+    expect(
+      ran.filter((q) => /count\(\*\)/i.test(q.sql) && !/group by/i.test(q.sql) && !/count\(\*\)::int from installments/i.test(q.sql)),
+    ).toEqual([]);
   });
 });

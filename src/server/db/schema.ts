@@ -585,6 +585,11 @@ export interface PaymentsTable {
   valor: number;
   pago_em: Timestamp;
   created_at: CreatedAt;
+  /** The paid policy's company and seller, kept by the database (migration 033): never written by a service. */
+  company_id: Generated<number | null>;
+  user_id: Generated<number>;
+  generation: Generated<Generation>;
+  simulator_code: Generated<string>;
 }
 
 export type ReceiptSituation = 'QUITACAO' | 'PARCIAL' | 'CREDITO' | 'NAO_IDENTIFICADO';

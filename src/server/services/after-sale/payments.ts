@@ -20,15 +20,17 @@ import {
 } from '../../../lib/payments';
 import { installmentStatus, type InstallmentStatus } from '../../../lib/policies';
 import type { Scope } from '../../../lib/scope';
-import { policiesInScope, policyBranchesInScope, searchedPolicies } from './policies';
+import { soldWithin } from '../identity/scope';
+import { policyBranchesInScope, searchedPolicies } from './policies';
 import { readKeysetPage } from '../../db/keyset-page';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../../lib/receipts';
 
 /*
  * The payment pages' reads (issue 13; DESIGN §10): installments and payments of the policies a
- * scope sees — always through the policies' one scope condition (policiesInScope), so a payment of
- * a policy outside it is never listed, counted nor exported.
+ * scope sees — always through the one scope condition (soldWithin, on the policy's company and seller
+ * or on the payment's copy of them, migration 033), so a payment of a policy outside it is never
+ * listed, counted nor exported.
  */
 
 /** The number of installments of the row's policy (the N of 'parcela n/N'). */
@@ -164,15 +166,26 @@ export async function listInstallments(
   return { ...read, content };
 }
 
-/** The payments received in a period by the policies a scope sees. */
-function paymentsIn(db: DB, scope: Scope, generation: Generation, period: Period) {
+/**
+ * The payments received in a period by the policies a scope sees — by the payment's own copy of its
+ * policy's generation, company and seller (migration 033), so the period is a range of one index.
+ */
+const paymentsOf = (db: DB, scope: Scope, generation: Generation, period: Period) => {
   const { from, to } = periodBounds(period);
-  return policiesInScope(db, scope, generation)
-    .innerJoin('installments as i', 'i.policy_id', 'a.id')
-    .innerJoin('payments as pg', 'pg.installment_id', 'i.id')
-    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+  return db
+    .selectFrom('payments as pg')
+    .where((eb) => soldWithin(scope, eb.ref('pg.user_id'), eb.ref('pg.company_id')))
+    .where('pg.generation', '=', generation)
     .where('pg.pago_em', '>=', from)
     .where('pg.pago_em', '<', to);
+};
+
+/** The same payments with their installment, policy and product. */
+function paymentsIn(db: DB, scope: Scope, generation: Generation, period: Period) {
+  return paymentsOf(db, scope, generation, period)
+    .innerJoin('installments as i', 'i.id', 'pg.installment_id')
+    .innerJoin('policies as a', 'a.id', 'i.policy_id')
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code');
 }
 
 /** Payment rows in the order of the report and its CSV: by the time paid, then as recorded. */
@@ -204,8 +217,10 @@ const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
 
 /** The report of a period: the totals per product (and all) and a page of its payments. */
 export async function paymentsReport(db: DB, scope: Scope, generation: Generation, period: Period, page: number) {
-  const [perProduct, rows, { total }] = await Promise.all([
-    paymentsIn(db, scope, generation, period)
+  const [perProduct, rows] = await Promise.all([
+    // Totals per product from the payments alone (an index-only range); their counts add up to the period's.
+    paymentsOf(db, scope, generation, period)
+      .innerJoin('simulators as s', 's.code', 'pg.simulator_code')
       .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
       .groupBy('s.nome')
       .execute(),
@@ -213,9 +228,9 @@ export async function paymentsReport(db: DB, scope: Scope, generation: Generatio
       .limit(PAYMENTS_PAGE_SIZE)
       .offset((page - 1) * PAYMENTS_PAGE_SIZE)
       .execute(),
-    paymentsIn(db, scope, generation, period).select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
   ]);
   const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
+  const total = perProduct.reduce((sum, p) => sum + Number(p.count), 0);
   return { totals, payments: pagedOf(rows.map(paymentRowOf), total, page, PAYMENTS_PAGE_SIZE) };
 }
 

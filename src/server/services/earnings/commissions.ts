@@ -61,7 +61,11 @@ const NET_PREMIUM = sql<number>`coalesce(round(i.valor::numeric * ${NET_AT_SALE}
 const COMMISSION = sql<number>`round(${NET_PREMIUM} * q.comissao_centesimos / 10000.0)`;
 const BRASILIA_MONTH = (column: Expression<Date>) => sql<string>`to_char(${column} at time zone 'America/Sao_Paulo', 'YYYY-MM')`;
 
-/** Paid installments with their policy and quote. */
+/**
+ * Paid installments with their policy and quote. A beneficiary's are found by the payment's own
+ * company and seller (migration 033, kept by the database from the policy): its index reads a month of
+ * one company's payments, where going through the company's policies read every installment.
+ */
 const paidInstallments = (db: DB) =>
   db
     .selectFrom('payments as pg')
@@ -83,7 +87,7 @@ export async function beneficiaryMonths(db: DB, beneficiary: Pick<Beneficiary, '
   const [earned, clawed] = await Promise.all([
     paidInstallments(db)
       .select([BRASILIA_MONTH(sql.ref('pg.pago_em')).as('month'), sql<string>`sum(${COMMISSION})`.as('amount')])
-      .where((eb) => mine(eb.ref('a.company_id'), eb.ref('a.user_id')))
+      .where((eb) => mine(eb.ref('pg.company_id'), eb.ref('pg.user_id')))
       .groupBy(sql`1`)
       .execute(),
     clawbacks(db)
@@ -231,7 +235,7 @@ const commissionLineRows = (db: DB, beneficiary: Pick<Beneficiary, 'kind' | 'id'
       sql<number>`${NET_PREMIUM}::int`.as('net'),
       sql<number>`${COMMISSION}::int`.as('commission'),
     ])
-    .where((eb) => ofBeneficiary(beneficiary)(eb.ref('a.company_id'), eb.ref('a.user_id')))
+    .where((eb) => ofBeneficiary(beneficiary)(eb.ref('pg.company_id'), eb.ref('pg.user_id')))
     .where('pg.pago_em', '>=', start)
     .where('pg.pago_em', '<', end)
     .orderBy('pg.pago_em')
@@ -328,9 +332,10 @@ export async function statementOf(db: DB, beneficiary: Beneficiary, month: strin
       .limit(COMMISSION_LINES_PAGE_SIZE)
       .offset((page - 1) * COMMISSION_LINES_PAGE_SIZE)
       .execute(),
-    paidInstallments(db)
+    db
+      .selectFrom('payments as pg')
       .select(db.fn.countAll<string>().as('total'))
-      .where((eb) => ofBeneficiary(beneficiary)(eb.ref('a.company_id'), eb.ref('a.user_id')))
+      .where((eb) => ofBeneficiary(beneficiary)(eb.ref('pg.company_id'), eb.ref('pg.user_id')))
       .where('pg.pago_em', '>=', monthBounds(month).start)
       .where('pg.pago_em', '<', monthBounds(month).end)
       .executeTakeFirstOrThrow(),
