@@ -217,6 +217,14 @@ function keepAliveLoad(url: string, connections: number) {
 }
 
 test('SIGTERM under keep-alive load: in-flight requests answered, connections and database closed, exit 0 within seconds', async () => {
+  // The database opens in the background at start (migrating and seeding a new data dir takes
+  // seconds): this is about requests in flight at a shutdown, so it waits until a sign-in is answered.
+  const warm = await fetch(`${base}/api/gateway/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName: 'parceiro@parceiro.demo', password: DEMO_PASSWORD }),
+  });
+  expect(warm.status).toBe(200);
   // A page rendered per request (the login is answered from memory, too fast to be caught in flight).
   const load = keepAliveLoad(`${base}/esqueci-senha`, 10);
   await expect.poll(() => load.tally.complete, { timeout: 10_000 }).toBeGreaterThan(50);
