@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { growDatabase } from '../../scripts/scale.mjs';
 import { listAccessLog } from '../../src/server/services/identity/access-log';
 import { analysisQueue } from '../../src/server/services/after-sale/acceptance';
 import { containing } from '../../src/server/services/identity/users';
 import { keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import type { AccessLogFilters } from '../../src/lib/access-log';
 import { normalizeCnpj } from '../../src/lib/validators';
-import { freshDatabase } from '../fixtures/db';
+import { grownDatabase } from '../fixtures/grown';
 
 /**
  * Issue 29: the access log and the underwriter's queue read keyset pages (db/keyset-page.ts) — the log
@@ -25,20 +21,9 @@ const TIMES = 12;
 const YEARS: Pick<AccessLogFilters, 'de' | 'ate'> = { de: '2025-01-01', ate: '2026-12-31' };
 let db: DB;
 let close: () => Promise<void>;
-let filesDir: string;
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase({ demoHistory: true }));
-  filesDir = mkdtempSync(join(tmpdir(), 'keyset-log-files-'));
-  await db.connection().execute((connection) =>
-    growDatabase(
-      {
-        query: async (text: string, params?: unknown[]) =>
-          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
-      },
-      { times: TIMES, filesDir },
-    ),
-  );
+  ({ db, close } = await grownDatabase(TIMES));
   // Thirty events written in one instant (an import); the log refuses updates, so its trigger steps aside here.
   await sql`alter table access_events disable trigger access_events_append_only`.execute(db);
   await sql`update access_events set created_at = '2026-10-01 12:00:00.123456+00'
@@ -48,10 +33,7 @@ beforeAll(async () => {
   await sql`update proposals set aceite_ate = '2026-12-10 12:00:00.654321+00'
     where id in (select id from proposals where status in ('EM_ANALISE', 'AGUARDANDO_DOCUMENTOS') order by id limit 10)`.execute(db);
 }, 240_000);
-afterAll(async () => {
-  await close();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 /** Walks a keyset list from page 1 by its "Próxima" links; from every fifth page "Anterior" must give back the page before. */
 async function walk<T>(

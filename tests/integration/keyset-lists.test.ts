@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { growDatabase } from '../../scripts/scale.mjs';
 import { listQuotes } from '../../src/server/services/selling/quote-history';
 import { visibleTo } from '../../src/server/services/selling/quotes';
 import { sellerFromV2 } from '../../src/server/services/selling/sellers';
@@ -16,7 +12,7 @@ import { findUserByEmail, loadV2User } from '../../src/server/services/identity/
 import { decodeCursor, keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import type { Scope } from '../../src/lib/scope';
 import { viewerByEmail } from '../fixtures/selling';
-import { freshDatabase } from '../fixtures/db';
+import { grownDatabase } from '../fixtures/grown';
 
 /**
  * Keyset pages (lib/keyset-pages.ts, db/keyset-page.ts) of the history, the payment lookups and the
@@ -31,20 +27,9 @@ const TODAY = '2026-11-27';
 const ONE_INSTANT = '2026-10-01 12:00:00.123456+00';
 let db: DB;
 let close: () => Promise<void>;
-let filesDir: string;
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase({ demoHistory: true }));
-  filesDir = mkdtempSync(join(tmpdir(), 'keyset-lists-files-'));
-  await db.connection().execute((connection) =>
-    growDatabase(
-      {
-        query: async (text: string, params?: unknown[]) =>
-          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
-      },
-      { times: TIMES, filesDir },
-    ),
-  );
+  ({ db, close } = await grownDatabase(TIMES));
   // Rows of one partner written in one instant, as an import or an operator's fix writes them.
   await sql`update quotes set created_at = ${ONE_INSTANT}
     where id in (select id from quotes where company_id is not null order by id limit 40)`.execute(db);
@@ -52,10 +37,7 @@ beforeAll(async () => {
     where id in (select id from policies where company_id is not null order by id limit 40)`.execute(db);
   await sql`update documents set created_at = ${ONE_INSTANT} where id in (select id from documents order by id limit 25)`.execute(db);
 }, 240_000);
-afterAll(async () => {
-  await close();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 const PEOPLE = [
   ['the insurer’s ADMIN (everyone’s)', 'admin@seguradora.demo'],

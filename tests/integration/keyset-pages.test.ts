@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { growDatabase } from '../../scripts/scale.mjs';
 import { listPolicies } from '../../src/server/services/after-sale/policies';
 import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { decodeCursor, keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import type { PolicyFilters } from '../../src/lib/policies';
 import type { Scope } from '../../src/lib/scope';
 import { viewerByEmail } from '../fixtures/selling';
-import { freshDatabase } from '../fixtures/db';
+import { grownDatabase } from '../fixtures/grown';
 
 /**
  * Keyset pages (lib/keyset-pages.ts, db/keyset-page.ts) on the demo year grown 12× (~1,300 policies,
@@ -25,28 +21,14 @@ const TIMES = 12;
 const TODAY = '2026-11-27';
 let db: DB;
 let close: () => Promise<void>;
-let filesDir: string;
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase({ demoHistory: true }));
-  filesDir = mkdtempSync(join(tmpdir(), 'keyset-files-'));
-  await db.connection().execute((connection) =>
-    growDatabase(
-      {
-        query: async (text: string, params?: unknown[]) =>
-          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
-      },
-      { times: TIMES, filesDir },
-    ),
-  );
+  ({ db, close } = await grownDatabase(TIMES));
   // Forty policies of one partner issued in one instant, as an import or an operator's fix writes them.
   await sql`update policies set emitida_em = '2026-10-01 12:00:00.123456+00'
     where id in (select id from policies where company_id is not null order by id limit 40)`.execute(db);
 }, 240_000);
-afterAll(async () => {
-  await close();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 const scopeOf = async (email: string) => {
   const viewer = await viewerByEmail(db, email);

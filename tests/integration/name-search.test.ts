@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { growDatabase } from '../../scripts/scale.mjs';
 import { ACCENTED, searchableName } from '../../src/lib/insured-search';
 import type { Scope } from '../../src/lib/scope';
 import { listDocuments } from '../../src/server/services/after-sale/documents';
 import { listInstallments } from '../../src/server/services/after-sale/payments';
 import { listPolicies } from '../../src/server/services/after-sale/policies';
 import { documentScopeFor, scopeFor } from '../../src/server/services/identity/scope';
-import { freshDatabase } from '../fixtures/db';
+import { grownDatabase } from '../fixtures/grown';
 import { viewerByEmail } from '../fixtures/selling';
 
 /**
@@ -24,7 +20,6 @@ const TIMES = 100;
 const TODAY = new Date().toISOString().slice(0, 10);
 let db: DB;
 let close: () => Promise<void>;
-let filesDir: string;
 /** The statements run while `capturing`, with their parameters, to be explained. */
 let captured: { sql: string; parameters: readonly unknown[] }[] = [];
 let capturing = false;
@@ -54,29 +49,15 @@ async function renameSome() {
 }
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase({
-    demoHistory: true,
+  ({ db, close } = await grownDatabase(TIMES, {
     onQuery: (text, parameters) => {
       if (capturing) captured.push({ sql: text, parameters });
     },
   }));
-  filesDir = mkdtempSync(join(tmpdir(), 'name-search-files-'));
-  await db.connection().execute((connection) =>
-    growDatabase(
-      {
-        query: async (text: string, params?: unknown[]) =>
-          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
-      },
-      { times: TIMES, filesDir },
-    ),
-  );
   await renameSome();
   await sql`analyze`.execute(db);
 }, 300_000);
-afterAll(async () => {
-  await close?.();
-  if (filesDir) rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 
 describe('the stored name the searches read', () => {
   it('is the name as lib/insured-search.ts searchableName makes it: one mapping of the accents', async () => {

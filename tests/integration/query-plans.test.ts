@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
-import { growDatabase } from '../../scripts/scale.mjs';
 import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { TOKEN_COOKIES, type PortalSession } from '../../src/lib/session';
 import { keysetPager, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import { COMMISSION_LINES_PAGE_SIZE } from '../../src/lib/commissions';
-import { freshDatabase } from '../fixtures/db';
+import { grownDatabase } from '../fixtures/grown';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { isRead, rowsRead, type RanQuery } from '../fixtures/query-plans';
 
@@ -47,7 +43,6 @@ const ROWS_BOUND = 2_500;
 
 let db: DB;
 let close: () => Promise<void>;
-let filesDir: string;
 const sessions = new Map<string, PortalSession>();
 const ACCOUNTS = [
   'admin@seguradora.demo',
@@ -60,21 +55,10 @@ const ACCOUNTS = [
 type Account = (typeof ACCOUNTS)[number];
 
 beforeAll(async () => {
-  ({ db, close } = await freshDatabase({
-    demoHistory: true,
+  ({ db, close } = await grownDatabase(TIMES, {
     onQuery: (text, parameters) => shared.capture?.push({ sql: text, parameters }),
   }));
   shared.db = db;
-  filesDir = mkdtempSync(join(tmpdir(), 'plans-files-'));
-  await db.connection().execute((connection) =>
-    growDatabase(
-      {
-        query: async (text: string, params?: unknown[]) =>
-          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
-      },
-      { times: TIMES, filesDir },
-    ),
-  );
   await sql`analyze`.execute(db);
   const as = demoTokens(apiClient(db));
   for (const email of ACCOUNTS) {
@@ -83,10 +67,7 @@ beforeAll(async () => {
     sessions.set(email, (await resolvePortalSession(db, (name) => (name === cookie ? authtoken : undefined))).session);
   }
 }, 300_000);
-afterAll(async () => {
-  await close();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 /** The read statements a page ran. */
 async function statementsOf(page: () => Promise<unknown>): Promise<RanQuery[]> {

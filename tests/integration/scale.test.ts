@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import type { DB } from '../../src/server/db';
@@ -10,6 +10,7 @@ import { chargeCodes } from '../../src/lib/charges';
 import { loadV2User } from '../../src/server/services/identity/principals';
 import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { freshDatabase } from '../fixtures/db';
+import { growOn } from '../fixtures/grown';
 import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
 
 /**
@@ -34,17 +35,7 @@ type Table =
 let before: Record<Table, number>;
 let result: Awaited<ReturnType<typeof growDatabase>>;
 
-/** The script's client on one kysely connection (its temporary tables live in that session). */
-const grow = (options: { times: number; force?: boolean }) =>
-  db.connection().execute((connection) =>
-    growDatabase(
-      {
-        query: async (text: string, params?: unknown[]) =>
-          (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows as Record<string, unknown>[],
-      },
-      { ...options, filesDir },
-    ),
-  );
+const grow = (options: { times: number; force?: boolean }) => growOn(db, { ...options, filesDir });
 
 const count = async (query: string) => (await sql<{ n: number }>`select (${sql.raw(query)})::int as n`.execute(db)).rows[0]!.n;
 

@@ -10,6 +10,7 @@ import { documentDownload, recordDocumentDownload, underwriterDocumentFile } fro
 import { DECISION_KINDS, decisionSchema, type DecisionKind } from '../../lib/proposal-decision';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
+import { withReadablePage } from '../../lib/list-query';
 
 /**
  * /v2/propostas/analise, the provider ADMIN's analysis queue (issues 13 and 27). Its decisions work as
@@ -36,8 +37,8 @@ export interface AnalysisPageProps {
 }
 
 const NR_PROPOSTA = /^\d{1,20}$/;
-/** The page an address asks for: a number, else the first (a keyset page past the end reads its last). */
-const pageOf = (text: string | null) => (text && /^[1-9]\d{0,8}$/.test(text) ? Number(text) : 1);
+/** The page an address asks for, read as every list reads it (lib/list-query.ts withReadablePage): not a number is the first. */
+const pageOf = (params: URLSearchParams) => Number(withReadablePage(params, 'pagina').get('pagina') ?? 1);
 const modeOf = (value: unknown): DecisionKind | undefined => DECISION_KINDS.find((kind) => kind === value);
 
 export async function analysisPage(session: PortalSession, request: Request, url: URL): Promise<AnalysisPageProps | { redirect: string }> {
@@ -74,7 +75,7 @@ export async function analysisPage(session: PortalSession, request: Request, url
   }
   const decided = url.searchParams.get('decidida');
   const [queue, outcome] = await Promise.all([
-    analysisQueue(db, now(), pageRequestOf(pageOf(url.searchParams.get('pagina')), url.searchParams.get('cursor'))),
+    analysisQueue(db, now(), pageRequestOf(pageOf(url.searchParams), url.searchParams.get('cursor'))),
     decided && NR_PROPOSTA.test(decided) ? decisionOutcome(db, decided) : undefined,
   ]);
   return { status, queue, outcome, chosen };

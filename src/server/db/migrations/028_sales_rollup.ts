@@ -30,6 +30,8 @@ import { type Kysely, sql } from 'kysely';
 /** Brasília's month of a timestamptz, as its first day: every reader asks for months (a year's series, a month's ranking). */
 const month = (column: string) => `date_trunc('month', ${column} at time zone 'America/Sao_Paulo')::date`;
 const KEY = `(mes, (coalesce(company_id, 0)), (coalesce(point_of_sale_id, 0)), user_id, simulator_code)`;
+/** The rollup's row triggers fire unless a transaction turned them off (the scale generator's bulk copies). */
+const ROLLUP_ON = `current_setting('portal.sales_monthly_off', true) is distinct from 'on'`;
 const COUNTERS = ['policies', 'premium', 'cancelled', 'quotes', 'proposals', 'converted', 'paid'];
 const UPSERT_SET = COUNTERS.map((c) => `${c} = sales_monthly.${c} + excluded.${c}`).join(', ');
 
@@ -182,9 +184,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`create function sales_monthly_quotes_trigger() returns trigger language plpgsql as $$
     begin
-      if current_setting('portal.sales_monthly_off', true) = 'on' then
-        return null;
-      end if;
       if tg_op = 'INSERT' then
         perform sales_monthly_quote(new, 1, false);
       elsif tg_op = 'DELETE' then
@@ -201,9 +200,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`create function sales_monthly_proposals_trigger() returns trigger language plpgsql as $$
     begin
-      if current_setting('portal.sales_monthly_off', true) = 'on' then
-        return null;
-      end if;
       if tg_op in ('DELETE', 'UPDATE') then
         perform sales_monthly_of_quote(old.quote_id, -1, 0, 0);
       end if;
@@ -220,9 +216,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       emission boolean;
       funnel boolean;
     begin
-      if current_setting('portal.sales_monthly_off', true) = 'on' then
-        return null;
-      end if;
       if tg_op = 'INSERT' then
         perform sales_monthly_policy(new, 1, true, true, false);
       elsif tg_op = 'DELETE' then
@@ -250,9 +243,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       is_now boolean := tg_op in ('INSERT', 'UPDATE') and new.numero = 1 and new.status = 'PAGA';
       q_id integer;
     begin
-      if current_setting('portal.sales_monthly_off', true) = 'on' then
-        return null;
-      end if;
       if was and is_now and old.policy_id = new.policy_id then
         return null;
       end if;
@@ -291,7 +281,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return null;
     end $$`.execute(db);
 
-  // Row triggers only on the columns that count (a quote saved at each step of the wizard fires none).
+  // Row triggers only on the columns that count (a quote saved at each step of the wizard fires none),
+  // and not while a bulk copy has turned the rollup off for its transaction.
   const triggers: [string, string][] = [
     ['quotes', 'created_at, company_id, point_of_sale_id, user_id, simulator_code'],
     ['proposals', 'quote_id'],
@@ -301,7 +292,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [table, columns] of triggers) {
     await sql
       .raw(`create trigger sales_monthly_${table} after insert or delete or update of ${columns} on ${table}
-        for each row execute function sales_monthly_${table}_trigger()`)
+        for each row when (${ROLLUP_ON}) execute function sales_monthly_${table}_trigger()`)
       .execute(db);
     await sql
       .raw(`create trigger sales_monthly_${table}_truncate after truncate on ${table}

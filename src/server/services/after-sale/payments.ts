@@ -230,8 +230,7 @@ export async function paymentsReport(db: DB, scope: Scope, generation: Generatio
       .execute(),
   ]);
   const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
-  const total = perProduct.reduce((sum, p) => sum + Number(p.count), 0);
-  return { totals, payments: pagedOf(rows.map(paymentRowOf), total, page, PAYMENTS_PAGE_SIZE) };
+  return { totals, payments: pagedOf(rows.map(paymentRowOf), totals.total.count, page, PAYMENTS_PAGE_SIZE) };
 }
 
 /** Rows read per query while exporting: memory stays bounded however long the period. */

@@ -220,7 +220,13 @@ const EVENT_COLUMNS = [
   'e.detalhe',
 ] as const;
 
-const withColumns = (branch: Events) => branch.select(EVENT_COLUMNS);
+/** The log of these filters as a keyset list, newest first: what a page and the CSV export read. */
+const logOf = async (db: DB, filters: AccessLogFilters) => ({
+  branches: await branchesOf(db, filters),
+  time: 'e.created_at',
+  id: 'e.id',
+  columns: (branch: Events) => branch.select(EVENT_COLUMNS),
+});
 
 type EventRow = {
   id: number;
@@ -285,12 +291,7 @@ export async function listAccessLog(
   request: PageRequest,
   pageSize: number,
 ): Promise<KeysetPage<AccessLogRow>> {
-  const read = await readKeysetPage(
-    db,
-    { branches: await branchesOf(db, filters), time: 'e.created_at', id: 'e.id', columns: withColumns },
-    request,
-    pageSize,
-  );
+  const read = await readKeysetPage(db, await logOf(db, filters), request, pageSize);
   return { ...read, content: await named(db, read.content as EventRow[]) };
 }
 
@@ -298,7 +299,7 @@ const EXPORT_BATCH = 1_000;
 
 /** Every row of the filters, newest first, read in batches after the last one sent (keyset: time, id). */
 async function* allRows(db: DB, filters: AccessLogFilters): AsyncGenerator<string[]> {
-  const list = { branches: await branchesOf(db, filters), time: 'e.created_at', id: 'e.id', columns: withColumns };
+  const list = await logOf(db, filters);
   // Each batch after the last row sent, by its exact instant (db/keyset.ts) and id.
   let after: RowKey | undefined;
   for (;;) {

@@ -15,12 +15,11 @@ import { stepPath, type Generation, type QuoteStep } from '../../../lib/quote-fl
 import { reportHref } from '../../../lib/simulator-links';
 import { readKeysetPage } from '../../db/keyset-page';
 import type { PageRequest } from '../../../lib/keyset-pages';
-import type { Scope } from '../../../lib/scope';
 import { soldWithinBranches } from '../identity/scope';
 import { proposalClock } from '../../../lib/acceptance';
 import { statusLabel, type QuoteStatus } from '../../../lib/quotes';
 import type { ProductLine } from '../../../lib/simulators';
-import { isExpired, type Seller } from './quotes';
+import { isExpired, sellerScope, type Seller } from './quotes';
 import { now as clockNow } from '../../clock';
 
 /**
@@ -38,14 +37,6 @@ const STATUS_CONDITIONS: Record<HistoryStatus, (eb: HistoryEb, now: Date) => Ret
   PROPOSTA_EM_ANALISE: (eb) => eb.and([eb('q.status', '=', 'PROPOSTA_EM_ANALISE')]),
 };
 
-/** The seller's scope as lib/scope.ts names it, for its branches (identity/scope.ts soldWithinBranches). */
-const scopeOfSeller = (seller: Seller): Scope =>
-  seller.scope.kind === 'all'
-    ? { kind: 'all' }
-    : seller.scope.kind === 'companies'
-      ? { kind: 'companies', userId: seller.userId, companyIds: seller.scope.ids }
-      : { kind: 'own', userId: seller.userId };
-
 /**
  * The quotes a seller may see that match the filters, as disjoint branches of the seller's scope —
  * the same rule as visibleTo (services/quotes), one condition per index (migration 031): what a keyset
@@ -53,7 +44,7 @@ const scopeOfSeller = (seller: Seller): Scope =>
  */
 function filteredQuoteBranches(db: DB, seller: Seller, filters: HistoryFilters, now: Date) {
   const { de, ate, simulador, linha, status, documento, numero } = filters;
-  return soldWithinBranches(scopeOfSeller(seller), sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) =>
+  return soldWithinBranches(sellerScope(seller), sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) =>
     db
       .selectFrom('quotes as q')
       .leftJoin('proposals as p', 'p.quote_id', 'q.id')

@@ -19,6 +19,8 @@ import { ratingAnswers, statusLabel, type ProposalTimelineEntry, type QuoteStatu
 import type { ProductLine } from '../../../lib/simulators';
 import { now as clockNow } from '../../clock';
 import { pointOfSaleOfSale } from '../network/points-of-sale';
+import { soldWithin } from '../identity/scope';
+import type { Scope } from '../../../lib/scope';
 
 /**
  * Quotes from cadastro to proposal (SPEC §4, DESIGN §7). Every save validates with the product's
@@ -103,15 +105,17 @@ export const isExpired = (row: Pick<QuoteRow, 'status' | 'valida_ate'>, now: Dat
 
 /** Which quotes a seller sees (shared with services/quote-history): own, their companies', or all. */
 export function visibleTo(seller: Seller) {
-  return (qb: ReturnType<typeof quotesQuery>) => {
-    if (seller.scope.kind === 'all') return qb;
-    if (seller.scope.kind === 'companies' && seller.scope.ids.length > 0) {
-      const ids = seller.scope.ids;
-      return qb.where((eb) => eb.or([eb('q.user_id', '=', seller.userId), eb('q.company_id', 'in', ids)]));
-    }
-    return qb.where('q.user_id', '=', seller.userId);
-  };
+  return (qb: ReturnType<typeof quotesQuery>) =>
+    qb.where((eb) => soldWithin(sellerScope(seller), eb.ref('q.user_id'), eb.ref('q.company_id')));
 }
+
+/** A seller's scope as lib/scope.ts names it: the one scoping rule reads it (identity/scope.ts soldWithin, soldWithinBranches). */
+export const sellerScope = (seller: Seller): Scope =>
+  seller.scope.kind === 'all'
+    ? { kind: 'all' }
+    : seller.scope.kind === 'companies'
+      ? { kind: 'companies', userId: seller.userId, companyIds: seller.scope.ids }
+      : { kind: 'own', userId: seller.userId };
 
 const quotesQuery = (db: DB) => db.selectFrom('quotes as q');
 
