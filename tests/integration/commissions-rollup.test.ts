@@ -8,7 +8,9 @@ import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { currentCharge, payCharge } from '../../src/server/services/after-sale/charges';
 import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../../src/server/services/after-sale/cancellation';
 import { scopeFor } from '../../src/server/services/identity/scope';
-import { beneficiaryMonths, scopeMonths } from '../../src/server/services/earnings/commissions';
+import { text } from 'node:stream/consumers';
+import { parse } from 'csv-parse/sync';
+import { beneficiaryMonths, companyInScope, scopeMonths, statementCsv, statementOf } from '../../src/server/services/earnings/commissions';
 import { monthBalances } from '../../src/lib/commissions';
 
 /**
@@ -130,6 +132,30 @@ describe('commissions_monthly follows the services, step by step', () => {
     const kept = await expectRollupRight();
     await sql`select rebuild_commissions_monthly()`.execute(db);
     expect(await rollupRows(db)).toEqual(kept);
+  });
+});
+
+describe("the statement's CSV, read in keyset batches", () => {
+  it('holds every line of the month once, in the page’s order, even lines paid in one microsecond across batches', async () => {
+    const { nrApolice } = await sellResidential(db, { at: at('2026-10-01') });
+    for (const numero of [1, 2, 3, 4]) await pay(nrApolice!, numero, at('2026-10-02'));
+    // Four payments in one instant to the microsecond (as an import writes them), another a microsecond later.
+    const ids = (await paymentsOf((await policyOf(nrApolice!)).id)).map((p) => p.id);
+    await sql`update payments set pago_em = timestamptz '2026-10-20T12:00:00.123456Z' where id = any(${ids})`.execute(db);
+    await sql`update payments set pago_em = timestamptz '2026-10-20T12:00:00.123457Z' where id = ${ids[0]}`.execute(db);
+    const horizonte = (await companyInScope(db, { kind: 'all' }, '11222333000181'))!;
+    const page = await statementOf(db, horizonte, '2026-10', 1, '2026-11-24');
+    expect(page.lines.content.length).toBeGreaterThanOrEqual(4);
+    const expected = page.lines.content.map((l) => [l.nrApolice, `${l.numero}/${l.parcelas}`]);
+    for (const batchSize of [1, 2, 3, 500]) {
+      const rows = parse(await text(statementCsv(db, horizonte, '2026-10', batchSize)), {
+        bom: true,
+        delimiter: ';',
+        from_line: 2,
+      }) as string[][];
+      const lines = rows.filter((r) => r[0] === 'Comissão').map((r) => [r[2]!.trim(), r[5]]);
+      expect(lines, `batches of ${batchSize}`).toEqual(expected);
+    }
   });
 });
 

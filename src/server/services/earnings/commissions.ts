@@ -336,7 +336,7 @@ export async function statementOf(db: DB, beneficiary: Beneficiary, month: strin
 /** Rows per query while exporting: memory stays bounded however many installments a month holds. */
 const EXPORT_BATCH = 500;
 
-async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string): AsyncGenerator<string[]> {
+async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string, batchSize: number): AsyncGenerator<string[]> {
   // Each batch after the last line sent, by its exact instant (db/keyset.ts) and id: the month's index
   // from there, however deep into the month.
   const lines: KeysetList<CommissionLineRow> = {
@@ -348,7 +348,7 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
   };
   let after: RowKey | undefined;
   for (;;) {
-    const batch = await readBatch(db, lines, after, EXPORT_BATCH);
+    const batch = await readBatch(db, lines, after, batchSize);
     for (const row of batch.rows) {
       const line = commissionLineOf(row);
       yield statementCsvRecord({
@@ -365,7 +365,7 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
         estorno: null,
       } satisfies StatementCsvLine);
     }
-    if (batch.rows.length < EXPORT_BATCH) break;
+    if (batch.rows.length < batchSize) break;
     after = batch.last;
   }
   for (const c of await clawbackLines(db, beneficiary, month))
@@ -385,9 +385,9 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
 }
 
 /** A month's statement as CSV (lib/commissions.ts STATEMENT_CSV_OPTIONS), streamed in batches. */
-export function statementCsv(db: DB, beneficiary: Beneficiary, month: string): Readable {
+export function statementCsv(db: DB, beneficiary: Beneficiary, month: string, batchSize = EXPORT_BATCH): Readable {
   const csv = stringify({ ...STATEMENT_CSV_OPTIONS, columns: [...STATEMENT_CSV_OPTIONS.columns] });
-  pipeline(Readable.from(statementCsvRows(db, beneficiary, month)), csv).catch(() => {
+  pipeline(Readable.from(statementCsvRows(db, beneficiary, month, batchSize)), csv).catch(() => {
     // pipeline has destroyed the stream with the error: the download ends truncated, never looking complete.
   });
   return csv;
