@@ -56,13 +56,14 @@ export const COUNTED_TABLES = [
 ];
 
 /**
- * The setting that turns off the row triggers keeping the metrics' rollup sales_monthly (migration 028)
- * for one transaction: a batch copies without them, then its sales are added at once
- * (add_sales_monthly) in the same transaction, so the rollup is right after every committed batch. A
- * `set local`, not ALTER TABLE … DISABLE TRIGGER: no catalog change per batch (PGlite's catalog broke
- * under it), and nothing stays off if the run dies.
+ * The settings that turn off, for one transaction, the row triggers keeping the rollups: the metrics'
+ * sales_monthly (migration 028) and the commission statement's commissions_monthly with each payment's
+ * commission (migration 034). A batch copies without them, then adds its sales at once
+ * (add_sales_monthly, add_commissions_monthly) in the same transaction, so the rollups are right after
+ * every committed batch. A `set local`, not ALTER TABLE … DISABLE TRIGGER: no catalog change per batch
+ * (PGlite's catalog broke under it), and nothing stays off if the run dies.
  */
-export const ROLLUP_OFF = 'portal.sales_monthly_off';
+export const ROLLUPS_OFF = ['portal.sales_monthly_off', 'portal.commissions_monthly_off'];
 
 /** The receiving bank and Pix key of the charges: src/lib/charges.ts RECEIVER (a test holds them equal). */
 const RECEIVER = {
@@ -364,11 +365,13 @@ export async function growDatabase(
       const to = Math.min(lastCopy, from + batch - 1);
       await query('begin');
       try {
-        await query(`set local ${ROLLUP_OFF} = 'on'`);
+        for (const setting of ROLLUPS_OFF) await query(`set local ${setting} = 'on'`);
         await copyBatch(query, context, from, to, !marker && from === firstCopy);
-        await query(`set local ${ROLLUP_OFF} = 'off'`);
-        // The quotes of copies from..to: ids from × stride + 1 to to × stride + the demo's last (copy k of q is q + k × stride).
-        await query('select add_sales_monthly($1, $2)', [from * stride.quotes + 1, to * stride.quotes + bounds.quotes]);
+        for (const setting of ROLLUPS_OFF) await query(`set local ${setting} = 'off'`);
+        // The rows of copies from..to of a table: ids from × stride + 1 to to × stride + the demo's last (copy k of a row is id + k × stride).
+        const copied = (table) => [from * stride[table] + 1, to * stride[table] + bounds[table]];
+        await query('select add_sales_monthly($1, $2)', copied('quotes'));
+        await query('select add_commissions_monthly($1, $2, $3, $4)', [...copied('payments'), ...copied('refunds')]);
         await query(markerSql(markerOf(to, to === lastCopy)));
         await query('commit');
       } catch (error) {
@@ -704,9 +707,11 @@ async function copyBatch(query, { stride, bounds, firstCopy, networkCount, now, 
   const bankId = (column) =>
     `case when strpos(${column}, a.nr_apolice) > 0 then replace(${column}, a.nr_apolice, na.nr_apolice) else ${column} || ':copia-' || s.k end`;
   const paid = `from scale_sale s join src_policies a on a.quote_id = s.quote_id join src_installments i on i.policy_id = a.id`;
-  await query(`insert into payments (id, installment_id, charge_id, external_id, meio, origem, valor, pago_em, created_at)
+  // A copy's commission is its original's (the same installment, premiums, endorsements and rate): written
+  // here, as the trigger that computes it is off for the batch (ROLLUPS_OFF).
+  await query(`insert into payments (id, installment_id, charge_id, external_id, meio, origem, valor, pago_em, created_at, comissao)
     select pg.id + s.k * ${st.payments}, pg.installment_id + s.k * ${st.installments}, pg.charge_id + s.k * ${st.charges},
-      ${bankId('pg.external_id')}, pg.meio, pg.origem, pg.valor, ${moved('pg.pago_em')}, ${moved('pg.created_at')}
+      ${bankId('pg.external_id')}, pg.meio, pg.origem, pg.valor, ${moved('pg.pago_em')}, ${moved('pg.created_at')}, pg.comissao
     ${paid} join src_payments pg on pg.installment_id = i.id join policies na on na.id = a.id + s.k * ${st.policies} ${copies}`);
   await query(`insert into receipts (id, external_id, charge_id, installment_id, codigo, meio, origem, valor, devido, aplicado, credito,
       situacao, recebido_em, created_at)
@@ -783,29 +788,17 @@ async function writeAccessEvents(query, { st, now }) {
  * amount of the month's statement — commissions on what was paid in it, less its clawbacks (a month's
  * negative balance carried on is not followed: at scale there is none) — ENVIADA for the last closed
  * month, APROVADA the one before, PAGA before that; now and then one refused first and sent again.
+ * The months' figures are the commission rollup's (migration 034), which every batch kept.
  */
 async function writeNotas(query, { adminId, now, notaFile }) {
-  const month = (column) => `to_char(${column} at time zone '${ZONE}', 'YYYY-MM')`;
   const thisMonth = `to_char(timestamptz ${literal(now.toISOString())} at time zone '${ZONE}', 'YYYY-MM')`;
   const monthNumber = (mes) => `(substr(${mes}, 1, 4)::int * 12 + substr(${mes}, 6, 2)::int)`;
-  const net = `coalesce((q.precificacao->>'netPremium')::numeric, a.premio_liquido)`;
-  const total = `coalesce((select e0.premio_anterior from endorsements e0 where e0.policy_id = a.id order by e0.id limit 1), a.premio_total)`;
-  const commission = `round(coalesce(round(i.valor::numeric * ${net} / nullif(${total}, 0)), 0) * q.comissao_centesimos / 10000.0)`;
   await query(`insert into notas_fiscais (company_id, competencia, numero, valor, nome, mime, tamanho, sha256, status, motivo, user_id,
       created_at, decidida_por, decidida_em, paga_em)
-    with earned as (
-      select a.company_id, ${month('pg.pago_em')} as mes, sum(${commission}) as amount
-      from payments pg join installments i on i.id = pg.installment_id join policies a on a.id = i.policy_id join quotes q on q.id = a.quote_id
-      where a.company_id is not null group by 1, 2),
-    clawed as (
-      select a.company_id, ${month('e.created_at')} as mes, sum(r.estorno_comissao) as amount
-      from refunds r join endorsements e on e.id = r.endorsement_id join policies a on a.id = r.policy_id
-      where a.company_id is not null and r.estorno_comissao > 0 group by 1, 2),
-    months as (
-      select coalesce(e.company_id, c.company_id) as company_id, coalesce(e.mes, c.mes) as mes,
-        (coalesce(e.amount, 0) - coalesce(c.amount, 0))::int as valor,
-        ${monthNumber(thisMonth)} - ${monthNumber('coalesce(e.mes, c.mes)')} as age
-      from earned e full join clawed c on c.company_id = e.company_id and c.mes = e.mes),
+    with months as (
+      select company_id, to_char(mes, 'YYYY-MM') as mes, (commissions - clawbacks)::int as valor,
+        ${monthNumber(thisMonth)} - ${monthNumber("to_char(mes, 'YYYY-MM')")} as age
+      from commissions_monthly where company_id is not null and (payments > 0 or refunds > 0)),
     senders as (
       select c.id as company_id, (select u.id from users u join user_companies uc on uc.user_id = u.id
         where uc.company_id = c.id and u.status = 'ATIVO' and u.profile in ('parceiro_admin', 'parceiro', 'substabelecido')

@@ -31,7 +31,7 @@ const { boletoPage, paymentsLookupPage } = await import('../../src/features/paym
 const { consultPage } = await import('../../src/features/documents/documents.server');
 const { analysisPage } = await import('../../src/features/proposals/analysis.server');
 const { evolutionPage, attainmentPage } = await import('../../src/features/metrics/metrics.server');
-const { statementPage } = await import('../../src/features/commissions/commissions.server');
+const { statementPage, incomePage, notaUploadPage } = await import('../../src/features/commissions/commissions.server');
 const { paymentsReportPage } = await import('../../src/features/payments/payments.server');
 
 const TIMES = 40;
@@ -152,6 +152,12 @@ const statement =
   (email: Account, query = '') =>
   () =>
     statementPage(session(email), params(query));
+/** The informe's list of beneficiaries and years (every partner for the insurer's admin). */
+const income = (email: Account) => () => incomePage('v2', session(email), params(''));
+const notaUpload =
+  (email: Account, query = '') =>
+  () =>
+    notaUploadPage(session(email), params(query));
 const paymentsReport =
   (email: Account, query = '') =>
   () =>
@@ -191,6 +197,8 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/comissoes/extrato-comissoes, ADMIN', statement('admin@seguradora.demo')],
   ['/v2/comissoes/extrato-comissoes, partner admin, its company', statement('parceiro.admin@parceiro.demo')],
   ['/v2/comissoes/extrato-comissoes, partner admin, 2nd page', statement('parceiro.admin@parceiro.demo', 'page=2')],
+  ['/v2/informe-rendimentos, ADMIN', income('admin@seguradora.demo')],
+  ['/v2/informe-rendimentos, partner admin', income('parceiro.admin@parceiro.demo')],
   ['/relatorio-pagamento, legacy admin, this month', paymentsReport('admin@legado.demo')],
   ['/relatorio-pagamento, legacy support, a year, 5th page', paymentsReport('suporte@legado.demo', `de=${YEAR_AGO}&ate=${TODAY}&page=5`)],
 ];
@@ -242,6 +250,28 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
       for (const [table, rows] of Object.entries(read))
         expect(rows, `${table} read ${rows} rows (bound ${bound}) in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(bound);
     }
+  });
+
+  it('the commission statement’s months, the nota’s and the informe’s read the rollup alone, never the payments of a whole history', async () => {
+    const largest = await sql<{ cnpj: string }>`
+      select c.cnpj from commissions_monthly m join companies c on c.id = m.company_id group by c.cnpj order by sum(m.payments) desc limit 1`.execute(
+      db,
+    );
+    const { cnpj } = largest.rows[0]!;
+    const pages: [string, () => Promise<unknown>][] = [
+      ['statement', statement('admin@seguradora.demo', `empresa=${cnpj}`)],
+      ['nota upload', notaUpload('parceiro.admin@parceiro.demo', `empresa=${cnpj}`)],
+      ['informe, ADMIN', income('admin@seguradora.demo')],
+    ];
+    for (const [name, page] of pages) {
+      const monthly = (await statementsOf(page)).filter((q) => q.sql.includes('"commissions_monthly"'));
+      expect(monthly.length, name).toBe(1);
+      const { read, plan } = await rowsRead(db, monthly[0]!);
+      expect(Object.keys(read), `${name}\n${plan.slice(0, 4000)}`).toEqual(['commissions_monthly']);
+    }
+    // The informe lists every beneficiary's years from the rollup: it reads no payment at all.
+    const informe = await statementsOf(income('admin@seguradora.demo'));
+    expect(informe.filter((q) => /\b(from|join) "(payments|refunds)"/.test(q.sql))).toEqual([]);
   });
 
   it('the payments report totals a period from the payments alone, never joining each payment to its installment and policy', async () => {

@@ -12,6 +12,7 @@ import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { freshDatabase } from '../fixtures/db';
 import { growOn } from '../fixtures/grown';
 import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
+import * as commissions from '../fixtures/commissions-rollup';
 
 /**
  * The scale generator (scripts/scale.mjs, decision 064) on the demo year grown 3×: every copied table
@@ -179,6 +180,26 @@ describe('growing the demo 3×', () => {
     const after = await rollupRows(db);
     expect(after).toEqual(await aggregatedRows(db));
     expect(after.reduce((sum, r) => sum + Number(r.cancelled), 0)).toBe(rollup.reduce((sum, r) => sum + Number(r.cancelled), 0) + 1);
+  });
+
+  it('adds the copies to the commission rollup and writes each copy its original’s commission; its triggers count again after', async () => {
+    const rollup = await commissions.rollupRows(db);
+    expect(rollup).toEqual(await commissions.aggregatedRows(db));
+    expect(await commissions.driftedPayments(db)).toEqual([]);
+    expect(rollup.reduce((sum, r) => sum + r.payments, 0)).toBe(result.after.payments);
+    expect(rollup.reduce((sum, r) => sum + r.refunds, 0)).toBe(await count('select count(*) from refunds where estorno_comissao > 0'));
+    // The notas fiscais the growth wrote are of the statement's amounts.
+    const notas = `from notas_fiscais n join commissions_monthly m on m.company_id = n.company_id and to_char(m.mes, 'YYYY-MM') = n.competencia
+      where n.status <> 'RECUSADA'`;
+    expect(await count(`select count(*) ${notas}`)).toBeGreaterThan(10);
+    expect(await count(`select count(*) ${notas} and n.valor <> m.commissions - m.clawbacks`)).toBe(0);
+    // A copy's rate changed after the growth, on a connection of its own: the triggers are on.
+    await sql`update quotes set comissao_centesimos = comissao_centesimos + 300
+      where id = (select a.quote_id from payments pg join installments i on i.id = pg.installment_id join policies a on a.id = i.policy_id
+        order by pg.id desc limit 1)`.execute(db);
+    const after = await commissions.rollupRows(db);
+    expect(after).toEqual(await commissions.aggregatedRows(db));
+    expect(after).not.toEqual(rollup);
   });
 
   it('refuses to grow the same database twice, and a database without the demo', async () => {

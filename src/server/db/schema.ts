@@ -590,6 +590,8 @@ export interface PaymentsTable {
   user_id: Generated<number>;
   generation: Generated<Generation>;
   simulator_code: Generated<string>;
+  /** The commission owed on the paid installment (cents), kept by the database (migration 034): never written by a service. */
+  comissao: Generated<number>;
 }
 
 export type ReceiptSituation = 'QUITACAO' | 'PARCIAL' | 'CREDITO' | 'NAO_IDENTIFICADO';
@@ -652,6 +654,24 @@ export interface SalesMonthlyTable {
   paid: number;
 }
 
+/**
+ * The commission statement's rollup (migration 034): per beneficiary — a company, or a seller who sold
+ * for none (company_id null) — and Brasília month, the payments made in it with their commissions and
+ * the clawbacks of the cancellations confirmed in it; kept by the database's triggers.
+ */
+export interface CommissionsMonthlyTable {
+  company_id: number | null;
+  /** The seller, only on a row of sales made for no company. */
+  user_id: number | null;
+  /** 'YYYY-MM-01', the first day of Brasília's month. */
+  mes: string;
+  payments: number;
+  /** Cents (bigint, read as a string). */
+  commissions: ColumnType<string, number, number>;
+  refunds: number;
+  clawbacks: ColumnType<string, number, number>;
+}
+
 /** A sales report asked for, and its generation (migration 015). */
 export interface SalesReportsTable {
   id: Generated<number>;
@@ -700,6 +720,7 @@ export interface Database {
   policies: PoliciesTable;
   sales_targets: SalesTargetsTable;
   sales_monthly: SalesMonthlyTable;
+  commissions_monthly: CommissionsMonthlyTable;
   sales_reports: SalesReportsTable;
   installments: InstallmentsTable;
   charges: ChargesTable;

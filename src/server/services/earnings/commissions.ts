@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
+import { readBatch, type KeysetList } from '../../db/keyset-page';
 import {
   COMMISSION_LINES_PAGE_SIZE,
   isClosedMonth,
@@ -17,18 +18,21 @@ import {
 } from '../../../lib/commissions';
 import { formatDate } from '../../../lib/format';
 import { maskDocument } from '../../../lib/history';
+import type { RowKey } from '../../../lib/keyset-pages';
 import { pagedOf, type Paged } from '../../../lib/list-query';
 import type { BeneficiaryScope } from '../../../lib/scope';
 import { beneficiaryWithin } from '../identity/scope';
 
 /*
- * Commission statements (issue 15; decision 041), derived on read — nothing here writes. A
- * commission is owed on each paid installment (a payments row): the installment's share of the
- * sale's net premium × the rate fixed at the sale (quotes.comissao_centesimos), in the month the
- * installment was paid (Brasília). A cancellation claws back refunds.estorno_comissao in the month it
- * was confirmed (the endorsement's date), so a closed month never changes by a later cancellation.
- * The arithmetic is lib/commissions.ts's (installmentNetPremium, commissionOf), done here in SQL so a
- * month's totals are one GROUP BY however many installments it holds; a test holds the two equal.
+ * Commission statements (issue 15; decision 041). A commission is owed on each paid installment (a
+ * payments row): the installment's share of the sale's net premium × the rate fixed at the sale
+ * (quotes.comissao_centesimos), in the month the installment was paid (Brasília). A cancellation claws
+ * back refunds.estorno_comissao in the month it was confirmed (the endorsement's date), so a closed
+ * month never changes by a later cancellation. Nothing here writes: the database keeps each payment's
+ * commission (payments.comissao, lib/commissions.ts installmentNetPremium and commissionOf in SQL — a
+ * test holds the two equal) and each beneficiary's months (commissions_monthly) as payments, sales and
+ * cancellations are written (migration 034), so a statement's months are a few rollup rows however
+ * long the beneficiary's history (issue 29).
  */
 
 /** Who receives commissions: a company, or a person who sold without one. */
@@ -44,7 +48,7 @@ export interface Beneficiary {
 /** Which sales are a beneficiary's: a company's, or a person's own without a company. */
 const ofBeneficiary =
   (beneficiary: Pick<Beneficiary, 'kind' | 'id'>) =>
-  (company: Expression<number | null>, seller: Expression<number>): Expression<SqlBool> =>
+  (company: Expression<number | null>, seller: Expression<number | null>): Expression<SqlBool> =>
     beneficiary.kind === 'PJ'
       ? sql<SqlBool>`${company} = ${beneficiary.id}`
       : sql<SqlBool>`(${company} is null and ${seller} = ${beneficiary.id})`;
@@ -56,22 +60,26 @@ const ofBeneficiary =
  */
 const NET_AT_SALE = sql<number>`coalesce((q.precificacao->>'netPremium')::numeric, a.premio_liquido)`;
 const TOTAL_AT_SALE = sql<number>`coalesce((select e0.premio_anterior from endorsements e0 where e0.policy_id = a.id order by e0.id limit 1), a.premio_total)`;
-/** lib/commissions.ts installmentNetPremium and commissionOf, in SQL (round() on numeric is half away from zero). */
+/** lib/commissions.ts installmentNetPremium in SQL (round() on numeric is half away from zero); its commission is payments.comissao. */
 const NET_PREMIUM = sql<number>`coalesce(round(i.valor::numeric * ${NET_AT_SALE} / nullif(${TOTAL_AT_SALE}, 0)), 0)`;
-const COMMISSION = sql<number>`round(${NET_PREMIUM} * q.comissao_centesimos / 10000.0)`;
-const BRASILIA_MONTH = (column: Expression<Date>) => sql<string>`to_char(${column} at time zone 'America/Sao_Paulo', 'YYYY-MM')`;
 
-/**
- * Paid installments with their policy and quote. A beneficiary's are found by the payment's own
- * company and seller (migration 033, kept by the database from the policy): its index reads a month of
- * one company's payments, where going through the company's policies read every installment.
- */
+/** Paid installments with their policy and quote. */
 const paidInstallments = (db: DB) =>
   db
     .selectFrom('payments as pg')
     .innerJoin('installments as i', 'i.id', 'pg.installment_id')
     .innerJoin('policies as a', 'a.id', 'i.policy_id')
     .innerJoin('quotes as q', 'q.id', 'a.quote_id');
+
+/**
+ * A beneficiary's payments of a month, by the payment's own company and seller (migration 033, kept by
+ * the database from the policy): its index reads a month of one company's payments in the lines' order.
+ */
+function paidInMonth(beneficiary: Pick<Beneficiary, 'kind' | 'id'>, month: string): Expression<SqlBool> {
+  const { start, end } = monthBounds(month);
+  const paidAt = sql.ref<Date>('pg.pago_em');
+  return sql<SqlBool>`${ofBeneficiary(beneficiary)(sql.ref('pg.company_id'), sql.ref('pg.user_id'))} and ${paidAt} >= ${start} and ${paidAt} < ${end}`;
+}
 
 /** Clawbacks with their cancellation and policy. */
 const clawbacks = (db: DB) =>
@@ -81,64 +89,44 @@ const clawbacks = (db: DB) =>
     .innerJoin('policies as a', 'a.id', 'r.policy_id')
     .where('r.estorno_comissao', '>', 0);
 
+/** A beneficiary's months in the rollup, each row one month: those with a payment or a clawback. */
+const monthlyRows = (db: DB) =>
+  db
+    .selectFrom('commissions_monthly as cm')
+    .select(['cm.company_id', 'cm.user_id', 'cm.mes', 'cm.commissions', 'cm.clawbacks'])
+    .where((eb) => eb.or([eb('cm.payments', '>', 0), eb('cm.refunds', '>', 0)]));
+
+type MonthlyRow = Awaited<ReturnType<ReturnType<typeof monthlyRows>['execute']>>[number];
+
+const figuresOf = (rows: MonthlyRow[]): MonthFigures[] =>
+  rows.map((r) => ({ month: r.mes.slice(0, 7), commissions: Number(r.commissions), clawbacks: Number(r.clawbacks) }));
+
 /** Every month with commissions or clawbacks of a beneficiary, each with its balance and what it carries. */
 export async function beneficiaryMonths(db: DB, beneficiary: Pick<Beneficiary, 'kind' | 'id'>): Promise<MonthBalance[]> {
-  const mine = ofBeneficiary(beneficiary);
-  const [earned, clawed] = await Promise.all([
-    paidInstallments(db)
-      .select([BRASILIA_MONTH(sql.ref('pg.pago_em')).as('month'), sql<string>`sum(${COMMISSION})`.as('amount')])
-      .where((eb) => mine(eb.ref('pg.company_id'), eb.ref('pg.user_id')))
-      .groupBy(sql`1`)
-      .execute(),
-    clawbacks(db)
-      .select([BRASILIA_MONTH(sql.ref('e.created_at')).as('month'), sql<string>`sum(r.estorno_comissao)`.as('amount')])
-      .where((eb) => mine(eb.ref('a.company_id'), eb.ref('a.user_id')))
-      .groupBy(sql`1`)
-      .execute(),
-  ]);
-  return monthBalances(mergeMonths(earned, clawed));
-}
-
-function mergeMonths(earned: { month: string; amount: string }[], clawed: { month: string; amount: string }[]): MonthFigures[] {
-  const months = new Map<string, MonthFigures>();
-  const at = (month: string) => months.get(month) ?? months.set(month, { month, commissions: 0, clawbacks: 0 }).get(month)!;
-  for (const row of earned) at(row.month).commissions += Number(row.amount);
-  for (const row of clawed) at(row.month).clawbacks += Number(row.amount);
-  return [...months.values()];
+  const rows = await monthlyRows(db)
+    .where((eb) => ofBeneficiary(beneficiary)(eb.ref('cm.company_id'), eb.ref('cm.user_id')))
+    .execute();
+  return monthBalances(figuresOf(rows));
 }
 
 /**
- * Every beneficiary of a scope with commissions, and each one's months — one query per kind of figure,
- * grouped by beneficiary and month (the informe's list, which may cover every partner for an ADMIN).
+ * Every beneficiary of a scope with commissions, and each one's months — one read of the rollup (the
+ * informe's list, which may cover every partner for an ADMIN).
  */
 export async function scopeMonths(db: DB, scope: BeneficiaryScope): Promise<{ beneficiary: Beneficiary; months: MonthBalance[] }[]> {
-  const within = (eb: { ref: (c: 'a.company_id' | 'a.user_id') => Expression<never> }) =>
-    beneficiaryWithin(scope, eb.ref('a.company_id'), eb.ref('a.user_id'));
-  const key = sql<string>`coalesce('PJ' || a.company_id, 'PF' || a.user_id)`;
-  const [earned, clawed] = await Promise.all([
-    paidInstallments(db)
-      .select([key.as('key'), BRASILIA_MONTH(sql.ref('pg.pago_em')).as('month'), sql<string>`sum(${COMMISSION})`.as('amount')])
-      .where(within)
-      .groupBy([sql`1`, sql`2`])
-      .execute(),
-    clawbacks(db)
-      .select([key.as('key'), BRASILIA_MONTH(sql.ref('e.created_at')).as('month'), sql<string>`sum(r.estorno_comissao)`.as('amount')])
-      .where(within)
-      .groupBy([sql`1`, sql`2`])
-      .execute(),
-  ]);
-  const keys = [...new Set([...earned, ...clawed].map((r) => r.key))];
-  const beneficiaries = await beneficiariesByKey(db, keys);
-  return beneficiaries.map((beneficiary) => {
-    const key = `${beneficiary.kind}${beneficiary.id}`;
-    const months = monthBalances(
-      mergeMonths(
-        earned.filter((r) => r.key === key),
-        clawed.filter((r) => r.key === key),
-      ),
-    );
-    return { beneficiary, months };
-  });
+  const rows = await monthlyRows(db)
+    .where((eb) => beneficiaryWithin(scope, eb.ref('cm.company_id'), eb.ref('cm.user_id')))
+    .execute();
+  const byKey = new Map<string, MonthlyRow[]>();
+  for (const row of rows) {
+    const key = row.company_id === null ? `PF${row.user_id}` : `PJ${row.company_id}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  const beneficiaries = await beneficiariesByKey(db, [...byKey.keys()]);
+  return beneficiaries.map((beneficiary) => ({
+    beneficiary,
+    months: monthBalances(figuresOf(byKey.get(`${beneficiary.kind}${beneficiary.id}`) ?? [])),
+  }));
 }
 
 async function beneficiariesByKey(db: DB, keys: string[]): Promise<Beneficiary[]> {
@@ -217,9 +205,9 @@ export interface ClawbackLine {
   estorno: number;
 }
 
-const commissionLineRows = (db: DB, beneficiary: Pick<Beneficiary, 'kind' | 'id'>, month: string) => {
-  const { start, end } = monthBounds(month);
-  return paidInstallments(db)
+/** The statement's lines: paid installments with what a line shows of each. */
+const commissionLineRows = (db: DB) =>
+  paidInstallments(db)
     .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .select([
       'pg.id',
@@ -231,16 +219,10 @@ const commissionLineRows = (db: DB, beneficiary: Pick<Beneficiary, 'kind' | 'id'
       'i.numero',
       'i.valor',
       'q.comissao_centesimos',
+      'pg.comissao',
       sql<number>`(select count(*)::int from installments n where n.policy_id = a.id)`.as('parcelas'),
       sql<number>`${NET_PREMIUM}::int`.as('net'),
-      sql<number>`${COMMISSION}::int`.as('commission'),
-    ])
-    .where((eb) => ofBeneficiary(beneficiary)(eb.ref('pg.company_id'), eb.ref('pg.user_id')))
-    .where('pg.pago_em', '>=', start)
-    .where('pg.pago_em', '<', end)
-    .orderBy('pg.pago_em')
-    .orderBy('pg.id');
-};
+    ]);
 
 type CommissionLineRow = Awaited<ReturnType<ReturnType<typeof commissionLineRows>['execute']>>[number];
 
@@ -256,7 +238,7 @@ const commissionLineOf = (row: CommissionLineRow): CommissionLine => ({
   valorParcela: row.valor,
   premioLiquido: Number(row.net),
   taxa: row.comissao_centesimos,
-  comissao: Number(row.commission),
+  comissao: row.comissao,
 });
 
 async function clawbackLines(db: DB, beneficiary: Pick<Beneficiary, 'kind' | 'id'>, month: string): Promise<ClawbackLine[]> {
@@ -325,20 +307,19 @@ export function balanceOf(months: readonly MonthBalance[], month: string): Month
 
 /** A beneficiary's statement of a month: its paid installments (paged), its clawbacks and its totals. */
 export async function statementOf(db: DB, beneficiary: Beneficiary, month: string, page: number, today: string): Promise<Statement> {
-  const lines = commissionLineRows(db, beneficiary, month);
+  const payments = db.selectFrom('payments as pg').where(paidInMonth(beneficiary, month));
+  // The page's payments first, through the month's index alone; then their lines: a deep page skips
+  // index entries, not joined rows.
+  const pageOfPayments = payments
+    .select('pg.id')
+    .orderBy('pg.pago_em')
+    .orderBy('pg.id')
+    .limit(COMMISSION_LINES_PAGE_SIZE)
+    .offset((page - 1) * COMMISSION_LINES_PAGE_SIZE);
   const [months, rows, { total }, clawed] = await Promise.all([
     beneficiaryMonths(db, beneficiary),
-    lines
-      .limit(COMMISSION_LINES_PAGE_SIZE)
-      .offset((page - 1) * COMMISSION_LINES_PAGE_SIZE)
-      .execute(),
-    db
-      .selectFrom('payments as pg')
-      .select(db.fn.countAll<string>().as('total'))
-      .where((eb) => ofBeneficiary(beneficiary)(eb.ref('pg.company_id'), eb.ref('pg.user_id')))
-      .where('pg.pago_em', '>=', monthBounds(month).start)
-      .where('pg.pago_em', '<', monthBounds(month).end)
-      .executeTakeFirstOrThrow(),
+    commissionLineRows(db).where('pg.id', 'in', pageOfPayments).orderBy('pg.pago_em').orderBy('pg.id').execute(),
+    payments.select(db.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
     clawbackLines(db, beneficiary, month),
   ]);
   return {
@@ -355,10 +336,20 @@ export async function statementOf(db: DB, beneficiary: Beneficiary, month: strin
 /** Rows per query while exporting: memory stays bounded however many installments a month holds. */
 const EXPORT_BATCH = 500;
 
-async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string): AsyncGenerator<string[]> {
-  for (let offset = 0; ; offset += EXPORT_BATCH) {
-    const batch = await commissionLineRows(db, beneficiary, month).limit(EXPORT_BATCH).offset(offset).execute();
-    for (const row of batch) {
+async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string, batchSize: number): AsyncGenerator<string[]> {
+  // Each batch after the last line sent, by its exact instant (db/keyset.ts) and id: the month's index
+  // from there, however deep into the month.
+  const lines: KeysetList<CommissionLineRow> = {
+    branches: [commissionLineRows(db).where(paidInMonth(beneficiary, month))],
+    time: 'pg.pago_em',
+    id: 'pg.id',
+    columns: (branch) => branch,
+    order: 'asc',
+  };
+  let after: RowKey | undefined;
+  for (;;) {
+    const batch = await readBatch(db, lines, after, batchSize);
+    for (const row of batch.rows) {
       const line = commissionLineOf(row);
       yield statementCsvRecord({
         tipo: 'Comissão',
@@ -374,7 +365,8 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
         estorno: null,
       } satisfies StatementCsvLine);
     }
-    if (batch.length < EXPORT_BATCH) break;
+    if (batch.rows.length < batchSize) break;
+    after = batch.last;
   }
   for (const c of await clawbackLines(db, beneficiary, month))
     yield statementCsvRecord({
@@ -393,9 +385,9 @@ async function* statementCsvRows(db: DB, beneficiary: Beneficiary, month: string
 }
 
 /** A month's statement as CSV (lib/commissions.ts STATEMENT_CSV_OPTIONS), streamed in batches. */
-export function statementCsv(db: DB, beneficiary: Beneficiary, month: string): Readable {
+export function statementCsv(db: DB, beneficiary: Beneficiary, month: string, batchSize = EXPORT_BATCH): Readable {
   const csv = stringify({ ...STATEMENT_CSV_OPTIONS, columns: [...STATEMENT_CSV_OPTIONS.columns] });
-  pipeline(Readable.from(statementCsvRows(db, beneficiary, month)), csv).catch(() => {
+  pipeline(Readable.from(statementCsvRows(db, beneficiary, month, batchSize)), csv).catch(() => {
     // pipeline has destroyed the stream with the error: the download ends truncated, never looking complete.
   });
   return csv;

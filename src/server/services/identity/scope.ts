@@ -99,7 +99,7 @@ export function soldWithinBranches(scope: Scope, seller: Expression<number>, com
 export function beneficiaryWithin(
   scope: BeneficiaryScope,
   company: Expression<number | null>,
-  seller: Expression<number>,
+  seller: Expression<number | null>,
 ): Expression<SqlBool> {
   if (scope.kind === 'all') return sql<SqlBool>`true`;
   const byCompany = scope.companyIds.length > 0 ? sql<SqlBool>`${company} in (${sql.join(scope.companyIds)})` : sql<SqlBool>`false`;
