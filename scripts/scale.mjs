@@ -6,13 +6,18 @@
 // statement per table per batch of copies, a transaction per batch; on PGlite (DATA_DIR, the portal
 // stopped) or PostgreSQL (DATABASE_URL). It refuses a database without the demo data, and one it
 // has grown before unless told --force.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generatePixPayload } from '@brazilian-utils/brazilian-utils';
-// Self-contained (no imports of its own), so Node runs it as it is (type stripping).
-import { barcode, digitableLine } from '../src/lib/boleto.ts';
+import './typescript.mjs';
+
+// src's own modules, as the services use them (scripts/typescript.mjs): a copy's charge gets its codes
+// from the charges' rules, its files go to the portal's file store, its PDFs come from the portal's writer.
+const { chargeCodes, chargeDescription, pixTxid } = await import('../src/lib/charges.ts');
+const { DOCUMENT_CATEGORIES } = await import('../src/lib/documents.ts');
+const { formatDateTime } = await import('../src/lib/format.ts');
+const { storeFile } = await import('../src/server/files.ts');
+const { openDocument } = await import('../src/server/pdf/writer.ts');
 
 export const DEFAULT_TIMES = 1000;
 /** Copies per batch: ~2,500 rows a copy, so a batch's statements write ~50k rows each at most. */
@@ -64,35 +69,6 @@ export const COUNTED_TABLES = [
  */
 export const ROLLUP_OFF = 'portal.sales_monthly_off';
 
-/** The receiving bank and Pix key of the charges: src/lib/charges.ts RECEIVER (a test holds them equal). */
-const RECEIVER = {
-  bank: '001',
-  agreement: '3128557',
-  pixKey: '12.345.678/0001-95',
-  name: 'Seguradora Demo S.A.',
-  city: 'Sao Paulo',
-};
-
-/** src/lib/charges.ts chargeCodes, for a copy's charge: its codes carry its own id, amount and due day. */
-export function chargeCodesOf(chargeId, amountCents, dueDate, description) {
-  const code = barcode({
-    bank: RECEIVER.bank,
-    amountCents,
-    dueDate,
-    freeField: `${RECEIVER.agreement}${String(chargeId).padStart(17, '0')}0`,
-  });
-  const txid = `PORTAL${String(chargeId).padStart(10, '0')}`;
-  const pix = generatePixPayload({
-    key: RECEIVER.pixKey,
-    merchantName: RECEIVER.name,
-    merchantCity: RECEIVER.city,
-    amount: amountCents / 100,
-    txid,
-    description,
-  });
-  return { barcode: code, linhaDigitavel: digitableLine(code), pixTxid: txid, pixCopiaECola: pix };
-}
-
 /** A list written as text, one comma between items. */
 const listOf = (text) =>
   text
@@ -141,11 +117,11 @@ const AGENCY_WORDS = listOf(`
   Ipê, Araucária, Buriti, Cambará, Embaúba, Figueira, Guapuruvu, Jacarandá, Jatobá, Manacá, Oiti, Pau-Brasil,
   Quaresmeira, Sibipiruna, Tamboril, Umbuzeiro
 `);
-/** The documents a referred proposal's seller sends (src/lib/documents.ts DOCUMENT_CATEGORIES), by line. */
+/** The documents a referred proposal's seller sends, by line; `label` is the category's, as the timeline names it. */
 const DOCUMENT_OF_LINE = {
-  vida: { categoria: 'DECLARACAO_SAUDE', label: 'Declaração de saúde', nome: 'declaracao-de-saude.pdf' },
-  residencial: { categoria: 'LAUDO_VISTORIA', label: 'Laudo de vistoria', nome: 'laudo-de-vistoria.pdf' },
-  other: { categoria: 'OUTRO', label: 'Outro', nome: 'documento-complementar.pdf' },
+  vida: { categoria: 'DECLARACAO_SAUDE', label: DOCUMENT_CATEGORIES.DECLARACAO_SAUDE, nome: 'declaracao-de-saude.pdf' },
+  residencial: { categoria: 'LAUDO_VISTORIA', label: DOCUMENT_CATEGORIES.LAUDO_VISTORIA, nome: 'laudo-de-vistoria.pdf' },
+  other: { categoria: 'OUTRO', label: DOCUMENT_CATEGORIES.OUTRO, nome: 'documento-complementar.pdf' },
 };
 /** The access log's events and details (src/lib/access-log.ts ACCESS_EVENTS, DATA_VIEWS). */
 const VIEWED = 'DADOS_SEGURADO_VISUALIZADOS';
@@ -199,39 +175,20 @@ const cnpjSql = (root) => {
       from (select sum(substr(${base}, i, 1)::int * ${w12}) % 11 as r from generate_series(1, 12) i) s1) s0))`;
 };
 
-/** A minimal one-page PDF saying what it is, with a correct cross-reference table. */
-function pdfOf(title) {
-  const text = `BT /F1 14 Tf 72 760 Td (${title}) Tj 0 -22 Td /F1 10 Tf (Arquivo de demonstracao gerado por npm run scale.) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const at = body.length;
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return at;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-/** Stores bytes as DATA_DIR/files/<sha256> (server/files.ts): written once, read by its hash. */
-function storeFile(dir, bytes) {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const target = join(dir, sha256);
-  if (!existsSync(target)) {
-    mkdirSync(dir, { recursive: true });
-    const temporary = join(dir, `.tmp-scale-${process.pid}`);
-    writeFileSync(temporary, bytes, { mode: 0o600 });
-    renameSync(temporary, target);
-  }
-  return { sha256, size: bytes.byteLength };
+/**
+ * A one-page PDF drawn by the portal's PDF writer (the quote's, the policy's and the boleto's), saying
+ * what it stands for, put in the portal's file store. The files these rows point at are uploads in
+ * the portal (the seller's scan, the company's nota fiscal), which nothing of the portal draws: one
+ * file serves every row of its kind, as one upload would.
+ */
+async function storedPdf(dir, title, issuedAt) {
+  const { pdf, bytes, page } = openDocument({ title, subject: 'Arquivo de demonstração', issuedAt: formatDateTime(issuedAt) });
+  page.title(title);
+  page.paragraph('Arquivo de demonstração, gerado por npm run scale no lugar do arquivo que o usuário enviaria.');
+  page.footers(title, 'Portal de Parceiros — dados de demonstração');
+  pdf.end();
+  const content = await bytes;
+  return { sha256: await storeFile(dir, content), size: content.byteLength };
 }
 
 export class ScaleRefused extends Error {
@@ -315,8 +272,8 @@ export async function growDatabase(
     runs: [...(marker?.runs ?? []), { times, networks: networkCount, at: now.toISOString(), done }],
   });
 
-  const documentFile = storeFile(filesDir, pdfOf('Documento da proposta'));
-  const notaFile = storeFile(filesDir, pdfOf('Nota fiscal de servicos - comissoes'));
+  const documentFile = await storedPdf(filesDir, 'Documento da proposta', now);
+  const notaFile = await storedPdf(filesDir, 'Nota fiscal de serviços — comissões', now);
 
   // ----- Setup, one transaction: the sources, the new networks and their targets, the marker.
   await query('begin');
@@ -681,12 +638,12 @@ async function copyBatch(query, { stride, bounds, firstCopy, networkCount, now, 
   if (charges.length > 0) {
     const columns = { k: [], id: [], barcode: [], line: [], txid: [], pix: [] };
     for (const c of charges) {
-      const codes = chargeCodesOf(c.id, c.total, c.vencimento, `Parcela ${c.numero} apolice ${c.nr_apolice}`);
+      const codes = chargeCodes(c.id, c.total, c.vencimento, chargeDescription(c));
       columns.k.push(c.k);
       columns.id.push(c.id);
       columns.barcode.push(codes.barcode);
       columns.line.push(codes.linhaDigitavel);
-      columns.txid.push(codes.pixTxid);
+      columns.txid.push(pixTxid(c.id));
       columns.pix.push(codes.pixCopiaECola);
     }
     await query(

@@ -6,11 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import type { DB } from '../../src/server/db';
 import { COPIED_TABLES, growDatabase, ScaleRefused, SPREAD_DAYS } from '../../scripts/scale.mjs';
-import { chargeCodes } from '../../src/lib/charges';
+import { chargeCodes, chargeDescription, pixTxid } from '../../src/lib/charges';
+import { documentDownload, underwriterDocumentFile } from '../../src/server/services/after-sale/documents';
+import { notaFile } from '../../src/server/services/earnings/notas-fiscais';
 import { loadV2User } from '../../src/server/services/identity/principals';
 import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { freshDatabase } from '../fixtures/db';
 import { growOn } from '../fixtures/grown';
+import { pdfInfo, pdfText } from '../fixtures/pdf';
 import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
 
 /**
@@ -76,8 +79,31 @@ describe('growing the demo 3×', () => {
     expect(result.after.notas_fiscais).toBeGreaterThan(10);
     // A sign-in, a sign-out and the quote's PDF at least, for the originals and each copy.
     expect(result.after.access_events).toBeGreaterThan(3 * (TIMES + 1) * before.quotes * 0.9);
-    const [stored] = (await sql<{ sha256: string }>`select sha256 from documents limit 1`.execute(db)).rows;
-    expect(readFileSync(join(filesDir, stored!.sha256)).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('stores the files of documents and notas where the portal reads them: its download answers a PDF its writer drew', async () => {
+    const { id: documentId, tamanho } = await db
+      .selectFrom('documents')
+      .select(['id', 'tamanho'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const document = await underwriterDocumentFile(db, filesDir, documentId);
+    const download = await documentDownload(document!);
+    const bytes = download.body as Uint8Array;
+    expect(download.size).toBe(tamanho);
+    expect(await pdfText(bytes)).toContain('Documento da proposta');
+    expect(await pdfInfo(bytes)).toMatchObject({ Producer: 'Portal de Parceiros', Title: 'Documento da proposta' });
+    const nota = await db.selectFrom('notas_fiscais').select(['id', 'tamanho']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const notaDownload = await notaFile(db, filesDir, { kind: 'all' }, nota.id);
+    expect(notaDownload!.size).toBe(nota.tamanho);
+    expect(await pdfText(notaDownload!.body as Uint8Array)).toContain('Nota fiscal de serviços — comissões');
+    // Every row points at a stored file of its size.
+    const files = (
+      await sql<{ sha256: string; tamanho: number }>`select distinct sha256, tamanho from documents
+        union select distinct sha256, tamanho from notas_fiscais`.execute(db)
+    ).rows;
+    for (const file of files) expect(readFileSync(join(filesDir, file.sha256)).byteLength).toBe(file.tamanho);
   });
 
   it('gives every copy numbers of its own, as the services number them', async () => {
@@ -115,17 +141,23 @@ describe('growing the demo 3×', () => {
     ).toBe(0);
   });
 
-  it('writes each copied charge with the codes the charges service makes of its id, amount and due day', async () => {
+  it('writes each copied charge with the codes of its own id, amount, due day and policy — not its original’s', async () => {
     const charges = (
       await sql<{ id: number; total: number; vencimento: string; numero: number; nr_apolice: string } & Record<string, string>>`
-        select c.id, c.total, c.vencimento::text as vencimento, i.numero, a.nr_apolice, c.codigo_barras, c.linha_digitavel, c.pix_copia_e_cola
+        select c.id, c.total, c.vencimento::text as vencimento, i.numero, a.nr_apolice, c.codigo_barras, c.linha_digitavel,
+          c.pix_txid, c.pix_copia_e_cola
         from charges c join installments i on i.id = c.installment_id join policies a on a.id = i.policy_id
         where c.id > ${before.charges} order by c.id`.execute(db)
     ).rows;
     expect(charges.length).toBe(TIMES * before.charges);
     for (const c of charges.filter((_, i) => i % 7 === 0)) {
-      const codes = chargeCodes(c.id, c.total, c.vencimento, `Parcela ${c.numero} apolice ${c.nr_apolice}`);
-      expect([c.codigo_barras, c.linha_digitavel, c.pix_copia_e_cola]).toEqual([codes.barcode, codes.linhaDigitavel, codes.pixCopiaECola]);
+      const codes = chargeCodes(c.id, c.total, c.vencimento, chargeDescription(c));
+      expect([c.codigo_barras, c.linha_digitavel, c.pix_txid, c.pix_copia_e_cola]).toEqual([
+        codes.barcode,
+        codes.linhaDigitavel,
+        pixTxid(c.id),
+        codes.pixCopiaECola,
+      ]);
     }
     // What the bank received is the copy's own code.
     expect(
