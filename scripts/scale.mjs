@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CompiledQuery } from 'kysely';
 import './typescript.mjs';
 
 // src's own modules, as the services use them (scripts/typescript.mjs): a copy's charge gets its codes
@@ -16,7 +17,7 @@ import './typescript.mjs';
 const { chargeCodes, chargeDescription, pixTxid } = await import('../src/lib/charges.ts');
 const { DOCUMENT_CATEGORIES } = await import('../src/lib/documents.ts');
 const { formatDateTime } = await import('../src/lib/format.ts');
-const { storeFile } = await import('../src/server/files.ts');
+const { filesDir: filesDirOf, storeFile } = await import('../src/server/files.ts');
 const { openDocument } = await import('../src/server/pdf/writer.ts');
 
 export const DEFAULT_TIMES = 1000;
@@ -194,6 +195,19 @@ async function storedPdf(dir, title, issuedAt) {
 export class ScaleRefused extends Error {
   code = 'SCALE_REFUSED';
 }
+
+/**
+ * growDatabase on one connection of a portal's database (server/db connect): the temporary tables of
+ * the run live in that session. How the command and the tests grow a database.
+ * @param {import('kysely').Kysely<any>} db
+ * @param {Parameters<typeof growDatabase>[1]} options
+ */
+export const growOn = (db, options) =>
+  db
+    .connection()
+    .execute((connection) =>
+      growDatabase({ query: async (text, params) => (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows }, options),
+    );
 
 /** The maps from the demo network's ids to each new network's (temporary tables of the run). */
 const MAPS = ['company', 'pos', 'offer', 'user', 'group'];
@@ -822,34 +836,21 @@ See docs/decisions/064-scale-generator.md.`;
 async function main() {
   const options = argsOf(process.argv.slice(2));
   if (options.help) return console.log(HELP);
-  const dataDir = resolve(process.env.DATA_DIR || './data');
-  const databaseUrl = process.env.DATABASE_URL;
-  let client;
-  let close;
-  if (databaseUrl) {
-    const pg = (await import('pg')).default;
-    const connection = new pg.Client({ connectionString: databaseUrl });
-    await connection.connect();
-    client = { query: async (text, params) => (await connection.query(text, params)).rows };
-    close = () => connection.end();
-    console.log(`Growing ${new URL(databaseUrl).pathname.slice(1) || 'the database'} on PostgreSQL ${options.times}×…`);
-  } else {
-    if (!existsSync(join(dataDir, 'PG_VERSION')))
-      throw new ScaleRefused(
-        `No database in ${dataDir}: start the portal once (npm start) with DATA_DIR=${dataDir}, stop it, then grow it.`,
-      );
-    const { PGlite } = await import('@electric-sql/pglite');
-    // The name searches' trigram indexes (migration 029) are written on every insert of quotes and policies.
-    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-    const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-    client = { query: async (text, params) => (await pglite.query(text, params)).rows };
-    close = () => pglite.close();
-    console.log(`Growing the PGlite database in ${dataDir} ${options.times}× (the portal must be stopped)…`);
-  }
+  // The database, the files and the clock the portal reads with the same settings (server/config.ts).
+  const { config } = await import('../src/server/config.ts');
+  const { now } = await import('../src/server/clock.ts');
+  const { connect } = await import('../src/server/db/index.ts');
+  const { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } = config();
+  if (databaseUrl) console.log(`Growing ${new URL(databaseUrl).pathname.slice(1) || 'the database'} on PostgreSQL ${options.times}×…`);
+  else if (existsSync(join(resolve(dataDir), 'PG_VERSION')))
+    console.log(`Growing the PGlite database in ${resolve(dataDir)} ${options.times}× (the portal must be stopped)…`);
+  else
+    throw new ScaleRefused(
+      `No database in ${resolve(dataDir)}: start the portal once (npm start) with DATA_DIR=${dataDir}, stop it, then grow it.`,
+    );
+  const db = await connect({ databaseUrl, dataDir });
   try {
-    // The portal's clock (server/clock.ts): the wall clock plus CLOCK_OFFSET_DAYS, as the demo was seeded by it.
-    const now = new Date(Date.now() + Number(process.env.CLOCK_OFFSET_DAYS || 0) * 86_400_000);
-    const result = await growDatabase(client, { ...options, now, filesDir: join(dataDir, 'files'), log: (line) => console.log(line) });
+    const result = await growOn(db, { ...options, now: now(), filesDir: filesDirOf(dataDir), log: (line) => console.log(line) });
     console.log(
       `\n${result.copies} copies (numbers ${result.firstCopy}–${result.firstCopy + result.copies - 1}) on ${result.networks} partner networks:`,
     );
@@ -858,7 +859,7 @@ async function main() {
       console.log(`  ${table.padEnd(width)} ${String(result.before[table]).padStart(10)} → ${String(result.after[table]).padStart(10)}`);
     console.log(`Done in ${result.seconds.toFixed(1)} s.`);
   } finally {
-    await close();
+    await db.destroy();
   }
 }
 
