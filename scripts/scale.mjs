@@ -15,6 +15,7 @@ import './typescript.mjs';
 // src's own modules, as the services use them (scripts/typescript.mjs): a copy's charge gets its codes
 // from the charges' rules, its files go to the portal's file store, its PDFs come from the portal's writer.
 const { chargeCodes, chargeDescription, pixTxid } = await import('../src/lib/charges.ts');
+const { DATA_VIEWS } = await import('../src/lib/access-log.ts');
 const { DOCUMENT_CATEGORIES } = await import('../src/lib/documents.ts');
 const { formatDateTime } = await import('../src/lib/format.ts');
 const { filesDir: filesDirOf, storeFile } = await import('../src/server/files.ts');
@@ -124,9 +125,6 @@ const DOCUMENT_OF_LINE = {
   residencial: { categoria: 'LAUDO_VISTORIA', label: DOCUMENT_CATEGORIES.LAUDO_VISTORIA, nome: 'laudo-de-vistoria.pdf' },
   other: { categoria: 'OUTRO', label: DOCUMENT_CATEGORIES.OUTRO, nome: 'documento-complementar.pdf' },
 };
-/** The access log's events and details (src/lib/access-log.ts ACCESS_EVENTS, DATA_VIEWS). */
-const VIEWED = 'DADOS_SEGURADO_VISUALIZADOS';
-const EXPORTED = 'DADOS_SEGURADO_EXPORTADOS';
 /** What the log keeps (ACCESS_LOG_RETENTION_DAYS' default): no older row is written, the purge would take it. */
 const LOG_DAYS = 364;
 
@@ -716,7 +714,9 @@ async function writeAccessEvents(query, { st, now }) {
   const sale = `from scale_sale s join quotes nq on nq.id = s.quote_id + s.k * ${st.quotes}`;
   const proposal = `${sale} join proposals np on np.quote_id = nq.id`;
   const policy = `${proposal} join policies na on na.proposal_id = np.id`;
-  const view = (event, detalhe, tipo, registro) => `'${event}', ${literal(detalhe)}, '${tipo}', ${registro}`;
+  // A look at an insured's data, as the portal logs it (lib/access-log.ts DATA_VIEWS): its event, detail and record.
+  const view = (name, registro) =>
+    `'${DATA_VIEWS[name].event}', ${literal(DATA_VIEWS[name].detalhe)}, '${DATA_VIEWS[name].record}', ${registro}`;
   await query(`insert into access_events (user_id, email, event, generation, ip, detalhe, company_id, registro_tipo, registro, created_at)
     select x.user_id, u.email, x.event, x.generation,
       '177.' || (16 + x.net % 200) || '.' || (x.user_id % 250) || '.' || (1 + (x.k * 7 + x.quote_id) % 250),
@@ -725,23 +725,23 @@ async function writeAccessEvents(query, { st, now }) {
       select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, 'LOGIN' as event, null as detalhe, null as registro_tipo,
         null as registro, nq.created_at - interval '3 minutes' as created_at ${sale}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(EXPORTED, 'PDF da cotação', 'COTACAO', 'nq.nr_cotacao')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('cotacao.pdf', 'nq.nr_cotacao')},
         nq.updated_at + interval '1 minute' ${sale}
       union all
       select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, 'LOGOUT', null, null, null, nq.updated_at + interval '10 minutes'
       ${sale}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(EXPORTED, 'PDF da proposta', 'PROPOSTA', 'np.nr_proposta')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('proposta.pdf', 'np.nr_proposta')},
         np.created_at + interval '2 minutes' ${proposal}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(VIEWED, 'Página da apólice', 'APOLICE', 'na.nr_apolice')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('apolice.pagina', 'na.nr_apolice')},
         na.emitida_em + interval '3 minutes' ${policy}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(EXPORTED, 'PDF da apólice', 'APOLICE', 'na.nr_apolice')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('apolice.pdf', 'na.nr_apolice')},
         na.emitida_em + interval '4 minutes' ${policy}
       union all
       select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id,
-        ${view(VIEWED, 'Busca de 2ª via de boleto', 'APOLICE', 'na.nr_apolice')},
+        ${view('parcelas.boleto', 'na.nr_apolice')},
         ((ni.vencimento - 2)::timestamp + make_interval(hours => 9 + (s.k + ni.numero) % 9, mins => (s.k * 13 + s.quote_id) % 60)) at time zone '${ZONE}'
       ${policy} join installments ni on ni.policy_id = na.id where na.forma_pagamento = 'boleto'
     ) x join users u on u.id = x.user_id

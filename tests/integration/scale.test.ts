@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import type { DB } from '../../src/server/db';
 import { COPIED_TABLES, growDatabase, ScaleRefused, SPREAD_DAYS } from '../../scripts/scale.mjs';
+import { ACCESS_EVENTS, DATA_VIEWS } from '../../src/lib/access-log';
 import { chargeCodes, chargeDescription, pixTxid } from '../../src/lib/charges';
 import { documentDownload, underwriterDocumentFile } from '../../src/server/services/after-sale/documents';
 import { notaFile } from '../../src/server/services/earnings/notas-fiscais';
@@ -79,6 +80,16 @@ describe('growing the demo 3×', () => {
     expect(result.after.notas_fiscais).toBeGreaterThan(10);
     // A sign-in, a sign-out and the quote's PDF at least, for the originals and each copy.
     expect(result.after.access_events).toBeGreaterThan(3 * (TIMES + 1) * before.quotes * 0.9);
+    // Each row as the portal logs it: an event it knows, and a look at an insured's data as DATA_VIEWS names it.
+    const logged = (
+      await sql<{ event: string; detalhe: string | null; registro_tipo: string | null }>`
+        select distinct event, detalhe, registro_tipo from access_events`.execute(db)
+    ).rows;
+    expect(logged.filter((row) => !Object.hasOwn(ACCESS_EVENTS, row.event))).toEqual([]);
+    const views = Object.values(DATA_VIEWS).map((view) => `${view.event} ${view.detalhe} ${view.record}`);
+    const looks = logged.filter((row) => row.detalhe !== null);
+    expect(looks.length).toBe(5);
+    expect(looks.filter((row) => !views.includes(`${row.event} ${row.detalhe} ${row.registro_tipo}`))).toEqual([]);
   });
 
   it('stores the files of documents and notas where the portal reads them: its download answers a PDF its writer drew', async () => {
