@@ -18,6 +18,7 @@ const { chargeCodes, chargeDescription, pixTxid } = await import('../src/lib/cha
 const { DATA_VIEWS } = await import('../src/lib/access-log.ts');
 const { DOCUMENT_CATEGORIES } = await import('../src/lib/documents.ts');
 const { formatDateTime } = await import('../src/lib/format.ts');
+const { cnpjCheckDigits, cpfCheckDigits } = await import('../src/lib/validators.ts');
 const { filesDir: filesDirOf, storeFile } = await import('../src/server/files.ts');
 const { openDocument } = await import('../src/server/pdf/writer.ts');
 
@@ -128,27 +129,9 @@ const DOCUMENT_OF_LINE = {
 /** What the log keeps (ACCESS_LOG_RETENTION_DAYS' default): no older row is written, the purge would take it. */
 const LOG_DAYS = 364;
 
-/** A CPF's check digits (módulo 11). */
-export function cpfOf(base9) {
-  const digit = (digits, top) => {
-    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (top - i), 0);
-    const rest = (sum * 10) % 11;
-    return rest === 10 ? 0 : rest;
-  };
-  const first = digit(base9, 10);
-  return `${base9}${first}${digit(`${base9}${first}`, 11)}`;
-}
-
-/** A CNPJ of a root of 8 digits, its head office (0001) and check digits. */
-export function cnpjOf(root8) {
-  const base = `${root8}0001`;
-  const digit = (digits, weights) => {
-    const rest = [...digits].reduce((total, d, i) => total + Number(d) * weights[i], 0) % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const first = digit(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return `${base}${first}${digit(`${base}${first}`, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])}`;
-}
+/** A CPF of 9 base digits and a CNPJ of an 8-digit root's head office (0001), with lib/validators.ts's check digits. */
+const cpfOf = (base9) => `${base9}${cpfCheckDigits(base9)}`;
+const cnpjOf = (root8) => `${root8}0001${cnpjCheckDigits(`${root8}0001`)}`;
 
 const literal = (text) => `'${String(text).replaceAll("'", "''")}'`;
 const arrayOf = (list) => `array[${list.map(literal).join(', ')}]::text[]`;
@@ -158,12 +141,12 @@ const plain = (name) =>
     .replace(/[^a-zA-Z]/g, '')
     .toLowerCase();
 
-/** SQL of a CPF made of a 9-digit text expression: the same digits as cpfOf. */
+/** SQL of a CPF made of a 9-digit text expression: the same digits as lib/validators.ts cpfCheckDigits. */
 const cpfSql = (base) => `(${base} || (select d1::text || (select case when r = 10 then 0 else r end
     from (select ((sum(substr(${base}, i, 1)::int * (12 - i)) + d1 * 2) * 10) % 11 as r from generate_series(1, 9) i) s2)
   from (select case when r = 10 then 0 else r end as d1
     from (select (sum(substr(${base}, i, 1)::int * (11 - i)) * 10) % 11 as r from generate_series(1, 9) i) s1) s0))`;
-/** SQL of a CNPJ made of an 8-digit root: the same digits as cnpjOf. */
+/** SQL of a CNPJ made of an 8-digit root, head office 0001: the same digits as lib/validators.ts cnpjCheckDigits. */
 const cnpjSql = (root) => {
   const base = `(${root} || '0001')`;
   const w12 = `case when i <= 4 then 6 - i else 14 - i end`;

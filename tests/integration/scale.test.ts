@@ -77,6 +77,13 @@ describe('growing the demo 3×', () => {
     expect(result.after.points_of_sale).toBe(before.points_of_sale * 2);
     expect(result.after.users).toBeGreaterThan(before.users);
     expect(result.after.sales_targets).toBe(before.sales_targets * 2);
+    // The new networks' companies and people have valid documents of their own.
+    const companies = (await sql<{ cnpj: string }>`select cnpj from companies`.execute(db)).rows.map((c) => c.cnpj);
+    expect(companies.filter((cnpj) => !isValidCnpj(cnpj))).toEqual([]);
+    expect(new Set(companies).size).toBe(companies.length);
+    const people = (await sql<{ cpf: string }>`select cpf from users where cpf is not null`.execute(db)).rows.map((u) => u.cpf);
+    expect(people.filter((cpf) => !isValidCpf(cpf))).toEqual([]);
+    expect(new Set(people).size).toBe(people.length);
     expect(result.after.notas_fiscais).toBeGreaterThan(10);
     // A sign-in, a sign-out and the quote's PDF at least, for the originals and each copy.
     expect(result.after.access_events).toBeGreaterThan(3 * (TIMES + 1) * before.quotes * 0.9);
