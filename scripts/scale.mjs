@@ -6,13 +6,21 @@
 // statement per table per batch of copies, a transaction per batch; on PGlite (DATA_DIR, the portal
 // stopped) or PostgreSQL (DATABASE_URL). It refuses a database without the demo data, and one it
 // has grown before unless told --force.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generatePixPayload } from '@brazilian-utils/brazilian-utils';
-// Self-contained (no imports of its own), so Node runs it as it is (type stripping).
-import { barcode, digitableLine } from '../src/lib/boleto.ts';
+import { CompiledQuery } from 'kysely';
+import './typescript.mjs';
+
+// src's own modules, as the services use them (scripts/typescript.mjs): a copy's charge gets its codes
+// from the charges' rules, its files go to the portal's file store, its PDFs come from the portal's writer.
+const { chargeCodes, chargeDescription, pixTxid } = await import('../src/lib/charges.ts');
+const { DATA_VIEWS } = await import('../src/lib/access-log.ts');
+const { DOCUMENT_CATEGORIES } = await import('../src/lib/documents.ts');
+const { formatDateTime } = await import('../src/lib/format.ts');
+const { cnpjCheckDigits, cpfCheckDigits } = await import('../src/lib/validators.ts');
+const { filesDir: filesDirOf, storeFile } = await import('../src/server/files.ts');
+const { openDocument } = await import('../src/server/pdf/writer.ts');
 
 export const DEFAULT_TIMES = 1000;
 /** Copies per batch: ~2,500 rows a copy, so a batch's statements write ~50k rows each at most. */
@@ -65,35 +73,6 @@ export const COUNTED_TABLES = [
  */
 export const ROLLUPS_OFF = ['portal.sales_monthly_off', 'portal.commissions_monthly_off'];
 
-/** The receiving bank and Pix key of the charges: src/lib/charges.ts RECEIVER (a test holds them equal). */
-const RECEIVER = {
-  bank: '001',
-  agreement: '3128557',
-  pixKey: '12.345.678/0001-95',
-  name: 'Seguradora Demo S.A.',
-  city: 'Sao Paulo',
-};
-
-/** src/lib/charges.ts chargeCodes, for a copy's charge: its codes carry its own id, amount and due day. */
-export function chargeCodesOf(chargeId, amountCents, dueDate, description) {
-  const code = barcode({
-    bank: RECEIVER.bank,
-    amountCents,
-    dueDate,
-    freeField: `${RECEIVER.agreement}${String(chargeId).padStart(17, '0')}0`,
-  });
-  const txid = `PORTAL${String(chargeId).padStart(10, '0')}`;
-  const pix = generatePixPayload({
-    key: RECEIVER.pixKey,
-    merchantName: RECEIVER.name,
-    merchantCity: RECEIVER.city,
-    amount: amountCents / 100,
-    txid,
-    description,
-  });
-  return { barcode: code, linhaDigitavel: digitableLine(code), pixTxid: txid, pixCopiaECola: pix };
-}
-
 /** A list written as text, one comma between items. */
 const listOf = (text) =>
   text
@@ -142,39 +121,18 @@ const AGENCY_WORDS = listOf(`
   Ipê, Araucária, Buriti, Cambará, Embaúba, Figueira, Guapuruvu, Jacarandá, Jatobá, Manacá, Oiti, Pau-Brasil,
   Quaresmeira, Sibipiruna, Tamboril, Umbuzeiro
 `);
-/** The documents a referred proposal's seller sends (src/lib/documents.ts DOCUMENT_CATEGORIES), by line. */
+/** The documents a referred proposal's seller sends, by line; `label` is the category's, as the timeline names it. */
 const DOCUMENT_OF_LINE = {
-  vida: { categoria: 'DECLARACAO_SAUDE', label: 'Declaração de saúde', nome: 'declaracao-de-saude.pdf' },
-  residencial: { categoria: 'LAUDO_VISTORIA', label: 'Laudo de vistoria', nome: 'laudo-de-vistoria.pdf' },
-  other: { categoria: 'OUTRO', label: 'Outro', nome: 'documento-complementar.pdf' },
+  vida: { categoria: 'DECLARACAO_SAUDE', label: DOCUMENT_CATEGORIES.DECLARACAO_SAUDE, nome: 'declaracao-de-saude.pdf' },
+  residencial: { categoria: 'LAUDO_VISTORIA', label: DOCUMENT_CATEGORIES.LAUDO_VISTORIA, nome: 'laudo-de-vistoria.pdf' },
+  other: { categoria: 'OUTRO', label: DOCUMENT_CATEGORIES.OUTRO, nome: 'documento-complementar.pdf' },
 };
-/** The access log's events and details (src/lib/access-log.ts ACCESS_EVENTS, DATA_VIEWS). */
-const VIEWED = 'DADOS_SEGURADO_VISUALIZADOS';
-const EXPORTED = 'DADOS_SEGURADO_EXPORTADOS';
 /** What the log keeps (ACCESS_LOG_RETENTION_DAYS' default): no older row is written, the purge would take it. */
 const LOG_DAYS = 364;
 
-/** A CPF's check digits (módulo 11). */
-export function cpfOf(base9) {
-  const digit = (digits, top) => {
-    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (top - i), 0);
-    const rest = (sum * 10) % 11;
-    return rest === 10 ? 0 : rest;
-  };
-  const first = digit(base9, 10);
-  return `${base9}${first}${digit(`${base9}${first}`, 11)}`;
-}
-
-/** A CNPJ of a root of 8 digits, its head office (0001) and check digits. */
-export function cnpjOf(root8) {
-  const base = `${root8}0001`;
-  const digit = (digits, weights) => {
-    const rest = [...digits].reduce((total, d, i) => total + Number(d) * weights[i], 0) % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const first = digit(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return `${base}${first}${digit(`${base}${first}`, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])}`;
-}
+/** A CPF of 9 base digits and a CNPJ of an 8-digit root's head office (0001), with lib/validators.ts's check digits. */
+const cpfOf = (base9) => `${base9}${cpfCheckDigits(base9)}`;
+const cnpjOf = (root8) => `${root8}0001${cnpjCheckDigits(`${root8}0001`)}`;
 
 const literal = (text) => `'${String(text).replaceAll("'", "''")}'`;
 const arrayOf = (list) => `array[${list.map(literal).join(', ')}]::text[]`;
@@ -184,12 +142,12 @@ const plain = (name) =>
     .replace(/[^a-zA-Z]/g, '')
     .toLowerCase();
 
-/** SQL of a CPF made of a 9-digit text expression: the same digits as cpfOf. */
+/** SQL of a CPF made of a 9-digit text expression: the same digits as lib/validators.ts cpfCheckDigits. */
 const cpfSql = (base) => `(${base} || (select d1::text || (select case when r = 10 then 0 else r end
     from (select ((sum(substr(${base}, i, 1)::int * (12 - i)) + d1 * 2) * 10) % 11 as r from generate_series(1, 9) i) s2)
   from (select case when r = 10 then 0 else r end as d1
     from (select (sum(substr(${base}, i, 1)::int * (11 - i)) * 10) % 11 as r from generate_series(1, 9) i) s1) s0))`;
-/** SQL of a CNPJ made of an 8-digit root: the same digits as cnpjOf. */
+/** SQL of a CNPJ made of an 8-digit root, head office 0001: the same digits as lib/validators.ts cnpjCheckDigits. */
 const cnpjSql = (root) => {
   const base = `(${root} || '0001')`;
   const w12 = `case when i <= 4 then 6 - i else 14 - i end`;
@@ -200,44 +158,38 @@ const cnpjSql = (root) => {
       from (select sum(substr(${base}, i, 1)::int * ${w12}) % 11 as r from generate_series(1, 12) i) s1) s0))`;
 };
 
-/** A minimal one-page PDF saying what it is, with a correct cross-reference table. */
-function pdfOf(title) {
-  const text = `BT /F1 14 Tf 72 760 Td (${title}) Tj 0 -22 Td /F1 10 Tf (Arquivo de demonstracao gerado por npm run scale.) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const at = body.length;
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return at;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-/** Stores bytes as DATA_DIR/files/<sha256> (server/files.ts): written once, read by its hash. */
-function storeFile(dir, bytes) {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const target = join(dir, sha256);
-  if (!existsSync(target)) {
-    mkdirSync(dir, { recursive: true });
-    const temporary = join(dir, `.tmp-scale-${process.pid}`);
-    writeFileSync(temporary, bytes, { mode: 0o600 });
-    renameSync(temporary, target);
-  }
-  return { sha256, size: bytes.byteLength };
+/**
+ * A one-page PDF drawn by the portal's PDF writer (the quote's, the policy's and the boleto's), saying
+ * what it stands for, put in the portal's file store. The files these rows point at are uploads in
+ * the portal (the seller's scan, the company's nota fiscal), which nothing of the portal draws: one
+ * file serves every row of its kind, as one upload would.
+ */
+async function storedPdf(dir, title, issuedAt) {
+  const { pdf, bytes, page } = openDocument({ title, subject: 'Arquivo de demonstração', issuedAt: formatDateTime(issuedAt) });
+  page.title(title);
+  page.paragraph('Arquivo de demonstração, gerado por npm run scale no lugar do arquivo que o usuário enviaria.');
+  page.footers(title, 'Portal de Parceiros — dados de demonstração');
+  pdf.end();
+  const content = await bytes;
+  return { sha256: await storeFile(dir, content), size: content.byteLength };
 }
 
 export class ScaleRefused extends Error {
   code = 'SCALE_REFUSED';
 }
+
+/**
+ * growDatabase on one connection of a portal's database (server/db connect): the temporary tables of
+ * the run live in that session. How the command and the tests grow a database.
+ * @param {import('kysely').Kysely<any>} db
+ * @param {Parameters<typeof growDatabase>[1]} options
+ */
+export const growOn = (db, options) =>
+  db
+    .connection()
+    .execute((connection) =>
+      growDatabase({ query: async (text, params) => (await connection.executeQuery(CompiledQuery.raw(text, params ?? []))).rows }, options),
+    );
 
 /** The maps from the demo network's ids to each new network's (temporary tables of the run). */
 const MAPS = ['company', 'pos', 'offer', 'user', 'group'];
@@ -316,8 +268,8 @@ export async function growDatabase(
     runs: [...(marker?.runs ?? []), { times, networks: networkCount, at: now.toISOString(), done }],
   });
 
-  const documentFile = storeFile(filesDir, pdfOf('Documento da proposta'));
-  const notaFile = storeFile(filesDir, pdfOf('Nota fiscal de servicos - comissoes'));
+  const documentFile = await storedPdf(filesDir, 'Documento da proposta', now);
+  const notaFile = await storedPdf(filesDir, 'Nota fiscal de serviços — comissões', now);
 
   // ----- Setup, one transaction: the sources, the new networks and their targets, the marker.
   await query('begin');
@@ -684,12 +636,12 @@ async function copyBatch(query, { stride, bounds, firstCopy, networkCount, now, 
   if (charges.length > 0) {
     const columns = { k: [], id: [], barcode: [], line: [], txid: [], pix: [] };
     for (const c of charges) {
-      const codes = chargeCodesOf(c.id, c.total, c.vencimento, `Parcela ${c.numero} apolice ${c.nr_apolice}`);
+      const codes = chargeCodes(c.id, c.total, c.vencimento, chargeDescription(c));
       columns.k.push(c.k);
       columns.id.push(c.id);
       columns.barcode.push(codes.barcode);
       columns.line.push(codes.linhaDigitavel);
-      columns.txid.push(codes.pixTxid);
+      columns.txid.push(pixTxid(c.id));
       columns.pix.push(codes.pixCopiaECola);
     }
     await query(
@@ -750,7 +702,9 @@ async function writeAccessEvents(query, { st, now }) {
   const sale = `from scale_sale s join quotes nq on nq.id = s.quote_id + s.k * ${st.quotes}`;
   const proposal = `${sale} join proposals np on np.quote_id = nq.id`;
   const policy = `${proposal} join policies na on na.proposal_id = np.id`;
-  const view = (event, detalhe, tipo, registro) => `'${event}', ${literal(detalhe)}, '${tipo}', ${registro}`;
+  // A look at an insured's data, as the portal logs it (lib/access-log.ts DATA_VIEWS): its event, detail and record.
+  const view = (name, registro) =>
+    `'${DATA_VIEWS[name].event}', ${literal(DATA_VIEWS[name].detalhe)}, '${DATA_VIEWS[name].record}', ${registro}`;
   await query(`insert into access_events (user_id, email, event, generation, ip, detalhe, company_id, registro_tipo, registro, created_at)
     select x.user_id, u.email, x.event, x.generation,
       '177.' || (16 + x.net % 200) || '.' || (x.user_id % 250) || '.' || (1 + (x.k * 7 + x.quote_id) % 250),
@@ -759,23 +713,23 @@ async function writeAccessEvents(query, { st, now }) {
       select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, 'LOGIN' as event, null as detalhe, null as registro_tipo,
         null as registro, nq.created_at - interval '3 minutes' as created_at ${sale}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(EXPORTED, 'PDF da cotação', 'COTACAO', 'nq.nr_cotacao')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('cotacao.pdf', 'nq.nr_cotacao')},
         nq.updated_at + interval '1 minute' ${sale}
       union all
       select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, 'LOGOUT', null, null, null, nq.updated_at + interval '10 minutes'
       ${sale}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(EXPORTED, 'PDF da proposta', 'PROPOSTA', 'np.nr_proposta')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('proposta.pdf', 'np.nr_proposta')},
         np.created_at + interval '2 minutes' ${proposal}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(VIEWED, 'Página da apólice', 'APOLICE', 'na.nr_apolice')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('apolice.pagina', 'na.nr_apolice')},
         na.emitida_em + interval '3 minutes' ${policy}
       union all
-      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view(EXPORTED, 'PDF da apólice', 'APOLICE', 'na.nr_apolice')},
+      select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id, ${view('apolice.pdf', 'na.nr_apolice')},
         na.emitida_em + interval '4 minutes' ${policy}
       union all
       select s.k, s.net, s.quote_id, nq.user_id, nq.generation, nq.company_id,
-        ${view(VIEWED, 'Busca de 2ª via de boleto', 'APOLICE', 'na.nr_apolice')},
+        ${view('parcelas.boleto', 'na.nr_apolice')},
         ((ni.vencimento - 2)::timestamp + make_interval(hours => 9 + (s.k + ni.numero) % 9, mins => (s.k * 13 + s.quote_id) % 60)) at time zone '${ZONE}'
       ${policy} join installments ni on ni.policy_id = na.id where na.forma_pagamento = 'boleto'
     ) x join users u on u.id = x.user_id
@@ -858,34 +812,21 @@ See docs/decisions/064-scale-generator.md.`;
 async function main() {
   const options = argsOf(process.argv.slice(2));
   if (options.help) return console.log(HELP);
-  const dataDir = resolve(process.env.DATA_DIR || './data');
-  const databaseUrl = process.env.DATABASE_URL;
-  let client;
-  let close;
-  if (databaseUrl) {
-    const pg = (await import('pg')).default;
-    const connection = new pg.Client({ connectionString: databaseUrl });
-    await connection.connect();
-    client = { query: async (text, params) => (await connection.query(text, params)).rows };
-    close = () => connection.end();
-    console.log(`Growing ${new URL(databaseUrl).pathname.slice(1) || 'the database'} on PostgreSQL ${options.times}×…`);
-  } else {
-    if (!existsSync(join(dataDir, 'PG_VERSION')))
-      throw new ScaleRefused(
-        `No database in ${dataDir}: start the portal once (npm start) with DATA_DIR=${dataDir}, stop it, then grow it.`,
-      );
-    const { PGlite } = await import('@electric-sql/pglite');
-    // The name searches' trigram indexes (migration 029) are written on every insert of quotes and policies.
-    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-    const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-    client = { query: async (text, params) => (await pglite.query(text, params)).rows };
-    close = () => pglite.close();
-    console.log(`Growing the PGlite database in ${dataDir} ${options.times}× (the portal must be stopped)…`);
-  }
+  // The database, the files and the clock the portal reads with the same settings (server/config.ts).
+  const { config } = await import('../src/server/config.ts');
+  const { now } = await import('../src/server/clock.ts');
+  const { connect } = await import('../src/server/db/index.ts');
+  const { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } = config();
+  if (databaseUrl) console.log(`Growing ${new URL(databaseUrl).pathname.slice(1) || 'the database'} on PostgreSQL ${options.times}×…`);
+  else if (existsSync(join(resolve(dataDir), 'PG_VERSION')))
+    console.log(`Growing the PGlite database in ${resolve(dataDir)} ${options.times}× (the portal must be stopped)…`);
+  else
+    throw new ScaleRefused(
+      `No database in ${resolve(dataDir)}: start the portal once (npm start) with DATA_DIR=${dataDir}, stop it, then grow it.`,
+    );
+  const db = await connect({ databaseUrl, dataDir });
   try {
-    // The portal's clock (server/clock.ts): the wall clock plus CLOCK_OFFSET_DAYS, as the demo was seeded by it.
-    const now = new Date(Date.now() + Number(process.env.CLOCK_OFFSET_DAYS || 0) * 86_400_000);
-    const result = await growDatabase(client, { ...options, now, filesDir: join(dataDir, 'files'), log: (line) => console.log(line) });
+    const result = await growOn(db, { ...options, now: now(), filesDir: filesDirOf(dataDir), log: (line) => console.log(line) });
     console.log(
       `\n${result.copies} copies (numbers ${result.firstCopy}–${result.firstCopy + result.copies - 1}) on ${result.networks} partner networks:`,
     );
@@ -894,7 +835,7 @@ async function main() {
       console.log(`  ${table.padEnd(width)} ${String(result.before[table]).padStart(10)} → ${String(result.after[table]).padStart(10)}`);
     console.log(`Done in ${result.seconds.toFixed(1)} s.`);
   } finally {
-    await close();
+    await db.destroy();
   }
 }
 

@@ -55,6 +55,10 @@ export const isPayableOn = (charge: { vencimento: string }, today: string) => ch
 /** The txid of a charge's Pix: 'PORTAL' and the id, within the 25 characters Pix allows. */
 export const pixTxid = (chargeId: number) => `PORTAL${String(chargeId).padStart(10, '0')}`;
 
+/** What a charge's Pix says it pays (the payer's bank app shows it): the installment and its policy. */
+export const chargeDescription = (installment: { numero: number; nr_apolice: string }) =>
+  `Parcela ${installment.numero} apolice ${installment.nr_apolice}`;
+
 export interface ChargeCodes {
   barcode: string;
   linhaDigitavel: string;

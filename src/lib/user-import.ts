@@ -11,6 +11,7 @@ import {
   type PersonalData,
 } from './user-admin';
 import { IMPORT_COLUMNS, IMPORT_MESSAGES, type ImportGeneration } from './user-import-format';
+import { cpfCheckDigits, formatCpf } from './validators';
 
 /*
  * Bulk user import (issue 16, decision 048), pure: each row read into the same schemas the forms
@@ -178,14 +179,8 @@ export const TEMPLATE_SAMPLE: Record<ImportGeneration, Record<string, string>> =
 /** The n-th sample person of a template (n from 0): a valid CPF and an e-mail of the example domain. */
 export function templatePerson(n: number): { cpf: string; email: string } {
   const base = String(935_411_347 + n * 7).padStart(9, '0');
-  const digit = (digits: string) => {
-    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (digits.length + 1 - i), 0);
-    return ((sum * 10) % 11) % 10;
-  };
-  const first = digit(base);
-  const cpf = `${base}${first}${digit(`${base}${first}`)}`;
   return {
-    cpf: cpf.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4'),
+    cpf: formatCpf(`${base}${cpfCheckDigits(base)}`),
     email: n === 0 ? 'maria.silva@exemplo.com.br' : `maria.silva.${n + 1}@exemplo.com.br`,
   };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   alphanumericOnly,
+  cnpjCheckDigits,
+  cpfCheckDigits,
   digitsOnly,
   formatCnpj,
   formatCpf,
@@ -25,6 +27,19 @@ describe('isValidCpf', () => {
     ['5299822472', false],
     ['', false],
   ])('%s → %s', (cpf, valid) => expect(isValidCpf(cpf)).toBe(valid));
+});
+
+describe('the check digits of a base (what the scale generator numbers new people and companies with)', () => {
+  it.each([
+    ['529982247', '25'],
+    ['111444777', '35'],
+    ['700000001', '59'],
+  ])('CPF %s → %s', (base, digits) => expect(cpfCheckDigits(base)).toBe(digits));
+  it.each([
+    ['112223330001', '81'],
+    ['334445550001', '81'],
+    ['12ABC34501DE', '35'],
+  ])('CNPJ %s → %s', (base, digits) => expect(cnpjCheckDigits(base)).toBe(digits));
 });
 
 describe('isValidCnpj', () => {

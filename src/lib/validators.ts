@@ -23,10 +23,16 @@ function cpfCheckDigit(digits: string): number {
   return rest === 10 ? 0 : rest;
 }
 
+/** The two check digits of a CPF's 9 base digits. */
+export function cpfCheckDigits(base: string): string {
+  const first = cpfCheckDigit(base);
+  return `${first}${cpfCheckDigit(`${base}${first}`)}`;
+}
+
 export function isValidCpf(value: string): boolean {
   const cpf = digitsOnly(value);
   if (cpf.length !== 11 || allSame(cpf)) return false;
-  return cpfCheckDigit(cpf.slice(0, 9)) === Number(cpf[9]) && cpfCheckDigit(cpf.slice(0, 10)) === Number(cpf[10]);
+  return cpfCheckDigits(cpf.slice(0, 9)) === cpf.slice(9);
 }
 
 // A CNPJ is 12 base characters and 2 check digits. Since 2026 the base may hold letters: each
@@ -44,10 +50,16 @@ function cnpjCheckDigit(base: string): number {
 /** Strips the mask ('.', '/', '-') and upper-cases, keeping letters of the alphanumeric CNPJ. */
 export const normalizeCnpj = (value: string): string => value.replace(/[./\-\s]/g, '').toUpperCase();
 
+/** The two check digits of a CNPJ's 12 base characters. */
+export function cnpjCheckDigits(base: string): string {
+  const first = cnpjCheckDigit(base);
+  return `${first}${cnpjCheckDigit(`${base}${first}`)}`;
+}
+
 export function isValidCnpj(value: string): boolean {
   const cnpj = normalizeCnpj(value);
   if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(cnpj) || allSame(cnpj)) return false;
-  return cnpjCheckDigit(cnpj.slice(0, 12)) === Number(cnpj[12]) && cnpjCheckDigit(cnpj.slice(0, 13)) === Number(cnpj[13]);
+  return cnpjCheckDigits(cnpj.slice(0, 12)) === cnpj.slice(12);
 }
 
 export const formatCpf = (value: string): string => digitsOnly(value).replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');

@@ -6,11 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import type { DB } from '../../src/server/db';
 import { COPIED_TABLES, growDatabase, ScaleRefused, SPREAD_DAYS } from '../../scripts/scale.mjs';
-import { chargeCodes } from '../../src/lib/charges';
+import { ACCESS_EVENTS, DATA_VIEWS } from '../../src/lib/access-log';
+import { chargeCodes, chargeDescription, pixTxid } from '../../src/lib/charges';
+import { documentDownload, underwriterDocumentFile } from '../../src/server/services/after-sale/documents';
+import { notaFile } from '../../src/server/services/earnings/notas-fiscais';
 import { loadV2User } from '../../src/server/services/identity/principals';
 import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { freshDatabase } from '../fixtures/db';
 import { growOn } from '../fixtures/grown';
+import { pdfInfo, pdfText } from '../fixtures/pdf';
 import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
 import * as commissions from '../fixtures/commissions-rollup';
 
@@ -74,11 +78,51 @@ describe('growing the demo 3×', () => {
     expect(result.after.points_of_sale).toBe(before.points_of_sale * 2);
     expect(result.after.users).toBeGreaterThan(before.users);
     expect(result.after.sales_targets).toBe(before.sales_targets * 2);
+    // The new networks' companies and people have valid documents of their own.
+    const companies = (await sql<{ cnpj: string }>`select cnpj from companies`.execute(db)).rows.map((c) => c.cnpj);
+    expect(companies.filter((cnpj) => !isValidCnpj(cnpj))).toEqual([]);
+    expect(new Set(companies).size).toBe(companies.length);
+    const people = (await sql<{ cpf: string }>`select cpf from users where cpf is not null`.execute(db)).rows.map((u) => u.cpf);
+    expect(people.filter((cpf) => !isValidCpf(cpf))).toEqual([]);
+    expect(new Set(people).size).toBe(people.length);
     expect(result.after.notas_fiscais).toBeGreaterThan(10);
     // A sign-in, a sign-out and the quote's PDF at least, for the originals and each copy.
     expect(result.after.access_events).toBeGreaterThan(3 * (TIMES + 1) * before.quotes * 0.9);
-    const [stored] = (await sql<{ sha256: string }>`select sha256 from documents limit 1`.execute(db)).rows;
-    expect(readFileSync(join(filesDir, stored!.sha256)).subarray(0, 5).toString()).toBe('%PDF-');
+    // Each row as the portal logs it: an event it knows, and a look at an insured's data as DATA_VIEWS names it.
+    const logged = (
+      await sql<{ event: string; detalhe: string | null; registro_tipo: string | null }>`
+        select distinct event, detalhe, registro_tipo from access_events`.execute(db)
+    ).rows;
+    expect(logged.filter((row) => !Object.hasOwn(ACCESS_EVENTS, row.event))).toEqual([]);
+    const views = Object.values(DATA_VIEWS).map((view) => `${view.event} ${view.detalhe} ${view.record}`);
+    const looks = logged.filter((row) => row.detalhe !== null);
+    expect(looks.length).toBe(5);
+    expect(looks.filter((row) => !views.includes(`${row.event} ${row.detalhe} ${row.registro_tipo}`))).toEqual([]);
+  });
+
+  it('stores the files of documents and notas where the portal reads them: its download answers a PDF its writer drew', async () => {
+    const { id: documentId, tamanho } = await db
+      .selectFrom('documents')
+      .select(['id', 'tamanho'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const document = await underwriterDocumentFile(db, filesDir, documentId);
+    const download = await documentDownload(document!);
+    const bytes = download.body as Uint8Array;
+    expect(download.size).toBe(tamanho);
+    expect(await pdfText(bytes)).toContain('Documento da proposta');
+    expect(await pdfInfo(bytes)).toMatchObject({ Producer: 'Portal de Parceiros', Title: 'Documento da proposta' });
+    const nota = await db.selectFrom('notas_fiscais').select(['id', 'tamanho']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const notaDownload = await notaFile(db, filesDir, { kind: 'all' }, nota.id);
+    expect(notaDownload!.size).toBe(nota.tamanho);
+    expect(await pdfText(notaDownload!.body as Uint8Array)).toContain('Nota fiscal de serviços — comissões');
+    // Every row points at a stored file of its size.
+    const files = (
+      await sql<{ sha256: string; tamanho: number }>`select distinct sha256, tamanho from documents
+        union select distinct sha256, tamanho from notas_fiscais`.execute(db)
+    ).rows;
+    for (const file of files) expect(readFileSync(join(filesDir, file.sha256)).byteLength).toBe(file.tamanho);
   });
 
   it('gives every copy numbers of its own, as the services number them', async () => {
@@ -116,17 +160,23 @@ describe('growing the demo 3×', () => {
     ).toBe(0);
   });
 
-  it('writes each copied charge with the codes the charges service makes of its id, amount and due day', async () => {
+  it('writes each copied charge with the codes of its own id, amount, due day and policy — not its original’s', async () => {
     const charges = (
       await sql<{ id: number; total: number; vencimento: string; numero: number; nr_apolice: string } & Record<string, string>>`
-        select c.id, c.total, c.vencimento::text as vencimento, i.numero, a.nr_apolice, c.codigo_barras, c.linha_digitavel, c.pix_copia_e_cola
+        select c.id, c.total, c.vencimento::text as vencimento, i.numero, a.nr_apolice, c.codigo_barras, c.linha_digitavel,
+          c.pix_txid, c.pix_copia_e_cola
         from charges c join installments i on i.id = c.installment_id join policies a on a.id = i.policy_id
         where c.id > ${before.charges} order by c.id`.execute(db)
     ).rows;
     expect(charges.length).toBe(TIMES * before.charges);
     for (const c of charges.filter((_, i) => i % 7 === 0)) {
-      const codes = chargeCodes(c.id, c.total, c.vencimento, `Parcela ${c.numero} apolice ${c.nr_apolice}`);
-      expect([c.codigo_barras, c.linha_digitavel, c.pix_copia_e_cola]).toEqual([codes.barcode, codes.linhaDigitavel, codes.pixCopiaECola]);
+      const codes = chargeCodes(c.id, c.total, c.vencimento, chargeDescription(c));
+      expect([c.codigo_barras, c.linha_digitavel, c.pix_txid, c.pix_copia_e_cola]).toEqual([
+        codes.barcode,
+        codes.linhaDigitavel,
+        pixTxid(c.id),
+        codes.pixCopiaECola,
+      ]);
     }
     // What the bank received is the copy's own code.
     expect(

@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { invalid, notFound, conflict } from '../../errors';
-import { CHARGED_METHODS, chargeCodes, lateAmount, pixTxid, SECOND_COPY_MAX_DAYS, secondCopyWindow } from '../../../lib/charges';
+import {
+  CHARGED_METHODS,
+  chargeCodes,
+  chargeDescription,
+  lateAmount,
+  pixTxid,
+  SECOND_COPY_MAX_DAYS,
+  secondCopyWindow,
+} from '../../../lib/charges';
 import { brasiliaDay } from '../../../lib/format';
 import { installmentStatus } from '../../../lib/policies';
 import type { Scope } from '../../../lib/scope';
@@ -83,7 +91,7 @@ async function writeCharge(
 ) {
   const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('charges', 'id'))::int as id`.execute(trx);
   const id = rows[0]!.id;
-  const codes = chargeCodes(id, amounts.total, vencimento, `Parcela ${installment.numero} apolice ${installment.nr_apolice}`);
+  const codes = chargeCodes(id, amounts.total, vencimento, chargeDescription(installment));
   return trx
     .insertInto('charges')
     .values({
