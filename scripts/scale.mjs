@@ -533,6 +533,12 @@ const mapped = (kind, column) => `coalesce((select m.new_id from scale_${kind} m
 /** A timestamp of the copy: its sale's shift earlier. */
 const moved = (column) => `${column} - s.shift`;
 /** A number's year, as the services write it: the Brasília year of the moment. */
+/**
+ * A document number's serial part as the services write it (padStart): at least `width` digits, never
+ * cut — lpad cuts a longer text, and at 10,000× the quotes' sequence passes 999,999. The sequence is
+ * read once per row: 19 digits, then as many leading zeros dropped as exceed `width`.
+ */
+const serialOf = (sequence, width) => `regexp_replace(to_char(nextval('${sequence}'), 'FM${'0'.repeat(19)}'), '^0{0,${19 - width}}', '')`;
 const yearOf = (column) => `to_char((${column} - s.shift) at time zone '${ZONE}', 'YYYY')`;
 
 /** Copies from..to of every sale: the statements of one batch, in one transaction. */
@@ -569,7 +575,7 @@ async function copyBatch(query, { stride, bounds, firstCopy, networkCount, now, 
   await query(`insert into quotes (id, nr_cotacao, simulator_code, line, generation, offer_id, user_id, company_id, point_of_sale_id,
       status, etapa, segurado, nome_segurado, documento_segurado, respostas, risco, selecao, precificacao, contratacao, premio_total,
       comissao_centesimos, valida_ate, created_at, updated_at)
-    select q.id + s.k * ${st.quotes}, ${yearOf('q.created_at')} || lpad(nextval('quote_numbers')::text, 6, '0'),
+    select q.id + s.k * ${st.quotes}, ${yearOf('q.created_at')} || ${serialOf('quote_numbers', 6)},
       q.simulator_code, q.line, q.generation, ${mapped('offer', 'q.offer_id')}, ${mapped('user', 'q.user_id')},
       ${mapped('company', 'q.company_id')}, ${mapped('pos', 'q.point_of_sale_id')}, q.status, q.etapa,
       case when q.segurado->>'tipoPessoa' = 'PJ' then q.segurado || jsonb_build_object('razaoSocial', s.nome, 'cnpj', s.doc)
@@ -579,14 +585,14 @@ async function copyBatch(query, { stride, bounds, firstCopy, networkCount, now, 
     from scale_sale s join src_quotes q on q.id = s.quote_id ${copies} order by s.k, q.id`);
   await query(`insert into proposals (id, quote_id, nr_proposta, status, user_id, aceite_termo_em, created_at, aceite_ate, suspensa_desde,
       decidida_em, motivo)
-    select p.id + s.k * ${st.proposals}, p.quote_id + s.k * ${st.quotes}, ${yearOf('p.created_at')} || lpad(nextval('proposal_numbers')::text, 8, '0'),
+    select p.id + s.k * ${st.proposals}, p.quote_id + s.k * ${st.quotes}, ${yearOf('p.created_at')} || ${serialOf('proposal_numbers', 8)},
       p.status, ${mapped('user', 'p.user_id')}, ${moved('p.aceite_termo_em')}, ${moved('p.created_at')}, ${moved('p.aceite_ate')},
       ${moved('p.suspensa_desde')}, ${moved('p.decidida_em')}, p.motivo
     from scale_sale s join src_proposals p on p.quote_id = s.quote_id ${copies} order by s.k, p.id`);
   await query(`insert into policies (id, nr_apolice, id_contratacao, proposal_id, quote_id, user_id, company_id, point_of_sale_id,
       simulator_code, line, generation, nome_segurado, documento_segurado, inicio_vigencia, fim_vigencia, premio_liquido, custo_apolice,
       iof, premio_total, forma_pagamento, status, emitida_em, contato, coberturas_canceladas, cancelada_em)
-    select a.id + s.k * ${st.policies}, left(a.nr_apolice, 4) || ${yearOf('a.emitida_em')} || lpad(nextval('policy_numbers')::text, 7, '0'),
+    select a.id + s.k * ${st.policies}, left(a.nr_apolice, 4) || ${yearOf('a.emitida_em')} || ${serialOf('policy_numbers', 7)},
       nextval('contract_numbers'), a.proposal_id + s.k * ${st.proposals}, a.quote_id + s.k * ${st.quotes}, ${mapped('user', 'a.user_id')},
       ${mapped('company', 'a.company_id')}, ${mapped('pos', 'a.point_of_sale_id')}, a.simulator_code, a.line, a.generation,
       s.nome, s.doc, a.inicio_vigencia - s.days, a.fim_vigencia - s.days, a.premio_liquido, a.custo_apolice, a.iof, a.premio_total,
@@ -675,7 +681,7 @@ async function copyBatch(query, { stride, bounds, firstCopy, networkCount, now, 
     left join src_charges oc on oc.id = r.charge_id left join charges nc on nc.id = r.charge_id + s.k * ${st.charges} ${copies}`);
   await query(`insert into endorsements (id, nr_endosso, policy_id, tipo, solicitante, motivo, efetiva_em, dados, premio_anterior,
       premio_novo, user_id, rascunho, created_at)
-    select e.id + s.k * ${st.endorsements}, ${yearOf('e.created_at')} || lpad(nextval('endorsement_numbers')::text, 8, '0'),
+    select e.id + s.k * ${st.endorsements}, ${yearOf('e.created_at')} || ${serialOf('endorsement_numbers', 8)},
       e.policy_id + s.k * ${st.policies}, e.tipo, e.solicitante, e.motivo, e.efetiva_em - s.days,
       case when e.dados->>'destino' ~ '\\((CPF|CNPJ)\\)'
         then jsonb_set(e.dados, '{destino}', to_jsonb(regexp_replace(e.dados->>'destino', '[0-9]{4}$', right(s.doc, 4)))) else e.dados end,
