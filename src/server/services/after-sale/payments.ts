@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { DB } from '../../db';
-import { exactInstant, pastKey } from '../../db/keyset';
 import type { Generation } from '../../db/schema';
 import { maskDocument } from '../../../lib/history';
 import { pagedOf, type Paged } from '../../../lib/list-query';
@@ -15,15 +14,16 @@ import {
   reportTotals,
   type PaymentMethodPaid,
   type PaymentRow,
+  type ProductTotal,
   type PaymentSearch,
   type Period,
 } from '../../../lib/payments';
 import { installmentStatus, type InstallmentStatus } from '../../../lib/policies';
 import type { Scope } from '../../../lib/scope';
-import { soldWithin } from '../identity/scope';
+import { soldWithin, soldWithinBranches } from '../identity/scope';
 import { policyBranchesInScope, searchedPolicies } from './policies';
-import { readKeysetPage } from '../../db/keyset-page';
-import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
+import { readBatch, readKeysetPage, type KeysetList } from '../../db/keyset-page';
+import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
 import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../../lib/receipts';
 
 /*
@@ -170,29 +170,24 @@ export async function listInstallments(
  * The payments received in a period by the policies a scope sees — by the payment's own copy of its
  * policy's generation, company and seller (migration 033), so the period is a range of one index.
  */
-const paymentsOf = (db: DB, scope: Scope, generation: Generation, period: Period) => {
+const paymentsOf = (db: DB, scope: Scope, generation: Generation, period: Period) =>
+  paymentsInPeriod(db, generation, period).where((eb) => soldWithin(scope, eb.ref('pg.user_id'), eb.ref('pg.company_id')));
+
+/** A generation's payments of a period, whoever sold them. */
+const paymentsInPeriod = (db: DB, generation: Generation, period: Period) => {
   const { from, to } = periodBounds(period);
-  return db
-    .selectFrom('payments as pg')
-    .where((eb) => soldWithin(scope, eb.ref('pg.user_id'), eb.ref('pg.company_id')))
-    .where('pg.generation', '=', generation)
-    .where('pg.pago_em', '>=', from)
-    .where('pg.pago_em', '<', to);
+  return db.selectFrom('payments as pg').where('pg.generation', '=', generation).where('pg.pago_em', '>=', from).where('pg.pago_em', '<', to);
 };
 
-/** The same payments with their installment, policy and product. */
-function paymentsIn(db: DB, scope: Scope, generation: Generation, period: Period) {
-  return paymentsOf(db, scope, generation, period)
+type PeriodPayments = ReturnType<typeof paymentsInPeriod>;
+
+/** A payment as the report and its CSV show it: with its installment, policy and product. */
+const paymentColumns = (branch: PeriodPayments) =>
+  branch
     .innerJoin('installments as i', 'i.id', 'pg.installment_id')
     .innerJoin('policies as a', 'a.id', 'i.policy_id')
-    .innerJoin('simulators as s', 's.code', 'a.simulator_code');
-}
-
-/** Payment rows in the order of the report and its CSV: by the time paid, then as recorded. */
-const paymentRows = (db: DB, scope: Scope, generation: Generation, period: Period) =>
-  paymentsIn(db, scope, generation, period)
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .select([
-      'pg.id',
       'pg.pago_em',
       'pg.valor',
       'pg.meio',
@@ -202,11 +197,27 @@ const paymentRows = (db: DB, scope: Scope, generation: Generation, period: Perio
       's.nome as product_name',
       'i.numero',
       installmentCount,
-    ])
-    .orderBy('pg.pago_em')
-    .orderBy('pg.id');
+    ]);
 
-type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentRows>['execute']>>[number];
+type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentColumns>['execute']>>[number];
+
+/**
+ * The payments of a period a scope sees as a keyset list (db/keyset-page.ts) in the report's order —
+ * by the time paid, then as recorded —, one branch per condition of the scope (soldWithinBranches,
+ * on the payment's own company and seller): everyone's a range of (generation, pago_em, id), a
+ * company's a range of (company_id, pago_em, id). A page reads from the row its link names, not
+ * past every page before it (issue 29: page 500 of a year by OFFSET read 5,000 payments).
+ */
+const paymentsList = (db: DB, scope: Scope, generation: Generation, period: Period, count?: () => Promise<number>): KeysetList<StoredPaymentRow> => ({
+  branches: soldWithinBranches(scope, sql.ref('pg.user_id'), sql.ref('pg.company_id')).map((within) =>
+    paymentsInPeriod(db, generation, period).where(within),
+  ),
+  time: 'pg.pago_em',
+  id: 'pg.id',
+  order: 'asc',
+  columns: paymentColumns,
+  count,
+});
 
 const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
   pagoEm: new Date(row.pago_em).toISOString(),
@@ -215,41 +226,43 @@ const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
   meio: row.meio,
 });
 
+export interface PaymentsReport {
+  totals: { products: ProductTotal[]; total: { count: number; amount: number } };
+  /** A keyset page of the period's payments; its total, the totals' count, shown within COUNT_LIMIT. */
+  payments: KeysetPage<PaymentRow>;
+}
+
 /** The report of a period: the totals per product (and all) and a page of its payments. */
-export async function paymentsReport(db: DB, scope: Scope, generation: Generation, period: Period, page: number) {
-  const [perProduct, rows] = await Promise.all([
-    // Totals per product from the payments alone (an index-only range); their counts add up to the period's.
-    paymentsOf(db, scope, generation, period)
-      .innerJoin('simulators as s', 's.code', 'pg.simulator_code')
-      .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
-      .groupBy('s.nome')
-      .execute(),
-    paymentRows(db, scope, generation, period)
-      .limit(PAYMENTS_PAGE_SIZE)
-      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
-      .execute(),
+export async function paymentsReport(db: DB, scope: Scope, generation: Generation, period: Period, request: PageRequest): Promise<PaymentsReport> {
+  // Totals per product from the payments alone (an index-only range); their counts add up to the
+  // period's, which is the list's count: the page reads no other.
+  const totals = paymentsOf(db, scope, generation, period)
+    .innerJoin('simulators as s', 's.code', 'pg.simulator_code')
+    .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
+    .groupBy('s.nome')
+    .execute()
+    .then((perProduct) =>
+      reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) }))),
+    );
+  const [report, page] = await Promise.all([
+    totals,
+    readKeysetPage(db, paymentsList(db, scope, generation, period, async () => (await totals).total.count), request, PAYMENTS_PAGE_SIZE),
   ]);
-  const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
-  return { totals, payments: pagedOf(rows.map(paymentRowOf), totals.total.count, page, PAYMENTS_PAGE_SIZE) };
+  return { totals: report, payments: { ...page, content: page.content.map(paymentRowOf) } };
 }
 
 /** Rows read per query while exporting: memory stays bounded however long the period. */
 const EXPORT_BATCH = 500;
 
-/** Every payment of the period, read in batches after the last one sent (keyset: time paid, id). */
+/** Every payment of the period, read in batches after the last one sent (the report's keyset list, uncounted). */
 async function* allPaymentRows(db: DB, scope: Scope, generation: Generation, period: Period): AsyncGenerator<string[]> {
-  let after: { time: string; id: number } | undefined;
+  const list = paymentsList(db, scope, generation, period);
+  let after: RowKey | undefined;
   for (;;) {
-    const last = after;
-    const batch = await paymentRows(db, scope, generation, period)
-      .select(exactInstant('pg.pago_em').as('chave_tempo'))
-      .$if(last !== undefined, (qb) => qb.where(pastKey('pg.pago_em', 'pg.id', last!, 'asc')))
-      .limit(EXPORT_BATCH)
-      .execute();
-    for (const row of batch) yield csvRecord(paymentRowOf(row));
-    if (batch.length < EXPORT_BATCH) return;
-    const end = batch.at(-1)!;
-    after = { time: end.chave_tempo, id: end.id };
+    const batch = await readBatch(db, list, after, EXPORT_BATCH);
+    for (const row of batch.rows) yield csvRecord(paymentRowOf(row));
+    if (batch.rows.length < EXPORT_BATCH) return;
+    after = batch.last;
   }
 }
 
