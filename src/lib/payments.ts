@@ -177,7 +177,8 @@ export const csvFileName = ({ de, ate }: Period) => `pagamentos-${de}-a-${ate}.c
 export const csvHref = ({ de, ate }: Period) => `/relatorio-pagamento/exportar.csv?${new URLSearchParams({ de, ate })}`;
 
 /** A page of the report: its period, and past page 1 the page and the cursor that reaches it (lib/keyset-pages.ts). */
-export const reportPageHref = ({ de, ate }: Period, link: PageLink) => listHref('/relatorio-pagamento', REPORT_FIELDS, { de, ate }, link.page, link.cursor);
+export const reportPageHref = ({ de, ate }: Period, link: PageLink) =>
+  listHref('/relatorio-pagamento', REPORT_FIELDS, { de, ate }, link.page, link.cursor);
 
 /* ---------- A boleto that is no longer there to pay ---------- */
 
