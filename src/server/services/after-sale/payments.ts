@@ -211,7 +211,7 @@ const paymentColumns = (branch: PaymentKeys) =>
       'a.documento_segurado',
       's.nome as product_name',
       'i.numero',
-      installmentCount,
+      'a.id as policy_id',
     ]);
 
 type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentColumns>['execute']>>[number];
@@ -240,12 +240,30 @@ const paymentsList = (
   count,
 });
 
-const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
-  pagoEm: new Date(row.pago_em).toISOString(),
-  ...installmentNamed(row),
-  valor: row.valor,
-  meio: row.meio,
-});
+/**
+ * The report's rows, each with its policy's number of installments (the N of 'parcela n/N'), counted
+ * for the rows read only: in a page's select it would be counted for every row a page number alone
+ * skips too (up to COUNT_LIMIT of them).
+ */
+async function paymentRowsOf(db: DB, rows: StoredPaymentRow[]): Promise<PaymentRow[]> {
+  const policyIds = [...new Set(rows.map((row) => row.policy_id))];
+  const counts =
+    policyIds.length === 0
+      ? []
+      : await db
+          .selectFrom('installments')
+          .select(['policy_id', (eb) => eb.fn.countAll<string>().as('n')])
+          .where('policy_id', 'in', policyIds)
+          .groupBy('policy_id')
+          .execute();
+  const installments = new Map(counts.map((c) => [c.policy_id, Number(c.n)]));
+  return rows.map((row) => ({
+    pagoEm: new Date(row.pago_em).toISOString(),
+    ...installmentNamed({ ...row, parcelas: installments.get(row.policy_id) ?? 0 }),
+    valor: row.valor,
+    meio: row.meio,
+  }));
+}
 
 export interface PaymentsReport {
   totals: { products: ProductTotal[]; total: { count: number; amount: number } };
@@ -280,7 +298,7 @@ export async function paymentsReport(
       PAYMENTS_PAGE_SIZE,
     ),
   ]);
-  return { totals: report, payments: { ...page, content: page.content.map(paymentRowOf) } };
+  return { totals: report, payments: { ...page, content: await paymentRowsOf(db, page.content) } };
 }
 
 /** Rows read per query while exporting: memory stays bounded however long the period. */
@@ -292,7 +310,7 @@ async function* allPaymentRows(db: DB, scope: Scope, generation: Generation, per
   let after: RowKey | undefined;
   for (;;) {
     const batch = await readBatch(db, list, after, EXPORT_BATCH);
-    for (const row of batch.rows) yield csvRecord(paymentRowOf(row));
+    for (const row of await paymentRowsOf(db, batch.rows)) yield csvRecord(row);
     if (batch.rows.length < EXPORT_BATCH) return;
     after = batch.last;
   }
