@@ -13,6 +13,7 @@ import {
   parsePeriodQuery,
   PERIOD_MESSAGES,
   periodBounds,
+  reportPageHref,
   reportTotals,
   type BoletoOffer,
 } from './payments';
@@ -200,6 +201,14 @@ describe('totals and the CSV’s cells', () => {
 
   it('the export’s address carries the period', () => {
     expect(csvHref({ de: '2026-11-01', ate: '2026-11-30' })).toBe('/relatorio-pagamento/exportar.csv?de=2026-11-01&ate=2026-11-30');
+  });
+
+  it('a page’s link keeps the period, and past page 1 its number and cursor', () => {
+    const period = { de: '2026-01-01', ate: '2026-06-30' };
+    expect(reportPageHref(period, { page: 1 })).toBe('/relatorio-pagamento?de=2026-01-01&ate=2026-06-30');
+    expect(reportPageHref(period, { page: 7, cursor: 'YS4wLjIwMjYtMDEtMDFUMDA6MDA6MDAuMDAwMDAwWi4x' })).toBe(
+      '/relatorio-pagamento?de=2026-01-01&ate=2026-06-30&page=7&cursor=YS4wLjIwMjYtMDEtMDFUMDA6MDA6MDAuMDAwMDAwWi4x',
+    );
   });
 });
 

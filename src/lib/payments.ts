@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { CHARGED_METHODS } from './charges';
 import { formatDate } from './format';
 import { formatBRL } from './products/money';
-import { isoDateField, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
+import { isoDateField, listHref, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
+import type { PageLink } from './keyset-pages';
 import { FILTER_MESSAGES, nrApoliceField, seguradoField, type InstallmentStatus } from './policies';
 import { CSV_OPTIONS as PORTAL_CSV_OPTIONS } from './csv';
 
@@ -174,6 +175,10 @@ export const csvFileName = ({ de, ate }: Period) => `pagamentos-${de}-a-${ate}.c
 
 /** The export's address for a period (the page's link). */
 export const csvHref = ({ de, ate }: Period) => `/relatorio-pagamento/exportar.csv?${new URLSearchParams({ de, ate })}`;
+
+/** A page of the report: its period, and past page 1 the page and the cursor that reaches it (lib/keyset-pages.ts). */
+export const reportPageHref = ({ de, ate }: Period, link: PageLink) =>
+  listHref('/relatorio-pagamento', REPORT_FIELDS, { de, ate }, link.page, link.cursor);
 
 /* ---------- A boleto that is no longer there to pay ---------- */
 

@@ -4,19 +4,20 @@ import type { DB } from '../../src/server/db';
 import { listQuotes } from '../../src/server/services/selling/quote-history';
 import { visibleTo } from '../../src/server/services/selling/quotes';
 import { sellerFromV2 } from '../../src/server/services/selling/sellers';
-import { listInstallments } from '../../src/server/services/after-sale/payments';
+import { listInstallments, paymentsCsv, paymentsReport } from '../../src/server/services/after-sale/payments';
 import { listDocuments } from '../../src/server/services/after-sale/documents';
 import { policiesInScope, searchedPolicies } from '../../src/server/services/after-sale/policies';
 import { documentScopeFor, scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
+import { periodBounds, type Period } from '../../src/lib/payments';
 import { decodeCursor, keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import type { Scope } from '../../src/lib/scope';
 import { viewerByEmail } from '../fixtures/selling';
 import { grownDatabase } from '../fixtures/grown';
 
 /**
- * Keyset pages (lib/keyset-pages.ts, db/keyset-page.ts) of the history, the payment lookups and the
- * documents consult (issue 29), on the demo year grown 12×, as keyset-pages.test.ts does for the
+ * Keyset pages (lib/keyset-pages.ts, db/keyset-page.ts) of the history, the payment lookups, the
+ * documents consult and the payments report (issue 29), on the demo year grown 12×, as keyset-pages.test.ts does for the
  * policies: walking "Próxima" from page 1 to the end shows every row of the scope once, in the order
  * the one scope condition gives, for everyone's, a partner admin's and a seller's scope; each page's
  * "Anterior" returns the page before, row for row; rows sharing one microsecond are neither skipped
@@ -36,6 +37,10 @@ beforeAll(async () => {
   await sql`update policies set emitida_em = ${ONE_INSTANT}
     where id in (select id from policies where company_id is not null order by id limit 40)`.execute(db);
   await sql`update documents set created_at = ${ONE_INSTANT} where id in (select id from documents order by id limit 25)`.execute(db);
+  // Payments confirmed in one instant (a bank's batch file), in both generations.
+  await sql`update payments set pago_em = ${ONE_INSTANT}
+    where id in (select id from payments where generation = 'v2' and company_id is not null order by id limit 40)
+       or id in (select id from payments where generation = 'v1' order by id limit 40)`.execute(db);
 }, 240_000);
 afterAll(() => close());
 
@@ -170,4 +175,163 @@ describe('the documents consult', () => {
     const first = await listDocuments(db, await documentScopeFor(db, viewer), viewer.generation, {}, { page: 1 });
     expect(first.more).toBe(true);
   });
+});
+
+describe('the payments report (/relatorio-pagamento): its payments in the order paid', () => {
+  /** Every payment of the demo, grown: the period a year's report covers, and wider. */
+  const EVERY_DAY: Period = { de: '2000-01-01', ate: '2099-12-31' };
+  /** The month of the payments confirmed in one instant: a narrower period, the report's one filter. */
+  const OCTOBER: Period = { de: '2026-10-01', ate: '2026-10-31' };
+
+  /** What the scope sees of a period by the one scope condition, oldest first: what the pages must show, in order. */
+  const expected = async (scope: Scope, generation: 'v1' | 'v2', period: Period) => {
+    const { from, to } = periodBounds(period);
+    return (
+      await db
+        .selectFrom('payments as pg')
+        .innerJoin('installments as i', 'i.id', 'pg.installment_id')
+        .innerJoin('policies as a', 'a.id', 'i.policy_id')
+        .select(['a.nr_apolice', 'i.numero'])
+        .where((eb) => soldWithin(scope, eb.ref('pg.user_id'), eb.ref('pg.company_id')))
+        .where('pg.generation', '=', generation)
+        .where('pg.pago_em', '>=', from)
+        .where('pg.pago_em', '<', to)
+        .orderBy('pg.pago_em')
+        .orderBy('pg.id')
+        .execute()
+    ).map((r) => `${r.nr_apolice}/${r.numero}`);
+  };
+  const open = (scope: Scope, generation: 'v1' | 'v2', period: Period) => (link: PageLink) =>
+    paymentsReport(db, scope, generation, period, pageRequestOf(link.page, link.cursor)).then((report) => report.payments);
+  const key = (row: { nrApolice: string; numero: number }) => `${row.nrApolice}/${row.numero}`;
+
+  /** Back from the last page by "Anterior" to page 1: every key, in the list's order. */
+  async function walkBack(read: (link: PageLink) => Promise<KeysetPage<{ nrApolice: string; numero: number }>>, last: PageLink) {
+    const pages: string[][] = [];
+    let page = await read(last);
+    for (let n = page.page; ; n--) {
+      expect(page.page).toBe(n);
+      pages.unshift(page.content.map(key));
+      const previous = keysetPager(page).previous;
+      if (!previous) break;
+      page = await read(previous);
+    }
+    expect(page.page).toBe(1);
+    return pages.flat();
+  }
+
+  /** The link to the last page of a list, reached by "Próxima" from page 1. */
+  async function lastLink(read: (link: PageLink) => Promise<KeysetPage<unknown>>): Promise<PageLink> {
+    let link: PageLink = { page: 1 };
+    for (;;) {
+      const next = keysetPager(await read(link)).next;
+      if (!next) return link;
+      link = next;
+    }
+  }
+
+  const REPORT_PEOPLE = [...PEOPLE, ['the legacy admin group (everyone’s legacy payments)', 'admin@legado.demo']] as const;
+
+  it.each(REPORT_PEOPLE)(
+    '%s: every payment once, oldest first, forth to the last page and back to the first',
+    async (_, email) => {
+      const viewer = await viewerByEmail(db, email);
+      const scope = await scopeFor(db, viewer, 'BOLETOS');
+      const all = await expected(scope, viewer.generation, EVERY_DAY);
+      expect(all.length).toBeGreaterThan(10);
+      const read = open(scope, viewer.generation, EVERY_DAY);
+      expect(await walk(read, key)).toEqual(all);
+      expect(await walkBack(read, await lastLink(read))).toEqual(all);
+      // The count is the totals' and exact; the pager shows it within the bound only.
+      const first = await paymentsReport(db, scope, viewer.generation, EVERY_DAY, { page: 1 });
+      expect(first.totals.total.count).toBe(all.length);
+      expect(first.payments.total).toBe(all.length > 1000 ? undefined : all.length);
+    },
+    240_000,
+  );
+
+  it('a legacy manager’s own payments (a scope of one seller among everyone’s), forth and back', async () => {
+    // GESTOR holds CLIENTES_CONSULTA_PAGAMENTO and sees the sales they made; the demo's manager sells
+    // none, so this reads the legacy seller's as theirs.
+    const seller = (await findUserByEmail(db, 'vendedor@legado.demo'))!;
+    const scope: Scope = { kind: 'own', userId: seller.id };
+    const all = await expected(scope, 'v1', EVERY_DAY);
+    expect(all.length).toBeGreaterThan(10);
+    const read = open(scope, 'v1', EVERY_DAY);
+    expect(await walk(read, key)).toEqual(all);
+    expect(await walkBack(read, await lastLink(read))).toEqual(all);
+    const manager = await scopeFor(db, await viewerByEmail(db, 'gestor@legado.demo'), 'BOLETOS');
+    expect(manager.kind).toBe('own');
+  }, 240_000);
+
+  it('payments confirmed in one microsecond are each shown once, across the pages they span', async () => {
+    for (const [email, generation] of [
+      ['admin@seguradora.demo', 'v2'],
+      ['admin@legado.demo', 'v1'],
+    ] as const) {
+      const scope = await scopeFor(db, await viewerByEmail(db, email), 'BOLETOS');
+      const { n } = (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from payments where generation = ${generation} and pago_em = ${ONE_INSTANT}::timestamptz`.execute(db)
+      ).rows[0]!;
+      expect(n).toBe(40);
+      const all = await expected(scope, generation, OCTOBER);
+      expect(all.length).toBeGreaterThan(40);
+      const read = open(scope, generation, OCTOBER);
+      expect(await walk(read, key)).toEqual(all);
+      expect(await walkBack(read, await lastLink(read))).toEqual(all);
+    }
+  }, 240_000);
+
+  it('keeps its period: a narrower one pages through its own payments only, and its cursors stay in it', async () => {
+    const viewer = await viewerByEmail(db, 'admin@seguradora.demo');
+    const scope = await scopeFor(db, viewer, 'BOLETOS');
+    const october = await expected(scope, 'v2', OCTOBER);
+    const every = await expected(scope, 'v2', EVERY_DAY);
+    expect(october.length).toBeGreaterThan(10);
+    expect(every.length).toBeGreaterThan(october.length);
+    expect(await walk(open(scope, 'v2', OCTOBER), key)).toEqual(october);
+    // A cursor of one period opened with another reads that other period's payments past its key.
+    const second = keysetPager(await open(scope, 'v2', OCTOBER)({ page: 1 })).next!;
+    const elsewhere = await open(scope, 'v2', EVERY_DAY)(second);
+    expect(elsewhere.content.map(key)).toEqual(every.slice(every.indexOf(october[9]!) + 1, every.indexOf(october[9]!) + 11));
+  }, 240_000);
+
+  it('an address with a bad cursor reads its page by the number; one whose rows are gone reads the first', async () => {
+    const viewer = await viewerByEmail(db, 'admin@legado.demo');
+    const scope = await scopeFor(db, viewer, 'BOLETOS');
+    const all = await expected(scope, 'v1', EVERY_DAY);
+    const read = open(scope, 'v1', EVERY_DAY);
+    for (const bad of ['bm90LWEtY3Vyc29y', 'not a cursor', '', 'YS4wLjIwMjYtMTEtMzJUMDA6MDA6MDAuMDAwMDAwWi4x']) {
+      const page = await read({ page: 3, cursor: bad });
+      expect(page.page).toBe(3);
+      expect(page.content.map(key)).toEqual(all.slice(20, 30));
+    }
+    // After the end of time: nothing past it, so the first page.
+    const gone = await read({ page: 5, cursor: Buffer.from('a.0.2099-12-31T23:59:59.999999Z.1').toString('base64url') });
+    expect(gone.page).toBe(1);
+    expect(gone.content.map(key)).toEqual(all.slice(0, 10));
+  });
+
+  it('exports every payment of the scope once, in the report’s order (the same keyset list, in batches)', async () => {
+    const viewer = await viewerByEmail(db, 'admin@seguradora.demo');
+    const scope = await scopeFor(db, viewer, 'BOLETOS');
+    const all = await expected(scope, 'v2', EVERY_DAY);
+    expect(all.length).toBeGreaterThan(1000); // more than two batches of 500
+    const chunks: Buffer[] = [];
+    for await (const chunk of paymentsCsv(db, scope, 'v2', EVERY_DAY)) chunks.push(Buffer.from(chunk));
+    const lines = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1);
+    // Apólice (quoted, a tab after the digits) and "n de N".
+    const keys = lines.map((line) => {
+      const cells = line.match(/("([^"]|"")*"|[^;]*)(;|$)/g)!.map((c) => c.replace(/;$/, ''));
+      return `${cells[1]!.replace(/^"|\t"$/g, '')}/${cells[5]!.split(' de ')[0]}`;
+    });
+    expect(keys).toEqual(all);
+  }, 240_000);
 });

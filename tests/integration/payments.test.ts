@@ -113,7 +113,7 @@ describe('the installments of a search (/consulta-pagamento, /v2/boleto)', () =>
 
 describe('the payments report (/relatorio-pagamento)', () => {
   it('totals per product and lists the payments of the period; outside it, nothing', async () => {
-    const { totals, payments } = await paymentsReport(db, partner, 'v2', DECEMBER, 1);
+    const { totals, payments } = await paymentsReport(db, partner, 'v2', DECEMBER, { page: 1 });
     expect(totals.products).toEqual([{ productName: 'Residencial', count: 1, amount: paidAmount }]);
     expect(totals.total).toEqual({ count: 1, amount: paidAmount });
     expect(payments.content).toEqual([
@@ -126,22 +126,22 @@ describe('the payments report (/relatorio-pagamento)', () => {
         nomeSegurado: DEMO_INSURED.residencial.nome,
       }),
     ]);
-    const november = await paymentsReport(db, partner, 'v2', { de: '2026-11-01', ate: '2026-11-30' }, 1);
+    const november = await paymentsReport(db, partner, 'v2', { de: '2026-11-01', ate: '2026-11-30' }, { page: 1 });
     expect(november.totals.total).toEqual({ count: 0, amount: 0 });
-    expect(november.payments.totalElements).toBe(0);
+    expect(november.payments).toMatchObject({ content: [], total: 0, more: false });
   });
 
   it('counts a payment at 23:30 in Brasília on the last day of the period (02:30 UTC the next day)', async () => {
     const lateNight = new Date('2027-01-01T02:30:00Z'); // 31/12/2026 23:30 in Brasília
     const charge = await currentCharge(db, partner, 'v2', nrApolice, 3);
     await payCharge(db, { code: charge.linhaDigitavel, externalId: 'banco-3', origem: 'WEBHOOK' }, lateNight);
-    expect((await paymentsReport(db, partner, 'v2', DECEMBER, 1)).totals.total.count).toBe(2);
-    expect((await paymentsReport(db, partner, 'v2', { de: '2027-01-01', ate: '2027-01-31' }, 1)).totals.total.count).toBe(0);
+    expect((await paymentsReport(db, partner, 'v2', DECEMBER, { page: 1 })).totals.total.count).toBe(2);
+    expect((await paymentsReport(db, partner, 'v2', { de: '2027-01-01', ate: '2027-01-31' }, { page: 1 })).totals.total.count).toBe(0);
   });
 
   it('is empty for another company’s user', async () => {
     const subagent = await scopeOf('substabelecido@parceiro.demo');
-    expect((await paymentsReport(db, subagent.scope, 'v2', DECEMBER, 1)).totals.total).toEqual({ count: 0, amount: 0 });
+    expect((await paymentsReport(db, subagent.scope, 'v2', DECEMBER, { page: 1 })).totals.total).toEqual({ count: 0, amount: 0 });
     const csv = (await csvText(subagent.scope, 'v2', DECEMBER)).toString('utf8');
     expect(
       csv

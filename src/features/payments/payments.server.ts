@@ -12,7 +12,7 @@ import {
   SEARCH_FIELDS,
   type BoletoOffer,
 } from '../../lib/payments';
-import { pageWithin, withReadablePage } from '../../lib/list-query';
+import { withReadablePage } from '../../lib/list-query';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { qrSvg } from '../../server/qr';
@@ -117,12 +117,10 @@ export async function paymentsReportPage(session: PortalSession, params: URLSear
   const query = parsePeriodQuery(withReadablePage(params), brasiliaDay(now()));
   if (!query.ok) return { status: 400, values, errors: query.errors };
   const { db, scope } = await boletosScope('v1', session);
-  // A page past the last shows the last (lib/list-query.ts); the totals are the period's either way.
-  const { report, page } = await pageWithin(query.page, async (p) => {
-    const read = await paymentsReport(db, scope, 'v1', query.filters, p);
-    return { ...read.payments, report: read };
-  });
-  return { status: 200, values, period: query.filters, ...report, payments: { ...report.payments, page } };
+  // Past page 1 a link's cursor says where the page starts (lib/keyset-pages.ts); a page past the
+  // last shows the last. The totals are the period's either way.
+  const report = await paymentsReport(db, scope, 'v1', query.filters, pageRequestOf(query.page, params.get('cursor')));
+  return { status: 200, values, period: query.filters, ...report };
 }
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };

@@ -26,6 +26,12 @@ export interface KeysetList<Row> {
   columns: (branch: Branch) => Selecting<Row>;
   /** The page's order by (time, id): newest first unless told (a queue reads its soonest deadline first). */
   order?: 'asc' | 'desc';
+  /**
+   * How many rows the branches hold, when the list knows it already (a report's totals per product
+   * add up to its period's count): no count is read then. Else the branches are counted up to
+   * COUNT_LIMIT + 1. Either way a page shows the total only within COUNT_LIMIT.
+   */
+  count?: () => Promise<number>;
 }
 
 type Keyed<Row> = Row & { page_time: string; page_id: number };
@@ -42,7 +48,7 @@ export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request
   const skip = (cursor ? cursor.skip : page - 1) * pageSize;
   const [rows, counted] = await Promise.all([
     rowsOf(db, list, { cursor: cursor?.from, order, skip, take: pageSize + 1 }),
-    page === 1 && !cursor ? undefined : countUpTo(db, list),
+    page === 1 && !cursor ? undefined : countOf(db, list),
   ]);
   // A stale cursor (its rows gone) or a plain page past the end: the first page, or the last one counted.
   if (rows.length === 0 && page > 1) {
@@ -84,9 +90,12 @@ export async function readBatch<Row>(
   };
 }
 
-/** Page 1 knows its total when it holds every row; else the bounded count. */
+/** Page 1 knows its total when it holds every row; else the list's count. */
 const totalOfFirstPage = <Row>(db: DB, list: KeysetList<Row>, shown: number, more: boolean) =>
-  more ? countUpTo(db, list) : Promise.resolve(shown);
+  more ? countOf(db, list) : Promise.resolve(shown);
+
+/** The list's own count when it has one, else the bounded count. */
+const countOf = <Row>(db: DB, list: KeysetList<Row>) => (list.count ? list.count() : countUpTo(db, list));
 
 async function rowsOf<Row>(
   db: DB,

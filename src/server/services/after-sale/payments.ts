@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { DB } from '../../db';
-import { exactInstant, pastKey } from '../../db/keyset';
 import type { Generation } from '../../db/schema';
 import { maskDocument } from '../../../lib/history';
 import { pagedOf, type Paged } from '../../../lib/list-query';
@@ -15,15 +14,16 @@ import {
   reportTotals,
   type PaymentMethodPaid,
   type PaymentRow,
+  type ProductTotal,
   type PaymentSearch,
   type Period,
 } from '../../../lib/payments';
 import { installmentStatus, type InstallmentStatus } from '../../../lib/policies';
 import type { Scope } from '../../../lib/scope';
-import { soldWithin } from '../identity/scope';
+import { soldWithin, soldWithinBranches } from '../identity/scope';
 import { policyBranchesInScope, searchedPolicies } from './policies';
-import { readKeysetPage } from '../../db/keyset-page';
-import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
+import { readBatch, readKeysetPage, type KeysetList } from '../../db/keyset-page';
+import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
 import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../../lib/receipts';
 
 /*
@@ -180,19 +180,29 @@ const paymentsOf = (db: DB, scope: Scope, generation: Generation, period: Period
     .where('pg.pago_em', '<', to);
 };
 
-/** The same payments with their installment, policy and product. */
-function paymentsIn(db: DB, scope: Scope, generation: Generation, period: Period) {
-  return paymentsOf(db, scope, generation, period)
+/**
+ * The keys of a generation's payments of a period (`k`): what a page of the report walks. Every
+ * column a branch reads of them — generation, pago_em, id and the scope's company_id and user_id — is
+ * in payments_generation_paid (migration 033), so the walk is an index-only scan that tests each
+ * payment's scope on the index entry: a seller or manager with few payments among everyone's no
+ * longer fetches every payment of the period from the table to find a page (a legacy manager with none
+ * at 1000×: 31,031 heap fetches, 60 ms). The payment itself is joined by its key for the page's rows.
+ */
+const paymentKeys = (db: DB, generation: Generation, period: Period) => {
+  const { from, to } = periodBounds(period);
+  return db.selectFrom('payments as k').where('k.generation', '=', generation).where('k.pago_em', '>=', from).where('k.pago_em', '<', to);
+};
+
+type PaymentKeys = ReturnType<typeof paymentKeys>;
+
+/** A payment as the report and its CSV show it: with its installment, policy and product. */
+const paymentColumns = (branch: PaymentKeys) =>
+  branch
+    .innerJoin('payments as pg', 'pg.id', 'k.id')
     .innerJoin('installments as i', 'i.id', 'pg.installment_id')
     .innerJoin('policies as a', 'a.id', 'i.policy_id')
-    .innerJoin('simulators as s', 's.code', 'a.simulator_code');
-}
-
-/** Payment rows in the order of the report and its CSV: by the time paid, then as recorded. */
-const paymentRows = (db: DB, scope: Scope, generation: Generation, period: Period) =>
-  paymentsIn(db, scope, generation, period)
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .select([
-      'pg.id',
       'pg.pago_em',
       'pg.valor',
       'pg.meio',
@@ -201,55 +211,108 @@ const paymentRows = (db: DB, scope: Scope, generation: Generation, period: Perio
       'a.documento_segurado',
       's.nome as product_name',
       'i.numero',
-      installmentCount,
-    ])
-    .orderBy('pg.pago_em')
-    .orderBy('pg.id');
+      'a.id as policy_id',
+    ]);
 
-type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentRows>['execute']>>[number];
+type StoredPaymentRow = Awaited<ReturnType<ReturnType<typeof paymentColumns>['execute']>>[number];
 
-const paymentRowOf = (row: StoredPaymentRow): PaymentRow => ({
-  pagoEm: new Date(row.pago_em).toISOString(),
-  ...installmentNamed(row),
-  valor: row.valor,
-  meio: row.meio,
+/**
+ * The payments of a period a scope sees as a keyset list (db/keyset-page.ts) in the report's order —
+ * by the time paid, then as recorded —, one branch per condition of the scope (soldWithinBranches, on
+ * the payment's own company and seller). A page reads from the row its link names instead of past
+ * every page before it (issue 29: page 500 of a year by OFFSET read 5,000 payments with their
+ * installments and policies).
+ */
+const paymentsList = (
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  period: Period,
+  count?: () => Promise<number>,
+): KeysetList<StoredPaymentRow> => ({
+  branches: soldWithinBranches(scope, sql.ref('k.user_id'), sql.ref('k.company_id')).map((within) =>
+    paymentKeys(db, generation, period).where(within),
+  ),
+  time: 'k.pago_em',
+  id: 'k.id',
+  order: 'asc',
+  columns: paymentColumns,
+  count,
 });
 
+/**
+ * The report's rows, each with its policy's number of installments (the N of 'parcela n/N'), counted
+ * for the rows read only: in a page's select it would be counted for every row a page number alone
+ * skips too (up to COUNT_LIMIT of them).
+ */
+async function paymentRowsOf(db: DB, rows: StoredPaymentRow[]): Promise<PaymentRow[]> {
+  const policyIds = [...new Set(rows.map((row) => row.policy_id))];
+  const counts =
+    policyIds.length === 0
+      ? []
+      : await db
+          .selectFrom('installments')
+          .select(['policy_id', (eb) => eb.fn.countAll<string>().as('n')])
+          .where('policy_id', 'in', policyIds)
+          .groupBy('policy_id')
+          .execute();
+  const installments = new Map(counts.map((c) => [c.policy_id, Number(c.n)]));
+  return rows.map((row) => ({
+    pagoEm: new Date(row.pago_em).toISOString(),
+    ...installmentNamed({ ...row, parcelas: installments.get(row.policy_id) ?? 0 }),
+    valor: row.valor,
+    meio: row.meio,
+  }));
+}
+
+export interface PaymentsReport {
+  totals: { products: ProductTotal[]; total: { count: number; amount: number } };
+  /** A keyset page of the period's payments; its total, the totals' count, shown within COUNT_LIMIT. */
+  payments: KeysetPage<PaymentRow>;
+}
+
 /** The report of a period: the totals per product (and all) and a page of its payments. */
-export async function paymentsReport(db: DB, scope: Scope, generation: Generation, period: Period, page: number) {
-  const [perProduct, rows] = await Promise.all([
-    // Totals per product from the payments alone (an index-only range); their counts add up to the period's.
-    paymentsOf(db, scope, generation, period)
-      .innerJoin('simulators as s', 's.code', 'pg.simulator_code')
-      .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
-      .groupBy('s.nome')
-      .execute(),
-    paymentRows(db, scope, generation, period)
-      .limit(PAYMENTS_PAGE_SIZE)
-      .offset((page - 1) * PAYMENTS_PAGE_SIZE)
-      .execute(),
+export async function paymentsReport(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  period: Period,
+  request: PageRequest,
+): Promise<PaymentsReport> {
+  // Totals per product from the payments alone (an index-only range); their counts add up to the
+  // period's, which is the list's count: the page reads no other.
+  const totals = paymentsOf(db, scope, generation, period)
+    .innerJoin('simulators as s', 's.code', 'pg.simulator_code')
+    .select(['s.nome as product_name', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('pg.valor').as('amount')])
+    .groupBy('s.nome')
+    .execute()
+    .then((perProduct) =>
+      reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) }))),
+    );
+  const [report, page] = await Promise.all([
+    totals,
+    readKeysetPage(
+      db,
+      paymentsList(db, scope, generation, period, async () => (await totals).total.count),
+      request,
+      PAYMENTS_PAGE_SIZE,
+    ),
   ]);
-  const totals = reportTotals(perProduct.map((p) => ({ productName: p.product_name, count: Number(p.count), amount: Number(p.amount) })));
-  return { totals, payments: pagedOf(rows.map(paymentRowOf), totals.total.count, page, PAYMENTS_PAGE_SIZE) };
+  return { totals: report, payments: { ...page, content: await paymentRowsOf(db, page.content) } };
 }
 
 /** Rows read per query while exporting: memory stays bounded however long the period. */
 const EXPORT_BATCH = 500;
 
-/** Every payment of the period, read in batches after the last one sent (keyset: time paid, id). */
+/** Every payment of the period, read in batches after the last one sent (the report's keyset list, uncounted). */
 async function* allPaymentRows(db: DB, scope: Scope, generation: Generation, period: Period): AsyncGenerator<string[]> {
-  let after: { time: string; id: number } | undefined;
+  const list = paymentsList(db, scope, generation, period);
+  let after: RowKey | undefined;
   for (;;) {
-    const last = after;
-    const batch = await paymentRows(db, scope, generation, period)
-      .select(exactInstant('pg.pago_em').as('chave_tempo'))
-      .$if(last !== undefined, (qb) => qb.where(pastKey('pg.pago_em', 'pg.id', last!, 'asc')))
-      .limit(EXPORT_BATCH)
-      .execute();
-    for (const row of batch) yield csvRecord(paymentRowOf(row));
-    if (batch.length < EXPORT_BATCH) return;
-    const end = batch.at(-1)!;
-    after = { time: end.chave_tempo, id: end.id };
+    const batch = await readBatch(db, list, after, EXPORT_BATCH);
+    for (const row of await paymentRowsOf(db, batch.rows)) yield csvRecord(row);
+    if (batch.rows.length < EXPORT_BATCH) return;
+    after = batch.last;
   }
 }
 
