@@ -5,6 +5,7 @@ import { resolvePortalSession } from '../../src/server/services/identity/portal-
 import { TOKEN_COOKIES, type PortalSession } from '../../src/lib/session';
 import { keysetPager, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import { COMMISSION_LINES_PAGE_SIZE } from '../../src/lib/commissions';
+import { DOCUMENTS_PAGE_SIZE } from '../../src/lib/documents';
 import { grownDatabase } from '../fixtures/grown';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { isRead, rowsRead, type RanQuery } from '../fixtures/query-plans';
@@ -47,6 +48,7 @@ const sessions = new Map<string, PortalSession>();
 const ACCOUNTS = [
   'admin@seguradora.demo',
   'parceiro.admin@parceiro.demo',
+  'parceiro.admin.rede1@parceiro.demo',
   'parceiro@parceiro.demo',
   'suporte@legado.demo',
   'vendedor@legado.demo',
@@ -157,6 +159,22 @@ const paymentsReport =
   () =>
     paymentsReportPage(session(email), params(query));
 
+/** The documents consult's pages that name no insured: their reads stay on the documents (see below). */
+const DOCUMENT_PAGES: [string, () => Promise<unknown>][] = [
+  ['/v2/documentos/consulta, ADMIN', documents('v2', 'admin@seguradora.demo', '')],
+  ['/v2/documentos/consulta, ADMIN, 3rd page by cursor', documents('v2', 'admin@seguradora.demo', '', 2)],
+  ['/v2/documentos/consulta, ADMIN, a category', documents('v2', 'admin@seguradora.demo', 'categoria=DECLARACAO_SAUDE')],
+  ['/v2/documentos/consulta, ADMIN, a period, 2nd page', documents('v2', 'admin@seguradora.demo', `de=${YEAR_AGO}&ate=${TODAY}`, 1)],
+  ['/v2/documentos/consulta, partner admin', documents('v2', 'parceiro.admin@parceiro.demo', '')],
+  ['/v2/documentos/consulta, partner admin, 3rd page by cursor', documents('v2', 'parceiro.admin@parceiro.demo', '', 2)],
+  ['/v2/documentos/consulta, a grown network’s partner admin, 2nd page', documents('v2', 'parceiro.admin.rede1@parceiro.demo', '', 1)],
+  ['/v2/documentos/consulta, seller', documents('v2', 'parceiro@parceiro.demo', '')],
+  ['/v2/documentos/consulta, seller, 2nd page by cursor', documents('v2', 'parceiro@parceiro.demo', '', 1)],
+  ['/documentos/consulta, legacy support', documents('v1', 'suporte@legado.demo', '')],
+  ['/documentos/consulta, legacy support, 2nd page by cursor', documents('v1', 'suporte@legado.demo', '', 1)],
+  ['/documentos/consulta, legacy seller', documents('v1', 'vendedor@legado.demo', '')],
+];
+
 const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/apolices, ADMIN', policies('v2', 'admin@seguradora.demo', '')],
   ['/v2/apolices, ADMIN, 3rd page by cursor', policies('v2', 'admin@seguradora.demo', '', 2)],
@@ -181,8 +199,9 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/boleto, ADMIN, by insured', boleto('admin@seguradora.demo', 'segurado=almeida')],
   ['/v2/boleto, partner admin, by insured, 2nd page', boleto('parceiro.admin@parceiro.demo', 'segurado=almeida', 1)],
   ['/consulta-pagamento, legacy support, by insured', paymentsLookup('segurado=almeida')],
-  ['/v2/documentos/consulta, ADMIN, 3rd page by cursor', documents('v2', 'admin@seguradora.demo', '', 2)],
-  ['/documentos/consulta, legacy support', documents('v1', 'suporte@legado.demo', '')],
+  ...DOCUMENT_PAGES,
+  ['/v2/documentos/consulta, ADMIN, by insured', documents('v2', 'admin@seguradora.demo', 'segurado=almeida')],
+  ['/v2/documentos/consulta, partner admin, by insured', documents('v2', 'parceiro.admin@parceiro.demo', 'segurado=almeida')],
   ['/v2/propostas/analise, 2nd page by cursor', queue(1)],
   ['/v2/metricas/evolucao-vendas, ADMIN', evolution('v2', 'admin@seguradora.demo')],
   ['/v2/metricas/evolucao-vendas, partner admin', evolution('v2', 'parceiro.admin@parceiro.demo')],
@@ -243,6 +262,23 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
         expect(rows, `${table} read ${rows} rows (bound ${bound}) in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(bound);
     }
   });
+
+  it.each(DOCUMENT_PAGES)(
+    'the documents consult reads its scope on the documents themselves, the sale only for the rows shown: %s',
+    async (_, page) => {
+      // A document carries its sale's scope (migration 035): a branch is a range of the documents'
+      // index and its count an index-only range; a proposal and a quote are read for a row the page
+      // shows (each branch brings at most a page and one more), never to decide whether a row is in scope.
+      const { n } = (await sql<{ n: number }>`select count(*)::int as n from documents`.execute(db)).rows[0]!;
+      const shown = 3 * (DOCUMENTS_PAGE_SIZE + 1);
+      expect(n, 'the documents outnumber what a page shows (else this proves nothing)').toBeGreaterThan(shown * 4);
+      for (const statement of await statementsOf(page)) {
+        const { read, plan } = await rowsRead(db, statement);
+        for (const table of ['quotes', 'proposals'])
+          expect(read[table] ?? 0, `${table} read in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(shown);
+      }
+    },
+  );
 
   it('the payments report totals a period from the payments alone, never joining each payment to its installment and policy', async () => {
     const ran = await statementsOf(paymentsReport('suporte@legado.demo', `de=${YEAR_AGO}&ate=${TODAY}`));
