@@ -233,13 +233,17 @@ export const documentRowQuery = (db: DB) =>
 /**
  * The documents a scope sees, as disjoint branches of it (identity/scope.ts soldWithinBranches) on the
  * sale's scope each document carries (migration 035) — each an index range newest first, on
- * documents_(company|seller)_generation_created or documents_generation_created —, filtered
- * (lib/documents.ts parseDocumentQuery). A filter on the proposal, the policy or the insured names the
- * proposals it keeps: the branch stays one table, so its bounded count reads the index alone, and
- * what a row shows is joined for the page's rows only (listDocuments' columns).
+ * documents_(company|seller)_generation_created, documents_generation_created or, by category,
+ * documents_generation_category_created —, filtered (lib/documents.ts parseDocumentQuery). A filter on
+ * the proposal, the policy or the insured names the proposals it keeps: the branch stays one table, so
+ * its bounded count reads the index alone, and what a row shows is joined for the page's rows only
+ * (listDocuments' columns). The insured's name is searched on the quotes of the branch's own scope (the
+ * same condition on the quote's columns, which the document's equal), so a company's search reads the
+ * company's quotes of that name rather than everyone's.
  */
-const documentBranches = (db: DB, scope: Scope, generation: Generation, filters: DocumentFilters) =>
-  soldWithinBranches(scope, sql.ref('d.seller_id'), sql.ref('d.company_id')).map((within) =>
+const documentBranches = (db: DB, scope: Scope, generation: Generation, filters: DocumentFilters) => {
+  const quotesOfBranch = soldWithinBranches(scope, sql.ref('sq.user_id'), sql.ref('sq.company_id'));
+  return soldWithinBranches(scope, sql.ref('d.seller_id'), sql.ref('d.company_id')).map((within, branch) =>
     db
       .selectFrom('documents as d')
       .where('d.removido_em', 'is', null)
@@ -259,6 +263,8 @@ const documentBranches = (db: DB, scope: Scope, generation: Generation, filters:
             .selectFrom('proposals as sp')
             .innerJoin('quotes as sq', 'sq.id', 'sp.quote_id')
             .select('sp.id')
+            .where(quotesOfBranch[branch]!)
+            .where('sq.generation', '=', generation)
             .where((eb) => insuredMatches(filters.segurado!, eb.ref('sq.nome_busca'), eb.ref('sq.documento_segurado'))),
         ),
       )
@@ -266,6 +272,7 @@ const documentBranches = (db: DB, scope: Scope, generation: Generation, filters:
       .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))
       .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', startOfNextBrasiliaDay(filters.ate!))),
   );
+};
 
 type DocumentBranch = ReturnType<typeof documentBranches>[number];
 
