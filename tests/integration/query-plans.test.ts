@@ -280,6 +280,38 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
     },
   );
 
+  it('everyone’s documents of a category nobody sent read no document: the category has its index', async () => {
+    const sent = await sql<{ n: number }>`select count(*)::int as n from documents where categoria = 'NOTA_FISCAL'`.execute(db);
+    expect(sent.rows[0]!.n).toBe(0);
+    const ran = await statementsOf(documents('v2', 'admin@seguradora.demo', 'categoria=NOTA_FISCAL'));
+    expect(ran.length).toBeGreaterThan(0);
+    for (const statement of ran) {
+      const { read, plan } = await rowsRead(db, statement);
+      expect(read.documents ?? 0, plan.slice(0, 4000)).toBe(0);
+    }
+  });
+
+  it('a partner admin’s documents by insured narrow the quotes of that name to the scope before reading their proposals', async () => {
+    // The branch's scope is said again on the quotes the name finds (services/after-sale/documents.ts):
+    // without it each of everyone's quotes of the name has its proposal and documents read, and only
+    // the documents' own columns drop the other networks'. (Here the planner filters the name's quotes
+    // by company; at 1000× it ANDs quotes_nome_busca with the company's index, notes of issue 29.)
+    const named = await sql<{ everyone: number; scope: number }>`
+      select count(*)::int as everyone,
+        count(*) filter (where q.company_id in (select uc.company_id from user_companies uc join users u on u.id = uc.user_id
+          where u.email = 'parceiro.admin@parceiro.demo'))::int as scope
+      from quotes q where q.nome_busca like '%almeida%' and q.generation = 'v2'`.execute(db);
+    const { everyone, scope } = named.rows[0]!;
+    expect(everyone, 'everyone’s quotes of the name outnumber the scope’s (else this proves nothing)').toBeGreaterThan(scope * 3);
+    const ran = await statementsOf(documents('v2', 'parceiro.admin@parceiro.demo', 'segurado=almeida'));
+    expect(ran.length).toBeGreaterThan(0);
+    for (const statement of ran) {
+      const { read, plan } = await rowsRead(db, statement);
+      for (const table of ['proposals', 'documents'])
+        expect(read[table] ?? 0, `${table}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(scope + 3 * (DOCUMENTS_PAGE_SIZE + 1));
+    }
+  });
+
   it('the payments report totals a period from the payments alone, never joining each payment to its installment and policy', async () => {
     const ran = await statementsOf(paymentsReport('suporte@legado.demo', `de=${YEAR_AGO}&ate=${TODAY}`));
     const totals = ran.filter((q) => /group by/i.test(q.sql));
