@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
@@ -261,6 +262,97 @@ describe('the legacy generation', () => {
     expect((await download('admin@legado.demo', id)).status).toBe(200);
     expect((await download('consultor@legado.demo', id)).status).toBe(404);
     expect((await download(PARTNER_ADMIN, id)).status).toBe(404);
+  });
+});
+
+describe('a document carries its sale’s scope, kept by the database (migration 035)', () => {
+  /** What the document says of its sale, and what its quote says. */
+  const scopes = async (id: number) => {
+    const { rows } = await sql<{ own: string; quote: string }>`
+      select row(d.company_id, d.seller_id, d.generation)::text as own, row(q.company_id, q.user_id, q.generation)::text as quote
+      from documents d join proposals p on p.id = d.proposal_id join quotes q on q.id = p.quote_id where d.id = ${id}`.execute(db);
+    return rows[0]!;
+  };
+  const listedTo = async (email: string, nrProposta: string) =>
+    ((await list(email, `?nrProposta=${nrProposta}`)).json.dado.content as { id: number }[]).map((row) => row.id);
+  /** The quote of a sale of the substabelecido's company: where a quote is moved to. */
+  const subagentSale = () =>
+    db
+      .selectFrom('quotes as q')
+      .innerJoin('users as u', 'u.id', 'q.user_id')
+      .select(['q.company_id', 'q.user_id'])
+      .where('u.email', '=', SUBAGENT)
+      .where('q.generation', '=', 'v2')
+      .executeTakeFirstOrThrow();
+
+  it('is copied from the quote when a document is written by plain SQL, and a scope written by hand never sticks', async () => {
+    const nrProposta = await awaitingDocuments();
+    const { id: proposalId } = await proposal(nrProposta);
+    const { sha256 } = await db.selectFrom('documents').select('sha256').executeTakeFirstOrThrow();
+    const { rows } = await sql<{ id: number }>`insert into documents (proposal_id, user_id, categoria, nome, mime, tamanho, sha256)
+      values (${proposalId}, ${await userId(PARTNER)}, 'OUTRO', 'por-sql.pdf', 'application/pdf', 10, ${sha256}) returning id`.execute(db);
+    const id = rows[0]!.id;
+    const written = await scopes(id);
+    expect(written.own).toBe(written.quote);
+    expect(written.own).toMatch(/^\(\d+,\d+,v2\)$/);
+    expect(await listedTo(PARTNER, nrProposta)).toEqual([id]);
+    expect(await listedTo(PARTNER_ADMIN, nrProposta)).toEqual([id]);
+    expect(await listedTo(SUBAGENT, nrProposta)).toEqual([]);
+
+    // An operator's fix naming another company and seller on the document: the sale's scope stays.
+    const other = await subagentSale();
+    await sql`update documents set company_id = ${other.company_id}, seller_id = ${other.user_id}, generation = 'v1' where id = ${id}`.execute(
+      db,
+    );
+    expect(await scopes(id)).toEqual(written);
+    expect(await listedTo(SUBAGENT, nrProposta)).toEqual([]);
+    expect((await download(SUBAGENT, id)).status).toBe(404);
+  });
+
+  it('moves with its quote when the sale is given to another company and seller, and back', async () => {
+    const nrProposta = await awaitingDocuments();
+    const id = (await upload(PARTNER, nrProposta, 'Laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    const { quote_id } = await proposal(nrProposta);
+    const sold = await db.selectFrom('quotes').select(['company_id', 'user_id']).where('id', '=', quote_id).executeTakeFirstOrThrow();
+    const other = await subagentSale();
+    expect(other.company_id).not.toBe(sold.company_id);
+
+    await db.updateTable('quotes').set({ company_id: other.company_id, user_id: other.user_id }).where('id', '=', quote_id).execute();
+    const moved = await scopes(id);
+    expect(moved.own).toBe(moved.quote);
+    expect(await listedTo(SUBAGENT, nrProposta)).toEqual([id]);
+    expect((await download(SUBAGENT, id)).status).toBe(200);
+    expect(await listedTo(PARTNER, nrProposta)).toEqual([]);
+    expect((await download(PARTNER, id)).status).toBe(404);
+    expect((await remove(PARTNER, id)).status).toBe(404);
+    expect(await listedTo(ADMIN, nrProposta)).toEqual([id]);
+
+    await db.updateTable('quotes').set({ company_id: sold.company_id, user_id: sold.user_id }).where('id', '=', quote_id).execute();
+    expect(await listedTo(PARTNER, nrProposta)).toEqual([id]);
+    expect((await download(SUBAGENT, id)).status).toBe(404);
+  });
+
+  it('moves with its proposal when an operator hangs the proposal on another quote', async () => {
+    const nrProposta = await awaitingDocuments();
+    const id = (await upload(PARTNER, nrProposta, 'Laudo.pdf', MINIMAL_PDF)).json.dado.documento.id as number;
+    const { id: proposalId, quote_id } = await proposal(nrProposta);
+    const other = await subagentSale();
+    // A quote of the substabelecido's that never became a proposal.
+    const { id: unsent } = await db
+      .selectFrom('quotes as q')
+      .leftJoin('proposals as p', 'p.quote_id', 'q.id')
+      .select('q.id')
+      .where('q.user_id', '=', other.user_id)
+      .where('q.generation', '=', 'v2')
+      .where('p.id', 'is', null)
+      .executeTakeFirstOrThrow();
+    await db.updateTable('proposals').set({ quote_id: unsent }).where('id', '=', proposalId).execute();
+    const moved = await scopes(id);
+    expect(moved.own).toBe(moved.quote);
+    expect(await listedTo(SUBAGENT, nrProposta)).toEqual([id]);
+    expect(await listedTo(PARTNER, nrProposta)).toEqual([]);
+    await db.updateTable('proposals').set({ quote_id }).where('id', '=', proposalId).execute();
+    expect(await listedTo(PARTNER, nrProposta)).toEqual([id]);
   });
 });
 

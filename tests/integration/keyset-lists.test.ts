@@ -6,12 +6,14 @@ import { visibleTo } from '../../src/server/services/selling/quotes';
 import { sellerFromV2 } from '../../src/server/services/selling/sellers';
 import { listInstallments, paymentsCsv, paymentsReport } from '../../src/server/services/after-sale/payments';
 import { listDocuments } from '../../src/server/services/after-sale/documents';
-import { policiesInScope, searchedPolicies } from '../../src/server/services/after-sale/policies';
+import { insuredMatches, policiesInScope, searchedPolicies } from '../../src/server/services/after-sale/policies';
 import { documentScopeFor, scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { periodBounds, type Period } from '../../src/lib/payments';
 import { decodeCursor, keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import type { Scope } from '../../src/lib/scope';
+import type { DocumentFilters } from '../../src/lib/documents';
+import { startOfBrasiliaDay } from '../../src/lib/calendar';
 import { viewerByEmail } from '../fixtures/selling';
 import { grownDatabase } from '../fixtures/grown';
 
@@ -143,24 +145,47 @@ describe('the payment lookups (installments of the policies a search names)', ()
 });
 
 describe('the documents consult', () => {
-  it.each(PEOPLE)(
-    '%s: every document once, newest first, page after page',
+  /**
+   * The documents a viewer saw before documents carried their sale's scope (migration 035): those whose
+   * proposal's quote is in the scope, by the quote's own seller, company and generation, filtered —
+   * newest first. The consult reads the document's copy of them; the rule is the same.
+   */
+  const bySale = async (scope: Scope, generation: 'v1' | 'v2', filters: DocumentFilters) =>
+    (
+      await db
+        .selectFrom('documents as d')
+        .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+        .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+        .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+        .select('d.id')
+        .where('d.removido_em', 'is', null)
+        .where((eb) => soldWithin(scope, eb.ref('q.user_id'), eb.ref('q.company_id')))
+        .where('q.generation', '=', generation)
+        .$if(filters.segurado !== undefined, (qb) =>
+          qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_busca'), eb.ref('q.documento_segurado'))),
+        )
+        .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
+        .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
+        .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .execute()
+    ).map((r) => String(r.id));
+
+  const DOCUMENT_VIEWERS = [
+    ...PEOPLE,
+    ['a grown network’s partner admin', 'parceiro.admin.rede1@parceiro.demo'],
+    ['the legacy support group', 'suporte@legado.demo'],
+    ['a legacy seller', 'vendedor@legado.demo'],
+  ] as const;
+
+  it.each(DOCUMENT_VIEWERS)(
+    '%s: every document the sale’s scope holds, once, newest first, page after page',
     async (_, email) => {
       const viewer = await viewerByEmail(db, email);
       const scope = await documentScopeFor(db, viewer);
-      const expected = (
-        await db
-          .selectFrom('documents as d')
-          .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
-          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-          .select('d.id')
-          .where('d.removido_em', 'is', null)
-          .where((eb) => soldWithin(scope, eb.ref('q.user_id'), eb.ref('q.company_id')))
-          .where('q.generation', '=', viewer.generation)
-          .orderBy('d.created_at', 'desc')
-          .orderBy('d.id', 'desc')
-          .execute()
-      ).map((r) => String(r.id));
+      const expected = await bySale(scope, viewer.generation, {});
+      expect(expected.length).toBeGreaterThan(0);
       const seen = await walk(
         (link) => listDocuments(db, scope, viewer.generation, {}, pageRequestOf(link.page, link.cursor)),
         (row) => String(row.id),
@@ -169,6 +194,53 @@ describe('the documents consult', () => {
     },
     240_000,
   );
+
+  /** The last name of the insured of the newest document of a company of the scope: a name search that finds some. */
+  const someInsured = async (scope: Scope) => {
+    const { nome_segurado } = await db
+      .selectFrom('documents as d')
+      .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+      .select('q.nome_segurado')
+      .where('d.company_id', 'in', scope.kind === 'companies' ? scope.companyIds : [-1])
+      .orderBy('d.id', 'desc')
+      .executeTakeFirstOrThrow();
+    return nome_segurado.split(' ').at(-1)!;
+  };
+
+  it.each<[string, (scope: Scope) => Promise<DocumentFilters>]>([
+    ['a category', async () => ({ categoria: 'LAUDO_VISTORIA' })],
+    ['an insured', async (scope) => ({ segurado: await someInsured(scope) })],
+    ['a period', async () => ({ de: '2026-06-01' })],
+  ])('a partner admin, by %s: the same documents as the sale’s scope with the filter', async (_, filtersOf) => {
+    const viewer = await viewerByEmail(db, 'parceiro.admin@parceiro.demo');
+    const scope = await documentScopeFor(db, viewer);
+    const filters = await filtersOf(scope);
+    const expected = await bySale(scope, 'v2', filters);
+    expect(expected.length).toBeGreaterThan(0);
+    const seen = await walk(
+      (link) => listDocuments(db, scope, 'v2', filters, pageRequestOf(link.page, link.cursor)),
+      (row) => String(row.id),
+    );
+    expect(seen).toEqual(expected);
+  });
+
+  it('a policy’s number: its documents, for whoever sees them', async () => {
+    const viewer = await viewerByEmail(db, 'parceiro.admin@parceiro.demo');
+    const scope = await documentScopeFor(db, viewer);
+    const { nr_apolice } = await db
+      .selectFrom('documents as d')
+      .innerJoin('policies as a', 'a.proposal_id', 'd.proposal_id')
+      .select('a.nr_apolice')
+      .where('d.company_id', 'in', scope.kind === 'companies' ? scope.companyIds : [-1])
+      .executeTakeFirstOrThrow();
+    const expected = await bySale(scope, 'v2', { nrApolice: nr_apolice });
+    expect(expected.length).toBeGreaterThan(0);
+    const { content } = await listDocuments(db, scope, 'v2', { nrApolice: nr_apolice }, { page: 1 });
+    expect(content.map((row) => String(row.id))).toEqual(expected);
+    const other = await documentScopeFor(db, await viewerByEmail(db, 'parceiro.admin.rede1@parceiro.demo'));
+    expect((await listDocuments(db, other, 'v2', { nrApolice: nr_apolice }, { page: 1 })).content).toEqual([]);
+  });
 
   it('the insurer’s ADMIN holds more than a page of them', async () => {
     const viewer = await viewerByEmail(db, 'admin@seguradora.demo');

@@ -5,6 +5,7 @@ import { resolvePortalSession } from '../../src/server/services/identity/portal-
 import { TOKEN_COOKIES, type PortalSession } from '../../src/lib/session';
 import { keysetPager, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import { COMMISSION_LINES_PAGE_SIZE } from '../../src/lib/commissions';
+import { DOCUMENTS_PAGE_SIZE } from '../../src/lib/documents';
 import { grownDatabase } from '../fixtures/grown';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { isRead, rowsRead, type RanQuery } from '../fixtures/query-plans';
@@ -47,6 +48,7 @@ const sessions = new Map<string, PortalSession>();
 const ACCOUNTS = [
   'admin@seguradora.demo',
   'parceiro.admin@parceiro.demo',
+  'parceiro.admin.rede1@parceiro.demo',
   'parceiro@parceiro.demo',
   'suporte@legado.demo',
   'vendedor@legado.demo',
@@ -170,6 +172,22 @@ const paymentsReport =
       hops,
     )();
 
+/** The documents consult's pages that name no insured: their reads stay on the documents (see below). */
+const DOCUMENT_PAGES: [string, () => Promise<unknown>][] = [
+  ['/v2/documentos/consulta, ADMIN', documents('v2', 'admin@seguradora.demo', '')],
+  ['/v2/documentos/consulta, ADMIN, 3rd page by cursor', documents('v2', 'admin@seguradora.demo', '', 2)],
+  ['/v2/documentos/consulta, ADMIN, a category', documents('v2', 'admin@seguradora.demo', 'categoria=DECLARACAO_SAUDE')],
+  ['/v2/documentos/consulta, ADMIN, a period, 2nd page', documents('v2', 'admin@seguradora.demo', `de=${YEAR_AGO}&ate=${TODAY}`, 1)],
+  ['/v2/documentos/consulta, partner admin', documents('v2', 'parceiro.admin@parceiro.demo', '')],
+  ['/v2/documentos/consulta, partner admin, 3rd page by cursor', documents('v2', 'parceiro.admin@parceiro.demo', '', 2)],
+  ['/v2/documentos/consulta, a grown network’s partner admin, 2nd page', documents('v2', 'parceiro.admin.rede1@parceiro.demo', '', 1)],
+  ['/v2/documentos/consulta, seller', documents('v2', 'parceiro@parceiro.demo', '')],
+  ['/v2/documentos/consulta, seller, 2nd page by cursor', documents('v2', 'parceiro@parceiro.demo', '', 1)],
+  ['/documentos/consulta, legacy support', documents('v1', 'suporte@legado.demo', '')],
+  ['/documentos/consulta, legacy support, 2nd page by cursor', documents('v1', 'suporte@legado.demo', '', 1)],
+  ['/documentos/consulta, legacy seller', documents('v1', 'vendedor@legado.demo', '')],
+];
+
 const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/apolices, ADMIN', policies('v2', 'admin@seguradora.demo', '')],
   ['/v2/apolices, ADMIN, 3rd page by cursor', policies('v2', 'admin@seguradora.demo', '', 2)],
@@ -194,8 +212,9 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/boleto, ADMIN, by insured', boleto('admin@seguradora.demo', 'segurado=almeida')],
   ['/v2/boleto, partner admin, by insured, 2nd page', boleto('parceiro.admin@parceiro.demo', 'segurado=almeida', 1)],
   ['/consulta-pagamento, legacy support, by insured', paymentsLookup('segurado=almeida')],
-  ['/v2/documentos/consulta, ADMIN, 3rd page by cursor', documents('v2', 'admin@seguradora.demo', '', 2)],
-  ['/documentos/consulta, legacy support', documents('v1', 'suporte@legado.demo', '')],
+  ...DOCUMENT_PAGES,
+  ['/v2/documentos/consulta, ADMIN, by insured', documents('v2', 'admin@seguradora.demo', 'segurado=almeida')],
+  ['/v2/documentos/consulta, partner admin, by insured', documents('v2', 'parceiro.admin@parceiro.demo', 'segurado=almeida')],
   ['/v2/propostas/analise, 2nd page by cursor', queue(1)],
   ['/v2/metricas/evolucao-vendas, ADMIN', evolution('v2', 'admin@seguradora.demo')],
   ['/v2/metricas/evolucao-vendas, partner admin', evolution('v2', 'parceiro.admin@parceiro.demo')],
@@ -287,6 +306,55 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
     // The informe lists every beneficiary's years from the rollup: it reads no payment at all.
     const informe = await statementsOf(income('admin@seguradora.demo'));
     expect(informe.filter((q) => /\b(from|join) "(payments|refunds)"/.test(q.sql))).toEqual([]);
+  });
+
+  it.each(DOCUMENT_PAGES)(
+    'the documents consult reads its scope on the documents themselves, the sale only for the rows shown: %s',
+    async (_, page) => {
+      // A document carries its sale's scope (migration 035): a branch is a range of the documents'
+      // index and its count an index-only range; a proposal and a quote are read for a row the page
+      // shows (each branch brings at most a page and one more), never to decide whether a row is in scope.
+      const { n } = (await sql<{ n: number }>`select count(*)::int as n from documents`.execute(db)).rows[0]!;
+      const shown = 3 * (DOCUMENTS_PAGE_SIZE + 1);
+      expect(n, 'the documents outnumber what a page shows (else this proves nothing)').toBeGreaterThan(shown * 4);
+      for (const statement of await statementsOf(page)) {
+        const { read, plan } = await rowsRead(db, statement);
+        for (const table of ['quotes', 'proposals'])
+          expect(read[table] ?? 0, `${table} read in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(shown);
+      }
+    },
+  );
+
+  it('everyone’s documents of a category nobody sent read no document: the category has its index', async () => {
+    const sent = await sql<{ n: number }>`select count(*)::int as n from documents where categoria = 'NOTA_FISCAL'`.execute(db);
+    expect(sent.rows[0]!.n).toBe(0);
+    const ran = await statementsOf(documents('v2', 'admin@seguradora.demo', 'categoria=NOTA_FISCAL'));
+    expect(ran.length).toBeGreaterThan(0);
+    for (const statement of ran) {
+      const { read, plan } = await rowsRead(db, statement);
+      expect(read.documents ?? 0, plan.slice(0, 4000)).toBe(0);
+    }
+  });
+
+  it('a partner admin’s documents by insured narrow the quotes of that name to the scope before reading their proposals', async () => {
+    // The branch's scope is said again on the quotes the name finds (services/after-sale/documents.ts):
+    // without it each of everyone's quotes of the name has its proposal and documents read, and only
+    // the documents' own columns drop the other networks'. (Here the planner filters the name's quotes
+    // by company; at 1000× it ANDs quotes_nome_busca with the company's index, notes of issue 29.)
+    const named = await sql<{ everyone: number; scope: number }>`
+      select count(*)::int as everyone,
+        count(*) filter (where q.company_id in (select uc.company_id from user_companies uc join users u on u.id = uc.user_id
+          where u.email = 'parceiro.admin@parceiro.demo'))::int as scope
+      from quotes q where q.nome_busca like '%almeida%' and q.generation = 'v2'`.execute(db);
+    const { everyone, scope } = named.rows[0]!;
+    expect(everyone, 'everyone’s quotes of the name outnumber the scope’s (else this proves nothing)').toBeGreaterThan(scope * 3);
+    const ran = await statementsOf(documents('v2', 'parceiro.admin@parceiro.demo', 'segurado=almeida'));
+    expect(ran.length).toBeGreaterThan(0);
+    for (const statement of ran) {
+      const { read, plan } = await rowsRead(db, statement);
+      for (const table of ['proposals', 'documents'])
+        expect(read[table] ?? 0, `${table}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(scope + 3 * (DOCUMENTS_PAGE_SIZE + 1));
+    }
   });
 
   it('the payments report totals a period from the payments alone, never joining each payment to its installment and policy', async () => {

@@ -11,7 +11,8 @@ import { chargeCodes, chargeDescription, pixTxid } from '../../src/lib/charges';
 import { documentDownload, underwriterDocumentFile } from '../../src/server/services/after-sale/documents';
 import { notaFile } from '../../src/server/services/earnings/notas-fiscais';
 import { loadV2User } from '../../src/server/services/identity/principals';
-import { scopeFor, soldWithin } from '../../src/server/services/identity/scope';
+import { documentScopeFor, scopeFor, soldWithin } from '../../src/server/services/identity/scope';
+import { listDocuments } from '../../src/server/services/after-sale/documents';
 import { freshDatabase } from '../fixtures/db';
 import { growOn } from '../fixtures/grown';
 import { pdfInfo, pdfText } from '../fixtures/pdf';
@@ -219,6 +220,35 @@ describe('growing the demo 3×', () => {
     const insurer = await db.selectFrom('users').selectAll().where('email', '=', 'admin@seguradora.demo').executeTakeFirstOrThrow();
     const all = await scopeFor(db, { generation: 'v2', user: await loadV2User(db, insurer, { fullyAuthenticated: true }) }, 'APOLICES');
     expect(all.kind).toBe('all');
+  });
+
+  it('writes every copied document with its sale’s scope, and its network’s partner admin finds it in the consult', async () => {
+    expect(
+      await count(`select count(*) from documents d join proposals p on p.id = d.proposal_id join quotes q on q.id = p.quote_id
+        where (d.company_id, d.seller_id, d.generation) is distinct from (q.company_id, q.user_id, q.generation)`),
+    ).toBe(0);
+    const admin = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'parceiro.admin.rede1@parceiro.demo')
+      .executeTakeFirstOrThrow();
+    const scope = await documentScopeFor(db, { generation: 'v2', user: await loadV2User(db, admin, { fullyAuthenticated: true }) });
+    const page = await listDocuments(db, scope, 'v2', {}, { page: 1 });
+    expect(page.content.length).toBeGreaterThan(0);
+    // Each one a sale of the network, shown with its proposal, insured and sender.
+    const sold = await db
+      .selectFrom('proposals as p')
+      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+      .select('p.nr_proposta')
+      .where(
+        'p.nr_proposta',
+        'in',
+        page.content.map((row) => row.nrProposta),
+      )
+      .where((eb) => soldWithin(scope, eb.ref('q.user_id'), eb.ref('q.company_id')))
+      .execute();
+    expect(sold.length).toBe(new Set(page.content.map((row) => row.nrProposta)).size);
+    for (const row of page.content) expect(row.nomeSegurado.length * row.enviadoPor.length * row.tamanho).toBeGreaterThan(0);
   });
 
   it('adds the copies to the metrics’ rollup (its triggers off while a batch copies, its sales added at once), and its triggers count again after', async () => {

@@ -37,6 +37,7 @@ import * as m031 from './migrations/031_keyset_history_payments';
 import * as m032 from './migrations/032_keyset_access_log';
 import * as m033 from './migrations/033_payments_beneficiary';
 import * as m034 from './migrations/034_commissions_rollup';
+import * as m035 from './migrations/035_documents_sale_scope';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -100,6 +101,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '032_keyset_access_log': m032,
   '033_payments_beneficiary': m033,
   '034_commissions_rollup': m034,
+  '035_documents_sale_scope': m035,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -505,6 +505,10 @@ export interface DocumentsTable {
   /** Removed by its sender (migration 024): out of every list and download; its file goes with the sweeper. */
   removido_em: ColumnType<Date | null, Date | null | undefined, Date | null>;
   removido_por: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Its sale's scope — the quote's company, seller and generation — kept by the database (migration 035): never written by a service. */
+  company_id: Generated<number | null>;
+  seller_id: Generated<number>;
+  generation: Generated<Generation>;
 }
 
 /** An upload under way (migration 024): counted against the limits until it ends or `expires_at` passes. */

@@ -29,9 +29,10 @@ import { recordDataAccess } from '../identity/access-log';
 import type { SessionViewer } from '../../../lib/session';
 
 /*
- * Every query here starts from the proposals a scope sees (documentScope: like the policy, and the
- * seller's own sales), so a document of another company's sale is a 404 wherever it is asked for —
- * list, upload, download or removal.
+ * Every query here is scoped by the sale (documentScope: like the policy, and the seller's own sales) —
+ * a proposal by its quote's company and seller, a document by the same columns it carries (migration
+ * 035, kept equal to its quote's by the database) —, so a document of another company's sale is a 404
+ * wherever it is asked for: list, upload, download or removal.
  */
 
 /** The proposals (and their quote, and policy once issued) of a generation a scope sees. */
@@ -157,9 +158,18 @@ export interface DocumentRow {
   podeRemover: boolean;
 }
 
-/** The documents of a scope, removed ones left out: the list's query, before its filters. */
+/**
+ * The documents of a scope, removed ones left out, with their proposal and policy: the download's and
+ * the removal's query, by the sale's scope the document carries (as the list's branches read it).
+ */
 const documentsInScope = (db: DB, scope: Scope, generation: Generation) =>
-  proposalsInScope(db, scope, generation).innerJoin('documents as d', 'd.proposal_id', 'p.id').where('d.removido_em', 'is', null);
+  db
+    .selectFrom('documents as d')
+    .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+    .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+    .where('d.removido_em', 'is', null)
+    .where((eb) => soldWithin(scope, eb.ref('d.seller_id'), eb.ref('d.company_id')))
+    .where('d.generation', '=', generation);
 
 const documentColumns = [
   'd.id',
@@ -221,29 +231,48 @@ export const documentRowQuery = (db: DB) =>
     .select(documentColumns);
 
 /**
- * The documents a scope sees, as disjoint branches of it (identity/scope.ts soldWithinBranches) —
- * each read newest first through documents_created (created_at, id), its sale's scope checked by the
- * quote it hangs on — filtered (lib/documents.ts parseDocumentQuery).
+ * The documents a scope sees, as disjoint branches of it (identity/scope.ts soldWithinBranches) on the
+ * sale's scope each document carries (migration 035) — each an index range newest first, on
+ * documents_(company|seller)_generation_created, documents_generation_created or, by category,
+ * documents_generation_category_created —, filtered (lib/documents.ts parseDocumentQuery). A filter on
+ * the proposal, the policy or the insured names the proposals it keeps: the branch stays one table, so
+ * its bounded count reads the index alone, and what a row shows is joined for the page's rows only
+ * (listDocuments' columns). The insured's name is searched on the quotes of the branch's own scope (the
+ * same condition on the quote's columns, which the document's equal), so a company's search reads the
+ * company's quotes of that name rather than everyone's.
  */
-const documentBranches = (db: DB, scope: Scope, generation: Generation, filters: DocumentFilters) =>
-  soldWithinBranches(scope, sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) =>
+const documentBranches = (db: DB, scope: Scope, generation: Generation, filters: DocumentFilters) => {
+  const quotesOfBranch = soldWithinBranches(scope, sql.ref('sq.user_id'), sql.ref('sq.company_id'));
+  return soldWithinBranches(scope, sql.ref('d.seller_id'), sql.ref('d.company_id')).map((within, branch) =>
     db
       .selectFrom('documents as d')
-      .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
-      .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-      .leftJoin('policies as a', 'a.proposal_id', 'p.id')
       .where('d.removido_em', 'is', null)
       .where(within)
-      .where('q.generation', '=', generation)
-      .$if(filters.nrProposta !== undefined, (qb) => qb.where('p.nr_proposta', '=', filters.nrProposta!))
-      .$if(filters.nrApolice !== undefined, (qb) => qb.where('a.nr_apolice', '=', filters.nrApolice!))
+      .where('d.generation', '=', generation)
+      .$if(filters.nrProposta !== undefined, (qb) =>
+        qb.where('d.proposal_id', 'in', db.selectFrom('proposals').select('id').where('nr_proposta', '=', filters.nrProposta!)),
+      )
+      .$if(filters.nrApolice !== undefined, (qb) =>
+        qb.where('d.proposal_id', 'in', db.selectFrom('policies').select('proposal_id').where('nr_apolice', '=', filters.nrApolice!)),
+      )
       .$if(filters.segurado !== undefined, (qb) =>
-        qb.where((eb) => insuredMatches(filters.segurado!, eb.ref('q.nome_busca'), eb.ref('q.documento_segurado'))),
+        qb.where(
+          'd.proposal_id',
+          'in',
+          db
+            .selectFrom('proposals as sp')
+            .innerJoin('quotes as sq', 'sq.id', 'sp.quote_id')
+            .select('sp.id')
+            .where(quotesOfBranch[branch]!)
+            .where('sq.generation', '=', generation)
+            .where((eb) => insuredMatches(filters.segurado!, eb.ref('sq.nome_busca'), eb.ref('sq.documento_segurado'))),
+        ),
       )
       .$if(filters.categoria !== undefined, (qb) => qb.where('d.categoria', '=', filters.categoria!))
       .$if(filters.de !== undefined, (qb) => qb.where('d.created_at', '>=', startOfBrasiliaDay(filters.de!)))
       .$if(filters.ate !== undefined, (qb) => qb.where('d.created_at', '<', startOfNextBrasiliaDay(filters.ate!))),
   );
+};
 
 type DocumentBranch = ReturnType<typeof documentBranches>[number];
 
@@ -266,7 +295,13 @@ export async function listDocuments(
       branches: documentBranches(db, scope, generation, filters),
       time: 'd.created_at',
       id: 'd.id',
-      columns: (branch: DocumentBranch) => branch.innerJoin('users as u', 'u.id', 'd.user_id').select(documentColumns),
+      columns: (branch: DocumentBranch) =>
+        branch
+          .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+          .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+          .innerJoin('users as u', 'u.id', 'd.user_id')
+          .select(documentColumns),
     },
     request,
     pageSize,
