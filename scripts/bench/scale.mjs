@@ -528,6 +528,9 @@ times the insureds at K×); metrics p50 ≤ ${b.kinds.metrics.p50} ms; a full ye
 
 ${sections.join('\n\n')}
 
+10,000× (about a million policies) is not part of the run: it was grown and measured once by hand,
+and its figures and what breaks first there are in docs/decisions/065-pages-flat-at-scale.md.
+
 ${verdicts}
 ${SCALE_END}`;
 }
