@@ -532,13 +532,13 @@ async function copyTargets(query, demoShare, demoCopies) {
 const mapped = (kind, column) => `coalesce((select m.new_id from scale_${kind} m where m.net = s.net and m.old_id = ${column}), ${column})`;
 /** A timestamp of the copy: its sale's shift earlier. */
 const moved = (column) => `${column} - s.shift`;
-/** A number's year, as the services write it: the Brasília year of the moment. */
 /**
  * A document number's serial part as the services write it (padStart): at least `width` digits, never
  * cut — lpad cuts a longer text, and at 10,000× the quotes' sequence passes 999,999. The sequence is
  * read once per row: 19 digits, then as many leading zeros dropped as exceed `width`.
  */
 const serialOf = (sequence, width) => `regexp_replace(to_char(nextval('${sequence}'), 'FM${'0'.repeat(19)}'), '^0{0,${19 - width}}', '')`;
+/** A number's year, as the services write it: the Brasília year of the moment. */
 const yearOf = (column) => `to_char((${column} - s.shift) at time zone '${ZONE}', 'YYYY')`;
 
 /** Copies from..to of every sale: the statements of one batch, in one transaction. */
@@ -710,7 +710,7 @@ async function writeAccessEvents(query, { st, now }) {
   const policy = `${proposal} join policies na on na.proposal_id = np.id`;
   // A look at an insured's data, as the portal logs it (lib/access-log.ts DATA_VIEWS): its event, detail and record.
   const view = (name, registro) =>
-    `'${DATA_VIEWS[name].event}', ${literal(DATA_VIEWS[name].detalhe)}, '${DATA_VIEWS[name].record}', ${registro}`;
+    `${literal(DATA_VIEWS[name].event)}, ${literal(DATA_VIEWS[name].detalhe)}, ${literal(DATA_VIEWS[name].record)}, ${registro}`;
   await query(`insert into access_events (user_id, email, event, generation, ip, detalhe, company_id, registro_tipo, registro, created_at)
     select x.user_id, u.email, x.event, x.generation,
       '177.' || (16 + x.net % 200) || '.' || (x.user_id % 250) || '.' || (1 + (x.k * 7 + x.quote_id) % 250),
@@ -821,7 +821,7 @@ async function main() {
   // The database, the files and the clock the portal reads with the same settings (server/config.ts).
   const { config } = await import('../src/server/config.ts');
   const { now } = await import('../src/server/clock.ts');
-  const { connect } = await import('../src/server/db/index.ts');
+  const { connect, migrate } = await import('../src/server/db/index.ts');
   const { DATA_DIR: dataDir, DATABASE_URL: databaseUrl } = config();
   if (databaseUrl) console.log(`Growing ${new URL(databaseUrl).pathname.slice(1) || 'the database'} on PostgreSQL ${options.times}×…`);
   else if (existsSync(join(resolve(dataDir), 'PG_VERSION')))
@@ -832,6 +832,9 @@ async function main() {
     );
   const db = await connect({ databaseUrl, dataDir });
   try {
+    // The schema the copies are written in is today's: a database left by an older portal is brought
+    // to it as the portal's start would (the rollups' and the scope columns' triggers included).
+    await migrate(db);
     const result = await growOn(db, { ...options, now: now(), filesDir: filesDirOf(dataDir), log: (line) => console.log(line) });
     console.log(
       `\n${result.copies} copies (numbers ${result.firstCopy}–${result.firstCopy + result.copies - 1}) on ${result.networks} partner networks:`,

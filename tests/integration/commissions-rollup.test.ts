@@ -225,6 +225,22 @@ describe("an operator's fix after the sale moves the commissions with it", () =>
     expect((await paymentsOf(policy.id))[0]!.comissao).toBeGreaterThan(0);
   });
 
+  it("an installment given to another company's policy takes its payment to that sale, and back", async () => {
+    const [first] = await paymentsOf(policy.id);
+    // A sale of no payments yet, given to the subagent's company: nothing to move in the rollup.
+    const target = await policyOf((await sellResidential(db, { at: at('2026-08-20') })).nrApolice!);
+    const valeVerde = await db.selectFrom('users').select('company_id').where('email', '=', SUBAGENT).executeTakeFirstOrThrow();
+    await afterFix(`update policies set company_id = ${valeVerde.company_id} where id = ${target.id}`, false);
+    const to = `PJ${valeVerde.company_id}`;
+    const before = await expectRollupRight();
+    const after = await afterFix(`update installments set policy_id = ${target.id}, numero = 90 where id = ${first!.installment_id}`);
+    expect(sumOf(after, 'payments', to)).toBe(sumOf(before, 'payments', to) + 1);
+    const moved = await db.selectFrom('payments').select(['company_id', 'user_id']).where('id', '=', first!.id).executeTakeFirstOrThrow();
+    expect(moved.company_id).toBe(valeVerde.company_id);
+    const back = await afterFix(`update installments set policy_id = ${policy.id}, numero = 1 where id = ${first!.installment_id}`);
+    expect(back).toEqual(before);
+  });
+
   it('a policy moved to another company, then to a seller of no company, takes its payments and clawbacks along', async () => {
     const other = (await sellResidential(db, { at: at('2026-08-03') })).nrApolice!;
     await pay(other, 1, at('2026-08-05'));

@@ -46,12 +46,15 @@ const UPSERT_SET = COUNTERS.map((c) => `${c} = commissions_monthly.${c} + exclud
 const sellerOf = (company: string, user: string) => `case when ${company} is null then ${user} end`;
 
 /**
- * The commission of installment `i` of policy `a` sold by quote `q` (round() on numeric is half away
- * from zero, as lib's roundHalfUp on positive cents).
+ * The net premium of installment `i` of policy `a` sold by quote `q` — its share of the net premium at
+ * the sale (the quote's priced one, else the policy's) over the total at the sale (before the first
+ * endorsement) — and its commission at the quote's rate: lib/commissions.ts installmentNetPremium and
+ * commissionOf (round() on numeric is half away from zero, as lib's roundHalfUp on positive cents).
+ * Written once here; the statement's lines read the net premium through installment_net_premium().
  */
-const COMMISSION = `round(coalesce(round(i.valor::numeric * coalesce((q.precificacao->>'netPremium')::numeric, a.premio_liquido)
-    / nullif(coalesce((select e0.premio_anterior from endorsements e0 where e0.policy_id = a.id order by e0.id limit 1), a.premio_total), 0)), 0)
-    * q.comissao_centesimos / 10000.0)::integer`;
+const NET_PREMIUM = `coalesce(round(i.valor::numeric * coalesce((q.precificacao->>'netPremium')::numeric, a.premio_liquido)
+    / nullif(coalesce((select e0.premio_anterior from endorsements e0 where e0.policy_id = a.id order by e0.id limit 1), a.premio_total), 0)), 0)`;
+const COMMISSION = `round(${NET_PREMIUM} * q.comissao_centesimos / 10000.0)::integer`;
 const SALE_OF_INSTALLMENT = 'installments i join policies a on a.id = i.policy_id join quotes q on q.id = a.quote_id';
 
 /**
@@ -103,6 +106,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index commissions_monthly_company on commissions_monthly (company_id, mes)`.execute(db);
   await sql`create index commissions_monthly_own on commissions_monthly (user_id, mes) where company_id is null`.execute(db);
 
+  await sql
+    .raw(`create function installment_net_premium(p_installment integer) returns integer language sql stable as $$
+      select (${NET_PREMIUM})::integer from ${SALE_OF_INSTALLMENT} where i.id = p_installment
+    $$`)
+    .execute(db);
   await sql
     .raw(`create function payment_commission(p_installment integer) returns integer language sql stable as $$
       select ${COMMISSION} from ${SALE_OF_INSTALLMENT} where i.id = p_installment
@@ -235,9 +243,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end $$`)
     .execute(db);
 
+  // An installment given to another policy (nothing does it but an operator's fix) makes its payments
+  // that sale's: naming installment_id again re-reads their beneficiary (migration 033) and commission,
+  // and the payments' row trigger moves them here.
   await sql`create function commissions_monthly_installments_trigger() returns trigger language plpgsql as $$
     begin
-      perform commissions_refresh_policy(new.policy_id);
+      if old.policy_id is distinct from new.policy_id then
+        update payments set installment_id = installment_id where installment_id = new.id;
+      else
+        perform commissions_refresh_policy(new.policy_id);
+      end if;
       return null;
     end $$`.execute(db);
 
@@ -341,6 +356,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'commissions_refresh_policy(integer)',
     'commissions_monthly_add(integer, integer, date, integer, bigint, integer, bigint)',
     'payment_commission(integer)',
+    'installment_net_premium(integer)',
   ])
     await sql.raw(`drop function if exists ${fn}`).execute(db);
   await sql`drop table if exists commissions_monthly`.execute(db);

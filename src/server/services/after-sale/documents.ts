@@ -46,8 +46,7 @@ const proposalsInScope = (db: DB, scope: Scope, generation: Generation) =>
 
 /*
  * The documents of a proposal and of the policy it became (issue 14, decision 040), and removing one
- * sent by mistake (issue 27, decision 057). Every query starts from the proposals a scope sees; a
- * removed document is in none of them. Uploads and their limits: services/after-sale/document-uploads.ts.
+ * sent by mistake (issue 27, decision 057). Uploads and their limits: services/after-sale/document-uploads.ts.
  */
 
 /** A proposal as the upload page shows it. */

@@ -53,16 +53,6 @@ const ofBeneficiary =
       ? sql<SqlBool>`${company} = ${beneficiary.id}`
       : sql<SqlBool>`(${company} is null and ${seller} = ${beneficiary.id})`;
 
-/*
- * The sale's net premium and total at the sale: the quote's priced net premium, and the policy's total
- * before its first endorsement (a partial cancellation lowers the policy's figures; the installments
- * already paid were paid on the old ones). Rows inserted without them fall back to the policy's.
- */
-const NET_AT_SALE = sql<number>`coalesce((q.precificacao->>'netPremium')::numeric, a.premio_liquido)`;
-const TOTAL_AT_SALE = sql<number>`coalesce((select e0.premio_anterior from endorsements e0 where e0.policy_id = a.id order by e0.id limit 1), a.premio_total)`;
-/** lib/commissions.ts installmentNetPremium in SQL (round() on numeric is half away from zero); its commission is payments.comissao. */
-const NET_PREMIUM = sql<number>`coalesce(round(i.valor::numeric * ${NET_AT_SALE} / nullif(${TOTAL_AT_SALE}, 0)), 0)`;
-
 /** Paid installments with their policy and quote. */
 const paidInstallments = (db: DB) =>
   db
@@ -120,7 +110,9 @@ export async function scopeMonths(db: DB, scope: BeneficiaryScope): Promise<{ be
   const byKey = new Map<string, MonthlyRow[]>();
   for (const row of rows) {
     const key = row.company_id === null ? `PF${row.user_id}` : `PJ${row.company_id}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+    const months = byKey.get(key);
+    if (months) months.push(row);
+    else byKey.set(key, [row]);
   }
   const beneficiaries = await beneficiariesByKey(db, [...byKey.keys()]);
   return beneficiaries.map((beneficiary) => ({
@@ -221,7 +213,8 @@ const commissionLineRows = (db: DB) =>
       'q.comissao_centesimos',
       'pg.comissao',
       sql<number>`(select count(*)::int from installments n where n.policy_id = a.id)`.as('parcelas'),
-      sql<number>`${NET_PREMIUM}::int`.as('net'),
+      // The installment's net premium at the sale and its commission, as the database computed them (migration 034).
+      sql<number>`installment_net_premium(i.id)`.as('net'),
     ]);
 
 type CommissionLineRow = Awaited<ReturnType<ReturnType<typeof commissionLineRows>['execute']>>[number];
