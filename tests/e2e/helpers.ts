@@ -68,10 +68,17 @@ export async function waitForIslands(page: Page): Promise<void> {
   // Right after a navigation the islands may not be parsed yet: a count of 0 would then mean nothing.
   await page.waitForLoadState('domcontentloaded');
   // A client:visible island hydrates only once in view: a long list holds some below the fold, and
-  // one scrolled past too quickly may miss its intersection observer — so scroll again until none is left.
+  // one scrolled past too quickly may miss its intersection observer — so scroll to each in turn, a
+  // frame or two apiece, until none is left. In the page, over the elements themselves: locators from
+  // .all() are nth(i) of a list that shrinks as islands hydrate (a long queue's last ones then named
+  // nothing and each waited out its timeout, never scrolled to).
   await expect(async () => {
-    for (const island of await page.locator('astro-island[ssr][client="visible"]').all())
-      await island.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
+    await page.evaluate(async () => {
+      for (const island of document.querySelectorAll('astro-island[ssr][client="visible"]')) {
+        (island.firstElementChild ?? island).scrollIntoView({ block: 'center' });
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      }
+    });
     await expect(page.locator('astro-island[ssr]')).toHaveCount(0, { timeout: 1_500 });
   }).toPass({ timeout: 15_000 });
 }

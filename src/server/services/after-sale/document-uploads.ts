@@ -222,6 +222,10 @@ export async function storeDocument(
   const placed = await placeFile(filesDir, upload.received);
   try {
     const stored = await db.transaction().execute(async (trx) => {
+      // The proposal's row first, as the timeline below locks it: the document's foreign key holds a
+      // share lock on it, and two uploads that each inserted before locking waited on each other
+      // (PostgreSQL: deadlock detected, a 500 to one of them).
+      await trx.selectFrom('proposals').select('id').where('id', '=', upload.proposal.id).forUpdate().execute();
       await trx.deleteFrom('document_uploads').where('id', '=', upload.ticket).execute();
       const { id } = await trx
         .insertInto('documents')
