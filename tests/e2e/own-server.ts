@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 
 /**
  * A portal server of a spec's own — started from the built tree (`scripts/start.mjs --no-build`) on
@@ -100,4 +100,18 @@ export function postChunked(url: string, contentType: string, prefix: string, si
     request.once('response', () => (sent = size));
     pump();
   });
+}
+
+/**
+ * The describe (or file) it is called in runs against a server of its own holding the demo year
+ * (DEMO_HISTORY: lists of many pages), on `port`: started before its tests, disposed after them.
+ */
+export function withDemoYearServer(port: number): void {
+  let server: OwnServer | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    server = await startOwnServer(port, { DEMO_HISTORY: 'true' });
+  });
+  test.afterAll(() => server?.dispose());
+  test.use({ baseURL: `http://127.0.0.1:${port}` });
 }

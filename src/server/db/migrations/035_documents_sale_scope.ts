@@ -47,11 +47,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     before insert or update of proposal_id, company_id, seller_id, generation on documents
     for each row execute function documents_sale_scope_trigger()`.execute(db);
 
+  // A sale moved (its quote, or a proposal given another quote): its documents name their proposal
+  // again, and documents_sale_scope copies the scope once more — one place says what the scope is.
   await sql`create function quotes_documents_scope_trigger() returns trigger language plpgsql as $$
     begin
-      update documents d set company_id = new.company_id, seller_id = new.user_id, generation = new.generation
-        from proposals p
-        where p.quote_id = new.id and d.proposal_id = p.id;
+      update documents set proposal_id = proposal_id where proposal_id in (select id from proposals where quote_id = new.id);
       return null;
     end $$`.execute(db);
   await sql`create trigger quotes_documents_scope after update of company_id, user_id, generation on quotes
@@ -61,9 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await sql`create function proposals_documents_scope_trigger() returns trigger language plpgsql as $$
     begin
-      update documents d set company_id = q.company_id, seller_id = q.user_id, generation = q.generation
-        from quotes q
-        where q.id = new.quote_id and d.proposal_id = new.id;
+      update documents set proposal_id = proposal_id where proposal_id = new.id;
       return null;
     end $$`.execute(db);
   await sql`create trigger proposals_documents_scope after update of quote_id on proposals
