@@ -85,7 +85,7 @@ describe('EMBEDDED_APPS_HOST and EMBEDDED_APPS_ENV_PREFIX (decision 054)', () =>
   it('takes a host name with an optional port and a dotted prefix; empty means this server', async () => {
     const settings = await configWith({ EMBEDDED_APPS_HOST: 'seguradora.com.br:8443', EMBEDDED_APPS_ENV_PREFIX: 'hml.' });
     expect([settings.EMBEDDED_APPS_HOST, settings.EMBEDDED_APPS_ENV_PREFIX]).toEqual(['seguradora.com.br:8443', 'hml.']);
-    expect((await configWith({ EMBEDDED_APPS_HOST: '' })).EMBEDDED_APPS_HOST).toBe('');
+    expect((await configWith({ EMBEDDED_APPS_HOST: '' })).EMBEDDED_APPS_HOST).toBeUndefined(); // empty is unset, as for every variable
   });
 
   it.each([
@@ -95,5 +95,12 @@ describe('EMBEDDED_APPS_HOST and EMBEDDED_APPS_ENV_PREFIX (decision 054)', () =>
     ['EMBEDDED_APPS_ENV_PREFIX', 'hml'],
   ])('refuses %s=%j, naming the variable', async (name, value) => {
     await expect(configWith({ [name]: value })).rejects.toThrow(new RegExp(name));
+  });
+});
+
+describe('an empty variable (compose files write NAME= for "not given")', () => {
+  it('is an unset one: a secret with a minimum length left empty starts the server with its default', async () => {
+    const settings = await configWith({ PAYMENTS_WEBHOOK_SECRET: '', SMTP_URL: '', REDIRECT_APP_SECRET: '' });
+    expect([settings.PAYMENTS_WEBHOOK_SECRET, settings.SMTP_URL, settings.REDIRECT_APP_SECRET]).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -139,7 +139,9 @@ let cached: Config | undefined;
 
 export function config(): Config {
   if (!cached) {
-    const parsed = schema.safeParse(process.env);
+    // An empty variable is an unset one: compose files and unit files write `NAME=` for "not given".
+    const given = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
+    const parsed = schema.safeParse(given);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
       throw new Error(`Configuração inválida: ${problems}`);
