@@ -6,7 +6,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DB } from '../../src/server/db';
 import { openDatabase } from '../../src/server/boot/database';
 import { useManualClock } from '../../src/server/clock';
-import { deliverQueued, LEASE_MS, MAX_ATTEMPTS, queueEmail, retryPause, sendEmail } from '../../src/server/mail/outbox';
+import {
+  deliverAfter,
+  deliverQueued,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  onMailQueued,
+  queueEmail,
+  retryPause,
+  sendEmail,
+} from '../../src/server/mail/outbox';
+import { JOBS, startJobs } from '../../src/server/boot/jobs';
 import { freshDatabase } from '../fixtures/db';
 import { fakeSmtpServer } from '../fixtures/smtp';
 
@@ -124,6 +134,43 @@ describe('the delivery job', () => {
     expect(row.falhou_em).not.toBeNull();
     expect(row.error).toContain('expirou');
     expect(copiesTo(to)).toHaveLength(0);
+  });
+
+  it('a message written outside a transaction wakes the job at once; one queued in a transaction, once it committed', async () => {
+    let woken = 0;
+    const off = onMailQueued(() => {
+      woken += 1;
+    });
+    try {
+      await sendEmail(db, `acorda.${Date.now()}@exemplo.com.br`, 'senha-alterada', { nome: 'Pessoa', link: 'x' });
+      expect(woken).toBe(1);
+      await deliverAfter(
+        db.transaction().execute(async (trx) => {
+          await queueOne(trx);
+          expect(woken).toBe(1); // not committed yet: nothing to send
+        }),
+      );
+      expect(woken).toBe(2);
+    } finally {
+      off();
+    }
+    await deliverQueued(db);
+  });
+
+  it('the woken job sends a reset code within moments, not at its next 15 s turn', async () => {
+    const delivery = JOBS.find((job) => job.wake)!;
+    const stop = startJobs(db, [delivery], 60_000);
+    try {
+      const to = `rapido.${Date.now()}@exemplo.com.br`;
+      const started = Date.now();
+      await sendEmail(db, to, 'senha-alterada', { nome: 'Pessoa', link: 'x' });
+      expect(copiesTo(to)).toHaveLength(0); // the request does not send
+      while (copiesTo(to).length === 0 && Date.now() - started < 5_000) await new Promise((done) => setTimeout(done, 20));
+      expect(copiesTo(to)).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await stop();
+    }
   });
 
   it('two workers at once send each message once', async () => {

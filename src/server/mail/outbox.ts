@@ -87,7 +87,7 @@ export async function sendEmail<K extends TemplateName>(
 /**
  * Writes a message inside the caller's transaction, to be sent once it commits: a policy's notices
  * exist exactly when the policy does. The job's next turn sends it; a caller for whom a person waits
- * calls `nudgeDelivery()` after the commit.
+ * wraps its transaction in `deliverAfter` (the job then runs once it committed).
  */
 export async function queueEmail<K extends TemplateName>(
   trx: DB,
@@ -110,6 +110,13 @@ export function onMailQueued(wake: () => void): () => void {
 /** Asks this process's delivery job for a turn now (after a commit that queued mail). */
 export function nudgeDelivery(): void {
   for (const wake of wakers) wake();
+}
+
+/** Waits for a transaction that may have queued mail, then wakes the delivery job (a person waits for it). */
+export async function deliverAfter<T>(commit: Promise<T>): Promise<T> {
+  const result = await commit;
+  nudgeDelivery();
+  return result;
 }
 
 /**
