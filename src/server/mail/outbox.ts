@@ -167,6 +167,9 @@ async function claimNext(db: DB, at: Date): Promise<Claimed | undefined> {
         .where('sent_at', 'is', null)
         .where('falhou_em', 'is', null)
         .where('tentar_em', '<=', at)
+        // Every message is `fila` now; during a rolling deploy an older instance writes its own
+        // messages with fila = false and sends them itself: not ours to send as well.
+        .where('fila', '=', true)
         .where((w) => w.or([w('reservado_ate', 'is', null), w('reservado_ate', '<', at)]))
         .orderBy('tentar_em')
         .orderBy('id')
