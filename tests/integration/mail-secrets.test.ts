@@ -3,7 +3,7 @@ import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { apiClient } from '../fixtures/api';
 import { fakeSmtpServer } from '../fixtures/smtp';
-import { settleDeliveries } from '../../src/server/mail/outbox';
+import { deliverQueued } from '../../src/server/mail/outbox';
 
 /**
  * With SMTP configured, a message that carries a secret (a reset link, a validation code) leaves by
@@ -29,7 +29,7 @@ describe('outbox with SMTP', () => {
   it('sends the reset link by SMTP and redacts it from the outbox once sent', async () => {
     const answer = await apiClient(db)('POST', '/api/plataforma/v1/senha/esqueci', { body: { email: 'vendedor@legado.demo' } });
     expect(answer.status).toBe(200);
-    await settleDeliveries(); // sent after the answer
+    await deliverQueued(db); // sent by the job, not within the request
     const sent = smtp.messages.find((m) => m.includes('vendedor@legado.demo') && m.includes('redefinir-senha'));
     const token = /redefinir-senha\?token=([\w-]+)/.exec(sent ?? '')?.[1];
     expect(token, sent).toMatch(/^[\w-]{40,}$/);
@@ -47,7 +47,7 @@ describe('outbox with SMTP', () => {
   });
 
   it('redacts the first-access code the seed sent, too', async () => {
-    await settleDeliveries();
+    await deliverQueued(db);
     const row = await db.selectFrom('emails').selectAll().where('to_address', '=', 'novo.parceiro@parceiro.demo').executeTakeFirstOrThrow();
     expect(row.sent_at).not.toBeNull();
     expect(row.segredos).toBeNull();

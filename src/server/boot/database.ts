@@ -1,7 +1,6 @@
 import { config } from '../config';
-import { connect, migrate, type ConnectOptions, type DB } from '../db';
+import { connect, migrate, whileLocked, type ConnectOptions, type DB } from '../db';
 import { seedDemoData } from '../demo/seed';
-import { settleDeliveries } from '../mail/outbox';
 import { startJobs } from './jobs';
 
 /**
@@ -15,8 +14,13 @@ export async function openDatabase(
   options: ConnectOptions & { seed?: boolean; afterSaleDemo?: boolean; demoHistory?: boolean },
 ): Promise<DB> {
   const db = await connect(options);
-  await migrate(db);
-  if (options.seed !== false) await seedDemoData(db, { afterSale: options.afterSaleDemo !== false, history: options.demoHistory === true });
+  await migrate(db); // once across instances: kysely's advisory lock (db/index.ts)
+  // The seed looks for users and writes them if there are none: under a lock of its own, so of
+  // several instances starting on an empty database one seeds and the others then find its users.
+  if (options.seed !== false)
+    await whileLocked(db, 'portal:demo-seed', () =>
+      seedDemoData(db, { afterSale: options.afterSaleDemo !== false, history: options.demoHistory === true }),
+    );
   return db;
 }
 
@@ -48,9 +52,8 @@ export const openedDatabase = (): DB | undefined => opened;
 /** Closes the shared database (graceful shutdown); a no-op when it was never opened. */
 export async function closeDatabase(): Promise<void> {
   if (!shared) return;
-  await settleDeliveries(); // mail under way records its outcome before the database goes
   const db = await shared;
-  await stopJobs?.();
+  await stopJobs?.(); // a turn under way (mail being sent) records its outcome before the database goes
   stopJobs = undefined;
   shared = undefined;
   opened = undefined;

@@ -38,4 +38,38 @@ describe('startJobs', () => {
     expect(finished).toBe(true);
     error.mockRestore();
   });
+  it('a wake-up starts a turn at once, and one during a turn is kept for right after it', async () => {
+    let wake!: () => void;
+    let release!: () => void;
+    const run = vi.fn(() => new Promise<void>((done) => (release = done)));
+    const stop = startJobs(
+      db,
+      [
+        {
+          name: 'acordável',
+          everyMs: 60_000,
+          run,
+          wake: (turn) => {
+            wake = turn;
+            return () => {};
+          },
+        },
+      ],
+      60_000,
+    );
+    wake();
+    expect(run).toHaveBeenCalledTimes(1); // neither the first turn (a minute) nor the interval came
+    wake();
+    wake();
+    expect(run).toHaveBeenCalledTimes(1); // not doubled while it runs
+    release();
+    await tick();
+    expect(run).toHaveBeenCalledTimes(2); // the wake-ups during the turn: one turn right after it
+    release();
+    await tick();
+    expect(run).toHaveBeenCalledTimes(2);
+    await stop();
+    wake();
+    expect(run).toHaveBeenCalledTimes(2); // stopped: a wake-up starts nothing
+  });
 });

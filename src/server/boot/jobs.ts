@@ -1,7 +1,7 @@
 import type { DB } from '../db';
 import { now } from '../clock';
 import { acceptBySilence } from '../services/after-sale/acceptance';
-import { deliverQueued } from '../mail/outbox';
+import { deliverQueued, onMailQueued } from '../mail/outbox';
 import { generateReports } from '../services/reporting/sales-reports';
 import { processImports } from '../services/network/user-import-processing';
 import { filesDir } from '../files';
@@ -20,6 +20,8 @@ export interface Job {
   name: string;
   everyMs: number;
   run(db: DB): Promise<unknown>;
+  /** Lets the process ask for a turn now (the answer stops listening): a turn under way is followed by another. */
+  wake?: (turn: () => void) => () => void;
 }
 
 export const JOBS: Job[] = [
@@ -27,8 +29,9 @@ export const JOBS: Job[] = [
   { name: 'aceite por decurso de prazo', everyMs: 60_000, run: (db) => acceptBySilence(db, now()) },
   // Cancellations scheduled for a day ahead (decision 055) are carried out on their day: within a minute.
   { name: 'cancelamentos agendados', everyMs: 60_000, run: (db) => applyScheduledCancellations(db, now()) },
-  // E-mails written inside a transaction (a policy's notices) are sent once it has committed.
-  { name: 'entrega de e-mails', everyMs: 15_000, run: deliverQueued },
+  // Every e-mail is sent here (decision 028, issue 30): at once when this process wrote it, and
+  // every 15 s for what a transaction queued, another instance left, or waits to be tried again.
+  { name: 'entrega de e-mails', everyMs: 15_000, run: (db) => deliverQueued(db), wake: onMailQueued },
   // Sales reports asked for on the pages (decision 042): a waiting one starts within two seconds.
   { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, filesDir()) },
   // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.
@@ -45,11 +48,19 @@ const FIRST_TURN_MS = 5_000;
 /** Starts the jobs; the answer stops them, waiting for a turn under way to end. */
 export function startJobs(db: DB, jobs: Job[] = JOBS, firstTurnMs = FIRST_TURN_MS): () => Promise<void> {
   const running = new Set<Promise<void>>();
+  let stopped = false;
   const timers = jobs.map((job) => {
     let busy = false;
-    const turn = () => {
-      if (busy) return; // a slow turn is not doubled by the next tick
+    let again = false;
+    const turn = (woken = false) => {
+      if (busy) {
+        // A slow turn is not doubled by the next tick; a wake-up is kept for after it (what woke it
+        // may have been written after the turn under way looked).
+        if (woken) again = true;
+        return;
+      }
       busy = true;
+      again = false;
       const done = job
         .run(db)
         .then(() => undefined)
@@ -57,19 +68,25 @@ export function startJobs(db: DB, jobs: Job[] = JOBS, firstTurnMs = FIRST_TURN_M
         .finally(() => {
           busy = false;
           running.delete(done);
+          if (again && !stopped) turn();
         });
       running.add(done);
     };
-    const first = setTimeout(turn, firstTurnMs);
-    const every = setInterval(turn, job.everyMs);
+    const first = setTimeout(() => turn(), firstTurnMs);
+    const every = setInterval(() => turn(), job.everyMs);
     first.unref();
     every.unref();
-    return [first, every] as const;
+    const unwake = job.wake?.(() => {
+      if (!stopped) turn(true);
+    });
+    return [first, every, unwake] as const;
   });
   return async () => {
-    for (const [first, every] of timers) {
+    stopped = true;
+    for (const [first, every, unwake] of timers) {
       clearTimeout(first);
       clearInterval(every);
+      unwake?.();
     }
     await Promise.all(running);
   };

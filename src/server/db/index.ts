@@ -38,6 +38,7 @@ import * as m032 from './migrations/032_keyset_access_log';
 import * as m033 from './migrations/033_payments_beneficiary';
 import * as m034 from './migrations/034_commissions_rollup';
 import * as m035 from './migrations/035_documents_sale_scope';
+import * as m036 from './migrations/036_outbox_retries';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -102,6 +103,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '033_payments_beneficiary': m033,
   '034_commissions_rollup': m034,
   '035_documents_sale_scope': m035,
+  '036_outbox_retries': m036,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
@@ -143,9 +145,37 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
   return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
 }
 
+/**
+ * Brings the schema to the latest migration, once however many instances start together. Kysely's
+ * Migrator does the locking (node_modules/kysely/dist/migration/migrator.js, 0.29): on PostgreSQL its
+ * adapter takes the session advisory lock 3853314791062309107 (`pg_advisory_lock`, lock_timeout 1 h)
+ * on one connection and runs the pending migrations in one transaction on it, so a second instance
+ * waits, then reads the migrations table again and finds nothing to do; the creation of its own
+ * tables tolerates a race (`if not exists`, and a re-check on error). PGlite's adapter takes no lock:
+ * it is one connection in one process, and its data dir is opened by one process only.
+ * tests/integration/startup-once.test.ts starts four over one empty PostgreSQL database.
+ */
 export async function migrate(db: DB): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Falha na migração ${failed?.migrationName ?? ''}`.trim(), { cause: error });
+}
+
+/**
+ * Runs `work` while this process holds the PostgreSQL session advisory lock named `name` (on a
+ * connection of its own, held until `work` ends — or the process dies, which closes it), so of
+ * several instances one at a time runs it: `work` re-reads what it decides on. The lock waits as
+ * long as the holder works. PGlite is one process with one connection: `work` simply runs.
+ */
+export async function whileLocked<T>(db: DB, name: string, work: () => Promise<T>): Promise<T> {
+  if (db.getExecutor().adapter.supportsMultipleConnections === false) return work();
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtext(${name}))`.execute(connection);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(connection);
+    }
+  });
 }

@@ -206,8 +206,14 @@ export interface EmailsTable {
   redigir_em: Timestamp | null;
   /** Written inside a transaction and delivered by the job after it (migration 009). */
   fila: Generated<boolean>;
-  /** Until when one instance's job holds the message to send it. */
+  /** Until when one instance's job holds the message to send it (the lease). */
   reservado_ate: Timestamp | null;
+  /** Attempts claimed so far (migration 036). */
+  tentativas: Generated<number>;
+  /** Not sent before this instant: written with the message, pushed back after a failure. */
+  tentar_em: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Given up (too many attempts, or too old to send): `error` says why. */
+  falhou_em: Timestamp | null;
 }
 
 /** A link to a policy's PDF for its insured, who has no account: only the token's SHA-256 is kept. */

@@ -2,6 +2,7 @@ import type { DB } from '../../db';
 import { notFound } from '../../errors';
 import { now } from '../../clock';
 import { queueFirstAccess } from '../identity/account';
+import { deliverAfter } from '../../mail/outbox';
 import {
   unknownGroups,
   USER_ADMIN_MESSAGES,
@@ -39,7 +40,7 @@ async function legacyCompanyId(db: DB, cnpj: string): Promise<number | null | un
 
 /** Creates a legacy user (pending until first access) and sends the first-access e-mail. */
 export function createLegacyUser(db: DB, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
-  return uniqueAsConflict(db.transaction().execute((trx) => insertLegacyUser(trx, actor, input, ip)));
+  return deliverAfter(uniqueAsConflict(db.transaction().execute((trx) => insertLegacyUser(trx, actor, input, ip))));
 }
 
 /**

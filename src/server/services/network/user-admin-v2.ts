@@ -4,6 +4,7 @@ import type { V2ProfileCode } from '../../db/schema';
 import { DomainError, notFound } from '../../errors';
 import { now } from '../../clock';
 import { queueFirstAccess } from '../identity/account';
+import { deliverAfter } from '../../mail/outbox';
 import {
   heldOperations,
   USER_ADMIN_MESSAGES,
@@ -147,7 +148,7 @@ async function writeLinks(trx: DB, id: number, companyIds: number[], operations:
 
 /** Creates a v2 user (pending) from both steps and sends the first-access e-mail. */
 export function createV2User(db: DB, actor: V2Actor, change: V2Change, ip: string | null): Promise<SavedUser> {
-  return uniqueAsConflict(db.transaction().execute((trx) => insertV2User(trx, actor, change, ip)));
+  return deliverAfter(uniqueAsConflict(db.transaction().execute((trx) => insertV2User(trx, actor, change, ip))));
 }
 
 /** Checks and writes a new v2 user inside the caller's transaction (see insertLegacyUser, user-admin-legacy.ts). */

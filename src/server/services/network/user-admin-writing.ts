@@ -6,7 +6,7 @@ import { announce } from '../../cache';
 import { now } from '../../clock';
 import { queueFirstAccess } from '../identity/account';
 import { retireCodes } from '../identity/codes';
-import { redactMessagesTo } from '../../mail/outbox';
+import { deliverAfter, redactMessagesTo } from '../../mail/outbox';
 import { appendAccessEvent } from '../identity/access-log';
 import type { AccessEventCode } from '../../../lib/access-log';
 import {
@@ -77,11 +77,14 @@ const USER_CHANGE_LOCK = 460_016;
  * it, cannot be beaten by two administrators deactivating each other at the same moment.
  */
 export function inUserChange<T>(db: DB, change: (trx: DB) => Promise<T>): Promise<T> {
-  return uniqueAsConflict(
-    db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${USER_CHANGE_LOCK})`.execute(trx);
-      return change(trx);
-    }),
+  // A change may queue a first-access code: the delivery job runs once it committed.
+  return deliverAfter(
+    uniqueAsConflict(
+      db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${USER_CHANGE_LOCK})`.execute(trx);
+        return change(trx);
+      }),
+    ),
   );
 }
 
