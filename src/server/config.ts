@@ -127,6 +127,20 @@ const schema = z
       .int('use um número inteiro de megabytes')
       .min(0, 'use um número inteiro de megabytes')
       .default(1024),
+    // Operations (issue 30): read by the server script (scripts/ops.mjs opsSettings, the same rules)
+    // before the bundle loads; declared here so they are validated and documented with the rest.
+    LOG_LEVEL: z
+      .string()
+      .default('info')
+      .transform((v) => v.toLowerCase())
+      .pipe(
+        z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+          error: 'use fatal, error, warn, info, debug, trace ou silent',
+        }),
+      ),
+    LOG_REQUESTS: z.stringbool({ error: 'use true ou false' }).default(true),
+    /** The bearer token of GET /metrics; unset, the path is a page like any other (404). */
+    METRICS_TOKEN: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],
