@@ -186,9 +186,16 @@ export function operations({ settings = opsSettings(), destination } = {}) {
 
   function requestIdOf(req) {
     const incoming = req.headers['x-request-id'];
-    if (typeof incoming === 'string' && WELL_FORMED_ID.test(incoming) && bundle()?.trustsProxy(req.socket.remoteAddress ?? '') === true)
-      return incoming;
-    return randomUUID();
+    return typeof incoming === 'string' && WELL_FORMED_ID.test(incoming) && fromTrustedProxy(req) ? incoming : randomUUID();
+  }
+
+  /** A configuration that does not parse makes no proxy trusted (and the pipeline says why on every page). */
+  function fromTrustedProxy(req) {
+    try {
+      return bundle()?.trustsProxy(req.socket.remoteAddress ?? '') === true;
+    } catch {
+      return false;
+    }
   }
 
   /** The log line and the metrics of a request once its answer is sent (or the client went away). */
@@ -224,7 +231,14 @@ export function operations({ settings = opsSettings(), destination } = {}) {
       const started = process.hrtime.bigint();
       const bytesBefore = req.socket?.bytesWritten ?? 0;
       res.setHeader('x-request-id', record.id);
-      res.once('close', () => finish(req, res, record, started, bytesBefore));
+      res.once('close', () => {
+        try {
+          finish(req, res, record, started, bytesBefore);
+        } catch (error) {
+          // A log line or a metric never takes the process down (this runs outside any request's handler).
+          console.error(JSON.stringify({ evento: 'registro-falha', erro: error instanceof Error ? error.message : String(error) }));
+        }
+      });
       requests.run(record, next);
     },
     /** Names the current request's route when it is answered before Astro (LABELS). */

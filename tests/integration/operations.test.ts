@@ -67,6 +67,12 @@ async function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
     res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': `tokenV2=${SECRETS.setCookie}; HttpOnly` });
     return res.end(JSON.stringify({ dado: { email: SECRETS.email } }));
   }
+  if (path === '/v2/negado') {
+    // A refused page: the pipeline runs again for the /403 it rewrites to.
+    noteRoute('/v2/negado');
+    noteRoute('/403');
+    return page(403);
+  }
   if (path === '/termo-de-uso') {
     noteRoute('/termo-de-uso');
     return page(200, { 'x-portal-shared': '1' });
@@ -229,6 +235,11 @@ describe('the request log', () => {
     expect(line.ms).toEqual(expect.any(Number));
     expect(line.bytes).toBeGreaterThan(0);
     expect(JSON.stringify(line)).not.toContain('98765');
+  });
+
+  it('names a refused page by the route asked for, not the /403 it was rewritten to', async () => {
+    const answer = await request(`${withToken.url}/v2/negado`);
+    expect(await lineFor(answer)).toMatchObject({ rota: '/v2/negado', status: 403 });
   });
 
   it('names answers given before Astro with a fixed label, each with its own request id', async () => {
