@@ -46,6 +46,10 @@ test.describe('a healthy server', () => {
     expect(tokens.length).toBeGreaterThan(0);
     const page = await fetch(`${base}/v2/apolices/777000111?cpf=${CPF}`, { headers: { cookie: cookies.join('; ') } });
     const pageId = page.headers.get('x-request-id')!;
+    // The home's second answer comes from the viewer memo: a fixed route label, still the user's id.
+    const homes: (string | null)[] = [];
+    for (const _ of [1, 2])
+      homes.push((await fetch(`${base}/v2/home`, { headers: { cookie: cookies.join('; ') } })).headers.get('x-request-id'));
 
     await expect(async () => {
       const lines = requestLines(server);
@@ -54,6 +58,9 @@ test.describe('a healthy server', () => {
       const pageLine = lines.find((line) => line.requisicao === pageId);
       expect(pageLine).toMatchObject({ metodo: 'GET', rota: '/v2/apolices/[nrApolice]', status: page.status, usuario: expect.any(Number) });
       expect(pageLine!.ms).toEqual(expect.any(Number));
+      const [rendered, remembered] = homes.map((id) => lines.find((line) => line.requisicao === id));
+      expect(rendered).toMatchObject({ rota: '/v2/home', status: 200, usuario: pageLine!.usuario });
+      expect(remembered).toMatchObject({ rota: 'memo-do-usuario', status: 200, usuario: pageLine!.usuario });
     }).toPass({ timeout: 5_000 });
 
     const everything = server.output();
@@ -84,9 +91,13 @@ test.describe('a server whose database does not answer', () => {
 
   test('is alive but not ready, and its 500 page quotes the request id', async ({ page }) => {
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${server.base}/readyz`);
-    expect(ready.status).toBe(503);
-    expect((await ready.json()).checks.database).toMatch(/não aberto/);
+    // 503 while it tries, then 503 saying it failed (the reason is on stderr, not in the answer).
+    await expect(async () => {
+      const ready = await fetch(`${server.base}/readyz`);
+      expect(ready.status).toBe(503);
+      expect((await ready.json()).checks.database).toMatch(/^falhou ao abrir/);
+    }).toPass({ timeout: 10_000 });
+    expect(server.output()).toContain('Banco de dados indisponível');
 
     // A session cookie makes the pipeline ask the database for the session.
     await page.context().addCookies([{ name: 'tokenV2', value: 'qualquer', url: server.base }]);

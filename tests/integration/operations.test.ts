@@ -25,10 +25,11 @@ const env = await vi.hoisted(async () => {
   delete process.env.LOG_REQUESTS;
   return { dir };
 });
-const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
+const shared = vi.hoisted(() => ({ db: undefined as DB | undefined, openFailed: false }));
 vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   openedDatabase: () => shared.db,
+  databaseOpenFailed: () => shared.openFailed,
 }));
 
 const { freshDatabase } = await import('../fixtures/db');
@@ -187,6 +188,18 @@ describe('/readyz', () => {
     expect(body.status).toBe('unavailable');
     expect(body.checks.database).toMatch(/não aberto/);
     expect(body.checks.storage).toBe('ok');
+  });
+
+  it('says so when opening the database failed for good (the reason is in the log, not here)', async () => {
+    shared.db = undefined;
+    shared.openFailed = true;
+    try {
+      const answer = await request(`${withToken.url}/readyz`);
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body).checks.database).toMatch(/^falhou ao abrir/);
+    } finally {
+      shared.openFailed = false;
+    }
   });
 
   it('answers 200 once the database answers and the files directory is writable', async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { openedDatabase } from '../boot/database';
+import { databaseOpenFailed, openedDatabase } from '../boot/database';
 import { filesDir } from '../files';
 import { errorMessage, logWarning } from '../log';
 
@@ -37,7 +37,10 @@ export const PROBES: readonly Probe[] = [
     async check() {
       // Open means migrated (and seeded): boot/database.ts publishes the handle only after both.
       const db = openedDatabase();
-      if (!db) throw new NotReady('ainda não aberto (abrindo ou aplicando migrações)');
+      if (!db)
+        throw new NotReady(
+          databaseOpenFailed() ? 'falhou ao abrir (o log do servidor diz por quê)' : 'ainda não aberto (abrindo ou aplicando migrações)',
+        );
       await sql`select 1`.execute(db);
     },
   },
