@@ -8,6 +8,7 @@
 // into (src/server/request-context.ts), and `portal.ops` (src/server/ops/hooks.ts), read on demand.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
 import pino from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -99,7 +100,8 @@ export function operations({ settings = opsSettings(), destination } = {}) {
   const logger = pino(
     {
       level: settings.logLevel,
-      base: { pid: process.pid },
+      // Which instance wrote the line, when several write to one collector.
+      base: { pid: process.pid, hostname: hostname() },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },

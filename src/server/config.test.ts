@@ -102,11 +102,14 @@ describe('EMBEDDED_APPS_HOST and EMBEDDED_APPS_ENV_PREFIX (decision 054)', () =>
 describe('LOG_LEVEL, LOG_REQUESTS and METRICS_TOKEN (issue 30): the same rules here and in the server script', () => {
   const unset = { LOG_LEVEL: '', LOG_REQUESTS: '', METRICS_TOKEN: '' };
 
-  it('defaults to info, request lines on, no metrics', async () => {
+  it('defaults to info, request lines on, no metrics — unset or empty', async () => {
     for (const name of Object.keys(unset)) vi.stubEnv(name, undefined as unknown as string);
     const settings = await configWith({});
     expect([settings.LOG_LEVEL, settings.LOG_REQUESTS, settings.METRICS_TOKEN]).toEqual(['info', true, undefined]);
     expect(opsSettings({})).toEqual({ logLevel: 'info', logRequests: true, metricsToken: undefined });
+    const empty = await configWith(unset);
+    expect([empty.LOG_LEVEL, empty.LOG_REQUESTS, empty.METRICS_TOKEN]).toEqual(['info', true, undefined]);
+    expect(opsSettings(unset)).toEqual({ logLevel: 'info', logRequests: true, metricsToken: undefined });
   });
 
   it('takes a level, false, and a token of 32 characters or more', async () => {

@@ -55,6 +55,11 @@ const trustedProxies = z
     }
   });
 
+/** pino's levels (LOG_LEVEL). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const unsetWhenEmpty = <T extends z.ZodType>(type: T) => z.preprocess((value) => (value === '' ? undefined : value), type);
+
 const schema = z
   .object({
     DATA_DIR: z.string().default('./data'),
@@ -129,18 +134,17 @@ const schema = z
       .default(1024),
     // Operations (issue 30): read by the server script (scripts/ops.mjs opsSettings, the same rules)
     // before the bundle loads; declared here so they are validated and documented with the rest.
-    LOG_LEVEL: z
-      .string()
-      .default('info')
-      .transform((v) => v.toLowerCase())
-      .pipe(
-        z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-          error: 'use fatal, error, warn, info, debug, trace ou silent',
-        }),
-      ),
-    LOG_REQUESTS: z.stringbool({ error: 'use true ou false' }).default(true),
+    // Empty is unset, as the server script reads it.
+    LOG_LEVEL: unsetWhenEmpty(
+      z
+        .string()
+        .default('info')
+        .transform((v) => v.toLowerCase())
+        .pipe(z.enum(LOG_LEVELS, { error: `use ${LOG_LEVELS.join(', ')}` })),
+    ),
+    LOG_REQUESTS: unsetWhenEmpty(z.stringbool({ error: 'use true ou false' }).default(true)),
     /** The bearer token of GET /metrics; unset, the path is a page like any other (404). */
-    METRICS_TOKEN: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
+    METRICS_TOKEN: unsetWhenEmpty(z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional()),
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],
