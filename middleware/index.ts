@@ -13,8 +13,11 @@ import { isCrossSiteRequest } from '../src/server/security';
 import { resolveClient } from '../src/server/proxy';
 import { BODY_TOO_LARGE_HEADERS, bodyLimitFor, declaresTooLargeBody, isBodyTooLarge, readBody } from '../src/server/request-body';
 import { isStorableText, isStorableUrlPart } from '../src/lib/storable-text';
+import { noteRoute, noteUser } from '../src/server/request-context';
 // Loaded with the pipeline, so the server script finds the viewer memo from the first request on.
 import '../src/server/boot/viewer-memo';
+// And its operations layer's hooks (readiness, metrics, TRUST_PROXY for request ids).
+import '../src/server/ops/hooks';
 
 /**
  * The request pipeline (DESIGN §4): learn who the client is (behind which proxies), refuse
@@ -48,6 +51,8 @@ function peerAddress(context: { clientAddress: string }): string {
  * reads `locals.client`, never the raw X-Forwarded-* headers.
  */
 const client = defineMiddleware((context, next) => {
+  // The request's log line and metrics name its route by pattern (/v2/apolices/[id]), never its address.
+  noteRoute(context.routePattern);
   const { PUBLIC_URL, TRUST_PROXY } = config();
   context.locals.client = resolveClient(
     { url: new URL(context.request.url), headers: context.request.headers, peer: peerAddress(context) },
@@ -125,6 +130,7 @@ const session = defineMiddleware(async (context, next) => {
   const { session: resolved, expired } = await resolvePortalSession(await database(), cookie);
   context.locals.session = resolved;
   context.locals.sessionExpired = expired.length > 0;
+  noteUser(resolved.v2?.idUsuario ?? resolved.v1?.idUsuario);
   for (const name of expired) context.cookies.delete(name, sessionCookieOptions(context.locals.client.https));
   return next();
 });

@@ -50,10 +50,19 @@ export function watchMarked(res, marker, keep) {
   };
 }
 
-/** The pipeline's headers of a kept answer, but those that describe one transfer. */
+/** The pipeline's headers of a kept answer, but those that describe one transfer (a request id too: each has its own). */
 function withoutTransferHeaders(headers) {
   const kept = { ...headers };
-  for (const name of ['content-length', 'content-encoding', 'transfer-encoding', 'vary', 'date', 'connection', 'keep-alive'])
+  for (const name of [
+    'content-length',
+    'content-encoding',
+    'transfer-encoding',
+    'vary',
+    'date',
+    'connection',
+    'keep-alive',
+    'x-request-id',
+  ])
     delete kept[name];
   return kept;
 }

@@ -18,6 +18,9 @@ const env = {
   PUBLIC_URL: `http://127.0.0.1:${port}`,
   // The journeys count what they sell: the demo's year of history stays out unless a spec asks for it.
   DEMO_HISTORY: process.env.DEMO_HISTORY ?? 'false',
+  // Playwright pipes this server's stdout into the CI log: a line per request of every journey would
+  // bury what matters. The metrics still count them; a spec about the log starts a server of its own.
+  LOG_REQUESTS: process.env.LOG_REQUESTS ?? 'false',
 };
 // e2e must start empty: never point it at a shared database from the caller's environment.
 delete env.DATABASE_URL;

@@ -4,12 +4,14 @@
 // the first page (docs/decisions/031), an operations key for local scripts (sso-link), pt-BR answers
 // to addresses that do not decode, and a graceful SIGTERM — stop accepting, answer the requests in
 // flight with `Connection: close`, close idle connections and the rest as their requests end, close
-// the database, exit (docs/decisions/022).
+// the database, exit (docs/decisions/022). Around all of it, the operations layer (scripts/ops.mjs):
+// /healthz, /readyz, /metrics, and a request id and one log line for every request.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import compression from 'compression';
 import { compressWhole } from './compress-whole.mjs';
+import { LABELS, operations, opsSettings } from './ops.mjs';
 import { sharedPages } from './shared-pages.mjs';
 import { viewerMemo } from './viewer-memo.mjs';
 import { join, resolve } from 'node:path';
@@ -49,8 +51,10 @@ const GRACE_MS = 5_000;
 /** While stopping, how often connections that went idle since the last look are closed. */
 const IDLE_SWEEP_MS = 25;
 
-export async function startPortal({ port, host, announce = true }) {
+export async function startPortal({ port, host, announce = true, logDestination }) {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  // Before the bundle: a bad LOG_LEVEL, LOG_REQUESTS or METRICS_TOKEN stops the start, not a request.
+  const ops = operations({ settings: opsSettings(), destination: logDestination });
   // React renders with its development build unless told otherwise: twice the work per page.
   process.env.NODE_ENV ??= 'production';
   const opsKey = randomBytes(32).toString('hex');
@@ -64,26 +68,30 @@ export async function startPortal({ port, host, announce = true }) {
   let stopping;
   // Answers not yet sent: when the signal comes, each is told to close its connection.
   const unanswered = new Set();
-  const server = http.createServer((req, res) => {
-    // Once stopping, every answer closes its connection: a keep-alive client reconnects elsewhere
-    // instead of sending its next request to a server that is going away.
-    if (stopping) res.setHeader('connection', 'close');
-    else {
-      unanswered.add(res);
-      res.once('close', () => unanswered.delete(res));
-    }
-    if (refuseUndecodableUrl(req, res)) return;
-    const sharedKey = shared.keyOf(req);
-    if (shared.answer(sharedKey, req, res)) return;
-    const ticket = memo.ticketOf(req);
-    if (memo.answer(ticket, req, res)) return;
-    compress(req, res, () => {
-      compressWhole(req, res);
-      shared.watch(sharedKey, req, res);
-      memo.watch(ticket, req, res);
-      handler(req, res);
-    });
-  });
+  const server = http.createServer((req, res) =>
+    ops.track(req, res, () => {
+      // Once stopping, every answer closes its connection: a keep-alive client reconnects elsewhere
+      // instead of sending its next request to a server that is going away.
+      if (stopping) res.setHeader('connection', 'close');
+      else {
+        unanswered.add(res);
+        res.once('close', () => unanswered.delete(res));
+      }
+      // Probes and the scrape skip the sessions, the memory and Astro itself.
+      if (ops.answer(req, res)) return;
+      if (refuseUndecodableUrl(req, res)) return ops.label(LABELS.badUrl);
+      const sharedKey = shared.keyOf(req);
+      if (shared.answer(sharedKey, req, res)) return ops.label(LABELS.sharedPage);
+      const ticket = memo.ticketOf(req);
+      if (memo.answer(ticket, req, res)) return ops.label(LABELS.viewerMemo);
+      compress(req, res, () => {
+        compressWhole(req, res);
+        shared.watch(sharedKey, req, res);
+        memo.watch(ticket, req, res);
+        handler(req, res);
+      });
+    }),
+  );
   server.keepAliveTimeout = 5_000;
   // `kill -USR2 <pid>` prints the process's memory, by kind, as one JSON line (npm run bench reads it).
   process.on('SIGUSR2', () => console.log(JSON.stringify({ memoryUsage: process.memoryUsage() })));
@@ -108,6 +116,7 @@ export async function startPortal({ port, host, announce = true }) {
    * is left — never one that is mid-request. `server.close` calls back once the last one is gone.
    */
   function stop() {
+    ops.stopping();
     stopping ??= new Promise((done) => {
       const force = setTimeout(() => {
         console.error(`Encerramento excedeu ${FORCED_EXIT_MS / 1000} s: saindo sem fechar o banco de dados.`);
@@ -133,5 +142,5 @@ export async function startPortal({ port, host, announce = true }) {
     });
     return stopping;
   }
-  return { server, url, opsKey, stop };
+  return { server, url, opsKey, stop, ops };
 }

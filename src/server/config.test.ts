@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { opsSettings } from '../../scripts/ops.mjs';
 
 /** config() reads process.env once per module instance: each case loads a fresh one. */
 async function configWith(env: Record<string, string>) {
@@ -102,5 +103,35 @@ describe('an empty variable (compose files write NAME= for "not given")', () => 
   it('is an unset one: a secret with a minimum length left empty starts the server with its default', async () => {
     const settings = await configWith({ PAYMENTS_WEBHOOK_SECRET: '', SMTP_URL: '', REDIRECT_APP_SECRET: '' });
     expect([settings.PAYMENTS_WEBHOOK_SECRET, settings.SMTP_URL, settings.REDIRECT_APP_SECRET]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('LOG_LEVEL, LOG_REQUESTS and METRICS_TOKEN (issue 30): the same rules here and in the server script', () => {
+  const unset = { LOG_LEVEL: '', LOG_REQUESTS: '', METRICS_TOKEN: '' };
+
+  it('defaults to info, request lines on, no metrics — unset or empty', async () => {
+    for (const name of Object.keys(unset)) vi.stubEnv(name, undefined as unknown as string);
+    const settings = await configWith({});
+    expect([settings.LOG_LEVEL, settings.LOG_REQUESTS, settings.METRICS_TOKEN]).toEqual(['info', true, undefined]);
+    expect(opsSettings({})).toEqual({ logLevel: 'info', logRequests: true, metricsToken: undefined });
+    const empty = await configWith(unset);
+    expect([empty.LOG_LEVEL, empty.LOG_REQUESTS, empty.METRICS_TOKEN]).toEqual(['info', true, undefined]);
+    expect(opsSettings(unset)).toEqual({ logLevel: 'info', logRequests: true, metricsToken: undefined });
+  });
+
+  it('takes a level, false, and a token of 32 characters or more', async () => {
+    const env = { LOG_LEVEL: 'DEBUG', LOG_REQUESTS: 'false', METRICS_TOKEN: 'x'.repeat(32) };
+    const settings = await configWith(env);
+    expect([settings.LOG_LEVEL, settings.LOG_REQUESTS, settings.METRICS_TOKEN]).toEqual(['debug', false, 'x'.repeat(32)]);
+    expect(opsSettings(env)).toEqual({ logLevel: 'debug', logRequests: false, metricsToken: 'x'.repeat(32) });
+  });
+
+  it.each([
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_REQUESTS', 'talvez'],
+    ['METRICS_TOKEN', 'curto-demais'],
+  ])('refuses %s=%j, naming the variable, on both sides', async (name, value) => {
+    await expect(configWith({ [name]: value })).rejects.toThrow(new RegExp(name));
+    expect(() => opsSettings({ [name]: value })).toThrow(new RegExp(name));
   });
 });

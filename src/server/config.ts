@@ -55,6 +55,9 @@ const trustedProxies = z
     }
   });
 
+/** pino's levels (LOG_LEVEL). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 const schema = z
   .object({
     DATA_DIR: z.string().default('./data'),
@@ -127,6 +130,16 @@ const schema = z
       .int('use um número inteiro de megabytes')
       .min(0, 'use um número inteiro de megabytes')
       .default(1024),
+    // Operations (issue 30): read by the server script (scripts/ops.mjs opsSettings, the same rules)
+    // before the bundle loads; declared here so they are validated and documented with the rest.
+    LOG_LEVEL: z
+      .string()
+      .default('info')
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(LOG_LEVELS, { error: `use ${LOG_LEVELS.join(', ')}` })),
+    LOG_REQUESTS: z.stringbool({ error: 'use true ou false' }).default(true),
+    /** The bearer token of GET /metrics; unset, the path is a page like any other (404). */
+    METRICS_TOKEN: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],

@@ -10,6 +10,7 @@
  * terminal shows, zero-width spaces and joiners (U+200B–U+200D, U+2060, U+FEFF), soft hyphens, tags —
  * and lone surrogates. A field longer than `MAX_FIELD` is cut, saying so.
  */
+import { currentRequest } from './request-context';
 
 /** Cc (controls), Cf (format), Zl and Zp (line and paragraph separators), Cs (a lone surrogate). */
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
@@ -39,12 +40,18 @@ export function logLine(event: string, fields: Record<string, LogField> = {}): s
 /** An error's message as a field: what was thrown may be anything. */
 export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Inside a request, its id (scripts/ops.mjs), so an event is found beside the request's own line. */
+const withRequest = (fields: Record<string, LogField>): Record<string, LogField> => {
+  const id = currentRequest()?.id;
+  return id === undefined ? fields : { ...fields, requisicao: id };
+};
+
 /** Writes an error event to the server's log (stderr). */
 export function logError(event: string, fields: Record<string, LogField> = {}): void {
-  console.error(logLine(event, fields));
+  console.error(logLine(event, withRequest(fields)));
 }
 
 /** Writes a warning event to the server's log (stderr). */
 export function logWarning(event: string, fields: Record<string, LogField> = {}): void {
-  console.warn(logLine(event, fields));
+  console.warn(logLine(event, withRequest(fields)));
 }

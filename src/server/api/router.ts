@@ -13,6 +13,7 @@ import { isStorableText, UNSTORABLE_MESSAGE, unstorablePaths } from '../../lib/s
 import { VIEWER_MEMO_HEADER } from '../shared-page';
 import { nowMs } from '../clock';
 import { errorMessage, logError } from '../log';
+import { noteRoute, noteUser } from '../request-context';
 
 /**
  * A small, framework-free router for the four API bases (DESIGN §5). Each endpoint is data — method,
@@ -177,7 +178,7 @@ export interface Router {
 
 export function createRouter(prefix: string, bases: Record<ApiBase, readonly Endpoint[]>): Router {
   const routes = (Object.entries(bases) as [ApiBase, readonly Endpoint[]][]).flatMap(([base, endpoints]) =>
-    endpoints.map((e) => ({ base, endpoint: e, ...compile(`${prefix}/${base}${e.path}`) })),
+    endpoints.map((e) => ({ base, endpoint: e, pattern: `${prefix}/${base}${e.path}`, ...compile(`${prefix}/${base}${e.path}`) })),
   );
 
   async function handle(request: Request, options: HandleOptions): Promise<Response> {
@@ -190,6 +191,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       return errorResponse(new ApiError(405, 'Método não permitido.', undefined, { allow }));
     }
     const { endpoint: e, base } = route;
+    noteRoute(route.pattern, { refine: true }); // the endpoint's pattern (/api/bff/v1/usuarios/:id), not /api/[...path]
     const setCookies: string[] = [];
     const secure = options.https ?? url.protocol === 'https:';
     try {
@@ -199,6 +201,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       // Who is asking comes before what they sent: a stranger learns nothing of the schemas.
       const db = await options.db();
       const auth = e.auth ? await authenticate(db, request, e.auth) : (undefined as unknown as Authenticated);
+      noteUser(auth?.user.id);
       const match = route.regex.exec(url.pathname)!;
       const rawParams = Object.fromEntries(route.names.map((name, i) => [name, decodeParam(name, match[i + 1] ?? '')]));
       refuseUnstorable(rawParams, 'params');
@@ -250,7 +253,7 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
     endpoints: routes.map((r) => ({
       base: r.base,
       method: r.endpoint.method,
-      path: `${prefix}/${r.base}${r.endpoint.path}`,
+      path: r.pattern,
       auth: r.endpoint.auth,
     })),
   };

@@ -30,18 +30,29 @@ let shared: Promise<DB> | undefined;
 let opened: DB | undefined;
 let stopJobs: (() => Promise<void>) | undefined;
 
+let openFailed = false;
+
 export function database(): Promise<DB> {
   const { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO_HISTORY: demoHistory } = config();
-  shared ??= openDatabase({ databaseUrl, dataDir, demoHistory }).then((db) => {
-    stopJobs = startJobs(db);
-    opened = db;
-    return db;
-  });
+  shared ??= openDatabase({ databaseUrl, dataDir, demoHistory }).then(
+    (db) => {
+      stopJobs = startJobs(db);
+      opened = db;
+      return db;
+    },
+    (error: unknown) => {
+      openFailed = true;
+      throw error;
+    },
+  );
   return shared;
 }
 
 /** The shared database once it is open, for what must answer at once or not at all (server/boot/viewer-memo.ts). */
 export const openedDatabase = (): DB | undefined => opened;
+
+/** Opening (connecting, migrating, seeding) failed: this process will not open it (GET /readyz says so). */
+export const databaseOpenFailed = (): boolean => openFailed;
 
 // The server script (scripts/serve.mjs) lives outside the bundle; it opens the database through
 // these well-known hooks once the first page is served, and closes it on shutdown, so PGlite

@@ -42,6 +42,11 @@ export const JOBS: Job[] = [
   { name: 'limpeza de envios e arquivos órfãos', everyMs: 15 * 60_000, run: (db) => sweepUploads(db, filesDir(), now()) },
 ];
 
+/** Turns run and failed per job since the process started, for the metrics (scripts/ops.mjs). */
+const counts = new Map<string, { runs: number; failures: number }>();
+
+export const jobCounts = (): Record<string, { runs: number; failures: number }> => Object.fromEntries(counts);
+
 /** The first turn waits this long, so a starting server answers its first pages first. */
 const FIRST_TURN_MS = 5_000;
 
@@ -61,10 +66,16 @@ export function startJobs(db: DB, jobs: Job[] = JOBS, firstTurnMs = FIRST_TURN_M
       }
       busy = true;
       again = false;
+      const count = counts.get(job.name) ?? { runs: 0, failures: 0 };
+      counts.set(job.name, count);
+      count.runs += 1;
       const done = job
         .run(db)
         .then(() => undefined)
-        .catch((error: unknown) => logError('tarefa-falha', { tarefa: job.name, erro: errorMessage(error) }))
+        .catch((error: unknown) => {
+          count.failures += 1;
+          logError('tarefa-falha', { tarefa: job.name, erro: errorMessage(error) });
+        })
         .finally(() => {
           busy = false;
           running.delete(done);

@@ -7,6 +7,7 @@ import { hashToken } from '../auth/tokens';
 import { openedDatabase } from './database';
 import { userOfFreshSession } from '../services/identity/sessions';
 import { requestScheme } from '../shared-page';
+import { noteUser } from '../request-context';
 import { brasiliaDay } from '../../lib/format';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES } from '../../lib/session';
 
@@ -116,7 +117,10 @@ function freshUsers(db: DB, ticket: Ticket): number[] | undefined {
 /** The kept answer to the ticket's request, while its sessions are fresh; undefined otherwise. */
 export function lookup(ticket: Ticket, db: DB | undefined = openedDatabase()): MemoAnswer | undefined {
   const memo = db && cacheOf(db, MEMO_CACHE)?.get(ticket.key);
-  return memo && freshUsers(db, ticket) ? memo : undefined;
+  const users = memo && freshUsers(db, ticket);
+  if (!users) return undefined;
+  noteUser(users[0]); // its request's log line names who asked, as a rendered answer's does
+  return memo;
 }
 
 /** Keeps the pipeline's answer to the ticket's request, unless its sessions went stale or anything changed since it was asked. */

@@ -48,6 +48,7 @@ class PortalDatabase extends Kysely<Database> {
   constructor(
     config: KyselyConfig,
     readonly changes: ChangeFeed,
+    readonly pool?: PoolCounts,
   ) {
     super(config);
   }
@@ -57,6 +58,16 @@ class PortalDatabase extends Kysely<Database> {
     await super.destroy();
   }
 }
+
+/** pg's Pool as the metrics read it (scripts/ops.mjs): connections open, idle, and requests waiting for one. */
+export interface PoolCounts {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+}
+
+/** The connection pool of a PostgreSQL server opened by `connect`; none for PGlite (one connection in the process). */
+export const poolOf = (db: DB): PoolCounts | undefined => (db instanceof PortalDatabase ? db.pool : undefined);
 
 /** The change feed of a database opened by `connect`; none for a transaction or another handle. */
 export const changesOf = (db: DB): ChangeFeed | undefined => (db instanceof PortalDatabase ? db.changes : undefined);
@@ -128,7 +139,7 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
     // Keep-alive lets a listener on a dead network path notice it (and the caches stand down).
     const changes = postgresFeed(() => new pg.default.Client({ connectionString: databaseUrl, keepAlive: true }));
-    return new PortalDatabase({ dialect: new PostgresDialect({ pool }), log }, changes);
+    return new PortalDatabase({ dialect: new PostgresDialect({ pool }), log }, changes, pool);
   }
   const { PGlite } = await import('@electric-sql/pglite');
   // The trigram indexes of the name searches (migration 029) need pg_trgm loaded in every connection.

@@ -285,25 +285,6 @@ async function recordFailure(db: DB, message: Claimed, error: string, giveUp: bo
     .execute();
 }
 
-/** The outbox as an operator watches it (metrics): messages waiting, the oldest one's age, given up. */
-export async function outboxState(db: DB): Promise<{ waiting: number; oldestWaitingSeconds: number; failed: number }> {
-  const at = now();
-  const row = await db
-    .selectFrom('emails')
-    .select([
-      sql<number>`count(*) filter (where falhou_em is null)::int`.as('waiting'),
-      sql<Date | null>`min(created_at) filter (where falhou_em is null)`.as('oldest'),
-      sql<number>`count(*) filter (where falhou_em is not null)::int`.as('failed'),
-    ])
-    .where('sent_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return {
-    waiting: row.waiting,
-    oldestWaitingSeconds: row.oldest ? Math.max(0, Math.round((at.getTime() - new Date(row.oldest).getTime()) / 1000)) : 0,
-    failed: row.failed,
-  };
-}
-
 /** Clears the secrets of messages whose secrets expired. */
 async function redactExpired(db: DB): Promise<void> {
   await db.updateTable('emails').set({ segredos: null }).where('segredos', 'is not', null).where('redigir_em', '<=', now()).execute();

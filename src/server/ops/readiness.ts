@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { databaseOpenFailed, openedDatabase } from '../boot/database';
+import { filesDir } from '../files';
+import { errorMessage, logWarning } from '../log';
+
+/**
+ * Whether this instance may be sent requests (GET /readyz, scripts/ops.mjs): a table of named probes,
+ * each cheap, each given a short time. A probe throws `NotReady` with what an operator may read; any
+ * other failure answers a fixed text, and its message goes to the log only (a driver's message may
+ * name a host or a user).
+ */
+export class NotReady extends Error {}
+
+export interface Probe {
+  name: string;
+  check(): Promise<void>;
+}
+
+/** The files' directory takes a small file and lets it go: the disk is there, mounted and writable. */
+async function checkLocalFiles(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  // `.tmp-` names a write under way (server/files.ts): the sweeper knows it is no stored file.
+  const probe = join(dir, `.tmp-pronto-${randomBytes(6).toString('hex')}`);
+  try {
+    await writeFile(probe, '', { flag: 'wx', mode: 0o600 });
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
+
+export const PROBES: readonly Probe[] = [
+  {
+    name: 'database',
+    async check() {
+      // Open means migrated (and seeded): boot/database.ts publishes the handle only after both.
+      const db = openedDatabase();
+      if (!db)
+        throw new NotReady(
+          databaseOpenFailed() ? 'falhou ao abrir (o log do servidor diz por quê)' : 'ainda não aberto (abrindo ou aplicando migrações)',
+        );
+      await sql`select 1`.execute(db);
+    },
+  },
+  {
+    name: 'storage',
+    // LEAD: swap for the shared store's check() once the storage slice lands (issue 30).
+    check: () => checkLocalFiles(filesDir()),
+  },
+];
+
+const PROBE_TIMEOUT_MS = 2_000;
+
+export interface Readiness {
+  ready: boolean;
+  /** Each probe's outcome by name: 'ok', or why not (pt-BR, no detail from a driver). */
+  checks: Record<string, string>;
+}
+
+/** Runs every probe at once; ready when all pass within `timeoutMs`. */
+export async function readiness(probes: readonly Probe[] = PROBES, timeoutMs = PROBE_TIMEOUT_MS): Promise<Readiness> {
+  const outcomes = await Promise.all(
+    probes.map(async ({ name, check }) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => fail(new NotReady(`sem resposta em ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([check(), timeout]);
+        return [name, 'ok'] as const;
+      } catch (error) {
+        if (error instanceof NotReady) return [name, error.message] as const;
+        logWarning('prontidao-falha', { verificacao: name, erro: errorMessage(error) });
+        return [name, 'falhou'] as const;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return { ready: outcomes.every(([, outcome]) => outcome === 'ok'), checks: Object.fromEntries(outcomes) };
+}
