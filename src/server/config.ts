@@ -55,6 +55,9 @@ const trustedProxies = z
     }
   });
 
+/** A variable set to '' (as a compose file's `${VAR:-}` leaves it) is one not set. */
+const unsetWhenEmpty = <T extends z.ZodType>(inner: T) => z.preprocess((value) => (value === '' ? undefined : value), inner);
+
 const schema = z
   .object({
     DATA_DIR: z.string().default('./data'),
@@ -127,6 +130,43 @@ const schema = z
       .int('use um número inteiro de megabytes')
       .min(0, 'use um número inteiro de megabytes')
       .default(1024),
+    // Where files are stored (server/files.ts, issue 30): `local` (DATA_DIR/files, one instance) or
+    // `s3` (an S3-compatible bucket every instance shares). Credentials are never logged.
+    STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'use local ou s3' }).default('local'),
+    S3_BUCKET: unsetWhenEmpty(
+      z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'use um nome de bucket S3 (3 a 63 letras minúsculas, dígitos, pontos e hífens)')
+        .optional(),
+    ),
+    S3_ENDPOINT: unsetWhenEmpty(
+      z
+        .string()
+        .trim()
+        .refine((value) => /^https?:\/\/[^/]/i.test(value) && URL.canParse(value), 'use um endereço http(s)://, como http://minio:9000')
+        .optional(),
+    ),
+    S3_REGION: unsetWhenEmpty(z.string().trim().default('us-east-1')),
+    S3_ACCESS_KEY_ID: unsetWhenEmpty(z.string().optional()),
+    S3_SECRET_ACCESS_KEY: unsetWhenEmpty(z.string().optional()),
+    S3_FORCE_PATH_STYLE: z.stringbool({ error: 'use true ou false' }).optional(),
+    S3_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "use só letras, dígitos e !_.*'()/- no prefixo")
+      // 'arquivos' and '/arquivos/' are the same prefix: no leading slash, one trailing.
+      .transform((value) => value.replace(/^\/+|\/+$/g, ''))
+      .transform((value) => (value === '' ? '' : `${value}/`))
+      .default(''),
+  })
+  .refine((settings) => settings.STORAGE_DRIVER !== 's3' || settings.S3_BUCKET, {
+    path: ['S3_BUCKET'],
+    message: 'STORAGE_DRIVER=s3 precisa do nome do bucket em S3_BUCKET',
+  })
+  .refine((settings) => !settings.S3_ACCESS_KEY_ID === !settings.S3_SECRET_ACCESS_KEY, {
+    path: ['S3_SECRET_ACCESS_KEY'],
+    message: 'dê S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntos, ou nenhum dos dois (a cadeia padrão de credenciais do SDK)',
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],

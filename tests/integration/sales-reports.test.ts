@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import { localStore } from '../../src/server/files';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { salesDataScopeFor } from '../../src/server/services/identity/scope';
 import { metricsOptions } from '../../src/server/services/reporting/metrics';
@@ -30,6 +31,7 @@ import { MAX_PENDING_REPORTS_PER_USER, parseReportRequest, REPORT_MESSAGES } fro
 let db: DB;
 let close: () => Promise<void>;
 const dir = mkdtempSync(join(tmpdir(), 'portal-reports-'));
+const files = localStore(dir);
 
 const PARTNER_ADMIN = 'parceiro.admin@parceiro.demo';
 const SUBAGENT = 'substabelecido@parceiro.demo';
@@ -52,7 +54,7 @@ async function ask(email: string, query: string) {
 }
 
 async function download(email: string, id: number) {
-  const file = await reportFile(db, dir, (await who(email)).requester, id);
+  const file = await reportFile(db, files, (await who(email)).requester, id);
   const response = file && downloadResponse(file);
   return response && { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
@@ -87,7 +89,7 @@ describe('generating', () => {
   it('claims each report once with two instances at work, writes the CSV and counts its rows', async () => {
     const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
     if (!asked.ok) throw new Error('not asked');
-    const [a, b] = await Promise.all([generateReports(db, dir), generateReports(db, dir)]);
+    const [a, b] = await Promise.all([generateReports(db, files), generateReports(db, files)]);
     expect(a + b).toBe(2); // this one and the sub-delegated user's of the test before, once each
     const row = await statusOf(asked.id);
     expect(row).toMatchObject({ status: 'PRONTO', total: 3, linhas: 3, tentativas: 1 });
@@ -130,7 +132,7 @@ describe('generating', () => {
   it('writes typed XLSX cells: dates as dates, money as numbers in R$', async () => {
     const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=xlsx&produtos=RES');
     if (!asked.ok) throw new Error('not asked');
-    await generateReports(db, dir);
+    await generateReports(db, files);
     const file = await download(PARTNER_ADMIN, asked.id);
     const sheet = await readSheet(file!.bytes);
     expect(sheet).toHaveLength(4);
@@ -140,7 +142,7 @@ describe('generating', () => {
     // The same columns, named the same, as the CSV of the same kind (one table, lib/sales-reports.ts).
     const csv = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&produtos=RES');
     if (!csv.ok) throw new Error('not asked');
-    await generateReports(db, dir);
+    await generateReports(db, files);
     const csvHeader = (
       parse((await download(PARTNER_ADMIN, csv.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' }) as string[][]
     )[0];
@@ -160,14 +162,14 @@ describe('generating', () => {
       .set({ status: 'GERANDO', tentativas: 3, reservado_ate: new Date(Date.now() - 1000) })
       .where('id', '=', asked.id)
       .execute();
-    await generateReports(db, dir);
+    await generateReports(db, files);
     const failed = await statusOf(asked.id);
     expect(failed.status).toBe('ERRO');
     expect(failed.motivo).toMatch(/interrompida/);
     const { requester } = await who(PARTNER_ADMIN);
     expect(await retryReport(db, { ...requester, userId: -1, seesAll: false }, asked.id)).toBe('recusado');
     expect(await retryReport(db, requester, asked.id)).toBe('fila');
-    await generateReports(db, dir);
+    await generateReports(db, files);
     expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 3 });
     const list = await listReports(db, requester, 1);
     expect(list.content.map((r) => r.status)).toEqual(['PRONTO', 'PRONTO', 'PRONTO', 'PRONTO']);
@@ -186,7 +188,7 @@ describe('generating', () => {
     if (!asked.ok) throw new Error('not asked');
     const seen: number[] = [];
     const watcher = setInterval(() => void statusOf(asked.id).then((r) => seen.push(r.linhas)), 5);
-    await generateReports(db, dir);
+    await generateReports(db, files);
     clearInterval(watcher);
     expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 2500, linhas: 2500 });
     // Another reader saw it part-way: the batches let other queries in, and each moved the count on.
@@ -234,11 +236,11 @@ describe('the queue, shared between users (issue 27 item 4, decision 058)', () =
     expect(await retryReport(db, (await who(PARTNER_ADMIN)).requester, failed.id)).toBe('cheia');
     expect((await statusOf(failed.id)).status).toBe('ERRO');
 
-    await generateReports(db, dir);
+    await generateReports(db, files);
     expect(await pendingOf(PARTNER_ADMIN)).toBe(0);
     expect(await retryReport(db, (await who(PARTNER_ADMIN)).requester, failed.id)).toBe('fila');
     expect(await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv')).toMatchObject({ ok: true });
-    await generateReports(db, dir);
+    await generateReports(db, files);
   });
 
   it("serves users in turn: one user's many reports do not hold another's behind them", async () => {
@@ -250,7 +252,7 @@ describe('the queue, shared between users (issue 27 item 4, decision 058)', () =
       if (!answer.ok) throw new Error('not asked');
       asked.push({ email, id: answer.id });
     }
-    await generateReports(db, dir);
+    await generateReports(db, files);
     const turns = await db
       .selectFrom('sales_reports')
       .select(['id', 'vez'])
@@ -282,7 +284,7 @@ describe('the queue, shared between users (issue 27 item 4, decision 058)', () =
       .set({ status: 'GERANDO', tentativas: 1, reservado_ate: new Date(Date.now() + 60_000), vez: sql`nextval('sales_reports_vez')` })
       .where('id', '=', first.id)
       .execute();
-    await generateReports(db, dir);
+    await generateReports(db, files);
     const [a, b] = await Promise.all([statusOf(other.id), statusOf(second.id)]);
     expect(a.status).toBe('PRONTO');
     expect(b.status).toBe('PRONTO');
@@ -304,7 +306,7 @@ describe('reading the rows (issue 29, a sibling of issue 27 item 4)', () => {
     const asked = await ask(ADMIN, 'de=2026-01-01&ate=2026-01-31&tipo=cotacoes&formato=csv');
     if (!asked.ok) throw new Error('not asked');
     const gaveUp = new Promise<'preso'>((resolve) => setTimeout(() => resolve('preso'), 20_000).unref());
-    expect(await Promise.race([generateReports(db, dir), gaveUp])).toBe(1);
+    expect(await Promise.race([generateReports(db, files), gaveUp])).toBe(1);
     expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 1200, linhas: 1200 });
     const records: string[][] = parse((await download(ADMIN, asked.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' });
     expect(records).toHaveLength(1201);
