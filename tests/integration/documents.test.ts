@@ -13,7 +13,7 @@ import { HOUSE, sellResidential } from '../fixtures/selling';
 import { analysisQueue, decideProposal } from '../../src/server/services/after-sale/acceptance';
 import { underwriterDocumentFile } from '../../src/server/services/after-sale/documents';
 import { admitUpload, releaseUpload, sweepUploads, uploadUsage } from '../../src/server/services/after-sale/document-uploads';
-import { localStore } from '../../src/server/files';
+import { FILE_MISSING_MESSAGE, localStore } from '../../src/server/files';
 import { JOBS } from '../../src/server/boot/jobs';
 import { findUserByEmail } from '../../src/server/services/identity/principals';
 import { DOCUMENT_MAX_BYTES } from '../../src/lib/documents';
@@ -754,6 +754,38 @@ describe('the sweeper job', () => {
     await placed.settle();
     expect(storedFiles()).toContain(first.sha256);
     expect(storedFiles().filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('a document whose file the store lost (issue 30)', () => {
+  it('answers a 404 that says so — never a 200 cut short, never a 500 — and logs no access', async () => {
+    const nrProposta = await awaitingDocuments();
+    const bytes = new Uint8Array([...MINIMAL_PDF, ...new TextEncoder().encode('% perdido')]);
+    const id = (await upload(PARTNER, nrProposta, 'perdido.pdf', bytes)).json.dado.documento.id as number;
+    const { sha256 } = await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow();
+    const accesses = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('access_events')
+            .select(db.fn.countAll<string>().as('n'))
+            .where('registro_tipo', '=', 'DOCUMENTO')
+            .where('registro', '=', String(id))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // Served whole while it is there (and logged)…
+    const served = await download(PARTNER, id);
+    expect(served.status).toBe(200);
+    expect(served.bytes).toEqual(bytes);
+    const before = await accesses();
+    expect(before).toBeGreaterThan(0);
+    // …then lost from the folder (a volume not shared, a hand).
+    rmSync(join(filesDir, sha256));
+    const answer = await download(PARTNER, id);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(answer.bytes))).toMatchObject({ message: FILE_MISSING_MESSAGE });
+    expect(await accesses()).toBe(before);
   });
 });
 
