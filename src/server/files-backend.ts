@@ -16,8 +16,11 @@ export interface StoreBackend {
   readonly scratchDir: string;
   /** Where the files are, for an operator's log line (no credentials). */
   readonly location: string;
-  /** The object already there is marked fresh (the sweeper leaves it); false when there is none. */
-  touch(sha256: string): Promise<boolean>;
+  /**
+   * Marks the file already there fresh (the sweeper leaves it), answering false when there is none.
+   * `source` holds the same bytes, for a store that can renew a file's time only by writing it again.
+   */
+  renew(sha256: string, source: { path: string } | { bytes: Uint8Array }): Promise<boolean>;
   exists(sha256: string): Promise<boolean>;
   /** Puts the file at `path` (of the scratch directory) under `sha256`; `path` may be gone afterwards. */
   putFile(sha256: string, path: string): Promise<void>;

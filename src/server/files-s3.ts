@@ -8,8 +8,8 @@ import type { StoreBackend } from './files-backend';
  * `<prefix><sha256>` in one bucket of any S3-compatible store (AWS S3, MinIO, Ceph, …), through the
  * AWS SDK v3 client. What it relies on, and nothing more: PutObject is atomic (an object is there
  * whole or not at all), GetObject answers the length before the body, ListObjectsV2 pages the keys
- * under a prefix with their LastModified, CopyObject onto itself renews LastModified (the "touch"
- * the sweeper needs), HeadBucket is a cheap reachability check.
+ * under a prefix with their LastModified (a PutObject renews it: the "touch" the sweeper needs),
+ * HeadBucket is a cheap reachability check.
  *
  * The SDK is loaded on first use, so a portal on the local driver never loads it.
  */
@@ -74,45 +74,37 @@ export function s3Backend(settings: S3Settings, scratchDir: string): StoreBacken
     }
   };
 
+  // Streamed from the temporary file, its length given: one PutObject (up to 5 GB, far above any
+  // report the portal makes — an XLSX is capped at MAX_XLSX_ROWS), no multipart needed.
+  const putFile = async (sha256: string, path: string) => {
+    const { sdk, client } = await connect();
+    const { size } = await stat(path);
+    await client.send(new sdk.PutObjectCommand({ Bucket, Key: key(sha256), Body: createReadStream(path), ContentLength: size }));
+  };
+  const putBytes = async (sha256: string, bytes: Uint8Array) => {
+    const { sdk, client } = await connect();
+    await client.send(new sdk.PutObjectCommand({ Bucket, Key: key(sha256), Body: bytes, ContentLength: bytes.byteLength }));
+  };
+
   return {
     driver: 's3',
     scratchDir,
     location: `s3://${Bucket}/${prefix}${settings.endpoint ? ` em ${new URL(settings.endpoint).host}` : ''}`,
 
-    async touch(sha256) {
-      const { sdk, client } = await connect();
-      // Copying an object onto itself with new metadata renews its LastModified: the sweeper's "touch".
-      try {
-        await client.send(
-          new sdk.CopyObjectCommand({
-            Bucket,
-            Key: key(sha256),
-            CopySource: `${Bucket}/${key(sha256)}`,
-            MetadataDirective: 'REPLACE',
-            Metadata: { tocado: new Date().toISOString() },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isMissing(error)) return false;
-        throw error;
-      }
+    async renew(sha256, source) {
+      // An object's LastModified changes only when it is written: the same bytes are written again
+      // (CopyObject onto itself renews it on AWS, but not on every S3-compatible store — s3rver's
+      // stays). Writing identical bytes over an object is harmless: a reader gets the old or the new.
+      if (!(await head(sha256))) return false;
+      if ('bytes' in source) await putBytes(sha256, source.bytes);
+      else await putFile(sha256, source.path);
+      return true;
     },
 
     exists: async (sha256) => (await head(sha256)) !== undefined,
 
-    async putFile(sha256, path) {
-      const { sdk, client } = await connect();
-      // Streamed from the temporary file, its length given: one PutObject (up to 5 GB, far above any
-      // report the portal makes — an XLSX is capped at MAX_XLSX_ROWS), no multipart needed.
-      const { size } = await stat(path);
-      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key(sha256), Body: createReadStream(path), ContentLength: size }));
-    },
-
-    async putBytes(sha256, bytes) {
-      const { sdk, client } = await connect();
-      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key(sha256), Body: bytes, ContentLength: bytes.byteLength }));
-    },
+    putFile,
+    putBytes,
 
     async open(sha256) {
       const { sdk, client } = await connect();

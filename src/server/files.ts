@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { Download } from '../lib/download';
 import { config } from './config';
 import { notFound } from './errors';
-import type { OpenedFile, StoreBackend } from './files-backend';
+import type { StoreBackend } from './files-backend';
 import { s3Backend, type S3Settings } from './files-s3';
 import { logError } from './log';
 import { BodyTooLargeError, isBodyTooLarge } from './request-body';
@@ -60,7 +60,7 @@ export interface PlacedFile {
  * The store: the backend's operations and the ones every driver shares. Services receive one (the
  * default is `fileStore()`, from the configuration) and never see a path or a key.
  */
-export interface FileStore extends Omit<StoreBackend, 'putFile' | 'putBytes' | 'touch' | 'list'> {
+export interface FileStore extends Omit<StoreBackend, 'putFile' | 'putBytes' | 'renew' | 'list'> {
   /** Stores bytes under their hash (once) and answers the hash. */
   storeBytes(bytes: Uint8Array): Promise<string>;
   /**
@@ -90,7 +90,7 @@ export function localBackend(dir: string): StoreBackend {
     scratchDir: dir,
     location: `pasta ${dir}`,
     // A file's times are the system's, not the portal's clock (which a demo may run days ahead).
-    touch(sha256) {
+    renew(sha256) {
       const moment = new Date();
       return utimes(path(sha256), moment, moment).then(
         () => true,
@@ -192,7 +192,7 @@ export function storeOver(backend: StoreBackend): FileStore {
       const sha256 = sha256Of(bytes);
       // A file already there is touched when it is stored again: the sweeper takes only files
       // untouched for a while, so one a new row is about to point at is never taken from under it.
-      if (!(await backend.touch(sha256))) await backend.putBytes(sha256, bytes);
+      if (!(await backend.renew(sha256, { bytes }))) await backend.putBytes(sha256, bytes);
       return sha256;
     },
 
@@ -201,7 +201,7 @@ export function storeOver(backend: StoreBackend): FileStore {
         const hash = createHash('sha256');
         for await (const chunk of createReadStream(temporary)) hash.update(chunk as Buffer);
         const sha256 = hash.digest('hex');
-        if (!(await backend.touch(sha256))) await backend.putFile(sha256, temporary);
+        if (!(await backend.renew(sha256, { path: temporary }))) await backend.putFile(sha256, temporary);
         return sha256;
       } finally {
         await rm(temporary, { force: true });
@@ -251,7 +251,7 @@ export function storeOver(backend: StoreBackend): FileStore {
      * the stored one meanwhile, settle puts this copy in its place.
      */
     async place(received) {
-      if (!(await backend.touch(received.sha256))) {
+      if (!(await backend.renew(received.sha256, { path: received.temporary }))) {
         await putTemporary(received.sha256, received.temporary);
         return { settle: async () => {}, discard: async () => {} };
       }

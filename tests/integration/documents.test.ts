@@ -759,7 +759,8 @@ describe('the sweeper job', () => {
 
 describe('a document whose file the store lost (issue 30)', () => {
   it('answers a 404 that says so — never a 200 cut short, never a 500 — and logs no access', async () => {
-    const nrProposta = await awaitingDocuments();
+    // A proposal of its own, out of the analysis queue the next test reads.
+    const { nrProposta } = await sellResidential(db);
     const bytes = new Uint8Array([...MINIMAL_PDF, ...new TextEncoder().encode('% perdido')]);
     const id = (await upload(PARTNER, nrProposta, 'perdido.pdf', bytes)).json.dado.documento.id as number;
     const { sha256 } = await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow();

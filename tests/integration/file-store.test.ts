@@ -48,6 +48,16 @@ describe.each(STORE_DRIVERS)('the %s driver', (driver) => {
     expect((await files.stat(sha256))?.size).toBe(15);
   });
 
+  it('renews a file’s time when the same bytes are stored again, so the sweeper leaves it to its new row', async () => {
+    const sha256 = await files.storeBytes(text('guardado de novo'));
+    const first = (await files.stat(sha256))!.modifiedMs;
+    // The store's clock may count whole seconds (S3's LastModified).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await files.storeBytes(text('guardado de novo'));
+    expect((await files.stat(sha256))!.modifiedMs).toBeGreaterThan(first);
+    expect((await files.open(sha256))?.size).toBe(16);
+  });
+
   it('answers nothing for a hash it does not hold, and refuses what is not a hash', async () => {
     const absent = 'a'.repeat(64);
     expect(await files.open(absent)).toBeUndefined();
@@ -114,7 +124,10 @@ describe.each(STORE_DRIVERS)('the %s driver', (driver) => {
     // Fresh files are not even asked about with the real grace.
     const fresh = await files.storeBytes(text('recém-chegado'));
     const seen: string[] = [];
-    await files.sweep(async (hashes) => (seen.push(...hashes), new Set(hashes)), HOUR);
+    await files.sweep(async (hashes) => {
+      seen.push(...hashes);
+      return new Set(hashes);
+    }, HOUR);
     expect(seen).not.toContain(fresh);
     expect(await files.exists(fresh)).toBe(true);
   });
