@@ -58,6 +58,9 @@ export function s3Backend(settings: S3Settings, scratchDir: string): StoreBacken
         // Ceph) do not take the SDK's default aws-chunked uploads with a trailing CRC.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
+        // A store that does not answer fails the request instead of holding it (and /readyz) forever:
+        // 5 s to connect, 30 s of silence on a socket (an idle limit, so a long download still flows).
+        requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
       }),
     }));
     return ready;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/server/errors';
 import { FILE_MISSING_MESSAGE, sha256Of, storedDownload, storeOf, type FileStore } from '../../src/server/files';
-import { STORE_DRIVERS, startS3, testStore, type S3TestServer } from '../fixtures/s3';
+import { S3_TEST_PORTS, STORE_DRIVERS, startS3, testStore, type S3TestServer } from '../fixtures/s3';
 import { BodyTooLargeError } from '../../src/server/request-body';
 
 /**
@@ -156,6 +156,24 @@ describe('the S3 driver against a store that is not there', () => {
     await expect(store.check()).rejects.toThrow();
   });
 
+  it('check() fails, and soon, for a store nothing answers at', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { s3Store } = await import('../../src/server/files');
+    // A port the system just gave and took back: nothing listens there.
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    const port = await new Promise<number>((resolve) =>
+      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)),
+    );
+    await new Promise((resolve) => probe.close(resolve));
+    const store = s3Store({ ...s3.settings, endpoint: `http://127.0.0.1:${port}` }, mkdtempSync(join(tmpdir(), 's3-scratch-')));
+    const started = Date.now();
+    await expect(store.check()).rejects.toThrow();
+    expect(await store.open('c'.repeat(64)).catch(() => 'falhou')).toBe('falhou');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('has no disk floor: object storage says nothing of free bytes', async () => {
     expect(await s3.store().freeBytes()).toBeUndefined();
   });
@@ -182,6 +200,25 @@ describe('the S3 driver against a store that is not there', () => {
       client.destroy();
     } finally {
       await prefixed.stop();
+    }
+  });
+});
+
+describe('the S3 test server (tests/fixtures/s3.ts)', () => {
+  it('takes the next port of its range when one is in use, instead of hanging', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    const port = await new Promise<number | undefined>((resolve) => {
+      taken.once('error', () => resolve(undefined));
+      taken.listen(S3_TEST_PORTS[0], '127.0.0.1', () => resolve(S3_TEST_PORTS[0]));
+    });
+    const s3 = await startS3();
+    try {
+      if (port !== undefined) expect(s3.port).not.toBe(port);
+      await expect(s3.store().check()).resolves.toBeUndefined();
+    } finally {
+      await s3.stop();
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });
