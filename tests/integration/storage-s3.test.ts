@@ -9,6 +9,7 @@ import { downloadResponse } from '../../src/server/api/download';
 import { config } from '../../src/server/config';
 import { FILE_MISSING_MESSAGE, fileStore, storeOf, type FileStore } from '../../src/server/files';
 import { findUserByEmail } from '../../src/server/services/identity/principals';
+import { FILE_GRACE_MS, sweepUploads } from '../../src/server/services/after-sale/document-uploads';
 import { salesDataScopeFor } from '../../src/server/services/identity/scope';
 import { metricsOptions } from '../../src/server/services/reporting/metrics';
 import { generateReports, reportFile, requestReport } from '../../src/server/services/reporting/sales-reports';
@@ -117,6 +118,22 @@ describe('documents on S3', () => {
     const answer = await get(PARTNER, `/api/bff/v1/documentos/${id}/arquivo`);
     expect(answer.status).toBe(404);
     expect(JSON.parse(new TextDecoder().decode(answer.bytes))).toMatchObject({ message: FILE_MISSING_MESSAGE });
+  });
+});
+
+describe('the sweeper job on S3', () => {
+  it('removes old objects no row points at and keeps the live documents’ and the fresh ones', async () => {
+    const { nrProposta } = await sellResidential(db);
+    const bytes = new Uint8Array([...MINIMAL_PDF, ...new TextEncoder().encode('% vivo')]);
+    const live = await hashOf(await uploadDocument(nrProposta, 'vivo.pdf', bytes));
+    const orphan = await instanceB.storeBytes(new TextEncoder().encode('órfão no bucket'));
+    const fresh = await instanceB.storeBytes(new TextEncoder().encode('órfão recente'));
+    for (const sha256 of [live, orphan]) s3.age(sha256, 2 * FILE_GRACE_MS);
+    const swept = await sweepUploads(db, fileStore(), new Date());
+    expect(swept.files).toBe(1);
+    expect(await instanceB.exists(orphan)).toBe(false);
+    expect(await instanceB.exists(live)).toBe(true);
+    expect(await instanceB.exists(fresh)).toBe(true);
   });
 });
 
