@@ -19,7 +19,7 @@ const { DATA_VIEWS } = await import('../src/lib/access-log.ts');
 const { DOCUMENT_CATEGORIES } = await import('../src/lib/documents.ts');
 const { formatDateTime } = await import('../src/lib/format.ts');
 const { cnpjCheckDigits, cpfCheckDigits } = await import('../src/lib/validators.ts');
-const { filesDir: filesDirOf, storeFile } = await import('../src/server/files.ts');
+const { fileStore } = await import('../src/server/files.ts');
 const { openDocument } = await import('../src/server/pdf/writer.ts');
 
 export const DEFAULT_TIMES = 1000;
@@ -164,14 +164,14 @@ const cnpjSql = (root) => {
  * the portal (the seller's scan, the company's nota fiscal), which nothing of the portal draws: one
  * file serves every row of its kind, as one upload would.
  */
-async function storedPdf(dir, title, issuedAt) {
+async function storedPdf(files, title, issuedAt) {
   const { pdf, bytes, page } = openDocument({ title, subject: 'Arquivo de demonstração', issuedAt: formatDateTime(issuedAt) });
   page.title(title);
   page.paragraph('Arquivo de demonstração, gerado por npm run scale no lugar do arquivo que o usuário enviaria.');
   page.footers(title, 'Portal de Parceiros — dados de demonstração');
   pdf.end();
   const content = await bytes;
-  return { sha256: await storeFile(dir, content), size: content.byteLength };
+  return { sha256: await files.storeBytes(content), size: content.byteLength };
 }
 
 export class ScaleRefused extends Error {
@@ -207,17 +207,18 @@ async function countRows(query) {
  * times. Answers the copies made, the networks added, the row counts before and after and the
  * seconds it took; throws ScaleRefused on a database without the demo or grown before (unless `force`).
  * @param {{ query: (text: string, params?: unknown[]) => Promise<any[]> }} client
- * @param {{ times?: number, force?: boolean, batch?: number, networks?: number, filesDir: string, now?: Date,
+ * @param {{ times?: number, force?: boolean, batch?: number, networks?: number,
+ *   files: import('../src/server/files.ts').FileStore, now?: Date,
  *   log?: (line: string) => void }} options
  */
 export async function growDatabase(
   client,
-  { times = DEFAULT_TIMES, force = false, batch = DEFAULT_BATCH, networks, filesDir, now = new Date(), log = () => {} },
+  { times = DEFAULT_TIMES, force = false, batch = DEFAULT_BATCH, networks, files, now = new Date(), log = () => {} },
 ) {
   const started = performance.now();
   const query = (text, params) => client.query(text, params);
   if (!Number.isInteger(times) || times < 1) throw new ScaleRefused('--times must be a whole number from 1.');
-  if (!filesDir) throw new ScaleRefused('Say where the files live (filesDir: DATA_DIR/files).');
+  if (!files) throw new ScaleRefused("Say where the files live (files: the portal's file store, server/files.ts fileStore()).");
 
   const [facts] = await query(
     `select (select count(*) from companies where cnpj = any($1::text[]))::int as companies,
@@ -268,8 +269,8 @@ export async function growDatabase(
     runs: [...(marker?.runs ?? []), { times, networks: networkCount, at: now.toISOString(), done }],
   });
 
-  const documentFile = await storedPdf(filesDir, 'Documento da proposta', now);
-  const notaFile = await storedPdf(filesDir, 'Nota fiscal de serviços — comissões', now);
+  const documentFile = await storedPdf(files, 'Documento da proposta', now);
+  const notaFile = await storedPdf(files, 'Nota fiscal de serviços — comissões', now);
 
   // ----- Setup, one transaction: the sources, the new networks and their targets, the marker.
   await query('begin');
@@ -811,6 +812,7 @@ after-sale records, sold by N partner networks (default √K, the demo's own amo
 log, documents and notas fiscais they would have left. Stop the portal first.
   DATABASE_URL  grow this PostgreSQL database; else the PGlite database in DATA_DIR (default ./data)
   CLOCK_OFFSET_DAYS  the portal's clock ahead of the wall clock, as when it was started
+  STORAGE_DRIVER, S3_*  the portal's file store (DATA_DIR/files, or the S3 bucket), as the portal's
   --batch B     copies per transaction (default ${DEFAULT_BATCH})
   --force       grow a database that was grown before (adds K more copies)
 See docs/decisions/064-scale-generator.md.`;
@@ -835,7 +837,7 @@ async function main() {
     // The schema the copies are written in is today's: a database left by an older portal is brought
     // to it as the portal's start would (the rollups' and the scope columns' triggers included).
     await migrate(db);
-    const result = await growOn(db, { ...options, now: now(), filesDir: filesDirOf(dataDir), log: (line) => console.log(line) });
+    const result = await growOn(db, { ...options, now: now(), files: fileStore(), log: (line) => console.log(line) });
     console.log(
       `\n${result.copies} copies (numbers ${result.firstCopy}–${result.firstCopy + result.copies - 1}) on ${result.networks} partner networks:`,
     );

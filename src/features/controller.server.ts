@@ -41,6 +41,13 @@ export function refusalOf(error: unknown) {
   return refusal && refusal.status < 500 ? refusal : undefined;
 }
 
+/** A download whose stored file the store lacks (its 404 refusal, server/files.ts storedDownload) is the 404 page, not a 500. */
+export const notFoundAsUndefined = <T>(work: Promise<T>): Promise<T | undefined> =>
+  work.catch((error: unknown) => {
+    if (refusalOf(error)?.status === 404) return undefined;
+    throw error;
+  });
+
 /** A refusal with field errors becomes the form's messages; a 400/403/404/409 the page's; anything else goes on. */
 export function asFieldErrors(error: unknown): { status: number; errors: FieldErrors } | undefined {
   const refusal = refusalOf(error);

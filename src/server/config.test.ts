@@ -135,3 +135,57 @@ describe('LOG_LEVEL, LOG_REQUESTS and METRICS_TOKEN (issue 30): the same rules h
     expect(() => opsSettings({ [name]: value })).toThrow(new RegExp(name));
   });
 });
+
+describe('STORAGE_DRIVER and S3_* (issue 30)', () => {
+  const unset = (...names: string[]) => {
+    for (const name of names) vi.stubEnv(name, undefined as unknown as string);
+  };
+
+  it('stores in the local folder by default, as every release before', async () => {
+    unset('STORAGE_DRIVER', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_PREFIX');
+    const settings = await configWith({});
+    expect(settings.STORAGE_DRIVER).toBe('local');
+    const { storeOf } = await import('./files');
+    expect(storeOf(settings).driver).toBe('local');
+  });
+
+  it('refuses s3 without a bucket, saying which variable', async () => {
+    unset('S3_BUCKET');
+    await expect(configWith({ STORAGE_DRIVER: 's3' })).rejects.toThrow(/S3_BUCKET: STORAGE_DRIVER=s3 precisa do nome do bucket/);
+    await expect(configWith({ STORAGE_DRIVER: 's3', S3_BUCKET: '' })).rejects.toThrow(/S3_BUCKET/);
+  });
+
+  it('refuses an unknown driver, a bad bucket name or address, and one key without the other', async () => {
+    await expect(configWith({ STORAGE_DRIVER: 'disco' })).rejects.toThrow(/STORAGE_DRIVER: use local ou s3/);
+    await expect(configWith({ STORAGE_DRIVER: 's3', S3_BUCKET: 'Meu_Bucket' })).rejects.toThrow(/S3_BUCKET: use um nome de bucket/);
+    await expect(configWith({ S3_ENDPOINT: 'minio:9000' })).rejects.toThrow(/S3_ENDPOINT: use um endereço http/);
+    unset('S3_SECRET_ACCESS_KEY');
+    await expect(configWith({ S3_ACCESS_KEY_ID: 'chave' })).rejects.toThrow(
+      /S3_SECRET_ACCESS_KEY: dê S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntos/,
+    );
+  });
+
+  it('never puts a secret in its error message', async () => {
+    unset('S3_ACCESS_KEY_ID');
+    const error = await configWith({ STORAGE_DRIVER: 's3', S3_SECRET_ACCESS_KEY: 'segredo-muito-secreto' }).catch((e: Error) => e);
+    expect(String(error)).toMatch(/S3_BUCKET/);
+    expect(String(error)).not.toContain('segredo-muito-secreto');
+  });
+
+  it('takes a bucket with an endpoint: path-style by default there, and a prefix with one trailing slash', async () => {
+    unset('S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_REGION');
+    const settings = await configWith({
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'portal-arquivos',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_PREFIX: '/portal/arquivos/',
+    });
+    expect(settings).toMatchObject({ S3_BUCKET: 'portal-arquivos', S3_REGION: 'us-east-1', S3_PREFIX: 'portal/arquivos/' });
+    const { storeOf } = await import('./files');
+    const store = storeOf(settings);
+    expect(store.driver).toBe('s3');
+    expect(store.location).toBe('s3://portal-arquivos/portal/arquivos/ em minio:9000');
+    expect((await configWith({ S3_PREFIX: '' })).S3_PREFIX).toBe('');
+    expect((await configWith({ S3_FORCE_PATH_STYLE: 'false' })).S3_FORCE_PATH_STYLE).toBe(false);
+  });
+});

@@ -140,6 +140,39 @@ const schema = z
     LOG_REQUESTS: z.stringbool({ error: 'use true ou false' }).default(true),
     /** The bearer token of GET /metrics; unset, the path is a page like any other (404). */
     METRICS_TOKEN: z.string().min(32, 'use um segredo de ao menos 32 caracteres').optional(),
+    // Where files are stored (server/files.ts, issue 30): `local` (DATA_DIR/files, one instance) or
+    // `s3` (an S3-compatible bucket every instance shares). Credentials are never logged.
+    STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'use local ou s3' }).default('local'),
+    S3_BUCKET: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'use um nome de bucket S3 (3 a 63 letras minúsculas, dígitos, pontos e hífens)')
+      .optional(),
+    S3_ENDPOINT: z
+      .string()
+      .trim()
+      .refine((value) => /^https?:\/\/[^/]/i.test(value) && URL.canParse(value), 'use um endereço http(s)://, como http://minio:9000')
+      .optional(),
+    S3_REGION: z.string().trim().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: z.stringbool({ error: 'use true ou false' }).optional(),
+    S3_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "use só letras, dígitos e !_.*'()/- no prefixo")
+      // 'arquivos' and '/arquivos/' are the same prefix: no leading slash, one trailing.
+      .transform((value) => value.replace(/^\/+|\/+$/g, ''))
+      .transform((value) => (value === '' ? '' : `${value}/`))
+      .default(''),
+  })
+  .refine((settings) => settings.STORAGE_DRIVER !== 's3' || settings.S3_BUCKET, {
+    path: ['S3_BUCKET'],
+    message: 'STORAGE_DRIVER=s3 precisa do nome do bucket em S3_BUCKET',
+  })
+  .refine((settings) => !settings.S3_ACCESS_KEY_ID === !settings.S3_SECRET_ACCESS_KEY, {
+    path: ['S3_SECRET_ACCESS_KEY'],
+    message: 'dê S3_ACCESS_KEY_ID e S3_SECRET_ACCESS_KEY juntos, ou nenhum dos dois (a cadeia padrão de credenciais do SDK)',
   })
   .refine((settings) => settings.PORTAL_ENV !== 'PRD' || settings.CLOCK_OFFSET_DAYS === 0, {
     path: ['CLOCK_OFFSET_DAYS'],

@@ -13,7 +13,7 @@ import { HOUSE, sellResidential } from '../fixtures/selling';
 import { analysisQueue, decideProposal } from '../../src/server/services/after-sale/acceptance';
 import { underwriterDocumentFile } from '../../src/server/services/after-sale/documents';
 import { admitUpload, releaseUpload, sweepUploads, uploadUsage } from '../../src/server/services/after-sale/document-uploads';
-import { placeFile, receiveFile } from '../../src/server/files';
+import { FILE_MISSING_MESSAGE, localStore } from '../../src/server/files';
 import { JOBS } from '../../src/server/boot/jobs';
 import { findUserByEmail } from '../../src/server/services/identity/principals';
 import { DOCUMENT_MAX_BYTES } from '../../src/lib/documents';
@@ -30,13 +30,19 @@ import { hostileText } from '../fixtures/hostile-text';
 const disk = vi.hoisted(() => ({ free: undefined as number | undefined }));
 vi.mock('../../src/server/files', async (original) => {
   const actual = await original<typeof import('../../src/server/files')>();
-  return { ...actual, freeBytes: async (dir: string) => disk.free ?? actual.freeBytes(dir) };
+  const store = () => {
+    const files = actual.fileStore();
+    return { ...files, freeBytes: async () => disk.free ?? files.freeBytes() };
+  };
+  return { ...actual, fileStore: store };
 });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-documents-'));
 // Files go under DATA_DIR/files (server/files.ts): a directory of this test's own, read at first use.
 process.env.DATA_DIR = dataDir;
 const filesDir = join(dataDir, 'files');
+/** The local driver over that directory, as the portal's store (STORAGE_DRIVER unset) is. */
+const files = localStore(filesDir);
 
 let db: DB;
 let close: () => Promise<void>;
@@ -719,7 +725,7 @@ describe('the sweeper job', () => {
     writeFileSync(join(filesDir, 'LEIA-ME.txt'), 'não é nosso');
     for (const name of [keptHash, removedHash, orphan, '.tmp-abandonado', 'LEIA-ME.txt']) age(name, 2 * HOUR);
 
-    const swept = await sweepUploads(db, filesDir, now);
+    const swept = await sweepUploads(db, files, now);
     expect(swept.reservations).toBe(1);
     expect(await reservations()).toBe(1);
     const left = storedFiles();
@@ -735,19 +741,52 @@ describe('the sweeper job', () => {
 
   it('never takes a file that is being stored again: storing it touches the one on disk', async () => {
     const bytes = bytesNamed('de novo');
-    const first = await receiveFile(filesDir, new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
-    await (await placeFile(filesDir, first)).settle();
+    const first = await files.receive(new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
+    await (await files.place(first)).settle();
     age(first.sha256, 2 * HOUR);
     // The same bytes arrive for a new row: placed (the old file touched) but not yet committed.
-    const second = await receiveFile(filesDir, new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
-    const placed = await placeFile(filesDir, second);
-    await sweepUploads(db, filesDir, new Date());
+    const second = await files.receive(new Blob([bytes]).stream(), DOCUMENT_MAX_BYTES);
+    const placed = await files.place(second);
+    await sweepUploads(db, files, new Date());
     expect(storedFiles()).toContain(first.sha256);
     // And should it be gone anyway (another instance's sweeper, a hand), settling puts this copy back.
     rmSync(join(filesDir, first.sha256));
     await placed.settle();
     expect(storedFiles()).toContain(first.sha256);
     expect(storedFiles().filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('a document whose file the store lost (issue 30)', () => {
+  it('answers a 404 that says so — never a 200 cut short, never a 500 — and logs no access', async () => {
+    // A proposal of its own, out of the analysis queue the next test reads.
+    const { nrProposta } = await sellResidential(db);
+    const bytes = new Uint8Array([...MINIMAL_PDF, ...new TextEncoder().encode('% perdido')]);
+    const id = (await upload(PARTNER, nrProposta, 'perdido.pdf', bytes)).json.dado.documento.id as number;
+    const { sha256 } = await db.selectFrom('documents').select('sha256').where('id', '=', id).executeTakeFirstOrThrow();
+    const accesses = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('access_events')
+            .select(db.fn.countAll<string>().as('n'))
+            .where('registro_tipo', '=', 'DOCUMENTO')
+            .where('registro', '=', String(id))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // Served whole while it is there (and logged)…
+    const served = await download(PARTNER, id);
+    expect(served.status).toBe(200);
+    expect(served.bytes).toEqual(bytes);
+    const before = await accesses();
+    expect(before).toBeGreaterThan(0);
+    // …then lost from the folder (a volume not shared, a hand).
+    rmSync(join(filesDir, sha256));
+    const answer = await download(PARTNER, id);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(answer.bytes))).toMatchObject({ message: FILE_MISSING_MESSAGE });
+    expect(await accesses()).toBe(before);
   });
 });
 
@@ -768,9 +807,9 @@ describe('the underwriter’s queue shows the documents it asked for (issue 27, 
     expect(item.documentos[0]!.href).toBe(`/v2/propostas/analise/documentos/${laudo}`);
 
     // The insurer's staff download any generation's document from there; a removed one is gone.
-    const file = await underwriterDocumentFile(db, filesDir, laudo);
+    const file = await underwriterDocumentFile(db, laudo);
     expect(file?.nome).toBe('laudo.pdf');
-    expect(await underwriterDocumentFile(db, filesDir, engano)).toBeUndefined();
+    expect(await underwriterDocumentFile(db, engano)).toBeUndefined();
     const legacyProposal = await db
       .selectFrom('proposals as p')
       .innerJoin('quotes as q', 'q.id', 'p.quote_id')
@@ -780,6 +819,6 @@ describe('the underwriter’s queue shows the documents it asked for (issue 27, 
       .executeTakeFirstOrThrow();
     const legacy = (await upload('vendedor@legado.demo', legacyProposal.nr_proposta, 'cnh.png', MINIMAL_PNG, 'IDENTIFICACAO')).json
       .resultado.documento.id as number;
-    expect((await underwriterDocumentFile(db, filesDir, legacy))?.nome).toBe('cnh.png');
+    expect((await underwriterDocumentFile(db, legacy))?.nome).toBe('cnh.png');
   });
 });

@@ -17,6 +17,7 @@ import { scopeFor } from '../../src/server/services/identity/scope';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localStore } from '../../src/server/files';
 
 /**
  * Issue 27 item 15: one clock everywhere. With CLOCK_OFFSET_DAYS the server lives 30 days ahead: the
@@ -89,7 +90,7 @@ describe('the clock set 30 days ahead', () => {
     expect(stored.ok).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'relogio-'));
     try {
-      await generateReports(db, dir);
+      await generateReports(db, localStore(dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { downloadResponse } from '../../src/server/api/download';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
+import type { FileStore } from '../../src/server/files';
+import { STORE_DRIVERS, testStore } from '../fixtures/s3';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { salesDataScopeFor } from '../../src/server/services/identity/scope';
 import { metricsOptions } from '../../src/server/services/reporting/metrics';
@@ -29,7 +29,9 @@ import { MAX_PENDING_REPORTS_PER_USER, parseReportRequest, REPORT_MESSAGES } fro
  */
 let db: DB;
 let close: () => Promise<void>;
-const dir = mkdtempSync(join(tmpdir(), 'portal-reports-'));
+/** The store of the run (each driver in turn: the local folder, then S3 on s3rver), fresh for each. */
+let files: FileStore;
+let disposeStore: () => Promise<void>;
 
 const PARTNER_ADMIN = 'parceiro.admin@parceiro.demo';
 const SUBAGENT = 'substabelecido@parceiro.demo';
@@ -52,262 +54,272 @@ async function ask(email: string, query: string) {
 }
 
 async function download(email: string, id: number) {
-  const file = await reportFile(db, dir, (await who(email)).requester, id);
+  const file = await reportFile(db, files, (await who(email)).requester, id);
   const response = file && downloadResponse(file);
   return response && { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 const statusOf = async (id: number) => db.selectFrom('sales_reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-beforeAll(async () => {
-  ({ db, close } = await freshDatabase({ afterSaleDemo: false }));
-  await sellResidential(db, { at: new Date('2026-03-02T13:00:00Z') });
-  await sellResidential(db, { at: new Date('2026-03-10T13:00:00Z') });
-  await sellResidential(db, { email: SUBAGENT, at: new Date('2026-03-12T13:00:00Z') });
-  // An insured whose name is a formula: a spreadsheet must show it as text.
-  await db
-    .updateTable('policies')
-    .set({ nome_segurado: '=HYPERLINK("http://x.test","clique")' })
-    .where('user_id', '=', (await viewerByEmail(db, SUBAGENT)).user.idUsuario)
-    .execute();
-}, 120_000);
-afterAll(() => close());
-
-describe('asking for a report', () => {
-  it('stores a request within the scope, and refuses a company outside it', async () => {
-    const refused = await ask(SUBAGENT, `de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&empresa=11222333000181`);
-    expect(refused).toEqual({ ok: false, errors: { empresa: [REPORT_MESSAGES.empresa] } });
-    const before = await db.selectFrom('sales_reports').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-    expect(before.n).toBe(0);
-    expect(await ask(SUBAGENT, `de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&empresa=${VALE_VERDE}`)).toMatchObject({ ok: true });
-  });
-});
-
-describe('generating', () => {
-  it('claims each report once with two instances at work, writes the CSV and counts its rows', async () => {
-    const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
-    if (!asked.ok) throw new Error('not asked');
-    const [a, b] = await Promise.all([generateReports(db, dir), generateReports(db, dir)]);
-    expect(a + b).toBe(2); // this one and the sub-delegated user's of the test before, once each
-    const row = await statusOf(asked.id);
-    expect(row).toMatchObject({ status: 'PRONTO', total: 3, linhas: 3, tentativas: 1 });
-
-    const file = await download(PARTNER_ADMIN, asked.id);
-    expect(file!.response.headers.get('content-disposition')).toMatch(
-      new RegExp(`^attachment; filename="relatorio-vendas-${asked.id}-apolices\\.csv";`),
-    );
-    expect([...file!.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const records: string[][] = parse(file!.bytes.toString('utf8').slice(1), { delimiter: ';' });
-    expect(records[0]).toEqual([
-      'Apólice',
-      'Emitida em',
-      'Produto',
-      'Situação',
-      'Segurado',
-      'CPF/CNPJ',
-      'Empresa',
-      'Ponto de venda',
-      'Vendedor',
-      'Prêmio líquido',
-      'Prêmio total',
-      'Forma de pagamento',
-      'Cancelada em',
-    ]);
-    expect(records).toHaveLength(4);
-    const formula = records.find((r) => r[4]!.includes('HYPERLINK'))!;
-    expect(formula[4]!.startsWith("'=")).toBe(true); // escaped: Excel shows it as text
-    expect(formula[5]).toMatch(/\*/); // the document masked
-    expect(records[1]![10]).toMatch(/^\d+,\d{2}$/); // money in Brazilian decimals
-    // The policy number, parsed back, is text a spreadsheet keeps: its digits with the leading zero,
-    // and a tab after them so no spreadsheet reads it as a number (decision 058).
-    expect(records[1]![0]).toMatch(/^0\d{14}\t$/);
-    // Nobody else downloads it, not even the partner's own seller; the insurer's admin does.
-    expect(await download(SUBAGENT, asked.id)).toBeUndefined();
-    expect(await download(ADMIN, asked.id)).toBeDefined();
-    expect(readdirSync(dir).filter((f) => f.startsWith('.tmp'))).toEqual([]);
-  });
-
-  it('writes typed XLSX cells: dates as dates, money as numbers in R$', async () => {
-    const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=xlsx&produtos=RES');
-    if (!asked.ok) throw new Error('not asked');
-    await generateReports(db, dir);
-    const file = await download(PARTNER_ADMIN, asked.id);
-    const sheet = await readSheet(file!.bytes);
-    expect(sheet).toHaveLength(4);
-    const [, first] = sheet;
-    expect(first![1]).toBeInstanceOf(Date);
-    expect(first![0]).toMatch(/^0\d{14}$/); // a text cell: the leading zero kept
-    // The same columns, named the same, as the CSV of the same kind (one table, lib/sales-reports.ts).
-    const csv = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&produtos=RES');
-    if (!csv.ok) throw new Error('not asked');
-    await generateReports(db, dir);
-    const csvHeader = (
-      parse((await download(PARTNER_ADMIN, csv.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' }) as string[][]
-    )[0];
-    expect(sheet[0]).toEqual(csvHeader);
-    expect(sheet[0]![1]).toBe('Emitida em');
-    expect(typeof first![10]).toBe('number');
-    const raw = readFileSync(join(dir, (await statusOf(asked.id)).sha256!));
-    expect(raw.subarray(0, 2).toString()).toBe('PK'); // a zip, as an .xlsx is
-  });
-
-  it('a failure shows "erro" with its reason and can be asked again', async () => {
-    const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=cotacoes&formato=csv');
-    if (!asked.ok) throw new Error('not asked');
-    // The instance that claimed it died three times: the fourth claim gives up with a reason.
+// Every rule below holds whichever driver stores the files (issue 30).
+describe.each(STORE_DRIVERS)('with the %s store', (driver) => {
+  beforeAll(async () => {
+    ({ files, dispose: disposeStore } = await testStore(driver));
+    ({ db, close } = await freshDatabase({ afterSaleDemo: false }));
+    await sellResidential(db, { at: new Date('2026-03-02T13:00:00Z') });
+    await sellResidential(db, { at: new Date('2026-03-10T13:00:00Z') });
+    await sellResidential(db, { email: SUBAGENT, at: new Date('2026-03-12T13:00:00Z') });
+    // An insured whose name is a formula: a spreadsheet must show it as text.
     await db
-      .updateTable('sales_reports')
-      .set({ status: 'GERANDO', tentativas: 3, reservado_ate: new Date(Date.now() - 1000) })
-      .where('id', '=', asked.id)
+      .updateTable('policies')
+      .set({ nome_segurado: '=HYPERLINK("http://x.test","clique")' })
+      .where('user_id', '=', (await viewerByEmail(db, SUBAGENT)).user.idUsuario)
       .execute();
-    await generateReports(db, dir);
-    const failed = await statusOf(asked.id);
-    expect(failed.status).toBe('ERRO');
-    expect(failed.motivo).toMatch(/interrompida/);
-    const { requester } = await who(PARTNER_ADMIN);
-    expect(await retryReport(db, { ...requester, userId: -1, seesAll: false }, asked.id)).toBe('recusado');
-    expect(await retryReport(db, requester, asked.id)).toBe('fila');
-    await generateReports(db, dir);
-    expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 3 });
-    const list = await listReports(db, requester, 1);
-    expect(list.content.map((r) => r.status)).toEqual(['PRONTO', 'PRONTO', 'PRONTO', 'PRONTO']);
-    expect(list.content[0]!.description).toContain('Cotações de 01/03/2026 a 31/03/2026');
+  }, 120_000);
+  afterAll(async () => {
+    await close();
+    await disposeStore();
   });
 
-  it('generates thousands of rows in batches, with the progress moving', async () => {
-    // 2,500 quotes copied from the demo's: three batches.
-    await sql`insert into quotes (nr_cotacao, simulator_code, line, generation, offer_id, user_id, company_id, point_of_sale_id, etapa,
+  describe('asking for a report', () => {
+    it('stores a request within the scope, and refuses a company outside it', async () => {
+      const refused = await ask(SUBAGENT, `de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&empresa=11222333000181`);
+      expect(refused).toEqual({ ok: false, errors: { empresa: [REPORT_MESSAGES.empresa] } });
+      const before = await db.selectFrom('sales_reports').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+      expect(before.n).toBe(0);
+      expect(await ask(SUBAGENT, `de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&empresa=${VALE_VERDE}`)).toMatchObject({
+        ok: true,
+      });
+    });
+  });
+
+  describe('generating', () => {
+    it('claims each report once with two instances at work, writes the CSV and counts its rows', async () => {
+      const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
+      if (!asked.ok) throw new Error('not asked');
+      const [a, b] = await Promise.all([generateReports(db, files), generateReports(db, files)]);
+      expect(a + b).toBe(2); // this one and the sub-delegated user's of the test before, once each
+      const row = await statusOf(asked.id);
+      expect(row).toMatchObject({ status: 'PRONTO', total: 3, linhas: 3, tentativas: 1 });
+
+      const file = await download(PARTNER_ADMIN, asked.id);
+      expect(file!.response.headers.get('content-disposition')).toMatch(
+        new RegExp(`^attachment; filename="relatorio-vendas-${asked.id}-apolices\\.csv";`),
+      );
+      expect([...file!.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const records: string[][] = parse(file!.bytes.toString('utf8').slice(1), { delimiter: ';' });
+      expect(records[0]).toEqual([
+        'Apólice',
+        'Emitida em',
+        'Produto',
+        'Situação',
+        'Segurado',
+        'CPF/CNPJ',
+        'Empresa',
+        'Ponto de venda',
+        'Vendedor',
+        'Prêmio líquido',
+        'Prêmio total',
+        'Forma de pagamento',
+        'Cancelada em',
+      ]);
+      expect(records).toHaveLength(4);
+      const formula = records.find((r) => r[4]!.includes('HYPERLINK'))!;
+      expect(formula[4]!.startsWith("'=")).toBe(true); // escaped: Excel shows it as text
+      expect(formula[5]).toMatch(/\*/); // the document masked
+      expect(records[1]![10]).toMatch(/^\d+,\d{2}$/); // money in Brazilian decimals
+      // The policy number, parsed back, is text a spreadsheet keeps: its digits with the leading zero,
+      // and a tab after them so no spreadsheet reads it as a number (decision 058).
+      expect(records[1]![0]).toMatch(/^0\d{14}\t$/);
+      // Nobody else downloads it, not even the partner's own seller; the insurer's admin does.
+      expect(await download(SUBAGENT, asked.id)).toBeUndefined();
+      expect(await download(ADMIN, asked.id)).toBeDefined();
+      expect(readdirSync(files.scratchDir).filter((f) => f.startsWith('.tmp'))).toEqual([]);
+    });
+
+    it('writes typed XLSX cells: dates as dates, money as numbers in R$', async () => {
+      const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=xlsx&produtos=RES');
+      if (!asked.ok) throw new Error('not asked');
+      await generateReports(db, files);
+      const file = await download(PARTNER_ADMIN, asked.id);
+      const sheet = await readSheet(file!.bytes);
+      expect(sheet).toHaveLength(4);
+      const [, first] = sheet;
+      expect(first![1]).toBeInstanceOf(Date);
+      expect(first![0]).toMatch(/^0\d{14}$/); // a text cell: the leading zero kept
+      // The same columns, named the same, as the CSV of the same kind (one table, lib/sales-reports.ts).
+      const csv = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv&produtos=RES');
+      if (!csv.ok) throw new Error('not asked');
+      await generateReports(db, files);
+      const csvHeader = (
+        parse((await download(PARTNER_ADMIN, csv.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' }) as string[][]
+      )[0];
+      expect(sheet[0]).toEqual(csvHeader);
+      expect(sheet[0]![1]).toBe('Emitida em');
+      expect(typeof first![10]).toBe('number');
+      const stored = await files.open((await statusOf(asked.id)).sha256!);
+      const raw = Buffer.from(await new Response(stored!.body).arrayBuffer());
+      expect(raw.subarray(0, 2).toString()).toBe('PK'); // a zip, as an .xlsx is
+    });
+
+    it('a failure shows "erro" with its reason and can be asked again', async () => {
+      const asked = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=cotacoes&formato=csv');
+      if (!asked.ok) throw new Error('not asked');
+      // The instance that claimed it died three times: the fourth claim gives up with a reason.
+      await db
+        .updateTable('sales_reports')
+        .set({ status: 'GERANDO', tentativas: 3, reservado_ate: new Date(Date.now() - 1000) })
+        .where('id', '=', asked.id)
+        .execute();
+      await generateReports(db, files);
+      const failed = await statusOf(asked.id);
+      expect(failed.status).toBe('ERRO');
+      expect(failed.motivo).toMatch(/interrompida/);
+      const { requester } = await who(PARTNER_ADMIN);
+      expect(await retryReport(db, { ...requester, userId: -1, seesAll: false }, asked.id)).toBe('recusado');
+      expect(await retryReport(db, requester, asked.id)).toBe('fila');
+      await generateReports(db, files);
+      expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 3 });
+      const list = await listReports(db, requester, 1);
+      expect(list.content.map((r) => r.status)).toEqual(['PRONTO', 'PRONTO', 'PRONTO', 'PRONTO']);
+      expect(list.content[0]!.description).toContain('Cotações de 01/03/2026 a 31/03/2026');
+    });
+
+    it('generates thousands of rows in batches, with the progress moving', async () => {
+      // 2,500 quotes copied from the demo's: three batches.
+      await sql`insert into quotes (nr_cotacao, simulator_code, line, generation, offer_id, user_id, company_id, point_of_sale_id, etapa,
         segurado, nome_segurado, documento_segurado, respostas, comissao_centesimos, valida_ate, created_at, updated_at)
       select 'H' || g, q.simulator_code, q.line, q.generation, q.offer_id, q.user_id, q.company_id, q.point_of_sale_id, q.etapa,
         q.segurado, q.nome_segurado, q.documento_segurado, q.respostas, q.comissao_centesimos, q.valida_ate,
         timestamptz '2026-02-01 12:00:00-03' + (g || ' minutes')::interval, now()
       from generate_series(1, 2500) g, (select * from quotes order by id limit 1) q`.execute(db);
-    const asked = await ask(ADMIN, 'de=2026-02-01&ate=2026-02-28&tipo=cotacoes&formato=csv');
-    if (!asked.ok) throw new Error('not asked');
-    const seen: number[] = [];
-    const watcher = setInterval(() => void statusOf(asked.id).then((r) => seen.push(r.linhas)), 5);
-    await generateReports(db, dir);
-    clearInterval(watcher);
-    expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 2500, linhas: 2500 });
-    // Another reader saw it part-way: the batches let other queries in, and each moved the count on.
-    expect(seen.some((n) => n === 1000 || n === 2000)).toBe(true);
-    const records = parse((await download(ADMIN, asked.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' });
-    expect(records).toHaveLength(2501);
-    expect(new Set(records.slice(1).map((r: string[]) => r[0])).size).toBe(2500);
-  });
-});
-
-describe('the queue, shared between users (issue 27 item 4, decision 058)', () => {
-  const pendingOf = async (email: string) => {
-    const { requester } = await who(email);
-    const { n } = await db
-      .selectFrom('sales_reports')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('user_id', '=', requester.userId)
-      .where('status', 'in', ['NA_FILA', 'GERANDO'])
-      .executeTakeFirstOrThrow();
-    return n;
-  };
-
-  it('twenty requests of one user at once store the cap and refuse the rest with a message', async () => {
-    expect(await pendingOf(PARTNER_ADMIN)).toBe(0);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=cotacoes&formato=csv')),
-    );
-    expect(answers.filter((a) => a.ok)).toHaveLength(MAX_PENDING_REPORTS_PER_USER);
-    const refused = answers.filter((a) => !a.ok);
-    expect(refused).toHaveLength(20 - MAX_PENDING_REPORTS_PER_USER);
-    for (const answer of refused) expect(answer).toEqual({ ok: false, busy: true, errors: { relatorio: [REPORT_MESSAGES.fila] } });
-    expect(await pendingOf(PARTNER_ADMIN)).toBe(MAX_PENDING_REPORTS_PER_USER);
-    // Another user is not held by this one's cap.
-    expect(await ask(SUBAGENT, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv')).toMatchObject({ ok: true });
-
-    // A report in error asked again waits in the same queue: over the cap it is refused too.
-    const failed = await db
-      .selectFrom('sales_reports')
-      .select('id')
-      .where('user_id', '=', (await who(PARTNER_ADMIN)).requester.userId)
-      .where('status', '=', 'PRONTO')
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
-    await db.updateTable('sales_reports').set({ status: 'ERRO', motivo: 'teste' }).where('id', '=', failed.id).execute();
-    expect(await retryReport(db, (await who(PARTNER_ADMIN)).requester, failed.id)).toBe('cheia');
-    expect((await statusOf(failed.id)).status).toBe('ERRO');
-
-    await generateReports(db, dir);
-    expect(await pendingOf(PARTNER_ADMIN)).toBe(0);
-    expect(await retryReport(db, (await who(PARTNER_ADMIN)).requester, failed.id)).toBe('fila');
-    expect(await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv')).toMatchObject({ ok: true });
-    await generateReports(db, dir);
+      const asked = await ask(ADMIN, 'de=2026-02-01&ate=2026-02-28&tipo=cotacoes&formato=csv');
+      if (!asked.ok) throw new Error('not asked');
+      const seen: number[] = [];
+      const watcher = setInterval(() => void statusOf(asked.id).then((r) => seen.push(r.linhas)), 5);
+      await generateReports(db, files);
+      clearInterval(watcher);
+      expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 2500, linhas: 2500 });
+      // Another reader saw it part-way: the batches let other queries in, and each moved the count on.
+      expect(seen.some((n) => n === 1000 || n === 2000)).toBe(true);
+      const records = parse((await download(ADMIN, asked.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' });
+      expect(records).toHaveLength(2501);
+      expect(new Set(records.slice(1).map((r: string[]) => r[0])).size).toBe(2500);
+    });
   });
 
-  it("serves users in turn: one user's many reports do not hold another's behind them", async () => {
-    // The partner's admin asks for four, then the sub-delegated user for one, then the insurer's
-    // admin for two. First in, first out made the sub-delegated user wait for all four.
-    const asked: { email: string; id: number }[] = [];
-    for (const email of [PARTNER_ADMIN, PARTNER_ADMIN, PARTNER_ADMIN, PARTNER_ADMIN, SUBAGENT, ADMIN, ADMIN]) {
-      const answer = await ask(email, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
-      if (!answer.ok) throw new Error('not asked');
-      asked.push({ email, id: answer.id });
-    }
-    await generateReports(db, dir);
-    const turns = await db
-      .selectFrom('sales_reports')
-      .select(['id', 'vez'])
-      .where(
-        'id',
-        'in',
-        asked.map((a) => a.id),
-      )
-      .orderBy(sql`vez::bigint`)
-      .execute();
-    const order = turns.map((t) => asked.find((a) => a.id === t.id)!.email);
-    // Each user's own reports in the order asked, and the three users in turn while each has work.
-    expect(order.indexOf(SUBAGENT)).toBeLessThan(3);
-    expect(order.slice(0, 3).sort()).toEqual([ADMIN, PARTNER_ADMIN, SUBAGENT].sort());
-    expect(order.slice(3, 5).sort()).toEqual([ADMIN, PARTNER_ADMIN].sort());
-    expect(order.slice(5)).toEqual([PARTNER_ADMIN, PARTNER_ADMIN]);
-    const partnerIds = turns.filter((t) => asked.find((a) => a.id === t.id)!.email === PARTNER_ADMIN).map((t) => t.id);
-    expect(partnerIds).toEqual([...partnerIds].sort((a, b) => a - b));
+  describe('the queue, shared between users (issue 27 item 4, decision 058)', () => {
+    const pendingOf = async (email: string) => {
+      const { requester } = await who(email);
+      const { n } = await db
+        .selectFrom('sales_reports')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('user_id', '=', requester.userId)
+        .where('status', 'in', ['NA_FILA', 'GERANDO'])
+        .executeTakeFirstOrThrow();
+      return n;
+    };
+
+    it('twenty requests of one user at once store the cap and refuse the rest with a message', async () => {
+      expect(await pendingOf(PARTNER_ADMIN)).toBe(0);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=cotacoes&formato=csv')),
+      );
+      expect(answers.filter((a) => a.ok)).toHaveLength(MAX_PENDING_REPORTS_PER_USER);
+      const refused = answers.filter((a) => !a.ok);
+      expect(refused).toHaveLength(20 - MAX_PENDING_REPORTS_PER_USER);
+      for (const answer of refused) expect(answer).toEqual({ ok: false, busy: true, errors: { relatorio: [REPORT_MESSAGES.fila] } });
+      expect(await pendingOf(PARTNER_ADMIN)).toBe(MAX_PENDING_REPORTS_PER_USER);
+      // Another user is not held by this one's cap.
+      expect(await ask(SUBAGENT, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv')).toMatchObject({ ok: true });
+
+      // A report in error asked again waits in the same queue: over the cap it is refused too.
+      const failed = await db
+        .selectFrom('sales_reports')
+        .select('id')
+        .where('user_id', '=', (await who(PARTNER_ADMIN)).requester.userId)
+        .where('status', '=', 'PRONTO')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      await db.updateTable('sales_reports').set({ status: 'ERRO', motivo: 'teste' }).where('id', '=', failed.id).execute();
+      expect(await retryReport(db, (await who(PARTNER_ADMIN)).requester, failed.id)).toBe('cheia');
+      expect((await statusOf(failed.id)).status).toBe('ERRO');
+
+      await generateReports(db, files);
+      expect(await pendingOf(PARTNER_ADMIN)).toBe(0);
+      expect(await retryReport(db, (await who(PARTNER_ADMIN)).requester, failed.id)).toBe('fila');
+      expect(await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv')).toMatchObject({ ok: true });
+      await generateReports(db, files);
+    });
+
+    it("serves users in turn: one user's many reports do not hold another's behind them", async () => {
+      // The partner's admin asks for four, then the sub-delegated user for one, then the insurer's
+      // admin for two. First in, first out made the sub-delegated user wait for all four.
+      const asked: { email: string; id: number }[] = [];
+      for (const email of [PARTNER_ADMIN, PARTNER_ADMIN, PARTNER_ADMIN, PARTNER_ADMIN, SUBAGENT, ADMIN, ADMIN]) {
+        const answer = await ask(email, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
+        if (!answer.ok) throw new Error('not asked');
+        asked.push({ email, id: answer.id });
+      }
+      await generateReports(db, files);
+      const turns = await db
+        .selectFrom('sales_reports')
+        .select(['id', 'vez'])
+        .where(
+          'id',
+          'in',
+          asked.map((a) => a.id),
+        )
+        .orderBy(sql`vez::bigint`)
+        .execute();
+      const order = turns.map((t) => asked.find((a) => a.id === t.id)!.email);
+      // Each user's own reports in the order asked, and the three users in turn while each has work.
+      expect(order.indexOf(SUBAGENT)).toBeLessThan(3);
+      expect(order.slice(0, 3).sort()).toEqual([ADMIN, PARTNER_ADMIN, SUBAGENT].sort());
+      expect(order.slice(3, 5).sort()).toEqual([ADMIN, PARTNER_ADMIN].sort());
+      expect(order.slice(5)).toEqual([PARTNER_ADMIN, PARTNER_ADMIN]);
+      const partnerIds = turns.filter((t) => asked.find((a) => a.id === t.id)!.email === PARTNER_ADMIN).map((t) => t.id);
+      expect(partnerIds).toEqual([...partnerIds].sort((a, b) => a - b));
+    });
+
+    it("the next claim goes to the user waiting, while another instance is still making the first user's report", async () => {
+      const first = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
+      const second = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=xlsx');
+      const other = await ask(SUBAGENT, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
+      if (!first.ok || !second.ok || !other.ok) throw new Error('not asked');
+      // Another instance holds the partner's first report (claimed, still being made).
+      await db
+        .updateTable('sales_reports')
+        .set({ status: 'GERANDO', tentativas: 1, reservado_ate: new Date(Date.now() + 60_000), vez: sql`nextval('sales_reports_vez')` })
+        .where('id', '=', first.id)
+        .execute();
+      await generateReports(db, files);
+      const [a, b] = await Promise.all([statusOf(other.id), statusOf(second.id)]);
+      expect(a.status).toBe('PRONTO');
+      expect(b.status).toBe('PRONTO');
+      expect(BigInt(a.vez!)).toBeLessThan(BigInt(b.vez!));
+      await db.updateTable('sales_reports').set({ status: 'ERRO', motivo: 'teste' }).where('id', '=', first.id).execute();
+    });
   });
 
-  it("the next claim goes to the user waiting, while another instance is still making the first user's report", async () => {
-    const first = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
-    const second = await ask(PARTNER_ADMIN, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=xlsx');
-    const other = await ask(SUBAGENT, 'de=2026-03-01&ate=2026-03-31&tipo=apolices&formato=csv');
-    if (!first.ok || !second.ok || !other.ok) throw new Error('not asked');
-    // Another instance holds the partner's first report (claimed, still being made).
-    await db
-      .updateTable('sales_reports')
-      .set({ status: 'GERANDO', tentativas: 1, reservado_ate: new Date(Date.now() + 60_000), vez: sql`nextval('sales_reports_vez')` })
-      .where('id', '=', first.id)
-      .execute();
-    await generateReports(db, dir);
-    const [a, b] = await Promise.all([statusOf(other.id), statusOf(second.id)]);
-    expect(a.status).toBe('PRONTO');
-    expect(b.status).toBe('PRONTO');
-    expect(BigInt(a.vez!)).toBeLessThan(BigInt(b.vez!));
-    await db.updateTable('sales_reports').set({ status: 'ERRO', motivo: 'teste' }).where('id', '=', first.id).execute();
-  });
-});
-
-describe('reading the rows (issue 29, a sibling of issue 27 item 4)', () => {
-  it('ends with every row once when many rows share one microsecond', async () => {
-    // 1,200 quotes written by one statement share its instant, to the microsecond: a keyset carried
-    // in a JS Date (milliseconds) asked again for the same batch forever.
-    await sql`insert into quotes (nr_cotacao, simulator_code, line, generation, offer_id, user_id, company_id, point_of_sale_id, etapa,
+  describe('reading the rows (issue 29, a sibling of issue 27 item 4)', () => {
+    it('ends with every row once when many rows share one microsecond', async () => {
+      // 1,200 quotes written by one statement share its instant, to the microsecond: a keyset carried
+      // in a JS Date (milliseconds) asked again for the same batch forever.
+      await sql`insert into quotes (nr_cotacao, simulator_code, line, generation, offer_id, user_id, company_id, point_of_sale_id, etapa,
         segurado, nome_segurado, documento_segurado, respostas, comissao_centesimos, valida_ate, created_at, updated_at)
       select 'U' || g, q.simulator_code, q.line, q.generation, q.offer_id, q.user_id, q.company_id, q.point_of_sale_id, q.etapa,
         q.segurado, q.nome_segurado, q.documento_segurado, q.respostas, q.comissao_centesimos, q.valida_ate,
         timestamptz '2026-01-10 12:00:00.123456-03', now()
       from generate_series(1, 1200) g, (select * from quotes order by id limit 1) q`.execute(db);
-    const asked = await ask(ADMIN, 'de=2026-01-01&ate=2026-01-31&tipo=cotacoes&formato=csv');
-    if (!asked.ok) throw new Error('not asked');
-    const gaveUp = new Promise<'preso'>((resolve) => setTimeout(() => resolve('preso'), 20_000).unref());
-    expect(await Promise.race([generateReports(db, dir), gaveUp])).toBe(1);
-    expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 1200, linhas: 1200 });
-    const records: string[][] = parse((await download(ADMIN, asked.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' });
-    expect(records).toHaveLength(1201);
-    expect(new Set(records.slice(1).map((r) => r[0])).size).toBe(1200);
-  }, 60_000);
+      const asked = await ask(ADMIN, 'de=2026-01-01&ate=2026-01-31&tipo=cotacoes&formato=csv');
+      if (!asked.ok) throw new Error('not asked');
+      const gaveUp = new Promise<'preso'>((resolve) => setTimeout(() => resolve('preso'), 20_000).unref());
+      expect(await Promise.race([generateReports(db, files), gaveUp])).toBe(1);
+      expect(await statusOf(asked.id)).toMatchObject({ status: 'PRONTO', total: 1200, linhas: 1200 });
+      const records: string[][] = parse((await download(ADMIN, asked.id))!.bytes.toString('utf8').slice(1), { delimiter: ';' });
+      expect(records).toHaveLength(1201);
+      expect(new Set(records.slice(1).map((r) => r[0])).size).toBe(1200);
+    }, 60_000);
+  });
 });

@@ -14,6 +14,7 @@ import { loadV2User } from '../../src/server/services/identity/principals';
 import { documentScopeFor, scopeFor, soldWithin } from '../../src/server/services/identity/scope';
 import { listDocuments } from '../../src/server/services/after-sale/documents';
 import { freshDatabase } from '../fixtures/db';
+import { localStore } from '../../src/server/files';
 import { growOn } from '../fixtures/grown';
 import { pdfInfo, pdfText } from '../fixtures/pdf';
 import { aggregatedRows, rollupRows } from '../fixtures/sales-rollup';
@@ -41,7 +42,7 @@ type Table =
 let before: Record<Table, number>;
 let result: Awaited<ReturnType<typeof growDatabase>>;
 
-const grow = (options: { times: number; force?: boolean }) => growOn(db, { ...options, filesDir });
+const grow = (options: { times: number; force?: boolean }) => growOn(db, { ...options, files: localStore(filesDir) });
 
 const count = async (query: string) => (await sql<{ n: number }>`select (${sql.raw(query)})::int as n`.execute(db)).rows[0]!.n;
 
@@ -108,16 +109,18 @@ describe('growing the demo 3×', () => {
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
-    const document = await underwriterDocumentFile(db, filesDir, documentId);
-    const download = await documentDownload(document!);
-    const bytes = download.body as Uint8Array;
+    const document = await underwriterDocumentFile(db, documentId);
+    const download = await documentDownload(localStore(filesDir), document!);
+    const bytes = new Uint8Array(await new Response(download.body as BodyInit).arrayBuffer());
     expect(download.size).toBe(tamanho);
     expect(await pdfText(bytes)).toContain('Documento da proposta');
     expect(await pdfInfo(bytes)).toMatchObject({ Producer: 'Portal de Parceiros', Title: 'Documento da proposta' });
     const nota = await db.selectFrom('notas_fiscais').select(['id', 'tamanho']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-    const notaDownload = await notaFile(db, filesDir, { kind: 'all' }, nota.id);
+    const notaDownload = await notaFile(db, localStore(filesDir), { kind: 'all' }, nota.id);
     expect(notaDownload!.size).toBe(nota.tamanho);
-    expect(await pdfText(notaDownload!.body as Uint8Array)).toContain('Nota fiscal de serviços — comissões');
+    expect(await pdfText(new Uint8Array(await new Response(notaDownload!.body as BodyInit).arrayBuffer()))).toContain(
+      'Nota fiscal de serviços — comissões',
+    );
     // Every row points at a stored file of its size.
     const files = (
       await sql<{ sha256: string; tamanho: number }>`select distinct sha256, tamanho from documents
@@ -286,6 +289,6 @@ describe('growing the demo 3×', () => {
     await expect(grow({ times: 1 })).rejects.toBeInstanceOf(ScaleRefused);
     expect(await count('select count(*) from policies')).toBe(result.after.policies);
     const empty = { query: async () => [{ companies: 0, quotes: 0, policies: 0, admin_id: null, comment: null }] };
-    await expect(growDatabase(empty, { times: 1, filesDir })).rejects.toThrow(/no demo data/);
+    await expect(growDatabase(empty, { times: 1, files: localStore(filesDir) })).rejects.toThrow(/no demo data/);
   });
 });

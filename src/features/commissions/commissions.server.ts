@@ -1,9 +1,9 @@
 import { csvResponse } from '../../server/api/download';
-import { recordIdOf } from '../controller.server';
+import { notFoundAsUndefined, recordIdOf } from '../controller.server';
 import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
-import { filesDir } from '../../server/files';
+import { fileStore } from '../../server/files';
 import { commissionScopeFor, incomeScopeFor } from '../../server/services/identity/scope';
 import { recordDataAccess } from '../../server/services/identity/access-log';
 import { formatCnpj } from '../../lib/validators';
@@ -173,7 +173,7 @@ export async function notaDownload(session: PortalSession, id: string | undefine
   const recordId = recordIdOf(id);
   if (recordId === undefined) return undefined;
   const { db, scope } = await commissionContext(session);
-  const file = await notaFile(db, filesDir(), scope, recordId);
+  const file = await notFoundAsUndefined(notaFile(db, fileStore(), scope, recordId));
   return file && downloadResponse(file);
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { recordIdOf } from '../controller.server';
+import { notFoundAsUndefined, recordIdOf } from '../controller.server';
 import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/boot/database';
 import { DOCUMENT_CATEGORIES, DOCUMENT_FIELDS, documentPages, nrPropostaField, parseDocumentQuery } from '../../lib/documents';
@@ -9,7 +9,7 @@ import { pageAccess } from '../../lib/route-guards';
 import type { UploadUsage } from '../../lib/document-limits';
 import { config } from '../../server/config';
 import { now } from '../../server/clock';
-import { filesDir } from '../../server/files';
+import { fileStore } from '../../server/files';
 import { documentScopeFor } from '../../server/services/identity/scope';
 import { uploadUsage } from '../../server/services/after-sale/document-uploads';
 import {
@@ -119,8 +119,10 @@ export async function downloadPage(
   const recordId = recordIdOf(id);
   if (recordId === undefined) return undefined;
   const { db, scope } = await scopeOf(generation, session);
-  const file = await documentFile(db, filesDir(), scope, generation, recordId);
+  const file = await documentFile(db, scope, generation, recordId);
   if (!file) return undefined;
+  const download = await notFoundAsUndefined(documentDownload(fileStore(), file));
+  if (!download) return undefined;
   await recordDocumentDownload(db, viewerOf(session, generation)!, ip, recordId, file);
-  return downloadResponse(await documentDownload(file));
+  return downloadResponse(download);
 }

@@ -3,8 +3,8 @@ import { downloadResponse } from '../../server/api/download';
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { fieldErrorsOf } from '../../server/errors';
-import { refusalOf, recordIdOf } from '../controller.server';
-import { filesDir } from '../../server/files';
+import { notFoundAsUndefined, refusalOf, recordIdOf } from '../controller.server';
+import { fileStore } from '../../server/files';
 import { analysisQueue, decideProposal, decisionOutcome, type QueuedProposal } from '../../server/services/after-sale/acceptance';
 import { documentDownload, recordDocumentDownload, underwriterDocumentFile } from '../../server/services/after-sale/documents';
 import { DECISION_KINDS, decisionSchema, type DecisionKind } from '../../lib/proposal-decision';
@@ -91,8 +91,10 @@ export async function underwriterDownload(session: PortalSession, id: string | u
   const recordId = recordIdOf(id);
   if (recordId === undefined) return undefined;
   const db = await database();
-  const file = await underwriterDocumentFile(db, filesDir(), recordId);
+  const file = await underwriterDocumentFile(db, recordId);
   if (!file) return undefined;
+  const download = await notFoundAsUndefined(documentDownload(fileStore(), file));
+  if (!download) return undefined;
   await recordDocumentDownload(db, viewer, ip, recordId, file);
-  return downloadResponse(await documentDownload(file));
+  return downloadResponse(download);
 }

@@ -1,9 +1,9 @@
 import { database } from '../../server/boot/database';
-import { recordIdOf } from '../controller.server';
+import { notFoundAsUndefined, recordIdOf } from '../controller.server';
 import { downloadResponse } from '../../server/api/download';
 import { now } from '../../server/clock';
 import { config } from '../../server/config';
-import { filesDir } from '../../server/files';
+import { fileStore } from '../../server/files';
 import { salesDataScopeFor } from '../../server/services/identity/scope';
 import { recordDataAccess } from '../../server/services/identity/access-log';
 import { metricsOptions, type MetricsOptions } from '../../server/services/reporting/metrics';
@@ -132,7 +132,7 @@ export async function reportDownload(
   const recordId = recordIdOf(id);
   if (recordId === undefined) return undefined;
   const { db, requester } = await context(generation, session);
-  const file = await reportFile(db, filesDir(), requester, recordId);
+  const file = await notFoundAsUndefined(reportFile(db, fileStore(), requester, recordId));
   if (!file) return undefined;
   // A report lists insureds' names: each download is on the access log (decision 049).
   await recordDataAccess(db, viewerOf(session, generation)!, ip, 'relatorio-vendas.arquivo', String(recordId));

@@ -4,7 +4,7 @@ import { acceptBySilence } from '../services/after-sale/acceptance';
 import { deliverQueued, onMailQueued } from '../mail/outbox';
 import { generateReports } from '../services/reporting/sales-reports';
 import { processImports } from '../services/network/user-import-processing';
-import { filesDir } from '../files';
+import { fileStore } from '../files';
 import { config } from '../config';
 import { purgeAccessLog } from '../services/identity/access-log';
 import { applyScheduledCancellations } from '../services/after-sale/cancellation';
@@ -33,13 +33,13 @@ export const JOBS: Job[] = [
   // every 15 s for what a transaction queued, another instance left, or waits to be tried again.
   { name: 'entrega de e-mails', everyMs: 15_000, run: (db) => deliverQueued(db), wake: onMailQueued },
   // Sales reports asked for on the pages (decision 042): a waiting one starts within two seconds.
-  { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, filesDir()) },
+  { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, fileStore()) },
   // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.
   { name: 'importação de usuários', everyMs: 2_000, run: processImports },
   // The access log keeps ACCESS_LOG_RETENTION_DAYS (decision 049): older rows go once an hour.
   { name: 'guarda do log de acesso', everyMs: 3_600_000, run: (db) => purgeAccessLog(db, config().ACCESS_LOG_RETENTION_DAYS) },
   // Uploads abandoned mid-way stop holding their place, and files no row points at go (decision 057).
-  { name: 'limpeza de envios e arquivos órfãos', everyMs: 15 * 60_000, run: (db) => sweepUploads(db, filesDir(), now()) },
+  { name: 'limpeza de envios e arquivos órfãos', everyMs: 15 * 60_000, run: (db) => sweepUploads(db, fileStore(), now()) },
 ];
 
 /** Turns run and failed per job since the process started, for the metrics (scripts/ops.mjs). */

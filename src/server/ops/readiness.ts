@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { databaseOpenFailed, openedDatabase } from '../boot/database';
-import { filesDir } from '../files';
+import { fileStore } from '../files';
 import { errorMessage, logWarning } from '../log';
 
 /**
@@ -17,18 +14,6 @@ export class NotReady extends Error {}
 export interface Probe {
   name: string;
   check(): Promise<void>;
-}
-
-/** The files' directory takes a small file and lets it go: the disk is there, mounted and writable. */
-async function checkLocalFiles(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  // `.tmp-` names a write under way (server/files.ts): the sweeper knows it is no stored file.
-  const probe = join(dir, `.tmp-pronto-${randomBytes(6).toString('hex')}`);
-  try {
-    await writeFile(probe, '', { flag: 'wx', mode: 0o600 });
-  } finally {
-    await rm(probe, { force: true });
-  }
 }
 
 export const PROBES: readonly Probe[] = [
@@ -46,8 +31,8 @@ export const PROBES: readonly Probe[] = [
   },
   {
     name: 'storage',
-    // LEAD: swap for the shared store's check() once the storage slice lands (issue 30).
-    check: () => checkLocalFiles(filesDir()),
+    // The local folder writable, or the bucket answering (HeadBucket): server/files.ts.
+    check: () => fileStore().check(),
   },
 ];
 

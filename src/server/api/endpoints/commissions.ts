@@ -19,7 +19,7 @@ import type { SessionViewer } from '../../../lib/session';
 import { brasiliaDay } from '../../../lib/format';
 import { now } from '../../clock';
 import { config } from '../../config';
-import { filesDir } from '../../files';
+import { fileStore } from '../../files';
 import { BODY_TOO_LARGE_HEADERS, BodyTooLargeError, readBody } from '../../request-body';
 import { commissionScopeFor, incomeScopeFor } from '../../services/identity/scope';
 import { companiesInScope, companyInScope, statementOf } from '../../services/earnings/commissions';
@@ -143,7 +143,7 @@ export const commissionEndpoints = [
       const name = fileNameOf(ctx.request);
       const bytes = await bytesOf(ctx.request);
       const file = await checkNotaFile(name, bytes, { valor: ctx.query.valor, cnpj: company.taxId });
-      return storeNota(ctx.db, filesDir(), { company, userId: viewer.user.idUsuario, upload: ctx.query, file, bytes }, at, today);
+      return storeNota(ctx.db, fileStore(), { company, userId: viewer.user.idUsuario, upload: ctx.query, file, bytes }, at, today);
     },
   }),
   endpoint({
@@ -169,7 +169,7 @@ export const commissionEndpoints = [
     params: idParams,
     async handle(ctx) {
       const scope = await commissionScopeFor(ctx.db, await allowedViewer(ctx, 'v2', RULE_PAGES.comissoes));
-      const file = await notaFile(ctx.db, filesDir(), scope, ctx.params.id);
+      const file = await notaFile(ctx.db, fileStore(), scope, ctx.params.id);
       if (!file) throw notaNotFound();
       return downloadResponse(file);
     },

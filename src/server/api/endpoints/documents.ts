@@ -17,7 +17,7 @@ import {
 import type { SessionViewer } from '../../../lib/session';
 import { now } from '../../clock';
 import { config } from '../../config';
-import { filesDir, receiveFile, type ReceivedFile } from '../../files';
+import { fileStore, type ReceivedFile } from '../../files';
 import { BODY_TOO_LARGE_HEADERS, BodyTooLargeError } from '../../request-body';
 import { loadV1User, loadV2User } from '../../services/identity/principals';
 import { documentScopeFor } from '../../services/identity/scope';
@@ -79,7 +79,7 @@ function nameOf(request: Request): string {
 /** The body streamed to disk within the upload's 10 MB, or its 413 (the rest of the body is never read). */
 async function receive(request: Request): Promise<ReceivedFile> {
   try {
-    return await receiveFile(filesDir(), request.body, DOCUMENT_MAX_BYTES);
+    return await fileStore().receive(request.body, DOCUMENT_MAX_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw fileError(413, DOCUMENT_MESSAGES.tooLarge, BODY_TOO_LARGE_HEADERS);
     throw error;
@@ -122,7 +122,7 @@ async function upload(ctx: Context<unknown, { categoria: DocumentCategory }, { n
   const bytes = declaredSize(ctx.request);
   if (ctx.request.headers.get('content-length') === '0') throw refusedUnread(400, DOCUMENT_MESSAGES.empty);
   const at = now();
-  const noRoom = await diskRoomProblem(filesDir(), bytes, config().UPLOADS_MIN_FREE_MB * 1024 * 1024, at);
+  const noRoom = await diskRoomProblem(fileStore(), bytes, config().UPLOADS_MIN_FREE_MB * 1024 * 1024, at);
   if (noRoom) throw refusedUnread(HTTP_STATUS[noRoom.kind], noRoom.message);
   const userId = viewer.user.idUsuario;
   const admitted = await admitUpload(ctx.db, { userId, proposalId: proposal.id, bytes }, at);
@@ -131,11 +131,11 @@ async function upload(ctx: Context<unknown, { categoria: DocumentCategory }, { n
     const received = await receive(ctx.request);
     const checked = await checkReceived(name, received);
     if (!checked.ok) {
-      await discardReceived(received);
+      await discardReceived(fileStore(), received);
       throw new ApiError(checked.status, checked.message, checked.errors);
     }
     const upload = { proposal, userId, ticket: admitted.ticket, categoria: ctx.query.categoria, nome: checked.nome, mime: checked.mime };
-    return await storeDocument(ctx.db, filesDir(), { ...upload, received }, now());
+    return await storeDocument(ctx.db, fileStore(), { ...upload, received }, now());
   } finally {
     // Stored: its reservation went with the row; anything else frees it here.
     await releaseUpload(ctx.db, admitted.ticket);
@@ -184,10 +184,12 @@ export function documentEndpoints(generation: Generation) {
       async handle(ctx) {
         const viewer = await viewerOf(ctx, generation);
         const scope = await documentScopeFor(ctx.db, viewer);
-        const file = await documentFile(ctx.db, filesDir(), scope, generation, ctx.params.id);
+        const file = await documentFile(ctx.db, scope, generation, ctx.params.id);
         if (!file) throw documentNotFound('documento');
+        // Opened first: a file missing from the store is a 404 (and no access is logged for it).
+        const download = await documentDownload(fileStore(), file);
         await recordDocumentDownload(ctx.db, viewer, ctx.ip, ctx.params.id, file);
-        return downloadResponse(await documentDownload(file));
+        return downloadResponse(download);
       },
     }),
     // A document sent by mistake, removed by whoever sent it while the proposal is undecided (decision 057).

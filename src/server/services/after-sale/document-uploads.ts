@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { type DomainError, storageFull } from '../../errors';
@@ -21,7 +20,7 @@ import {
   type UploadUsage,
 } from '../../../lib/document-limits';
 import { documentTypeOfFile } from '../../document-content';
-import { freeBytes, placeFile, sweepFiles, type ReceivedFile } from '../../files';
+import type { FileStore, ReceivedFile } from '../../files';
 import { documentReceived } from './acceptance';
 import { documentRowOf, documentRowQuery, type DocumentProposal, type DocumentRow } from './documents';
 
@@ -162,15 +161,19 @@ let diskWarnedAt = 0;
 
 /**
  * The disk-space floor: refused (507) when storing `bytes` more would leave less than `floorBytes`
- * free. The operators hear of it in the log, once a minute at most.
+ * free. The operators hear of it in the log, once a minute at most. Object storage has no such floor
+ * (its free bytes are unknown: undefined); the upload's temporary file on this instance's disk is
+ * bounded by the 10 MB limit and the quotas.
  */
-export async function diskRoomProblem(dir: string, bytes: number, floorBytes: number, now: Date): Promise<DomainError | undefined> {
-  const free = await freeBytes(dir);
-  if (free - bytes >= floorBytes) return undefined;
+export async function diskRoomProblem(files: FileStore, bytes: number, floorBytes: number, now: Date): Promise<DomainError | undefined> {
+  const free = await files.freeBytes();
+  if (free === undefined || free - bytes >= floorBytes) return undefined;
   if (now.getTime() - diskWarnedAt >= 60_000) {
     diskWarnedAt = now.getTime();
     const mb = (n: number) => `${Math.floor(n / 1024 / 1024)} MB`;
-    console.error(`Envio de documento recusado: espaço em disco abaixo do mínimo de ${mb(floorBytes)} em ${dir} (livres: ${mb(free)}).`);
+    console.error(
+      `Envio de documento recusado: espaço em disco abaixo do mínimo de ${mb(floorBytes)} em ${files.location} (livres: ${mb(free)}).`,
+    );
   }
   return storageFull(DISK_FULL_MESSAGE, { arquivo: [DISK_FULL_MESSAGE] });
 }
@@ -191,7 +194,7 @@ export async function checkReceived(name: string, received: ReceivedFile): Promi
 }
 
 /** A received file that will not be stored. */
-export const discardReceived = (received: ReceivedFile) => rm(received.temporary, { force: true });
+export const discardReceived = (files: FileStore, received: ReceivedFile) => files.discardReceived(received);
 
 export interface StoredDocument {
   documento: DocumentRow;
@@ -207,7 +210,7 @@ export interface StoredDocument {
  */
 export async function storeDocument(
   db: DB,
-  filesDir: string,
+  files: FileStore,
   upload: {
     proposal: DocumentProposal;
     userId: number;
@@ -219,7 +222,7 @@ export async function storeDocument(
   },
   now: Date,
 ): Promise<StoredDocument> {
-  const placed = await placeFile(filesDir, upload.received);
+  const placed = await files.place(upload.received);
   try {
     const stored = await db.transaction().execute(async (trx) => {
       // The proposal's row first, as the timeline below locks it: the document's foreign key holds a
@@ -275,7 +278,7 @@ async function referencedHashes(db: DB, hashes: string[]): Promise<Set<string>> 
  * temporary one — once untouched for FILE_GRACE_MS. Two instances sweeping the same shared folder at
  * once only remove the same files twice.
  */
-export async function sweepUploads(db: DB, filesDir: string, now: Date): Promise<{ reservations: number; files: number }> {
+export async function sweepUploads(db: DB, files: FileStore, now: Date): Promise<{ reservations: number; files: number }> {
   let reservations = 0;
   for (;;) {
     const swept = await db.transaction().execute(async (trx) => {
@@ -302,6 +305,6 @@ export async function sweepUploads(db: DB, filesDir: string, now: Date): Promise
     reservations += swept;
     if (swept < RESERVATION_BATCH) break;
   }
-  const files = await sweepFiles(filesDir, (hashes) => referencedHashes(db, hashes), FILE_GRACE_MS);
-  return { reservations, files };
+  const swept = await files.sweep((hashes) => referencedHashes(db, hashes), FILE_GRACE_MS);
+  return { reservations, files: swept };
 }

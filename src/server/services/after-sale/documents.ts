@@ -1,6 +1,5 @@
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../../lib/calendar';
 import type { Download } from '../../../lib/download';
-import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { DB } from '../../db';
 import type { Generation } from '../../db/schema';
@@ -21,7 +20,7 @@ import type { Scope } from '../../../lib/scope';
 import { productFor } from '../../../lib/products/catalog';
 import { stepPath } from '../../../lib/quote-flow';
 import type { ProductLine } from '../../../lib/simulators';
-import { storedPath } from '../../files';
+import { storedDownload, type FileStore } from '../../files';
 import { documentRemoved } from './acceptance';
 import { insuredMatches } from './policies';
 import { soldWithin, soldWithinBranches } from '../identity/scope';
@@ -312,8 +311,8 @@ export interface DocumentFile {
   nome: string;
   mime: DocumentMime;
   tamanho: number;
-  /** Where its bytes are on disk. */
-  path: string;
+  /** Its bytes' hash: their name in the file store. */
+  sha256: string;
   /** The proposal it was sent for, and the policy it became (for the access log's detail). */
   nrProposta: string;
   nrApolice: string | null;
@@ -321,28 +320,26 @@ export interface DocumentFile {
 
 const fileColumns = ['d.nome', 'd.mime', 'd.tamanho', 'd.sha256', 'p.nr_proposta', 'a.nr_apolice'] as const;
 
-const fileOf = (
-  filesDir: string,
-  row: { nome: string; mime: DocumentMime; tamanho: number; sha256: string; nr_proposta: string; nr_apolice: string | null },
-): DocumentFile => ({
+const fileOf = (row: {
+  nome: string;
+  mime: DocumentMime;
+  tamanho: number;
+  sha256: string;
+  nr_proposta: string;
+  nr_apolice: string | null;
+}): DocumentFile => ({
   nome: row.nome,
   mime: row.mime,
   tamanho: row.tamanho,
-  path: storedPath(filesDir, row.sha256),
+  sha256: row.sha256,
   nrProposta: row.nr_proposta,
   nrApolice: row.nr_apolice,
 });
 
 /** A document of the scope, to be downloaded; undefined when this viewer may not see it (a 404). */
-export async function documentFile(
-  db: DB,
-  filesDir: string,
-  scope: Scope,
-  generation: Generation,
-  id: number,
-): Promise<DocumentFile | undefined> {
+export async function documentFile(db: DB, scope: Scope, generation: Generation, id: number): Promise<DocumentFile | undefined> {
   const row = await documentsInScope(db, scope, generation).select(fileColumns).where('d.id', '=', id).executeTakeFirst();
-  return row ? fileOf(filesDir, row) : undefined;
+  return row ? fileOf(row) : undefined;
 }
 
 /**
@@ -350,7 +347,7 @@ export async function documentFile(
  * both generations' proposals, so — unlike every partner's page, where a generation sees its own — any
  * document that was not removed. The caller checked that the viewer is the provider's ADMIN.
  */
-export async function underwriterDocumentFile(db: DB, filesDir: string, id: number): Promise<DocumentFile | undefined> {
+export async function underwriterDocumentFile(db: DB, id: number): Promise<DocumentFile | undefined> {
   const row = await db
     .selectFrom('documents as d')
     .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
@@ -359,7 +356,7 @@ export async function underwriterDocumentFile(db: DB, filesDir: string, id: numb
     .where('d.id', '=', id)
     .where('d.removido_em', 'is', null)
     .executeTakeFirst();
-  return row ? fileOf(filesDir, row) : undefined;
+  return row ? fileOf(row) : undefined;
 }
 
 /** A document handed out, for the access log: its id, and the proposal (or policy) it belongs to. */
@@ -378,10 +375,9 @@ export const documentNotFound = (what: 'proposta' | 'documento') =>
   notFound(what === 'proposta' ? 'Proposta não encontrada.' : 'Documento não encontrado.');
 
 /** A document as a download, saved under its name with the type its content was found to be. */
-export async function documentDownload(file: DocumentFile): Promise<Download> {
-  const bytes = new Uint8Array(await readFile(file.path));
-  return { body: bytes, fileName: file.nome, type: file.mime, size: bytes.byteLength };
-}
+export const documentDownload = (files: FileStore, file: DocumentFile): Promise<Download> =>
+  // Opened before any header: a file the store lost is a 404 that says so, never a cut 200.
+  storedDownload(files, file.sha256, { fileName: file.nome, type: file.mime });
 
 export interface RemovedDocument {
   removido: true;

@@ -1,4 +1,3 @@
-import { readFile, rm } from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import type { DB } from '../../db';
 import { DomainError, invalid, forbidden, notFound, conflict } from '../../errors';
@@ -21,7 +20,7 @@ import {
 } from '../../../lib/nota-fiscal';
 import type { BeneficiaryScope } from '../../../lib/scope';
 import { pagedOf, type Paged } from '../../../lib/list-query';
-import { storedPath, storeFile } from '../../files';
+import { storedDownload, type FileStore } from '../../files';
 import { balanceOf, beneficiaryMonths, type Beneficiary } from './commissions';
 
 /*
@@ -224,12 +223,12 @@ export async function checkNotaMonth(db: DB, company: Beneficiary, upload: Pick<
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 /** Deletes a file no row points to any more (a nota that could not be inserted). */
-async function dropIfUnreferenced(db: DB, filesDir: string, sha256: string) {
+async function dropIfUnreferenced(db: DB, files: FileStore, sha256: string) {
   const [document, nota] = await Promise.all([
     db.selectFrom('documents').select('id').where('sha256', '=', sha256).executeTakeFirst(),
     db.selectFrom('notas_fiscais').select('id').where('sha256', '=', sha256).executeTakeFirst(),
   ]);
-  if (!document && !nota) await rm(storedPath(filesDir, sha256), { force: true });
+  if (!document && !nota) await files.remove(sha256);
 }
 
 /**
@@ -238,12 +237,12 @@ async function dropIfUnreferenced(db: DB, filesDir: string, sha256: string) {
  */
 export async function storeNota(
   db: DB,
-  filesDir: string,
+  files: FileStore,
   input: { company: Beneficiary; userId: number; upload: NotaUpload; file: { mime: NotaMime; nome: string }; bytes: Uint8Array },
   now: Date,
   today: string,
 ): Promise<NotaRow> {
-  const sha256 = await storeFile(filesDir, input.bytes);
+  const sha256 = await files.storeBytes(input.bytes);
   try {
     const id = await db.transaction().execute(async (trx) => {
       await checkNotaMonth(trx, input.company, input.upload, today);
@@ -267,7 +266,7 @@ export async function storeNota(
     });
     return (await findNota(db, { kind: 'all' }, id))!;
   } catch (error) {
-    await dropIfUnreferenced(db, filesDir, sha256);
+    await dropIfUnreferenced(db, files, sha256);
     if (isUniqueViolation(error)) {
       const standing = await standingNota(db, input.company.id, input.upload.competencia);
       const message = MESSAGES.twice(input.upload.competencia, standing?.status ?? 'ENVIADA');
@@ -313,9 +312,8 @@ export const notaNotFound = () => notFound(MESSAGES.notFound);
 export const adminDoesNotIssue = () => forbidden(MESSAGES.issuer);
 
 /** A nota's file as a download, with the type it was found to be; undefined outside the scope. */
-export async function notaFile(db: DB, filesDir: string, scope: BeneficiaryScope, id: number): Promise<Download | undefined> {
+export async function notaFile(db: DB, files: FileStore, scope: BeneficiaryScope, id: number): Promise<Download | undefined> {
   const row = await notasInScope(db, scope).select(['n.nome', 'n.mime', 'n.sha256']).where('n.id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const bytes = new Uint8Array(await readFile(storedPath(filesDir, row.sha256)));
-  return { body: bytes, fileName: row.nome, type: row.mime, size: bytes.byteLength };
+  return storedDownload(files, row.sha256, { fileName: row.nome, type: row.mime });
 }

@@ -1,9 +1,6 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import type { Download } from '../../../lib/download';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { stringify } from 'csv-stringify';
@@ -28,7 +25,7 @@ import {
   type ReportRequest,
   type ReportStatus,
 } from '../../../lib/sales-reports';
-import { adoptFile, storedPath } from '../../files';
+import { storedDownload, type FileStore } from '../../files';
 import { saleMatches, type MetricsOptions, type ResolvedFilters } from './metrics';
 import { pointOfSaleByCode } from '../../../lib/points-of-sale';
 import { METRICS_MESSAGES } from '../../../lib/metrics';
@@ -238,7 +235,7 @@ export async function listReports(db: DB, requester: Requester, page: number): P
 }
 
 /** A ready report's file as a download; undefined (a 404) for one not the requester's, or not ready. */
-export async function reportFile(db: DB, filesDir: string, requester: Requester, id: number): Promise<Download | undefined> {
+export async function reportFile(db: DB, files: FileStore, requester: Requester, id: number): Promise<Download | undefined> {
   const row = await reportsOf(db, requester)
     .select([...VIEW_COLUMNS, 'r.sha256'])
     .where('r.id', '=', id)
@@ -246,8 +243,8 @@ export async function reportFile(db: DB, filesDir: string, requester: Requester,
   if (row?.status !== 'PRONTO' || !row.sha256) return undefined;
   const view = viewOf(row);
   const type = view.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-  const body = Readable.toWeb(createReadStream(storedPath(filesDir, row.sha256))) as ReadableStream<Uint8Array>;
-  return { body, fileName: view.fileName, type, ...(view.size === null ? {} : { size: view.size }) };
+  // The stored object's own length, read before a header is written (a missing one is a 404, never a cut 200).
+  return storedDownload(files, row.sha256, { fileName: view.fileName, type });
 }
 
 /* ---------- Generation ---------- */
@@ -418,13 +415,13 @@ class ReportRefused extends Error {}
 /** Generates one claimed report into a temporary file; answers the file's path. */
 async function writeReport(
   db: DB,
-  dir: string,
+  files: FileStore,
   report: Claimed,
   total: number,
   progress: (done: number) => Promise<void>,
 ): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `.tmp-relatorio-${randomBytes(8).toString('hex')}`);
+  // Written on this instance's disk (the store's scratch directory); only the finished file is stored.
+  const path = await files.temporaryPath('relatorio');
   const columns = reportColumns(report.filtro.tipo);
   try {
     if (report.formato === 'csv') {
@@ -466,17 +463,17 @@ async function writeReport(
 }
 
 /** The job's turn: claims and generates reports until none waits. */
-export async function generateReports(db: DB, dir: string, now: () => Date = clockNow): Promise<number> {
+export async function generateReports(db: DB, files: FileStore, now: () => Date = clockNow): Promise<number> {
   let generated = 0;
   for (;;) {
     const report = await claimReport(db, now());
     if (!report) return generated;
-    await generateOne(db, dir, report, now);
+    await generateOne(db, files, report, now);
     generated += 1;
   }
 }
 
-async function generateOne(db: DB, dir: string, report: Claimed, now: () => Date) {
+async function generateOne(db: DB, files: FileStore, report: Claimed, now: () => Date) {
   const mine = () => db.updateTable('sales_reports').where('id', '=', report.id).where('status', '=', 'GERANDO');
   if (report.tentativas > MAX_ATTEMPTS) {
     await mine()
@@ -491,13 +488,13 @@ async function generateOne(db: DB, dir: string, report: Claimed, now: () => Date
   try {
     const total = await countRows(db, report.filtro);
     await mine().set({ total, linhas: 0 }).execute();
-    const path = await writeReport(db, dir, report, total, async (done) => {
+    const path = await writeReport(db, files, report, total, async (done) => {
       await mine()
         .set({ linhas: done, reservado_ate: new Date(now().getTime() + CLAIM_MS) })
         .execute();
     });
     const size = (await stat(path)).size;
-    const sha256 = await adoptFile(dir, path);
+    const sha256 = await files.adopt(path);
     await mine().set({ status: 'PRONTO', sha256, tamanho: size, finished_at: now(), reservado_ate: null }).execute();
   } catch (error) {
     const motivo = error instanceof ReportRefused ? error.message : 'Não foi possível gerar o relatório. Peça de novo em alguns minutos.';
