@@ -147,7 +147,7 @@ describe('the S3 driver against a store that is not there', () => {
   });
 
   it('check() fails, and soon, for a store nothing answers at', async () => {
-    const { mkdtempSync } = await import('node:fs');
+    const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { s3Store } = await import('../../src/server/files');
     // A port the system just gave and took back: nothing listens there.
@@ -157,11 +157,16 @@ describe('the S3 driver against a store that is not there', () => {
       probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)),
     );
     await new Promise((resolve) => probe.close(resolve));
-    const store = s3Store({ ...s3.settings, endpoint: `http://127.0.0.1:${port}` }, mkdtempSync(join(tmpdir(), 's3-scratch-')));
+    const scratch = mkdtempSync(join(tmpdir(), 's3-scratch-'));
+    const store = s3Store({ ...s3.settings, endpoint: `http://127.0.0.1:${port}` }, scratch);
     const started = Date.now();
-    await expect(store.check()).rejects.toThrow();
-    expect(await store.open('c'.repeat(64)).catch(() => 'falhou')).toBe('falhou');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    try {
+      await expect(store.check()).rejects.toThrow();
+      expect(await store.open('c'.repeat(64)).catch(() => 'falhou')).toBe('falhou');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('has no disk floor: object storage says nothing of free bytes', async () => {
