@@ -86,7 +86,7 @@ const asCookie = (token: string) => ({ cookie: `${TOKEN_COOKIES.v2}=${token}` })
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Polls `check` until it holds or `ms` pass: what "at its next request" allows for the change feed's notice. */
-async function eventually(check: () => Promise<void>, ms = 3_000) {
+async function eventually(check: () => Promise<void>, ms = 5_000) {
   const until = Date.now() + ms;
   for (;;) {
     try {
