@@ -57,6 +57,13 @@ export const LABELS = {
   noRoute: 'arquivo-estatico',
 };
 
+/** The paths the operations layer answers itself, by the label they are logged with. */
+const OWN_PATHS = new Map([
+  ['/healthz', 'healthz'],
+  ['/readyz', 'readyz'],
+  ['/metrics', 'metrics'],
+]);
+
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** How long /readyz waits for the bundle's probes, and a scrape for the queue counts. */
@@ -250,16 +257,9 @@ export function operations({ settings = opsSettings(), destination } = {}) {
     },
     /** Answers /healthz, /readyz and /metrics (when a token is configured); true when it did. */
     answer(req, res) {
-      const path = (req.url ?? '/').split('?')[0];
-      const route =
-        path === '/healthz'
-          ? 'healthz'
-          : path === '/readyz'
-            ? 'readyz'
-            : path === '/metrics' && settings.metricsToken
-              ? 'metrics'
-              : undefined;
-      if (!route) return false;
+      const route = OWN_PATHS.get((req.url ?? '/').split('?')[0]);
+      // Without a token the metrics path is not the operations' but a page like any other (404).
+      if (!route || (route === 'metrics' && !settings.metricsToken)) return false;
       // Probes and scrapes come every few seconds: their lines only at debug.
       this.label(LABELS[route], true);
       if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -26,6 +26,8 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/403',
   '/404',
   '/410',
+  // The page a failure renders; asked for directly, it is an error page for anyone, as /404 is.
+  '/500',
   '/dev/kit-ui',
   // The built-in AFS receiver stands for an external application: it trusts the posted key, not our session.
   '/afs/receptor',

@@ -49,6 +49,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/': { path: '/', expect: all(200) },
   '/403': { path: '/403', expect: all(403) },
   '/404': { path: '/404', expect: all(404) },
+  // The page a failure renders (with the request's id): asked for directly, it is still an error page.
+  '/500': { path: '/500', expect: all(500) },
   // What a route knows is gone (a paid, cancelled or expired boleto) is said there; asked directly, a plain 410.
   '/410': { path: '/410', expect: all(410) },
   '/signin': { path: '/signin', expect: legacyOnly('home', 200) },

@@ -38,6 +38,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/403': { anon: ['/403'], vendedor: ['/consulta-usuarios'], parceiro: ['/v2/ofertas'] },
   '/404': { anon: ['/nao-existe', '/v2/nao-existe'], vendedor: ['/nao-existe'], parceiro: ['/v2/nao-existe'] },
   '/410': { anon: ['/410'], parceiro: ['/410'] },
+  '/500': { anon: ['/500'] },
   '/afs/receptor': { anon: ['/afs/receptor'] },
   '/cadastro-login': { anon: ['/cadastro-login'] },
   '/cadastro-realizado': { anon: ['/cadastro-realizado'] },
