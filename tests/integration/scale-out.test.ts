@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DB } from '../../src/server/db';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { TOKEN_COOKIES } from '../../src/lib/session';
 import { MINIMAL_PDF } from '../fixtures/documents';
+import { emptyServerDatabase } from '../fixtures/db';
 import { fakeSmtpServer } from '../fixtures/smtp';
 import { startS3 } from '../fixtures/s3';
 import { ensureBuilt, freePort, NGINX, startBalancer, startInstance, stopInstance, type Instance } from '../fixtures/instances';
@@ -32,25 +32,6 @@ let smtp: Awaited<ReturnType<typeof fakeSmtpServer>>;
 let env: Record<string, string>;
 let a: Instance;
 let b: Instance;
-
-async function createDatabase(serverUrl: string) {
-  const name = `portal_scaleout_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
 
 /** One API call to an instance, JSON in and out. */
 async function call(
@@ -101,7 +82,7 @@ async function eventually(check: () => Promise<void>, ms = 5_000) {
 describe.skipIf(!SERVER_URL)('two instances over one PostgreSQL and one storage', () => {
   beforeAll(async () => {
     ensureBuilt();
-    const database = await createDatabase(SERVER_URL!);
+    const database = await emptyServerDatabase(SERVER_URL!);
     databaseUrl = database.url;
     dropDatabase = database.drop;
     s3 = await startS3();

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/server/boot/database';
+import { emptyServerDatabase } from '../fixtures/db';
 
 /**
  * Issue 30: instances started together over one empty PostgreSQL database — each its own pool, as
@@ -10,15 +10,9 @@ import { openDatabase } from '../../src/server/boot/database';
  */
 describe.skipIf(!process.env.DATABASE_URL)('several instances starting on one empty database', () => {
   it('all open it; each migration is recorded once and the demo seeded once', async () => {
-    const pg = (await import('pg')).default;
-    const name = `portal_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${name}`;
+    const database = await emptyServerDatabase(process.env.DATABASE_URL!);
     const opened = await Promise.allSettled(
-      Array.from({ length: 4 }, () => openDatabase({ databaseUrl: url.toString(), afterSaleDemo: false })),
+      Array.from({ length: 4 }, () => openDatabase({ databaseUrl: database.url, afterSaleDemo: false })),
     );
     const dbs = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {
@@ -46,8 +40,7 @@ describe.skipIf(!process.env.DATABASE_URL)('several instances starting on one em
       expect(simulators).toEqual([]);
     } finally {
       await Promise.all(dbs.map((db) => db.destroy()));
-      await admin.query(`drop database if exists ${name}`);
-      await admin.end();
+      await database.drop();
     }
   }, 120_000);
 });
