@@ -1,13 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ACCOUNTS, DEMO_PASSWORD, expectHome, gotoHydrated, submitLogin } from './helpers';
+import { findExecutable, NGINX, nginxConfig } from '../fixtures/nginx';
 import { DB_SHUT_DOWN, pgControlState, startOwnServer, type OwnServer } from './own-server';
 
 /**
@@ -22,25 +23,6 @@ const PORTAL_PORT = PROXY_PORT + 1;
 const PUBLIC = `https://localhost:${PROXY_PORT}`;
 const PROXY_ADDRESS = '127.0.0.2';
 
-function findExecutable(name: string, candidates: string[]): string | undefined {
-  const dirs = [
-    ...candidates,
-    ...(process.env.PATH ?? '')
-      .split(delimiter)
-      .filter(Boolean)
-      .map((dir) => join(dir, name)),
-  ];
-  return dirs.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const NGINX = findExecutable('nginx', [process.env.NGINX_PATH ?? '', '/usr/sbin/nginx']);
 const OPENSSL = findExecutable('openssl', ['/usr/bin/openssl']);
 const missing = [!NGINX && 'nginx', !OPENSSL && 'openssl'].filter(Boolean).join(' and ');
 if (missing) {
@@ -54,26 +36,10 @@ let nginx: ChildProcess | undefined;
 let nginxLog = '';
 let portal: OwnServer;
 
-function nginxConfig(dir: string): string {
-  const temp = (name: string) => {
-    mkdirSync(join(dir, name), { recursive: true });
-    return join(dir, name);
-  };
-  return `
-${process.getuid?.() === 0 ? 'user root;' : ''}
-daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log stderr warn;
-events { worker_connections 128; }
-http {
-  access_log off;
-  client_body_temp_path ${temp('client_body')};
-  proxy_temp_path ${temp('proxy')};
-  fastcgi_temp_path ${temp('fastcgi')};
-  uwsgi_temp_path ${temp('uwsgi')};
-  scgi_temp_path ${temp('scgi')};
-  server {
+function proxyConfig(dir: string): string {
+  return nginxConfig(
+    dir,
+    `  server {
     listen 127.0.0.1:${PROXY_PORT} ssl;
     server_name localhost;
     ssl_certificate ${join(dir, 'cert.pem')};
@@ -89,9 +55,8 @@ http {
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_set_header X-Forwarded-Host $http_host;
     }
-  }
-}
-`;
+  }`,
+  );
 }
 
 test.beforeAll(async () => {
@@ -119,7 +84,7 @@ test.beforeAll(async () => {
     { encoding: 'utf8' },
   );
   expect(certificate.status, certificate.stderr).toBe(0);
-  writeFileSync(join(tmp, 'nginx.conf'), nginxConfig(tmp));
+  writeFileSync(join(tmp, 'nginx.conf'), proxyConfig(tmp));
 
   portal = await startOwnServer(PORTAL_PORT, { PORTAL_ENV: 'PRD', PUBLIC_URL: PUBLIC, TRUST_PROXY: PROXY_ADDRESS });
 

@@ -4,6 +4,7 @@ import { config } from '../config';
 import { likeContaining, pagedOf, type Paged } from '../../lib/list-query';
 import type { MailboxFilters } from '../../lib/mailbox';
 import { now } from '../clock';
+import { withDeadline } from '../../lib/deadline';
 import { renderTemplate, type TemplateName, type TEMPLATES } from './templates';
 
 /**
@@ -215,7 +216,11 @@ async function deliver(db: DB, smtpUrl: string, message: Claimed): Promise<boole
     return false;
   }
   try {
-    await withDeadline(send(smtpUrl, message), SEND_DEADLINE_MS);
+    await withDeadline(
+      send(smtpUrl, message),
+      SEND_DEADLINE_MS,
+      () => new Error(`sem resposta do servidor SMTP em ${SEND_DEADLINE_MS / 1000} s`),
+    );
   } catch (error) {
     await recordFailure(db, message, String((error as Error).message).slice(0, 500), message.tentativas >= MAX_ATTEMPTS);
     return false;
@@ -255,14 +260,6 @@ async function send(smtpUrl: string, message: Claimed): Promise<void> {
 export function messageIdOf(message: { id: number; created_at: Date }, from: string): string {
   const domain = /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'portal.invalid';
   return `<portal.${message.id}.${message.created_at.getTime()}@${domain}>`;
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`sem resposta do servidor SMTP em ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**

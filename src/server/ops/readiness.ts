@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { withDeadline } from '../../lib/deadline';
 import { databaseOpenFailed, openedDatabase } from '../boot/database';
 import { fileStore } from '../files';
 import { errorMessage, logWarning } from '../log';
@@ -48,19 +49,13 @@ export interface Readiness {
 export async function readiness(probes: readonly Probe[] = PROBES, timeoutMs = PROBE_TIMEOUT_MS): Promise<Readiness> {
   const outcomes = await Promise.all(
     probes.map(async ({ name, check }) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, fail) => {
-        timer = setTimeout(() => fail(new NotReady(`sem resposta em ${timeoutMs} ms`)), timeoutMs);
-      });
       try {
-        await Promise.race([check(), timeout]);
+        await withDeadline(check(), timeoutMs, () => new NotReady(`sem resposta em ${timeoutMs} ms`));
         return [name, 'ok'] as const;
       } catch (error) {
         if (error instanceof NotReady) return [name, error.message] as const;
         logWarning('prontidao-falha', { verificacao: name, erro: errorMessage(error) });
         return [name, 'falhou'] as const;
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

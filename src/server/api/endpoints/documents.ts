@@ -33,7 +33,6 @@ import {
 import {
   admitUpload,
   checkReceived,
-  discardReceived,
   diskRoomProblem,
   enterUpload,
   releaseUpload,
@@ -131,7 +130,7 @@ async function upload(ctx: Context<unknown, { categoria: DocumentCategory }, { n
     const received = await receive(ctx.request);
     const checked = await checkReceived(name, received);
     if (!checked.ok) {
-      await discardReceived(fileStore(), received);
+      await fileStore().discardReceived(received);
       throw new ApiError(checked.status, checked.message, checked.errors);
     }
     const upload = { proposal, userId, ticket: admitted.ticket, categoria: ctx.query.categoria, nome: checked.nome, mime: checked.mime };

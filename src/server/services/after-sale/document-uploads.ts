@@ -193,9 +193,6 @@ export async function checkReceived(name: string, received: ReceivedFile): Promi
   return { ok: true, nome: displayName(name, mime), mime };
 }
 
-/** A received file that will not be stored. */
-export const discardReceived = (files: FileStore, received: ReceivedFile) => files.discardReceived(received);
-
 export interface StoredDocument {
   documento: DocumentRow;
   /** The proposal was waiting for documents and went back to analysis, its clock resumed. */
