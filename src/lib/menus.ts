@@ -39,6 +39,8 @@ const ALL_OFFERS_V1 = SIMULATOR_CODES.map((s) => v1OfferPermission(s.code));
 
 export const LEGACY_MENU: MenuItem[] = [
   { id: 'home', title: 'Home', route: '/home' },
+  // Ours (issue 31): every signed-in user's worklist; it shows only what their scope allows.
+  { id: 'pendencias', title: 'Pendências', route: '/pendencias' },
   { id: 'seguros', title: 'Seguros', children: [{ id: 'ofertas', title: 'Ofertas', route: '/ofertas', permissions: ALL_OFFERS_V1 }] },
   {
     id: 'dados',
@@ -152,6 +154,8 @@ export const V2_MENU: MenuItem[] = [
     profiles: ['PARCEIRO_ADMIN', 'PARCEIRO', 'SUBSTABELECIDO'],
     operations: ['HISTORICO_COTACAO_PROPOSTA'],
   },
+  // Ours (issue 31): every signed-in user's worklist (ADMIN sees every item); it shows only what their scope allows.
+  { id: 'pendencias', title: 'Pendências', route: '/v2/pendencias', profiles: ['PARCEIRO_ADMIN', 'PARCEIRO', 'SUBSTABELECIDO'] },
   {
     id: 'seguros',
     title: 'Seguros',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commissionScope, incomeScope, mayEditTargets, salesDataScope, scopeOf, unionOf, type Scope, type ScopeSubject } from './scope';
+import { commissionScope, incomeScope, mayEditTargets, quoteScope, salesDataScope, scopeOf, unionOf, type Scope, type ScopeSubject } from './scope';
+import { V1_ADMIN_GROUP } from './permissions';
 
 const v2 = (profile: string, operations: string[] = []): ScopeSubject => ({
   generation: 'v2',
@@ -160,5 +161,16 @@ describe('salesDataScope: whose sales the metrics and the reports count, as a ta
   it('targets are set by the insurer’s admins, the partner admins and the legacy admin group only', () => {
     expect([v2('ADMIN'), v2('PARCEIRO_ADMIN'), v1(['ADMINISTRADOR'])].every(mayEditTargets)).toBe(true);
     expect([v2('PARCEIRO', ['METRICAS']), v2('SUBSTABELECIDO'), v1(['GESTOR'], ['RELATORIO_GESTAO'])].some(mayEditTargets)).toBe(false);
+  });
+});
+
+describe('quoteScope (the history rule, issue 31 worklist)', () => {
+  const base = { userId: 5, groups: [] as string[], companyIds: [1, 2] };
+  it('sees every quote for ADMIN and the legacy admin group, the companies for PARCEIRO_ADMIN, else the own', () => {
+    expect(quoteScope({ ...base, generation: 'v2', profile: 'ADMIN' })).toEqual({ kind: 'all' });
+    expect(quoteScope({ ...base, generation: 'v2', profile: 'PARCEIRO_ADMIN' })).toEqual({ kind: 'companies', userId: 5, companyIds: [1, 2] });
+    expect(quoteScope({ ...base, generation: 'v2', profile: 'PARCEIRO' })).toEqual({ kind: 'own', userId: 5 });
+    expect(quoteScope({ ...base, generation: 'v1', groups: [V1_ADMIN_GROUP] })).toEqual({ kind: 'all' });
+    expect(quoteScope({ ...base, generation: 'v1' })).toEqual({ kind: 'own', userId: 5 });
   });
 });

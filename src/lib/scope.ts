@@ -76,6 +76,20 @@ export function unionOf(a: Scope, b: Scope): Scope {
 }
 
 /**
+ * Whose quotes and proposals a user sees — the history, a quote's and a proposal's pages (selling's
+ * sellers.ts, the rule of decision 018): v2 ADMIN every one; PARCEIRO_ADMIN their companies'; anyone
+ * else their own; legacy: the admin group every one, anyone else their own. The worklist's proposals
+ * and quotes follow it, so each item's link opens (issue 31).
+ */
+export function quoteScope(subject: Pick<ScopeSubject, 'generation' | 'userId' | 'profile' | 'groups' | 'companyIds'>): Scope {
+  const { userId } = subject;
+  if (subject.generation === 'v1') return subject.groups.includes(V1_ADMIN_GROUP) ? { kind: 'all' } : { kind: 'own', userId };
+  if (subject.profile === 'ADMIN') return { kind: 'all' };
+  if (subject.profile === 'PARCEIRO_ADMIN') return { kind: 'companies', userId, companyIds: subject.companyIds };
+  return { kind: 'own', userId };
+}
+
+/**
  * Documents (issue 14, decision 040) are seen like the policy they belong to (APOLICES), and a seller
  * always sees those of their own sales — they are the one who sends them, whatever else they may see.
  */

@@ -4,6 +4,7 @@ import { MenuTree } from './MenuTree';
 import { ChatLink } from './ChatLink';
 import { NewSimulationButton } from './NewSimulationButton';
 import { Toaster } from '../ui/Toaster';
+import { bellLabel, countText } from '../../lib/worklist';
 import './shell.css';
 
 export interface ShellProps {
@@ -18,6 +19,8 @@ export interface ShellProps {
   /** On simulator pages: where a new simulation starts and, when allowed, the history link. */
   simulator?: { startHref: string; historyHref?: string };
   contacts: { centralAtendimento: string; chatWhatsapp: string };
+  /** The worklist's bell (issue 31): how many items are new, and the worklist page. */
+  worklist?: { count: number; href: string };
 }
 
 /** 'Eduarda Lima' → 'EL': the profile link's face on narrow screens. */
@@ -34,7 +37,7 @@ const initialsOf = (name: string) => {
  * with the user and the side menu, the floating chat link and the toasts.
  */
 export default function PortalShell(props: ShellProps) {
-  const { generation, userName, lastAccess, homeHref, profileHref, menu, currentPath, simulator, contacts } = props;
+  const { generation, userName, lastAccess, homeHref, profileHref, menu, currentPath, simulator, contacts, worklist } = props;
   const drawer = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
 
@@ -78,6 +81,23 @@ export default function PortalShell(props: ShellProps) {
         <a className="shell-brand" href={homeHref}>
           Portal de Parceiros
         </a>
+        {worklist ? (
+          // A plain link (works without script); slice B's live updates rewrite the count in place.
+          <a
+            className={worklist.count > 0 ? 'worklist-bell worklist-bell-new' : 'worklist-bell'}
+            href={worklist.href}
+            aria-label={bellLabel(worklist.count)}
+            title={bellLabel(worklist.count)}
+          >
+            <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+              <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+            </svg>
+            <span className="worklist-bell-count" data-worklist-count={worklist.count} aria-hidden="true" hidden={worklist.count === 0}>
+              {countText(worklist.count)}
+            </span>
+          </a>
+        ) : null}
         {simulator ? (
           <nav className="simulator-actions" aria-label="Simulação">
             <NewSimulationButton startHref={simulator.startHref} />

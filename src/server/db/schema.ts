@@ -703,6 +703,19 @@ export interface SalesReportsTable {
   vez: ColumnType<string | null, never, string | null>;
 }
 
+/** An item of the worklist a user marked read, by its key `kind:id:version` (migration 037). */
+export interface WorklistReadsTable {
+  user_id: number;
+  item_key: string;
+  read_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** When a user last marked every item of the worklist read (migration 037). */
+export interface WorklistSeenTable {
+  user_id: number;
+  all_read_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface Database {
   companies: CompaniesTable;
   points_of_sale: PointsOfSaleTable;
@@ -748,6 +761,8 @@ export interface Database {
   user_imports: UserImportsTable;
   user_import_rows: UserImportRowsTable;
   company_drafts: CompanyDraftsTable;
+  worklist_reads: WorklistReadsTable;
+  worklist_seen: WorklistSeenTable;
 }
 
 export type User = Selectable<UsersTable>;

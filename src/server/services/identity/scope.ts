@@ -6,6 +6,7 @@ import {
   incomeScope,
   mayEditTargets,
   salesDataScope,
+  quoteScope,
   scopeOf,
   type BeneficiaryScope,
   type Capability,
@@ -58,6 +59,11 @@ export async function incomeScopeFor(db: DB, viewer: SessionViewer): Promise<Ben
 export async function salesDataScopeFor(db: DB, viewer: SessionViewer, data: SalesData): Promise<{ scope: Scope; editsTargets: boolean }> {
   const subject = await subjectOf(db, viewer);
   return { scope: salesDataScope(subject, data), editsTargets: mayEditTargets(subject) };
+}
+
+/** Whose quotes and proposals a viewer sees (lib/scope.ts quoteScope): the history's rule. */
+export async function quoteScopeFor(db: DB, viewer: SessionViewer): Promise<Scope> {
+  return quoteScope(await subjectOf(db, viewer));
 }
 
 /** The scope of documents (lib/scope.ts documentScope): whoever sees the policies, and every seller their own sales. */
