@@ -4,7 +4,7 @@ import { now as clockNow } from '../../clock';
 import { proposalClock, type ProposalStatus } from '../../../lib/acceptance';
 import { V1_ADMIN_GROUP } from '../../../lib/permissions';
 import type { Scope, BeneficiaryScope } from '../../../lib/scope';
-import type { SessionViewer } from '../../../lib/session';
+import { isInsurerStaff, type SessionViewer } from '../../../lib/session';
 import { stepPath, type QuoteStep } from '../../../lib/quote-flow';
 import type { ProductLine } from '../../../lib/simulators';
 import { embeddedQuoteHref } from '../../../lib/embedded-apps';
@@ -431,43 +431,52 @@ const analysisKind: KindReader = {
   }),
 };
 
-/** Refunds owed (the insurer's staff), the earliest planned first. */
-const refundsKind: KindReader = {
-  kind: 'RESTITUICAO',
-  branches: (db, ctx, onlyNew) => {
-    const since = sql<Date>`r.created_at`;
-    const k = keyOf('RESTITUICAO', sql.ref('r.id'), since);
-    return [
-      db
-        .selectFrom('refunds as r')
-        .innerJoin('policies as a', 'a.id', 'r.policy_id')
-        .where('r.status', '=', 'DEVIDA')
-        .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-        .select([k.as('k'), since.as('since'), 'r.id', 'r.valor', 'r.prevista_para', 'a.nr_apolice', 'a.nome_segurado'])
-        .orderBy('r.prevista_para')
-        .orderBy('r.id')
-        .limit(WORKLIST_KIND_LIMIT) as unknown as Branch,
-    ];
-  },
-  item: (row, ctx) => ({
-    what: `Restituição de ${formatBRL(row.valor as number)} da apólice nº ${row.nr_apolice}`,
-    whose: [row.nome_segurado as string],
-    deadline: row.prevista_para as string,
-    deadlineText: dayPhrase(row.prevista_para as string, ctx.w.today, { future: 'prevista para daqui a', past: 'prevista há' }).replace(
-      'prevista para daqui a hoje',
-      'prevista para hoje',
-    ),
-    href: WORKLIST_LINKS.refunds(ctx.generation),
-    action: 'Pagar a restituição',
-  }),
-};
+/**
+ * Refunds owed, the earliest planned first: the insurer's staff pays every one; the legacy
+ * administrators' group (a partner's group too, lib/session.ts isInsurerStaff) those of the legacy
+ * policies its scope sees.
+ */
+function refundsKind(scope: Scope, generation: 'v1' | 'v2' | undefined): KindReader {
+  return {
+    kind: 'RESTITUICAO',
+    branches: (db, ctx, onlyNew) =>
+      soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) => {
+        const since = sql<Date>`r.created_at`;
+        const k = keyOf('RESTITUICAO', sql.ref('r.id'), since);
+        return db
+          .selectFrom('refunds as r')
+          .innerJoin('policies as a', 'a.id', 'r.policy_id')
+          .where('r.status', '=', 'DEVIDA')
+          .$if(generation !== undefined, (qb) => qb.where('a.generation', '=', generation!))
+          .where(within)
+          .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
+          .select([k.as('k'), since.as('since'), 'r.id', 'r.valor', 'r.prevista_para', 'a.nr_apolice', 'a.nome_segurado'])
+          .orderBy('r.prevista_para')
+          .orderBy('r.id')
+          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+      }),
+    item: (row, ctx) => ({
+      what: `Restituição de ${formatBRL(row.valor as number)} da apólice nº ${row.nr_apolice}`,
+      whose: [row.nome_segurado as string],
+      deadline: row.prevista_para as string,
+      deadlineText: dayPhrase(row.prevista_para as string, ctx.w.today, { future: 'prevista para', past: 'prevista para' }),
+      href: WORKLIST_LINKS.refunds(ctx.generation),
+      action: 'Pagar a restituição',
+    }),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 
-/** Who is the insurer's staff: the provider's ADMIN works the acceptance queue and the refunds; the legacy administrator group the refunds (the queue is v2's). */
-function staffKinds(viewer: SessionViewer): KindReader[] {
-  if (viewer.generation === 'v2') return viewer.user.profile === 'ADMIN' ? [analysisKind, refundsKind] : [];
-  return viewer.user.profile.includes(V1_ADMIN_GROUP) ? [refundsKind] : [];
+/**
+ * The staff's kinds: the provider's ADMIN (lib/session.ts isInsurerStaff) works the acceptance queue —
+ * as its page's guard says, v2 only — and pays every refund; the legacy administrators' group, which
+ * sees every legacy sale, the refunds of those (slice E's /restituicoes decides who opens it).
+ */
+function staffKinds(viewer: SessionViewer, policies: Scope): KindReader[] {
+  if (isInsurerStaff(viewer)) return [analysisKind, refundsKind({ kind: 'all' }, undefined)];
+  if (viewer.generation === 'v1' && viewer.user.profile.includes(V1_ADMIN_GROUP)) return [refundsKind(policies, 'v1')];
+  return [];
 }
 
 /** The kinds a viewer has, each with the scope its page uses. */
@@ -487,7 +496,7 @@ async function kindsOf(db: DB, viewer: SessionViewer): Promise<KindReader[]> {
     reportsKind,
     notasKind(notas),
     importsKind,
-    ...staffKinds(viewer),
+    ...staffKinds(viewer, policies),
   ];
 }
 
