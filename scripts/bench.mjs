@@ -93,6 +93,9 @@ const ROUTES = [
   { path: '/v2/log-acesso', island: 'shell', account: 'admin' },
   // Partners and substabelecidos: plain lists and steps, the shell's JavaScript only (issue 17).
   { path: '/v2/parceiros/consulta', island: 'shell', account: 'admin' },
+  // The worklist (issue 31): server-rendered items and plain form posts, the shell's JavaScript only.
+  { path: '/pendencias', island: 'shell', account: 'vendedor' },
+  { path: '/v2/pendencias', island: 'shell', account: 'parceiro' },
   { path: '/v2/substabelecido/consulta', island: 'shell', account: 'parceiroAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },

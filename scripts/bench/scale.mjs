@@ -97,6 +97,10 @@ const PAGES = [
   { path: '/relatorio-vendas', account: 'legacyAdmin', pageParam: 'page' },
   { path: '/v2/usuario/permissoes/consulta', account: 'admin', pageParam: 'pagina' },
   { path: '/v2/propostas/analise', account: 'admin' },
+  // The worklist (issue 31): every kind cut at its limit, whatever the book; the widest scopes and a partner admin's.
+  { path: '/v2/pendencias', account: 'admin', filtered: 'tipo=RENOVACAO' },
+  { path: '/v2/pendencias', account: 'parceiroAdmin', filtered: 'tipo=PARCELA_VENCIDA' },
+  { path: '/pendencias', account: 'legacyAdmin', filtered: 'tipo=RENOVACAO' },
 ];
 
 /** Each page as the routes measured: first page, filtered page, name search, deep page (resolved on the running portal). */

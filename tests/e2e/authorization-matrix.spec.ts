@@ -107,6 +107,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/ofertas/[tab]': { path: '/ofertas/encerradas', expect: legacyOnly(200, 'v1') },
   '/ofertas-disponiveis': { path: '/ofertas-disponiveis', expect: legacyOnly(200, 'v1') },
   '/historico': { path: '/historico?funcionalidade=residencial', expect: legacyOnly(200, 'v1') },
+  // The worklist (issue 31): every signed-in user of the generation; it shows only what their scope allows.
+  '/pendencias': { path: '/pendencias?tipo=RENOVACAO', expect: legacyOnly(200, 'v1') },
   // The plain cadastro starts a new simulation: machinery has one offer, started at once.
   '/simulador-[linha]/[...passo]': { path: '/simulador-maquinas/cadastro', expect: legacyOnly(200, 'v1') },
   '/relatorios/[type]/[nrCotation]': { path: '/relatorios/cotacao/999999', expect: legacyOnly(404, 'v1') },
@@ -155,6 +157,7 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/ofertas/cadastro/[idSimulador]': { path: '/v2/ofertas/cadastro/1', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   // Guarded like /v2/home: every v2 demo account may open the history (invalid filters are a 200 page too).
   '/v2/historico': { path: '/v2/historico?simulador=RES&de=2026-13-01', expect: v2Only(200, 'v2') },
+  '/v2/pendencias': { path: '/v2/pendencias?tipo=DOCUMENTOS', expect: v2Only(200, 'v2') },
   // A step without a number resumes the latest quote (or goes home): 303; the sub-delegated user sells no agricultural product.
   '/v2/simulador-[linha]/[...passo]': { path: '/v2/simulador-agricola/cadastro', expect: { ...v2Only(303, 'v2'), substabelecido: 403 } },
   // Nobody sees a quote that does not exist (nor one they may not see): 404, never a PDF.

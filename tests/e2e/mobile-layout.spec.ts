@@ -47,6 +47,8 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/editar-simulador/[id]': { adminLegado: ['/editar-simulador/1'] },
   '/esqueci-senha': { anon: ['/esqueci-senha'] },
   '/historico': { vendedor: ['/historico'], adminLegado: ['/historico'] },
+  // The worklist (issue 31): the bell in the header, items that wrap on a phone.
+  '/pendencias': { vendedor: ['/pendencias'], adminLegado: ['/pendencias'] },
   '/home': { vendedor: ['/home'], consultor: ['/home'], adminLegado: ['/home'] },
   '/login': { anon: ['/login'] },
   '/mapa-dev-test': { anon: ['/mapa-dev-test'] },
@@ -80,6 +82,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/cadastro-realizado': { anon: ['/v2/cadastro-realizado'] },
   '/v2/esqueci-senha': { anon: ['/v2/esqueci-senha'] },
   // Managers' history has the seller's column.
+  '/v2/pendencias': { parceiro: ['/v2/pendencias'], parceiroAdmin: ['/v2/pendencias'], adminV2: ['/v2/pendencias'] },
   '/v2/historico': {
     parceiro: ['/v2/historico'],
     parceiroAdmin: ['/v2/historico'],
