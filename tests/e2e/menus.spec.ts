@@ -15,6 +15,8 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
     why: 'legacy VENDEDOR group: offers, HISTORICO_VENDAS*, RELATORIO_GESTAO (view only)',
     menu: [
       'Home',
+      // Ours (issue 31): every signed-in user's worklist.
+      'Pendências',
       'Seguros › Ofertas',
       'Dados › Relatórios',
       'Dados › Métricas › Evolução de vendas',
@@ -35,6 +37,8 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
     why: 'v2 ADMIN sees every item (hidden ones excepted)',
     menu: [
       'Home',
+      // Ours (issue 31): every signed-in user's worklist.
+      'Pendências',
       'Seguros › Ofertas',
       'Seguros › Análise de propostas',
       'Dados › Relatórios',
@@ -63,6 +67,8 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
     why: 'PARCEIRO_ADMIN: every item listing PARCEIRO_ADMIN, operations not needed',
     menu: [
       'Home',
+      // Ours (issue 31): every signed-in user's worklist.
+      'Pendências',
       'Dados › Relatórios',
       'Dados › Métricas › Evolução de vendas',
       'Dados › Métricas › Atingimento de meta',
@@ -87,6 +93,8 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
     why: 'PARCEIRO with HISTORICO_COTACAO_PROPOSTA, METRICAS, APOLICE_VENDEDOR, BOLETOS_VENDEDOR',
     menu: [
       'Home',
+      // Ours (issue 31): every signed-in user's worklist.
+      'Pendências',
       'Dados › Métricas › Evolução de vendas',
       'Dados › Métricas › Atingimento de meta',
       'Conquista Premiada',
@@ -100,7 +108,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
   {
     account: ACCOUNTS.subagent,
     why: 'SUBSTABELECIDO with HISTORICO_COTACAO_PROPOSTA, RELATORIO_VENDAS, GERENCIAR_USUARIOS',
-    menu: ['Home', 'Dados › Relatórios', 'Conquista Premiada', 'Acesso › Usuários › Cadastro'],
+    menu: ['Home', 'Pendências', 'Dados › Relatórios', 'Conquista Premiada', 'Acesso › Usuários › Cadastro'],
   },
 ];
 

@@ -1,0 +1,80 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ACCOUNTS, signIn, type DemoAccount } from './helpers';
+import { sellResidential } from './selling';
+
+/**
+ * Issue 31, the worklist in both generations: the insurer asks a partner for documents; the partner's
+ * bell counts the new item, the worklist shows the proposal with its days left and a link that opens
+ * the upload page; marking it read lowers the bell's count, and the item stays (it is still to do).
+ */
+async function pageAs(browser: Browser, account: DemoAccount): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, account);
+  return page;
+}
+
+/** The provider's ADMIN asks for documents of a referred proposal in the analysis queue. */
+async function askForDocuments(browser: Browser, nrProposta: string) {
+  const admin = await pageAs(browser, ACCOUNTS.insurerAdmin);
+  await admin.goto('/v2/propostas/analise');
+  const item = admin.getByTestId(`proposta-${nrProposta}`);
+  await item.scrollIntoViewIfNeeded();
+  await expect(item.locator('astro-island[ssr]')).toHaveCount(0);
+  await item.getByRole('button', { name: `Pedir documentos da proposta ${nrProposta}` }).click();
+  await item.getByLabel('Documentos pedidos ao parceiro').fill('Fotos da fachada do imóvel.');
+  await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
+  await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
+  await admin.context().close();
+}
+
+const bell = (page: Page) => page.locator('header a.worklist-bell');
+const bellCount = async (page: Page) => Number(await page.locator('header [data-worklist-count]').getAttribute('data-worklist-count'));
+
+for (const generation of ['v2', 'v1'] as const) {
+  const seller = generation === 'v2' ? ACCOUNTS.partner : ACCOUNTS.legacySeller;
+  const worklistPath = generation === 'v2' ? '/v2/pendencias' : '/pendencias';
+
+  test(`${generation}: a proposal waiting for documents is in the worklist with its days left; marked read, the bell drops`, async ({
+    browser,
+  }) => {
+    const page = await pageAs(browser, seller);
+    const nrProposta = await sellResidential(page, { generation, mixed: true });
+    await askForDocuments(browser, nrProposta);
+
+    // Any page's bell counts it (the home is kept by the viewer memo up to 30 s: notes-i31-worklist.md).
+    await page.goto(generation === 'v2' ? '/v2/perfil' : '/perfil');
+    const before = await bellCount(page);
+    expect(before).toBeGreaterThan(0);
+    await expect(bell(page)).toHaveAttribute('aria-label', before === 1 ? 'Pendências: 1 nova' : `Pendências: ${before > 99 ? '99+' : before} novas`);
+
+    // The bell leads to the worklist (a plain link).
+    await bell(page).click();
+    await expect(page).toHaveURL(new RegExp(`${worklistPath}$`));
+    await expect(page.getByRole('heading', { name: 'Pendências', level: 1 })).toBeVisible();
+    const list = page.locator('[data-live-region="pendencias"]');
+    const item = list.locator('li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` });
+    await expect(item).toContainText(/Prazo suspenso desde \d{2}\/\d{2}\/\d{4}: aguarda documentos \(restam 25 dias\)/);
+    await expect(item).toContainText('Nova');
+
+    // Its link does it: the proposal's upload page.
+    await item.getByRole('link', { name: 'Enviar documentos' }).click();
+    await expect(page).toHaveURL(new RegExp(`/documentos/envio\\?proposta=${nrProposta}$`));
+    await expect(page.getByTestId('envio-situacao')).toHaveText('Aguardando documentos');
+
+    // Marked read (a form post, no script needed): still listed, no longer new, and the bell drops.
+    await page.goto(worklistPath);
+    expect(await bellCount(page)).toBe(before);
+    await page.locator('li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` }).getByRole('button', { name: /^Marcar como lida/ }).click();
+    await expect(page).toHaveURL(new RegExp(`${worklistPath}$`));
+    const read = page.locator('[data-live-region="pendencias"] li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` });
+    await expect(read).toBeVisible();
+    await expect(read).not.toContainText('Nova');
+    expect(await bellCount(page)).toBe(before - 1);
+    // The home shows it among the most urgent, read (the read mark dropped the home's memo).
+    await page.goto(generation === 'v2' ? '/v2/home' : '/home');
+    expect(await bellCount(page)).toBe(before - 1);
+    await expect(page.locator('[data-live-region="pendencias"]')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Ver todas as pendências' })).toHaveAttribute('href', worklistPath);
+    await page.context().close();
+  });
+}
