@@ -28,7 +28,7 @@ async function askForDocuments(browser: Browser, nrProposta: string) {
 }
 
 const bell = (page: Page) => page.locator('header a.worklist-bell');
-const bellCount = async (page: Page) => Number(await page.locator('header [data-worklist-count]').getAttribute('data-worklist-count'));
+const bellCount = async (page: Page) => Number(await bell(page).locator('[data-worklist-count]').getAttribute('data-worklist-count'));
 
 for (const generation of ['v2', 'v1'] as const) {
   const seller = generation === 'v2' ? ACCOUNTS.partner : ACCOUNTS.legacySeller;

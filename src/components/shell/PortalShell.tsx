@@ -139,6 +139,14 @@ export default function PortalShell(props: ShellProps) {
             <a className="button button-secondary button-small" href={profileHref} onClick={closeDrawer}>
               Ver perfil
             </a>
+            {worklist ? (
+              <a className="button button-outline button-small drawer-worklist" href={worklist.href} aria-label={bellLabel(worklist.count)}>
+                Pendências
+                <span className="worklist-bell-count" data-worklist-count={worklist.count} aria-hidden="true" hidden={worklist.count === 0}>
+                  {countText(worklist.count)}
+                </span>
+              </a>
+            ) : null}
             <form method="post" action="/sair">
               <input type="hidden" name="geracao" value={generation} />
               <button type="submit" className="button button-outline button-small">
