@@ -33,7 +33,8 @@ export const RENEWAL_MESSAGES = {
   cancelled: 'Esta apólice foi cancelada e não pode ser renovada.',
   renewed: (nrApolice: string) => `Esta apólice já foi renovada pela apólice ${nrApolice}.`,
   ended: 'A vigência desta apólice já terminou: faça uma nova cotação.',
-  early: (days: number) => `A renovação abre ${RENEWAL_WINDOW_DAYS} dias antes do fim da vigência: faltam ${days} dias para o fim desta apólice.`,
+  early: (days: number) =>
+    `A renovação abre ${RENEWAL_WINDOW_DAYS} dias antes do fim da vigência: faltam ${days} dias para o fim desta apólice.`,
   notSellable: 'Você não tem uma oferta ativa deste produto para renová-lo.',
 } as const;
 
@@ -96,3 +97,39 @@ export type RenewalFilters = Omit<z.output<typeof renewalQuerySchema>, 'page'>;
 /** Reads the renewals list's filters; a bad value is a pt-BR field error. */
 export const parseRenewalQuery = (query: URLSearchParams | Record<string, unknown>): ParsedListQuery<RenewalFilters> =>
   parseListQuery(renewalQuerySchema, query);
+
+/* ---------- The renewal rate in the sales metrics ---------- */
+
+export interface MonthRenewals {
+  /** 'YYYY-MM': the month the terms ended (or end) in. */
+  month: string;
+  ending: number;
+  renewed: number;
+  /** Percent; undefined when no term ended that month. */
+  rate?: number;
+}
+
+/** The months the metrics show the rate for: the year's months and the two ahead, whose terms are ending now. */
+export function renewalMonths(yearMonths: readonly string[]): string[] {
+  const next = (month: string) => {
+    const [y, m] = month.split('-').map(Number) as [number, number];
+    return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  };
+  const last = yearMonths[yearMonths.length - 1]!;
+  return [...yearMonths, next(last), next(next(last))];
+}
+
+/** A month's row per month asked for (none counted: zero, no rate), and the whole period's. */
+export function renewalSeries(
+  months: readonly string[],
+  rows: readonly { month: string; ending: number; renewed: number }[],
+): { months: MonthRenewals[]; total: MonthRenewals } {
+  const byMonth = new Map(rows.map((r) => [r.month, r]));
+  const series = months.map((month) => {
+    const { ending = 0, renewed = 0 } = byMonth.get(month) ?? {};
+    return { month, ending, renewed, rate: renewalRate(renewed, ending) };
+  });
+  const ending = series.reduce((sum, m) => sum + m.ending, 0);
+  const renewed = series.reduce((sum, m) => sum + m.renewed, 0);
+  return { months: series, total: { month: 'total', ending, renewed, rate: renewalRate(renewed, ending) } };
+}

@@ -35,7 +35,11 @@ export interface RenewalsListProps {
   pointsOfSale: { id: number; name: string }[];
 }
 
-export async function renewalsListPage(generation: 'v1' | 'v2', session: PortalSession, params: URLSearchParams): Promise<RenewalsListProps> {
+export async function renewalsListPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  params: URLSearchParams,
+): Promise<RenewalsListProps> {
   const values = Object.fromEntries(RENEWAL_FIELDS.map((field) => [field, params.get(field)?.trim() || undefined]));
   const db = await database();
   const scope = await scopeFor(db, viewer(generation, session), 'APOLICES');

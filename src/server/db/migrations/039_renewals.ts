@@ -36,7 +36,9 @@ const LIST_INDEXES = {
   policies_renewals_product: '(simulator_code, generation, fim_vigencia, id)',
 };
 
-const contributionInsert = (where: string) => `insert into renewals_monthly (mes, company_id, point_of_sale_id, user_id, simulator_code, ending, renewed)
+const contributionInsert = (
+  where: string,
+) => `insert into renewals_monthly (mes, company_id, point_of_sale_id, user_id, simulator_code, ending, renewed)
     select ${MONTH('a')}, a.company_id, a.point_of_sale_id, a.user_id, a.simulator_code, sum(${ENDING('a')}), sum(${RENEWED('a')})
     from policies a ${where}
     group by 1, 2, 3, 4, 5

@@ -149,7 +149,14 @@ export async function listRenewals(
       openQuote: row.quote_nr
         ? {
             nrCotacao: row.quote_nr,
-            href: quoteHref(row.generation, row.line, row.simulator_code, row.quote_nr, row.quote_step, row.quote_status !== 'EM_ELABORACAO'),
+            href: quoteHref(
+              row.generation,
+              row.line,
+              row.simulator_code,
+              row.quote_nr,
+              row.quote_step,
+              row.quote_status !== 'EM_ELABORACAO',
+            ),
           }
         : null,
     })),
@@ -196,7 +203,14 @@ export async function renewalSummary(
   const openQuote = row.quote_nr
     ? {
         nrCotacao: row.quote_nr,
-        href: quoteHref(generation, row.line as ProductLine, row.simulator_code, row.quote_nr, row.quote_step!, row.quote_status !== 'EM_ELABORACAO'),
+        href: quoteHref(
+          generation,
+          row.line as ProductLine,
+          row.simulator_code,
+          row.quote_nr,
+          row.quote_step!,
+          row.quote_status !== 'EM_ELABORACAO',
+        ),
       }
     : null;
   return {
