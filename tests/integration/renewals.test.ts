@@ -11,7 +11,7 @@ import { productFor } from '../../src/lib/products/catalog';
 import { ratingAnswers } from '../../src/lib/quotes';
 import { scopeFor, salesDataScopeFor } from '../../src/server/services/identity/scope';
 import { sellableOffers, sellableOffersV1 } from '../../src/server/services/network/offers';
-import { findUserByEmail, loadV1User, loadV2User } from '../../src/server/services/identity/principals';
+import { findUserByEmail, loadV1User } from '../../src/server/services/identity/principals';
 import { createQuote, findQuote, saveStep, sendProposal, type Seller } from '../../src/server/services/selling/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../src/server/services/selling/sellers';
 import { listRenewals, renewalSummary, startRenewal } from '../../src/server/services/selling/renewals';
