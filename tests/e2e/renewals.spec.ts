@@ -8,8 +8,20 @@ import { ACCOUNTS, signIn, waitForIslands, type DemoAccount } from './helpers';
  * second Renovar is refused in pt-BR.
  */
 const JOURNEYS: { account: DemoAccount; base: string; simulator: string; policies: string; insured: string }[] = [
-  { account: ACCOUNTS.partner, base: '/v2/renovacoes', simulator: '/v2/simulador-residencial', policies: '/v2/apolices', insured: 'Helena Duarte Vasconcelos' },
-  { account: ACCOUNTS.legacySeller, base: '/renovacoes', simulator: '/simulador-residencial', policies: '/apolices', insured: 'Rafael Moreira Antunes' },
+  {
+    account: ACCOUNTS.partner,
+    base: '/v2/renovacoes',
+    simulator: '/v2/simulador-residencial',
+    policies: '/v2/apolices',
+    insured: 'Helena Duarte Vasconcelos',
+  },
+  {
+    account: ACCOUNTS.legacySeller,
+    base: '/renovacoes',
+    simulator: '/simulador-residencial',
+    policies: '/apolices',
+    insured: 'Rafael Moreira Antunes',
+  },
 ];
 
 async function walkSteps(page: Page, simulator: string): Promise<string> {
