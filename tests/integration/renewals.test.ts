@@ -18,6 +18,7 @@ import { listRenewals, renewalSummary, startRenewal } from '../../src/server/ser
 import { findPolicy } from '../../src/server/services/after-sale/policies';
 import { renewalRates } from '../../src/server/services/reporting/metrics';
 import type { SessionViewer } from '../../src/lib/session';
+import { keysetPager, pageRequestOf } from '../../src/lib/keyset-pages';
 
 /**
  * Issue 31: renewals. Who sees which policy coming up for renewal (the one scoping function), one open
@@ -123,6 +124,27 @@ describe('the renewals list', () => {
     const igorId = (await findUserByEmail(db, IGOR))!.id;
     expect((await listed(PARTNER_ADMIN, { vendedor: igorId })).map((r) => r.nrApolice)).toEqual([igorEnding]);
     expect(await listed(PARTNER_ADMIN, { produto: 'VEU' })).toEqual([]);
+  });
+});
+
+describe('the renewals list’s pages', () => {
+  it('walks by cursor soonest first, each policy once, forward and back', async () => {
+    for (let i = 0; i < 11; i++)
+      await sellResidential(db, { email: IGOR, at: daysAgo(330 + i), contratacao: { formaPagamento: 'pix', parcelas: 1 } });
+    const viewer = await viewerByEmail(db, PARTNER_ADMIN);
+    const scope = await scopeFor(db, viewer, 'APOLICES');
+    const page = (request: { page: number; cursor?: string }) =>
+      listRenewals(db, scope, 'v2', {}, pageRequestOf(request.page, request.cursor), TODAY, NOW);
+    const first = await page({ page: 1 });
+    expect(first.content).toHaveLength(10);
+    const next = keysetPager(first).next!;
+    const second = await page(next);
+    const seen = [...first.content, ...second.content].map((r) => `${r.fimVigencia} ${r.nrApolice}`);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual([...seen].sort((a, b) => a.slice(0, 10).localeCompare(b.slice(0, 10))));
+    expect(first.total).toBe(seen.length);
+    const back = await page(keysetPager(second).previous!);
+    expect(back.content.map((r) => r.nrApolice)).toEqual(first.content.map((r) => r.nrApolice));
   });
 });
 
