@@ -209,6 +209,15 @@ describe('Renovar', () => {
     expect(summary?.refusal).toBe(RENEWAL_MESSAGES.renewed(renewal));
   });
 
+  it('two clicks at once make one quote (the policy row is locked while deciding)', async () => {
+    const [a, b] = await Promise.all([renew(IGOR, igorEnding), renew(IGOR, igorEnding)]);
+    expect(a.nrCotacao).toBe(b.nrCotacao);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    const { id } = await db.selectFrom('policies').select('id').where('nr_apolice', '=', igorEnding).executeTakeFirstOrThrow();
+    const quotes = await db.selectFrom('quotes').select('nr_cotacao').where('renova_policy_id', '=', id).execute();
+    expect(quotes).toHaveLength(1);
+  });
+
   it('a legacy policy renews in the legacy simulator', async () => {
     const started = await renew(LEGACY, legacyEnding);
     expect(started.href).toBe(`/simulador-residencial/cadastro/${started.nrCotacao}/editar`);

@@ -235,7 +235,7 @@ export async function renewalSummary(
   };
 }
 
-function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date, lock = false) {
+function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date) {
   return policiesInScope(db, scope, generation)
     .where('a.nr_apolice', '=', nrApolice)
     .innerJoin('simulators as s', 's.code', 'a.simulator_code')
@@ -272,7 +272,6 @@ function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: strin
       'rq.etapa as quote_step',
       'rq.status as quote_status',
     ])
-    .$if(lock, (q) => q.forUpdate('a'))
     .executeTakeFirst();
 }
 
@@ -280,7 +279,7 @@ function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: strin
  * "Renovar": the policy's open renewal quote if it has one, else a new one for the next term (made by
  * `seller` through the offer `offerFor` finds for the product). Refused (409, pt-BR) for a cancelled,
  * renewed or ended policy, or one whose window has not opened; a 404 outside the scope. The policy's
- * row is locked while deciding, so two clicks at once make one quote.
+ * row is locked while deciding, so two clicks at once make one quote (tested on PostgreSQL).
  */
 export async function startRenewal(
   db: DB,
@@ -292,7 +291,15 @@ export async function startRenewal(
   now: Date,
 ): Promise<{ nrCotacao: string; href: string; created: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const row = await policyOf(trx, scope, seller.generation, nrApolice, now, true);
+    // The lock first, then the read in a statement of its own: under READ COMMITTED a second click
+    // waiting on the lock then sees the quote the first one committed (a locking read re-checks only
+    // the locked row, not the quotes it joined).
+    const locked = await policiesInScope(trx, scope, seller.generation)
+      .select('a.id')
+      .where('a.nr_apolice', '=', nrApolice)
+      .forUpdate()
+      .executeTakeFirst();
+    const row = locked && (await policyOf(trx, scope, seller.generation, nrApolice, now));
     if (!row) throw notFound(POLICY_NOT_FOUND);
     if (row.quote_nr) {
       const sent = row.quote_status !== 'EM_ELABORACAO';
