@@ -79,6 +79,9 @@ const ROUTES = [
   { path: '/emissao/itens-pessoais/iniciar/itens-pessoais', island: 'embedded', account: 'vendedor' },
   { path: '/emissao/cotacao/vida/nova-cotacao', island: 'embedded', account: 'vendedor' },
   { path: '/v2/apolices', island: 'shell', account: 'parceiro' },
+  // Renewals (issue 31): a plain GET form and a server-rendered table, the shell's JavaScript only.
+  { path: '/v2/renovacoes', island: 'shell', account: 'parceiro' },
+  { path: '/renovacoes', island: 'shell', account: 'vendedor' },
   // Charts drawn on the server: the metrics pages ship the shell's JavaScript and nothing more.
   { path: '/v2/metricas/evolucao-vendas', island: 'shell', account: 'parceiro' },
   { path: '/v2/metricas/atingimento-meta', island: 'shell', account: 'parceiro' },

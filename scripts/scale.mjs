@@ -71,7 +71,7 @@ export const COUNTED_TABLES = [
  * every committed batch. A `set local`, not ALTER TABLE … DISABLE TRIGGER: no catalog change per batch
  * (PGlite's catalog broke under it), and nothing stays off if the run dies.
  */
-export const ROLLUPS_OFF = ['portal.sales_monthly_off', 'portal.commissions_monthly_off'];
+export const ROLLUPS_OFF = ['portal.sales_monthly_off', 'portal.commissions_monthly_off', 'portal.renewals_monthly_off'];
 
 /** A list written as text, one comma between items. */
 const listOf = (text) =>
@@ -325,6 +325,7 @@ export async function growDatabase(
         const copied = (table) => [from * stride[table] + 1, to * stride[table] + bounds[table]];
         await query('select add_sales_monthly($1, $2)', copied('quotes'));
         await query('select add_commissions_monthly($1, $2, $3, $4)', [...copied('payments'), ...copied('refunds')]);
+        await query('select add_renewals_monthly($1, $2)', copied('policies'));
         await query(markerSql(markerOf(to, to === lastCopy)));
         await query('commit');
       } catch (error) {

@@ -63,6 +63,10 @@ const ACCOUNTS = {
 const PAGES = [
   { path: '/v2/apolices', account: 'admin', pageParam: 'page', filtered: 'situacao=VIGENTE', search: 'segurado=almeida' },
   { path: '/apolices', account: 'legacyAdmin', pageParam: 'page', filtered: 'situacao=VIGENTE', search: 'segurado=almeida' },
+  // Renewals (issue 31): the policies ending within 60 days, soonest first.
+  { path: '/v2/renovacoes', account: 'admin', pageParam: 'page', filtered: 'produto=RES' },
+  { path: '/v2/renovacoes', account: 'parceiroAdmin', pageParam: 'page', filtered: 'produto=VEU' },
+  { path: '/renovacoes', account: 'legacyAdmin', pageParam: 'page', filtered: 'produto=RES' },
   { path: '/v2/historico', account: 'admin', pageParam: 'page', filtered: 'linha=residencial' },
   { path: '/historico', account: 'legacyAdmin', pageParam: 'page', filtered: 'status=VENCIDA' },
   ...['/v2/metricas/evolucao-vendas', '/v2/metricas/atingimento-meta'].flatMap((path) => [

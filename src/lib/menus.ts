@@ -97,7 +97,10 @@ export const LEGACY_MENU: MenuItem[] = [
   {
     id: 'meus-clientes',
     title: 'Meus Clientes',
-    children: [{ id: 'apolices', title: 'Apólices', route: '/apolices', permissions: ['HISTORICO_VENDAS'] }],
+    children: [
+      { id: 'apolices', title: 'Apólices', route: '/apolices', permissions: ['HISTORICO_VENDAS'] },
+      { id: 'renovacoes', title: 'Renovações', route: '/renovacoes', permissions: ['HISTORICO_VENDAS'] },
+    ],
   },
   {
     id: 'financeiro',
@@ -229,6 +232,7 @@ export const V2_MENU: MenuItem[] = [
     operations: ['APOLICE_VENDEDOR', 'APOLICE_EMPRESA'],
     children: [
       { id: 'apolices', title: 'Apólices', route: '/v2/apolices' },
+      { id: 'renovacoes', title: 'Renovações', route: '/v2/renovacoes' },
       {
         id: 'boleto',
         title: '2ª via de boleto',

@@ -79,6 +79,11 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/apolices/[nrApolice]': { path: '/apolices/999999', expect: legacyOnly(404, 'v1') },
   '/v2/apolices': { path: '/v2/apolices', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
   '/v2/apolices/[nrApolice]': { path: '/v2/apolices/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
+  // Renewals (issue 31): guarded as the policies are (the same menu rule); a number outside the scope is a 404.
+  '/renovacoes': { path: '/renovacoes', expect: legacyOnly(200, 'v1') },
+  '/renovacoes/[nrApolice]': { path: '/renovacoes/999999', expect: legacyOnly(404, 'v1') },
+  '/v2/renovacoes': { path: '/v2/renovacoes', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
+  '/v2/renovacoes/[nrApolice]': { path: '/v2/renovacoes/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
   // Payment pages (issue 13): BOLETOS_* in v2 (not the sub-delegated user); CLIENTES_CONSULTA_PAGAMENTO
   // (the admin group only among these accounts), listed in the legacy menu's "Módulos em homologação"
   // outside production — the route answers in production too (decision 007; legacy-modules-production.test.ts).

@@ -21,6 +21,10 @@ import { answer, fillInsured } from './selling';
 const WIDTHS = [390, 360, 414] as const;
 const SMALL_HEADER = 68;
 
+/** The seed's renewable policies (issue 31): residential (branch 0114), sold 335 days ago, the 5th and 6th policies issued. */
+const RENEWAL_YEAR = new Date(Date.now() - 335 * 86_400_000).getFullYear();
+const RENEWABLE = { v2: `/v2/renovacoes/0114${RENEWAL_YEAR}0000005`, v1: `/renovacoes/0114${RENEWAL_YEAR}0000006` };
+
 type Account = 'anon' | 'vendedor' | 'consultor' | 'adminLegado' | 'adminV2' | 'parceiroAdmin' | 'parceiro' | 'substabelecido';
 const SIGN_IN: Record<Exclude<Account, 'anon'>, DemoAccount> = {
   vendedor: ACCOUNTS.legacySeller,
@@ -113,6 +117,11 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   // The seed's one policy: the partner's life proposal, accepted straight through (branch 1391, sequence 1).
   '/v2/apolices/[nrApolice]': { parceiro: [`/v2/apolices/1391${new Date().getFullYear()}0000001`] },
   '/apolices': { vendedor: ['/apolices'] },
+  // Renewals (issue 31): the lists (one with a field error) and the seed's renewable policies' pages.
+  '/v2/renovacoes': { parceiro: ['/v2/renovacoes', '/v2/renovacoes?produto=xyz'], parceiroAdmin: ['/v2/renovacoes'] },
+  '/renovacoes': { vendedor: ['/renovacoes'] },
+  '/v2/renovacoes/[nrApolice]': { parceiro: [RENEWABLE.v2] },
+  '/renovacoes/[nrApolice]': { vendedor: [RENEWABLE.v1] },
   '/banco-demonstracao': { adminV2: ['/banco-demonstracao'] },
   // The seed's policy (open or, after the payments journey, paid) and a search's field error.
   '/v2/boleto/recebimentos': { adminV2: ['/v2/boleto/recebimentos', '/v2/boleto/recebimentos?page=abc'] },

@@ -34,6 +34,7 @@ const { analysisPage } = await import('../../src/features/proposals/analysis.ser
 const { evolutionPage, attainmentPage } = await import('../../src/features/metrics/metrics.server');
 const { statementPage, incomePage, notaUploadPage } = await import('../../src/features/commissions/commissions.server');
 const { paymentsReportPage } = await import('../../src/features/payments/payments.server');
+const { renewalsListPage } = await import('../../src/features/renewals/renewals.server');
 
 const TIMES = 40;
 const TODAY = new Date().toISOString().slice(0, 10);
@@ -111,6 +112,8 @@ const ip = '10.0.0.1';
 const url = (path: string, address: URLSearchParams) => new URL(`http://portal.test${path}?${address}`);
 const policies = (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
   walk(async (address) => (await policiesListPage(generation, session(email), address)).result, query, hops);
+const renewals = (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
+  walk(async (address) => (await renewalsListPage(generation, session(email), address)).result, query, hops);
 const history = (generation: 'v1' | 'v2', email: Account, query: string, hops = 0) =>
   walk(async (address) => (await historyPage(generation, session(email), address)).result, query, hops);
 const accessLog = (query: string, hops = 0) =>
@@ -201,6 +204,11 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/apolices, seller, 3rd page by cursor', policies('v2', 'parceiro@parceiro.demo', '', 2)],
   ['/apolices, legacy support', policies('v1', 'suporte@legado.demo', '')],
   ['/apolices, legacy support, 3rd page by cursor', policies('v1', 'suporte@legado.demo', '', 2)],
+  ['/v2/renovacoes, ADMIN, 3rd page by cursor', renewals('v2', 'admin@seguradora.demo', '', 2)],
+  ['/v2/renovacoes, ADMIN, a product', renewals('v2', 'admin@seguradora.demo', 'produto=VEU')],
+  ['/v2/renovacoes, partner admin, 2nd page by cursor', renewals('v2', 'parceiro.admin@parceiro.demo', '', 1)],
+  ['/v2/renovacoes, seller', renewals('v2', 'parceiro@parceiro.demo', '')],
+  ['/renovacoes, legacy support, 2nd page by cursor', renewals('v1', 'suporte@legado.demo', '', 1)],
   ['/v2/historico, ADMIN, 3rd page by cursor', history('v2', 'admin@seguradora.demo', '', 2)],
   ['/v2/historico, partner admin, 3rd page by cursor', history('v2', 'parceiro.admin@parceiro.demo', '', 2)],
   ['/v2/historico, seller', history('v2', 'parceiro@parceiro.demo', '')],

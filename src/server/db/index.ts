@@ -40,6 +40,7 @@ import * as m034 from './migrations/034_commissions_rollup';
 import * as m035 from './migrations/035_documents_sale_scope';
 import * as m036 from './migrations/036_outbox_retries';
 import * as m037 from './migrations/037_worklist';
+import * as m039 from './migrations/039_renewals';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -117,6 +118,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '035_documents_sale_scope': m035,
   '036_outbox_retries': m036,
   '037_worklist': m037,
+  '039_renewals': m039,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

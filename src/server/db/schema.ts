@@ -366,6 +366,8 @@ export interface QuotesTable {
   premio_total: number | null;
   /** The offer's commission when the quote was made (hundredths of a percent). */
   comissao_centesimos: number;
+  /** The policy this quote renews (migration 039); null for a new sale. */
+  renova_policy_id: ColumnType<number | null, number | null | undefined, number | null>;
   valida_ate: Timestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -431,6 +433,9 @@ export interface PoliciesTable {
   /** The ids of the coverages a partial cancellation dropped. */
   coberturas_canceladas: ColumnType<string[], string | undefined, string>;
   cancelada_em: string | null;
+  /** The policy this one renews, and the one that renewed this (migration 039). */
+  renova_policy_id: ColumnType<number | null, number | null | undefined, number | null>;
+  renovada_por_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type EndorsementKind = 'CONTATO' | 'CANCELAMENTO' | 'CANCELAMENTO_PARCIAL';
@@ -664,6 +669,18 @@ export interface SalesMonthlyTable {
   paid: number;
 }
 
+/** Renewals per month of the end of term (migration 039): policies ending (not cancelled) and those renewed. */
+export interface RenewalsMonthlyTable {
+  /** 'YYYY-MM-01': the month fim_vigencia falls in. */
+  mes: string;
+  company_id: number | null;
+  point_of_sale_id: number | null;
+  user_id: number;
+  simulator_code: string;
+  ending: number;
+  renewed: number;
+}
+
 /**
  * The commission statement's rollup (migration 034): per beneficiary — a company, or a seller who sold
  * for none (company_id null) — and Brasília month, the payments made in it with their commissions and
@@ -743,6 +760,7 @@ export interface Database {
   policies: PoliciesTable;
   sales_targets: SalesTargetsTable;
   sales_monthly: SalesMonthlyTable;
+  renewals_monthly: RenewalsMonthlyTable;
   commissions_monthly: CommissionsMonthlyTable;
   sales_reports: SalesReportsTable;
   installments: InstallmentsTable;

@@ -14,7 +14,8 @@ import { brasiliaDay } from '../../lib/format';
  * a first sign-in: sold through the real services at past instants — acceptance, issuance, due dates
  * and payments follow their rules, nothing is inserted by hand. parceiro@parceiro.demo gets a policy
  * with an installment paid and one overdue, a policy paid up, a proposal in analysis with its clock
- * running and one waiting for documents; vendedor@legado.demo a legacy policy with an open boleto.
+ * running and one waiting for documents; vendedor@legado.demo a legacy policy with an open boleto; and
+ * each of them a policy sold 335 days ago, ending in about 30 days: the renewals list's (issue 31).
  */
 const DAY_MS = 86_400_000;
 
@@ -74,6 +75,24 @@ const INSURED = {
     'RS',
     '90010-150',
   ),
+  renovacao: person(
+    'Helena Duarte Vasconcelos',
+    '412.775.306-45',
+    'helena.vasconcelos@exemplo.com.br',
+    '(31) 98333-6789',
+    'Belo Horizonte',
+    'MG',
+    '30130-010',
+  ),
+  renovacaoLegado: person(
+    'Rafael Moreira Antunes',
+    '531.908.274-60',
+    'rafael.antunes@exemplo.com.br',
+    '(41) 98444-7890',
+    'Curitiba',
+    'PR',
+    '80010-000',
+  ),
 } as const;
 
 const HOUSE = { tipoImovel: 'casa', uso: 'habitual', construcao: 'alvenaria', valorImovel: 520_000_00, alarme: true };
@@ -104,8 +123,8 @@ async function sell(db: DB, sale: Sale): Promise<{ nrProposta: string; nrApolice
  * Pays installment `numero` of a policy by its boleto (or its Pix), as the bank would: at `at`, or at
  * 14h of its due day when that day has come before `now` (a future one stays open).
  */
-async function pay(db: DB, now: Date, nrApolice: string, numero: number, by: 'boleto' | 'pix', at?: Date) {
-  const charge = await currentCharge(db, { kind: 'all' }, 'v2', nrApolice, numero);
+async function pay(db: DB, now: Date, nrApolice: string, numero: number, by: 'boleto' | 'pix', at?: Date, generation: 'v1' | 'v2' = 'v2') {
+  const charge = await currentCharge(db, { kind: 'all' }, generation, nrApolice, numero);
   const paidOn = at ?? new Date(`${charge.vencimento}T14:00:00-03:00`);
   if (paidOn > now) return;
   const code = by === 'boleto' ? charge.linhaDigitavel : charge.pixCopiaECola;
@@ -216,4 +235,34 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
       contratacao: { formaPagamento: 'boleto', parcelas: 2, diaVencimento: 5 },
       at: legacyAt,
     });
+
+  // Sold 335 days ago, paid by Pix the next day: a policy ending in about 30 days, in each generation,
+  // for the renewals list (issue 31).
+  const renewalAt = daysAgo(335);
+  const renewalOffer = await residencial(renewalAt);
+  if (renewalOffer) {
+    const { nrApolice } = await sell(db, {
+      seller,
+      offer: renewalOffer,
+      segurado: INSURED.renovacao,
+      respostas: HOUSE,
+      selecao: conforto,
+      contratacao: { formaPagamento: 'pix', parcelas: 1 },
+      at: renewalAt,
+    });
+    if (nrApolice) await pay(db, now, nrApolice, 1, 'pix', daysAgo(334));
+  }
+  const legacyRenewalOffer = (await sellableOffersV1(db, legacy, renewalAt)).find((o) => o.code === 'RES');
+  if (legacyRenewalOffer) {
+    const { nrApolice } = await sell(db, {
+      seller: legacySeller,
+      offer: legacyRenewalOffer,
+      segurado: INSURED.renovacaoLegado,
+      respostas: HOUSE,
+      selecao: conforto,
+      contratacao: { formaPagamento: 'pix', parcelas: 1 },
+      at: renewalAt,
+    });
+    if (nrApolice) await pay(db, now, nrApolice, 1, 'pix', daysAgo(334), 'v1');
+  }
 }

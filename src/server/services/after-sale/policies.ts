@@ -25,6 +25,7 @@ import { productFor } from '../../../lib/products/catalog';
 import type { PaymentMethod } from '../../../lib/products/types';
 import type { ProductLine } from '../../../lib/simulators';
 import type { InsuredContact } from '../../../lib/endorsements';
+import { nextTerm } from '../../../lib/renewals';
 
 /*
  * Issuing a policy from an accepted proposal (DESIGN §10): the contract, its term and its
@@ -67,6 +68,7 @@ export async function issuePolicy(
       'q.documento_segurado',
       'q.precificacao',
       'q.contratacao',
+      'q.renova_policy_id',
     ])
     .where('p.id', '=', proposalId)
     .executeTakeFirstOrThrow();
@@ -77,7 +79,9 @@ export async function issuePolicy(
   const options = installmentOptions(product, pricing.total, contracted.formaPagamento);
   const option = options.find((o) => o.count === contracted.parcelas) ?? options[0]!;
   const issuedDay = brasiliaDay(now);
-  const term = policyTerm(brasiliaDay(row.sent_at));
+  const renewed = row.renova_policy_id === null ? undefined : await renewedPolicy(trx, row.renova_policy_id);
+  // A renewal goes on from the day after the term it renews; any other sale starts on the proposal's day.
+  const term = renewed ? nextTerm(renewed.fim_vigencia) : policyTerm(brasiliaDay(row.sent_at));
   const numbers = await nextNumbers(trx, row.line as ProductLine, now);
   const policy = await trx
     .insertInto('policies')
@@ -102,9 +106,11 @@ export async function issuePolicy(
       premio_total: option.total,
       forma_pagamento: contracted.formaPagamento,
       emitida_em: now,
+      renova_policy_id: renewed?.id ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (renewed) await trx.updateTable('policies').set({ renovada_por_id: policy.id }).where('id', '=', renewed.id).execute();
   const amounts = installmentSchedule(option);
   const due = installmentDueDates(contracted.diaVencimento, issuedDay, amounts.length);
   await trx
@@ -112,6 +118,21 @@ export async function issuePolicy(
     .values(amounts.map((valor, i) => ({ policy_id: policy.id, numero: i + 1, vencimento: due[i]!, valor })))
     .execute();
   return { id: policy.id, ...numbers };
+}
+
+/**
+ * The policy a renewal quote renews, locked, while it may still be renewed: in force and not renewed
+ * by another policy (two renewal proposals accepted: the first one renews it; the second is a new
+ * sale with its own term).
+ */
+async function renewedPolicy(trx: DB, id: number) {
+  const row = await trx
+    .selectFrom('policies')
+    .select(['id', 'fim_vigencia', 'status', 'renovada_por_id'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && row.status !== 'CANCELADA' && row.renovada_por_id === null ? row : undefined;
 }
 
 /** The policies of a generation a scope sees: every list, detail, charge and payment query starts here. */
@@ -290,6 +311,9 @@ export interface PolicyDetail extends PolicyRow {
   /** The insured's e-mail, phone and address as they are now (after any contact endorsement). */
   contact: InsuredContact;
   canceladaEm: string | null;
+  /** The policy this one renews, and the one that renewed it (issue 31), by number. */
+  renova: string | null;
+  renovadaPor: string | null;
   installments: {
     numero: number;
     vencimento: string;
@@ -336,8 +360,12 @@ async function findPolicyWhere(
     .innerJoin('proposals as p', 'p.id', 'a.proposal_id')
     .leftJoin('companies as c', 'c.id', 'a.company_id')
     .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
+    .leftJoin('policies as renewed', 'renewed.id', 'a.renova_policy_id')
+    .leftJoin('policies as renewal', 'renewal.id', 'a.renovada_por_id')
     .selectAll('a')
     .select([
+      'renewed.nr_apolice as renova_nr',
+      'renewal.nr_apolice as renovada_por_nr',
       's.nome as product_name',
       'u.nome as seller',
       'q.nr_cotacao',
@@ -398,6 +426,8 @@ async function findPolicyWhere(
     })),
     contact: row.contato ?? contactOf(row.segurado),
     canceladaEm: row.cancelada_em,
+    renova: row.renova_nr,
+    renovadaPor: row.renovada_por_nr,
     installments: installments.map((i) => ({
       numero: i.numero,
       vencimento: i.vencimento,

@@ -23,6 +23,7 @@ import {
 import type { Cents } from '../../../lib/products/types';
 import { soldWithin } from '../identity/scope';
 import { pointOfSaleByCode } from '../../../lib/points-of-sale';
+import { renewalMonths, renewalSeries, type MonthRenewals } from '../../../lib/renewals';
 
 /*
  * Sales metrics and targets (issue 15, decision 043): a year of what the scope sold, read through the
@@ -108,6 +109,8 @@ export interface SalesEvolution {
   products: ProductSales[];
   funnel: FunnelStage[];
   totals: { premium: Cents; policies: number; cancelled: number };
+  /** The renewal rate per month of the end of term (issue 31): the year's months and the two ahead. */
+  renewals: { months: MonthRenewals[]; total: MonthRenewals };
 }
 
 /** The policies issued per month and product (cancelled ones counted in the month they were sold, and apart). */
@@ -170,7 +173,7 @@ function byProduct(rows: { code: string; premium: number; policies: number }[]) 
 export async function salesEvolution(db: DB, scope: Scope, filters: ResolvedFilters, today: string): Promise<SalesEvolution> {
   const months = lastMonths(today);
   const window = monthsOf(months[0]!, months[months.length - 1]!);
-  const [rows, funnel] = await Promise.all([
+  const [rows, funnel, renewals] = await Promise.all([
     salesRows(db, scope, filters, months),
     // The quotes of the year and how far each went: a cohort, so each stage is a share of the one before.
     db
@@ -185,6 +188,7 @@ export async function salesEvolution(db: DB, scope: Scope, filters: ResolvedFilt
       .where('a.mes', '<', window.to)
       .where(saleMatches(scope, filters, 'a'))
       .executeTakeFirstOrThrow(),
+    renewalRates(db, scope, filters, renewalMonths(months)),
   ]);
   const series = byMonth(months, rows);
   return {
@@ -201,7 +205,33 @@ export async function salesEvolution(db: DB, scope: Scope, filters: ResolvedFilt
       policies: series.reduce((sum, m) => sum + m.policies, 0),
       cancelled: series.reduce((sum, m) => sum + m.cancelled, 0),
     },
+    renewals,
   };
+}
+
+/**
+ * Renewed over ending per month of the end of term, from the rollup renewals_monthly (migration 039),
+ * whose rows carry the columns saleMatches filters on: the rate reads a few rows per month, not the
+ * policies.
+ */
+export async function renewalRates(db: DB, scope: Scope, filters: ResolvedFilters, months: string[]) {
+  const { from, to } = monthsOf(months[0]!, months[months.length - 1]!);
+  const rows = await db
+    .selectFrom('renewals_monthly as a')
+    .select([
+      sql<string>`to_char(a.mes, 'YYYY-MM')`.as('month'),
+      sql<string>`sum(a.ending)`.as('ending'),
+      sql<string>`sum(a.renewed)`.as('renewed'),
+    ])
+    .where('a.mes', '>=', from)
+    .where('a.mes', '<', to)
+    .where(saleMatches(scope, filters, 'a'))
+    .groupBy('a.mes')
+    .execute();
+  return renewalSeries(
+    months,
+    rows.map((r) => ({ month: r.month, ending: Number(r.ending), renewed: Number(r.renewed) })),
+  );
 }
 
 /* ---------- Atingimento de meta ---------- */

@@ -47,7 +47,7 @@ export interface OfferToQuote {
   commissionPercent: number;
 }
 
-type QuoteRow = Selectable<QuotesTable>;
+export type QuoteRow = Selectable<QuotesTable>;
 
 const MESSAGES = {
   notFound: 'Cotação não encontrada.',
@@ -203,6 +203,64 @@ export async function createQuote(db: DB, seller: Seller, offer: OfferToQuote, i
     })
     .execute();
   return (await findQuote(db, seller, nrCotacao, now))!;
+}
+
+/**
+ * A renewal's quote (services/selling/renewals.ts): the sold quote `source` copied for the next term —
+ * the insured, the answers, the plan with its sums and the contracting — re-priced at today's tariff
+ * with the same engine every save uses, sold by `seller` through `offer`, and marked as renewing
+ * `policyId`. A plan that no longer fits the answers (an age band passed) is dropped: the quote
+ * resumes at planos, as an edited one does. Its number.
+ */
+export async function createRenewalQuote(
+  db: DB,
+  seller: Seller,
+  offer: OfferToQuote,
+  source: QuoteRow,
+  policyId: number,
+  now: Date,
+): Promise<string> {
+  if (!seller.canSell(offer.code) || offer.code !== source.simulator_code) throw forbidden();
+  const product = productOf(offer.code);
+  const nrCotacao = await nextQuoteNumber(db, now);
+  const flow = flowOf(product);
+  const answers = ratingAnswers({ segurado: source.segurado, respostas: source.respostas, risco: source.risco, createdAt: now });
+  const selection = source.selecao as Selection | null;
+  const fits = selection !== null && Object.keys(validateSelection(product, answers, selection)).length === 0;
+  const pricing = fits ? price(product, answers, selection) : null;
+  const contracting = pricing ? contractingAfter(product, pricing.total, source.contratacao as Contracting | null) : {};
+  const kept = 'contratacao' in contracting && contracting.contratacao ? contracting.contratacao : null;
+  // Where it resumes: past the steps whose data still holds (the last save of each step moves it so).
+  const etapa = !pricing ? 'planos' : kept ? (nextStep(flow, 'contratacao') ?? 'contratacao') : 'contratacao';
+  await db
+    .insertInto('quotes')
+    .values({
+      nr_cotacao: nrCotacao,
+      simulator_code: product.code,
+      line: product.line,
+      generation: seller.generation,
+      offer_id: offer.nrOferta,
+      user_id: seller.userId,
+      company_id: seller.companyId,
+      point_of_sale_id: (await pointOfSaleOfSale(db, seller.companyId, seller.pointOfSaleId))?.id ?? null,
+      etapa,
+      segurado: JSON.stringify(source.segurado),
+      nome_segurado: source.nome_segurado,
+      documento_segurado: source.documento_segurado,
+      respostas: JSON.stringify(source.respostas),
+      risco: source.risco ? JSON.stringify(source.risco) : null,
+      selecao: fits ? JSON.stringify(selection) : null,
+      precificacao: pricing ? JSON.stringify(pricing) : null,
+      premio_total: pricing?.total ?? null,
+      contratacao: kept,
+      comissao_centesimos: Math.round(offer.commissionPercent * 100),
+      renova_policy_id: policyId,
+      valida_ate: new Date(now.getTime() + product.validityDays * 86_400_000),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return nrCotacao;
 }
 
 /**

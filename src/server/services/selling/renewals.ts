@@ -1,0 +1,321 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { DB } from '../../db';
+import type { Generation } from '../../db/schema';
+import { readKeysetPage } from '../../db/keyset-page';
+import { conflict, notFound } from '../../errors';
+import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
+import { policyStatus, type PolicyStatus, type StoredPolicyStatus } from '../../../lib/policies';
+import { embeddedQuoteHref } from '../../../lib/embedded-apps';
+import { stepPath, type QuoteStep } from '../../../lib/quote-flow';
+import {
+  daysUntil,
+  nextTerm,
+  RENEWAL_MESSAGES,
+  RENEWALS_PAGE_SIZE,
+  renewalRefusal,
+  renewalState,
+  renewalWindow,
+  type RenewalFilters,
+  type RenewalState,
+} from '../../../lib/renewals';
+import type { Scope } from '../../../lib/scope';
+import type { ProductLine } from '../../../lib/simulators';
+import { policiesInScope, POLICY_NOT_FOUND, policyBranchesInScope } from '../after-sale/policies';
+import { createRenewalQuote, type OfferToQuote, type Seller } from './quotes';
+
+/*
+ * Renewals (issue 31): the policies of a scope ending within the window (lib/renewals.ts), and
+ * "Renovar" — a quote for the next term copied from the policy's own quote and re-priced today
+ * (quotes.ts createRenewalQuote), which the seller then takes through the simulator's steps as any
+ * other; the policy issued from it links back (after-sale/policies.ts issuePolicy). A policy has at
+ * most one open renewal quote: a second "Renovar" goes to it.
+ */
+
+/** A renewal quote still open: being filled in and valid, or sent and not decided yet. */
+const openRenewalOf = (policyId: Expression<number>, now: Date): Expression<SqlBool> => sql<SqlBool>`q.renova_policy_id = ${policyId}
+  and ((q.status = 'EM_ELABORACAO' and q.valida_ate >= ${now})
+    or exists (select 1 from proposals p where p.quote_id = q.id and p.status in ('EM_ANALISE', 'AGUARDANDO_DOCUMENTOS')))`;
+
+export interface RenewalQuoteLink {
+  nrCotacao: string;
+  href: string;
+}
+
+/** Where a renewal quote opens: the step it stands at, in its generation's simulator (or legacy's embedded app). */
+function quoteHref(generation: Generation, line: ProductLine, code: string, nrCotacao: string, etapa: string, sent: boolean): string {
+  const action = sent ? 'visualizar' : 'editar';
+  return (
+    (generation === 'v1' && embeddedQuoteHref(code, nrCotacao, etapa, action)) ||
+    stepPath(generation, line, etapa as QuoteStep, nrCotacao, { action, sent, pinned: true })
+  );
+}
+
+export interface RenewalRow {
+  nrApolice: string;
+  nomeSegurado: string;
+  productName: string;
+  fimVigencia: string;
+  daysLeft: number;
+  premioTotal: number;
+  seller: string;
+  pointOfSale: string | null;
+  state: RenewalState;
+  /** The policy that renewed it. */
+  renovadaPor: string | null;
+  openQuote: RenewalQuoteLink | null;
+}
+
+/**
+ * A page of the policies in force of a scope whose term ends within the window of `today`, soonest
+ * first, filtered by product, seller and point of sale; each branch of the scope reads its own index
+ * (migration 039) in the page's order.
+ */
+export async function listRenewals(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  filters: RenewalFilters,
+  request: PageRequest,
+  today: string,
+  now: Date,
+): Promise<KeysetPage<RenewalRow>> {
+  const window = renewalWindow(today);
+  const read = await readKeysetPage(
+    db,
+    {
+      branches: policyBranchesInScope(db, scope, generation).map((branch) =>
+        branch
+          .where('a.status', '=', 'VIGENTE')
+          .where('a.fim_vigencia', '>=', window.from)
+          .where('a.fim_vigencia', '<=', window.to)
+          .$if(filters.produto !== undefined, (q) => q.where('a.simulator_code', '=', filters.produto!))
+          .$if(filters.vendedor !== undefined, (q) => q.where('a.user_id', '=', filters.vendedor!))
+          .$if(filters.pontoVenda !== undefined, (q) => q.where('a.point_of_sale_id', '=', filters.pontoVenda!)),
+      ),
+      time: 'a.fim_vigencia',
+      id: 'a.id',
+      order: 'asc',
+      columns: (branch) =>
+        branch
+          .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+          .innerJoin('users as u', 'u.id', 'a.user_id')
+          .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
+          .leftJoin('policies as r', 'r.id', 'a.renovada_por_id')
+          .leftJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('quotes as q')
+                .select(['q.nr_cotacao', 'q.etapa', 'q.status'])
+                .where((e) => openRenewalOf(e.ref('a.id'), now))
+                .orderBy('q.id', 'desc')
+                .limit(1)
+                .as('rq'),
+            (join) => join.onTrue(),
+          )
+          .select([
+            'a.nr_apolice',
+            'a.nome_segurado',
+            'a.simulator_code',
+            'a.line',
+            'a.generation',
+            'a.fim_vigencia',
+            'a.premio_total',
+            's.nome as product_name',
+            'u.nome as seller',
+            'pv.nome as pos_name',
+            'r.nr_apolice as renovada_por',
+            'rq.nr_cotacao as quote_nr',
+            'rq.etapa as quote_step',
+            'rq.status as quote_status',
+          ]),
+    },
+    request,
+    RENEWALS_PAGE_SIZE,
+  );
+  return {
+    ...read,
+    // biome-ignore lint/suspicious/noExplicitAny: the row's columns are those selected just above.
+    content: read.content.map((row: any) => ({
+      nrApolice: row.nr_apolice,
+      nomeSegurado: row.nome_segurado,
+      productName: row.product_name,
+      fimVigencia: row.fim_vigencia,
+      daysLeft: daysUntil(row.fim_vigencia, today),
+      premioTotal: row.premio_total,
+      seller: row.seller,
+      pointOfSale: row.pos_name,
+      state: renewalState(row.renovada_por, row.quote_nr),
+      renovadaPor: row.renovada_por,
+      openQuote: row.quote_nr
+        ? {
+            nrCotacao: row.quote_nr,
+            href: quoteHref(
+              row.generation,
+              row.line,
+              row.simulator_code,
+              row.quote_nr,
+              row.quote_step,
+              row.quote_status !== 'EM_ELABORACAO',
+            ),
+          }
+        : null,
+    })),
+  };
+}
+
+/* ---------- One policy's renewal ---------- */
+
+export interface RenewalSummary {
+  nrApolice: string;
+  nomeSegurado: string;
+  productName: string;
+  code: string;
+  line: ProductLine;
+  inicioVigencia: string;
+  fimVigencia: string;
+  daysLeft: number;
+  premioTotal: number;
+  seller: string;
+  pointOfSale: string | null;
+  status: StoredPolicyStatus;
+  /** Its state as the policies pages say it today (vigente, vencida, cancelada). */
+  situacao: PolicyStatus;
+  /** The next term a renewal would cover. */
+  next: { inicio: string; fim: string };
+  state: RenewalState;
+  renovadaPor: string | null;
+  openQuote: RenewalQuoteLink | null;
+  /** Why it may not be renewed now (pt-BR); undefined when it may. */
+  refusal?: string;
+}
+
+/** The policy a renewal starts from, as the scope sees it (undefined: a 404), with its state today. */
+export async function renewalSummary(
+  db: DB,
+  scope: Scope,
+  generation: Generation,
+  nrApolice: string,
+  today: string,
+  now: Date,
+): Promise<RenewalSummary | undefined> {
+  const row = await policyOf(db, scope, generation, nrApolice, now);
+  if (!row) return undefined;
+  const openQuote = row.quote_nr
+    ? {
+        nrCotacao: row.quote_nr,
+        href: quoteHref(
+          generation,
+          row.line as ProductLine,
+          row.simulator_code,
+          row.quote_nr,
+          row.quote_step!,
+          row.quote_status !== 'EM_ELABORACAO',
+        ),
+      }
+    : null;
+  return {
+    nrApolice: row.nr_apolice,
+    nomeSegurado: row.nome_segurado,
+    productName: row.product_name,
+    code: row.simulator_code,
+    line: row.line as ProductLine,
+    inicioVigencia: row.inicio_vigencia,
+    fimVigencia: row.fim_vigencia,
+    daysLeft: daysUntil(row.fim_vigencia, today),
+    premioTotal: row.premio_total,
+    seller: row.seller,
+    pointOfSale: row.pos_name,
+    status: row.status,
+    situacao: policyStatus(row.status, row.fim_vigencia, today),
+    next: nextTerm(row.fim_vigencia),
+    state: renewalState(row.renovada_por, row.quote_nr),
+    renovadaPor: row.renovada_por,
+    openQuote,
+    refusal: renewalRefusal({ status: row.status, fimVigencia: row.fim_vigencia, renovadaPor: row.renovada_por }, today),
+  };
+}
+
+function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date) {
+  return policiesInScope(db, scope, generation)
+    .where('a.nr_apolice', '=', nrApolice)
+    .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
+    .leftJoin('policies as r', 'r.id', 'a.renovada_por_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('quotes as q')
+          .select(['q.nr_cotacao', 'q.etapa', 'q.status'])
+          .where((e) => openRenewalOf(e.ref('a.id'), now))
+          .orderBy('q.id', 'desc')
+          .limit(1)
+          .as('rq'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'a.id',
+      'a.quote_id',
+      'a.nr_apolice',
+      'a.nome_segurado',
+      'a.simulator_code',
+      'a.line',
+      'a.inicio_vigencia',
+      'a.fim_vigencia',
+      'a.premio_total',
+      'a.status',
+      's.nome as product_name',
+      'u.nome as seller',
+      'pv.nome as pos_name',
+      'r.nr_apolice as renovada_por',
+      'rq.nr_cotacao as quote_nr',
+      'rq.etapa as quote_step',
+      'rq.status as quote_status',
+    ])
+    .executeTakeFirst();
+}
+
+/**
+ * "Renovar": the policy's open renewal quote if it has one, else a new one for the next term (made by
+ * `seller` through the offer `offerFor` finds for the product). Refused (409, pt-BR) for a cancelled,
+ * renewed or ended policy, or one whose window has not opened; a 404 outside the scope. The policy's
+ * row is locked while deciding, so two clicks at once make one quote (tested on PostgreSQL).
+ */
+export async function startRenewal(
+  db: DB,
+  scope: Scope,
+  seller: Seller,
+  nrApolice: string,
+  offerFor: (code: string, originalOffer: number) => Promise<OfferToQuote | undefined>,
+  today: string,
+  now: Date,
+): Promise<{ nrCotacao: string; href: string; created: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    // The lock first, then the read in a statement of its own: under READ COMMITTED a second click
+    // waiting on the lock then sees the quote the first one committed (a locking read re-checks only
+    // the locked row, not the quotes it joined).
+    const locked = await policiesInScope(trx, scope, seller.generation)
+      .select('a.id')
+      .where('a.nr_apolice', '=', nrApolice)
+      .forUpdate()
+      .executeTakeFirst();
+    const row = locked && (await policyOf(trx, scope, seller.generation, nrApolice, now));
+    if (!row) throw notFound(POLICY_NOT_FOUND);
+    if (row.quote_nr) {
+      const sent = row.quote_status !== 'EM_ELABORACAO';
+      return {
+        nrCotacao: row.quote_nr,
+        href: quoteHref(seller.generation, row.line as ProductLine, row.simulator_code, row.quote_nr, row.quote_step!, sent),
+        created: false,
+      };
+    }
+    const refusal = renewalRefusal({ status: row.status, fimVigencia: row.fim_vigencia, renovadaPor: row.renovada_por }, today);
+    if (refusal) throw conflict(refusal);
+    const source = await trx.selectFrom('quotes').selectAll().where('id', '=', row.quote_id).executeTakeFirstOrThrow();
+    const offer = await offerFor(row.simulator_code, source.offer_id);
+    if (!offer) throw conflict(RENEWAL_MESSAGES.notSellable);
+    const nrCotacao = await createRenewalQuote(trx, seller, offer, source, row.id, now);
+    const line = row.line as ProductLine;
+    return { nrCotacao, href: quoteHref(seller.generation, line, row.simulator_code, nrCotacao, 'cadastro', false), created: true };
+  });
+}
