@@ -87,12 +87,12 @@ export function optOutKeys(insured: { documento: string; email: string }): strin
   return keys;
 }
 
-/**
- * Which e-mails an opt-out stops: the reminders only. The notices the insurer owes the insured — the
- * policy issued, its endorsements and cancellations, a refund — go whatever the insured chose, and so does what the partner sends on the insured's request.
+/*
+ * An opt-out stops the reminders only (the job's reminderOutcome): the notices the insurer owes the
+ * insured — the policy issued, its endorsements and cancellations, a refund — go whatever the insured
+ * chose (they are queued by their own services, which never ask), and so does what the partner sends
+ * on the insured's request from the policy page.
  */
-export const OPTIONAL_TEMPLATES = ['lembrete-vencimento', 'aviso-atraso', 'aviso-fim-vigencia'] as const;
-export const isOptional = (template: string) => (OPTIONAL_TEMPLATES as readonly string[]).includes(template);
 
 // ─── Links ───────────────────────────────────────────────────────────────────────────────────────
 

@@ -481,7 +481,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       nrApolice: '011420260000123',
       produto: 'Residencial',
       fimVigencia: '23/12/2026',
-      parceiro: 'Corretora Horizonte Seguros Ltda. (ponto de venda Loja Centro, São Paulo/SP)',
+      parceiro: 'Corretora Horizonte Seguros Ltda. (ponto de venda Loja Centro — São Paulo)',
       contato: 'e-mail comercial@horizonte.exemplo, telefone (11) 3333-4444',
       descadastro: 'https://portal.exemplo/lembretes/exemplo',
     },

@@ -107,13 +107,13 @@ export async function insuredFacts(trx: DB, policyId: number) {
     .innerJoin('quotes as q', 'q.id', 'a.quote_id')
     .leftJoin('companies as c', 'c.id', 'a.company_id')
     .leftJoin('points_of_sale as p', 'p.id', 'a.point_of_sale_id')
-    .select(['a.documento_segurado', 'a.status', 'a.fim_vigencia', 'a.contato', 'q.segurado', 'c.contatos', 'p.nome as ponto', 'p.cidade', 'p.uf'])
+    .select(['a.documento_segurado', 'a.status', 'a.fim_vigencia', 'a.contato', 'q.segurado', 'c.contatos', 'p.nome as ponto'])
     .where('a.id', '=', policyId)
     .executeTakeFirstOrThrow();
   const commercial = (row.contatos as { comercial?: { email?: string; telefone?: string } } | null)?.comercial;
   const email = commercial?.email ?? facts.seller.email;
   const contato = [`e-mail ${email}`, ...(commercial?.telefone ? [`telefone ${commercial.telefone}`] : [])].join(', ');
-  const place = row.ponto ? ` (ponto de venda ${row.ponto}${row.cidade ? `, ${row.cidade}/${row.uf}` : ''})` : '';
+  const place = row.ponto ? ` (ponto de venda ${row.ponto})` : '';
   const insuredEmail = (row.contato ?? contactOf(row.segurado as Record<string, unknown>)).email.trim().toLowerCase();
   return {
     ...facts,
