@@ -38,7 +38,7 @@ for (const [generation, account] of [
 
     // Another address, mistyped: a pt-BR field error, nothing sent.
     await section.getByRole('radio', { name: 'Outro e-mail' }).check();
-    await section.getByLabel('E-mail').fill('mariana@');
+    await section.getByRole('textbox', { name: 'E-mail' }).fill('mariana@');
     await section.getByTestId('envio-apolice').getByRole('button', { name: 'Enviar apólice por e-mail' }).click();
     await expect(section.getByText('E-mail inválido')).toBeVisible();
 
