@@ -44,7 +44,8 @@ describe('which installments and policies qualify', () => {
     email: 'a@b.com',
     optedOut: false,
   };
-  const outcome = (kind: 'BOLETO' | 'ATRASO' | 'FIM_VIGENCIA', c: Partial<ReminderCandidate>) => reminderOutcome(kind, { ...open, ...c }, CHARGED_METHODS);
+  const outcome = (kind: 'BOLETO' | 'ATRASO' | 'FIM_VIGENCIA', c: Partial<ReminderCandidate>) =>
+    reminderOutcome(kind, { ...open, ...c }, CHARGED_METHODS);
 
   it('an open installment of a policy in force, paid by boleto or Pix, with an e-mail: sent', () => {
     expect(outcome('BOLETO', {})).toBe('ENVIADO');

@@ -123,7 +123,12 @@ export const SEND_MESSAGES = {
 export const insuredSendSchema = z.object({
   tipo: z.enum(['apolice', 'boleto'], { error: SEND_MESSAGES.tipo }),
   numero: z.optional(z.number({ error: SEND_MESSAGES.numero }).check(z.int(), z.minimum(1), z.maximum(99))),
-  email: z.optional(z.pipe(z.string({ error: EMAIL_MESSAGES.invalid }).check(z.maxLength(254, EMAIL_MESSAGES.invalid)), z.pipe(z.transform(normalizeEmail), z.string().check(emailRule())))),
+  email: z.optional(
+    z.pipe(
+      z.string({ error: EMAIL_MESSAGES.invalid }).check(z.maxLength(254, EMAIL_MESSAGES.invalid)),
+      z.pipe(z.transform(normalizeEmail), z.string().check(emailRule())),
+    ),
+  ),
 });
 export type InsuredSend = z.output<typeof insuredSendSchema>;
 

@@ -436,7 +436,11 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     expect: legacyOnly(400, 401),
   },
   // Issue 31: sending the insured the policy or a boleto — a policy nobody's scope holds is a 404.
-  'POST /api/bff/v1/apolices/:nrApolice/envios': { path: '/api/bff/v1/apolices/999999/envios', body: { tipo: 'apolice' }, expect: v2Only(404, 401) },
+  'POST /api/bff/v1/apolices/:nrApolice/envios': {
+    path: '/api/bff/v1/apolices/999999/envios',
+    body: { tipo: 'apolice' },
+    expect: v2Only(404, 401),
+  },
   'POST /api/plataforma/v1/apolices/:nrApolice/envios': {
     path: '/api/plataforma/v1/apolices/999999/envios',
     body: { tipo: 'apolice' },

@@ -36,7 +36,12 @@ afterAll(() => close());
 const installment = (numero: number) =>
   db.selectFrom('installments').selectAll().where('policy_id', '=', policyId).where('numero', '=', numero).executeTakeFirstOrThrow();
 const remindersOf = (tipo: string) =>
-  db.selectFrom('insured_reminders').selectAll().where('policy_id', '=', policyId).where('tipo', '=', tipo as 'BOLETO').execute();
+  db
+    .selectFrom('insured_reminders')
+    .selectAll()
+    .where('policy_id', '=', policyId)
+    .where('tipo', '=', tipo as 'BOLETO')
+    .execute();
 const mailOf = (template: string, nr = nrApolice) =>
   db.selectFrom('emails').selectAll().where('template', '=', template).where('text_body', 'like', `%${nr}%`).orderBy('id').execute();
 const tokenOf = (secrets: Record<string, string> | null, name: string) => /\/([\w-]{43})$/.exec(secrets?.[name] ?? '')?.[1] ?? '';
@@ -57,7 +62,9 @@ describe('the boleto reminder, three days before the due date', () => {
     } finally {
       if (other !== db) await other.destroy();
     }
-    expect(await remindersOf('BOLETO')).toMatchObject([{ resultado: 'ENVIADO', prazo: '2026-12-10', email: DEMO_INSURED.residencial.email }]);
+    expect(await remindersOf('BOLETO')).toMatchObject([
+      { resultado: 'ENVIADO', prazo: '2026-12-10', email: DEMO_INSURED.residencial.email },
+    ]);
     // "Restarted": a new connection, the next days of the window.
     const restarted = url ? await openDatabase({ databaseUrl: url }) : db;
     try {
@@ -159,7 +166,12 @@ describe('the end of term', () => {
     const other = (await sellResidential(db, { at: SOLD })).nrApolice!;
     await db.insertInto('reminder_opt_outs').values({ chave: 'doc:27418596391' }).execute();
     await cancelWholePolicy(db, 'parceiro@parceiro.demo', other, new Date('2026-11-24T15:00:00Z'));
-    const notice = await db.selectFrom('emails').select('template').where('template', '=', 'cancelamento-segurado').where('subject', 'like', `%${other}%`).execute();
+    const notice = await db
+      .selectFrom('emails')
+      .select('template')
+      .where('template', '=', 'cancelamento-segurado')
+      .where('subject', 'like', `%${other}%`)
+      .execute();
     expect(notice).toHaveLength(1);
     const otherId = (await db.selectFrom('policies').select('id').where('nr_apolice', '=', other).executeTakeFirstOrThrow()).id;
     await queueDueReminders(db, at('2027-10-23'), BIG);
@@ -171,7 +183,11 @@ describe('an insured without e-mail', () => {
   it('is decided once as SEM_EMAIL and never mailed', async () => {
     const nr = (await sellResidential(db, { at: SOLD })).nrApolice!;
     const row = await db.selectFrom('policies').select('id').where('nr_apolice', '=', nr).executeTakeFirstOrThrow();
-    await db.updateTable('policies').set({ contato: JSON.stringify({ email: '', telefone: '', endereco: null }) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('policies')
+      .set({ contato: JSON.stringify({ email: '', telefone: '', endereco: null }) })
+      .where('id', '=', row.id)
+      .execute();
     await queueDueReminders(db, at('2026-12-07'), BIG);
     const reminders = await db.selectFrom('insured_reminders').selectAll().where('policy_id', '=', row.id).execute();
     expect(reminders).toMatchObject([{ tipo: 'BOLETO', resultado: 'SEM_EMAIL', email: null }]);
@@ -193,9 +209,19 @@ describe('sending from the policy page', () => {
     const { status, json } = await send('parceiro@parceiro.demo', sold, { tipo: 'boleto', numero: 1 });
     expect(status).toBe(200);
     expect((json.dado ?? json.resultado).envio.para).toBe(DEMO_INSURED.residencial.email);
-    const [mail] = await db.selectFrom('emails').selectAll().where('template', '=', 'boleto-segurado').where('subject', 'like', `%${sold}%`).execute();
+    const [mail] = await db
+      .selectFrom('emails')
+      .selectAll()
+      .where('template', '=', 'boleto-segurado')
+      .where('subject', 'like', `%${sold}%`)
+      .execute();
     expect(tokenOf(mail!.segredos, 'link')).toHaveLength(43);
-    const log = await db.selectFrom('access_events').select(['detalhe', 'registro']).where('registro', '=', sold).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const log = await db
+      .selectFrom('access_events')
+      .select(['detalhe', 'registro'])
+      .where('registro', '=', sold)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(log.detalhe).toContain('Boleto e Pix enviados por e-mail ao segurado');
   });
 
@@ -225,7 +251,8 @@ describe('sending from the policy page', () => {
 
   it('is limited per policy', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < SEND_LIMITS.perPolicy.limit; i++) statuses.push((await send('parceiro@parceiro.demo', sold, { tipo: 'apolice' })).status);
+    for (let i = 0; i < SEND_LIMITS.perPolicy.limit; i++)
+      statuses.push((await send('parceiro@parceiro.demo', sold, { tipo: 'apolice' })).status);
     expect(statuses).toContain(429);
   });
 });

@@ -64,7 +64,8 @@ async function boletoOf(token: string) {
     .where('id', '=', link.installment_id!)
     .executeTakeFirstOrThrow();
   const which = `A ${installment.numero}ª parcela da apólice ${link.nr_apolice}`;
-  if (installment.status === 'PAGA') return { kind: 'gone', gone: gone('Parcela paga', `${which} já foi paga: não há boleto a pagar.`) } as const;
+  if (installment.status === 'PAGA')
+    return { kind: 'gone', gone: gone('Parcela paga', `${which} já foi paga: não há boleto a pagar.`) } as const;
   if (installment.status === 'CANCELADA')
     return { kind: 'gone', gone: gone('Parcela cancelada', `${which} foi cancelada: não há boleto a pagar.`) } as const;
   const charge = await db.transaction().execute((trx) => chargeForInsured(trx, installment.id, today));
@@ -137,7 +138,8 @@ export async function optOutPage(token: string, request: Request): Promise<Outco
   const nome = facts.nome.split(' ')[0] ?? facts.nome;
   if (request.method !== 'POST') return { kind: 'page', props: { nome, optedOut: await hasOptedOut(db, insured), status: 200 } };
   const acao = (await readForm(request)).get('acao');
-  if (acao !== 'parar' && acao !== 'voltar') return { kind: 'page', props: { nome, optedOut: await hasOptedOut(db, insured), status: 400 } };
+  if (acao !== 'parar' && acao !== 'voltar')
+    return { kind: 'page', props: { nome, optedOut: await hasOptedOut(db, insured), status: 400 } };
   await setOptOut(db, insured, acao === 'parar', at);
   return { kind: 'page', props: { nome, optedOut: acao === 'parar', done: acao === 'parar' ? 'parou' : 'voltou', status: 200 } };
 }

@@ -397,7 +397,12 @@ const receiptParts = (split: ReceiptSplit) => ({ situacao: split.situacao, aplic
  * interest — asked for by nobody (user_id null), as the first charge. Undefined when the installment
  * is no longer open, or is overdue and no 2ª via was asked for.
  */
-export async function chargeForInsured(trx: DB, installmentId: number, today: string, secondCopyDue?: string): Promise<ChargeView | undefined> {
+export async function chargeForInsured(
+  trx: DB,
+  installmentId: number,
+  today: string,
+  secondCopyDue?: string,
+): Promise<ChargeView | undefined> {
   await lockInstallment(trx, installmentId);
   const installment = await trx
     .selectFrom('installments as i')
@@ -405,7 +410,7 @@ export async function chargeForInsured(trx: DB, installmentId: number, today: st
     .select(['i.id', 'i.valor', 'i.vencimento', 'i.numero', 'i.status', 'a.nr_apolice', 'a.forma_pagamento'])
     .where('i.id', '=', installmentId)
     .executeTakeFirst();
-  if (!installment || installment.status !== 'ABERTA' || !CHARGED_METHODS.includes(installment.forma_pagamento)) return undefined;
+  if (installment?.status !== 'ABERTA' || !CHARGED_METHODS.includes(installment.forma_pagamento)) return undefined;
   const active = await activeCharge(trx, installment);
   if (active.vencimento >= today) return active;
   if (!secondCopyDue) return undefined;

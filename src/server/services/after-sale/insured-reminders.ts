@@ -78,7 +78,11 @@ async function decide(db: DB, kind: ReminderKind, c: Candidate, now: Date): Prom
     const installment =
       kind === 'FIM_VIGENCIA'
         ? undefined
-        : await trx.selectFrom('installments').select(['id', 'numero', 'status', 'valor']).where('id', '=', c.alvo).executeTakeFirstOrThrow();
+        : await trx
+            .selectFrom('installments')
+            .select(['id', 'numero', 'status', 'valor'])
+            .where('id', '=', c.alvo)
+            .executeTakeFirstOrThrow();
     const policy = await trx.selectFrom('policies').select('forma_pagamento').where('id', '=', c.policyId).executeTakeFirstOrThrow();
     let outcome = reminderOutcome(
       kind,
@@ -92,7 +96,11 @@ async function decide(db: DB, kind: ReminderKind, c: Candidate, now: Date): Prom
       CHARGED_METHODS,
     );
     if (outcome === 'ENVIADO') outcome = await queueReminder(trx, kind, c, facts, installment, now, today);
-    await trx.updateTable('insured_reminders').set({ resultado: outcome, email: facts.insuredEmail || null }).where('id', '=', taken.id).execute();
+    await trx
+      .updateTable('insured_reminders')
+      .set({ resultado: outcome, email: facts.insuredEmail || null })
+      .where('id', '=', taken.id)
+      .execute();
     return outcome;
   });
 }
@@ -130,8 +138,7 @@ async function queueReminder(
   }
   const numero = installment!.numero;
   // The boleto reminder's charge is made when the insured opens the link; the overdue notice carries a 2ª via.
-  const charge =
-    kind === 'ATRASO' ? await chargeForInsured(trx, c.alvo, today, addDays(today, OVERDUE_SECOND_COPY_DAYS)) : undefined;
+  const charge = kind === 'ATRASO' ? await chargeForInsured(trx, c.alvo, today, addDays(today, OVERDUE_SECOND_COPY_DAYS)) : undefined;
   if (kind === 'ATRASO' && !charge) return 'ENCERRADO';
   const boleto = await createInsuredLink(trx, 'BOLETO', { ...target, installmentId: c.alvo }, now);
   const secrets = { values: { link: boleto.url, descadastro: optOut.url }, expiresAt: boleto.expiresAt };

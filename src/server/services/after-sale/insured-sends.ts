@@ -41,7 +41,10 @@ export interface SendContext {
 async function policyLink(trx: DB, policyId: number, now: Date) {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + POLICY_LINK_DAYS * DAY_MS);
-  await trx.insertInto('policy_links').values({ policy_id: policyId, token_hash: hashOf(token), expira_em: expiresAt, created_at: now }).execute();
+  await trx
+    .insertInto('policy_links')
+    .values({ policy_id: policyId, token_hash: hashOf(token), expira_em: expiresAt, created_at: now })
+    .execute();
   return { url: publicUrl(`/apolice-digital/${token}`), expiresAt, days: POLICY_LINK_DAYS };
 }
 
@@ -63,7 +66,12 @@ async function targetOf(ctx: SendContext, tipo: 'apolice' | 'boleto', numero: nu
 }
 
 /** The link (and what its message says) of what is sent, written in the caller's transaction. */
-async function linkFor(trx: DB, ctx: SendContext, target: Awaited<ReturnType<typeof targetOf>>, facts: Awaited<ReturnType<typeof insuredFacts>>) {
+async function linkFor(
+  trx: DB,
+  ctx: SendContext,
+  target: Awaited<ReturnType<typeof targetOf>>,
+  facts: Awaited<ReturnType<typeof insuredFacts>>,
+) {
   if (!target.installment) return { link: await policyLink(trx, target.policyId, ctx.now), charge: undefined };
   const charge = await chargeForInsured(trx, target.installment.id, brasiliaDay(ctx.now));
   if (!charge) throw conflict(SEND_MESSAGES.notCharged);
@@ -97,7 +105,14 @@ export async function sendToInsured(ctx: SendContext, input: InsuredSend): Promi
       if (!to) throw invalid(SEND_MESSAGES.noEmail, { email: [SEND_MESSAGES.noEmail] });
       const { link, charge } = await linkFor(trx, ctx, target, facts);
       const secrets = { values: { link: link.url }, expiresAt: link.expiresAt };
-      const common = { nome: facts.nome, nrApolice: facts.nrApolice, produto: facts.produto, parceiro: facts.parceiro, link: secretSlot('link'), validadeDias: link.days };
+      const common = {
+        nome: facts.nome,
+        nrApolice: facts.nrApolice,
+        produto: facts.produto,
+        parceiro: facts.parceiro,
+        link: secretSlot('link'),
+        validadeDias: link.days,
+      };
       if (charge)
         await queueEmail(
           trx,
@@ -111,12 +126,22 @@ export async function sendToInsured(ctx: SendContext, input: InsuredSend): Promi
     }),
   );
   const what = target.installment ? `parcela ${target.installment.numero}, ` : '';
-  await recordDataAccess(ctx.db, ctx.viewer, ctx.ip, target.installment ? 'apolice.envio-boleto' : 'apolice.envio-apolice', ctx.nrApolice, `${what}para ${to}`);
+  await recordDataAccess(
+    ctx.db,
+    ctx.viewer,
+    ctx.ip,
+    target.installment ? 'apolice.envio-boleto' : 'apolice.envio-apolice',
+    ctx.nrApolice,
+    `${what}para ${to}`,
+  );
   return { para: to };
 }
 
 /** A WhatsApp share link whose text carries an expiring public link to the policy or the boleto. */
-export async function whatsappLink(ctx: SendContext, input: Pick<InsuredSend, 'tipo' | 'numero'>): Promise<{ link: string; texto: string }> {
+export async function whatsappLink(
+  ctx: SendContext,
+  input: Pick<InsuredSend, 'tipo' | 'numero'>,
+): Promise<{ link: string; texto: string }> {
   const target = await targetOf(ctx, input.tipo, input.numero);
   await limit(ctx, target.policyId);
   const texto = await ctx.db.transaction().execute(async (trx) => {

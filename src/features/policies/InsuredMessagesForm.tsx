@@ -103,7 +103,15 @@ export default function InsuredMessagesForm({ apis, generation, nrApolice, maske
         ]}
       />
       {to === 'outro' ? (
-        <Field label="E-mail" type="email" inputMode="email" autoComplete="off" value={email} error={emailError} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          label="E-mail"
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          value={email}
+          error={emailError}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       ) : null}
       {actions({ tipo: 'apolice' }, 'Enviar apólice por e-mail', 'apólice')}
       {installments.map((i) => (
