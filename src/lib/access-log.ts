@@ -113,6 +113,11 @@ export const DATA_VIEWS = {
   'pagamentos.csv': { event: EXPORTED, record: 'PAGAMENTOS', detalhe: 'CSV do relatório de pagamentos' },
   'comissoes.csv': { event: EXPORTED, record: 'EXTRATO_COMISSOES', detalhe: 'CSV do extrato de comissões' },
   'relatorio-vendas.arquivo': { event: EXPORTED, record: 'RELATORIO_VENDAS', detalhe: 'Arquivo do relatório de vendas' },
+  // Issue 31: what the partner sends the insured from the policy page, and the insured's boleto link.
+  'apolice.envio-apolice': { event: EXPORTED, record: 'APOLICE', detalhe: 'Apólice enviada por e-mail ao segurado' },
+  'apolice.envio-boleto': { event: EXPORTED, record: 'APOLICE', detalhe: 'Boleto e Pix enviados por e-mail ao segurado' },
+  'apolice.link-whatsapp': { event: EXPORTED, record: 'APOLICE', detalhe: 'Link para WhatsApp gerado' },
+  'boleto.link-segurado': { event: EXPORTED, record: 'APOLICE', detalhe: 'Boleto aberto pelo link enviado ao segurado' },
 } as const satisfies Record<string, { event: DataEvent; record: RecordKind; detalhe: string }>;
 export type InsuredDataView = keyof typeof DATA_VIEWS;
 

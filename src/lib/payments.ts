@@ -190,7 +190,8 @@ export interface BoletoGone {
   title: string;
   heading: string;
   detail: string;
-  link: { href: string; label: string };
+  /** Where to go instead; none for the insured's links (issue 31), who have no portal page to go to. */
+  link?: { href: string; label: string };
 }
 
 /**

@@ -39,7 +39,8 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/v2/esqueci-senha',
 ]);
 // The insured's link to a policy's PDF: the token in the path is the credential (decision 035).
-const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/', '/apolice-digital/'];
+// Issue 31: the insured's boleto link and the reminders' opt-out link, the same way.
+const PUBLIC_PREFIXES = ['/v2/login/session/', '/template-email/', '/apolice-digital/', '/boleto-digital/', '/lembretes/'];
 
 export function routeArea(pathname: string): RouteArea {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

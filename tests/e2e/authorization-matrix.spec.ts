@@ -64,6 +64,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/template-email/[template]': { path: '/template-email/redefinir-senha', expect: all(200) },
   // The token is the credential: without a valid one, nobody — signed in or not — gets a policy.
   '/apolice-digital/[token]': { path: `/apolice-digital/${'A'.repeat(43)}`, expect: all(404) },
+  // Issue 31: the insured's boleto link and the reminders' opt-out: the token is the credential.
+  '/boleto-digital/[token]': { path: `/boleto-digital/${'A'.repeat(43)}`, expect: all(404) },
+  '/boleto-digital/[token]/boleto.pdf': { path: `/boleto-digital/${'A'.repeat(43)}/boleto.pdf`, expect: all(404) },
+  '/lembretes/[token]': { path: `/lembretes/${'A'.repeat(43)}`, expect: all(404) },
   '/termo-de-uso': { path: '/termo-de-uso', expect: all(200) },
   '/termo-presente-proposta': { path: '/termo-presente-proposta', expect: all(200) },
   '/mapa-dev-test': { path: '/mapa-dev-test', expect: all(200) },
@@ -438,6 +442,27 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     path: '/api/plataforma/v1/apolices/999999/parcelas/1/segunda-via',
     body: { vencimento: '2099-01-01' },
     expect: legacyOnly(400, 401),
+  },
+  // Issue 31: sending the insured the policy or a boleto — a policy nobody's scope holds is a 404.
+  'POST /api/bff/v1/apolices/:nrApolice/envios': {
+    path: '/api/bff/v1/apolices/999999/envios',
+    body: { tipo: 'apolice' },
+    expect: v2Only(404, 401),
+  },
+  'POST /api/plataforma/v1/apolices/:nrApolice/envios': {
+    path: '/api/plataforma/v1/apolices/999999/envios',
+    body: { tipo: 'apolice' },
+    expect: legacyOnly(404, 401),
+  },
+  'POST /api/bff/v1/apolices/:nrApolice/link-whatsapp': {
+    path: '/api/bff/v1/apolices/999999/link-whatsapp',
+    body: { tipo: 'apolice' },
+    expect: v2Only(404, 401),
+  },
+  'POST /api/plataforma/v1/apolices/:nrApolice/link-whatsapp': {
+    path: '/api/plataforma/v1/apolices/999999/link-whatsapp',
+    body: { tipo: 'apolice' },
+    expect: legacyOnly(404, 401),
   },
   // A valid contact for a contract nobody's scope holds: the same 404 as another company's (issue 14).
   'POST /api/bff/v1/apolices/:idContratacao/endossos/contato': {

@@ -65,6 +65,11 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/relatorios/[type]/[nrCotation]': 'PDF documents, not pages',
   '/relatorios/[type]/apolice/[nrApolice]': 'PDF documents, not pages',
   '/apolice-digital/[token]': 'the insured’s policy PDF, not a page',
+  '/boleto-digital/[token]/boleto.pdf': 'the insured’s boleto PDF, not a page',
+  // Issue 31: the insured's links open with a token an e-mail carries; the journeys
+  // (insured-messages.spec.ts) check both pages at 390 px with real tokens.
+  '/boleto-digital/[token]': 'checked at 390 px by insured-messages.spec.ts (needs a token from the mailbox)',
+  '/lembretes/[token]': 'checked at 390 px by insured-messages.spec.ts (needs a token from the mailbox)',
   '/sair': 'POST only: signs out and redirects',
   '/signin': { anon: ['/signin'] },
   // The plain cadastro of each line (the agricultural one lists its offers); the steps of a saved

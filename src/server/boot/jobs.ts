@@ -10,6 +10,7 @@ import { purgeAccessLog } from '../services/identity/access-log';
 import { applyScheduledCancellations } from '../services/after-sale/cancellation';
 import { errorMessage, logError } from '../log';
 import { sweepUploads } from '../services/after-sale/document-uploads';
+import { queueDueReminders } from '../services/after-sale/insured-reminders';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -32,6 +33,9 @@ export const JOBS: Job[] = [
   // Every e-mail is sent here (decision 028, issue 30): at once when this process wrote it, and
   // every 15 s for what a transaction queued, another instance left, or waits to be tried again.
   { name: 'entrega de e-mails', everyMs: 15_000, run: (db) => deliverQueued(db), wake: onMailQueued },
+  // Reminders to the insured (issue 31): boleto before the due date, overdue with a 2ª via, end of
+  // term — each queued once (a unique key per reminder, in the transaction of its e-mail): within a minute.
+  { name: 'lembretes ao segurado', everyMs: 60_000, run: (db) => queueDueReminders(db, now()) },
   // Sales reports asked for on the pages (decision 042): a waiting one starts within two seconds.
   { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, fileStore()) },
   // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.

@@ -41,6 +41,7 @@ import * as m035 from './migrations/035_documents_sale_scope';
 import * as m036 from './migrations/036_outbox_retries';
 import * as m037 from './migrations/037_worklist';
 import * as m039 from './migrations/039_renewals';
+import * as m040 from './migrations/040_insured_reminders';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -119,6 +120,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '036_outbox_retries': m036,
   '037_worklist': m037,
   '039_renewals': m039,
+  '040_insured_reminders': m040,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -225,6 +225,39 @@ export interface PolicyLinksTable {
   created_at: CreatedAt;
 }
 
+/** A reminder to the insured decided once (migration 040): (tipo, alvo_id, prazo) is unique. */
+export interface InsuredRemindersTable {
+  id: Generated<number>;
+  tipo: 'BOLETO' | 'ATRASO' | 'FIM_VIGENCIA';
+  /** The installment (BOLETO, ATRASO) or the policy (FIM_VIGENCIA). */
+  alvo_id: number;
+  /** The due date or the end of term the reminder is about. */
+  prazo: string;
+  policy_id: number;
+  resultado: 'ENVIADO' | 'SEM_EMAIL' | 'DESCADASTRADO' | 'ENCERRADO';
+  email: string | null;
+  created_at: CreatedAt;
+}
+
+/** A public link an e-mail to the insured carries (migration 040): only the token's SHA-256 is kept. */
+export interface InsuredLinksTable {
+  id: Generated<number>;
+  tipo: 'BOLETO' | 'LEMBRETES';
+  token_hash: string;
+  policy_id: number;
+  installment_id: number | null;
+  documento: string;
+  email: string;
+  expira_em: Timestamp;
+  created_at: CreatedAt;
+}
+
+/** An insured who stopped the reminders, by 'doc:<digits>' or 'email:<address>' (migration 040). */
+export interface ReminderOptOutsTable {
+  chave: string;
+  created_at: CreatedAt;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: Timestamp;
@@ -768,6 +801,9 @@ export interface Database {
   payments: PaymentsTable;
   receipts: ReceiptsTable;
   policy_links: PolicyLinksTable;
+  insured_reminders: InsuredRemindersTable;
+  insured_links: InsuredLinksTable;
+  reminder_opt_outs: ReminderOptOutsTable;
   endorsements: EndorsementsTable;
   refunds: RefundsTable;
   endorsement_drafts: EndorsementDraftsTable;

@@ -11,7 +11,13 @@ export interface RenderedEmail {
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function layout(title: string, paragraphs: string[], action?: { label: string; href: string }): string {
+function layout(
+  title: string,
+  paragraphs: string[],
+  action?: { label: string; href: string },
+  /** Issue 31: a reminder's way to stop the reminders (LGPD), under the message. */
+  optOut?: string,
+): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="background:#0b4f9c;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>`
@@ -20,7 +26,11 @@ function layout(title: string, paragraphs: string[], action?: { label: string; h
 <div style="max-width:560px;margin:0 auto;padding:32px 24px;background:#fff">
 <p style="margin:0 0 24px;font-weight:700;color:#0b4f9c">Portal de Parceiros</p>
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${button}
-<p style="margin:32px 0 0;font-size:12px;color:#5b6776">Esta é uma mensagem automática. Não responda a este e-mail.</p>
+<p style="margin:32px 0 0;font-size:12px;color:#5b6776">Esta é uma mensagem automática. Não responda a este e-mail.</p>${
+    optOut
+      ? `<p style="margin:8px 0 0;font-size:12px;color:#5b6776">Não quer mais receber lembretes? <a href="${escapeHtml(optOut)}" style="color:#0b4f9c">Parar de receber lembretes</a>. Os avisos obrigatórios do seguro continuam sendo enviados.</p>`
+      : ''
+  }
 </div></body></html>`;
 }
 
@@ -218,6 +228,118 @@ export const TEMPLATES = {
       html: layout('Seu seguro continua em vigor', paragraphs),
     };
   },
+  // Issue 31: the insured kept informed — reminders (each with the way to stop them) and what the
+  // partner sends from the policy page. lib/insured-messages.ts says when each reminder goes.
+  'lembrete-vencimento': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    numero: number;
+    vencimento: string;
+    valor: string;
+    link: string;
+    validadeDias: number;
+    descadastro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `A ${data.numero}ª parcela do seu seguro ${data.produto} (apólice nº ${data.nrApolice}), de ${data.valor}, vence em ${data.vencimento}.`,
+      `O link abaixo abre o boleto e o Pix da parcela, com a linha digitável, o Pix copia e cola e o boleto em PDF. Ele vale por ${data.validadeDias} dias. Se já pagou, desconsidere este lembrete.`,
+    ];
+    return {
+      subject: `Lembrete: a ${data.numero}ª parcela do seu seguro vence em ${data.vencimento}`,
+      text: `${paragraphs.join('\n\n')}\n\nVer o boleto e o Pix: ${data.link}\n\nParar de receber lembretes: ${data.descadastro}\n`,
+      html: layout('Sua parcela vence em breve', paragraphs, { label: 'Ver o boleto e o Pix', href: data.link }, data.descadastro),
+    };
+  },
+  'aviso-atraso': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    numero: number;
+    vencimentoOriginal: string;
+    vencimento: string;
+    valor: string;
+    parceiro: string;
+    link: string;
+    validadeDias: number;
+    descadastro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `Não identificamos o pagamento da ${data.numero}ª parcela do seu seguro ${data.produto} (apólice nº ${data.nrApolice}), que venceu em ${data.vencimentoOriginal}.`,
+      `Emitimos a 2ª via com vencimento em ${data.vencimento}, no valor de ${data.valor}, com multa e juros proporcionais aos dias de atraso. O link abaixo abre o boleto e o Pix e vale por ${data.validadeDias} dias.`,
+      `Se já pagou, desconsidere este aviso. Dúvidas: fale com ${data.parceiro}.`,
+    ];
+    return {
+      subject: `Parcela vencida — 2ª via da ${data.numero}ª parcela da apólice ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n\nVer a 2ª via: ${data.link}\n\nParar de receber lembretes: ${data.descadastro}\n`,
+      html: layout('Sua parcela está vencida', paragraphs, { label: 'Ver a 2ª via (boleto e Pix)', href: data.link }, data.descadastro),
+    };
+  },
+  'aviso-fim-vigencia': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    fimVigencia: string;
+    parceiro: string;
+    /** How to reach the partner: 'e-mail x, telefone y' (the company's commercial contact, or the seller). */
+    contato: string;
+    descadastro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `Seu seguro ${data.produto} (apólice nº ${data.nrApolice}) termina em ${data.fimVigencia}. Depois dessa data você deixa de estar coberto.`,
+      `Para renovar e continuar protegido, fale com ${data.parceiro}: ${data.contato}.`,
+    ];
+    return {
+      subject: `Seu seguro ${data.produto} termina em ${data.fimVigencia}`,
+      text: `${paragraphs.join('\n\n')}\n\nParar de receber lembretes: ${data.descadastro}\n`,
+      html: layout('Seu seguro está perto do fim', paragraphs, undefined, data.descadastro),
+    };
+  },
+  'boleto-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    numero: number;
+    vencimento: string;
+    valor: string;
+    parceiro: string;
+    link: string;
+    validadeDias: number;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `${data.parceiro} enviou a você o boleto e o Pix da ${data.numero}ª parcela do seu seguro ${data.produto} (apólice nº ${data.nrApolice}): ${data.valor}, vencimento em ${data.vencimento}.`,
+      `O link abaixo abre a linha digitável, o Pix copia e cola e o boleto em PDF. Ele vale por ${data.validadeDias} dias.`,
+    ];
+    return {
+      subject: `Boleto e Pix da ${data.numero}ª parcela — apólice ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n\nVer o boleto e o Pix: ${data.link}\n`,
+      html: layout('Boleto e Pix da sua parcela', paragraphs, { label: 'Ver o boleto e o Pix', href: data.link }),
+    };
+  },
+  'apolice-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    vigencia: string;
+    parceiro: string;
+    link: string;
+    validadeDias: number;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `${data.parceiro} enviou a você a apólice nº ${data.nrApolice} do seu seguro ${data.produto}, vigente de ${data.vigencia}.`,
+      `O link abaixo abre a apólice em PDF e vale por ${data.validadeDias} dias.`,
+    ];
+    return {
+      subject: `Sua apólice de seguro ${data.produto} nº ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n\nBaixar a apólice: ${data.link}\n`,
+      html: layout('Sua apólice', paragraphs, { label: 'Baixar a apólice (PDF)', href: data.link }),
+    };
+  },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -320,6 +442,74 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       produto: 'Residencial',
       aPartirDe: '31/12/2026',
       parceiro: 'Corretora Horizonte Seguros Ltda.',
+    },
+  },
+  'lembrete-vencimento': {
+    title: 'Lembrete de vencimento, boleto e Pix (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      numero: 2,
+      vencimento: '10/12/2026',
+      valor: 'R$ 58,40',
+      link: 'https://portal.exemplo/boleto-digital/exemplo',
+      validadeDias: 30,
+      descadastro: 'https://portal.exemplo/lembretes/exemplo',
+    },
+  },
+  'aviso-atraso': {
+    title: 'Parcela vencida com a 2ª via (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      numero: 2,
+      vencimentoOriginal: '10/12/2026',
+      vencimento: '14/12/2026',
+      valor: 'R$ 59,79',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+      link: 'https://portal.exemplo/boleto-digital/exemplo',
+      validadeDias: 30,
+      descadastro: 'https://portal.exemplo/lembretes/exemplo',
+    },
+  },
+  'aviso-fim-vigencia': {
+    title: 'Fim de vigência em 30 dias (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      fimVigencia: '23/12/2026',
+      parceiro: 'Corretora Horizonte Seguros Ltda. (ponto de venda Loja Centro — São Paulo)',
+      contato: 'e-mail comercial@horizonte.exemplo, telefone (11) 3333-4444',
+      descadastro: 'https://portal.exemplo/lembretes/exemplo',
+    },
+  },
+  'boleto-segurado': {
+    title: 'Boleto e Pix enviados pelo parceiro (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      numero: 2,
+      vencimento: '10/12/2026',
+      valor: 'R$ 58,40',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+      link: 'https://portal.exemplo/boleto-digital/exemplo',
+      validadeDias: 30,
+    },
+  },
+  'apolice-segurado': {
+    title: 'Apólice enviada pelo parceiro (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      vigencia: '23/11/2026 a 23/11/2027',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+      link: 'https://portal.exemplo/apolice-digital/exemplo',
+      validadeDias: 30,
     },
   },
 };

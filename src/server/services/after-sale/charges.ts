@@ -389,3 +389,33 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
 }
 
 const receiptParts = (split: ReceiptSplit) => ({ situacao: split.situacao, aplicado: split.aplicado, credito: split.credito });
+
+/**
+ * The charge a message to the insured points at (issue 31), inside the caller's transaction: the
+ * active charge of an open installment (made now if there is none) while it is payable today; for
+ * an overdue one with nothing payable, a 2ª via due `secondCopyDue` with the contract's fine and
+ * interest — asked for by nobody (user_id null), as the first charge. Undefined when the installment
+ * is no longer open, or is overdue and no 2ª via was asked for.
+ */
+export async function chargeForInsured(
+  trx: DB,
+  installmentId: number,
+  today: string,
+  secondCopyDue?: string,
+): Promise<ChargeView | undefined> {
+  await lockInstallment(trx, installmentId);
+  const installment = await trx
+    .selectFrom('installments as i')
+    .innerJoin('policies as a', 'a.id', 'i.policy_id')
+    .select(['i.id', 'i.valor', 'i.vencimento', 'i.numero', 'i.status', 'a.nr_apolice', 'a.forma_pagamento'])
+    .where('i.id', '=', installmentId)
+    .executeTakeFirst();
+  if (installment?.status !== 'ABERTA' || !CHARGED_METHODS.includes(installment.forma_pagamento)) return undefined;
+  const active = await activeCharge(trx, installment);
+  if (active.vencimento >= today) return active;
+  if (!secondCopyDue) return undefined;
+  await trx.updateTable('charges').set({ status: 'SUBSTITUIDA' }).where('id', '=', active.id).execute();
+  const late = lateAmount(installment.valor, installment.vencimento, secondCopyDue);
+  const amounts = { valor: installment.valor, multa: late.fine, juros: late.interest, total: late.total };
+  return view(await writeCharge(trx, installment, amounts, secondCopyDue, null));
+}

@@ -111,8 +111,17 @@ export async function recordDataAccess(
 }
 
 /** The policy's PDF opened with the link e-mailed to the insured, who has no account (decision 035). */
-export async function recordInsuredLinkAccess(db: DB, generation: Generation, nrApolice: string, ip: string): Promise<void> {
-  const { event, record, detalhe } = DATA_VIEWS['apolice.link-segurado'];
+export async function recordInsuredLinkAccess(
+  db: DB,
+  generation: Generation,
+  nrApolice: string,
+  ip: string,
+  // Issue 31: the boleto link too, naming its installment.
+  view: 'apolice.link-segurado' | 'boleto.link-segurado' = 'apolice.link-segurado',
+  more?: string,
+): Promise<void> {
+  const { event, record, detalhe: what } = DATA_VIEWS[view];
+  const detalhe = more ? `${what}: ${more}` : what;
   await appendAccessEvent(db, {
     event,
     generation,
