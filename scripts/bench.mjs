@@ -37,6 +37,8 @@ const ACCOUNTS = {
   // The insurer's ADMIN, with the user name alone as its login screen sends it (SPEC §6): Gestão › Log
   // de Acesso, Acesso › Parceiro.
   admin: { path: '/api/gateway/login', body: { userName: 'admin', password: PASSWORD } },
+  // The legacy administrators' group: the legacy refunds queue (issue 31).
+  legacyAdmin: { path: '/api/plataforma/v1/login', body: { user_name: 'admin@legado.demo', password: PASSWORD } },
 };
 
 // JS budgets (gzip) by what the page hydrates, each with its reason (the report shows both; raising
@@ -94,6 +96,9 @@ const ROUTES = [
   // Partners and substabelecidos: plain lists and steps, the shell's JavaScript only (issue 17).
   { path: '/v2/parceiros/consulta', island: 'shell', account: 'admin' },
   { path: '/v2/substabelecido/consulta', island: 'shell', account: 'parceiroAdmin' },
+  // The refunds queue (issue 31): plain forms and links, the shell's JavaScript only.
+  { path: '/v2/restituicoes', island: 'shell', account: 'admin' },
+  { path: '/restituicoes', island: 'shell', account: 'legacyAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -97,6 +97,9 @@ const PAGES = [
   { path: '/relatorio-vendas', account: 'legacyAdmin', pageParam: 'page' },
   { path: '/v2/usuario/permissoes/consulta', account: 'admin', pageParam: 'pagina' },
   { path: '/v2/propostas/analise', account: 'admin' },
+  // The refunds queue (issue 31): one generation's refunds of one status through refunds_queue (migration 041).
+  { path: '/v2/restituicoes', account: 'admin', pageParam: 'page', filtered: 'situacao=pagas' },
+  { path: '/restituicoes', account: 'legacyAdmin', pageParam: 'page', filtered: 'situacao=devolvidas' },
 ];
 
 /** Each page as the routes measured: first page, filtered page, name search, deep page (resolved on the running portal). */
