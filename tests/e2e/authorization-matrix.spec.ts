@@ -81,7 +81,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/apolices/[nrApolice]': { path: '/v2/apolices/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
   // The policy's ledger as CSV (issue 31): scoped like the policy, so a number outside the scope is the 404 page.
   '/apolices/[nrApolice]/extrato.csv': { path: '/apolices/999999/extrato.csv', expect: legacyOnly(404, 'v1') },
-  '/v2/apolices/[nrApolice]/extrato.csv': { path: '/v2/apolices/999999/extrato.csv', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
+  '/v2/apolices/[nrApolice]/extrato.csv': {
+    path: '/v2/apolices/999999/extrato.csv',
+    expect: { ...v2Only(404, 'v2'), substabelecido: 403 },
+  },
   // The refunds queue (issue 31): the insurer's staff — the legacy administrators' group, the v2 ADMIN.
   '/restituicoes': { path: '/restituicoes', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/v2/restituicoes': { path: '/v2/restituicoes', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },

@@ -53,8 +53,11 @@ const company = {
 
 /** Quotes made here, by name. */
 const made: Record<string, string> = {};
-/** The demo partner's seeded quotes: 3 of seed-quotes.ts (2 residential, 1 life) and 4 sold by seed-policies.ts (3 residential, 1 life). */
-const SEEDED = 7;
+/**
+ * The demo partner's seeded quotes: 3 of seed-quotes.ts (2 residential, 1 life) and 5 sold by seed-policies.ts (4 residential —
+ * one cancelled with a refund owed, issue 31 — and 1 life).
+ */
+const SEEDED = 8;
 
 beforeAll(async () => {
   ({ db, close } = await freshDatabase({
@@ -209,6 +212,8 @@ describe('filters', () => {
         ['Eduardo Martins Reis', 'Proposta aceita'],
         ['Sérgio Almeida Prado', 'Proposta em análise'],
         ['Lívia Campos Teixeira', 'Proposta aguardando documentos'],
+        // Sold and cancelled later (issue 31): the history shows the proposal's outcome.
+        ['Renata Oliveira Duarte', 'Proposta aceita'],
       ]),
     );
     expect(sent.content.every((r) => /^\d+$/.test(r.nrProposta ?? ''))).toBe(true);
@@ -220,7 +225,7 @@ describe('filters', () => {
     expect(expired.content.every((r) => r.status === 'VENCIDA' && r.statusLabel === 'Vencida' && r.nrProposta === null)).toBe(true);
 
     const open = await list(PARTNER, { status: 'EM_ELABORACAO' });
-    expect(open.total).toBe(SEEDED + 12 - 5 - 3);
+    expect(open.total).toBe(SEEDED + 12 - 6 - 3);
     expect(open.content.every((r) => r.statusLabel === 'Em elaboração')).toBe(true);
   });
 

@@ -55,7 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await sql`create table refund_events (
     id serial primary key,
-    refund_id integer not null references refunds (id),
+    refund_id integer not null,
     policy_id integer not null references policies (id),
     acao text not null check (acao in ('PAGA', 'DEVOLVIDA', 'REABERTA')),
     valor integer not null,
@@ -63,6 +63,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     user_id integer not null references users (id),
     created_at timestamptz not null
   )`.execute(db);
+  // refund_id names its refund without a foreign key: one would make a TRUNCATE of refunds (an operator's
+  // fix the commissions rollup is tested against, migration 034) fail. Nothing deletes a refund that has events.
   await sql`create index refund_events_policy on refund_events (policy_id, id)`.execute(db);
 }
 
