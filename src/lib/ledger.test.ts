@@ -35,11 +35,13 @@ const amounts = (input: LedgerInput) => buildLedger(input).lines.map((l) => [l.k
 describe('the ledger of a policy (issue 31)', () => {
   it('charges each installment on its due day and keeps a running balance', () => {
     const ledger = buildLedger(base({ receipts: [receipt({})] }));
+    // Paid the day before it was due: charged that day, so the balance never says "a devolver" in between.
     expect(ledger.lines.map((l) => [l.day, l.kind, l.amount, l.balance])).toEqual([
-      ['2026-01-09', 'RECEBIMENTO', -10000, -10000],
-      ['2026-01-10', 'PARCELA', 10000, 0],
+      ['2026-01-09', 'PARCELA', 10000, 10000],
+      ['2026-01-09', 'RECEBIMENTO', -10000, 0],
       ['2026-02-10', 'PARCELA', 10000, 10000],
     ]);
+    expect(ledger.lines[0]!.description).toBe('1ª parcela de 2, vencimento 10/01/2026');
     expect(ledger.totals).toMatchObject({ charged: 20000, received: 10000, receivedInExcess: 0, owedBack: 0, paidBack: 0, balance: 10000 });
   });
 
@@ -63,11 +65,11 @@ describe('the ledger of a policy (issue 31)', () => {
       installments: [{ id: 2, numero: 1, vencimento: '2026-02-10', valor: 10000, status: 'PAGA' }],
     });
     expect(amounts(input)).toEqual([
-      ['RECEBIMENTO', -4000, -4000],
-      ['RECEBIMENTO', -6000, -10000],
-      ['PARCELA', 10000, 0],
+      ['PARCELA', 10000, 10000],
+      ['RECEBIMENTO', -4000, 6000],
+      ['RECEBIMENTO', -6000, 0],
     ]);
-    expect(buildLedger(input).lines[0]!.description).toContain('parcial: a parcela segue em aberto');
+    expect(buildLedger(input).lines[1]!.description).toContain('parcial: a parcela segue em aberto');
   });
 
   it('a duplicate payment is received and owed back: the balance goes below zero by it', () => {
@@ -136,8 +138,8 @@ describe('the ledger of a policy (issue 31)', () => {
     });
     const ledger = buildLedger(input);
     expect(ledger.lines.map((l) => [l.kind, l.amount, l.balance])).toEqual([
-      ['RECEBIMENTO', -10000, -10000],
-      ['PARCELA', 10000, 0],
+      ['PARCELA', 10000, 10000],
+      ['RECEBIMENTO', -10000, 0],
       ['PARCELA_CANCELADA', -10000, -10000],
       ['RESTITUICAO_DEVIDA', -3000, -13000],
       ['RESTITUICAO_PAGA', 3000, -10000],
@@ -165,7 +167,7 @@ describe('the ledger of a policy (issue 31)', () => {
     const csv = stringify([LEDGER_CSV_COLUMNS as unknown as string[], ...ledger.lines.map(ledgerCsvRecord)], CSV_OPTIONS);
     expect(csv.startsWith('\ufeffData;Tipo;')).toBe(true);
     expect(csv).toContain('09/01/2026;Recebimento;');
-    expect(csv).toContain(';;1234,56;1234,56;segurado (a devolver);não');
+    expect(csv).toContain(';;1234,56;1134,56;segurado (a devolver);não');
     expect(csv).not.toMatch(/;'?-\d/);
   });
 });

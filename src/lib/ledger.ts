@@ -10,8 +10,8 @@ import { returnReasonLabel } from './refund-status';
  * insured owes (+), money received or owed back lowers it (−), a refund paid raises it again (+) —
  * and a running balance: positive, the insured owes; negative, the insurer owes the insured.
  *
- * - An installment is charged once, on its due day, at its amount (a partial cancellation's reduced
- *   amount for the open ones). Its first boleto is that charge; a 2ª via adds only the fine and
+ * - An installment is charged once, on its due day (or the day it was first paid, when paid ahead),
+ *   at its amount (a partial cancellation's reduced amount for the open ones). Its first boleto is that charge; a 2ª via adds only the fine and
  *   interest it carries above what was already charged for the installment — a second 2ª via
  *   replaces the first, so its fine and interest are not added twice.
  * - A receipt (decision 059) is received whole (−valor): what paid the installment, a partial
@@ -212,9 +212,18 @@ export function buildLedger(input: LedgerInput): Ledger {
   // Fine and interest already charged, per installment (a 2ª via or a late receipt raised it).
   const fees = new Map<number, number>(input.installments.map((i) => [i.id, 0]));
 
+  // An installment is charged on its due day, or on the day it was first paid when paid ahead (a
+  // payment in advance is not money to give back in between).
+  const firstPaid = new Map<number, string>();
+  for (const r of input.receipts) {
+    if (r.installmentId === null || r.situacao === 'CREDITO' || r.situacao === 'NAO_IDENTIFICADO') continue;
+    const day = brasiliaDay(r.recebidoEm);
+    const known = firstPaid.get(r.installmentId);
+    if (known === undefined || day < known) firstPaid.set(r.installmentId, day);
+  }
   for (const i of input.installments)
     push({
-      day: i.vencimento,
+      day: [i.vencimento, firstPaid.get(i.id) ?? i.vencimento].sort()[0]!,
       instant: '',
       kind: 'PARCELA',
       description: `${i.numero}ª parcela de ${count}, vencimento ${formatIsoDate(i.vencimento)}`,

@@ -10,6 +10,9 @@
  * Each change is one conditional UPDATE … WHERE status = <from>: of two at once (a double click, two
  * instances) one changes the row and the other finds it already moved.
  */
+/** The queue of a generation (route guards: the legacy administrators' group, the v2 ADMIN). */
+export const refundsQueuePath = (generation: 'v1' | 'v2') => (generation === 'v2' ? '/v2/restituicoes' : '/restituicoes');
+
 export const REFUND_STATUSES = ['DEVIDA', 'PAGA', 'DEVOLVIDA'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 

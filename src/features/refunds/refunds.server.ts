@@ -2,20 +2,15 @@ import { database } from '../../server/boot/database';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { now } from '../../server/clock';
 import { brasiliaDay } from '../../lib/format';
-import { config, demoBankEnabled } from '../../server/config';
+import { demoBankEnabled } from '../../server/config';
 import { refusalOf } from '../controller.server';
 import { deliverAfter } from '../../server/mail/outbox';
 import { scopeFor } from '../../server/services/identity/scope';
 import { listRefundQueue, payRefund, reopenRefund, returnRefund, type RefundQueueRow } from '../../server/services/after-sale/refunds';
-import { ledgerCsv, ledgerOfPolicy } from '../../server/services/after-sale/ledger';
-import { pageAccess } from '../../lib/route-guards';
-import { csvResponse } from '../../server/api/download';
-import { recordDataAccess } from '../../server/services/identity/access-log';
 import { refundDueDay } from '../../lib/cancellation';
 import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 import { withReadablePage } from '../../lib/list-query';
-import { ledgerCsvFileName } from '../../lib/ledger';
-import { QUEUE_TABS, tabOf, type RefundAction, type RefundStatus } from '../../lib/refund-status';
+import { QUEUE_TABS, refundsQueuePath, tabOf, type RefundAction, type RefundStatus } from '../../lib/refund-status';
 
 /*
  * /restituicoes (legacy) and /v2/restituicoes (issue 31): the refunds queue of the insurer's staff.
@@ -44,7 +39,7 @@ const NR_APOLICE = /^\d{1,20}$/;
 const ACTIONS: Record<string, RefundAction> = { pagar: 'pagar', devolver: 'devolver', reabrir: 'reabrir' };
 const tabParam = (status: RefundStatus) => QUEUE_TABS.find((t) => t.value === status)!.param;
 
-export const queuePath = (generation: 'v1' | 'v2') => (generation === 'v2' ? '/v2/restituicoes' : '/restituicoes');
+export const queuePath = refundsQueuePath;
 
 export async function refundsQueuePage(
   generation: 'v1' | 'v2',
@@ -123,29 +118,4 @@ function accountOf(form: Record<string, string>): unknown {
   if (form.tipo === 'CONTA')
     return { tipo: 'CONTA', banco: form.banco, agencia: form.agencia, conta: form.conta, tipoConta: form.tipoConta, titular: form.titular };
   return { tipo: form.tipo };
-}
-
-/** The policy's ledger as CSV, in the viewer's APOLICES scope (outside it: undefined, the 404 page); the export is logged. */
-export async function ledgerCsvDownload(
-  generation: 'v1' | 'v2',
-  session: PortalSession,
-  nrApolice: string,
-  ip: string,
-): Promise<Response | undefined> {
-  const db = await database();
-  const viewer = viewerOf(session, generation)!;
-  const csv = await ledgerCsv(db, await scopeFor(db, viewer, 'APOLICES'), generation, nrApolice, brasiliaDay(now()));
-  if (csv === undefined) return undefined;
-  await recordDataAccess(db, viewer, ip, 'apolice.extrato', nrApolice);
-  return csvResponse(csv, ledgerCsvFileName(nrApolice));
-}
-
-/** The ledger the policy page shows (PolicyLedger.astro), of a policy the page found in the viewer's scope; and whether the viewer opens the refunds queue. */
-export async function policyLedgerOf(generation: 'v1' | 'v2', session: PortalSession, policyId: number) {
-  const db = await database();
-  const ledger = await ledgerOfPolicy(db, policyId, brasiliaDay(now()));
-  const viewer = viewerOf(session, generation);
-  const queueHref =
-    viewer && pageAccess(queuePath(generation), viewer, config().PORTAL_ENV) === 'allowed' ? queuePath(generation) : undefined;
-  return { ledger, queueHref };
 }

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { ledgerCsvDownload } from '../../../../features/refunds/refunds.server';
+import { ledgerCsvDownload } from '../../../../features/policies/ledger.server';
 
 /** The policy's ledger as CSV (issue 31), scoped like its page: any other number is the same 404 page. */
 export const GET: APIRoute = async ({ locals, params, rewrite }) =>
