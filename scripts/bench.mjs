@@ -37,6 +37,8 @@ const ACCOUNTS = {
   // The insurer's ADMIN, with the user name alone as its login screen sends it (SPEC §6): Gestão › Log
   // de Acesso, Acesso › Parceiro.
   admin: { path: '/api/gateway/login', body: { userName: 'admin', password: PASSWORD } },
+  // The legacy administrators' group: the legacy refunds queue (issue 31).
+  legacyAdmin: { path: '/api/plataforma/v1/login', body: { user_name: 'admin@legado.demo', password: PASSWORD } },
 };
 
 // JS budgets (gzip) by what the page hydrates, each with its reason (the report shows both; raising
@@ -100,6 +102,9 @@ const ROUTES = [
   { path: '/pendencias', island: 'shell', account: 'vendedor' },
   { path: '/v2/pendencias', island: 'shell', account: 'parceiro' },
   { path: '/v2/substabelecido/consulta', island: 'shell', account: 'parceiroAdmin' },
+  // The refunds queue (issue 31): plain forms and links, the shell's JavaScript only.
+  { path: '/v2/restituicoes', island: 'shell', account: 'admin' },
+  { path: '/restituicoes', island: 'shell', account: 'legacyAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -105,6 +105,9 @@ const PAGES = [
   { path: '/v2/pendencias', account: 'admin', filtered: 'tipo=RENOVACAO' },
   { path: '/v2/pendencias', account: 'parceiroAdmin', filtered: 'tipo=PARCELA_VENCIDA' },
   { path: '/pendencias', account: 'legacyAdmin', filtered: 'tipo=RENOVACAO' },
+  // The refunds queue (issue 31): one generation's refunds of one status through refunds_queue (migration 041).
+  { path: '/v2/restituicoes', account: 'admin', pageParam: 'page', filtered: 'situacao=pagas' },
+  { path: '/restituicoes', account: 'legacyAdmin', pageParam: 'page', filtered: 'situacao=devolvidas' },
 ];
 
 /** Each page as the routes measured: first page, filtered page, name search, deep page (resolved on the running portal). */

@@ -64,6 +64,7 @@ export const ACCESS_EVENTS = {
   DADOS_SEGURADO_VISUALIZADOS: { label: 'Dados de segurado visualizados', group: 'dados' },
   DADOS_SEGURADO_EXPORTADOS: { label: 'Dados de segurado baixados ou exportados', group: 'dados' },
   LOG_ACESSO_EXPORTADO: { label: 'Log de acesso exportado', group: 'log' },
+  RESTITUICAO_ALTERADA: { label: 'Restituição paga, devolvida ou reaberta', group: 'dados' },
 } as const satisfies Record<string, { label: string; group: EventGroup }>;
 export type AccessEventCode = keyof typeof ACCESS_EVENTS;
 export const ACCESS_EVENT_CODES = Object.keys(ACCESS_EVENTS) as AccessEventCode[];
@@ -102,6 +103,7 @@ export const DATA_VIEWS = {
   'apolice.boleto': { event: EXPORTED, record: 'APOLICE', detalhe: 'PDF do boleto' },
   'apolice.endosso-pdf': { event: EXPORTED, record: 'APOLICE', detalhe: 'PDF do endosso' },
   'apolice.endossos': { event: VIEWED, record: 'APOLICE', detalhe: 'Endossos da apólice' },
+  'apolice.extrato': { event: EXPORTED, record: 'APOLICE', detalhe: 'Extrato financeiro da apólice (CSV)' },
   'apolice.endosso-contato': { event: VIEWED, record: 'APOLICE', detalhe: 'Endosso de dados cadastrais' },
   'apolice.cancelamento': { event: VIEWED, record: 'APOLICE', detalhe: 'Cancelamento da apólice' },
   'cotacao.pagina': { event: VIEWED, record: 'COTACAO', detalhe: 'Cotação de outro vendedor' },

@@ -69,3 +69,16 @@ describe('the legacy staging modules in production', () => {
     expect(pageAccess('/v2/comissoes/extrato-comissoes', partner, 'TEST')).toBe('allowed');
   });
 });
+
+describe('the refunds queue (issue 31): the insurer’s staff only', () => {
+  const v2 = (profile: string, cdOperacoes: string[] = []) => ({ generation: 'v2' as const, user: { profile, cdOperacoes } as never });
+  it.each([
+    [admin, '/restituicoes', 'allowed'],
+    [resSeller, '/restituicoes', 'forbidden'],
+    [legacy(['GESTOR'], ['USUARIOS', 'HISTORICO_VENDAS']), '/restituicoes', 'forbidden'],
+    [v2('ADMIN'), '/v2/restituicoes', 'allowed'],
+    [v2('PARCEIRO_ADMIN'), '/v2/restituicoes', 'forbidden'],
+    [v2('PARCEIRO', ['APOLICE_EMPRESA', 'BOLETOS_EMPRESA']), '/v2/restituicoes', 'forbidden'],
+    [v2('SUBSTABELECIDO', ['APOLICE_VENDEDOR']), '/v2/restituicoes', 'forbidden'],
+  ] as const)('%#: %s → %s', (viewer, path, access) => expect(pageAccess(path, viewer, 'PRD')).toBe(access));
+});

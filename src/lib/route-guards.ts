@@ -69,8 +69,13 @@ export const ROUTE_GUARDS = {
     { prefix: '/simulador-agricola-antigo', rule: { permissions: [v1OfferPermission('AFS')] } },
     // The embedded issuance apps (decision 054): whoever may sell their products (SPEC §6).
     ...EMBEDDED_APPS.map((app) => ({ prefix: app.basePath, rule: { permissions: app.permissions } })),
+    // The refunds queue (issue 31): the insurer's money, so the administrators' group alone — nobody holds this code.
+    { prefix: '/restituicoes', rule: { permissions: ['RESTITUICOES_PAGAR'] } },
   ]),
-  v2: guardsOf(V2_MENU, V2_SECTIONS, []),
+  v2: guardsOf(V2_MENU, V2_SECTIONS, [
+    // The refunds queue (issue 31): the insurer's ADMIN alone, as the receipts to review (decision 059); no partner profile listed.
+    { prefix: '/v2/restituicoes', rule: { profiles: ['ADMIN'] } },
+  ]),
 };
 
 export function pageAccess(path: string, viewer: Viewer, environment: Environment): RouteAccess {

@@ -88,6 +88,15 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/renovacoes/[nrApolice]': { path: '/renovacoes/999999', expect: legacyOnly(404, 'v1') },
   '/v2/renovacoes': { path: '/v2/renovacoes', expect: { ...v2Only(200, 'v2'), substabelecido: 403 } },
   '/v2/renovacoes/[nrApolice]': { path: '/v2/renovacoes/999999', expect: { ...v2Only(404, 'v2'), substabelecido: 403 } },
+  // The policy's ledger as CSV (issue 31): scoped like the policy, so a number outside the scope is the 404 page.
+  '/apolices/[nrApolice]/extrato.csv': { path: '/apolices/999999/extrato.csv', expect: legacyOnly(404, 'v1') },
+  '/v2/apolices/[nrApolice]/extrato.csv': {
+    path: '/v2/apolices/999999/extrato.csv',
+    expect: { ...v2Only(404, 'v2'), substabelecido: 403 },
+  },
+  // The refunds queue (issue 31): the insurer's staff — the legacy administrators' group, the v2 ADMIN.
+  '/restituicoes': { path: '/restituicoes', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/v2/restituicoes': { path: '/v2/restituicoes', expect: { ...v2Only(403, 'v2'), adminV2: 200 } },
   // Payment pages (issue 13): BOLETOS_* in v2 (not the sub-delegated user); CLIENTES_CONSULTA_PAGAMENTO
   // (the admin group only among these accounts), listed in the legacy menu's "Módulos em homologação"
   // outside production — the route answers in production too (decision 007; legacy-modules-production.test.ts).

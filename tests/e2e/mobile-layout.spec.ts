@@ -130,6 +130,10 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/banco-demonstracao': { adminV2: ['/banco-demonstracao'] },
   // The seed's policy (open or, after the payments journey, paid) and a search's field error.
   '/v2/boleto/recebimentos': { adminV2: ['/v2/boleto/recebimentos', '/v2/boleto/recebimentos?page=abc'] },
+  '/restituicoes': { adminLegado: ['/restituicoes', '/restituicoes?situacao=pagas'] },
+  '/v2/restituicoes': { adminV2: ['/v2/restituicoes', '/v2/restituicoes?situacao=devolvidas', '/v2/restituicoes?nrApolice=abc'] },
+  '/apolices/[nrApolice]/extrato.csv': 'a CSV download, not a page',
+  '/v2/apolices/[nrApolice]/extrato.csv': 'a CSV download, not a page',
   '/v2/boleto': { parceiro: ['/v2/boleto', `/v2/boleto?nrApolice=1391${new Date().getFullYear()}0000001`, '/v2/boleto?segurado=ab'] },
   '/consulta-pagamento': {
     adminLegado: ['/consulta-pagamento', '/consulta-pagamento?segurado=ab', '/consulta-pagamento?segurado=Marina'],

@@ -56,8 +56,11 @@ const madeHere = <T extends { nomeSegurado: string }>(rows: T[]) => rows.filter(
 
 /** Quotes made here, by name. */
 const made: Record<string, string> = {};
-/** The demo partner's seeded quotes: 3 of seed-quotes.ts (2 residential, 1 life) and 5 sold by seed-policies.ts (4 residential, 1 life). */
-const SEEDED = 8;
+/**
+ * The demo partner's seeded quotes: 3 of seed-quotes.ts (2 residential, 1 life) and 6 sold by seed-policies.ts (5 residential —
+ * one ending in about 30 days for the renewals, one cancelled with a refund owed, issue 31 — and 1 life).
+ */
+const SEEDED = 9;
 
 beforeAll(async () => {
   ({ db, close } = await freshDatabase({
@@ -213,6 +216,8 @@ describe('filters', () => {
         ['Sérgio Almeida Prado', 'Proposta em análise'],
         ['Lívia Campos Teixeira', 'Proposta aguardando documentos'],
         ['Helena Duarte Vasconcelos', 'Proposta aceita'],
+        // Sold and cancelled later (issue 31): the history shows the proposal's outcome.
+        ['Renata Oliveira Duarte', 'Proposta aceita'],
       ]),
     );
     expect(sent.content.every((r) => /^\d+$/.test(r.nrProposta ?? ''))).toBe(true);

@@ -85,6 +85,9 @@ describe('the filters', () => {
     const later = '2099-01-01';
     expect(await list({ situacao: 'VENCIDA' }, later)).toContain(nrApolice);
     expect(await list({ situacao: 'VIGENTE' }, later)).toEqual([]);
-    expect(await list({ situacao: 'CANCELADA' })).toEqual([]);
+    // Only the demo's policy cancelled with a refund owed (issue 31), not this one.
+    const cancelled = await list({ situacao: 'CANCELADA' });
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled).not.toContain(nrApolice);
   });
 });

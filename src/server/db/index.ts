@@ -42,6 +42,7 @@ import * as m036 from './migrations/036_outbox_retries';
 import * as m037 from './migrations/037_worklist';
 import * as m039 from './migrations/039_renewals';
 import * as m040 from './migrations/040_insured_reminders';
+import * as m041 from './migrations/041_refunds_queue';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -121,6 +122,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '037_worklist': m037,
   '039_renewals': m039,
   '040_insured_reminders': m040,
+  '041_refunds_queue': m041,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

@@ -3,6 +3,7 @@ import type { ProposalEvent, ProposalStatus } from '../../lib/acceptance';
 import type { StoredInstallmentStatus, StoredPolicyStatus } from '../../lib/policies';
 import type { InsuredContact } from '../../lib/endorsements';
 import type { Requester } from '../../lib/refund';
+import type { RefundStatus } from '../../lib/refund-status';
 import type { DocumentCategory, DocumentMime } from '../../lib/documents';
 import type { NotaMime, NotaStatus } from '../../lib/nota-fiscal';
 
@@ -500,9 +501,33 @@ export interface RefundsTable {
   valor: number;
   estorno_comissao: number;
   destino: Json<Record<string, unknown>> | null;
-  status: Generated<'DEVIDA' | 'PAGA'>;
+  status: Generated<RefundStatus>;
   prevista_para: string;
   created_at: CreatedAt;
+  /** The policy's generation, kept by the database (migration 041): never written by a service. */
+  generation: Generated<Generation>;
+  /** When it entered its current status: the queue's order (migration 041). */
+  situacao_em: ColumnType<Date, Date | string | undefined, Date | string>;
+  paga_em: Timestamp | null;
+  paga_por: number | null;
+  /** The bank's receipt of the last payment (the demo bank's, in the demo). */
+  comprovante: string | null;
+  devolvida_em: Timestamp | null;
+  devolvida_por: number | null;
+  motivo_devolucao: string | null;
+  tentativas: Generated<number>;
+}
+
+/** A refund paid, returned by the bank or put back to be paid (migration 041): the policy's ledger reads them. */
+export interface RefundEventsTable {
+  id: Generated<number>;
+  refund_id: number;
+  policy_id: number;
+  acao: 'PAGA' | 'DEVOLVIDA' | 'REABERTA';
+  valor: number;
+  detalhe: string | null;
+  user_id: number;
+  created_at: Timestamp;
 }
 
 /** The steps of a cancellation so far, one per user and policy, so a reload resumes them. */
@@ -806,6 +831,7 @@ export interface Database {
   reminder_opt_outs: ReminderOptOutsTable;
   endorsements: EndorsementsTable;
   refunds: RefundsTable;
+  refund_events: RefundEventsTable;
   endorsement_drafts: EndorsementDraftsTable;
   scheduled_cancellations: ScheduledCancellationsTable;
   documents: DocumentsTable;

@@ -8,6 +8,7 @@ import { currentCharge, payCharge } from '../services/after-sale/charges';
 import type { OfferToQuote } from '../services/selling/quotes';
 import { earliestDueDay } from '../../lib/contracting';
 import { brasiliaDay } from '../../lib/format';
+import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../services/after-sale/cancellation';
 
 /**
  * Demo after-sale data (issue 13), so every screen of Apólices, 2ª via and payments shows something on
@@ -15,7 +16,8 @@ import { brasiliaDay } from '../../lib/format';
  * and payments follow their rules, nothing is inserted by hand. parceiro@parceiro.demo gets a policy
  * with an installment paid and one overdue, a policy paid up, a proposal in analysis with its clock
  * running and one waiting for documents; vendedor@legado.demo a legacy policy with an open boleto; and
- * each of them a policy sold 335 days ago, ending in about 30 days: the renewals list's (issue 31).
+ * each of them a policy sold 335 days ago, ending in about 30 days: the renewals list's (issue 31), and
+ * one cancelled by the insured with its refund owed: the refunds queue's and the ledger's (issue 31).
  */
 const DAY_MS = 86_400_000;
 
@@ -65,6 +67,24 @@ const INSURED = {
     'Salvador',
     'BA',
     '40020-000',
+  ),
+  cancelada: person(
+    'Renata Oliveira Duarte',
+    '417.256.380-53',
+    'renata.duarte@exemplo.com.br',
+    '(31) 98333-6789',
+    'Belo Horizonte',
+    'MG',
+    '30110-010',
+  ),
+  canceladaLegado: person(
+    'Paulo Henrique Vieira',
+    '629.384.150-60',
+    'paulo.vieira@exemplo.com.br',
+    '(41) 98444-7890',
+    'Curitiba',
+    'PR',
+    '80010-000',
   ),
   legado: person(
     'Otávio Freitas Lima',
@@ -129,6 +149,30 @@ async function pay(db: DB, now: Date, nrApolice: string, numero: number, by: 'bo
   if (paidOn > now) return;
   const code = by === 'boleto' ? charge.linhaDigitavel : charge.pixCopiaECola;
   await payCharge(db, { code, externalId: `demo-seed:${nrApolice}:${numero}`, origem: 'BANCO_DEMO' }, paidOn);
+}
+
+/**
+ * The insured cancels a policy (whole, sold the insured good) at `at`, refunded to their CPF's Pix key,
+ * as `userId` of `generation` records it: a refund owed in the insurer's queue (issue 31).
+ */
+async function cancelWhole(db: DB, generation: 'v1' | 'v2', userId: number, nrApolice: string, at: Date) {
+  const policy = await db.selectFrom('policies').select('id_contratacao').where('nr_apolice', '=', nrApolice).executeTakeFirstOrThrow();
+  const day = brasiliaDay(at);
+  const actor = { userId, insurerStaff: false };
+  const context = () => cancellationContext(db, { kind: 'all' }, generation, policy.id_contratacao, actor, day);
+  await saveReason(db, await context(), { solicitante: 'SEGURADO', motivo: 'VENDA_DO_BEM', efetivaEm: day }, at);
+  await saveCoverages(db, await context(), { escopo: 'TOTAL' }, at);
+  const { draft, insuredDocument } = await context();
+  if (!draft) return;
+  await confirmCancellation(
+    db,
+    { kind: 'all' },
+    generation,
+    policy.id_contratacao,
+    actor,
+    { chave: draft.chave, conta: { tipo: 'PIX', chave: insuredDocument } },
+    at,
+  );
 }
 
 export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
@@ -264,5 +308,42 @@ export async function seedDemoPolicies(db: DB, now: Date): Promise<void> {
       at: renewalAt,
     });
     if (nrApolice) await pay(db, now, nrApolice, 1, 'pix', daysAgo(334), 'v1');
+  }
+
+  // Issue 31: a policy of each generation sold 40 days ago, paid at once by Pix, cancelled by the
+  // insured 5 days ago — a refund owed in the refunds queue (/v2/restituicoes, /restituicoes) and in
+  // the policy's ledger.
+  const cancelledAt = daysAgo(40);
+  const cancelledOffer = await residencial(cancelledAt);
+  if (cancelledOffer) {
+    const { nrApolice } = await sell(db, {
+      seller,
+      offer: cancelledOffer,
+      segurado: INSURED.cancelada,
+      respostas: HOUSE,
+      selecao: conforto,
+      contratacao: { formaPagamento: 'pix', parcelas: 1 },
+      at: cancelledAt,
+    });
+    if (nrApolice) {
+      await pay(db, now, nrApolice, 1, 'pix', daysAgo(39));
+      await cancelWhole(db, 'v2', partnerRow.id, nrApolice, daysAgo(5));
+    }
+  }
+  const legacyCancelledOffer = (await sellableOffersV1(db, legacy, cancelledAt)).find((o) => o.code === 'RES');
+  if (legacyCancelledOffer) {
+    const { nrApolice } = await sell(db, {
+      seller: legacySeller,
+      offer: legacyCancelledOffer,
+      segurado: INSURED.canceladaLegado,
+      respostas: HOUSE,
+      selecao: conforto,
+      contratacao: { formaPagamento: 'pix', parcelas: 1 },
+      at: cancelledAt,
+    });
+    if (nrApolice) {
+      await pay(db, now, nrApolice, 1, 'pix', daysAgo(39), 'v1');
+      await cancelWhole(db, 'v1', legacyRow.id, nrApolice, daysAgo(5));
+    }
   }
 }

@@ -340,6 +340,28 @@ export const TEMPLATES = {
       html: layout('Sua apólice', paragraphs, { label: 'Baixar a apólice (PDF)', href: data.link }),
     };
   },
+  'restituicao-paga-segurado': (data: {
+    nome: string;
+    nrApolice: string;
+    produto: string;
+    valor: string;
+    destino: string;
+    pagaEm: string;
+    comprovante: string;
+    parceiro: string;
+  }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      `Pagamos em ${data.pagaEm} a restituição de ${data.valor} do cancelamento da sua apólice de seguro ${data.produto} nº ${data.nrApolice}, em ${data.destino}.`,
+      `Comprovante da transferência: ${data.comprovante}. O valor aparece na sua conta conforme o prazo do seu banco.`,
+      `Se o valor não chegar em até 2 dias úteis, fale com ${data.parceiro} ou com a central de atendimento da seguradora, indicada na apólice.`,
+    ];
+    return {
+      subject: `Restituição paga — apólice ${data.nrApolice}`,
+      text: `${paragraphs.join('\n\n')}\n`,
+      html: layout('Sua restituição foi paga', paragraphs),
+    };
+  },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -441,6 +463,19 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       nrApolice: '011420260000123',
       produto: 'Residencial',
       aPartirDe: '31/12/2026',
+      parceiro: 'Corretora Horizonte Seguros Ltda.',
+    },
+  },
+  'restituicao-paga-segurado': {
+    title: 'Restituição paga (ao segurado)',
+    data: {
+      nome: 'Marina Costa Alves',
+      nrApolice: '011420260000123',
+      produto: 'Residencial',
+      valor: 'R$ 68,26',
+      destino: 'Pix (CPF) *******6391',
+      pagaEm: '11/12/2026',
+      comprovante: 'DEMO-RESTITUICAO-12-1',
       parceiro: 'Corretora Horizonte Seguros Ltda.',
     },
   },

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { RefundStatus } from '../../../lib/refund-status';
 import type { DB } from '../../db';
 import type { EndorsementKind, Generation } from '../../db/schema';
 import { brasiliaDay } from '../../../lib/format';
@@ -70,7 +71,7 @@ export interface EndorsementSummary {
   /** What a cancellation gives back; null for a change with no refund. */
   restituicao: number | null;
   /** The refund's state and the day it is due to be paid (null with no refund). */
-  restituicaoStatus: 'DEVIDA' | 'PAGA' | null;
+  restituicaoStatus: RefundStatus | null;
   restituicaoPrevista: string | null;
 }
 
