@@ -45,8 +45,7 @@ for (const generation of ['v2', 'v1'] as const) {
     await page.goto(generation === 'v2' ? '/v2/perfil' : '/perfil');
     const before = await bellCount(page);
     expect(before).toBeGreaterThan(0);
-    await expect(bell(page)).toHaveAttribute(
-      'aria-label',
+    await expect(bell(page)).toHaveAccessibleName(
       before === 1 ? 'Pendências: 1 nova' : `Pendências: ${before > 99 ? '99+' : before} novas`,
     );
 
