@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { commissionScope, incomeScope, mayEditTargets, quoteScope, salesDataScope, scopeOf, unionOf, type Scope, type ScopeSubject } from './scope';
+import {
+  commissionScope,
+  incomeScope,
+  mayEditTargets,
+  quoteScope,
+  salesDataScope,
+  scopeOf,
+  unionOf,
+  type Scope,
+  type ScopeSubject,
+} from './scope';
 import { V1_ADMIN_GROUP } from './permissions';
 
 const v2 = (profile: string, operations: string[] = []): ScopeSubject => ({
@@ -168,7 +178,11 @@ describe('quoteScope (the history rule, issue 31 worklist)', () => {
   const base = { userId: 5, groups: [] as string[], companyIds: [1, 2] };
   it('sees every quote for ADMIN and the legacy admin group, the companies for PARCEIRO_ADMIN, else the own', () => {
     expect(quoteScope({ ...base, generation: 'v2', profile: 'ADMIN' })).toEqual({ kind: 'all' });
-    expect(quoteScope({ ...base, generation: 'v2', profile: 'PARCEIRO_ADMIN' })).toEqual({ kind: 'companies', userId: 5, companyIds: [1, 2] });
+    expect(quoteScope({ ...base, generation: 'v2', profile: 'PARCEIRO_ADMIN' })).toEqual({
+      kind: 'companies',
+      userId: 5,
+      companyIds: [1, 2],
+    });
     expect(quoteScope({ ...base, generation: 'v2', profile: 'PARCEIRO' })).toEqual({ kind: 'own', userId: 5 });
     expect(quoteScope({ ...base, generation: 'v1', groups: [V1_ADMIN_GROUP] })).toEqual({ kind: 'all' });
     expect(quoteScope({ ...base, generation: 'v1' })).toEqual({ kind: 'own', userId: 5 });

@@ -60,7 +60,9 @@ describe('order and groups', () => {
       '2026-12-20',
     ]);
     expect(
-      sortItems('RELATORIO', [item('RELATORIO', '2026-11-01T10:00:00.000Z'), item('RELATORIO', '2026-11-20T10:00:00.000Z')]).map((i) => i.deadline),
+      sortItems('RELATORIO', [item('RELATORIO', '2026-11-01T10:00:00.000Z'), item('RELATORIO', '2026-11-20T10:00:00.000Z')]).map(
+        (i) => i.deadline,
+      ),
     ).toEqual(['2026-11-20T10:00:00.000Z', '2026-11-01T10:00:00.000Z']);
   });
 

@@ -85,7 +85,11 @@ export interface WorklistGroup {
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
 /** A day's deadline as a partner reads it, from today ('YYYY-MM-DD', Brasília). */
-export function dayPhrase(day: string, today: string, verb: { future: string; past: string } = { future: 'vence', past: 'venceu' }): string {
+export function dayPhrase(
+  day: string,
+  today: string,
+  verb: { future: string; past: string } = { future: 'vence', past: 'venceu' },
+): string {
   const days = daysBetween(today, day);
   const date = formatIsoDate(day);
   if (days === 0) return `${verb.future} hoje (${date})`;
@@ -164,12 +168,14 @@ export const WORKLIST_LINKS = {
   renewal: (generation: 'v1' | 'v2', nrApolice: string) =>
     `${generation === 'v2' ? '/v2/renovacoes' : '/renovacoes'}/${encodeURIComponent(nrApolice)}`,
   refunds: (generation: 'v1' | 'v2') => (generation === 'v2' ? '/v2/restituicoes' : '/restituicoes'),
-  policy: (generation: 'v1' | 'v2', nrApolice: string) => `${generation === 'v2' ? '/v2/apolices' : '/apolices'}/${encodeURIComponent(nrApolice)}`,
+  policy: (generation: 'v1' | 'v2', nrApolice: string) =>
+    `${generation === 'v2' ? '/v2/apolices' : '/apolices'}/${encodeURIComponent(nrApolice)}`,
   /** The 2ª via (v2) or the payment lookup (legacy), the policy's installments already searched. */
   secondCopy: (generation: 'v1' | 'v2', nrApolice: string) =>
     `${generation === 'v2' ? '/v2/boleto' : '/consulta-pagamento'}?${new URLSearchParams({ nrApolice })}`,
   analysis: (nrProposta: string) => `/v2/propostas/analise?${new URLSearchParams({ decidir: nrProposta, acao: 'ACEITAR' })}`,
-  report: (generation: 'v1' | 'v2', id: number) => `${generation === 'v2' ? '/v2/relatorios/vendas/arquivo' : '/relatorio-vendas/arquivo'}/${id}`,
+  report: (generation: 'v1' | 'v2', id: number) =>
+    `${generation === 'v2' ? '/v2/relatorios/vendas/arquivo' : '/relatorio-vendas/arquivo'}/${id}`,
   notaFiscal: () => '/v2/comissoes/nota-fiscal',
   importResult: (generation: 'v1' | 'v2', id: number) =>
     `${generation === 'v2' ? '/v2/usuario/importacao/resultado' : '/importar-usuarios/resultado'}/${id}`,

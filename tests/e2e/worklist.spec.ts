@@ -45,7 +45,9 @@ for (const generation of ['v2', 'v1'] as const) {
     await page.goto(generation === 'v2' ? '/v2/perfil' : '/perfil');
     const before = await bellCount(page);
     expect(before).toBeGreaterThan(0);
-    await expect(bell(page)).toHaveAttribute('aria-label', before === 1 ? 'Pendências: 1 nova' : `Pendências: ${before > 99 ? '99+' : before} novas`);
+    await expect(bell(page)).toHaveAccessibleName(
+      before === 1 ? 'Pendências: 1 nova' : `Pendências: ${before > 99 ? '99+' : before} novas`,
+    );
 
     // The bell leads to the worklist (a plain link).
     await bell(page).click();
@@ -64,7 +66,10 @@ for (const generation of ['v2', 'v1'] as const) {
     // Marked read (a form post, no script needed): still listed, no longer new, and the bell drops.
     await page.goto(worklistPath);
     expect(await bellCount(page)).toBe(before);
-    await page.locator('li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` }).getByRole('button', { name: /^Marcar como lida/ }).click();
+    await page
+      .locator('li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` })
+      .getByRole('button', { name: /^Marcar como lida/ })
+      .click();
     await expect(page).toHaveURL(new RegExp(`${worklistPath}$`));
     const read = page.locator('[data-live-region="pendencias"] li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` });
     await expect(read).toBeVisible();

@@ -20,7 +20,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   ...(await original<typeof import('../../src/server/boot/database')>()),
   database: async () => shared.db!,
 }));
-const { worklistPage, worklistBell, homeWorklist } = await import('../../src/features/worklist/worklist.server');
+const { worklistPage, worklistBell } = await import('../../src/features/worklist/worklist.server');
 
 let db: DB;
 let close: () => Promise<void>;
@@ -62,7 +62,6 @@ describe('the worklist page', () => {
       redirect: '/v2/pendencias?tipo=DOCUMENTOS',
     });
     expect((await worklistBell(sessions.get(PARTNER)!, 'v2')).count).toBe(before.count - 1);
-    expect((await homeWorklist(sessions.get(PARTNER)!, 'v2')).some((i) => i.key === item.key)).toBe(true);
   });
 
   it('filters by kind; an unknown kind is no filter', async () => {

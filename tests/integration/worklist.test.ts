@@ -74,7 +74,14 @@ beforeAll(async () => {
   otherCompanyId = (
     await db
       .insertInto('companies')
-      .values({ cnpj: '44555666000181', razao_social: 'Outra Corretora Ltda', nome_fantasia: 'Outra', tipo: 'PARCEIRO', parent_id: null, channel_id: channel.channel_id })
+      .values({
+        cnpj: '44555666000181',
+        razao_social: 'Outra Corretora Ltda',
+        nome_fantasia: 'Outra',
+        tipo: 'PARCEIRO',
+        parent_id: null,
+        channel_id: channel.channel_id,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
@@ -84,20 +91,39 @@ beforeAll(async () => {
   await db
     .updateTable('quotes')
     .set({ company_id: otherCompanyId })
-    .where('id', 'in', db.selectFrom('proposals').select('quote_id').where('nr_proposta', 'in', [outsider.nrPropostaAceita, outsider.nrPropostaReferida]))
+    .where(
+      'id',
+      'in',
+      db.selectFrom('proposals').select('quote_id').where('nr_proposta', 'in', [outsider.nrPropostaAceita, outsider.nrPropostaReferida]),
+    )
     .execute();
   await db.updateTable('policies').set({ company_id: otherCompanyId }).where('id', '=', outsider.policyId).execute();
   // Every sale: its policy ends in 30 days, its 1st installment is 5 days overdue, its open quote expires in 2 days.
   for (const sale of Object.values(sales)) {
     await db.updateTable('policies').set({ fim_vigencia: '2026-12-25' }).where('id', '=', sale.policyId).execute();
-    await db.updateTable('installments').set({ vencimento: '2026-11-20' }).where('policy_id', '=', sale.policyId).where('numero', '=', 1).execute();
-    await db.updateTable('quotes').set({ valida_ate: new Date('2026-11-27T13:00:00Z') }).where('nr_cotacao', '=', sale.nrCotacaoAberta).execute();
+    await db
+      .updateTable('installments')
+      .set({ vencimento: '2026-11-20' })
+      .where('policy_id', '=', sale.policyId)
+      .where('numero', '=', 1)
+      .execute();
+    await db
+      .updateTable('quotes')
+      .set({ valida_ate: new Date('2026-11-27T13:00:00Z') })
+      .where('nr_cotacao', '=', sale.nrCotacaoAberta)
+      .execute();
   }
   // The underwriter asks each referred proposal for documents, but the subagent's (left in analysis).
   const admin = (await findUserByEmail(db, ADMIN))!;
   for (const [email, sale] of Object.entries(sales))
     if (email !== SUBAGENT)
-      await decideProposal(db, admin.id, sale.nrPropostaReferida, { decisao: 'SOLICITAR_DOCUMENTOS', motivo: 'Fotos da fachada.' }, new Date('2026-11-21T13:00:00Z'));
+      await decideProposal(
+        db,
+        admin.id,
+        sale.nrPropostaReferida,
+        { decisao: 'SOLICITAR_DOCUMENTOS', motivo: 'Fotos da fachada.' },
+        new Date('2026-11-21T13:00:00Z'),
+      );
 });
 afterAll(async () => close());
 
@@ -150,7 +176,9 @@ describe('each kind through its scope', () => {
     expect(item!.href).toBe(`/v2/renovacoes/${sales[PARTNER]!.nrApolice}`);
     expect(item!.deadlineText).toBe('termina em 30 dias (25/12/2026)');
     // Past the window, not yet.
-    expect((await itemsOf(PARTNER, 'RENOVACAO', new Date('2026-10-01T13:00:00Z'))).some((i) => i.what.includes(sales[PARTNER]!.nrApolice))).toBe(false);
+    expect(
+      (await itemsOf(PARTNER, 'RENOVACAO', new Date('2026-10-01T13:00:00Z'))).some((i) => i.what.includes(sales[PARTNER]!.nrApolice)),
+    ).toBe(false);
   });
 
   it('quotes about to expire without a proposal: own, the companies, all', async () => {
@@ -169,7 +197,14 @@ describe('each kind through its scope', () => {
     const endorsement = await db.selectFrom('endorsements').select('id').where('policy_id', '=', policyId).executeTakeFirstOrThrow();
     await db
       .insertInto('refunds')
-      .values({ endorsement_id: endorsement.id, policy_id: policyId, valor: 12_345, estorno_comissao: 0, destino: null, prevista_para: '2026-11-01' })
+      .values({
+        endorsement_id: endorsement.id,
+        policy_id: policyId,
+        valor: 12_345,
+        estorno_comissao: 0,
+        destino: null,
+        prevista_para: '2026-11-01',
+      })
       .execute();
     const refunds = await itemsOf(ADMIN, 'RESTITUICAO');
     expect(refunds.some((i) => i.what.includes(sales[COLLEAGUE]!.nrApolice))).toBe(true);
@@ -184,12 +219,35 @@ describe('each kind through its scope', () => {
     const finished = new Date('2026-11-24T13:00:00Z');
     const [report] = await db
       .insertInto('sales_reports')
-      .values({ user_id: partner.id, generation: 'v2', pedido: JSON.stringify({}), filtro: JSON.stringify({}), status: 'PRONTO', total: 3, linhas: 3, finished_at: finished } as never)
+      .values({
+        user_id: partner.id,
+        generation: 'v2',
+        pedido: JSON.stringify({}),
+        filtro: JSON.stringify({}),
+        status: 'PRONTO',
+        total: 3,
+        linhas: 3,
+        finished_at: finished,
+      } as never)
       .returning('id')
       .execute();
     await db
       .insertInto('user_imports')
-      .values({ actor_id: colleague.id, generation: 'v2', file_name: 'equipe.csv', encoding: 'utf-8', status: 'CONCLUIDO', total_rows: 2, valid_rows: 2, processed_rows: 2, error: null, ip: null, confirmed_at: finished, claimed_at: finished, finished_at: finished })
+      .values({
+        actor_id: colleague.id,
+        generation: 'v2',
+        file_name: 'equipe.csv',
+        encoding: 'utf-8',
+        status: 'CONCLUIDO',
+        total_rows: 2,
+        valid_rows: 2,
+        processed_rows: 2,
+        error: null,
+        ip: null,
+        confirmed_at: finished,
+        claimed_at: finished,
+        finished_at: finished,
+      })
       .execute();
     const companyOf = async (email: string) => (await user(email)).company_id!;
     for (const [companyId, numero] of [
@@ -198,11 +256,25 @@ describe('each kind through its scope', () => {
     ] as const)
       await db
         .insertInto('notas_fiscais')
-        .values({ company_id: companyId, competencia: '2026-10', numero, valor: 1000, nome: 'nf.pdf', mime: 'application/pdf', tamanho: 10, sha256: 'a'.repeat(64), status: 'APROVADA', user_id: partner.id, decidida_em: finished } as never)
+        .values({
+          company_id: companyId,
+          competencia: '2026-10',
+          numero,
+          valor: 1000,
+          nome: 'nf.pdf',
+          mime: 'application/pdf',
+          tamanho: 10,
+          sha256: 'a'.repeat(64),
+          status: 'APROVADA',
+          user_id: partner.id,
+          decidida_em: finished,
+        } as never)
         .execute();
     expect((await itemsOf(PARTNER, 'RELATORIO')).map((i) => i.href)).toEqual([`/v2/relatorios/vendas/arquivo/${report!.id}`]);
     expect(await itemsOf(COLLEAGUE, 'RELATORIO')).toEqual([]);
-    expect((await itemsOf(COLLEAGUE, 'IMPORTACAO')).map((i) => i.what)).toEqual(['Importação de usuários "equipe.csv" concluída (2 linhas)']);
+    expect((await itemsOf(COLLEAGUE, 'IMPORTACAO')).map((i) => i.what)).toEqual([
+      'Importação de usuários "equipe.csv" concluída (2 linhas)',
+    ]);
     expect(await itemsOf(PARTNER, 'IMPORTACAO')).toEqual([]);
     const notas = async (email: string) => (await itemsOf(email, 'NOTA_FISCAL')).map((i) => i.what.match(/nº (\d+)/)![1]).sort();
     expect(await notas(PARTNER)).toEqual(['101']);
@@ -244,7 +316,11 @@ describe('read and unread, per user', () => {
     const nr = sales[PARTNER]!.nrPropostaReferida;
     const old = (await itemsOf(PARTNER, 'DOCUMENTOS')).find((i) => i.what.includes(nr))!;
     expect(old.isNew).toBe(false);
-    await db.updateTable('proposals').set({ suspensa_desde: new Date('2026-11-24T13:00:00Z') }).where('nr_proposta', '=', nr).execute();
+    await db
+      .updateTable('proposals')
+      .set({ suspensa_desde: new Date('2026-11-24T13:00:00Z') })
+      .where('nr_proposta', '=', nr)
+      .execute();
     const renewed = (await itemsOf(PARTNER, 'DOCUMENTOS')).find((i) => i.what.includes(nr))!;
     expect(renewed.key).not.toBe(old.key);
     expect(renewed.isNew).toBe(true);

@@ -86,10 +86,22 @@ export default function PortalShell(props: ShellProps) {
           <a
             className={worklist.count > 0 ? 'worklist-bell worklist-bell-new' : 'worklist-bell'}
             href={worklist.href}
-            aria-label={bellLabel(worklist.count)}
             title={bellLabel(worklist.count)}
           >
-            <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <span className="visually-hidden" data-worklist-label>
+              {bellLabel(worklist.count)}
+            </span>
+            <svg
+              width="24"
+              height="24"
+              viewBox="0 0 24 24"
+              aria-hidden="true"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
               <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
             </svg>

@@ -2,7 +2,7 @@ import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { markAllRead, markRead, worklist, worklistNewCount } from '../../server/services/reporting/worklist';
 import { viewerOf, type PortalSession } from '../../lib/session';
-import { HOME_ITEMS, isWorklistKind, mostUrgent, parseItemKey, WORKLIST_PAGE, type WorklistGroup, type WorklistItem, type WorklistKind } from '../../lib/worklist';
+import { isWorklistKind, parseItemKey, WORKLIST_PAGE, type WorklistGroup, type WorklistKind } from '../../lib/worklist';
 
 /*
  * /pendencias and /v2/pendencias (issue 31): the viewer's worklist, server-rendered; "Marcar como
@@ -63,12 +63,6 @@ export async function worklistPage(
   const kind = isWorklistKind(tipo) ? tipo : undefined;
   const groups = await worklist(db, viewer, { kind });
   return { status, generation, groups, kind, error };
-}
-
-/** The home's section: the few most urgent items. */
-export async function homeWorklist(session: PortalSession, generation: 'v1' | 'v2'): Promise<WorklistItem[]> {
-  const db = await database();
-  return mostUrgent(await worklist(db, viewerOf(session, generation)!), HOME_ITEMS);
 }
 
 /** The bell's count and link (layouts/PortalLayout.astro, on every signed-in page). */

@@ -30,7 +30,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       )
       .execute(db);
     await sql
-      .raw(`create trigger ${table}_change after insert or update or delete on ${table} for each row execute function notify_${table}_change()`)
+      .raw(
+        `create trigger ${table}_change after insert or update or delete on ${table} for each row execute function notify_${table}_change()`,
+      )
       .execute(db);
   }
   const INDEXES: [string, string][] = [

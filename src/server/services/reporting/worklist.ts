@@ -1,6 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
 import { now as clockNow } from '../../clock';
+import { announce, cacheOf, type CacheSpec } from '../../cache';
 import { proposalClock, type ProposalStatus } from '../../../lib/acceptance';
 import { V1_ADMIN_GROUP } from '../../../lib/permissions';
 import type { Scope, BeneficiaryScope } from '../../../lib/scope';
@@ -92,7 +93,8 @@ function quoteHref(generation: 'v1' | 'v2', row: Row, sent: boolean): string {
   );
 }
 
-const whoseOfSale = (row: Row) => [row.nome_segurado as string, row.company as string | null, row.seller as string | null].filter(Boolean) as string[];
+const whoseOfSale = (row: Row) =>
+  [row.nome_segurado as string, row.company as string | null, row.seller as string | null].filter(Boolean) as string[];
 
 /** Proposals waiting for documents, the nearest deadline first. */
 function documentsKind(scope: Scope): KindReader {
@@ -194,7 +196,9 @@ function decisionsKind(scope: Scope): KindReader {
         deadline: new Date(row.decidida_em as Date).toISOString(),
         deadlineText: `Decidida ${noticePhrase(row.decidida_em as Date)}`,
         href:
-          accepted && row.nr_apolice ? WORKLIST_LINKS.policy(ctx.generation, row.nr_apolice as string) : quoteHref(ctx.generation, row, true),
+          accepted && row.nr_apolice
+            ? WORKLIST_LINKS.policy(ctx.generation, row.nr_apolice as string)
+            : quoteHref(ctx.generation, row, true),
         action: accepted && row.nr_apolice ? 'Ver a apólice' : 'Ver a proposta',
       };
     },
@@ -281,7 +285,17 @@ function expiringQuotesKind(scope: Scope): KindReader {
           .where('q.valida_ate', '<=', ctx.w.quoteExpiryUntil)
           .where(within)
           .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-          .select([k.as('k'), since.as('since'), 'q.id', 'q.nr_cotacao', 'q.nome_segurado', 'q.valida_ate', 'q.line', 'q.etapa', 'q.simulator_code'])
+          .select([
+            k.as('k'),
+            since.as('since'),
+            'q.id',
+            'q.nr_cotacao',
+            'q.nome_segurado',
+            'q.valida_ate',
+            'q.line',
+            'q.etapa',
+            'q.simulator_code',
+          ])
           .orderBy('q.valida_ate')
           .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
       }),
@@ -341,7 +355,17 @@ function notasKind(scope: BeneficiaryScope): KindReader {
           .where('n.decidida_em', '>=', ctx.w.noticesFrom)
           .$if(scope.kind === 'some', (qb) => qb.where('n.company_id', 'in', (scope as { companyIds: number[] }).companyIds))
           .where(newOnly(ctx, k, since))
-          .select([k.as('k'), since.as('since'), 'n.id', 'n.numero', 'n.status', 'n.competencia', 'n.motivo', 'n.decidida_em', 'c.razao_social as company'])
+          .select([
+            k.as('k'),
+            since.as('since'),
+            'n.id',
+            'n.numero',
+            'n.status',
+            'n.competencia',
+            'n.motivo',
+            'n.decidida_em',
+            'c.razao_social as company',
+          ])
           .orderBy('n.decidida_em', 'desc')
           .limit(WORKLIST_KIND_LIMIT) as unknown as Branch,
       ];
@@ -507,10 +531,32 @@ async function contextOf(db: DB, viewer: SessionViewer, now: Date): Promise<Cont
 }
 
 /**
- * How many items this viewer has not read (the bell, on every signed-in page): one statement, each
- * branch of each kind cut at its limit, counted no further than NEW_COUNT_CAP + 1 (the bell says 99+).
+ * The bell's counts, per viewer, for a few seconds (server/cache.ts) — NOT switched on yet (see
+ * worklistNewCount): the count runs on every signed-in page, and one statement over every kind's
+ * branches costs 10–40 ms to plan and run for a partner admin (notes-i31-worklist.md).
  */
-export async function worklistNewCount(db: DB, viewer: SessionViewer, now: Date = clockNow()): Promise<number> {
+const COUNT_MAX_AGE_MS = 15_000;
+const COUNT_CACHE: CacheSpec<string, number> = {
+  name: 'worklist-count',
+  maxEntries: 5_000,
+  maxAgeMs: COUNT_MAX_AGE_MS,
+  drops: (change, key) => (change.kind === 'user' ? key.endsWith(`:${change.userId}`) : change.kind === 'principals'),
+};
+
+/**
+ * How many items this viewer has not read (the bell, on every signed-in page): one statement, each
+ * branch of each kind cut at its limit, counted no further than NEW_COUNT_CAP + 1 (the bell says 99+);
+ * kept a few seconds per viewer (COUNT_CACHE). A given `now` (tests) reads through.
+ */
+export async function worklistNewCount(db: DB, viewer: SessionViewer, now?: Date): Promise<number> {
+  // COUNT_CACHE is not used yet: kept, the journey's bell did not drop after a read mark on the
+  // built server (notes-i31-worklist.md) — to be found before it is switched on.
+  void COUNT_CACHE;
+  void cacheOf;
+  return countNew(db, viewer, now ?? clockNow());
+}
+
+async function countNew(db: DB, viewer: SessionViewer, now: Date): Promise<number> {
   const [kinds, ctx] = await Promise.all([kindsOf(db, viewer), contextOf(db, viewer, now)]);
   const branches = kinds.flatMap((kind) => kind.branches(db, ctx, true));
   if (branches.length === 0) return 0;
@@ -518,7 +564,9 @@ export async function worklistNewCount(db: DB, viewer: SessionViewer, now: Date 
     branches.map((b) => sql`(select x.k from (${b}) x)`),
     sql` union all `,
   );
-  const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${union}) u limit ${NEW_COUNT_CAP + 1}) c`.execute(db);
+  const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${union}) u limit ${NEW_COUNT_CAP + 1}) c`.execute(
+    db,
+  );
   return row.rows[0]?.n ?? 0;
 }
 
@@ -538,9 +586,9 @@ export async function worklist(db: DB, viewer: SessionViewer, options: { kind?: 
   const readKeys = new Set(
     keys.length === 0
       ? []
-      : (await db.selectFrom('worklist_reads').select('item_key').where('user_id', '=', ctx.userId).where('item_key', 'in', keys).execute()).map(
-          (r) => r.item_key,
-        ),
+      : (
+          await db.selectFrom('worklist_reads').select('item_key').where('user_id', '=', ctx.userId).where('item_key', 'in', keys).execute()
+        ).map((r) => r.item_key),
   );
   const items: WorklistItem[] = found.map(({ kind, row }) => {
     const since = new Date(row.since);
@@ -564,6 +612,8 @@ export async function markRead(db: DB, userId: number, key: string, now: Date = 
     .values({ user_id: userId, item_key: key, read_at: now })
     .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
     .execute();
+  // The bell's cache and the memoized home drop at once here; other instances hear migration 037's notice.
+  announce(db, { kind: 'user', userId });
 }
 
 /** Marks everything read up to now: one mark, and the item-by-item rows it makes needless go. */
@@ -576,4 +626,5 @@ export async function markAllRead(db: DB, userId: number, now: Date = clockNow()
       .execute();
     await trx.deleteFrom('worklist_reads').where('user_id', '=', userId).where('read_at', '<=', now).execute();
   });
+  announce(db, { kind: 'user', userId });
 }
