@@ -17,6 +17,7 @@ import { pointOfSaleEndpoints } from './endpoints/points-of-sale';
 import { accessLogEndpoints } from './endpoints/access-log';
 import { partnerEndpoints } from './endpoints/partners';
 import { embeddedAppEndpoints } from './endpoints/embedded-apps';
+import { worklistLiveEndpoints } from './endpoints/worklist-live';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -28,6 +29,7 @@ const ofGeneration = (generation: Generation) => [
   ...cancellationEndpoints(generation),
   ...documentEndpoints(generation),
   ...incomeEndpoints(generation),
+  ...worklistLiveEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */

@@ -39,6 +39,7 @@ import * as m033 from './migrations/033_payments_beneficiary';
 import * as m034 from './migrations/034_commissions_rollup';
 import * as m035 from './migrations/035_documents_sale_scope';
 import * as m036 from './migrations/036_outbox_retries';
+import * as m038 from './migrations/038_worklist_notices';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -115,6 +116,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '034_commissions_rollup': m034,
   '035_documents_sale_scope': m035,
   '036_outbox_retries': m036,
+  '038_worklist_notices': m038,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
