@@ -18,6 +18,15 @@ export type WorklistNotice =
 
 export const WORKLIST_PREFIX = 'worklist:';
 
+/** The live worklist's stream under each generation's API base (server/api/endpoints/worklist-live.ts). */
+export const WORKLIST_EVENTS_URL = { v1: '/api/plataforma/v1/pendencias/eventos', v2: '/api/bff/v1/pendencias/eventos' } as const;
+
+/**
+ * The header of the client's request for the page again after a notice (components/shell/live-worklist.ts):
+ * the viewer memo, which ignores worklist notices, lets it through to be rendered afresh.
+ */
+export const LIVE_REFRESH_HEADER = 'x-portal-ao-vivo';
+
 const ID = /^[1-9]\d{0,15}$/;
 const idOf = (text: string | undefined) => (text !== undefined && ID.test(text) ? Number(text) : undefined);
 

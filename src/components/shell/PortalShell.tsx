@@ -4,6 +4,7 @@ import { MenuTree } from './MenuTree';
 import { ChatLink } from './ChatLink';
 import { NewSimulationButton } from './NewSimulationButton';
 import { Toaster } from '../ui/Toaster';
+import { startLiveWorklist } from './live-worklist';
 import './shell.css';
 
 export interface ShellProps {
@@ -18,6 +19,8 @@ export interface ShellProps {
   /** On simulator pages: where a new simulation starts and, when allowed, the history link. */
   simulator?: { startHref: string; historyHref?: string };
   contacts: { centralAtendimento: string; chatWhatsapp: string };
+  /** The worklist's bell (issue 31): how many items are new, and the worklist page. */
+  worklist?: { count: number; href: string };
 }
 
 /** 'Eduarda Lima' → 'EL': the profile link's face on narrow screens. */
@@ -34,7 +37,7 @@ const initialsOf = (name: string) => {
  * with the user and the side menu, the floating chat link and the toasts.
  */
 export default function PortalShell(props: ShellProps) {
-  const { generation, userName, lastAccess, homeHref, profileHref, menu, currentPath, simulator, contacts } = props;
+  const { generation, userName, lastAccess, homeHref, profileHref, menu, currentPath, simulator, contacts, worklist } = props;
   const drawer = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
 
@@ -50,6 +53,10 @@ export default function PortalShell(props: ShellProps) {
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
   }, []);
+
+  // The bell's count and the page's worklist follow the database while the page is open (issue 31).
+  const live = Boolean(worklist);
+  useEffect(() => (live ? startLiveWorklist(generation) : undefined), [generation, live]);
 
   return (
     <>
@@ -94,6 +101,19 @@ export default function PortalShell(props: ShellProps) {
             </a>
           </nav>
         ) : null}
+        {worklist ? (
+          // PROVISIONAL bell (slice B): slice A's markup replaces it; the live client needs only [data-worklist-count].
+          <a className="worklist-bell" href={worklist.href}>
+            <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M6 9a6 6 0 0 1 12 0c0 6 2.5 7.5 2.5 7.5h-17S6 15 6 9M10 20a2 2 0 0 0 4 0" />
+            </svg>
+            <span className="visually-hidden">Pendências novas: </span>
+            <span className="worklist-count" data-worklist-count="">
+              {worklist.count}
+            </span>
+          </a>
+        ) : null}
+        <p className="visually-hidden" aria-live="polite" data-worklist-announcer="" />
       </div>
 
       {/* A click on the backdrop (the dialog itself, outside its panel) closes it; the keyboard has Esc. */}
