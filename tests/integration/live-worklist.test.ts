@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../src/server/api';
 import { openStreams, resumeLiveStreams, stopLiveStreams } from '../../src/server/api/live-worklist';
-import { changesSettled, type DB } from '../../src/server/db';
+import { changesOf, changesSettled, type DB } from '../../src/server/db';
+import { useManualClock } from '../../src/server/clock';
 import { cacheOf } from '../../src/server/cache';
 import { findUserByEmail } from '../../src/server/services/identity/principals';
-import { resolveSession } from '../../src/server/services/identity/sessions';
+import { resolveSession, SESSION_IDLE_MS } from '../../src/server/services/identity/sessions';
 import { decideProposal } from '../../src/server/services/after-sale/acceptance';
 import { worklistNewCount } from '../../src/server/services/reporting/worklist';
 import { freshDatabase } from '../fixtures/db';
@@ -19,6 +20,7 @@ import { HOUSE, sellResidential, viewerByEmail } from '../fixtures/selling';
  * shutdown. Through the real router and database (PGlite or PostgreSQL).
  */
 process.env.LIVE_MAX_PER_USER = '2';
+process.env.LIVE_HEARTBEAT_SECONDS = '1';
 
 const PARTNER = 'parceiro@parceiro.demo';
 const LEGACY_SELLER = 'vendedor@legado.demo';
@@ -232,6 +234,43 @@ describe('the live worklist stream', () => {
       expect(refused.status).toBe(503);
     } finally {
       resumeLiveStreams();
+    }
+  });
+
+  it('sends a heartbeat comment, and ends at the heartbeat once the session went idle — an open tab keeps nobody signed in', async () => {
+    const call = apiClient(db);
+    const login = await call('POST', '/api/gateway/login', { body: { userName: PARTNER, password: 'Portal@2026' } });
+    const stream = await open(BFF, { authtoken: login.json.token as string });
+    const clock = useManualClock();
+    try {
+      await stream.event(1);
+      await sleep(1_300);
+      expect(stream.comments).toContain(': ping');
+      expect(stream.done).toBe(false);
+      // Heartbeats while the tab sits there do not count as the user's activity (a touch would renew it)…
+      clock.advance(SESSION_IDLE_MS * 0.6);
+      await sleep(1_300);
+      expect(stream.done).toBe(false);
+      // …so past the idle limit since the last page, the next heartbeat ends the stream.
+      clock.advance(SESSION_IDLE_MS * 0.6);
+      expect(await stream.ended(3_000)).toBe(true);
+    } finally {
+      clock.restore();
+      await stream.close();
+    }
+  });
+
+  it('counts again when the change feed comes back after a drop (notices may have been lost meanwhile)', async () => {
+    const stream = await open(BFF, await as(PARTNER));
+    try {
+      await stream.event(1);
+      await sleep(1_100);
+      const feed = changesOf(db) as unknown as { setLive(live: boolean): void };
+      feed.setLive(false);
+      feed.setLive(true);
+      expect(await stream.event(2)).toEqual({ novos: expect.any(Number) });
+    } finally {
+      await stream.close();
     }
   });
 
