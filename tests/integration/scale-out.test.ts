@@ -79,7 +79,10 @@ async function openEvents(instance: Instance, token: string) {
   const pump = (async () => {
     for (;;) {
       const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-      if (chunk.done) return void (ended = true);
+      if (chunk.done) {
+        ended = true;
+        return;
+      }
       buffer += decoder.decode(chunk.value, { stream: true });
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const data = buffer
