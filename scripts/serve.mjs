@@ -124,6 +124,9 @@ export async function startPortal({ port, host, announce = true, logDestination 
       }, FORCED_EXIT_MS);
       force.unref();
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      // The live worklist's event streams never end on their own: ended now, their browsers reconnect
+      // to another instance (src/server/api/live-worklist.ts) and the connections go idle at once.
+      globalThis[Symbol.for('portal.liveStop')]?.();
       unanswered.clear();
       const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
       // A request still unfinished after the grace (a body trickling in, a client that stalls) is cut,

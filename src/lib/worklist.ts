@@ -142,6 +142,9 @@ export const isNewItem = (since: Date, readAllAt: Date | null, readKeys: Readonl
   (readAllAt === null || since.getTime() > readAllAt.getTime()) && !readKeys.has(key);
 
 /** The bell's count as it reads ('99+' past the cap). */
+/** How many of these items are new (the bell's count where a page has read the whole worklist anyway). */
+export const newCountOf = (groups: WorklistGroup[]): number => groups.reduce((n, g) => n + g.items.filter((i) => i.isNew).length, 0);
+
 export const countText = (count: number): string => (count > NEW_COUNT_CAP ? `${NEW_COUNT_CAP}+` : String(count));
 
 /** The bell's accessible name: 'Pendências: 3 novas'. */

@@ -21,6 +21,10 @@ describe('parseChange', () => {
     ['user:42', { kind: 'user', userId: 42 }],
     ['principals', { kind: 'principals' }],
     ['offers', { kind: 'offers' }],
+    // Issue 31: what a worklist shows, for the live worklist alone (a malformed one: everyone recounts).
+    ['worklist:venda:3:42', { kind: 'worklist', notice: { whose: 'sale', companyId: 3, sellerId: 42 } }],
+    ['worklist:equipe', { kind: 'worklist', notice: { whose: 'staff' } }],
+    ['worklist:venda:x', { kind: 'worklist', notice: undefined }],
     // Anything not understood drops everything: a cache errs on the side of asking again.
     ['user:', { kind: 'everything' }],
     ['novidade', { kind: 'everything' }],
@@ -45,6 +49,23 @@ describe('a cache kept by a change feed', () => {
     await cache.through(1, load);
     feed.publish({ kind: 'everything' });
     expect(cache.size).toBe(0);
+  });
+
+  it('ignores a worklist notice: one comes with every sale, and none names what a cache holds', async () => {
+    const { feed, cache } = liveCache({ ...BY_USER, drops: () => true });
+    await cache.through(1, async () => 'Ana');
+    const version = cache.version();
+    feed.hear('worklist:venda:3:1');
+    feed.hear('worklist:venda:malformado');
+    expect(cache.get(1)).toBe('Ana');
+    expect(cache.version()).toBe(version);
+    // A load overlapping a sale's notice is still kept.
+    let finish!: (value: string) => void;
+    const loading = cache.through(2, () => new Promise<string>((done) => (finish = done)));
+    feed.hear('worklist:equipe');
+    finish('Bia');
+    await loading;
+    expect(cache.get(2)).toBe('Bia');
   });
 
   it('does not keep a value whose load overlapped a change (it may predate it)', async () => {

@@ -311,7 +311,7 @@ const CONTACT = {
 };
 
 /** API endpoints ('METHOD /path') → a request and the outcome per account. */
-const API: Record<string, { path?: string; body?: unknown; headers?: Record<string, string>; expect: Row }> = {
+const API: Record<string, { path?: string; body?: unknown; headers?: Record<string, string>; stream?: true; expect: Row }> = {
   'POST /api/plataforma/v1/login': { body: {}, expect: all(400) },
   'GET /api/plataforma/v1/permissoes/:idUsuario': {
     path: '/api/plataforma/v1/permissoes/1', // admin@legado.demo's permissions
@@ -557,6 +557,9 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     body: {},
     expect: { ...v2Only(403, 401), adminV2: 400, parceiroAdmin: 400 },
   },
+  // The live worklist's events (issue 31): every signed-in viewer of the base's generation has one.
+  'GET /api/bff/v1/pendencias/eventos': { stream: true, expect: v2Only(200, 401) },
+  'GET /api/plataforma/v1/pendencias/eventos': { stream: true, expect: legacyOnly(200, 401) },
   'GET /api/bff/v1/informes-rendimentos': { expect: { ...v2Only(403, 401), adminV2: 200, parceiroAdmin: 200 } },
   'GET /api/plataforma/v1/informes-rendimentos': { expect: { ...legacyOnly(403, 401), adminLegado: 200 } },
   // Partners and substabelecidos (issue 17): who may not use them gets 403 before anything is read;
@@ -662,6 +665,18 @@ for (const account of ['anon', ...Object.keys(ACCOUNTS)] as Account[]) {
     }
     for (const [key, row] of Object.entries(API)) {
       const [method, path] = key.split(' ') as [string, string];
+      if (row.stream) {
+        // An event stream never ends: its status is read, then it is closed.
+        const { cookies } = await context.storageState();
+        const abort = new AbortController();
+        const response = await fetch(new URL(row.path ?? path, baseURL), {
+          headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+          signal: abort.signal,
+        });
+        abort.abort();
+        if (response.status !== row.expect[account]) mismatches.push(`api ${key}: expected ${row.expect[account]}, got ${response.status}`);
+        continue;
+      }
       const response = await context.fetch(row.path ?? path, {
         method,
         headers: { 'x-portal-session': 'cookie', ...row.headers },

@@ -66,6 +66,49 @@ const asToken = (token: string) => ({ authtoken: token });
 const asCookie = (token: string) => ({ cookie: `${TOKEN_COOKIES.v2}=${token}` });
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** The live worklist's stream of a v2 session on an instance (issue 31), read event by event. */
+async function openEvents(instance: Instance, token: string) {
+  const abort = new AbortController();
+  const response = await fetch(`${instance.base}/api/bff/v1/pendencias/eventos`, { headers: asToken(token), signal: abort.signal });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let ended = false;
+  const events: unknown[] = [];
+  const pump = (async () => {
+    for (;;) {
+      const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (chunk.done) {
+        ended = true;
+        return;
+      }
+      buffer += decoder.decode(chunk.value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .find((line) => line.startsWith('data: '));
+        buffer = buffer.slice(end + 2);
+        if (data) events.push(JSON.parse(data.slice(6)));
+      }
+    }
+  })();
+  let read = 0;
+  return {
+    /** The next event not read yet, within `ms`. */
+    async next(ms = 5_000) {
+      const until = Date.now() + ms;
+      while (events.length <= read && !ended && Date.now() < until) await sleep(20);
+      if (events.length <= read) throw new Error(`nenhum evento em ${ms} ms`);
+      return events[read++];
+    },
+    ended: () => ended,
+    pump,
+    close: () => abort.abort(),
+  };
+}
+
 /** Polls `check` until it holds or `ms` pass: what "at its next request" allows for the change feed's notice. */
 async function eventually(check: () => Promise<void>, ms = 5_000) {
   const until = Date.now() + ms;
@@ -197,6 +240,39 @@ describe.skipIf(!SERVER_URL)('two instances over one PostgreSQL and one storage'
         expect((await call(b, 'GET', '/v2/home', { headers: asCookie(token) })).status).toBe(302);
       });
     });
+  });
+
+  it('the underwriter asks for documents on A: the partner’s live worklist held on B hears it within seconds (issue 31)', async () => {
+    // One of the partner's proposals waits in the acceptance queue (set up before the stream opens).
+    const { nr_proposta: nrProposta } = await db
+      .updateTable('proposals')
+      .set({ status: 'EM_ANALISE', suspensa_desde: null, decidida_em: null, motivo: null })
+      .where('id', '=', (eb) =>
+        eb
+          .selectFrom('proposals as p')
+          .innerJoin('users as u', 'u.id', 'p.user_id')
+          .select((e) => e.fn.max('p.id').as('id'))
+          .where('u.email', '=', PARTNER),
+      )
+      .returning('nr_proposta')
+      .executeTakeFirstOrThrow();
+    const stream = await openEvents(b, await signIn(b, PARTNER));
+    try {
+      const { novos } = (await stream.next()) as { novos: number };
+      const admin = await signIn(a, 'admin@seguradora.demo');
+      const decided = await fetch(`${a.base}/v2/propostas/analise`, {
+        method: 'POST',
+        headers: { ...asCookie(admin), origin: a.base, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ nrProposta, decisao: 'SOLICITAR_DOCUMENTOS', motivo: 'Fotos da fachada, por favor.' }),
+        redirect: 'manual',
+      });
+      expect(decided.status).toBe(303);
+      const started = Date.now();
+      expect(await stream.next(5_000)).toEqual({ novos: novos + 1 });
+      console.log(`live worklist across instances: ${Date.now() - started} ms from the decision's answer to the event`);
+    } finally {
+      stream.close();
+    }
   });
 
   it('the sign-in limit holds across both: 30 parallel wrong passwords, 5 checked', async () => {
@@ -362,7 +438,14 @@ describe.skipIf(!SERVER_URL)('two instances over one PostgreSQL and one storage'
         await sleep(1_000);
         for (const which of ['a', 'b'] as const) {
           const instance = which === 'a' ? a : b;
+          // A live worklist stream held open (issue 31) must not hold the shutdown up: it is ended at once.
+          const held = await openEvents(instance, token);
+          await held.next();
+          const stopping = Date.now();
           expect(await stopInstance(instance)).toBe(0);
+          expect(held.ended()).toBe(true);
+          console.log(`rolling restart: ${which} stopped in ${Date.now() - stopping} ms with a live stream open`);
+          expect(Date.now() - stopping).toBeLessThan(4_000);
           await sleep(500); // the other carries the load alone for a moment
           const restarted = await startInstance(which, instance.port, env);
           if (which === 'a') a = restarted;

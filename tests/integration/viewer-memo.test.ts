@@ -7,6 +7,7 @@ import { createSession, revokeTokens, revokeUserSessions, SESSION_IDLE_MS } from
 import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { findUserByEmail } from '../../src/server/services/identity/principals';
 import { keep, lookup, ticketOf, type MemoAnswer } from '../../src/server/boot/viewer-memo';
+import { LIVE_REFRESH_HEADER } from '../../src/lib/worklist-notices';
 import { TOKEN_COOKIES } from '../../src/lib/session';
 
 /**
@@ -94,6 +95,8 @@ describe('the viewer memo keeps what depends on who asks', () => {
     expect(ticketOf(request(browser), undefined)).toBeUndefined(); // the database not open yet
     expect(ticketOf(request(browser, { url: '/_astro/PortalShell.js' }), db)).toBeUndefined();
     expect(ticketOf(request(browser, { method: 'HEAD' }), db)).toBeDefined();
+    // The live worklist's client asks for the page again after a notice the memo ignores (issue 31).
+    expect(ticketOf(request(browser, { headers: { [LIVE_REFRESH_HEADER]: '1' } }), db)).toBeUndefined();
   });
 
   it('forgets a session at its sign-out', async () => {

@@ -5,6 +5,7 @@ import { ChatLink } from './ChatLink';
 import { NewSimulationButton } from './NewSimulationButton';
 import { Toaster } from '../ui/Toaster';
 import { bellLabel, countText } from '../../lib/worklist';
+import { startLiveWorklist } from './live-worklist';
 import './shell.css';
 
 export interface ShellProps {
@@ -19,8 +20,11 @@ export interface ShellProps {
   /** On simulator pages: where a new simulation starts and, when allowed, the history link. */
   simulator?: { startHref: string; historyHref?: string };
   contacts: { centralAtendimento: string; chatWhatsapp: string };
-  /** The worklist's bell (issue 31): how many items are new, and the worklist page. */
-  worklist?: { count: number; href: string };
+  /**
+   * The worklist's bell (issue 31): the worklist page and how many items are new — given by the pages
+   * that read the worklist; elsewhere the live stream brings it once the page is up.
+   */
+  worklist?: { count?: number; href: string };
 }
 
 /** 'Eduarda Lima' → 'EL': the profile link's face on narrow screens. */
@@ -54,6 +58,13 @@ export default function PortalShell(props: ShellProps) {
     return () => window.removeEventListener('pageshow', onShow);
   }, []);
 
+  // The bell's count and the page's worklist follow the database while the page is open (issue 31).
+  const [count, setCount] = useState(worklist?.count);
+  const live = Boolean(worklist);
+  const initialCount = worklist?.count;
+  useEffect(() => (live ? startLiveWorklist(generation, initialCount, setCount) : undefined), [generation, live, initialCount]);
+  const bellName = count === undefined ? 'Pendências' : bellLabel(count);
+
   return (
     <>
       <div className={simulator ? 'shell-bar shell-bar-simulator' : 'shell-bar'}>
@@ -82,14 +93,10 @@ export default function PortalShell(props: ShellProps) {
           Portal de Parceiros
         </a>
         {worklist ? (
-          // A plain link (works without script); slice B's live updates rewrite the count in place.
-          <a
-            className={worklist.count > 0 ? 'worklist-bell worklist-bell-new' : 'worklist-bell'}
-            href={worklist.href}
-            title={bellLabel(worklist.count)}
-          >
+          // A plain link (works without script); the live stream keeps its count.
+          <a className={count ? 'worklist-bell worklist-bell-new' : 'worklist-bell'} href={worklist.href} title={bellName}>
             <span className="visually-hidden" data-worklist-label>
-              {bellLabel(worklist.count)}
+              {bellName}
             </span>
             <svg
               width="24"
@@ -105,8 +112,8 @@ export default function PortalShell(props: ShellProps) {
               <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
               <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
             </svg>
-            <span className="worklist-bell-count" data-worklist-count={worklist.count} aria-hidden="true" hidden={worklist.count === 0}>
-              {countText(worklist.count)}
+            <span className="worklist-bell-count" data-worklist-count={count ?? ''} aria-hidden="true" hidden={!count}>
+              {count ? countText(count) : ''}
             </span>
           </a>
         ) : null}
@@ -126,6 +133,7 @@ export default function PortalShell(props: ShellProps) {
             </a>
           </nav>
         ) : null}
+        <p className="visually-hidden" aria-live="polite" data-worklist-announcer="" />
       </div>
 
       {/* A click on the backdrop (the dialog itself, outside its panel) closes it; the keyboard has Esc. */}
@@ -152,10 +160,10 @@ export default function PortalShell(props: ShellProps) {
               Ver perfil
             </a>
             {worklist ? (
-              <a className="button button-outline button-small drawer-worklist" href={worklist.href} aria-label={bellLabel(worklist.count)}>
+              <a className="button button-outline button-small drawer-worklist" href={worklist.href} aria-label={bellName}>
                 Pendências
-                <span className="worklist-bell-count" data-worklist-count={worklist.count} aria-hidden="true" hidden={worklist.count === 0}>
-                  {countText(worklist.count)}
+                <span className="worklist-bell-count" data-worklist-count={count ?? ''} aria-hidden="true" hidden={!count}>
+                  {count ? countText(count) : ''}
                 </span>
               </a>
             ) : null}

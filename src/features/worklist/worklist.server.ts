@@ -1,6 +1,6 @@
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
-import { markAllRead, markRead, worklist, worklistNewCount } from '../../server/services/reporting/worklist';
+import { markAllRead, markRead, worklist } from '../../server/services/reporting/worklist';
 import { viewerOf, type PortalSession } from '../../lib/session';
 import { isWorklistKind, parseItemKey, WORKLIST_PAGE, type WorklistGroup, type WorklistKind } from '../../lib/worklist';
 
@@ -63,10 +63,4 @@ export async function worklistPage(
   const kind = isWorklistKind(tipo) ? tipo : undefined;
   const groups = await worklist(db, viewer, { kind });
   return { status, generation, groups, kind, error };
-}
-
-/** The bell's count and link (layouts/PortalLayout.astro, on every signed-in page). */
-export async function worklistBell(session: PortalSession, generation: 'v1' | 'v2'): Promise<{ count: number; href: string }> {
-  const db = await database();
-  return { count: await worklistNewCount(db, viewerOf(session, generation)!), href: WORKLIST_PAGE[generation] };
 }

@@ -18,6 +18,7 @@ import { accessLogEndpoints } from './endpoints/access-log';
 import { partnerEndpoints } from './endpoints/partners';
 import { embeddedAppEndpoints } from './endpoints/embedded-apps';
 import { insuredMessageEndpoints } from './endpoints/insured-messages';
+import { worklistLiveEndpoints } from './endpoints/worklist-live';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -30,6 +31,7 @@ const ofGeneration = (generation: Generation) => [
   ...documentEndpoints(generation),
   ...incomeEndpoints(generation),
   ...insuredMessageEndpoints(generation),
+  ...worklistLiveEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */

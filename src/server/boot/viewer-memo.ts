@@ -10,6 +10,7 @@ import { requestScheme } from '../shared-page';
 import { noteUser } from '../request-context';
 import { brasiliaDay } from '../../lib/format';
 import { COOKIE_SESSION_HEADER, TOKEN_COOKIES } from '../../lib/session';
+import { LIVE_REFRESH_HEADER } from '../../lib/worklist-notices';
 
 /**
  * The viewer memo (docs/decisions/044-viewer-memo.md): a signed-in answer that is a function of who
@@ -89,6 +90,9 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
  */
 export function ticketOf(req: NodeRequest, db: DB | undefined = openedDatabase()): Ticket | undefined {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authtoken !== undefined || !db) return undefined;
+  // The live worklist's client asks again for the page it shows because a record changed (issue 31):
+  // the memo ignores such notices (one per sale), so that request goes the whole way.
+  if (req.headers[LIVE_REFRESH_HEADER] !== undefined) return undefined;
   if (req.url?.startsWith('/_astro/')) return undefined;
   const cache = cacheOf(db, MEMO_CACHE);
   const cookies = sessionCookies(single(req.headers.cookie));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseWorklistNotice, WORKLIST_PREFIX, type WorklistNotice } from '../../lib/worklist-notices';
 
 /**
  * What the database says changed (migration 006's triggers NOTIFY `portal_changes`), for the caches
@@ -14,10 +15,23 @@ import { randomUUID } from 'node:crypto';
  */
 export const CHANGE_CHANNEL = 'portal_changes';
 
-export type Change = { kind: 'user'; userId: number } | { kind: 'principals' } | { kind: 'offers' } | { kind: 'everything' };
+/**
+ * 'worklist' (migration 038, issue 31): a record a worklist shows changed — for the live worklist
+ * (server/api/live-worklist.ts) alone; no cache holds such records, so every cache ignores it
+ * (server/cache.ts), where an unknown payload would empty them all on every sale.
+ */
+export type Change =
+  | { kind: 'user'; userId: number }
+  | { kind: 'principals' }
+  | { kind: 'offers' }
+  /** notice: whose records changed; absent when the payload could not be read (every viewer recounts). */
+  | { kind: 'worklist'; notice?: WorklistNotice }
+  | { kind: 'everything' };
 
 export function parseChange(payload: string | undefined): Change {
   if (payload === 'principals' || payload === 'offers') return { kind: payload };
+  // A malformed one still says nothing the caches hold; the live worklist recounts everyone's.
+  if (payload?.startsWith(WORKLIST_PREFIX)) return { kind: 'worklist', notice: parseWorklistNotice(payload) };
   const user = /^user:(\d+)$/.exec(payload ?? '');
   return user ? { kind: 'user', userId: Number(user[1]) } : { kind: 'everything' };
 }

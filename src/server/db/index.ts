@@ -40,6 +40,7 @@ import * as m034 from './migrations/034_commissions_rollup';
 import * as m035 from './migrations/035_documents_sale_scope';
 import * as m036 from './migrations/036_outbox_retries';
 import * as m037 from './migrations/037_worklist';
+import * as m038 from './migrations/038_worklist_notices';
 import * as m039 from './migrations/039_renewals';
 import * as m040 from './migrations/040_insured_reminders';
 import * as m041 from './migrations/041_refunds_queue';
@@ -120,6 +121,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '035_documents_sale_scope': m035,
   '036_outbox_retries': m036,
   '037_worklist': m037,
+  '038_worklist_notices': m038,
   '039_renewals': m039,
   '040_insured_reminders': m040,
   '041_refunds_queue': m041,

@@ -36,11 +36,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .execute(db);
   }
   const INDEXES: [string, string][] = [
-    // Policies ending soon (renewals), per branch: the scope's companies, the seller's own.
-    ['policies_ending_company', "policies (company_id, generation, fim_vigencia) where status = 'VIGENTE'"],
-    ['policies_ending_user', "policies (user_id, generation, fim_vigencia) where status = 'VIGENTE'"],
+    // Policies ending soon (renewals) read migration 039's policies_renewals_company and _user.
     // Overdue installments: the open ones by due day.
-    ['installments_open_due', "installments (vencimento) where status = 'ABERTA'"],
+    ['installments_open_due', "installments (vencimento, id) where status = 'ABERTA'"],
     // Quotes about to expire without a proposal.
     ['quotes_open_expiry', "quotes (generation, valida_ate) where status = 'EM_ELABORACAO'"],
     ['quotes_open_expiry_company', "quotes (company_id, generation, valida_ate) where status = 'EM_ELABORACAO'"],

@@ -48,7 +48,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     created_at timestamptz not null default now()
   )`.execute(db);
 
-  // The job's windows: open installments by due date, policies in force by their last day.
-  await sql`create index installments_open_due on installments (vencimento, id) where status = 'ABERTA'`.execute(db);
+  // The job's windows: open installments by due date (migration 037's installments_open_due), policies in force by their last day.
   await sql`create index policies_in_force_end on policies (fim_vigencia, id) where status = 'VIGENTE'`.execute(db);
 }

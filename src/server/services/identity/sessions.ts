@@ -201,6 +201,20 @@ export function userOfFreshSession(db: DB, tokenHash: string, kind: SessionKind)
 }
 
 /**
+ * The user of the session behind a token while it would still be taken for `kinds` — for a request that stays
+ * open (the live worklist's stream, server/api/live-worklist.ts), asked again while it lasts. Unlike
+ * resolveSession it never touches last_seen_at: an open tab does not keep an idle session alive.
+ */
+export async function userOfValidSession(db: DB, token: string, kinds: readonly SessionKind[]): Promise<Readonly<User> | undefined> {
+  const tokenHash = hashToken(token);
+  const at = nowMs();
+  const cached = cacheOf(db, SESSIONS_CACHE)?.get(tokenHash);
+  // Memory may be behind on idleness (another instance saw the session since): expired, read again.
+  const fresh = cached && verdict(cached, kinds, at) === 'ok' ? cached : await loadRecord(db, tokenHash);
+  return fresh && verdict(fresh, kinds, at) === 'ok' && fresh.user.status === 'ATIVO' ? fresh.user : undefined;
+}
+
+/**
  * Revokes the sessions behind the given tokens (sign-out); absent and unknown tokens are ignored.
  * Answers the sessions it ended (not those already ended), for the access log.
  */
