@@ -28,6 +28,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
       'Conquista Premiada',
       // Documentos: Envio is never shown and Consulta needs DOCUMENTO_CONSULTA_E_DOWNLOAD → no group.
       'Meus Clientes › Apólices',
+      'Meus Clientes › Renovações',
       // Financeiro (FINANCEIRO_INFORME_RENDIMENTO) and Acesso (HIERARQUIA, USUARIOS): not held.
       'Módulos em homologação › Novo relatório de vendas',
     ],
@@ -50,6 +51,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
       'Conquista Premiada',
       'Documentos › Consulta e Download',
       'Meus Clientes › Apólices',
+      'Meus Clientes › Renovações',
       'Meus Clientes › 2ª via de boleto',
       'Financeiro › Informe de rendimentos',
       'Financeiro › Comissões › Extrato',
@@ -78,6 +80,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
       'Conquista Premiada',
       'Documentos › Consulta e Download',
       'Meus Clientes › Apólices',
+      'Meus Clientes › Renovações',
       'Meus Clientes › 2ª via de boleto',
       'Financeiro › Informe de rendimentos',
       'Financeiro › Comissões › Extrato',
@@ -100,6 +103,7 @@ const EXPECTED: { account: DemoAccount; why: string; menu: string[] }[] = [
       'Conquista Premiada',
       // Apólices lists only PARCEIRO_ADMIN, but holding APOLICE_VENDEDOR shows it (SPEC §6, decision 007).
       'Meus Clientes › Apólices',
+      'Meus Clientes › Renovações',
       'Meus Clientes › 2ª via de boleto',
       'Financeiro › Comissões › Extrato',
       'Financeiro › Comissões › Nota Fiscal',

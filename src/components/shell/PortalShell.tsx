@@ -112,7 +112,7 @@ export default function PortalShell(props: ShellProps) {
               <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
               <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
             </svg>
-            <span className="worklist-bell-count" data-worklist-count={count ?? ''} aria-hidden="true" hidden={!count}>
+            <span className="worklist-bell-count" data-worklist-count={count} aria-hidden="true" hidden={!count}>
               {count ? countText(count) : ''}
             </span>
           </a>
@@ -162,7 +162,7 @@ export default function PortalShell(props: ShellProps) {
             {worklist ? (
               <a className="button button-outline button-small drawer-worklist" href={worklist.href} aria-label={bellName}>
                 Pendências
-                <span className="worklist-bell-count" data-worklist-count={count ?? ''} aria-hidden="true" hidden={!count}>
+                <span className="worklist-bell-count" data-worklist-count={count} aria-hidden="true" hidden={!count}>
                   {count ? countText(count) : ''}
                 </span>
               </a>
