@@ -56,6 +56,9 @@ beforeAll(async () => {
     .selectFrom('policies')
     .select(['nr_apolice as nrApolice', 'id_contratacao as idContratacao'])
     .where('generation', '=', 'v1')
+    // The seed also has legacy policies cancelled (a refund owed) and renewed: the one in force first sold.
+    .where('status', '=', 'VIGENTE')
+    .orderBy('id')
     .executeTakeFirstOrThrow();
 });
 afterAll(() => close());
