@@ -160,11 +160,13 @@ export default function PortalShell(props: ShellProps) {
               Ver perfil
             </a>
             {worklist ? (
-              <a className="button button-outline button-small drawer-worklist" href={worklist.href} aria-label={bellName}>
+              // Its name is what it shows — "Pendências 3" — and then "novas" for a screen reader.
+              <a className="button button-outline button-small drawer-worklist" href={worklist.href}>
                 Pendências
-                <span className="worklist-bell-count" data-worklist-count={count} aria-hidden="true" hidden={!count}>
+                <span className="worklist-bell-count" data-worklist-count={count} hidden={!count}>
                   {count ? countText(count) : ''}
                 </span>
+                {count ? <span className="visually-hidden">{count === 1 ? ' nova' : ' novas'}</span> : null}
               </a>
             ) : null}
             <form method="post" action="/sair">
