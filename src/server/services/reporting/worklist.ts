@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
 import { now as clockNow } from '../../clock';
-import { announce, cacheOf, type CacheSpec } from '../../cache';
+import { announce } from '../../cache';
 import { proposalClock, type ProposalStatus } from '../../../lib/acceptance';
 import { V1_ADMIN_GROUP } from '../../../lib/permissions';
 import type { Scope, BeneficiaryScope } from '../../../lib/scope';
@@ -531,28 +531,12 @@ async function contextOf(db: DB, viewer: SessionViewer, now: Date): Promise<Cont
 }
 
 /**
- * The bell's counts, per viewer, for a few seconds (server/cache.ts) — NOT switched on yet (see
- * worklistNewCount): the count runs on every signed-in page, and one statement over every kind's
- * branches costs 10–40 ms to plan and run for a partner admin (notes-i31-worklist.md).
- */
-const COUNT_MAX_AGE_MS = 15_000;
-const COUNT_CACHE: CacheSpec<string, number> = {
-  name: 'worklist-count',
-  maxEntries: 5_000,
-  maxAgeMs: COUNT_MAX_AGE_MS,
-  drops: (change, key) => (change.kind === 'user' ? key.endsWith(`:${change.userId}`) : change.kind === 'principals'),
-};
-
-/**
- * How many items this viewer has not read (the bell, on every signed-in page): one statement, each
- * branch of each kind cut at its limit, counted no further than NEW_COUNT_CAP + 1 (the bell says 99+);
- * kept a few seconds per viewer (COUNT_CACHE). A given `now` (tests) reads through.
+ * How many items this viewer has not read: one statement, each branch of each kind cut at its limit,
+ * counted no further than NEW_COUNT_CAP + 1 (the bell says 99+). Asked by the live stream
+ * (api/live-worklist.ts), not by every page: at 1000× the demo it costs 20–60 ms, mostly planning the
+ * branches (decision 067). A given `now` (tests) reads at that instant.
  */
 export async function worklistNewCount(db: DB, viewer: SessionViewer, now?: Date): Promise<number> {
-  // COUNT_CACHE is not used yet: kept, the journey's bell did not drop after a read mark on the
-  // built server (notes-i31-worklist.md) — to be found before it is switched on.
-  void COUNT_CACHE;
-  void cacheOf;
   return countNew(db, viewer, now ?? clockNow());
 }
 
@@ -612,7 +596,7 @@ export async function markRead(db: DB, userId: number, key: string, now: Date = 
     .values({ user_id: userId, item_key: key, read_at: now })
     .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
     .execute();
-  // The bell's cache and the memoized home drop at once here; other instances hear migration 037's notice.
+  // The memoized home and the live stream hear it at once here; other instances hear migration 037's notice.
   announce(db, { kind: 'user', userId });
 }
 
