@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
 import type { Generation } from '../../db/schema';
 import { readKeysetPage } from '../../db/keyset-page';
@@ -95,39 +95,7 @@ export async function listRenewals(
       time: 'a.fim_vigencia',
       id: 'a.id',
       order: 'asc',
-      columns: (branch) =>
-        branch
-          .innerJoin('simulators as s', 's.code', 'a.simulator_code')
-          .innerJoin('users as u', 'u.id', 'a.user_id')
-          .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
-          .leftJoin('policies as r', 'r.id', 'a.renovada_por_id')
-          .leftJoinLateral(
-            (eb) =>
-              eb
-                .selectFrom('quotes as q')
-                .select(['q.nr_cotacao', 'q.etapa', 'q.status'])
-                .where((e) => openRenewalOf(e.ref('a.id'), now))
-                .orderBy('q.id', 'desc')
-                .limit(1)
-                .as('rq'),
-            (join) => join.onTrue(),
-          )
-          .select([
-            'a.nr_apolice',
-            'a.nome_segurado',
-            'a.simulator_code',
-            'a.line',
-            'a.generation',
-            'a.fim_vigencia',
-            'a.premio_total',
-            's.nome as product_name',
-            'u.nome as seller',
-            'pv.nome as pos_name',
-            'r.nr_apolice as renovada_por',
-            'rq.nr_cotacao as quote_nr',
-            'rq.etapa as quote_step',
-            'rq.status as quote_status',
-          ]),
+      columns: (branch) => withRenewalFacts(branch, now),
     },
     request,
     RENEWALS_PAGE_SIZE,
@@ -235,35 +203,66 @@ export async function renewalSummary(
   };
 }
 
-function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date) {
-  return policiesInScope(db, scope, generation)
-    .where('a.nr_apolice', '=', nrApolice)
+/** A policy of the scope by its number, with what its renewal page and "Renovar" read. */
+function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date): Promise<PolicyToRenew | undefined> {
+  return withRenewalFacts(policiesInScope(db, scope, generation).where('a.nr_apolice', '=', nrApolice), now)
+    .select(['a.id', 'a.quote_id', 'a.inicio_vigencia', 'a.status'])
+    .executeTakeFirst();
+}
+
+/** What a row of the renewals shows, in the list and on the policy's renewal page. */
+interface RenewalFacts {
+  nr_apolice: string;
+  nome_segurado: string;
+  simulator_code: string;
+  line: string;
+  generation: Generation;
+  fim_vigencia: string;
+  premio_total: number;
+  product_name: string;
+  seller: string;
+  pos_name: string | null;
+  renovada_por: string | null;
+  quote_nr: string | null;
+  quote_step: string | null;
+  quote_status: string | null;
+}
+
+type PolicyToRenew = RenewalFacts & { id: number; quote_id: number; inicio_vigencia: string; status: StoredPolicyStatus };
+
+/**
+ * The joins and columns of a renewal's row on a query of policies `a`: the product, the seller, the
+ * point of sale, the policy that renewed it and its open renewal quote (the newest).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a query of policies named `a`, in the list's branches or alone.
+function withRenewalFacts(query: SelectQueryBuilder<any, any, any>, now: Date): SelectQueryBuilder<any, any, RenewalFacts> {
+  return query
     .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
     .leftJoin('policies as r', 'r.id', 'a.renovada_por_id')
     .leftJoinLateral(
-      (eb) =>
+      // biome-ignore lint/suspicious/noExplicitAny: the lateral reads the outer policy `a`.
+      (eb: any) =>
         eb
           .selectFrom('quotes as q')
           .select(['q.nr_cotacao', 'q.etapa', 'q.status'])
-          .where((e) => openRenewalOf(e.ref('a.id'), now))
+          // biome-ignore lint/suspicious/noExplicitAny: the outer policy's id.
+          .where((e: any) => openRenewalOf(e.ref('a.id'), now))
           .orderBy('q.id', 'desc')
           .limit(1)
           .as('rq'),
-      (join) => join.onTrue(),
+      // biome-ignore lint/suspicious/noExplicitAny: a lateral join's condition.
+      (join: any) => join.onTrue(),
     )
     .select([
-      'a.id',
-      'a.quote_id',
       'a.nr_apolice',
       'a.nome_segurado',
       'a.simulator_code',
       'a.line',
-      'a.inicio_vigencia',
+      'a.generation',
       'a.fim_vigencia',
       'a.premio_total',
-      'a.status',
       's.nome as product_name',
       'u.nome as seller',
       'pv.nome as pos_name',
@@ -271,8 +270,7 @@ function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: strin
       'rq.nr_cotacao as quote_nr',
       'rq.etapa as quote_step',
       'rq.status as quote_status',
-    ])
-    .executeTakeFirst();
+    ]);
 }
 
 /**
