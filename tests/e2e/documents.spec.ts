@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ACCOUNTS, signIn, waitForIslands, type DemoAccount } from './helpers';
+import { ACCOUNTS, askForDocuments, signIn, waitForIslands, type DemoAccount } from './helpers';
 import { sellResidential } from './selling';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
 
@@ -17,21 +17,6 @@ async function pageAs(browser: Browser, account: DemoAccount): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, account);
   return page;
-}
-
-/** The provider's ADMIN asks for documents of a referred proposal in the analysis queue. */
-async function askForDocuments(browser: Browser, nrProposta: string) {
-  const admin = await pageAs(browser, ACCOUNTS.insurerAdmin);
-  await admin.goto('/v2/propostas/analise');
-  // The queue's decisions hydrate once in view (client:visible): wait for this proposal's own.
-  const item = admin.getByTestId(`proposta-${nrProposta}`);
-  await item.scrollIntoViewIfNeeded();
-  await expect(item.locator('astro-island[ssr]')).toHaveCount(0);
-  await item.getByRole('button', { name: `Pedir documentos da proposta ${nrProposta}` }).click();
-  await item.getByLabel('Documentos pedidos ao parceiro').fill('Laudo de vistoria do imóvel.');
-  await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
-  await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
-  await admin.context().close();
 }
 
 /**
@@ -108,7 +93,7 @@ test('v2: the partner sends a document the insurer asked for; the partner admin 
 }) => {
   const partner = await pageAs(browser, ACCOUNTS.partner);
   const nrProposta = await sellResidential(partner, { mixed: true });
-  await askForDocuments(browser, nrProposta);
+  await askForDocuments(browser, nrProposta, 'Laudo de vistoria do imóvel.');
   const href = await sendDocuments(partner);
   expect(href).toMatch(/^\/v2\/documentos\/arquivo\/\d+$/);
 
@@ -126,7 +111,7 @@ test('legacy: the seller sends a document the insurer asked for; the admin group
 }) => {
   const seller = await pageAs(browser, ACCOUNTS.legacySeller);
   const nrProposta = await sellResidential(seller, { generation: 'v1', mixed: true });
-  await askForDocuments(browser, nrProposta);
+  await askForDocuments(browser, nrProposta, 'Laudo de vistoria do imóvel.');
   const href = await sendDocuments(seller);
   expect(href).toMatch(/^\/documentos\/arquivo\/\d+$/);
 
@@ -164,7 +149,7 @@ for (const generation of ['v2', 'v1'] as const) {
   }) => {
     const page = await pageAs(browser, seller);
     const nrProposta = await sellResidential(page, { generation, mixed: true });
-    await askForDocuments(browser, nrProposta);
+    await askForDocuments(browser, nrProposta, 'Laudo de vistoria do imóvel.');
     await sendFile(page, envio, nrProposta, 'rg-de-outra-pessoa.pdf', Buffer.from(MINIMAL_PDF));
     await expect(page.getByTestId('envio-situacao')).toHaveText('Em análise');
 

@@ -252,3 +252,22 @@ export async function completeFirstAccess(browser: Browser, email: string, gener
   await expect(page).toHaveURL(path(generation === 'v1' ? '/home' : '/v2/home'));
   return { context, page };
 }
+
+/**
+ * The provider's ADMIN, in a browser context of their own, asks for documents of a referred proposal
+ * in the analysis queue (the partner's worklist, documents and acceptance journeys start from it).
+ */
+export async function askForDocuments(browser: Browser, nrProposta: string, pedido: string): Promise<void> {
+  const admin = await (await browser.newContext()).newPage();
+  await signIn(admin, ACCOUNTS.insurerAdmin);
+  await admin.goto('/v2/propostas/analise');
+  // The queue's decisions hydrate once in view (client:visible): wait for this proposal's own.
+  const item = admin.getByTestId(`proposta-${nrProposta}`);
+  await item.scrollIntoViewIfNeeded();
+  await expect(item.locator('astro-island[ssr]')).toHaveCount(0);
+  await item.getByRole('button', { name: `Pedir documentos da proposta ${nrProposta}` }).click();
+  await item.getByLabel('Documentos pedidos ao parceiro').fill(pedido);
+  await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
+  await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
+  await admin.context().close();
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, HOME_PATH, signIn, waitForIslands, type DemoAccount } from './helpers';
+import { ACCOUNTS, askForDocuments, HOME_PATH, signIn, waitForIslands, type DemoAccount } from './helpers';
 import { sellResidential } from './selling';
 
 /**
@@ -14,17 +14,6 @@ const EVENTS = /\/api\/(plataforma|bff)\/v1\/pendencias\/eventos$/;
 const bellOf = (page: Page) => page.locator('header a.worklist-bell [data-worklist-count]');
 const countOf = async (page: Page) => Number(await bellOf(page).getAttribute('data-worklist-count'));
 const regionOf = (page: Page) => page.locator('[data-live-region="pendencias"]');
-
-async function askForDocuments(admin: Page, nrProposta: string) {
-  await signIn(admin, ACCOUNTS.insurerAdmin);
-  await admin.goto('/v2/propostas/analise');
-  await waitForIslands(admin);
-  const item = admin.getByTestId(`proposta-${nrProposta}`);
-  await item.getByRole('button', { name: `Pedir documentos da proposta ${nrProposta}` }).click();
-  await item.getByLabel('Documentos pedidos ao parceiro').fill('Fotos da fachada e da instalação elétrica.');
-  await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
-  await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
-}
 
 for (const account of [ACCOUNTS.partner, ACCOUNTS.legacySeller] as DemoAccount[]) {
   test(`${account.generation}: the underwriter asks for documents, and the partner's bell and worklist change without a reload`, async ({
@@ -56,8 +45,7 @@ for (const account of [ACCOUNTS.partner, ACCOUNTS.legacySeller] as DemoAccount[]
 
     await partner.evaluate(() => Object.assign(window, { semRecarga: true }));
 
-    const admin = await (await browser.newContext()).newPage();
-    await askForDocuments(admin, nrProposta);
+    await askForDocuments(browser, nrProposta, 'Fotos da fachada e da instalação elétrica.');
 
     await expect.poll(() => countOf(partner)).toBe(before + 1);
     await expect.poll(() => countOf(second)).toBe(before + 1);
@@ -72,7 +60,6 @@ for (const account of [ACCOUNTS.partner, ACCOUNTS.legacySeller] as DemoAccount[]
     await partner.close();
     await expect.poll(() => streams.length).toBe(2);
     await context.close();
-    await admin.context().close();
   });
 }
 

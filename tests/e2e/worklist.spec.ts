@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ACCOUNTS, signIn, type DemoAccount } from './helpers';
+import { ACCOUNTS, askForDocuments, signIn, type DemoAccount } from './helpers';
 import { sellResidential } from './selling';
 
 /**
@@ -11,20 +11,6 @@ async function pageAs(browser: Browser, account: DemoAccount): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, account);
   return page;
-}
-
-/** The provider's ADMIN asks for documents of a referred proposal in the analysis queue. */
-async function askForDocuments(browser: Browser, nrProposta: string) {
-  const admin = await pageAs(browser, ACCOUNTS.insurerAdmin);
-  await admin.goto('/v2/propostas/analise');
-  const item = admin.getByTestId(`proposta-${nrProposta}`);
-  await item.scrollIntoViewIfNeeded();
-  await expect(item.locator('astro-island[ssr]')).toHaveCount(0);
-  await item.getByRole('button', { name: `Pedir documentos da proposta ${nrProposta}` }).click();
-  await item.getByLabel('Documentos pedidos ao parceiro').fill('Fotos da fachada do imóvel.');
-  await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
-  await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
-  await admin.context().close();
 }
 
 const bell = (page: Page) => page.locator('header a.worklist-bell');
@@ -41,7 +27,7 @@ for (const generation of ['v2', 'v1'] as const) {
   }) => {
     const page = await pageAs(browser, seller);
     const nrProposta = await sellResidential(page, { generation, mixed: true });
-    await askForDocuments(browser, nrProposta);
+    await askForDocuments(browser, nrProposta, 'Fotos da fachada do imóvel.');
 
     // Any page's bell counts it: on a page that does not read the worklist the live stream brings the count.
     await page.goto(generation === 'v2' ? '/v2/perfil' : '/perfil');
