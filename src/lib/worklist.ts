@@ -2,6 +2,8 @@ import { clockSummary, type Clock } from './acceptance';
 import { addDays, daysBetween } from './calendar';
 import { brasiliaDay, formatDate, formatIsoDate } from './format';
 
+export { bellLabel, countText, NEW_COUNT_CAP } from './worklist-bell';
+
 /*
  * The worklist ("Pendências", issue 31): everything waiting for a user's action, as data. The service
  * (server/services/reporting/worklist.ts) reads the items through the scoping function; this module
@@ -37,7 +39,6 @@ export const WORKLIST_WINDOWS = { RENEWAL: 60, QUOTE_EXPIRY: 5, OVERDUE: 60, NOT
 /** At most this many items of a kind are read per request (the page and the count): a worklist is not a report. */
 export const WORKLIST_KIND_LIMIT = 50;
 /** The bell counts up to this and then says "99+". */
-export const NEW_COUNT_CAP = 99;
 /** How many items the home shows. */
 export const HOME_ITEMS = 5;
 
@@ -141,18 +142,8 @@ export function mostUrgent(groups: WorklistGroup[], count = HOME_ITEMS): Worklis
 export const isNewItem = (since: Date, readAllAt: Date | null, readKeys: ReadonlySet<string>, key: string): boolean =>
   (readAllAt === null || since.getTime() > readAllAt.getTime()) && !readKeys.has(key);
 
-/** The bell's count as it reads ('99+' past the cap). */
 /** How many of these items are new (the bell's count where a page has read the whole worklist anyway). */
 export const newCountOf = (groups: WorklistGroup[]): number => groups.reduce((n, g) => n + g.items.filter((i) => i.isNew).length, 0);
-
-export const countText = (count: number): string => (count > NEW_COUNT_CAP ? `${NEW_COUNT_CAP}+` : String(count));
-
-/** The bell's accessible name: 'Pendências: 3 novas'. */
-export function bellLabel(count: number): string {
-  if (count <= 0) return 'Pendências: nenhuma nova';
-  if (count === 1) return 'Pendências: 1 nova';
-  return `Pendências: ${countText(count)} novas`;
-}
 
 /** The windows' bounds for today (Brasília days). */
 export function windowsOf(now: Date) {

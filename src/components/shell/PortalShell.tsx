@@ -4,7 +4,7 @@ import { MenuTree } from './MenuTree';
 import { ChatLink } from './ChatLink';
 import { NewSimulationButton } from './NewSimulationButton';
 import { Toaster } from '../ui/Toaster';
-import { bellLabel, countText } from '../../lib/worklist';
+import { bellLabel, countText } from '../../lib/worklist-bell';
 import { startLiveWorklist } from './live-worklist';
 import './shell.css';
 
