@@ -50,6 +50,12 @@ describe('who may be renewed', () => {
     expect(renewalRefusal(inForce, '2026-12-21')).toBe(RENEWAL_MESSAGES.ended);
     expect(renewalRefusal(inForce, '2026-10-20')).toBe(RENEWAL_MESSAGES.early(61));
   });
+  it('not one whose cancellation is scheduled: the message names the day, as the endorsements do', () => {
+    expect(renewalRefusal({ ...inForce, cancelamentoAgendado: '2026-12-05' }, '2026-11-20')).toBe(
+      'Esta apólice tem um cancelamento agendado para 05/12/2026: desfaça o agendamento para renová-la.',
+    );
+    expect(renewalRefusal({ ...inForce, cancelamentoAgendado: null }, '2026-11-20')).toBeUndefined();
+  });
   it('states: renewed wins over a quote, a quote over nothing', () => {
     expect(renewalState('9', '1')).toBe('RENOVADA');
     expect(renewalState(null, '1')).toBe('COTADA');

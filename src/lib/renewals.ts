@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { optionalField, oneOf, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { PRODUCTS } from './products/catalog';
 import { policyTerm, type StoredPolicyStatus } from './policies';
+import { formatIsoDate } from './format';
 
 /*
  * Renewals (issue 31): which policies come up for renewal, the next term's dates, whether a policy may
@@ -36,6 +37,7 @@ export const RENEWAL_MESSAGES = {
   early: (days: number) =>
     `A renovação abre ${RENEWAL_WINDOW_DAYS} dias antes do fim da vigência: faltam ${days} dias para o fim desta apólice.`,
   notSellable: 'Você não tem uma oferta ativa deste produto para renová-lo.',
+  scheduledCancellation: (day: string) => `Esta apólice tem um cancelamento agendado para ${day}: desfaça o agendamento para renová-la.`,
 } as const;
 
 export interface RenewablePolicy {
@@ -43,12 +45,15 @@ export interface RenewablePolicy {
   fimVigencia: string;
   /** The number of the policy that renewed this one, if any. */
   renovadaPor: string | null;
+  /** The day its scheduled cancellation takes effect (ISO), if it has one: it ends, it is not renewed. */
+  cancelamentoAgendado?: string | null;
 }
 
 /** Whether a policy may be renewed on `today`: in force, not renewed yet, within the window. */
 export function renewalRefusal(policy: RenewablePolicy, today: string): string | undefined {
   if (policy.status === 'CANCELADA') return RENEWAL_MESSAGES.cancelled;
   if (policy.renovadaPor) return RENEWAL_MESSAGES.renewed(policy.renovadaPor);
+  if (policy.cancelamentoAgendado) return RENEWAL_MESSAGES.scheduledCancellation(formatIsoDate(policy.cancelamentoAgendado));
   const days = daysUntil(policy.fimVigencia, today);
   if (days < 0) return RENEWAL_MESSAGES.ended;
   if (days > RENEWAL_WINDOW_DAYS) return RENEWAL_MESSAGES.early(days);

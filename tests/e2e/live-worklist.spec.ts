@@ -28,18 +28,21 @@ for (const account of [ACCOUNTS.partner, ACCOUNTS.legacySeller] as DemoAccount[]
     await signIn(partner, account);
     const nrProposta = await sellResidential(partner, { generation: account.generation, mixed: true });
 
-    // The home lists the most urgent of the worklist, and its bell carries the count it was rendered with.
-    const home = HOME_PATH[account.generation];
+    // The worklist page lists every kind (the home only the five most urgent of a book other journeys
+    // grow); its bell carries the count it was rendered with, then the stream's.
+    const worklistPage = account.generation === 'v2' ? '/v2/pendencias' : '/pendencias';
     // Each page a tab loads opens its stream anew (the selling steps did): counted from here.
     streams.length = 0;
-    await partner.goto(home);
+    await partner.goto(worklistPage);
     await waitForIslands(partner);
+    // The count from here on is the database's (the stream's first word), whatever the render said.
+    await expect(partner.locator('header a.worklist-bell[data-worklist-live]')).toBeAttached();
     const before = await countOf(partner);
     expect(before).toBeGreaterThanOrEqual(0);
     await expect(regionOf(partner)).not.toContainText(`Proposta nº ${nrProposta}`);
-    // A second tab of the same browser: it shares the first tab's stream.
+    // A second tab of the same browser, on the home: it shares the first tab's stream.
     const second = await context.newPage();
-    await second.goto(home);
+    await second.goto(HOME_PATH[account.generation]);
     await waitForIslands(second);
     await expect.poll(() => streams.length).toBe(1);
 
@@ -49,7 +52,7 @@ for (const account of [ACCOUNTS.partner, ACCOUNTS.legacySeller] as DemoAccount[]
 
     await expect.poll(() => countOf(partner)).toBe(before + 1);
     await expect.poll(() => countOf(second)).toBe(before + 1);
-    // The home's worklist is the server's fresh answer, swapped in place: the proposal waits for documents.
+    // The worklist is the server's fresh answer, swapped in place: the proposal waits for documents.
     await expect(regionOf(partner)).toContainText(`Proposta nº ${nrProposta}: enviar documentos`);
     await expect(partner.locator('[data-worklist-announcer]')).toHaveText(/Pendências atualizadas/);
     expect(await partner.evaluate(() => (window as unknown as { semRecarga?: boolean }).semRecarga)).toBe(true);

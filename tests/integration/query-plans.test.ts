@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
-import { TOKEN_COOKIES, type PortalSession } from '../../src/lib/session';
+import { TOKEN_COOKIES, viewerOf, type PortalSession } from '../../src/lib/session';
 import { keysetPager, type KeysetPage, type PageLink } from '../../src/lib/keyset-pages';
 import { COMMISSION_LINES_PAGE_SIZE } from '../../src/lib/commissions';
 import { DOCUMENTS_PAGE_SIZE } from '../../src/lib/documents';
+import { WORKLIST_KIND_LIMIT } from '../../src/lib/worklist';
 import { grownDatabase } from '../fixtures/grown';
 import { apiClient, demoTokens } from '../fixtures/api';
 import { isRead, rowsRead, type RanQuery } from '../fixtures/query-plans';
@@ -35,6 +36,7 @@ const { evolutionPage, attainmentPage } = await import('../../src/features/metri
 const { statementPage, incomePage, notaUploadPage } = await import('../../src/features/commissions/commissions.server');
 const { paymentsReportPage } = await import('../../src/features/payments/payments.server');
 const { renewalsListPage } = await import('../../src/features/renewals/renewals.server');
+const { worklist, worklistNewCount } = await import('../../src/server/services/reporting/worklist');
 
 const TIMES = 40;
 const TODAY = new Date().toISOString().slice(0, 10);
@@ -376,5 +378,47 @@ describe(`each page's statements read at most ${ROWS_BOUND} rows of a growing ta
     expect(
       ran.filter((q) => /count\(\*\)/i.test(q.sql) && !/group by/i.test(q.sql) && !/count\(\*\)::int from installments/i.test(q.sql)),
     ).toEqual([]);
+  });
+});
+
+/**
+ * The worklist (issue 31) reads each kind as the scope's branches, each an index range in the kind's
+ * order cut at the kind's limit: a statement reads a few limits' worth of a table, however large the
+ * window of the whole book — the overdue installments or decided proposals of every network, of both
+ * generations, which it read and threw away before the sale's scope lived on those rows (migration 042).
+ */
+describe(`the worklist reads its items, not the book's window, on the demo grown ${TIMES}×`, () => {
+  /** A page's branch: its rows and their joins' lookups; the count: up to its 100 keys across branches. */
+  const BOUND = 3 * WORKLIST_KIND_LIMIT;
+  const VIEWERS: Account[] = [
+    'admin@seguradora.demo',
+    'parceiro.admin@parceiro.demo',
+    'parceiro.admin.rede1@parceiro.demo',
+    'parceiro@parceiro.demo',
+    'admin@legado.demo',
+    'vendedor@legado.demo',
+  ];
+
+  it('the windows of the whole book outgrow the bound (else this proves nothing)', async () => {
+    const { overdue, decided } = (
+      await sql<{ overdue: number; decided: number }>`select
+        (select count(*)::int from installments where status = 'ABERTA' and vencimento < current_date and vencimento >= current_date - 60) as overdue,
+        (select count(*)::int from proposals where status in ('ACEITA', 'RECUSADA') and decidida_em >= now() - interval '30 days') as decided`.execute(
+        db,
+      )
+    ).rows[0]!;
+    expect(overdue).toBeGreaterThan(BOUND);
+    expect(decided).toBeGreaterThan(BOUND);
+  });
+
+  it.each(VIEWERS)('%s: the page and the bell’s count', async (email) => {
+    const viewer = viewerOf(session(email), email.endsWith('@legado.demo') ? 'v1' : 'v2')!;
+    const statements = [...(await statementsOf(() => worklist(db, viewer))), ...(await statementsOf(() => worklistNewCount(db, viewer)))];
+    expect(statements.length).toBeGreaterThan(1);
+    for (const statement of statements) {
+      const { read, plan } = await rowsRead(db, statement);
+      for (const [table, rows] of Object.entries(read))
+        expect(rows, `${table} read ${rows} rows in\n${statement.sql}\n${plan.slice(0, 4000)}`).toBeLessThanOrEqual(BOUND);
+    }
   });
 });

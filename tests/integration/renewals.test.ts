@@ -17,6 +17,7 @@ import { sellerFromV1, sellerFromV2 } from '../../src/server/services/selling/se
 import { listRenewals, renewalSummary, startRenewal } from '../../src/server/services/selling/renewals';
 import { findPolicy } from '../../src/server/services/after-sale/policies';
 import { renewalRates } from '../../src/server/services/reporting/metrics';
+import { worklist } from '../../src/server/services/reporting/worklist';
 import type { SessionViewer } from '../../src/lib/session';
 import { keysetPager, pageRequestOf } from '../../src/lib/keyset-pages';
 
@@ -229,6 +230,39 @@ describe('Renovar', () => {
     await cancelWholePolicy(db, IGOR, nr, TODAY_START);
     await expect(renew(IGOR, nr)).rejects.toMatchObject({ kind: 'conflict', message: RENEWAL_MESSAGES.cancelled });
     expect((await listed(IGOR)).map((r) => r.nrApolice)).not.toContain(nr);
+  });
+
+  it('a policy whose cancellation is scheduled is refused, naming the day, until the schedule is undone', async () => {
+    const nr = (await sellResidential(db, { email: IGOR, at: daysAgo(341), contratacao: { formaPagamento: 'pix', parcelas: 1 } }))
+      .nrApolice!;
+    const policy = await db.selectFrom('policies').select(['id', 'user_id']).where('nr_apolice', '=', nr).executeTakeFirstOrThrow();
+    const day = brasiliaDay(new Date(NOW.getTime() + 5 * DAY_MS));
+    // As the cancellation's service leaves it (cancellation.test.ts schedules through the steps).
+    const scheduled = await db
+      .insertInto('scheduled_cancellations')
+      .values({
+        policy_id: policy.id,
+        user_id: policy.user_id,
+        chave: `agendado-${nr}`,
+        dados: JSON.stringify({}),
+        conta: null,
+        solicitada_em: TODAY,
+        efetiva_em: day,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const message = RENEWAL_MESSAGES.scheduledCancellation(day.split('-').reverse().join('/'));
+    await expect(renew(IGOR, nr)).rejects.toMatchObject({ kind: 'conflict', message });
+    const viewer = await viewerByEmail(db, IGOR);
+    const summary = await renewalSummary(db, await scopeFor(db, viewer, 'APOLICES'), 'v2', nr, TODAY, NOW);
+    expect(summary!.refusal).toBe(message);
+    // Nor is it on the worklist to renew meanwhile.
+    const toRenew = async () =>
+      (await worklist(db, viewer, { kind: 'RENOVACAO', now: NOW })).flatMap((g) => g.items).some((i) => i.what.includes(nr));
+    expect(await toRenew()).toBe(false);
+    await db.updateTable('scheduled_cancellations').set({ status: 'DESFEITO' }).where('id', '=', scheduled.id).execute();
+    expect(await toRenew()).toBe(true);
+    expect((await renew(IGOR, nr)).created).toBe(true);
   });
 });
 

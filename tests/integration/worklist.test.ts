@@ -168,6 +168,32 @@ describe('each kind through its scope', () => {
     expect(item!.href).toBe(`/v2/boleto?nrApolice=${sales[PARTNER]!.nrApolice}`);
   });
 
+  it('a legacy overdue installment links to the payments lookup, or to the policy for whoever may not open it', async () => {
+    // A seeded legacy policy moved to the consultant, who sees its policies but not the payments lookup.
+    const consultant = (await findUserByEmail(db, 'consultor@legado.demo'))!;
+    const installment = await db
+      .selectFrom('installments as i')
+      .innerJoin('policies as a', 'a.id', 'i.policy_id')
+      .select(['i.id', 'a.id as policyId', 'a.nr_apolice'])
+      .where('a.generation', '=', 'v1')
+      .where('a.status', '=', 'VIGENTE')
+      .where('i.status', '=', 'ABERTA')
+      .orderBy('i.id')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('policies').set({ user_id: consultant.id }).where('id', '=', installment.policyId).execute();
+    await db.updateTable('installments').set({ vencimento: '2026-11-19' }).where('id', '=', installment.id).execute();
+    const itemOf = async (email: string) =>
+      (await itemsOf(email, 'PARCELA_VENCIDA')).find((i) => i.what.includes(`apólice nº ${installment.nr_apolice} `));
+    expect(await itemOf('consultor@legado.demo')).toMatchObject({
+      href: `/apolices/${installment.nr_apolice}`,
+      action: 'Ver a apólice',
+    });
+    expect(await itemOf('admin@legado.demo')).toMatchObject({
+      href: `/consulta-pagamento?nrApolice=${installment.nr_apolice}`,
+      action: 'Emitir a 2ª via',
+    });
+  });
+
   it('policies ending within 60 days: the policies scope, linking to the renewal', async () => {
     expect(await sellersSeen(PARTNER, 'RENOVACAO', (s) => s.nrApolice)).toEqual([PARTNER]);
     expect(await sellersSeen(PARTNER_ADMIN, 'RENOVACAO', (s) => s.nrApolice)).toEqual(ADMINS_COMPANIES);

@@ -60,9 +60,20 @@ export default function PortalShell(props: ShellProps) {
 
   // The bell's count and the page's worklist follow the database while the page is open (issue 31).
   const [count, setCount] = useState(worklist?.count);
+  // Whether the stream has spoken since the page came: the count is the database's now, not the render's.
+  const [heard, setHeard] = useState(false);
   const live = Boolean(worklist);
   const initialCount = worklist?.count;
-  useEffect(() => (live ? startLiveWorklist(generation, initialCount, setCount) : undefined), [generation, live, initialCount]);
+  useEffect(
+    () =>
+      live
+        ? startLiveWorklist(generation, initialCount, (novos) => {
+            setCount(novos);
+            setHeard(true);
+          })
+        : undefined,
+    [generation, live, initialCount],
+  );
   const bellName = count === undefined ? 'Pendências' : bellLabel(count);
 
   return (
@@ -94,7 +105,12 @@ export default function PortalShell(props: ShellProps) {
         </a>
         {worklist ? (
           // A plain link (works without script); the live stream keeps its count.
-          <a className={count ? 'worklist-bell worklist-bell-new' : 'worklist-bell'} href={worklist.href} title={bellName}>
+          <a
+            className={count ? 'worklist-bell worklist-bell-new' : 'worklist-bell'}
+            href={worklist.href}
+            title={bellName}
+            data-worklist-live={heard ? '' : undefined}
+          >
             <span className="visually-hidden" data-worklist-label>
               {bellName}
             </span>

@@ -422,6 +422,10 @@ export interface ProposalsTable {
   decidida_em: Timestamp | null;
   /** Why it was refused, or which documents were asked for. */
   motivo: string | null;
+  /** Its sale's scope — the quote's company, seller and generation — kept by the database (migration 042): never written by a service. */
+  company_id: ColumnType<number | null, never, never>;
+  seller_id: ColumnType<number, never, never>;
+  generation: ColumnType<Generation, never, never>;
 }
 
 export interface ProposalEventsTable {
@@ -624,6 +628,10 @@ export interface InstallmentsTable {
   valor: number;
   status: Generated<StoredInstallmentStatus>;
   paga_em: Timestamp | null;
+  /** Its policy's company, seller and generation, kept by the database (migration 042): never written by a service. */
+  company_id: ColumnType<number | null, never, never>;
+  seller_id: ColumnType<number, never, never>;
+  generation: ColumnType<Generation, never, never>;
 }
 
 export type ChargeStatus = 'ATIVA' | 'SUBSTITUIDA' | 'PAGA' | 'CANCELADA';

@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
 import { now as clockNow } from '../../clock';
 import { announce } from '../../cache';
@@ -25,6 +25,8 @@ import {
   type WorklistItem,
   type WorklistKind,
 } from '../../../lib/worklist';
+import { pageAccess } from '../../../lib/route-guards';
+import { config } from '../../config';
 import { commissionScopeFor, quoteScopeFor, scopeFor, soldWithinBranches } from '../identity/scope';
 
 /*
@@ -34,7 +36,8 @@ import { commissionScopeFor, quoteScopeFor, scopeFor, soldWithinBranches } from 
  * (BOLETOS), notas fiscais the commissions' (commissionScopeFor), a report or an import its owner's —
  * and, for the insurer's staff, the acceptance queue and the refunds to pay. Each kind is read as the
  * scope's disjoint branches, each in its index's order within its window and cut at the kind's limit
- * (migration 037), so neither the page nor the bell's count grows with the book.
+ * (migrations 037 and 042: the proposals and installments carry their sale's scope), so neither the page
+ * nor the bell's count grows with the book.
  *
  * An item's key and its `since` (the instant it became what it is) are worked out in SQL, once: the
  * count filters the new ones there, the page marks them.
@@ -49,6 +52,8 @@ interface Context {
   w: ReturnType<typeof windowsOf>;
   /** Read so far: items that became what they are after this, and not read one by one, are new. */
   readAllAt: Date | null;
+  /** Whether the viewer may open a page (the menus' guards): a link goes only where it opens. */
+  opens: (href: string) => boolean;
 }
 
 /** `kind:id:version`, the version being `since` in milliseconds (lib/worklist.ts itemKey). */
@@ -63,8 +68,11 @@ const newOnly = (ctx: Context, key: RawBuilder<string>, since: RawBuilder<Date> 
   sql<SqlBool>`(${ctx.readAllAt === null ? sql`true` : sql`${since} > ${ctx.readAllAt}`} and not exists (select 1 from worklist_reads wr where wr.user_id = ${ctx.userId} and wr.item_key = ${key}))`;
 
 // ---------------------------------------------------------------------------------------------
-// The kinds: each a list of branch queries (one per branch of its scope) selecting `k`, `since`,
-// `deadline` and what the item shows. `onlyNew` keeps the new ones (the count; a notice's page).
+// The kinds: each a list of branch queries (one per branch of its scope), each read in its kind's
+// order and cut at its limit. The page's select `k`, `since` and what the item shows (joining what
+// names it); the count's only the keys of the new ones, without those joins — at 1000× the demo its
+// one statement of ~20 branches costs mostly the planning of each join. A notice is an item only
+// while new, on the page too.
 // ---------------------------------------------------------------------------------------------
 
 interface Row {
@@ -76,10 +84,25 @@ interface Row {
 
 type Branch = { execute(): Promise<Row[]> } & Expression<unknown>;
 
+type Reading = 'page' | 'count';
+
 interface KindReader {
   kind: WorklistKind;
-  branches(db: DB, ctx: Context, onlyNew: boolean): Branch[];
+  branches(db: DB, ctx: Context, reading: Reading): Branch[];
   item(row: Row, ctx: Context): Omit<WorklistItem, 'kind' | 'key' | 'since' | 'isNew'>;
+}
+
+/** A branch as `reading` needs it: the count, only the key of what is new; the page, what `display` selects. */
+// biome-ignore lint/suspicious/noExplicitAny: any kind's table and joins.
+function branchOf<QB extends SelectQueryBuilder<any, any, any>>(
+  reading: Reading,
+  ctx: Context,
+  base: QB,
+  key: { k: RawBuilder<string>; since: RawBuilder<Date>; notice?: boolean },
+  display: (qb: QB) => Expression<unknown>,
+): Branch {
+  const wanted = (reading === 'count' || key.notice ? base.where(newOnly(ctx, key.k, key.since)) : base) as QB;
+  return (reading === 'count' ? wanted.select(key.k.as('k')) : display(wanted)) as unknown as Branch;
 }
 
 const lineOf = (row: Row) => row.line as ProductLine;
@@ -100,35 +123,37 @@ const whoseOfSale = (row: Row) =>
 function documentsKind(scope: Scope): KindReader {
   return {
     kind: 'DOCUMENTOS',
-    branches: (db, ctx, onlyNew) =>
-      soldWithinBranches(scope, sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) => {
+    branches: (db, ctx, reading) =>
+      soldWithinBranches(scope, sql.ref('p.seller_id'), sql.ref('p.company_id')).map((within) => {
         const since = sql<Date>`p.suspensa_desde`;
         const k = keyOf('DOCUMENTOS', sql.ref('p.id'), since);
-        return db
+        const base = db
           .selectFrom('proposals as p')
-          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-          .leftJoin('companies as c', 'c.id', 'q.company_id')
-          .innerJoin('users as u', 'u.id', 'q.user_id')
           .where('p.status', '=', 'AGUARDANDO_DOCUMENTOS')
-          .where('q.generation', '=', ctx.generation)
+          .where('p.generation', '=', ctx.generation)
           .where(within)
-          .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-          .select([
-            k.as('k'),
-            since.as('since'),
-            'p.id',
-            'p.nr_proposta',
-            'p.aceite_ate',
-            'p.suspensa_desde',
-            'p.status',
-            'p.motivo',
-            'q.nome_segurado',
-            'q.nr_cotacao',
-            'c.razao_social as company',
-            'u.nome as seller',
-          ])
           .orderBy('p.aceite_ate')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+          .limit(WORKLIST_KIND_LIMIT);
+        return branchOf(reading, ctx, base, { k, since }, (qb) =>
+          qb
+            .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+            .leftJoin('companies as c', 'c.id', 'p.company_id')
+            .innerJoin('users as u', 'u.id', 'p.seller_id')
+            .select([
+              k.as('k'),
+              since.as('since'),
+              'p.id',
+              'p.nr_proposta',
+              'p.aceite_ate',
+              'p.suspensa_desde',
+              'p.status',
+              'p.motivo',
+              'q.nome_segurado',
+              'q.nr_cotacao',
+              'c.razao_social as company',
+              'u.nome as seller',
+            ]),
+        );
       }),
     item: (row, ctx) => {
       const clock = proposalClock(
@@ -151,40 +176,42 @@ function documentsKind(scope: Scope): KindReader {
 function decisionsKind(scope: Scope): KindReader {
   return {
     kind: 'DECISAO',
-    branches: (db, ctx) =>
-      soldWithinBranches(scope, sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) => {
+    branches: (db, ctx, reading) =>
+      soldWithinBranches(scope, sql.ref('p.seller_id'), sql.ref('p.company_id')).map((within) => {
         const since = sql<Date>`p.decidida_em`;
         const k = keyOf('DECISAO', sql.ref('p.id'), since);
-        return db
+        const base = db
           .selectFrom('proposals as p')
-          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-          .leftJoin('companies as c', 'c.id', 'q.company_id')
-          .innerJoin('users as u', 'u.id', 'q.user_id')
-          .leftJoin('policies as a', 'a.proposal_id', 'p.id')
           .where('p.status', 'in', ['ACEITA', 'RECUSADA'])
           .where('p.decidida_em', '>=', ctx.w.noticesFrom)
-          .where('q.generation', '=', ctx.generation)
+          .where('p.generation', '=', ctx.generation)
           .where(within)
-          .where(newOnly(ctx, k, since))
-          .select([
-            k.as('k'),
-            since.as('since'),
-            'p.id',
-            'p.nr_proposta',
-            'p.status',
-            'p.decidida_em',
-            'p.motivo',
-            'q.nome_segurado',
-            'q.nr_cotacao',
-            'q.line',
-            'q.etapa',
-            'q.simulator_code',
-            'a.nr_apolice',
-            'c.razao_social as company',
-            'u.nome as seller',
-          ])
           .orderBy('p.decidida_em', 'desc')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+          .limit(WORKLIST_KIND_LIMIT);
+        return branchOf(reading, ctx, base, { k, since, notice: true }, (qb) =>
+          qb
+            .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+            .leftJoin('companies as c', 'c.id', 'p.company_id')
+            .innerJoin('users as u', 'u.id', 'p.seller_id')
+            .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+            .select([
+              k.as('k'),
+              since.as('since'),
+              'p.id',
+              'p.nr_proposta',
+              'p.status',
+              'p.decidida_em',
+              'p.motivo',
+              'q.nome_segurado',
+              'q.nr_cotacao',
+              'q.line',
+              'q.etapa',
+              'q.simulator_code',
+              'a.nr_apolice',
+              'c.razao_social as company',
+              'u.nome as seller',
+            ]),
+        );
       }),
     item: (row, ctx) => {
       const accepted = row.status === 'ACEITA';
@@ -209,30 +236,34 @@ function decisionsKind(scope: Scope): KindReader {
 function overdueKind(scope: Scope): KindReader {
   return {
     kind: 'PARCELA_VENCIDA',
-    branches: (db, ctx, onlyNew) =>
-      soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) => {
+    branches: (db, ctx, reading) =>
+      soldWithinBranches(scope, sql.ref('i.seller_id'), sql.ref('i.company_id')).map((within) => {
         const since = dayStart(sql<string>`i.vencimento + 1`);
         const k = keyOf('PARCELA_VENCIDA', sql.ref('i.id'), since);
-        return db
+        const base = db
           .selectFrom('installments as i')
-          .innerJoin('policies as a', 'a.id', 'i.policy_id')
           .where('i.status', '=', 'ABERTA')
           .where('i.vencimento', '>=', ctx.w.overdueFrom)
           .where('i.vencimento', '<', ctx.w.today)
-          .where('a.generation', '=', ctx.generation)
+          .where('i.generation', '=', ctx.generation)
           .where(within)
-          .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-          .select([k.as('k'), since.as('since'), 'i.id', 'i.numero', 'i.vencimento', 'i.valor', 'a.nr_apolice', 'a.nome_segurado'])
           .orderBy('i.vencimento')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+          .limit(WORKLIST_KIND_LIMIT);
+        return branchOf(reading, ctx, base, { k, since }, (qb) =>
+          qb
+            .innerJoin('policies as a', 'a.id', 'i.policy_id')
+            .select([k.as('k'), since.as('since'), 'i.id', 'i.numero', 'i.vencimento', 'i.valor', 'a.nr_apolice', 'a.nome_segurado']),
+        );
       }),
     item: (row, ctx) => ({
       what: `Parcela ${row.numero} da apólice nº ${row.nr_apolice} (${formatBRL(row.valor as number)}) em atraso`,
       whose: [row.nome_segurado as string],
       deadline: row.vencimento as string,
       deadlineText: dayPhrase(row.vencimento as string, ctx.w.today),
-      href: WORKLIST_LINKS.secondCopy(ctx.generation, row.nr_apolice as string),
-      action: 'Emitir a 2ª via',
+      // The 2ª via's page asks for its own permission; whoever sees the policy but not it issues it from the policy.
+      ...(ctx.opens(WORKLIST_LINKS.secondCopy(ctx.generation, row.nr_apolice as string))
+        ? { href: WORKLIST_LINKS.secondCopy(ctx.generation, row.nr_apolice as string), action: 'Emitir a 2ª via' }
+        : { href: WORKLIST_LINKS.policy(ctx.generation, row.nr_apolice as string), action: 'Ver a apólice' }),
     }),
   };
 }
@@ -241,22 +272,43 @@ function overdueKind(scope: Scope): KindReader {
 function renewalsKind(scope: Scope): KindReader {
   return {
     kind: 'RENOVACAO',
-    branches: (db, ctx, onlyNew) =>
+    branches: (db, ctx, reading) =>
       soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) => {
         const since = dayStart(sql<string>`a.fim_vigencia - 60`);
         const k = keyOf('RENOVACAO', sql.ref('a.id'), since);
-        return db
+        const base = db
           .selectFrom('policies as a')
-          .leftJoin('companies as c', 'c.id', 'a.company_id')
           .where('a.status', '=', 'VIGENTE')
           .where('a.generation', '=', ctx.generation)
           .where('a.fim_vigencia', '>=', ctx.w.today)
           .where('a.fim_vigencia', '<=', ctx.w.renewalUntil)
           .where(within)
-          .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-          .select([k.as('k'), since.as('since'), 'a.id', 'a.nr_apolice', 'a.nome_segurado', 'a.fim_vigencia', 'c.razao_social as company'])
+          // A cancellation scheduled ahead ends it: nothing to renew (lib/renewals.ts renewalRefusal).
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('scheduled_cancellations as sc')
+                  .select('sc.id')
+                  .whereRef('sc.policy_id', '=', 'a.id')
+                  .where('sc.status', '=', 'AGENDADO'),
+              ),
+            ),
+          )
           .orderBy('a.fim_vigencia')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+          .limit(WORKLIST_KIND_LIMIT);
+        return branchOf(reading, ctx, base, { k, since }, (qb) =>
+          qb
+            .leftJoin('companies as c', 'c.id', 'a.company_id')
+            .select([
+              k.as('k'),
+              since.as('since'),
+              'a.id',
+              'a.nr_apolice',
+              'a.nome_segurado',
+              'a.fim_vigencia',
+              'c.razao_social as company',
+            ]),
+        );
       }),
     item: (row, ctx) => ({
       what: `Apólice nº ${row.nr_apolice} termina a vigência`,
@@ -273,19 +325,21 @@ function renewalsKind(scope: Scope): KindReader {
 function expiringQuotesKind(scope: Scope): KindReader {
   return {
     kind: 'COTACAO_EXPIRANDO',
-    branches: (db, ctx, onlyNew) =>
+    branches: (db, ctx, reading) =>
       soldWithinBranches(scope, sql.ref('q.user_id'), sql.ref('q.company_id')).map((within) => {
         const since = sql<Date>`q.valida_ate - interval '5 days'`;
         const k = keyOf('COTACAO_EXPIRANDO', sql.ref('q.id'), since);
-        return db
+        const base = db
           .selectFrom('quotes as q')
           .where('q.status', '=', 'EM_ELABORACAO')
           .where('q.generation', '=', ctx.generation)
           .where('q.valida_ate', '>=', ctx.now)
           .where('q.valida_ate', '<=', ctx.w.quoteExpiryUntil)
           .where(within)
-          .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-          .select([
+          .orderBy('q.valida_ate')
+          .limit(WORKLIST_KIND_LIMIT);
+        return branchOf(reading, ctx, base, { k, since }, (qb) =>
+          qb.select([
             k.as('k'),
             since.as('since'),
             'q.id',
@@ -295,9 +349,8 @@ function expiringQuotesKind(scope: Scope): KindReader {
             'q.line',
             'q.etapa',
             'q.simulator_code',
-          ])
-          .orderBy('q.valida_ate')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+          ]),
+        );
       }),
     item: (row, ctx) => ({
       what: `Cotação nº ${row.nr_cotacao} ainda sem proposta`,
@@ -313,20 +366,21 @@ function expiringQuotesKind(scope: Scope): KindReader {
 /** The user's own sales reports finished lately (notices). */
 const reportsKind: KindReader = {
   kind: 'RELATORIO',
-  branches: (db, ctx) => {
+  branches: (db, ctx, reading) => {
     const since = sql<Date>`r.finished_at`;
     const k = keyOf('RELATORIO', sql.ref('r.id'), since);
+    const base = db
+      .selectFrom('sales_reports as r')
+      .where('r.user_id', '=', ctx.userId)
+      .where('r.generation', '=', ctx.generation)
+      .where('r.status', '=', 'PRONTO')
+      .where('r.finished_at', '>=', ctx.w.noticesFrom)
+      .orderBy('r.id', 'desc')
+      .limit(WORKLIST_KIND_LIMIT);
     return [
-      db
-        .selectFrom('sales_reports as r')
-        .where('r.user_id', '=', ctx.userId)
-        .where('r.generation', '=', ctx.generation)
-        .where('r.status', '=', 'PRONTO')
-        .where('r.finished_at', '>=', ctx.w.noticesFrom)
-        .where(newOnly(ctx, k, since))
-        .select([k.as('k'), since.as('since'), 'r.id', 'r.finished_at', 'r.linhas'])
-        .orderBy('r.id', 'desc')
-        .limit(WORKLIST_KIND_LIMIT) as unknown as Branch,
+      branchOf(reading, ctx, base, { k, since, notice: true }, (qb) =>
+        qb.select([k.as('k'), since.as('since'), 'r.id', 'r.finished_at', 'r.linhas']),
+      ),
     ];
   },
   item: (row, ctx) => ({
@@ -343,31 +397,33 @@ const reportsKind: KindReader = {
 function notasKind(scope: BeneficiaryScope): KindReader {
   return {
     kind: 'NOTA_FISCAL',
-    branches: (db, ctx) => {
+    branches: (db, ctx, reading) => {
       if (ctx.generation !== 'v2' || (scope.kind === 'some' && scope.companyIds.length === 0)) return [];
       const since = sql<Date>`n.decidida_em`;
       const k = keyOf('NOTA_FISCAL', sql.ref('n.id'), since);
+      const base = db
+        .selectFrom('notas_fiscais as n')
+        .where('n.status', 'in', ['APROVADA', 'RECUSADA'])
+        .where('n.decidida_em', '>=', ctx.w.noticesFrom)
+        .$if(scope.kind === 'some', (qb) => qb.where('n.company_id', 'in', (scope as { companyIds: number[] }).companyIds))
+        .orderBy('n.decidida_em', 'desc')
+        .limit(WORKLIST_KIND_LIMIT);
       return [
-        db
-          .selectFrom('notas_fiscais as n')
-          .innerJoin('companies as c', 'c.id', 'n.company_id')
-          .where('n.status', 'in', ['APROVADA', 'RECUSADA'])
-          .where('n.decidida_em', '>=', ctx.w.noticesFrom)
-          .$if(scope.kind === 'some', (qb) => qb.where('n.company_id', 'in', (scope as { companyIds: number[] }).companyIds))
-          .where(newOnly(ctx, k, since))
-          .select([
-            k.as('k'),
-            since.as('since'),
-            'n.id',
-            'n.numero',
-            'n.status',
-            'n.competencia',
-            'n.motivo',
-            'n.decidida_em',
-            'c.razao_social as company',
-          ])
-          .orderBy('n.decidida_em', 'desc')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch,
+        branchOf(reading, ctx, base, { k, since, notice: true }, (qb) =>
+          qb
+            .innerJoin('companies as c', 'c.id', 'n.company_id')
+            .select([
+              k.as('k'),
+              since.as('since'),
+              'n.id',
+              'n.numero',
+              'n.status',
+              'n.competencia',
+              'n.motivo',
+              'n.decidida_em',
+              'c.razao_social as company',
+            ]),
+        ),
       ];
     },
     item: (row) => ({
@@ -384,20 +440,21 @@ function notasKind(scope: BeneficiaryScope): KindReader {
 /** The user's own imports of users finished lately (notices). */
 const importsKind: KindReader = {
   kind: 'IMPORTACAO',
-  branches: (db, ctx) => {
+  branches: (db, ctx, reading) => {
     const since = sql<Date>`m.finished_at`;
     const k = keyOf('IMPORTACAO', sql.ref('m.id'), since);
+    const base = db
+      .selectFrom('user_imports as m')
+      .where('m.actor_id', '=', ctx.userId)
+      .where('m.generation', '=', ctx.generation)
+      .where('m.status', 'in', ['CONCLUIDO', 'ERRO'])
+      .where('m.finished_at', '>=', ctx.w.noticesFrom)
+      .orderBy('m.created_at', 'desc')
+      .limit(WORKLIST_KIND_LIMIT);
     return [
-      db
-        .selectFrom('user_imports as m')
-        .where('m.actor_id', '=', ctx.userId)
-        .where('m.generation', '=', ctx.generation)
-        .where('m.status', 'in', ['CONCLUIDO', 'ERRO'])
-        .where('m.finished_at', '>=', ctx.w.noticesFrom)
-        .where(newOnly(ctx, k, since))
-        .select([k.as('k'), since.as('since'), 'm.id', 'm.file_name', 'm.status', 'm.finished_at', 'm.processed_rows'])
-        .orderBy('m.created_at', 'desc')
-        .limit(WORKLIST_KIND_LIMIT) as unknown as Branch,
+      branchOf(reading, ctx, base, { k, since, notice: true }, (qb) =>
+        qb.select([k.as('k'), since.as('since'), 'm.id', 'm.file_name', 'm.status', 'm.finished_at', 'm.processed_rows']),
+      ),
     ];
   },
   item: (row, ctx) => ({
@@ -416,31 +473,29 @@ const importsKind: KindReader = {
 /** The acceptance queue (the provider's ADMIN): proposals in analysis, the nearest deadline first. */
 const analysisKind: KindReader = {
   kind: 'ANALISE',
-  branches: (db, ctx, onlyNew) => {
+  branches: (db, ctx, reading) => {
     const since = sql<Date>`p.created_at`;
     const k = keyOf('ANALISE', sql.ref('p.id'), since);
+    const base = db.selectFrom('proposals as p').where('p.status', '=', 'EM_ANALISE').orderBy('p.aceite_ate').limit(WORKLIST_KIND_LIMIT);
     return [
-      db
-        .selectFrom('proposals as p')
-        .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-        .leftJoin('companies as c', 'c.id', 'q.company_id')
-        .innerJoin('users as u', 'u.id', 'q.user_id')
-        .where('p.status', '=', 'EM_ANALISE')
-        .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-        .select([
-          k.as('k'),
-          since.as('since'),
-          'p.id',
-          'p.nr_proposta',
-          'p.status',
-          'p.aceite_ate',
-          'p.suspensa_desde',
-          'q.nome_segurado',
-          'c.razao_social as company',
-          'u.nome as seller',
-        ])
-        .orderBy('p.aceite_ate')
-        .limit(WORKLIST_KIND_LIMIT) as unknown as Branch,
+      branchOf(reading, ctx, base, { k, since }, (qb) =>
+        qb
+          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+          .leftJoin('companies as c', 'c.id', 'p.company_id')
+          .innerJoin('users as u', 'u.id', 'p.seller_id')
+          .select([
+            k.as('k'),
+            since.as('since'),
+            'p.id',
+            'p.nr_proposta',
+            'p.status',
+            'p.aceite_ate',
+            'p.suspensa_desde',
+            'q.nome_segurado',
+            'c.razao_social as company',
+            'u.nome as seller',
+          ]),
+      ),
     ];
   },
   item: (row, ctx) => ({
@@ -463,21 +518,23 @@ const analysisKind: KindReader = {
 function refundsKind(scope: Scope, generation: 'v1' | 'v2' | undefined): KindReader {
   return {
     kind: 'RESTITUICAO',
-    branches: (db, ctx, onlyNew) =>
+    branches: (db, ctx, reading) =>
       soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) => {
         const since = sql<Date>`r.created_at`;
         const k = keyOf('RESTITUICAO', sql.ref('r.id'), since);
-        return db
+        // The scope's columns are the policy's: joined for the count too (the staff's scope is everyone's, `true`).
+        const base = db
           .selectFrom('refunds as r')
           .innerJoin('policies as a', 'a.id', 'r.policy_id')
           .where('r.status', '=', 'DEVIDA')
-          .$if(generation !== undefined, (qb) => qb.where('a.generation', '=', generation!))
+          .$if(generation !== undefined, (qb) => qb.where('r.generation', '=', generation!))
           .where(within)
-          .$if(onlyNew, (qb) => qb.where(newOnly(ctx, k, since)))
-          .select([k.as('k'), since.as('since'), 'r.id', 'r.valor', 'r.prevista_para', 'a.nr_apolice', 'a.nome_segurado'])
           .orderBy('r.prevista_para')
           .orderBy('r.id')
-          .limit(WORKLIST_KIND_LIMIT) as unknown as Branch;
+          .limit(WORKLIST_KIND_LIMIT);
+        return branchOf(reading, ctx, base, { k, since }, (qb) =>
+          qb.select([k.as('k'), since.as('since'), 'r.id', 'r.valor', 'r.prevista_para', 'a.nr_apolice', 'a.nome_segurado']),
+        );
       }),
     item: (row, ctx) => ({
       what: `Restituição de ${formatBRL(row.valor as number)} da apólice nº ${row.nr_apolice}`,
@@ -527,7 +584,14 @@ async function kindsOf(db: DB, viewer: SessionViewer): Promise<KindReader[]> {
 async function contextOf(db: DB, viewer: SessionViewer, now: Date): Promise<Context> {
   const userId = viewer.user.idUsuario;
   const seen = await db.selectFrom('worklist_seen').select('all_read_at').where('user_id', '=', userId).executeTakeFirst();
-  return { generation: viewer.generation, userId, now, w: windowsOf(now), readAllAt: seen ? new Date(seen.all_read_at) : null };
+  return {
+    generation: viewer.generation,
+    userId,
+    now,
+    w: windowsOf(now),
+    readAllAt: seen ? new Date(seen.all_read_at) : null,
+    opens: (href) => pageAccess(href.split('?')[0]!, viewer, config().PORTAL_ENV) === 'allowed',
+  };
 }
 
 /**
@@ -542,15 +606,15 @@ export async function worklistNewCount(db: DB, viewer: SessionViewer, now?: Date
 
 async function countNew(db: DB, viewer: SessionViewer, now: Date): Promise<number> {
   const [kinds, ctx] = await Promise.all([kindsOf(db, viewer), contextOf(db, viewer, now)]);
-  const branches = kinds.flatMap((kind) => kind.branches(db, ctx, true));
+  const branches = kinds.flatMap((kind) => kind.branches(db, ctx, 'count'));
   if (branches.length === 0) return 0;
   const union = sql.join(
     branches.map((b) => sql`(select x.k from (${b}) x)`),
     sql` union all `,
   );
-  const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from (${union}) u limit ${NEW_COUNT_CAP + 1}) c`.execute(
-    db,
-  );
+  const row = await sql<{
+    n: number;
+  }>`select count(*)::int as n from (select 1 from (${union}) u limit ${NEW_COUNT_CAP + 1}) c`.execute(db);
   return row.rows[0]?.n ?? 0;
 }
 
@@ -561,7 +625,7 @@ export async function worklist(db: DB, viewer: SessionViewer, options: { kind?: 
   const kinds = options.kind ? all.filter((k) => k.kind === options.kind) : all;
   const read = await Promise.all(
     kinds.map(async (kind) => {
-      const rows = (await Promise.all(kind.branches(db, ctx, false).map((b) => b.execute()))).flat();
+      const rows = (await Promise.all(kind.branches(db, ctx, 'page').map((b) => b.execute()))).flat();
       return rows.map((row) => ({ kind, row }));
     }),
   );

@@ -13,6 +13,7 @@ import {
   RENEWAL_MESSAGES,
   RENEWALS_PAGE_SIZE,
   renewalRefusal,
+  type RenewablePolicy,
   renewalState,
   renewalWindow,
   type RenewalFilters,
@@ -199,15 +200,33 @@ export async function renewalSummary(
     state: renewalState(row.renovada_por, row.quote_nr),
     renovadaPor: row.renovada_por,
     openQuote,
-    refusal: renewalRefusal({ status: row.status, fimVigencia: row.fim_vigencia, renovadaPor: row.renovada_por }, today),
+    refusal: renewalRefusal(renewableOf(row), today),
   };
 }
 
+const renewableOf = (row: PolicyToRenew): RenewablePolicy => ({
+  status: row.status,
+  fimVigencia: row.fim_vigencia,
+  renovadaPor: row.renovada_por,
+  cancelamentoAgendado: row.cancelamento_agendado,
+});
+
 /** A policy of the scope by its number, with what its renewal page and "Renovar" read. */
 function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date): Promise<PolicyToRenew | undefined> {
-  return withRenewalFacts(policiesInScope(db, scope, generation).where('a.nr_apolice', '=', nrApolice), now)
-    .select(['a.id', 'a.quote_id', 'a.inicio_vigencia', 'a.status'])
-    .executeTakeFirst();
+  return (
+    withRenewalFacts(policiesInScope(db, scope, generation).where('a.nr_apolice', '=', nrApolice), now)
+      .select(['a.id', 'a.quote_id', 'a.inicio_vigencia', 'a.status'])
+      // A cancellation scheduled ahead ends the policy: it is not renewed meanwhile (lib/renewals.ts renewalRefusal).
+      .select((eb) =>
+        eb
+          .selectFrom('scheduled_cancellations as sc')
+          .select('sc.efetiva_em')
+          .whereRef('sc.policy_id', '=', 'a.id')
+          .where('sc.status', '=', 'AGENDADO')
+          .as('cancelamento_agendado'),
+      )
+      .executeTakeFirst()
+  );
 }
 
 /** What a row of the renewals shows, in the list and on the policy's renewal page. */
@@ -228,7 +247,13 @@ interface RenewalFacts {
   quote_status: string | null;
 }
 
-type PolicyToRenew = RenewalFacts & { id: number; quote_id: number; inicio_vigencia: string; status: StoredPolicyStatus };
+type PolicyToRenew = RenewalFacts & {
+  id: number;
+  quote_id: number;
+  inicio_vigencia: string;
+  status: StoredPolicyStatus;
+  cancelamento_agendado: string | null;
+};
 
 /**
  * The joins and columns of a renewal's row on a query of policies `a`: the product, the seller, the
@@ -307,7 +332,7 @@ export async function startRenewal(
         created: false,
       };
     }
-    const refusal = renewalRefusal({ status: row.status, fimVigencia: row.fim_vigencia, renovadaPor: row.renovada_por }, today);
+    const refusal = renewalRefusal(renewableOf(row), today);
     if (refusal) throw conflict(refusal);
     const source = await trx.selectFrom('quotes').selectAll().where('id', '=', row.quote_id).executeTakeFirstOrThrow();
     const offer = await offerFor(row.simulator_code, source.offer_id);
