@@ -8,6 +8,7 @@ import {
   itemKey,
   mostUrgent,
   parseItemKey,
+  shownOf,
   sortItems,
   windowsOf,
   WORKLIST_KINDS,
@@ -122,5 +123,24 @@ describe('windows and links', () => {
     expect(WORKLIST_LINKS.refunds('v1')).toBe('/restituicoes');
     expect(WORKLIST_LINKS.secondCopy('v2', '9')).toBe('/v2/boleto?nrApolice=9');
     expect(WORKLIST_LINKS.secondCopy('v1', '9')).toBe('/consulta-pagamento?nrApolice=9');
+  });
+});
+
+describe('the whole worklist shows ten of a kind, its own page all', () => {
+  const group = (n: number) =>
+    groupItems(Array.from({ length: n }, (_, i) => item('DOCUMENTOS', `2026-12-${String(i + 1).padStart(2, '0')}`)))[0]!;
+  it('cuts the whole worklist at ten, the soonest first, and says how many more', () => {
+    const shown = shownOf(group(23), false);
+    expect(shown.items.map((i) => i.deadline)).toEqual(
+      group(23)
+        .items.slice(0, 10)
+        .map((i) => i.deadline),
+    );
+    expect(shown.more).toBe(13);
+    expect(shownOf(group(10), false).more).toBe(0);
+  });
+  it('shows a kind’s page whole', () => {
+    expect(shownOf(group(23), true)).toMatchObject({ more: 0 });
+    expect(shownOf(group(23), true).items).toHaveLength(23);
   });
 });

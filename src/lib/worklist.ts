@@ -41,6 +41,18 @@ export const WORKLIST_KIND_LIMIT = 50;
 /** The bell counts up to this and then says "99+". */
 /** How many items the home shows. */
 export const HOME_ITEMS = 5;
+/**
+ * How many of a kind the whole worklist shows, the rest a link away (its kind's page shows up to
+ * WORKLIST_KIND_LIMIT): at a real book of business every kind is full, and fifty of each made a page of
+ * 450 KB that nobody reads to the end.
+ */
+export const WORKLIST_GROUP_PREVIEW = 10;
+
+/** What a group shows: a kind's own page all it read, the whole worklist its first few — and how many more. */
+export function shownOf(group: WorklistGroup, filtered: boolean): { items: WorklistItem[]; more: number } {
+  const items = filtered ? group.items : group.items.slice(0, WORKLIST_GROUP_PREVIEW);
+  return { items, more: group.items.length - items.length };
+}
 
 export const WORKLIST_PAGE = { v1: '/pendencias', v2: '/v2/pendencias' } as const;
 

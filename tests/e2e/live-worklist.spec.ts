@@ -28,9 +28,9 @@ for (const account of [ACCOUNTS.partner, ACCOUNTS.legacySeller] as DemoAccount[]
     await signIn(partner, account);
     const nrProposta = await sellResidential(partner, { generation: account.generation, mixed: true });
 
-    // The worklist page lists every kind (the home only the five most urgent of a book other journeys
-    // grow); its bell carries the count it was rendered with, then the stream's.
-    const worklistPage = account.generation === 'v2' ? '/v2/pendencias' : '/pendencias';
+    // The worklist's page of proposals waiting for documents (the home shows only the five most urgent,
+    // the whole worklist ten of each kind, of a book other journeys grow); its bell the stream's count.
+    const worklistPage = `${account.generation === 'v2' ? '/v2/pendencias' : '/pendencias'}?tipo=DOCUMENTOS`;
     // Each page a tab loads opens its stream anew (the selling steps did): counted from here.
     streams.length = 0;
     await partner.goto(worklistPage);

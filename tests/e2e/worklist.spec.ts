@@ -41,6 +41,11 @@ for (const generation of ['v2', 'v1'] as const) {
     await bell(page).click();
     await expect(page).toHaveURL(new RegExp(`${worklistPath}$`));
     await expect(page.getByRole('heading', { name: 'Pendências', level: 1 })).toBeVisible();
+    // The whole worklist shows ten of each kind; the filter shows one kind whole.
+    await page.getByLabel('Tipo').selectOption({ label: 'Propostas aguardando documentos' });
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    const kindPath = `${worklistPath}?tipo=DOCUMENTOS`;
+    await expect(page).toHaveURL(new RegExp(`${kindPath.replace('?', '\\?')}$`));
     const list = page.locator('[data-live-region="pendencias"]');
     const item = list.locator('li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` });
     await expect(item).toContainText(/Prazo suspenso desde \d{2}\/\d{2}\/\d{4}: aguarda documentos \(restam 25 dias\)/);
@@ -52,17 +57,17 @@ for (const generation of ['v2', 'v1'] as const) {
     await expect(page.getByTestId('envio-situacao')).toHaveText('Aguardando documentos');
 
     // Marked read (a form post, no script needed): still listed, no longer new, and the bell drops.
-    await page.goto(worklistPath);
-    expect(await bellCount(page)).toBe(before);
+    await page.goto(kindPath);
+    await expect.poll(() => bellCount(page)).toBe(before);
     await page
       .locator('li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` })
       .getByRole('button', { name: /^Marcar como lida/ })
       .click();
-    await expect(page).toHaveURL(new RegExp(`${worklistPath}$`));
+    await expect(page).toHaveURL(new RegExp(`${kindPath.replace('?', '\\?')}$`));
     const read = page.locator('[data-live-region="pendencias"] li', { hasText: `Proposta nº ${nrProposta}: enviar documentos` });
     await expect(read).toBeVisible();
     await expect(read).not.toContainText('Nova');
-    expect(await bellCount(page)).toBe(before - 1);
+    await expect.poll(() => bellCount(page)).toBe(before - 1);
     // The home shows it among the most urgent, read (the read mark dropped the home's memo).
     await page.goto(generation === 'v2' ? '/v2/home' : '/home');
     expect(await bellCount(page)).toBe(before - 1);

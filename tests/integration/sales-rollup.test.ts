@@ -167,6 +167,19 @@ describe('sales_monthly follows the services, step by step', () => {
   });
 });
 
+describe('the filters’ choices', () => {
+  it('a page of one generation offers that generation’s sellers only; without one, every seller', async () => {
+    const generationOf = new Map((await db.selectFrom('users').select(['id', 'generation']).execute()).map((u) => [u.id, u.generation]));
+    const all = (await metricsOptions(db, { kind: 'all' })).sellers;
+    for (const generation of ['v1', 'v2'] as const) {
+      const sellers = (await metricsOptions(db, { kind: 'all' }, generation)).sellers;
+      expect(sellers.length).toBeGreaterThan(0);
+      expect(sellers.every((s) => generationOf.get(s.id) === generation)).toBe(true);
+      expect(sellers).toEqual(all.filter((s) => generationOf.get(s.id) === generation));
+    }
+  });
+});
+
 describe("an operator's fix moves the counts with the sale", () => {
   it('an UPDATE moving a policy to another seller moves its policy, premium and cancellation', async () => {
     const { nrApolice } = await sellResidential(db, { at: at('2026-02-10') });

@@ -152,10 +152,11 @@ describe('each kind through its scope', () => {
     expect(item!.href).toBe(`/v2/documentos/envio?proposta=${sales[PARTNER]!.nrPropostaReferida}`);
   });
 
-  it('proposals decided lately: own, the companies, all', async () => {
+  it('proposals decided lately: own, the companies; not the insurer, who decided them', async () => {
     expect(await sellersSeen(PARTNER, 'DECISAO', (s) => s.nrPropostaAceita)).toEqual([PARTNER]);
     expect(await sellersSeen(PARTNER_ADMIN, 'DECISAO', (s) => s.nrPropostaAceita)).toEqual(ADMINS_COMPANIES);
-    expect(await sellersSeen(ADMIN, 'DECISAO', (s) => s.nrPropostaAceita)).toEqual(ALL);
+    // The insurer's staff decided them: no notice to itself.
+    expect(await sellersSeen(ADMIN, 'DECISAO', (s) => s.nrPropostaAceita)).toEqual([]);
   });
 
   it('overdue installments: the 2ª via scope (the subagent holds no policy nor boleto operation)', async () => {
@@ -305,7 +306,7 @@ describe('each kind through its scope', () => {
     const notas = async (email: string) => (await itemsOf(email, 'NOTA_FISCAL')).map((i) => i.what.match(/nº (\d+)/)![1]).sort();
     expect(await notas(PARTNER)).toEqual(['101']);
     expect(await notas(PARTNER_ADMIN)).toEqual(['101']);
-    expect(await notas(ADMIN)).toEqual(['101', '202']);
+    expect(await notas(ADMIN)).toEqual([]);
     expect(await notas(SUBAGENT)).toEqual([]);
     expect(await itemsOf(LEGACY_SELLER, 'NOTA_FISCAL')).toEqual([]);
   });

@@ -33,7 +33,7 @@ async function context(generation: 'v1' | 'v2', session: PortalSession) {
   const viewer = viewerOf(session, generation)!;
   const db = await database();
   const { scope, editsTargets } = await salesDataScopeFor(db, viewer, 'METRICAS');
-  return { db, viewer, scope, editsTargets, options: await metricsOptions(db, scope), today: brasiliaDay(now()) };
+  return { db, viewer, scope, editsTargets, options: await metricsOptions(db, scope, generation), today: brasiliaDay(now()) };
 }
 
 const valuesOf = (params: URLSearchParams, fields: readonly string[]) =>

@@ -43,7 +43,7 @@ export async function renewalsListPage(
   const values = Object.fromEntries(RENEWAL_FIELDS.map((field) => [field, params.get(field)?.trim() || undefined]));
   const db = await database();
   const scope = await scopeFor(db, viewer(generation, session), 'APOLICES');
-  const options = await metricsOptions(db, scope);
+  const options = await metricsOptions(db, scope, generation);
   const sellers = options.sellers.map((s) => ({ id: s.id, name: s.name }));
   const pointsOfSale = options.pointsOfSale.map((p) => ({ id: p.id, name: `${p.code} · ${p.name}` }));
   const base = { generation, values, products: PRODUCT_OPTIONS, sellers, pointsOfSale };

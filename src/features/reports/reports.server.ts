@@ -58,7 +58,7 @@ export async function requestPage(
   request: Request,
 ): Promise<RequestPageProps | { redirect: string }> {
   const { db, scope, requester, today } = await context(generation, session);
-  const options = await metricsOptions(db, scope);
+  const options = await metricsOptions(db, scope, generation);
   const defaults = { single: { de: addDays(today, -29), ate: today, tipo: 'apolices', formato: 'csv' }, produtos: [] };
   if (request.method !== 'POST') return { status: 200, generation, options, values: defaults, today };
 

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
+import type { Generation } from '../../db/schema';
 import type { Scope } from '../../../lib/scope';
 import { nextMonth } from '../../../lib/commissions';
 import {
@@ -46,8 +47,11 @@ export interface MetricsOptions {
   sellers: { id: number; name: string; companyId: number }[];
 }
 
-/** The companies, points of sale and sellers a scope counts: the choices of the filters and of the targets. */
-export async function metricsOptions(db: DB, scope: Scope): Promise<MetricsOptions> {
+/**
+ * The companies, points of sale and sellers a scope counts: the choices of the filters and of the targets.
+ * A page of one generation lists that generation's sellers (a sale's seller is of its generation).
+ */
+export async function metricsOptions(db: DB, scope: Scope, generation?: Generation): Promise<MetricsOptions> {
   if (scope.kind === 'none' || scope.kind === 'own') return { companies: [], pointsOfSale: [], sellers: [] };
   const ids = scope.kind === 'companies' ? scope.companyIds : undefined;
   if (ids?.length === 0) return { companies: [], pointsOfSale: [], sellers: [] };
@@ -59,7 +63,8 @@ export async function metricsOptions(db: DB, scope: Scope): Promise<MetricsOptio
     coalesce((select json_agg(json_build_object('id', p.id, 'code', p.codigo, 'name', p.nome, 'companyId', p.company_id, 'active', p.status = 'ATIVO') order by p.codigo)
       from points_of_sale p where ${within('p.company_id')}), '[]') as "pointsOfSale",
     coalesce((select json_agg(json_build_object('id', u.id, 'name', u.nome, 'companyId', u.company_id) order by u.nome)
-      from users u where u.company_id is not null and u.status <> 'INATIVO' and ${within('u.company_id')}), '[]') as "sellers"`.execute(db);
+      from users u where u.company_id is not null and u.status <> 'INATIVO' and ${within('u.company_id')}
+        and ${generation === undefined ? sql`true` : sql`u.generation = ${generation}`}), '[]') as "sellers"`.execute(db);
   return rows[0]!;
 }
 

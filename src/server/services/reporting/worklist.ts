@@ -568,14 +568,16 @@ async function kindsOf(db: DB, viewer: SessionViewer): Promise<KindReader[]> {
     scopeFor(db, viewer, 'BOLETOS'),
     commissionScopeFor(db, viewer),
   ]);
+  // The insurer's staff made the decisions the partners are told of (proposals, notas fiscais): no notice to itself.
+  const toldOfDecisions = !isInsurerStaff(viewer);
   return [
     documentsKind(quotes),
-    decisionsKind(quotes),
+    ...(toldOfDecisions ? [decisionsKind(quotes)] : []),
     overdueKind(boletos),
     renewalsKind(policies),
     expiringQuotesKind(quotes),
     reportsKind,
-    notasKind(notas),
+    ...(toldOfDecisions ? [notasKind(notas)] : []),
     importsKind,
     ...staffKinds(viewer, policies),
   ];
