@@ -166,8 +166,8 @@ const schema = z
       .transform((value) => (value === '' ? '' : `${value}/`))
       .default(''),
     // The live worklist (issue 31, server/api/live-worklist.ts): open event streams allowed per user
-    // (all their tabs share one per browser) and per instance — beyond, 429 — and the heartbeat that
-    // keeps proxies from closing a quiet stream and checks the session again.
+    // (all their tabs share one per browser; past it the oldest ends) and per instance (beyond, 429),
+    // and the heartbeat that keeps proxies from closing a quiet stream and checks the session again.
     LIVE_MAX_PER_USER: z.coerce.number({ error: 'use um número inteiro' }).int('use um número inteiro').min(1).max(100).default(5),
     LIVE_MAX_PER_INSTANCE: z.coerce
       .number({ error: 'use um número inteiro' })

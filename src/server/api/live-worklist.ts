@@ -39,7 +39,8 @@ interface Stream {
 
 const byFeed = new Map<ChangeFeed | undefined, Set<Stream>>();
 const listening = new WeakSet<ChangeFeed>();
-const perUser = new Map<number, number>();
+/** Each user's streams on this instance, the oldest first. */
+const perUser = new Map<number, Set<{ end(): void }>>();
 let open = 0;
 let stopping = false;
 
@@ -74,25 +75,26 @@ function streamsOf(feed: ChangeFeed | undefined): Set<Stream> {
   return streams;
 }
 
-/** Takes a place for `userId`, or refuses (429) before anything is read. */
-function admit(userId: number): () => void {
+/**
+ * Takes a place for `userId`'s new stream, or refuses (503 stopping, 429 instance full) before anything
+ * is read. Past the per-user cap the user's oldest stream gives way: the page in front of the user wins
+ * over one the server cannot yet tell is gone (a browser may leave a connection open after its tab
+ * went, and a refused page would learn nothing until reloaded) — the cap still bounds each user.
+ */
+function admit(userId: number, stream: { end(): void }): () => void {
   if (stopping) throw new ApiError(503, 'O servidor está reiniciando. Tente novamente em instantes.', undefined, { 'retry-after': '2' });
   const { LIVE_MAX_PER_USER, LIVE_MAX_PER_INSTANCE } = config();
-  const mine = perUser.get(userId) ?? 0;
-  if (mine >= LIVE_MAX_PER_USER)
-    throw tooManyAttempts(30, 'Atualizações ao vivo já abertas em muitas janelas ou aparelhos. Feche alguma e recarregue a página.');
+  const mine = perUser.get(userId) ?? new Set();
+  for (const oldest of [...mine].slice(0, mine.size - LIVE_MAX_PER_USER + 1)) oldest.end();
   if (open >= LIVE_MAX_PER_INSTANCE)
     throw tooManyAttempts(30, 'Muitas conexões de atualização ao vivo neste momento. Tente novamente em instantes.');
-  perUser.set(userId, mine + 1);
+  mine.add(stream);
+  perUser.set(userId, mine);
   open += 1;
-  let released = false;
   return () => {
-    if (released) return;
-    released = true;
+    if (!mine.delete(stream)) return;
     open -= 1;
-    const left = (perUser.get(userId) ?? 1) - 1;
-    if (left > 0) perUser.set(userId, left);
-    else perUser.delete(userId);
+    if (mine.size === 0) perUser.delete(userId);
   };
 }
 
@@ -126,7 +128,7 @@ const SSE_HEADERS = {
 
 /** Opens the stream of `user` (already authenticated); throws 429/503 when no place is left. */
 export function openWorklistStream({ db, request, user, kinds, viewerOf }: StreamRequest): Response {
-  const release = admit(user.id);
+  const release = admit(user.id, { end: () => end() });
   const token = tokenOf(request, kinds) ?? '';
   const feed = changesOf(db);
   const streams = streamsOf(feed);
