@@ -255,16 +255,19 @@ function overdueKind(scope: Scope): KindReader {
             .select([k.as('k'), since.as('since'), 'i.id', 'i.numero', 'i.vencimento', 'i.valor', 'a.nr_apolice', 'a.nome_segurado']),
         );
       }),
-    item: (row, ctx) => ({
-      what: `Parcela ${row.numero} da apólice nº ${row.nr_apolice} (${formatBRL(row.valor as number)}) em atraso`,
-      whose: [row.nome_segurado as string],
-      deadline: row.vencimento as string,
-      deadlineText: dayPhrase(row.vencimento as string, ctx.w.today),
-      // The 2ª via's page asks for its own permission; whoever sees the policy but not it issues it from the policy.
-      ...(ctx.opens(WORKLIST_LINKS.secondCopy(ctx.generation, row.nr_apolice as string))
-        ? { href: WORKLIST_LINKS.secondCopy(ctx.generation, row.nr_apolice as string), action: 'Emitir a 2ª via' }
-        : { href: WORKLIST_LINKS.policy(ctx.generation, row.nr_apolice as string), action: 'Ver a apólice' }),
-    }),
+    item: (row, ctx) => {
+      const secondCopy = WORKLIST_LINKS.secondCopy(ctx.generation, row.nr_apolice as string);
+      return {
+        what: `Parcela ${row.numero} da apólice nº ${row.nr_apolice} (${formatBRL(row.valor as number)}) em atraso`,
+        whose: [row.nome_segurado as string],
+        deadline: row.vencimento as string,
+        deadlineText: dayPhrase(row.vencimento as string, ctx.w.today),
+        // The 2ª via's page asks for its own permission; whoever sees the policy but not it issues it from the policy.
+        ...(ctx.opens(secondCopy)
+          ? { href: secondCopy, action: 'Emitir a 2ª via' }
+          : { href: WORKLIST_LINKS.policy(ctx.generation, row.nr_apolice as string), action: 'Ver a apólice' }),
+      };
+    },
   };
 }
 
