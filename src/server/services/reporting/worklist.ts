@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
+import type { Database, ProposalsTable } from '../../db/schema';
 import { now as clockNow } from '../../clock';
 import { announce } from '../../cache';
 import { proposalClock, type ProposalStatus } from '../../../lib/acceptance';
@@ -116,6 +117,14 @@ function quoteHref(generation: 'v1' | 'v2', row: Row, sent: boolean): string {
   );
 }
 
+/** A proposal's branch joined to what names its sale in an item (whoseOfSale): the insured, the company, the seller. */
+const withSaleNames = <O>(qb: SelectQueryBuilder<Database & { p: ProposalsTable }, 'p', O>) =>
+  qb
+    .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+    .leftJoin('companies as c', 'c.id', 'p.company_id')
+    .innerJoin('users as u', 'u.id', 'p.seller_id')
+    .select(['q.nome_segurado', 'c.razao_social as company', 'u.nome as seller']);
+
 const whoseOfSale = (row: Row) =>
   [row.nome_segurado as string, row.company as string | null, row.seller as string | null].filter(Boolean) as string[];
 
@@ -135,24 +144,17 @@ function documentsKind(scope: Scope): KindReader {
           .orderBy('p.aceite_ate')
           .limit(WORKLIST_KIND_LIMIT);
         return branchOf(reading, ctx, base, { k, since }, (qb) =>
-          qb
-            .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-            .leftJoin('companies as c', 'c.id', 'p.company_id')
-            .innerJoin('users as u', 'u.id', 'p.seller_id')
-            .select([
-              k.as('k'),
-              since.as('since'),
-              'p.id',
-              'p.nr_proposta',
-              'p.aceite_ate',
-              'p.suspensa_desde',
-              'p.status',
-              'p.motivo',
-              'q.nome_segurado',
-              'q.nr_cotacao',
-              'c.razao_social as company',
-              'u.nome as seller',
-            ]),
+          withSaleNames(qb).select([
+            k.as('k'),
+            since.as('since'),
+            'p.id',
+            'p.nr_proposta',
+            'p.aceite_ate',
+            'p.suspensa_desde',
+            'p.status',
+            'p.motivo',
+            'q.nr_cotacao',
+          ]),
         );
       }),
     item: (row, ctx) => {
@@ -189,10 +191,7 @@ function decisionsKind(scope: Scope): KindReader {
           .orderBy('p.decidida_em', 'desc')
           .limit(WORKLIST_KIND_LIMIT);
         return branchOf(reading, ctx, base, { k, since, notice: true }, (qb) =>
-          qb
-            .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-            .leftJoin('companies as c', 'c.id', 'p.company_id')
-            .innerJoin('users as u', 'u.id', 'p.seller_id')
+          withSaleNames(qb)
             .leftJoin('policies as a', 'a.proposal_id', 'p.id')
             .select([
               k.as('k'),
@@ -202,14 +201,11 @@ function decisionsKind(scope: Scope): KindReader {
               'p.status',
               'p.decidida_em',
               'p.motivo',
-              'q.nome_segurado',
               'q.nr_cotacao',
               'q.line',
               'q.etapa',
               'q.simulator_code',
               'a.nr_apolice',
-              'c.razao_social as company',
-              'u.nome as seller',
             ]),
         );
       }),
@@ -482,22 +478,7 @@ const analysisKind: KindReader = {
     const base = db.selectFrom('proposals as p').where('p.status', '=', 'EM_ANALISE').orderBy('p.aceite_ate').limit(WORKLIST_KIND_LIMIT);
     return [
       branchOf(reading, ctx, base, { k, since }, (qb) =>
-        qb
-          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-          .leftJoin('companies as c', 'c.id', 'p.company_id')
-          .innerJoin('users as u', 'u.id', 'p.seller_id')
-          .select([
-            k.as('k'),
-            since.as('since'),
-            'p.id',
-            'p.nr_proposta',
-            'p.status',
-            'p.aceite_ate',
-            'p.suspensa_desde',
-            'q.nome_segurado',
-            'c.razao_social as company',
-            'u.nome as seller',
-          ]),
+        withSaleNames(qb).select([k.as('k'), since.as('since'), 'p.id', 'p.nr_proposta', 'p.status', 'p.aceite_ate', 'p.suspensa_desde']),
       ),
     ];
   },

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db';
-import type { Generation } from '../../db/schema';
+import type { Database, Generation, PoliciesTable } from '../../db/schema';
 import { readKeysetPage } from '../../db/keyset-page';
 import { conflict, notFound } from '../../errors';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
@@ -103,8 +103,7 @@ export async function listRenewals(
   );
   return {
     ...read,
-    // biome-ignore lint/suspicious/noExplicitAny: the row's columns are those selected just above.
-    content: read.content.map((row: any) => ({
+    content: read.content.map((row) => ({
       nrApolice: row.nr_apolice,
       nomeSegurado: row.nome_segurado,
       productName: row.product_name,
@@ -211,8 +210,10 @@ const renewableOf = (row: PolicyToRenew): RenewablePolicy => ({
   cancelamentoAgendado: row.cancelamento_agendado,
 });
 
+type PolicyToRenew = NonNullable<Awaited<ReturnType<typeof policyOf>>>;
+
 /** A policy of the scope by its number, with what its renewal page and "Renovar" read. */
-function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date): Promise<PolicyToRenew | undefined> {
+function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: string, now: Date) {
   return (
     withRenewalFacts(policiesInScope(db, scope, generation).where('a.nr_apolice', '=', nrApolice), now)
       .select(['a.id', 'a.quote_id', 'a.inicio_vigencia', 'a.status'])
@@ -229,56 +230,26 @@ function policyOf(db: DB, scope: Scope, generation: Generation, nrApolice: strin
   );
 }
 
-/** What a row of the renewals shows, in the list and on the policy's renewal page. */
-interface RenewalFacts {
-  nr_apolice: string;
-  nome_segurado: string;
-  simulator_code: string;
-  line: string;
-  generation: Generation;
-  fim_vigencia: string;
-  premio_total: number;
-  product_name: string;
-  seller: string;
-  pos_name: string | null;
-  renovada_por: string | null;
-  quote_nr: string | null;
-  quote_step: string | null;
-  quote_status: string | null;
-}
-
-type PolicyToRenew = RenewalFacts & {
-  id: number;
-  quote_id: number;
-  inicio_vigencia: string;
-  status: StoredPolicyStatus;
-  cancelamento_agendado: string | null;
-};
-
 /**
  * The joins and columns of a renewal's row on a query of policies `a`: the product, the seller, the
  * point of sale, the policy that renewed it and its open renewal quote (the newest).
  */
-// biome-ignore lint/suspicious/noExplicitAny: a query of policies named `a`, in the list's branches or alone.
-function withRenewalFacts(query: SelectQueryBuilder<any, any, any>, now: Date): SelectQueryBuilder<any, any, RenewalFacts> {
+function withRenewalFacts<O>(query: SelectQueryBuilder<Database & { a: PoliciesTable }, 'a', O>, now: Date) {
   return query
     .innerJoin('simulators as s', 's.code', 'a.simulator_code')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('points_of_sale as pv', 'pv.id', 'a.point_of_sale_id')
     .leftJoin('policies as r', 'r.id', 'a.renovada_por_id')
     .leftJoinLateral(
-      // biome-ignore lint/suspicious/noExplicitAny: the lateral reads the outer policy `a`.
-      (eb: any) =>
+      (eb) =>
         eb
           .selectFrom('quotes as q')
           .select(['q.nr_cotacao', 'q.etapa', 'q.status'])
-          // biome-ignore lint/suspicious/noExplicitAny: the outer policy's id.
-          .where((e: any) => openRenewalOf(e.ref('a.id'), now))
+          .where((e) => openRenewalOf(e.ref('a.id'), now))
           .orderBy('q.id', 'desc')
           .limit(1)
           .as('rq'),
-      // biome-ignore lint/suspicious/noExplicitAny: a lateral join's condition.
-      (join: any) => join.onTrue(),
+      (join) => join.onTrue(),
     )
     .select([
       'a.nr_apolice',
