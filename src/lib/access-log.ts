@@ -35,6 +35,12 @@ export const ACCESS_EVENTS = {
   SSO_EMITIDO: { label: 'Sessão única (SSO) emitida', group: 'acesso' },
   PRIMEIRO_ACESSO: { label: 'Primeiro acesso concluído', group: 'acesso' },
   SENHA_ALTERADA: { label: 'Senha alterada', group: 'acesso' },
+  // Issue 32: the second factor (decision 068).
+  SEGUNDO_FATOR: { label: 'Segunda etapa de verificação concluída', group: 'acesso' },
+  SEGUNDO_FATOR_FALHOU: { label: 'Segunda etapa de verificação recusada', group: 'acesso' },
+  SEGUNDO_FATOR_CADASTRADO: { label: 'Verificação em duas etapas configurada', group: 'acesso' },
+  CODIGO_RECUPERACAO_USADO: { label: 'Código de recuperação utilizado', group: 'acesso' },
+  SEGUNDO_FATOR_REDEFINIDO: { label: 'Verificação em duas etapas redefinida', group: 'administracao' },
   USUARIO_CRIADO: { label: 'Usuário cadastrado', group: 'administracao' },
   USUARIO_ALTERADO: { label: 'Usuário alterado', group: 'administracao' },
   USUARIO_DESATIVADO: { label: 'Usuário desativado', group: 'administracao' },

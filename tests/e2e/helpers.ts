@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { hasDemoSecondFactor, nextTotpStep, totpCode } from '../fixtures/second-factor';
 
 /**
  * Shared pieces of the e2e journeys: the demo accounts, signing in and out through the real
@@ -115,9 +116,51 @@ export async function signIn(
   account: DemoAccount,
   options: { password?: string; loginUrl?: string; typedEmail?: string } = {},
 ): Promise<void> {
+  await rememberedDevice(page.context(), account);
   await gotoHydrated(page, options.loginUrl ?? LOGIN_PATH[account.generation]);
   await submitLogin(page, options.typedEmail ?? account.email, options.password ?? DEMO_PASSWORD);
+  await passSecondFactor(page, account);
   await expectHome(page, account);
+}
+
+export const SECOND_FACTOR_PATH = { v1: '/signin/segundo-fator', v2: '/v2/login/segundo-fator' } as const;
+
+/**
+ * The browser each demo administrator had remembered at its second factor (decision 068), by e-mail:
+ * the run signs them in hundreds of times, each code is good once per 30 s, so the first sign-in of
+ * an account proves the code and ticks "Lembrar este dispositivo", and the later ones carry its cookie.
+ */
+const trustedDevices = new Map<string, string>();
+
+/** Puts the account's remembered-browser cookie in the context, if this run has one. */
+export async function rememberedDevice(context: BrowserContext, account: { email: string }): Promise<void> {
+  const token = trustedDevices.get(account.email);
+  if (token) await context.addCookies([{ name: 'dispositivoConfiavel', value: token, url: BASE_URL, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+/**
+ * After the password: for an administrator asked for the second factor, types its demo app's code
+ * (the next step's if this one's was taken) and asks to remember the browser. Anyone else: nothing.
+ */
+export async function passSecondFactor(page: Page, account: { email: string; generation: Generation }): Promise<void> {
+  if (!hasDemoSecondFactor(account.email)) return;
+  const home = path(HOME_PATH[account.generation]);
+  const step = path(SECOND_FACTOR_PATH[account.generation]);
+  await expect(page).toHaveURL(
+    (url) => home.test(url.href) || step.test(url.href) || !url.pathname.startsWith(LOGIN_PATH[account.generation]),
+  );
+  if (!step.test(page.url())) return;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.getByLabel('Código do aplicativo autenticador').fill(totpCode(account.email));
+    await page.getByLabel(/Lembrar este dispositivo/).check();
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await page.waitForLoadState('domcontentloaded');
+    if (!step.test(page.url())) break;
+    // This step's code was taken by an earlier sign-in: the next one's is new.
+    await nextTotpStep();
+  }
+  const device = (await page.context().cookies(BASE_URL)).find((c) => c.name === 'dispositivoConfiavel');
+  if (device) trustedDevices.set(account.email, device.value);
 }
 
 export async function expectHome(page: Page, account: DemoAccount): Promise<void> {
@@ -153,11 +196,7 @@ export async function signOut(page: Page, generation: Generation): Promise<void>
 export async function latestEmail(page: Page, to: string, subject: string): Promise<{ text: string; links: string[] }> {
   const context = await page.context().browser()!.newContext({ baseURL: BASE_URL });
   try {
-    const login = await context.request.post('/api/gateway/login', {
-      data: { userName: ACCOUNTS.insurerAdmin.email, password: DEMO_PASSWORD },
-      headers: { 'x-portal-session': 'cookie' },
-    });
-    expect(login.status(), await login.text()).toBe(200);
+    await apiSignIn(context, ACCOUNTS.insurerAdmin);
     const mailbox = await context.newPage();
     let found: { text: string; links: string[] } | undefined;
     await expect(async () => {
@@ -270,4 +309,34 @@ export async function askForDocuments(browser: Browser, nrProposta: string, pedi
   await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
   await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
   await admin.context().close();
+}
+
+/**
+ * Signs an account in through the API, as the login form does (cookie mode), into `context`'s
+ * cookies — with the second factor of a demo administrator, remembering the browser as signIn does.
+ */
+export async function apiSignIn(context: BrowserContext, account: DemoAccount, password = DEMO_PASSWORD): Promise<void> {
+  await rememberedDevice(context, account);
+  const headers = { 'x-portal-session': 'cookie' };
+  const login =
+    account.generation === 'v1'
+      ? await context.request.post(`${BASE_URL}/api/plataforma/v1/login`, { data: { user_name: account.email, password }, headers })
+      : await context.request.post(`${BASE_URL}/api/gateway/login`, { data: { userName: account.email, password }, headers });
+  expect(login.status(), await login.text()).toBe(200);
+  const body = await login.json();
+  if (!(body.resultado?.segundoFator ?? body.segundoFator)) return;
+  const answer = () =>
+    context.request.post(`${BASE_URL}/api/auth/v1/segundo-fator/totp`, {
+      data: { codigo: totpCode(account.email), lembrar: true },
+      headers,
+    });
+  let proved = await answer();
+  if (proved.status() === 400) {
+    // This step's code was taken by an earlier sign-in: the next one's is new.
+    await nextTotpStep();
+    proved = await answer();
+  }
+  expect(proved.status(), await proved.text()).toBe(200);
+  const device = (await context.cookies(BASE_URL)).find((c) => c.name === 'dispositivoConfiavel');
+  if (device) trustedDevices.set(account.email, device.value);
 }

@@ -19,6 +19,7 @@ import { partnerEndpoints } from './endpoints/partners';
 import { embeddedAppEndpoints } from './endpoints/embedded-apps';
 import { insuredMessageEndpoints } from './endpoints/insured-messages';
 import { worklistLiveEndpoints } from './endpoints/worklist-live';
+import { secondFactorEndpoints } from './endpoints/second-factor';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -39,6 +40,6 @@ export const api = createRouter('/api', {
   plataforma: [...plataforma, ...userEndpoints, ...hierarchyEndpoints, ...embeddedAppEndpoints, ...ofGeneration('v1')],
   bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...pointOfSaleEndpoints, ...accessLogEndpoints, ...partnerEndpoints],
   gateway,
-  auth,
+  auth: [...auth, ...secondFactorEndpoints],
   pagamentos,
 });
