@@ -6,6 +6,8 @@ import { apiClient, DEMO_PASSWORD, signInApi, tokenOf } from '../fixtures/api';
 import { totpCode } from '../fixtures/second-factor';
 import { listEmails } from '../../src/server/mail/outbox';
 import { SECOND_FACTOR_MESSAGES } from '../../src/lib/second-factor';
+import { createSession } from '../../src/server/services/identity/sessions';
+import { announce } from '../../src/server/cache';
 
 /*
  * Issue 32 (decision 068): those who can change everyone's access prove a second factor at sign-in,
@@ -111,6 +113,30 @@ describe('the policy', () => {
       expect(answer.json.erros['body.codigo'] ?? answer.json.erros.codigo).toBeDefined();
     }
     expect((await answerTotp('desafio-inventado-com-tamanho', '123456')).status).toBe(401);
+  });
+});
+
+describe('sessions without the second factor', () => {
+  it('refuses a session of an administrator whose sign-in proved none (one from before the policy)', async () => {
+    const admin = await db.selectFrom('users').select('id').where('email', '=', ADMIN).executeTakeFirstOrThrow();
+    const old = await createSession(db, admin.id, 'v2');
+    expect((await me(old.token)).status).toBe(401);
+    const seller = await db.selectFrom('users').select('id').where('email', '=', 'parceiro@parceiro.demo').executeTakeFirstOrThrow();
+    expect((await me((await createSession(db, seller.id, 'v2')).token)).status).toBe(200);
+  });
+
+  it('refuses the session of a user made an administrator after signing in, until they sign in again', async () => {
+    const login = await loginV2('igor.pereira@parceiro.demo');
+    expect((await me(login.json.token)).status).toBe(200);
+    const user = await db
+      .updateTable('users')
+      .set({ profile: 'parceiro_admin' })
+      .where('email', '=', 'igor.pereira@parceiro.demo')
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    announce(db, { kind: 'user', userId: user.id });
+    expect((await me(login.json.token)).status).toBe(401);
+    expect((await loginV2('igor.pereira@parceiro.demo')).json.segundoFator.etapa).toBe('cadastrar');
   });
 });
 

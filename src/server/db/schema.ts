@@ -179,6 +179,8 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Its sign-in proved a second factor (migration 043): required of those the policy names. */
+  second_factor: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type FactorKind = 'totp' | 'passkey';

@@ -12,6 +12,10 @@ import { type Kysely, sql } from 'kysely';
  *   sign_in_challenges  the step between the password and the session: a short-lived secret that
  *                       grants nothing but the second-factor step of the generation it was opened for
  *                       (never a session — no route takes it), with its enrolment state and attempts.
+ *   sessions.second_factor   whether the session's sign-in proved a second factor (a code, a recovery
+ *                       code, a passkey or a remembered browser). A session of a user the policy
+ *                       requires without it is refused — the sessions from before this migration,
+ *                       and those of a user promoted to administrator since they signed in.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table user_factors (
@@ -70,4 +74,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     completed_at timestamptz
   )`.execute(db);
   await sql`create index sign_in_challenges_expiry on sign_in_challenges (expires_at)`.execute(db);
+
+  await sql`alter table sessions add column second_factor boolean not null default false`.execute(db);
 }

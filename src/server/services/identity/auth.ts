@@ -161,22 +161,27 @@ export interface SignInOptions {
   device?: string | null;
 }
 
-async function v1Session(db: DB, user: User, ip: string, replacing: SignInOptions['replacing'] = []): Promise<V1Login> {
+/** `secondFactor`: this sign-in proved one (a code, a recovery code, a passkey or a remembered browser). */
+async function v1Session(db: DB, user: User, ip: string, secondFactor: boolean, replacing: SignInOptions['replacing'] = []): Promise<V1Login> {
   await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v1');
+  const session = await createSession(db, user.id, 'v1', undefined, { secondFactor });
   await recordLogin(db, user, 'v1', ip);
   return { kind: 'signed-in', session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? now()) };
 }
 
-/** The second factor this sign-in still owes, as a challenge — or nothing, and the session may be made. */
+/**
+ * The second factor this sign-in still owes, as a challenge — or none: then `proved` says whether a
+ * remembered browser stood for it (the session is marked so), or none was asked.
+ */
 async function secondFactorChallenge(
   db: DB,
   user: User,
   via: 'LOGIN' | 'SSO',
   device?: string | null,
-): Promise<SecondFactorDue | undefined> {
-  const purpose = await secondFactorDue(db, user, device);
-  return purpose ? { kind: 'second-factor', user, challenge: await openChallenge(db, user, purpose, via) } : undefined;
+): Promise<{ due: SecondFactorDue } | { due: undefined; proved: boolean }> {
+  const step = await secondFactorDue(db, user, device);
+  if (step === 'remembered' || step === null) return { due: undefined, proved: step === 'remembered' };
+  return { due: { kind: 'second-factor', user, challenge: await openChallenge(db, user, step, via) } };
 }
 
 export async function loginV1(
@@ -187,7 +192,8 @@ export async function loginV1(
   { replacing = [], device }: SignInOptions = {},
 ): Promise<V1Login | SecondFactorDue> {
   const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
-  return (await secondFactorChallenge(db, user, 'LOGIN', device)) ?? v1Session(db, user, ip, replacing);
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', device);
+  return factor.due ?? v1Session(db, user, ip, factor.proved, replacing);
 }
 
 /**
@@ -214,10 +220,11 @@ async function v2Session(
   user: User,
   ip: string,
   via: 'LOGIN' | 'SSO',
+  secondFactor: boolean,
   replacing: SignInOptions['replacing'] = [],
 ): Promise<V2Login> {
   await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v2');
+  const session = await createSession(db, user.id, 'v2', undefined, { secondFactor });
   await recordLogin(db, user, 'v2', ip, via);
   // A single sign-on is always a browser's: it gets the simulator token at once (the gateway, only in cookie mode).
   const simulator = via === 'SSO' && needsSimulatorToken(user) ? await issueSimulatorToken(db, user, session) : undefined;
@@ -234,7 +241,8 @@ export async function loginV2(
   const { email, adminForm } = resolveGatewayUserName(userName);
   const user = await checkCredentials(db, 'v2', email, password, ip);
   if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
-  return (await secondFactorChallenge(db, user, 'LOGIN', device)) ?? v2Session(db, user, ip, 'LOGIN', replacing);
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', device);
+  return factor.due ?? v2Session(db, user, ip, 'LOGIN', factor.proved, replacing);
 }
 
 /** Issues the simulator token of a v2 session (POST /v1/login/token). Admins sell nothing: 403. */
@@ -285,7 +293,8 @@ export async function redeemSsoSession(
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   await assertCompaniesLetIn(db, user);
-  return (await secondFactorChallenge(db, user, 'SSO', device)) ?? v2Session(db, user, ip, 'SSO', replacing);
+  const factor = await secondFactorChallenge(db, user, 'SSO', device);
+  return factor.due ?? v2Session(db, user, ip, 'SSO', factor.proved, replacing);
 }
 
 /**
@@ -303,6 +312,6 @@ export async function finishSecondFactor(
   await completeChallenge(db, challenge);
   await logAccess(db, 'SEGUNDO_FATOR', challenge.generation, challenge.user.email, challenge.user.id, ip);
   return challenge.generation === 'v1'
-    ? v1Session(db, challenge.user, ip, replacing)
-    : v2Session(db, challenge.user, ip, challenge.via, replacing);
+    ? v1Session(db, challenge.user, ip, true, replacing)
+    : v2Session(db, challenge.user, ip, challenge.via, true, replacing);
 }

@@ -46,10 +46,13 @@ export interface OpenChallenge {
   webauthnChallenge: string | null;
 }
 
-/** What the sign-in must ask of this user now: nothing, the factor they have, or to enrol one. */
-export async function secondFactorDue(db: DB, user: User, deviceToken?: string | null): Promise<ChallengePurpose | null> {
+/**
+ * What the sign-in must ask of this user now: the factor they have, or to enrol one — or nothing, for a
+ * browser they had remembered (which stands for their factor) or a user with none and not required one.
+ */
+export async function secondFactorDue(db: DB, user: User, deviceToken?: string | null): Promise<ChallengePurpose | 'remembered' | null> {
   const factor = await db.selectFrom('user_factors').select('id').where('user_id', '=', user.id).limit(1).executeTakeFirst();
-  if (factor) return deviceToken && (await isTrustedDevice(db, user.id, deviceToken)) ? null : 'verificar';
+  if (factor) return deviceToken && (await isTrustedDevice(db, user.id, deviceToken)) ? 'remembered' : 'verificar';
   const groups = user.generation === 'v1' ? (await principalFacts(db, user.id)).groups : [];
   return secondFactorRequired({ generation: user.generation, profile: user.profile, groups }) ? 'cadastrar' : null;
 }

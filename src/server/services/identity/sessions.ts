@@ -4,6 +4,7 @@ import { hashToken, newToken } from '../../auth/tokens';
 import { now, nowMs } from '../../clock';
 import { announce, cacheOf, type CacheSpec } from '../../cache';
 import { FACTS_CACHE, frozenFacts, principalFactsColumn } from './principals';
+import { secondFactorRequired } from '../../../lib/second-factor';
 
 /**
  * Server-side sessions behind opaque tokens (DESIGN §4). A session ends at its absolute expiry, after
@@ -21,11 +22,16 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
+/**
+ * `secondFactor`: the sign-in proved one (decision 068). A simulator token is judged by its v2
+ * session's, so it needs none of its own.
+ */
 export async function createSession(
   db: DB,
   userId: number,
   kind: SessionKind,
   parent?: { id: number; expiresAt: Date },
+  { secondFactor = false }: { secondFactor?: boolean } = {},
 ): Promise<IssuedSession> {
   const token = newToken();
   const at = now();
@@ -40,6 +46,7 @@ export async function createSession(
       last_seen_at: at,
       expires_at: expiresAt,
       created_at: at,
+      second_factor: secondFactor,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -59,6 +66,12 @@ interface SessionRecord {
   revoked: boolean;
   parent: { id: number; expiresAt: Date; lastSeen: Date; revoked: boolean } | null;
   user: Readonly<User>;
+  /**
+   * The policy requires a second factor of this user (decision 068) and the sign-in behind this session
+   * (its parent's, for a simulator token) proved none: a session from before the policy, or of a user
+   * made an administrator since. Judged with the principal facts read with the session.
+   */
+  lacksSecondFactor: boolean;
 }
 
 /**
@@ -79,7 +92,7 @@ const lapsed = (expiresAt: Date, lastSeen: Date, at: number) => expiresAt.getTim
 
 function verdict(record: SessionRecord, kinds: readonly SessionKind[], at: number): 'ok' | 'invalid' | 'expired' {
   const { parent } = record;
-  if (record.revoked || parent?.revoked || !kinds.includes(record.kind)) return 'invalid';
+  if (record.revoked || parent?.revoked || !kinds.includes(record.kind) || record.lacksSecondFactor) return 'invalid';
   // A child is judged by its parent's idleness, not its own.
   const ownLapsed = record.kind === 'simulador' ? record.expiresAt.getTime() <= at : lapsed(record.expiresAt, record.lastSeen, at);
   return ownLapsed || (parent && lapsed(parent.expiresAt, parent.lastSeen, at)) ? 'expired' : 'ok';
@@ -101,6 +114,8 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
       's.expires_at as session_expires_at',
       's.last_seen_at as session_last_seen_at',
       's.revoked_at as session_revoked_at',
+      's.second_factor as session_second_factor',
+      'p.second_factor as parent_second_factor',
       'p.id as parent_id',
       'p.revoked_at as parent_revoked_at',
       'p.expires_at as parent_expires_at',
@@ -116,6 +131,8 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
     session_expires_at: expiresAt,
     session_last_seen_at: lastSeen,
     session_revoked_at: revoked,
+    session_second_factor: ownSecondFactor,
+    parent_second_factor: parentSecondFactor,
     parent_id: parentId,
     parent_revoked_at: parentRevoked,
     parent_expires_at: parentExpiresAt,
@@ -134,6 +151,9 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
         ? { id: parentId, expiresAt: parentExpiresAt, lastSeen: parentLastSeen, revoked: parentRevoked !== null }
         : null,
     user: Object.freeze(user),
+    lacksSecondFactor:
+      !(kind === 'simulador' ? parentSecondFactor : ownSecondFactor) &&
+      secondFactorRequired({ generation: user.generation, profile: user.profile, groups: principal.groups }),
   };
   sessions?.set(tokenHash, record, since.sessions);
   facts?.set(user.id, frozenFacts(principal), since.facts);
