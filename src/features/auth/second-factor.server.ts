@@ -6,6 +6,7 @@ import { browserTokens, readCookies, sessionCookieOptions } from '../../server/a
 import { finishSecondFactor, issueSimulatorToken, needsSimulatorToken } from '../../server/services/identity/auth';
 import {
   challengeOf,
+  hasPasskey,
   proveRecoveryCode,
   proveTotp,
   totpEnrolment,
@@ -34,7 +35,7 @@ export type StepMode = 'totp' | 'recuperacao';
 
 export type SecondFactorView =
   | { kind: 'gone'; loginPath: string; message: string }
-  | { kind: 'verify'; mode: StepMode; error?: string; next: string }
+  | { kind: 'verify'; mode: StepMode; error?: string; next: string; passkeys: boolean }
   | { kind: 'enrol'; secret: string; qr: string; error?: string; next: string }
   | { kind: 'recovery-codes'; codes: string[]; next: string };
 
@@ -78,7 +79,8 @@ export async function secondFactorPage(generation: 'v1' | 'v2', astro: AstroGlob
 }
 
 async function viewOf(challenge: OpenChallenge, mode: StepMode, next: string, error?: string): Promise<SecondFactorView> {
-  if (challenge.purpose === 'verificar') return { kind: 'verify', mode, error, next };
+  if (challenge.purpose === 'verificar')
+    return { kind: 'verify', mode, error, next, passkeys: await hasPasskey(await database(), challenge.user.id) };
   const { secret, uri } = await totpEnrolment(await database(), challenge);
   return { kind: 'enrol', secret, qr: await qrSvg(uri, 'QR code para o aplicativo autenticador'), error, next };
 }

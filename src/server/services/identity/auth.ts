@@ -162,7 +162,13 @@ export interface SignInOptions {
 }
 
 /** `secondFactor`: this sign-in proved one (a code, a recovery code, a passkey or a remembered browser). */
-async function v1Session(db: DB, user: User, ip: string, secondFactor: boolean, replacing: SignInOptions['replacing'] = []): Promise<V1Login> {
+async function v1Session(
+  db: DB,
+  user: User,
+  ip: string,
+  secondFactor: boolean,
+  replacing: SignInOptions['replacing'] = [],
+): Promise<V1Login> {
   await revokeTokens(db, replacing);
   const session = await createSession(db, user.id, 'v1', undefined, { secondFactor });
   await recordLogin(db, user, 'v1', ip);

@@ -57,6 +57,17 @@ export async function secondFactorDue(db: DB, user: User, deviceToken?: string |
   return secondFactorRequired({ generation: user.generation, profile: user.profile, groups }) ? 'cadastrar' : null;
 }
 
+export async function hasPasskey(db: DB, userId: number): Promise<boolean> {
+  const passkey = await db
+    .selectFrom('user_factors')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'passkey')
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(passkey);
+}
+
 export async function openChallenge(db: DB, user: User, purpose: ChallengePurpose, via: 'LOGIN' | 'SSO'): Promise<IssuedChallenge> {
   const token = newToken();
   const expiresAt = new Date(now().getTime() + CHALLENGE_MINUTES * 60_000);
@@ -136,7 +147,7 @@ export const totpUri = (email: string, secret: string) => generateURI({ issuer: 
  * A wrong answer costs an attempt of the challenge (five and it ends) and of the account (across
  * challenges and addresses: a guesser who signs in again with the password does not start over).
  */
-async function countWrongAnswer(db: DB, challenge: OpenChallenge, message: string): Promise<never> {
+export async function countWrongAnswer(db: DB, challenge: OpenChallenge, message: string): Promise<never> {
   const { attempts } = await db
     .updateTable('sign_in_challenges')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -155,7 +166,7 @@ async function countWrongAnswer(db: DB, challenge: OpenChallenge, message: strin
 }
 
 /** Counted before any check, like a password: past the account's limit nothing is compared (429). */
-const countAnswer = (db: DB, challenge: OpenChallenge) =>
+export const countAnswer = (db: DB, challenge: OpenChallenge) =>
   countAttempt(db, [[RATE_RULES.secondFactorPerAccount, String(challenge.user.id)]]);
 
 /** The time step a code matches, at most one step away, after the last one accepted. */

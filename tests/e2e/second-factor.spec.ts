@@ -1,0 +1,171 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { generateSync } from 'otplib';
+import {
+  ACCOUNTS,
+  BASE_URL,
+  gotoHydrated,
+  latestValidationCode,
+  passwordForm,
+  path,
+  screenshotsAt,
+  signIn,
+  signOut,
+  submitLogin,
+  waitForIslands,
+} from './helpers';
+import { cpfFor } from './selling';
+
+/**
+ * Issue 32 (decision 068): the legacy administrator group must prove a second factor. A new member
+ * of it signs in for the first time, cannot open any page before enrolling, enrols an authenticator
+ * app (or a passkey, through Chromium's virtual authenticator), keeps the recovery codes, and signs in
+ * again with them. Screenshots under test-results/second-factor.
+ */
+
+const HORIZONTE = '11222333000181';
+const PASSWORD = 'Primeiro#Acesso1';
+const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+/** The legacy support admin registers a new member of the administrator group, who completes the first access. */
+async function newLegacyAdmin(page: Page, browser: Browser, baseURL = BASE_URL) {
+  const id = stamp();
+  const email = `admin.${id}@legado.demo`;
+  await signIn(page, ACCOUNTS.legacySupport);
+  await gotoHydrated(page, '/cadastrar-usuario');
+  await page.getByLabel('Nome completo').fill('Otávio Lacerda');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('CPF').fill(cpfFor(Number(id.slice(-9))));
+  await page.getByLabel('Empresa').selectOption(HORIZONTE);
+  await page.getByRole('checkbox', { name: 'ADMINISTRADOR' }).check();
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await expect(page.getByTestId('aviso')).toContainText('Usuário cadastrado');
+
+  const context = await browser.newContext({ baseURL });
+  const user = await context.newPage();
+  const code = await latestValidationCode(user, email);
+  await gotoHydrated(user, `/cadastro-login?email=${encodeURIComponent(email)}`);
+  await user.getByLabel('Código de validação', { exact: true }).fill(code);
+  await passwordForm(user).password.fill(PASSWORD);
+  await passwordForm(user).confirmation.fill(PASSWORD);
+  await user.getByRole('button', { name: 'Cadastrar senha' }).click();
+  await expect(user.getByRole('heading', { name: 'Cadastro realizado' })).toBeVisible();
+  return { email, context, page: user };
+}
+
+const stepHeading = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });
+
+test('legacy: a new administrator cannot reach any page before enrolling an authenticator app, then signs in with its code and a recovery code', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const { email, context, page: user } = await newLegacyAdmin(page, browser);
+
+  // The password is right: the second step, not the home.
+  await gotoHydrated(user, '/signin');
+  await submitLogin(user, email, PASSWORD);
+  await expect(user).toHaveURL(path('/signin/segundo-fator'));
+  await expect(stepHeading(user, 'Configure a verificação em duas etapas')).toBeVisible();
+  await expect(user.getByRole('img', { name: 'QR code para o aplicativo autenticador' })).toBeVisible();
+  await screenshotsAt(user, 'second-factor', 'legacy-enrol');
+
+  // No page opens before the enrolment: there is no session yet.
+  for (const target of ['/home', '/consulta-usuarios', '/perfil']) {
+    await user.goto(target);
+    await expect(user, target).toHaveURL(path('/signin', `next=${encodeURIComponent(target)}`));
+  }
+  await expect(await context.cookies()).not.toContainEqual(expect.objectContaining({ name: 'tokenV1' }));
+
+  // Back to the step: the same secret, a wrong code refused, the app's code accepted.
+  await user.goto('/signin/segundo-fator');
+  const secret = (await user.getByTestId('chave-totp').textContent())!.replace(/\s+/g, '');
+  await user.getByLabel('Código do aplicativo autenticador').fill('000000');
+  await user.getByRole('button', { name: 'Ativar e entrar' }).click();
+  await expect(user.getByRole('alert')).toContainText('Código inválido ou já utilizado');
+  await user.getByLabel('Código do aplicativo autenticador').fill(generateSync({ secret }));
+  await user.getByRole('button', { name: 'Ativar e entrar' }).click();
+  await expect(stepHeading(user, 'Guarde seus códigos de recuperação')).toBeVisible();
+  const codes = await user.getByRole('list', { name: 'Códigos de recuperação' }).getByRole('listitem').allTextContents();
+  expect(codes).toHaveLength(10);
+  await screenshotsAt(user, 'second-factor', 'legacy-recovery-codes');
+  await user.getByRole('link', { name: 'Continuar' }).click();
+  await expect(user).toHaveURL(path('/home'));
+  await expect(user.getByRole('heading', { level: 1, name: 'Olá, Otávio Lacerda!' })).toBeVisible();
+
+  // Next sign-in: the code is asked; a recovery code works instead, once.
+  await signOut(user, 'v1');
+  await gotoHydrated(user, '/signin');
+  await submitLogin(user, email, PASSWORD);
+  await expect(stepHeading(user, 'Verificação em duas etapas')).toBeVisible();
+  await screenshotsAt(user, 'second-factor', 'legacy-verify');
+  await user.getByRole('link', { name: 'Usar um código de recuperação' }).click();
+  await user.getByLabel('Código de recuperação').fill(codes[0]!.trim());
+  await user.getByRole('button', { name: 'Verificar' }).click();
+  await expect(user).toHaveURL(path('/home'));
+
+  await signOut(user, 'v1');
+  await gotoHydrated(user, '/signin');
+  await submitLogin(user, email, PASSWORD);
+  await user.getByRole('link', { name: 'Usar um código de recuperação' }).click();
+  await user.getByLabel('Código de recuperação').fill(codes[0]!.trim());
+  await user.getByRole('button', { name: 'Verificar' }).click();
+  await expect(user.getByRole('alert')).toHaveText('Código de recuperação inválido ou já utilizado.');
+  await context.close();
+});
+
+test('legacy: a new administrator registers a passkey at enrolment and signs in with it (Chromium virtual authenticator)', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  // WebAuthn needs a host name, not an address: this journey runs on localhost.
+  const localhost = BASE_URL.replace('127.0.0.1', 'localhost');
+  const { email, context, page: user } = await newLegacyAdmin(page, browser, localhost);
+  const cdp = await context.newCDPSession(user);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  await gotoHydrated(user, `${localhost}/signin`);
+  await submitLogin(user, email, PASSWORD);
+  await expect(user).toHaveURL(path('/signin/segundo-fator'));
+  await waitForIslands(user);
+  await user.getByRole('button', { name: 'Usar uma chave de acesso (passkey)' }).click();
+  await expect(user.getByRole('status')).toHaveText('Chave de acesso cadastrada.');
+  await expect(user.getByRole('list', { name: 'Códigos de recuperação' }).getByRole('listitem')).toHaveCount(10);
+  await user.getByRole('link', { name: 'Continuar' }).click();
+  await expect(user).toHaveURL(path('/home'));
+
+  await signOut(user, 'v1');
+  await gotoHydrated(user, `${localhost}/signin`);
+  await submitLogin(user, email, PASSWORD);
+  await expect(user).toHaveURL(path('/signin/segundo-fator'));
+  await waitForIslands(user);
+  await user.getByRole('button', { name: 'Entrar com chave de acesso' }).click();
+  await expect(user).toHaveURL(path('/home'));
+  // One passkey on the authenticator, used to register and then to sign in.
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  await context.close();
+});
+
+test('v2: the insurer admin is asked for the code after the password, on the login screen kept as SPEC has it', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  const page = await context.newPage();
+  await gotoHydrated(page, '/v2/login');
+  await submitLogin(page, ACCOUNTS.insurerAdmin.email, 'Portal@2026');
+  await expect(page).toHaveURL(path('/v2/login/segundo-fator'));
+  await expect(page.getByRole('heading', { level: 2, name: 'Verificação em duas etapas' })).toBeVisible();
+  await page.goto('/v2/home');
+  await expect(page).toHaveURL(/\/v2\/login\?next=/);
+  await screenshotsAt(page, 'second-factor', 'v2-verify-without-session');
+  await context.close();
+});
