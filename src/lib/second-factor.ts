@@ -52,6 +52,8 @@ export const SECOND_FACTOR_MESSAGES = {
   tooManyAttempts: 'Muitas tentativas inválidas. Entre novamente com e-mail e senha.',
   passkeyFailed: 'Não foi possível confirmar a chave de acesso. Tente novamente ou use o aplicativo autenticador.',
   enrolFirst: 'Sua conta exige a verificação em duas etapas. Configure-a para continuar.',
+  enrolmentExpired: 'A configuração expirou. Comece de novo para ver um novo QR code.',
+  lastFactorRequired: 'Seu perfil exige a verificação em duas etapas: cadastre outro fator antes de remover o último.',
 } as const;
 
 /** A TOTP code: six digits; spaces a person types between groups are dropped. */

@@ -169,3 +169,77 @@ test('v2: the insurer admin is asked for the code after the password, on the log
   await screenshotsAt(page, 'second-factor', 'v2-verify-without-session');
   await context.close();
 });
+
+test('v2: a seller turns on the second factor from the profile — an app, then a passkey — signs in with the passkey, and turns it off again', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const localhost = BASE_URL.replace('127.0.0.1', 'localhost');
+  const seller = { email: 'igor.pereira@parceiro.demo', name: 'Igor Pereira', generation: 'v2' as const, partner: true };
+  const context = await browser.newContext({ baseURL: localhost });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  await gotoHydrated(page, `${localhost}/v2/login`);
+  await submitLogin(page, seller.email, 'Portal@2026');
+  await expect(page).toHaveURL(path('/v2/home'));
+
+  await page.goto('/v2/perfil');
+  await page.getByRole('link', { name: 'Verificação em duas etapas e chaves de acesso' }).click();
+  await expect(page).toHaveURL(path('/v2/perfil/seguranca'));
+  await expect(page.getByTestId('situacao-2fa')).toContainText('Desativada. Recomendada');
+
+  // The app: a wrong code keeps the same QR code; the right one turns it on and shows the codes once.
+  await page.getByRole('button', { name: 'Configurar aplicativo autenticador' }).click();
+  const secret = (await page.getByTestId('chave-totp').textContent())!.replace(/\s+/g, '');
+  await page.getByLabel('Código do aplicativo autenticador').fill('123');
+  await page.getByRole('button', { name: 'Ativar', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('código de 6 dígitos');
+  expect((await page.getByTestId('chave-totp').textContent())!.replace(/\s+/g, '')).toBe(secret);
+  await page.getByLabel('Código do aplicativo autenticador').fill(generateSync({ secret }));
+  await page.getByRole('button', { name: 'Ativar', exact: true }).click();
+  await expect(page.getByTestId('aviso')).toHaveText('Aplicativo autenticador ativado.');
+  await expect(page.getByRole('list', { name: 'Códigos de recuperação' }).getByRole('listitem')).toHaveCount(10);
+  await expect(page.getByTestId('situacao-2fa')).toContainText('Ativada.');
+  await screenshotsAt(page, 'second-factor', 'v2-security-codes');
+
+  // A passkey, through the browser's ceremony.
+  await page.goto('/v2/perfil/seguranca');
+  await waitForIslands(page);
+  await page.getByLabel('Nome da chave').fill('Notebook do escritório');
+  await page.getByRole('button', { name: 'Adicionar chave de acesso' }).click();
+  await expect(page.getByTestId('aviso')).toHaveText('Chave de acesso cadastrada.');
+  await expect(page.getByRole('list', { name: 'Chaves de acesso' })).toContainText('Notebook do escritório');
+  await screenshotsAt(page, 'second-factor', 'v2-security');
+
+  // The next sign-in asks; the passkey answers.
+  await signOut(page, 'v2');
+  await gotoHydrated(page, `${localhost}/v2/login`);
+  await submitLogin(page, seller.email, 'Portal@2026');
+  await expect(page).toHaveURL(path('/v2/login/segundo-fator'));
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Entrar com chave de acesso' }).click();
+  await expect(page).toHaveURL(path('/v2/home'));
+
+  // Off again: the passkey, then the app; the next sign-in goes straight home.
+  await page.goto('/v2/perfil/seguranca');
+  await page.getByRole('button', { name: 'Remover Notebook do escritório' }).click();
+  await expect(page.getByTestId('aviso')).toHaveText('Chave de acesso removida.');
+  await page.getByRole('button', { name: 'Remover aplicativo' }).click();
+  await expect(page.getByTestId('situacao-2fa')).toContainText('Desativada.');
+  await signOut(page, 'v2');
+  await gotoHydrated(page, `${localhost}/v2/login`);
+  await submitLogin(page, seller.email, 'Portal@2026');
+  await expect(page).toHaveURL(path('/v2/home'));
+  await context.close();
+});

@@ -20,6 +20,7 @@ import { embeddedAppEndpoints } from './endpoints/embedded-apps';
 import { insuredMessageEndpoints } from './endpoints/insured-messages';
 import { worklistLiveEndpoints } from './endpoints/worklist-live';
 import { secondFactorEndpoints } from './endpoints/second-factor';
+import { securityEndpoints } from './endpoints/security';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -33,6 +34,7 @@ const ofGeneration = (generation: Generation) => [
   ...incomeEndpoints(generation),
   ...insuredMessageEndpoints(generation),
   ...worklistLiveEndpoints(generation),
+  ...securityEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */

@@ -10,7 +10,7 @@ import type { DB } from '../../db';
 import type { User } from '../../db/schema';
 import { seal, unseal } from '../../auth/secret-box';
 import { now, nowMs } from '../../clock';
-import { invalid, notFound } from '../../errors';
+import { invalid } from '../../errors';
 import { SECOND_FACTOR_MESSAGES, TOTP_ISSUER } from '../../../lib/second-factor';
 import { appendAccessEvent } from './access-log';
 import { countAnswer, countWrongAnswer, type OpenChallenge } from './second-factor';
@@ -102,6 +102,7 @@ export async function registerPasskey(
     .returning('id')
     .executeTakeFirst();
   if (!inserted) throw invalid('Esta chave de acesso já está cadastrada.');
+  // A first factor comes with its recovery codes, as the app's does.
   await appendAccessEvent(db, {
     event: 'SEGUNDO_FATOR_CADASTRADO',
     generation: user.generation,
@@ -164,19 +165,4 @@ async function passkeyAnswers(db: DB, challenge: OpenChallenge, rp: RelyingParty
     .where('id', '=', passkey.id)
     .execute();
   return true;
-}
-
-/** The user's passkeys as the profile lists them. */
-export async function listPasskeys(db: DB, userId: number) {
-  return (await passkeysOf(db, userId)).map((p) => ({ id: p.id, nome: p.label, criadaEm: p.created_at, usadaEm: p.last_used_at }));
-}
-
-export async function removePasskey(db: DB, user: User, id: number): Promise<void> {
-  const removed = await db
-    .deleteFrom('user_factors')
-    .where('id', '=', id)
-    .where('user_id', '=', user.id)
-    .where('kind', '=', 'passkey')
-    .executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw notFound('Chave de acesso não encontrada.');
 }

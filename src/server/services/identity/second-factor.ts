@@ -5,7 +5,7 @@ import type { ChallengePurpose, Generation, User } from '../../db/schema';
 import { hashToken, newToken } from '../../auth/tokens';
 import { seal, unseal } from '../../auth/secret-box';
 import { now } from '../../clock';
-import { invalid, unauthenticated } from '../../errors';
+import { conflict, invalid, notFound, unauthenticated } from '../../errors';
 import {
   CHALLENGE_ATTEMPTS,
   CHALLENGE_MINUTES,
@@ -294,10 +294,164 @@ async function isTrustedDevice(db: DB, userId: number, token: string): Promise<b
   return Boolean(used);
 }
 
-type FactorEvent = 'SEGUNDO_FATOR_CADASTRADO' | 'CODIGO_RECUPERACAO_USADO' | 'SEGUNDO_FATOR_REDEFINIDO';
+type FactorEvent =
+  | 'SEGUNDO_FATOR_CADASTRADO'
+  | 'CODIGO_RECUPERACAO_USADO'
+  | 'SEGUNDO_FATOR_REDEFINIDO'
+  | 'SEGUNDO_FATOR_REMOVIDO'
+  | 'CODIGOS_RECUPERACAO_GERADOS'
+  | 'DISPOSITIVOS_ESQUECIDOS';
 
-async function logFactorEvent(db: DB, event: FactorEvent, user: User, generation: Generation, actorId?: number) {
-  await appendAccessEvent(db, { event, generation, email: user.email, userId: user.id, actorId: actorId ?? null, ip: null });
+export async function logFactorEvent(db: DB, event: FactorEvent, user: User, generation: Generation, actorId?: number, detalhe?: string) {
+  await appendAccessEvent(db, { event, generation, email: user.email, userId: user.id, actorId: actorId ?? null, ip: null, detalhe });
+}
+
+/* The signed-in user's own second factor (the profile's security page). */
+
+export interface SecurityOverview {
+  /** The policy requires one: the last factor cannot be removed. */
+  required: boolean;
+  totp: { since: Date } | null;
+  passkeys: { id: number; nome: string; criadaEm: Date; usadaEm: Date | null }[];
+  recoveryCodesLeft: number;
+  rememberedDevices: number;
+}
+
+export async function securityOverview(db: DB, user: User): Promise<SecurityOverview> {
+  const [factors, codes, devices, groups] = await Promise.all([
+    db
+      .selectFrom('user_factors')
+      .select(['id', 'kind', 'label', 'created_at', 'last_used_at'])
+      .where('user_id', '=', user.id)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('recovery_codes')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', user.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('trusted_devices')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', user.id)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now())
+      .executeTakeFirstOrThrow(),
+    user.generation === 'v1' ? principalFacts(db, user.id).then((f) => f.groups) : Promise.resolve([]),
+  ]);
+  const totp = factors.find((f) => f.kind === 'totp');
+  return {
+    required: secondFactorRequired({ generation: user.generation, profile: user.profile, groups }),
+    totp: totp ? { since: totp.created_at } : null,
+    passkeys: factors
+      .filter((f) => f.kind === 'passkey')
+      .map((f) => ({ id: f.id, nome: f.label, criadaEm: f.created_at, usadaEm: f.last_used_at })),
+    recoveryCodesLeft: Number(codes.n),
+    rememberedDevices: Number(devices.n),
+  };
+}
+
+// A signed-in enrolment's secret travels sealed with its user and deadline, between the page that shows
+// the QR code and the form that confirms it: nothing half-enrolled is stored.
+const ENROLMENT_MINUTES = 15;
+
+export function startTotpEnrolment(user: User): { secret: string; uri: string; state: string } {
+  const secret = generateSecret({ length: 20 });
+  return {
+    secret,
+    uri: totpUri(user.email, secret),
+    state: seal(JSON.stringify({ userId: user.id, secret, until: Date.now() + ENROLMENT_MINUTES * 60_000 })),
+  };
+}
+
+/** The enrolment's secret again (the form shown once more after a wrong code), or undefined when it is not this user's or too old. */
+export function enrolmentSecretOf(user: User, state: string): string | undefined {
+  try {
+    const parsed = JSON.parse(unseal(state)) as { userId: number; secret: string; until: number };
+    return parsed.userId === user.id && parsed.until > Date.now() ? parsed.secret : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Confirms the app with its first code; answers new recovery codes when the user had none left. */
+export async function confirmTotpEnrolment(db: DB, user: User, state: string, code: string): Promise<{ recoveryCodes?: string[] }> {
+  await countAttempt(db, [[RATE_RULES.secondFactorPerAccount, String(user.id)]]);
+  const secret = enrolmentSecretOf(user, state);
+  if (!secret) throw invalid(SECOND_FACTOR_MESSAGES.enrolmentExpired);
+  const step = await matchingStep(secret, code, null);
+  if (step === undefined) throw invalid(SECOND_FACTOR_MESSAGES.wrongCode, { codigo: [SECOND_FACTOR_MESSAGES.wrongCode] });
+  const recoveryCodes = await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('user_factors').where('user_id', '=', user.id).where('kind', '=', 'totp').execute();
+    await trx
+      .insertInto('user_factors')
+      .values({
+        user_id: user.id,
+        kind: 'totp',
+        label: 'Aplicativo autenticador',
+        totp_secret: seal(secret),
+        totp_last_step: step,
+        last_used_at: now(),
+      })
+      .execute();
+    const left = await trx
+      .selectFrom('recovery_codes')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('used_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    return left ? undefined : replaceRecoveryCodes(trx, user.id);
+  });
+  await logFactorEvent(db, 'SEGUNDO_FATOR_CADASTRADO', user, user.generation);
+  return { recoveryCodes };
+}
+
+/**
+ * Removes a factor of the user's own (the app, or one passkey). Whoever the policy requires keeps at
+ * least one; the last factor of anyone else takes the recovery codes and remembered browsers with it.
+ */
+export async function removeFactor(db: DB, user: User, which: { kind: 'totp' } | { kind: 'passkey'; id: number }): Promise<void> {
+  const factors = await db.selectFrom('user_factors').select(['id', 'kind', 'label']).where('user_id', '=', user.id).execute();
+  const target = factors.find((f) => f.kind === which.kind && (which.kind === 'totp' || f.id === which.id));
+  if (!target) throw notFound(which.kind === 'totp' ? 'Nenhum aplicativo autenticador configurado.' : 'Chave de acesso não encontrada.');
+  const overview = await securityOverview(db, user);
+  if (factors.length === 1 && overview.required) throw conflict(SECOND_FACTOR_MESSAGES.lastFactorRequired);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('user_factors').where('id', '=', target.id).execute();
+    if (factors.length === 1) {
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+      await trx
+        .updateTable('trusted_devices')
+        .set({ revoked_at: now() })
+        .where('user_id', '=', user.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    }
+  });
+  await logFactorEvent(db, 'SEGUNDO_FATOR_REMOVIDO', user, user.generation, undefined, target.label);
+}
+
+/** New recovery codes for a user who has a factor (the old ones stop working); shown once. */
+export async function regenerateRecoveryCodes(db: DB, user: User): Promise<string[]> {
+  const factor = await db.selectFrom('user_factors').select('id').where('user_id', '=', user.id).limit(1).executeTakeFirst();
+  if (!factor) throw conflict('Configure a verificação em duas etapas antes de gerar códigos de recuperação.');
+  const codes = await db.transaction().execute((trx) => replaceRecoveryCodes(trx, user.id));
+  await logFactorEvent(db, 'CODIGOS_RECUPERACAO_GERADOS', user, user.generation);
+  return codes;
+}
+
+/** Every browser the user had remembered asks for the second factor again at its next sign-in. */
+export async function forgetDevices(db: DB, user: User): Promise<number> {
+  const forgotten = await db
+    .updateTable('trusted_devices')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', user.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  await logFactorEvent(db, 'DISPOSITIVOS_ESQUECIDOS', user, user.generation);
+  return Number(forgotten.numUpdatedRows);
 }
 
 /**
