@@ -271,3 +271,88 @@ describe('no sign-in path skips it', () => {
     }
   });
 });
+
+describe("an administrator resets another user's second factor", () => {
+  it('removes factors, codes and remembered browsers, ends the sessions, logs who did it; refused outside the administration', async () => {
+    const target = await db.selectFrom('users').select('id').where('email', '=', 'admin@legado.demo').executeTakeFirstOrThrow();
+    const targetSession = tokenOf((await signInApi(call, 'admin@legado.demo')).json)!;
+    expect((await call('GET', `/api/plataforma/v1/permissoes/${target.id}`, { headers: { authtoken: targetSession } })).status).toBe(200);
+    const reset = (as: string) =>
+      call('POST', `/api/plataforma/v1/usuarios/${target.id}/segundo-fator/redefinir`, { headers: { authtoken: as } });
+
+    // A seller may not; a manager of Horizonte does not administer the admin group (the 404 of a user not theirs).
+    const seller = tokenOf((await signInApi(call, 'vendedor@legado.demo')).json)!;
+    expect((await reset(seller)).status).toBe(403);
+    const manager = tokenOf((await signInApi(call, 'gestor@legado.demo')).json)!;
+    expect((await reset(manager)).status).toBe(404);
+    expect(await db.selectFrom('user_factors').select('id').where('user_id', '=', target.id).execute()).toHaveLength(1);
+
+    // Its password was reset earlier in this file.
+    const support = tokenOf((await signInApi(call, LEGACY_ADMIN, 'Nova@Senha1')).json)!;
+    expect((await reset(support)).status).toBe(200);
+    expect(await db.selectFrom('user_factors').select('id').where('user_id', '=', target.id).execute()).toHaveLength(0);
+    expect(await db.selectFrom('recovery_codes').select('id').where('user_id', '=', target.id).execute()).toHaveLength(0);
+    const devices = await db.selectFrom('trusted_devices').select('revoked_at').where('user_id', '=', target.id).execute();
+    expect(devices.every((d) => d.revoked_at !== null)).toBe(true);
+    expect((await call('GET', `/api/plataforma/v1/permissoes/${target.id}`, { headers: { authtoken: targetSession } })).status).toBe(401);
+    const logged = await db
+      .selectFrom('access_events')
+      .innerJoin('users as actor', 'actor.id', 'access_events.actor_id')
+      .select(['actor.email'])
+      .where('event', '=', 'SEGUNDO_FATOR_REDEFINIDO')
+      .where('user_id', '=', target.id)
+      .execute();
+    expect(logged).toEqual([{ email: LEGACY_ADMIN }]);
+    // The next sign-in enrols again.
+    expect((await loginV1('admin@legado.demo')).json.resultado.segundoFator.etapa).toBe('cadastrar');
+  });
+});
+
+describe("the user's own security (GET/POST /v1/seguranca…)", () => {
+  it('lets a seller turn an app on and off, and keeps the last factor of whom the policy requires', async () => {
+    const seller = { authtoken: tokenOf((await signInApi(call, 'juliana.costa@parceiro.demo')).json)! };
+    expect((await call('GET', '/api/bff/v1/seguranca', { headers: seller })).json.dado).toMatchObject({
+      required: false,
+      totp: null,
+      passkeys: [],
+    });
+    const started = (await call('POST', '/api/bff/v1/seguranca/aplicativo/inicio', { headers: seller })).json.dado;
+    // A state sealed for this user only: another user's session cannot confirm it.
+    const other = { authtoken: tokenOf((await signInApi(call, 'parceiro@parceiro.demo')).json)! };
+    expect(
+      (
+        await call('POST', '/api/bff/v1/seguranca/aplicativo', {
+          headers: other,
+          body: { estado: started.estado, codigo: generateSync({ secret: started.segredo }) },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/api/bff/v1/seguranca/aplicativo', { headers: seller, body: { estado: 'forjado', codigo: '123456' } })).status,
+    ).toBe(400);
+    const on = await call('POST', '/api/bff/v1/seguranca/aplicativo', {
+      headers: seller,
+      body: { estado: started.estado, codigo: generateSync({ secret: started.segredo }) },
+    });
+    expect(on.json.dado.codigosRecuperacao).toHaveLength(10);
+    // From now on the seller's sign-in asks.
+    expect((await loginV2('juliana.costa@parceiro.demo')).json.segundoFator.etapa).toBe('verificar');
+    const codes = (await call('POST', '/api/bff/v1/seguranca/codigos-recuperacao', { headers: seller })).json.dado.codigos;
+    expect(codes).toHaveLength(10);
+    expect(codes).not.toEqual(on.json.dado.codigosRecuperacao);
+    expect((await call('DELETE', '/api/bff/v1/seguranca/aplicativo', { headers: seller })).status).toBe(200);
+    expect((await loginV2('juliana.costa@parceiro.demo')).json.token).toEqual(expect.any(String));
+    // No factor, no codes to regenerate.
+    expect((await call('POST', '/api/bff/v1/seguranca/codigos-recuperacao', { headers: seller })).status).toBe(409);
+
+    // The insurer admin cannot remove its only factor.
+    const admin = { authtoken: tokenOf((await signInApi(call, ADMIN)).json)! };
+    expect((await call('DELETE', '/api/bff/v1/seguranca/aplicativo', { headers: admin })).json).toMatchObject({
+      status: 409,
+      message: SECOND_FACTOR_MESSAGES.lastFactorRequired,
+    });
+    // Passkeys need the browser's origin: an API client without one is told so, not a 500.
+    expect((await call('POST', '/api/bff/v1/seguranca/chaves/opcoes', { headers: admin })).status).toBe(400);
+    expect((await call('DELETE', '/api/bff/v1/seguranca/chaves/999999', { headers: admin })).status).toBe(404);
+  });
+});
