@@ -80,7 +80,8 @@ export function recoveryCodeFrom(bytes: Uint8Array): string {
 
 export const recoveryCodeField = z.pipe(
   z.pipe(z.string({ error: SECOND_FACTOR_MESSAGES.recoveryFormat }), z.transform(normalizeRecoveryCode)),
-  z.string().check(z.regex(/^[a-z2-9]{12}$/, SECOND_FACTOR_MESSAGES.recoveryFormat)),
+  // The alphabet's own letters: no l or o, no 0 or 1.
+  z.string().check(z.regex(/^[a-km-np-z2-9]{12}$/, SECOND_FACTOR_MESSAGES.recoveryFormat)),
 );
 
 /** The form of the step: a code from the app, or a recovery code; and whether to remember the browser. */
