@@ -589,7 +589,10 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
         [`POST /api/${base}/v1/seguranca/chaves/opcoes`, { expect: row(400) }],
         [`POST /api/${base}/v1/seguranca/chaves`, { body: {}, expect: row(400) }],
         [`DELETE /api/${base}/v1/seguranca/chaves/:id`, { path: `/api/${base}/v1/seguranca/chaves/999999`, expect: row(404) }],
-        [`POST /api/${base}/v1/seguranca/codigos-recuperacao`, { expect: { ...row(409), ...Object.fromEntries(Object.keys(admins).map((a) => [a, 200])) } }],
+        [
+          `POST /api/${base}/v1/seguranca/codigos-recuperacao`,
+          { expect: { ...row(409), ...Object.fromEntries(Object.keys(admins).map((a) => [a, 200])) } },
+        ],
         [`POST /api/${base}/v1/seguranca/dispositivos/esquecer`, { expect: row(200) }],
       ];
     }),

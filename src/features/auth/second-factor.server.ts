@@ -3,18 +3,17 @@ import { safeParse } from 'zod/v4/core';
 import { database } from '../../server/boot/database';
 import { qrSvg } from '../../server/qr';
 import { browserTokens, readCookies, sessionCookieOptions } from '../../server/api/cookies';
-import { finishSecondFactor, issueSimulatorToken, needsSimulatorToken } from '../../server/services/identity/auth';
+import { finishSecondFactor } from '../../server/services/identity/auth';
+import { finishedSignInCookies } from '../../server/api/second-factor';
 import {
   challengeOf,
   hasPasskey,
   proveRecoveryCode,
   proveTotp,
   totpEnrolment,
-  trustDevice,
   type OpenChallenge,
 } from '../../server/services/identity/second-factor';
 import { HOME_PATH, LOGIN_PATH, safeNextPath } from '../../lib/paths';
-import { TOKEN_COOKIES } from '../../lib/session';
 import {
   formatRecoveryCode,
   recoveryStepSchema,
@@ -94,21 +93,10 @@ function gone(generation: 'v1' | 'v2', astro: AstroGlobal, message: string = SEC
 async function signIn(astro: AstroGlobal, challenge: OpenChallenge, remember: boolean): Promise<void> {
   const db = await database();
   const { generation } = challenge;
-  const login = await finishSecondFactor(
-    db,
-    challenge,
-    astro.locals.client.ip,
-    browserTokens(astro.request, generation === 'v1' ? ['v1'] : ['v2', 'simulador']),
-  );
-  const options = (expires: Date) => ({ ...sessionCookieOptions(astro.locals.client.https), expires });
-  astro.cookies.delete(SECOND_FACTOR_COOKIES.challenge, sessionCookieOptions(astro.locals.client.https));
-  astro.cookies.set(TOKEN_COOKIES[generation], login.session.token, options(login.session.expiresAt));
-  if (generation === 'v2' && needsSimulatorToken(login.user)) {
-    const simulator = ('simulator' in login && login.simulator) || (await issueSimulatorToken(db, login.user, login.session));
-    astro.cookies.set(TOKEN_COOKIES.simulador, simulator.token, options(simulator.expiresAt));
-  }
-  if (remember) {
-    const device = await trustDevice(db, login.user.id, astro.request.headers.get('user-agent'));
-    astro.cookies.set(SECOND_FACTOR_COOKIES.device, device.token, options(device.expiresAt));
-  }
+  const replacing = browserTokens(astro.request, generation === 'v1' ? ['v1'] : ['v2', 'simulador']);
+  const login = await finishSecondFactor(db, challenge, astro.locals.client.ip, replacing);
+  const { cookies } = await finishedSignInCookies(db, login, generation, remember, astro.request.headers.get('user-agent'));
+  const options = sessionCookieOptions(astro.locals.client.https);
+  astro.cookies.delete(SECOND_FACTOR_COOKIES.challenge, options);
+  for (const cookie of cookies) astro.cookies.set(cookie.name, cookie.value, { ...options, expires: cookie.expires });
 }

@@ -34,10 +34,36 @@ export function secondFactorAnswer(ctx: Context, due: SecondFactorDue) {
   };
 }
 
+export interface IssuedCookie {
+  name: string;
+  value: string;
+  expires: Date;
+}
+
 /**
- * The session cookies (or token) of a sign-in the second factor finished, as the login endpoint would
- * have answered them; the browser remembered when asked.
+ * The cookies of a sign-in the second factor finished, as the login would have set them — the
+ * session's, a partner's simulator token, and the remembered browser when asked — for the step page
+ * and the step endpoint alike. `device` is the remembered browser's secret (an API client's to keep).
  */
+export async function finishedSignInCookies(
+  db: DB,
+  login: V1Login | V2Login,
+  generation: 'v1' | 'v2',
+  remember: boolean,
+  userAgent: string | null,
+): Promise<{ cookies: IssuedCookie[]; device?: string }> {
+  const cookies: IssuedCookie[] = [{ name: TOKEN_COOKIES[generation], value: login.session.token, expires: login.session.expiresAt }];
+  if (generation === 'v2' && needsSimulatorToken(login.user)) {
+    const simulator = ('simulator' in login && login.simulator) || (await issueSimulatorToken(db, login.user, login.session));
+    cookies.push({ name: TOKEN_COOKIES.simulador, value: simulator.token, expires: simulator.expiresAt });
+  }
+  if (!remember) return { cookies };
+  const device = await trustDevice(db, login.user.id, userAgent);
+  cookies.push({ name: SECOND_FACTOR_COOKIES.device, value: device.token, expires: device.expiresAt });
+  return { cookies, device: device.token };
+}
+
+/** The step endpoint's answer: the cookies for the portal's browser client, or the token (and device) for an API client. */
 export async function answerFinishedSignIn(
   ctx: Context,
   db: DB,
@@ -45,15 +71,9 @@ export async function answerFinishedSignIn(
   generation: 'v1' | 'v2',
   remember: boolean,
 ): Promise<{ token?: string; dispositivo?: string }> {
-  const device = remember ? await trustDevice(db, login.user.id, ctx.request.headers.get('user-agent')) : undefined;
+  const { cookies, device } = await finishedSignInCookies(db, login, generation, remember, ctx.request.headers.get('user-agent'));
   ctx.clearCookie(SECOND_FACTOR_COOKIES.challenge);
-  if (!ctx.cookieMode) return { token: login.session.token, ...(device ? { dispositivo: device.token } : {}) };
-  ctx.setCookie(TOKEN_COOKIES[generation], login.session.token, login.session.expiresAt);
-  if (device) ctx.setCookie(SECOND_FACTOR_COOKIES.device, device.token, device.expiresAt);
-  if (generation === 'v2') {
-    const simulator = 'simulator' in login && login.simulator ? login.simulator : undefined;
-    const child = simulator ?? (needsSimulatorToken(login.user) ? await issueSimulatorToken(db, login.user, login.session) : undefined);
-    if (child) ctx.setCookie(TOKEN_COOKIES.simulador, child.token, child.expiresAt);
-  }
+  if (!ctx.cookieMode) return { token: login.session.token, ...(device ? { dispositivo: device } : {}) };
+  for (const cookie of cookies) ctx.setCookie(cookie.name, cookie.value, cookie.expires);
   return {};
 }
