@@ -226,6 +226,12 @@ function configurationWarnings(settings: Config): string[] {
         'ficam na caixa postal /caixa-postal, que só administradores da seguradora leem. Configure SMTP_URL.',
     );
   }
+  if (settings.PORTAL_ENV === 'PRD' && !settings.SECOND_FACTOR_KEY) {
+    warnings.push(
+      'PORTAL_ENV=PRD sem SECOND_FACTOR_KEY: os segredos dos aplicativos autenticadores são selados com a chave de ' +
+        'desenvolvimento, conhecida de quem lê o código. Defina SECOND_FACTOR_KEY (a mesma em todas as instâncias).',
+    );
+  }
   return warnings;
 }
 
