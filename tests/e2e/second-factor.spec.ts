@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import {
@@ -54,6 +55,12 @@ async function newLegacyAdmin(page: Page, browser: Browser, baseURL = BASE_URL) 
 
 const stepHeading = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });
 
+/** No serious or critical axe violation on the page as it is (as accessibility.spec.ts asks of every entry page). */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+}
+
 test('legacy: a new administrator cannot reach any page before enrolling an authenticator app, then signs in with its code and a recovery code', async ({
   page,
   browser,
@@ -68,6 +75,7 @@ test('legacy: a new administrator cannot reach any page before enrolling an auth
   await expect(stepHeading(user, 'Configure a verificação em duas etapas')).toBeVisible();
   await expect(user.getByRole('img', { name: 'QR code para o aplicativo autenticador' })).toBeVisible();
   await screenshotsAt(user, 'second-factor', 'legacy-enrol');
+  await expectAccessible(user);
 
   // No page opens before the enrolment: there is no session yet.
   for (const target of ['/home', '/consulta-usuarios', '/perfil']) {
@@ -88,6 +96,7 @@ test('legacy: a new administrator cannot reach any page before enrolling an auth
   const codes = await user.getByRole('list', { name: 'Códigos de recuperação' }).getByRole('listitem').allTextContents();
   expect(codes).toHaveLength(10);
   await screenshotsAt(user, 'second-factor', 'legacy-recovery-codes');
+  await expectAccessible(user);
   await user.getByRole('link', { name: 'Continuar' }).click();
   await expect(user).toHaveURL(path('/home'));
   await expect(user.getByRole('heading', { level: 1, name: 'Olá, Otávio Lacerda!' })).toBeVisible();
@@ -98,6 +107,7 @@ test('legacy: a new administrator cannot reach any page before enrolling an auth
   await submitLogin(user, email, PASSWORD);
   await expect(stepHeading(user, 'Verificação em duas etapas')).toBeVisible();
   await screenshotsAt(user, 'second-factor', 'legacy-verify');
+  await expectAccessible(user);
   await user.getByRole('link', { name: 'Usar um código de recuperação' }).click();
   await user.getByLabel('Código de recuperação').fill(codes[0]!.trim());
   await user.getByRole('button', { name: 'Verificar' }).click();
