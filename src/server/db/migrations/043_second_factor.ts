@@ -24,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     kind text not null check (kind in ('totp', 'passkey')),
     label text not null,
     totp_secret text,
-    totp_last_step bigint,
+    totp_last_step integer, -- a 30-second step: fits until the year 4000, and comes back a number from both drivers
     credential_id text unique,
     public_key text,
     sign_count bigint not null default 0,
