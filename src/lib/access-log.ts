@@ -43,6 +43,8 @@ export const ACCESS_EVENTS = {
   SEGUNDO_FATOR_REMOVIDO: { label: 'Fator de verificação removido', group: 'acesso' },
   CODIGOS_RECUPERACAO_GERADOS: { label: 'Novos códigos de recuperação gerados', group: 'acesso' },
   DISPOSITIVOS_ESQUECIDOS: { label: 'Dispositivos lembrados esquecidos', group: 'acesso' },
+  SESSAO_ENCERRADA: { label: 'Sessão encerrada pelo próprio usuário', group: 'acesso' },
+  SESSOES_ENCERRADAS: { label: 'Outras sessões encerradas pelo próprio usuário', group: 'acesso' },
   SEGUNDO_FATOR_REDEFINIDO: { label: 'Verificação em duas etapas redefinida', group: 'administracao' },
   USUARIO_CRIADO: { label: 'Usuário cadastrado', group: 'administracao' },
   USUARIO_ALTERADO: { label: 'Usuário alterado', group: 'administracao' },

@@ -594,6 +594,10 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
           { expect: { ...row(409), ...Object.fromEntries(Object.keys(admins).map((a) => [a, 200])) } },
         ],
         [`POST /api/${base}/v1/seguranca/dispositivos/esquecer`, { expect: row(200) }],
+        // Own sessions: nobody's session 999999 is theirs (404); ending the others leaves the caller's own.
+        [`GET /api/${base}/v1/sessoes`, { expect: row(200) }],
+        [`DELETE /api/${base}/v1/sessoes/:id`, { path: `/api/${base}/v1/sessoes/999999`, expect: row(404) }],
+        [`POST /api/${base}/v1/sessoes/encerrar-outras`, { expect: row(200) }],
       ];
     }),
   ),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DB } from '../../src/server/db';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { hashToken } from '../../src/server/auth/tokens';
 import { TOKEN_COOKIES } from '../../src/lib/session';
 import { MINIMAL_PDF } from '../fixtures/documents';
 import { emptyServerDatabase } from '../fixtures/db';
@@ -196,6 +197,23 @@ describe.skipIf(!SERVER_URL)('two instances over one PostgreSQL and one storage'
       expect((await call(b, 'GET', '/api/bff/v1/usuario', { headers: asToken(token) })).status).toBe(401);
       expect((await call(b, 'GET', '/v2/home', { headers: asCookie(token) })).status).toBe(302);
     });
+  });
+
+  it('a session ended from the profile on one instance is refused at its next request on the other (issue 32)', async () => {
+    const phone = await signIn(a, PARTNER);
+    const desktop = await signIn(b, PARTNER);
+    // Both instances have read the phone's session: the other instance answers it from memory.
+    expect((await call(a, 'GET', '/api/bff/v1/usuario', { headers: asToken(phone) })).status).toBe(200);
+    expect((await call(b, 'GET', '/api/bff/v1/usuario', { headers: asToken(phone) })).status).toBe(200);
+    const { json } = await call(b, 'GET', '/api/bff/v1/sessoes', { headers: asToken(desktop) });
+    const phoneId = (await db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(phone)).executeTakeFirstOrThrow()).id;
+    expect(json.dado.sessoes.map((s: { id: number }) => s.id)).toContain(phoneId);
+    expect((await call(b, 'DELETE', `/api/bff/v1/sessoes/${phoneId}`, { headers: asToken(desktop) })).status).toBe(200);
+    await eventually(async () => {
+      expect((await call(a, 'GET', '/api/bff/v1/usuario', { headers: asToken(phone) })).status).toBe(401);
+      expect((await call(a, 'GET', '/v2/home', { headers: asCookie(phone) })).status).toBe(302);
+    });
+    expect((await call(a, 'GET', '/api/bff/v1/usuario', { headers: asToken(desktop) })).status).toBe(200);
   });
 
   describe('a user changed on one instance, while the other answers from its viewer memo', () => {

@@ -58,6 +58,7 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
   try {
     const cookies: { name: string; value: string; expires: Date }[] = [];
     const device = readCookies(request.headers.get('cookie'))[SECOND_FACTOR_COOKIES.device];
+    const userAgent = request.headers.get('user-agent');
     const to = safeNextPath(next, HOME_PATH[generation]);
     // The password was right and a second factor is due: its step, with the challenge in a cookie (decision 068).
     const secondStep = (due: SecondFactorDue): LoginPost => ({
@@ -66,13 +67,21 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
       cookies: [{ name: SECOND_FACTOR_COOKIES.challenge, value: due.challenge.token, expires: due.challenge.expiresAt }],
     });
     if (generation === 'v1') {
-      const login = await loginV1(db, parsed.data.email, parsed.data.senha, ip, { replacing: browserTokens(request, ['v1']), device });
+      const login = await loginV1(db, parsed.data.email, parsed.data.senha, ip, {
+        replacing: browserTokens(request, ['v1']),
+        device,
+        userAgent,
+      });
       if (login.kind === 'second-factor') return secondStep(login);
       cookies.push({ name: TOKEN_COOKIES.v1, value: login.session.token, expires: login.session.expiresAt });
     } else {
       // As the screen's script does: the provider's admins sign in with their user name (SPEC §6).
       const userName = stripProviderDomain(parsed.data.email, config().PROVIDER_EMAIL_DOMAIN);
-      const login = await loginV2(db, userName, parsed.data.senha, ip, { replacing: browserTokens(request, ['v2', 'simulador']), device });
+      const login = await loginV2(db, userName, parsed.data.senha, ip, {
+        replacing: browserTokens(request, ['v2', 'simulador']),
+        device,
+        userAgent,
+      });
       if (login.kind === 'second-factor') return secondStep(login);
       cookies.push({ name: TOKEN_COOKIES.v2, value: login.session.token, expires: login.session.expiresAt });
       // A partner's session is fully authenticated at once (SPEC §4), as the gateway does for the island.

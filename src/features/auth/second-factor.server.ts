@@ -94,8 +94,9 @@ async function signIn(astro: AstroGlobal, challenge: OpenChallenge, remember: bo
   const db = await database();
   const { generation } = challenge;
   const replacing = browserTokens(astro.request, generation === 'v1' ? ['v1'] : ['v2', 'simulador']);
-  const login = await finishSecondFactor(db, challenge, astro.locals.client.ip, replacing);
-  const { cookies } = await finishedSignInCookies(db, login, generation, remember, astro.request.headers.get('user-agent'));
+  const userAgent = astro.request.headers.get('user-agent');
+  const login = await finishSecondFactor(db, challenge, astro.locals.client.ip, { replacing, userAgent });
+  const { cookies } = await finishedSignInCookies(db, login, generation, remember, userAgent);
   const options = sessionCookieOptions(astro.locals.client.https);
   astro.cookies.delete(SECOND_FACTOR_COOKIES.challenge, options);
   for (const cookie of cookies) astro.cookies.set(cookie.name, cookie.value, { ...options, expires: cookie.expires });

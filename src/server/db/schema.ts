@@ -181,6 +181,9 @@ export interface SessionsTable {
   revoked_at: Timestamp | null;
   /** Its sign-in proved a second factor (migration 043): required of those the policy names. */
   second_factor: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Where the sign-in came from (migration 044): the browser's User-Agent and the client's address. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  ip: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type FactorKind = 'totp' | 'passkey';

@@ -34,6 +34,7 @@ export const auth = [
       const login = await redeemSsoSession(ctx.db, ctx.params.nmIdSessao, ctx.ip, {
         replacing: ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : [],
         device: stepSecret(ctx.request, 'device'),
+        userAgent: ctx.request.headers.get('user-agent'),
       });
       // A link is no second factor: a user who owes one gets its challenge, not a session (decision 068).
       if (login.kind === 'second-factor') return { mpDado: { data: { cdUsername: login.user.email, ...secondFactorAnswer(ctx, login) } } };

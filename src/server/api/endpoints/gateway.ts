@@ -17,6 +17,7 @@ export const gateway = [
       const login = await loginV2(ctx.db, ctx.body.userName, ctx.body.password, ctx.ip, {
         replacing: ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : [],
         device: stepSecret(ctx.request, 'device'),
+        userAgent: ctx.request.headers.get('user-agent'),
       });
       // The password was right; no token until the second factor (decision 068).
       if (login.kind === 'second-factor') return { userName: login.user.email, ...secondFactorAnswer(ctx, login) };

@@ -92,6 +92,7 @@ export const plataforma = [
       const login = await loginV1(ctx.db, ctx.body.user_name, ctx.body.password, ctx.ip, {
         replacing: ctx.cookieMode ? browserTokens(ctx.request, ['v1']) : [],
         device: stepSecret(ctx.request, 'device'),
+        userAgent: ctx.request.headers.get('user-agent'),
       });
       // The password was right; no token until the second factor (decision 068).
       if (login.kind === 'second-factor') return { idUsuario: login.user.id, ...secondFactorAnswer(ctx, login) };

@@ -43,7 +43,10 @@ const replacedBy = (ctx: Context, challenge: OpenChallenge) =>
   ctx.cookieMode ? browserTokens(ctx.request, challenge.generation === 'v1' ? ['v1'] : ['v2', 'simulador']) : [];
 
 async function finish(ctx: Context, challenge: OpenChallenge, remember: boolean, recoveryCodes?: string[]) {
-  const login = await finishSecondFactor(ctx.db, challenge, ctx.ip, replacedBy(ctx, challenge));
+  const login = await finishSecondFactor(ctx.db, challenge, ctx.ip, {
+    replacing: replacedBy(ctx, challenge),
+    userAgent: ctx.request.headers.get('user-agent'),
+  });
   return {
     geracao: challenge.generation,
     idUsuario: login.user.id,

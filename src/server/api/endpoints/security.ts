@@ -12,7 +12,11 @@ import {
   startTotpEnrolment,
 } from '../../services/identity/second-factor';
 import { webauthnResponse } from './second-factor';
+import { endOtherSessions, endOwnSession, ownSessions } from '../../services/identity/own-sessions';
 import type { Generation } from '../../../lib/quote-flow';
+
+/** A record's id in a path: a positive integer the database's `integer` holds. */
+const recordId = (message: string) => z.coerce.number(message).int(message).min(1, message).max(2_000_000_000, message);
 
 /**
  * The signed-in user's own second factor (issue 32, decision 068), under each generation's base:
@@ -104,6 +108,31 @@ export const securityEndpoints = (generation: Generation) => {
       auth,
       async handle(ctx) {
         return { codigos: (await regenerateRecoveryCodes(ctx.db, ctx.auth.user)).map(formatRecoveryCode) };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/v1/sessoes',
+      auth,
+      handle: async (ctx) => ({ sessoes: await ownSessions(ctx.db, ctx.auth.user, ctx.auth.session.id) }),
+    }),
+    endpoint({
+      method: 'DELETE',
+      path: '/v1/sessoes/:id',
+      auth,
+      params: z.object({ id: recordId('Sessão inválida.') }),
+      async handle(ctx) {
+        await endOwnSession(ctx.db, ctx.auth.user, ctx.params.id, ctx.ip);
+        return { mensagem: 'Sessão encerrada.' };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/v1/sessoes/encerrar-outras',
+      auth,
+      async handle(ctx) {
+        await endOtherSessions(ctx.db, ctx.auth.user, ctx.auth.session.id, ctx.ip);
+        return { mensagem: 'As outras sessões foram encerradas.' };
       },
     }),
     endpoint({

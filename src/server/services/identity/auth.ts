@@ -159,6 +159,8 @@ export interface SignInOptions {
   replacing?: readonly (string | null | undefined)[];
   /** The trusted-device secret of this browser ("lembrar este dispositivo"). */
   device?: string | null;
+  /** The browser's User-Agent, kept with the session so its person recognises it (migration 044). */
+  userAgent?: string | null;
 }
 
 /** `secondFactor`: this sign-in proved one (a code, a recovery code, a passkey or a remembered browser). */
@@ -167,10 +169,10 @@ async function v1Session(
   user: User,
   ip: string,
   secondFactor: boolean,
-  replacing: SignInOptions['replacing'] = [],
+  { replacing = [], userAgent = null }: SignInOptions = {},
 ): Promise<V1Login> {
   await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v1', undefined, { secondFactor });
+  const session = await createSession(db, user.id, 'v1', undefined, { secondFactor, origin: { ip, userAgent } });
   await recordLogin(db, user, 'v1', ip);
   return { kind: 'signed-in', session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? now()) };
 }
@@ -195,11 +197,11 @@ export async function loginV1(
   userName: string,
   password: string,
   ip: string,
-  { replacing = [], device }: SignInOptions = {},
+  options: SignInOptions = {},
 ): Promise<V1Login | SecondFactorDue> {
   const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
-  const factor = await secondFactorChallenge(db, user, 'LOGIN', device);
-  return factor.due ?? v1Session(db, user, ip, factor.proved, replacing);
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', options.device);
+  return factor.due ?? v1Session(db, user, ip, factor.proved, options);
 }
 
 /**
@@ -227,10 +229,10 @@ async function v2Session(
   ip: string,
   via: 'LOGIN' | 'SSO',
   secondFactor: boolean,
-  replacing: SignInOptions['replacing'] = [],
+  { replacing = [], userAgent = null }: SignInOptions = {},
 ): Promise<V2Login> {
   await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v2', undefined, { secondFactor });
+  const session = await createSession(db, user.id, 'v2', undefined, { secondFactor, origin: { ip, userAgent } });
   await recordLogin(db, user, 'v2', ip, via);
   // A single sign-on is always a browser's: it gets the simulator token at once (the gateway, only in cookie mode).
   const simulator = via === 'SSO' && needsSimulatorToken(user) ? await issueSimulatorToken(db, user, session) : undefined;
@@ -242,13 +244,13 @@ export async function loginV2(
   userName: string,
   password: string,
   ip: string,
-  { replacing = [], device }: SignInOptions = {},
+  options: SignInOptions = {},
 ): Promise<V2Login | SecondFactorDue> {
   const { email, adminForm } = resolveGatewayUserName(userName);
   const user = await checkCredentials(db, 'v2', email, password, ip);
   if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
-  const factor = await secondFactorChallenge(db, user, 'LOGIN', device);
-  return factor.due ?? v2Session(db, user, ip, 'LOGIN', factor.proved, replacing);
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', options.device);
+  return factor.due ?? v2Session(db, user, ip, 'LOGIN', factor.proved, options);
 }
 
 /** Issues the simulator token of a v2 session (POST /v1/login/token). Admins sell nothing: 403. */
@@ -292,15 +294,15 @@ export async function redeemSsoSession(
   db: DB,
   idSessaoSSO: string,
   ip: string,
-  { replacing = [], device }: SignInOptions = {},
+  options: SignInOptions = {},
 ): Promise<V2Login | SecondFactorDue> {
   const consumed = await consumeCode(db, 'SSO', idSessaoSSO);
   if (!consumed.ok) throw unauthenticated(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   await assertCompaniesLetIn(db, user);
-  const factor = await secondFactorChallenge(db, user, 'SSO', device);
-  return factor.due ?? v2Session(db, user, ip, 'SSO', factor.proved, replacing);
+  const factor = await secondFactorChallenge(db, user, 'SSO', options.device);
+  return factor.due ?? v2Session(db, user, ip, 'SSO', factor.proved, options);
 }
 
 /**
@@ -312,12 +314,12 @@ export async function finishSecondFactor(
   db: DB,
   challenge: OpenChallenge,
   ip: string,
-  replacing: SignInOptions['replacing'] = [],
+  options: SignInOptions = {},
 ): Promise<V1Login | V2Login> {
   await assertCompaniesLetIn(db, challenge.user);
   await completeChallenge(db, challenge);
   await logAccess(db, 'SEGUNDO_FATOR', challenge.generation, challenge.user.email, challenge.user.id, ip);
   return challenge.generation === 'v1'
-    ? v1Session(db, challenge.user, ip, true, replacing)
-    : v2Session(db, challenge.user, ip, challenge.via, true, replacing);
+    ? v1Session(db, challenge.user, ip, true, options)
+    : v2Session(db, challenge.user, ip, challenge.via, true, options);
 }

@@ -16,6 +16,12 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 // last_seen_at is written at most this often, not on every request.
 const TOUCH_EVERY_MS = 60 * 1000;
 
+/** Where a sign-in came from, shown in the user's list of sessions (migration 044). */
+export interface SessionOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
 export interface IssuedSession {
   id: number;
   token: string;
@@ -31,7 +37,7 @@ export async function createSession(
   userId: number,
   kind: SessionKind,
   parent?: { id: number; expiresAt: Date },
-  { secondFactor = false }: { secondFactor?: boolean } = {},
+  { secondFactor = false, origin }: { secondFactor?: boolean; origin?: SessionOrigin } = {},
 ): Promise<IssuedSession> {
   const token = newToken();
   const at = now();
@@ -47,6 +53,8 @@ export async function createSession(
       expires_at: expiresAt,
       created_at: at,
       second_factor: secondFactor,
+      user_agent: origin?.userAgent?.slice(0, 400) ?? null,
+      ip: origin?.ip ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -265,4 +273,67 @@ export async function revokeUserSessions(db: DB, userId: number, keepSessionId?:
       .where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '!=', keepSessionId)]));
   await query.execute();
   announce(db, { kind: 'user', userId });
+}
+
+/** A session as its person sees it in their list (issue 32): where it came from and when it was last used. */
+export interface OpenSession {
+  id: number;
+  kind: SessionKind;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+}
+
+/**
+ * The user's open sessions of both generations (a simulator token goes with its v2 session and is not
+ * one more), most recently used first: not revoked, not past their absolute expiry nor idle too long.
+ * At most fifty — the index range of the user's open sessions, newest use first.
+ */
+export async function openSessionsOf(db: DB, userId: number): Promise<OpenSession[]> {
+  const at = nowMs();
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'kind', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('parent_id', 'is', null)
+    .where('last_seen_at', '>', new Date(at - SESSION_IDLE_MS))
+    .where('expires_at', '>', new Date(at))
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    userAgent: r.user_agent,
+    ip: r.ip,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+  }));
+}
+
+/**
+ * Ends one of the user's sessions (and its simulator token): a conditional UPDATE, so a session
+ * already ended, or another user's, ends nothing and answers false. Every instance hears it through
+ * the change feed and refuses the session at its next request.
+ */
+export async function endSessionOf(db: DB, userId: number, sessionId: number): Promise<boolean> {
+  const ended = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('id', '=', sessionId), eb('parent_id', '=', sessionId)]))
+    .returning('id')
+    .execute();
+  if (ended.length > 0) announce(db, { kind: 'user', userId });
+  return ended.some((s) => s.id === sessionId);
+}
+
+/** The id of the session behind a token (the page that lists sessions marks "Esta sessão"). */
+export async function sessionIdOf(db: DB, token: string | undefined): Promise<number | undefined> {
+  if (!token) return undefined;
+  return (await db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(token)).executeTakeFirst())?.id;
 }
