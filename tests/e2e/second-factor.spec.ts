@@ -253,3 +253,45 @@ test('v2: a seller turns on the second factor from the profile — an app, then 
   await expect(page).toHaveURL(path('/v2/home'));
   await context.close();
 });
+
+test.describe('sessions from the profile', () => {
+  for (const generation of ['v1', 'v2'] as const) {
+    test(`${generation}: a session ended from the profile is refused at its next request`, async ({ browser }) => {
+      const account =
+        generation === 'v1'
+          ? ACCOUNTS.legacyConsultant
+          : { email: 'juliana.costa@parceiro.demo', name: 'Juliana Costa', generation: 'v2' as const };
+      const home = generation === 'v1' ? '/home' : '/v2/home';
+      const profile = generation === 'v1' ? '/perfil' : '/v2/perfil';
+      const phone = await browser.newContext({
+        baseURL: BASE_URL,
+        userAgent:
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      });
+      const desktop = await browser.newContext({ baseURL: BASE_URL });
+      const onPhone = await phone.newPage();
+      const onDesktop = await desktop.newPage();
+      await signIn(onPhone, account);
+      await signIn(onDesktop, account);
+
+      await onDesktop.goto(profile);
+      const sessions = onDesktop.getByRole('list', { name: 'Sessões ativas' });
+      await expect(sessions.getByTestId('sessao-atual')).toContainText('Esta sessão');
+      const phoneRow = sessions.getByRole('listitem').filter({ hasText: 'Safari no iPhone' }).first();
+      await expect(phoneRow).toBeVisible();
+      await screenshotsAt(onDesktop, 'second-factor', `${generation}-profile-sessions`);
+      await phoneRow.getByRole('button', { name: /^Encerrar a sessão Safari no iPhone/ }).click();
+      await expect(onDesktop.getByTestId('aviso')).toHaveText('Sessão encerrada. Quem a usava precisa entrar de novo.');
+
+      // The phone's next page asks for the login; the desktop goes on.
+      await onPhone.goto(home);
+      await expect(onPhone).toHaveURL(
+        path(generation === 'v1' ? '/signin' : '/v2/login', `next=${encodeURIComponent(home)}&sessao=expirada`),
+      );
+      await onDesktop.goto(home);
+      await expect(onDesktop).toHaveURL(path(home));
+      await phone.close();
+      await desktop.close();
+    });
+  }
+});
