@@ -230,6 +230,12 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/consulta-usuarios': { path: '/consulta-usuarios', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/cadastrar-usuario': { path: '/cadastrar-usuario', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/editar-usuario/[id]': { path: '/editar-usuario/999999', expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 } },
+  // Issue 32: an administrator resets a managed user's second factor; a user not theirs is the 404 page.
+  '/editar-usuario/[id]/segundo-fator': {
+    path: '/editar-usuario/999999/segundo-fator',
+    expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 },
+  },
+  '/v2/usuario/segundo-fator/[id]': { path: '/v2/usuario/segundo-fator/999999', expect: v2Only(404, 'v2') },
   '/v2/usuario/cadastro/consulta': { path: '/v2/usuario/cadastro/consulta', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/[...passo]': {
     path: '/v2/usuario/cadastro/dados-pessoais/52998224725/editar',

@@ -220,6 +220,8 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/consulta-usuarios': { adminLegado: ['/consulta-usuarios', '/consulta-usuarios?pagina=2', '/consulta-usuarios?pagina=x'] },
   '/cadastrar-usuario': { adminLegado: ['/cadastrar-usuario'] },
   '/editar-usuario/[id]': { adminLegado: ['/editar-usuario/2'] },
+  '/editar-usuario/[id]/segundo-fator': { adminLegado: ['/editar-usuario/2/segundo-fator'] },
+  '/v2/usuario/segundo-fator/[id]': { parceiroAdmin: ['/v2/usuario/segundo-fator/8'] },
   '/v2/usuario/cadastro/consulta': {
     parceiroAdmin: ['/v2/usuario/cadastro/consulta'],
     adminV2: ['/v2/usuario/cadastro/consulta?status=X'],

@@ -6,6 +6,7 @@ import {
   BASE_URL,
   gotoHydrated,
   latestValidationCode,
+  passSecondFactor,
   passwordForm,
   path,
   screenshotsAt,
@@ -294,4 +295,33 @@ test.describe('sessions from the profile', () => {
       await desktop.close();
     });
   }
+});
+
+test("legacy: an administrator resets a user's second factor from the users list; the user's session ends and the next sign-in enrols again", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const { email, context, page: user } = await newLegacyAdmin(page, browser);
+  await gotoHydrated(user, '/signin');
+  await submitLogin(user, email, PASSWORD);
+  await passSecondFactor(user, { email, generation: 'v1' });
+  await expect(user).toHaveURL(path('/home'));
+
+  await page.goto(`/consulta-usuarios?email=${encodeURIComponent(email)}`);
+  await page.getByRole('link', { name: 'Verificação em duas etapas de Otávio Lacerda' }).click();
+  await expect(page.getByTestId('situacao-2fa')).toHaveText(
+    'Configurada: aplicativo autenticador. Obrigatória para o perfil deste usuário.',
+  );
+  await screenshotsAt(page, 'second-factor', 'legacy-admin-reset');
+  await page.getByRole('button', { name: 'Redefinir verificação em duas etapas' }).click();
+  await expect(page).toHaveURL(path('/consulta-usuarios', 'aviso=segundo-fator'));
+  await expect(page.getByTestId('aviso')).toContainText('Verificação em duas etapas redefinida');
+
+  await user.goto('/home');
+  await expect(user).toHaveURL(/\/signin\?next=/);
+  await gotoHydrated(user, '/signin');
+  await submitLogin(user, email, PASSWORD);
+  await expect(stepHeading(user, 'Configure a verificação em duas etapas')).toBeVisible();
+  await context.close();
 });
