@@ -194,18 +194,7 @@ export async function proveTotp(db: DB, challenge: OpenChallenge, code: string):
     const step = await matchingStep(unseal(challenge.pendingTotpSecret), code, null);
     if (step === undefined) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode);
     const recoveryCodes = await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('user_factors').where('user_id', '=', challenge.user.id).where('kind', '=', 'totp').execute();
-      await trx
-        .insertInto('user_factors')
-        .values({
-          user_id: challenge.user.id,
-          kind: 'totp',
-          label: 'Aplicativo autenticador',
-          totp_secret: challenge.pendingTotpSecret,
-          totp_last_step: step,
-          last_used_at: now(),
-        })
-        .execute();
+      await saveTotpFactor(trx, challenge.user.id, challenge.pendingTotpSecret!, step);
       return replaceRecoveryCodes(trx, challenge.user.id);
     });
     await logFactorEvent(db, 'SEGUNDO_FATOR_CADASTRADO', challenge.user, challenge.generation);
@@ -227,6 +216,33 @@ export async function proveTotp(db: DB, challenge: OpenChallenge, code: string):
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) === 0) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode);
   return {};
+}
+
+/** The user's authenticator app, confirmed at `step` (enrolling again replaces it): `sealed` is its secret, sealed. */
+async function saveTotpFactor(trx: DB, userId: number, sealed: string, step: number): Promise<void> {
+  await trx.deleteFrom('user_factors').where('user_id', '=', userId).where('kind', '=', 'totp').execute();
+  await trx
+    .insertInto('user_factors')
+    .values({
+      user_id: userId,
+      kind: 'totp',
+      label: 'Aplicativo autenticador',
+      totp_secret: sealed,
+      totp_last_step: step,
+      last_used_at: now(),
+    })
+    .execute();
+}
+
+/** Every browser the user remembered asks for the second factor again; answers how many there were. */
+async function revokeDevices(db: DB, userId: number): Promise<number> {
+  const revoked = await db
+    .updateTable('trusted_devices')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(revoked.numUpdatedRows);
 }
 
 /** A recovery code, good once (a conditional UPDATE): for the day the phone is lost. */
@@ -302,7 +318,7 @@ type FactorEvent =
   | 'CODIGOS_RECUPERACAO_GERADOS'
   | 'DISPOSITIVOS_ESQUECIDOS';
 
-export async function logFactorEvent(db: DB, event: FactorEvent, user: User, generation: Generation, actorId?: number, detalhe?: string) {
+async function logFactorEvent(db: DB, event: FactorEvent, user: User, generation: Generation, actorId?: number, detalhe?: string) {
   await appendAccessEvent(db, { event, generation, email: user.email, userId: user.id, actorId: actorId ?? null, ip: null, detalhe });
 }
 
@@ -383,18 +399,7 @@ export async function confirmTotpEnrolment(db: DB, user: User, state: string, co
   const step = await matchingStep(secret, code, null);
   if (step === undefined) throw invalid(SECOND_FACTOR_MESSAGES.wrongCode, { codigo: [SECOND_FACTOR_MESSAGES.wrongCode] });
   const recoveryCodes = await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('user_factors').where('user_id', '=', user.id).where('kind', '=', 'totp').execute();
-    await trx
-      .insertInto('user_factors')
-      .values({
-        user_id: user.id,
-        kind: 'totp',
-        label: 'Aplicativo autenticador',
-        totp_secret: seal(secret),
-        totp_last_step: step,
-        last_used_at: now(),
-      })
-      .execute();
+    await saveTotpFactor(trx, user.id, seal(secret), step);
     const left = await trx
       .selectFrom('recovery_codes')
       .select('id')
@@ -422,12 +427,7 @@ export async function removeFactor(db: DB, user: User, which: { kind: 'totp' } |
     await trx.deleteFrom('user_factors').where('id', '=', target.id).execute();
     if (factors.length === 1) {
       await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
-      await trx
-        .updateTable('trusted_devices')
-        .set({ revoked_at: now() })
-        .where('user_id', '=', user.id)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await revokeDevices(trx, user.id);
     }
   });
   await logFactorEvent(db, 'SEGUNDO_FATOR_REMOVIDO', user, user.generation, undefined, target.label);
@@ -444,14 +444,9 @@ export async function regenerateRecoveryCodes(db: DB, user: User): Promise<strin
 
 /** Every browser the user had remembered asks for the second factor again at its next sign-in. */
 export async function forgetDevices(db: DB, user: User): Promise<number> {
-  const forgotten = await db
-    .updateTable('trusted_devices')
-    .set({ revoked_at: now() })
-    .where('user_id', '=', user.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const forgotten = await revokeDevices(db, user.id);
   await logFactorEvent(db, 'DISPOSITIVOS_ESQUECIDOS', user, user.generation);
-  return Number(forgotten.numUpdatedRows);
+  return forgotten;
 }
 
 /**
@@ -463,12 +458,7 @@ export async function resetSecondFactor(db: DB, target: User, actorId: number): 
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('user_factors').where('user_id', '=', target.id).execute();
     await trx.deleteFrom('recovery_codes').where('user_id', '=', target.id).execute();
-    await trx
-      .updateTable('trusted_devices')
-      .set({ revoked_at: now() })
-      .where('user_id', '=', target.id)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await revokeDevices(trx, target.id);
   });
   await logFactorEvent(db, 'SEGUNDO_FATOR_REDEFINIDO', target, target.generation, actorId);
 }
