@@ -156,8 +156,9 @@ export async function rememberedDevice(context: BrowserContext, account: { email
  */
 export async function passSecondFactor(page: Page, account: { email: string; generation: Generation }): Promise<void> {
   const step = path(SECOND_FACTOR_PATH[account.generation]);
-  // Wait until the password's answer has taken the browser somewhere other than a login page.
-  await expect(page).toHaveURL((url) => !['/signin', '/login', '/v2/login'].includes(url.pathname));
+  // Wait until the password's answer has taken the browser somewhere other than a login page — on a
+  // server of a journey's own, the first sign-in also opens and seeds its database.
+  await expect(page).toHaveURL((url) => !['/signin', '/login', '/v2/login'].includes(url.pathname), { timeout: 60_000 });
   if (!step.test(page.url())) return;
   const secret = page.getByTestId('chave-totp');
   if (await secret.isVisible()) {
