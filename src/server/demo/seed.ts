@@ -11,7 +11,7 @@ import { now as clockNow } from '../clock';
 import { seal } from '../auth/secret-box';
 // The demo's administrators come with an authenticator app already set up, its secret published in the
 // README like the demo password (decision 068): `npm run totp -- <e-mail>` prints the current code.
-import DEMO_TOTP_SECRETS_JSON from './second-factor-secrets.json';
+import DEMO_TOTP_SECRETS_JSON from './second-factor-secrets.json' with { type: 'json' };
 
 const DEMO_TOTP_SECRETS: Record<string, string | undefined> = DEMO_TOTP_SECRETS_JSON;
 
