@@ -71,7 +71,12 @@ const RECOVERY_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 export const normalizeRecoveryCode = (value: string): string => value.toLowerCase().replace(/[\s-]+/g, '');
 
 /** A recovery code as shown: three groups of four. */
-export const formatRecoveryCode = (code: string): string => code.match(/.{1,4}/g)?.join('-') ?? code;
+const inFours = (text: string, separator: string) => text.match(/.{1,4}/g)?.join(separator) ?? text;
+
+export const formatRecoveryCode = (code: string): string => inFours(code, '-');
+
+/** An authenticator key as a person types it into the app: groups of four. */
+export const formatTotpSecret = (secret: string): string => inFours(secret, ' ');
 
 /** 12 characters of a 32-letter alphabet (60 bits, no 0/o or 1/l to misread), from random bytes. */
 export function recoveryCodeFrom(bytes: Uint8Array): string {

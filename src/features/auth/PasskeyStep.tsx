@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { Button } from '../../components/ui/Button';
+import { RecoveryCodes } from '../../components/ui/RecoveryCodes';
 import { createClient, toFailure, type ApiBases } from '../../lib/http';
 
 interface Props {
@@ -63,13 +64,7 @@ export default function PasskeyStep({ apis, purpose, next }: Props) {
         </div>
         <h3 id="codigos-titulo">Guarde seus códigos de recuperação</h3>
         <p>Se perder a chave, entre com um destes códigos. Cada um vale uma vez, e eles não serão mostrados de novo.</p>
-        <ul className="recovery-codes" aria-label="Códigos de recuperação">
-          {codes.map((code) => (
-            <li key={code}>
-              <code>{code}</code>
-            </li>
-          ))}
-        </ul>
+        <RecoveryCodes codes={codes} />
         <a className="button button-primary" href={next}>
           Continuar
         </a>

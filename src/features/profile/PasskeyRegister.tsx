@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
 import { Button } from '../../components/ui/Button';
+import { RecoveryCodes } from '../../components/ui/RecoveryCodes';
 import { Field } from '../../components/ui/Field';
 import { createClient, toFailure, type ApiBases } from '../../lib/http';
 
@@ -57,13 +58,7 @@ export default function PasskeyRegister({ apis, base }: Props) {
         <div className="alert alert-success" role="status">
           Chave de acesso cadastrada. Guarde seus códigos de recuperação: eles não serão mostrados de novo.
         </div>
-        <ul className="recovery-codes" aria-label="Códigos de recuperação">
-          {codes.map((code) => (
-            <li key={code}>
-              <code>{code}</code>
-            </li>
-          ))}
-        </ul>
+        <RecoveryCodes codes={codes} />
         <a className="button button-secondary" href={window.location.pathname}>
           Concluir
         </a>

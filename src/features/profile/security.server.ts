@@ -45,22 +45,24 @@ async function enrolmentView(user: User, secret: string, state: string, error?: 
   return { enrolment: { secret, qr: await qrSvg(totpUri(user.email, secret), 'QR code para o aplicativo autenticador'), state, error } };
 }
 
-/** What an action knows of the request: the session making it (not to be ended by "the others") and the address. */
+/** What an action knows of the request: the token of the session making it (not to be ended by "the others") and the address. */
 interface Caller {
-  sessionId: number | undefined;
+  token: string | undefined;
   ip: string;
 }
 
 const ACTIONS: Record<string, (user: User, form: FormData, caller: Caller) => Promise<Outcome>> = {
   async 'sessao-encerrar'(user, form, caller) {
     const id = recordIdOf(String(form.get('id') ?? ''));
-    if (id === undefined || id === caller.sessionId) return { error: 'Sessão não encontrada ou já encerrada.' };
+    if (id === undefined || id === (await sessionIdOf(await database(), caller.token)))
+      return { error: 'Sessão não encontrada ou já encerrada.' };
     await endOwnSession(await database(), user, id, caller.ip);
     return { notice: 'Sessão encerrada. Quem a usava precisa entrar de novo.' };
   },
   async 'sessoes-encerrar-outras'(user, _form, caller) {
-    if (caller.sessionId === undefined) return { error: 'Sessão não encontrada.' };
-    await endOtherSessions(await database(), user, caller.sessionId, caller.ip);
+    const current = await sessionIdOf(await database(), caller.token);
+    if (current === undefined) return { error: 'Sessão não encontrada.' };
+    await endOtherSessions(await database(), user, current, caller.ip);
     return { notice: 'As outras sessões foram encerradas.' };
   },
   async 'app-iniciar'(user) {
@@ -107,7 +109,7 @@ export async function securityPage(generation: 'v1' | 'v2', astro: AstroGlobal):
   const session = astro.locals.session[generation]!;
   const db = await database();
   const user = (await findUserById(db, session.idUsuario))!;
-  const caller = { sessionId: await sessionIdOf(db, astro.cookies.get(TOKEN_COOKIES[generation])?.value), ip: astro.locals.client.ip };
+  const caller = { token: astro.cookies.get(TOKEN_COOKIES[generation])?.value, ip: astro.locals.client.ip };
   let outcome: Outcome = { notice: NOTICES[astro.url.searchParams.get('aviso') ?? ''] };
   if (astro.request.method === 'POST') {
     const form = await readForm(astro.request);
@@ -124,5 +126,5 @@ export async function securityPage(generation: 'v1' | 'v2', astro: AstroGlobal):
   }
   // A page that shows codes or a secret is not kept by the browser's back button or a cache.
   astro.response.headers.set('cache-control', 'no-store');
-  return { overview: await securityOverview(db, user), sessions: await ownSessions(db, user, caller.sessionId), ...outcome };
+  return { overview: await securityOverview(db, user), sessions: await ownSessions(db, user, { token: caller.token }), ...outcome };
 }

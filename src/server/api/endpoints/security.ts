@@ -114,7 +114,7 @@ export const securityEndpoints = (generation: Generation) => {
       method: 'GET',
       path: '/v1/sessoes',
       auth,
-      handle: async (ctx) => ({ sessoes: await ownSessions(ctx.db, ctx.auth.user, ctx.auth.session.id) }),
+      handle: async (ctx) => ({ sessoes: await ownSessions(ctx.db, ctx.auth.user, { id: ctx.auth.session.id }) }),
     }),
     endpoint({
       method: 'DELETE',

@@ -3,7 +3,8 @@ import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
 import { describeDevice } from '../../../lib/devices';
 import { appendAccessEvent } from './access-log';
-import { endSessionOf, openSessionsOf, revokeUserSessions } from './sessions';
+import { endSessionOf, openSessionsOf, revokeUserSessions, type OpenSession } from './sessions';
+import { hashToken } from '../../auth/tokens';
 
 /**
  * The signed-in user's own sessions (issue 32, "Sessões ativas" of the security page and its API):
@@ -19,14 +20,19 @@ export interface SessionRow {
   atual: boolean;
 }
 
-export async function ownSessions(db: DB, user: User, currentId: number | undefined): Promise<SessionRow[]> {
+/** The session making the request: its id (an API call knows it) or the token its cookie holds (a page). */
+export type CurrentSession = { id: number } | { token: string | undefined };
+
+export async function ownSessions(db: DB, user: User, current: CurrentSession): Promise<SessionRow[]> {
+  const currentHash = 'token' in current && current.token ? hashToken(current.token) : undefined;
+  const isCurrent = (s: OpenSession) => ('id' in current ? s.id === current.id : s.tokenHash === currentHash);
   return (await openSessionsOf(db, user.id)).map((s) => ({
     id: s.id,
     dispositivo: describeDevice(s.userAgent),
     ip: s.ip,
     iniciadaEm: s.createdAt,
     ultimoUso: s.lastSeenAt,
-    atual: s.id === currentId,
+    atual: isCurrent(s),
   }));
 }
 

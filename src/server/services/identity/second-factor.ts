@@ -53,8 +53,13 @@ export interface OpenChallenge {
 export async function secondFactorDue(db: DB, user: User, deviceToken?: string | null): Promise<ChallengePurpose | 'remembered' | null> {
   const factor = await db.selectFrom('user_factors').select('id').where('user_id', '=', user.id).limit(1).executeTakeFirst();
   if (factor) return deviceToken && (await isTrustedDevice(db, user.id, deviceToken)) ? 'remembered' : 'verificar';
+  return (await requiredOf(db, user)) ? 'cadastrar' : null;
+}
+
+/** Does the policy require this user to have a second factor (a legacy user by groups, read through the facts cache)? */
+async function requiredOf(db: DB, user: User): Promise<boolean> {
   const groups = user.generation === 'v1' ? (await principalFacts(db, user.id)).groups : [];
-  return secondFactorRequired({ generation: user.generation, profile: user.profile, groups }) ? 'cadastrar' : null;
+  return secondFactorRequired({ generation: user.generation, profile: user.profile, groups });
 }
 
 export async function hasPasskey(db: DB, userId: number): Promise<boolean> {
@@ -334,7 +339,7 @@ export interface SecurityOverview {
 }
 
 export async function securityOverview(db: DB, user: User): Promise<SecurityOverview> {
-  const [factors, codes, devices, groups] = await Promise.all([
+  const [factors, codes, devices, required] = await Promise.all([
     db
       .selectFrom('user_factors')
       .select(['id', 'kind', 'label', 'created_at', 'last_used_at'])
@@ -354,11 +359,11 @@ export async function securityOverview(db: DB, user: User): Promise<SecurityOver
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', now())
       .executeTakeFirstOrThrow(),
-    user.generation === 'v1' ? principalFacts(db, user.id).then((f) => f.groups) : Promise.resolve([]),
+    requiredOf(db, user),
   ]);
   const totp = factors.find((f) => f.kind === 'totp');
   return {
-    required: secondFactorRequired({ generation: user.generation, profile: user.profile, groups }),
+    required,
     totp: totp ? { since: totp.created_at } : null,
     passkeys: factors
       .filter((f) => f.kind === 'passkey')
@@ -421,8 +426,7 @@ export async function removeFactor(db: DB, user: User, which: { kind: 'totp' } |
   const factors = await db.selectFrom('user_factors').select(['id', 'kind', 'label']).where('user_id', '=', user.id).execute();
   const target = factors.find((f) => f.kind === which.kind && (which.kind === 'totp' || f.id === which.id));
   if (!target) throw notFound(which.kind === 'totp' ? 'Nenhum aplicativo autenticador configurado.' : 'Chave de acesso não encontrada.');
-  const overview = await securityOverview(db, user);
-  if (factors.length === 1 && overview.required) throw conflict(SECOND_FACTOR_MESSAGES.lastFactorRequired);
+  if (factors.length === 1 && (await requiredOf(db, user))) throw conflict(SECOND_FACTOR_MESSAGES.lastFactorRequired);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('user_factors').where('id', '=', target.id).execute();
     if (factors.length === 1) {

@@ -278,6 +278,8 @@ export async function revokeUserSessions(db: DB, userId: number, keepSessionId?:
 /** A session as its person sees it in their list (issue 32): where it came from and when it was last used. */
 export interface OpenSession {
   id: number;
+  /** Which browser holds it (its token's hash): the page marks its own without asking the database again. */
+  tokenHash: string;
   kind: SessionKind;
   userAgent: string | null;
   ip: string | null;
@@ -294,7 +296,7 @@ export async function openSessionsOf(db: DB, userId: number): Promise<OpenSessio
   const at = nowMs();
   const rows = await db
     .selectFrom('sessions')
-    .select(['id', 'kind', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'expires_at'])
+    .select(['id', 'token_hash', 'kind', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'expires_at'])
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where('parent_id', 'is', null)
@@ -306,6 +308,7 @@ export async function openSessionsOf(db: DB, userId: number): Promise<OpenSessio
     .execute();
   return rows.map((r) => ({
     id: r.id,
+    tokenHash: r.token_hash,
     kind: r.kind,
     userAgent: r.user_agent,
     ip: r.ip,
