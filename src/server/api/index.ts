@@ -19,6 +19,7 @@ import { partnerEndpoints } from './endpoints/partners';
 import { embeddedAppEndpoints } from './endpoints/embedded-apps';
 import { insuredMessageEndpoints } from './endpoints/insured-messages';
 import { worklistLiveEndpoints } from './endpoints/worklist-live';
+import { userPageEndpoints } from './endpoints/user-page';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -32,6 +33,8 @@ const ofGeneration = (generation: Generation) => [
   ...incomeEndpoints(generation),
   ...insuredMessageEndpoints(generation),
   ...worklistLiveEndpoints(generation),
+  // Issue 32: a user's page and the pending invitations, legacy users on the platform, v2 users on the BFF.
+  ...userPageEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
