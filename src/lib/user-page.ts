@@ -183,11 +183,12 @@ function whyV1(rule: Rule | undefined, viewer: Extract<Viewer, { generation: 'v1
   const permissions = rule?.permissions ?? [];
   if (permissions.length === 0) return ['Todos os usuários'];
   if (admin) return [groupWords(admin)];
-  return permissions
-    .filter((p) => canV1(viewer.user, p, 'VIEW'))
-    .flatMap((p) =>
-      grants.filter((g) => g.permissions.some((gp) => gp.nome === p && gp.permiteVisualizacao)).map((g) => `${p} (${groupWords(g)})`),
-    );
+  // One line per group: the permissions of the item it gives (VIEW is what shows an item).
+  const held = permissions.filter((p) => canV1(viewer.user, p, 'VIEW'));
+  return grants.flatMap((g) => {
+    const given = held.filter((p) => g.permissions.some((gp) => gp.nome === p && gp.permiteVisualizacao));
+    return given.length > 0 ? [`${groupWords(g)}: ${given.join(', ')}`] : [];
+  });
 }
 
 function whyV2(rule: Rule | undefined, viewer: Extract<Viewer, { generation: 'v2' }>, sources: V2GrantSources): string[] {
