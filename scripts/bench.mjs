@@ -108,6 +108,11 @@ const ROUTES = [
   // The refunds queue (issue 31): plain forms and links, the shell's JavaScript only.
   { path: '/v2/restituicoes', island: 'shell', account: 'admin' },
   { path: '/restituicoes', island: 'shell', account: 'legacyAdmin' },
+  // A page per user and the pending invitations (issue 32): server-rendered, plain form posts, the shell's JavaScript only.
+  { path: '/v2/usuario/8', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/v2/usuario/convites', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/consulta-usuarios/2', island: 'shell', account: 'legacyAdmin' },
+  { path: '/consulta-usuarios/convites', island: 'shell', account: 'legacyAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];
