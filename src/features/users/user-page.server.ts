@@ -74,8 +74,8 @@ export async function userPage(
   let errors: FieldErrors | undefined;
   let status = 200;
   if (request.method === 'POST') {
-    // Nobody learns from a refused action whether a user they may not see exists.
-    if (!(await read())) return { kind: 'not-found' };
+    // Nobody learns from a refused action whether a user they may not see exists: a bad form is
+    // answered only once the user is found below, and the actions refuse a foreign user with the 404.
     const form = z.safeParse(pageAction, Object.fromEntries(await readForm(request)));
     if (!form.success) {
       status = 400;
