@@ -117,6 +117,11 @@ const ROUTES = [
   { path: '/v2/login/segundo-fator', island: 'none' },
   { path: '/perfil/seguranca', island: 'security', account: 'vendedor' },
   { path: '/v2/perfil/seguranca', island: 'security', account: 'parceiro' },
+  // A page per user and the pending invitations (issue 32): server-rendered, plain form posts, the shell's JavaScript only.
+  { path: '/v2/usuario/8', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/v2/usuario/convites', island: 'shell', account: 'parceiroAdmin' },
+  { path: '/consulta-usuarios/2', island: 'shell', account: 'legacyAdmin' },
+  { path: '/consulta-usuarios/convites', island: 'shell', account: 'legacyAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -72,6 +72,10 @@ export const ACCESS_EVENTS = {
   SUBSTABELECIDO_ALTERADO: { label: 'Substabelecido alterado', group: 'administracao' },
   SUBSTABELECIDO_SUSPENSO: { label: 'Substabelecido suspenso', group: 'administracao' },
   SUBSTABELECIDO_REATIVADO: { label: 'Substabelecido reativado', group: 'administracao' },
+  // Issue 32 (decision 070): an administrator's actions on a user's page and on the pending invitations.
+  CONVITE_REENVIADO: { label: 'Convite de primeiro acesso reenviado', group: 'administracao' },
+  CONVITE_CANCELADO: { label: 'Convite de primeiro acesso cancelado', group: 'administracao' },
+  SENHA_REDEFINICAO_FORCADA: { label: 'Nova senha exigida pelo administrador', group: 'administracao' },
   DADOS_SEGURADO_VISUALIZADOS: { label: 'Dados de segurado visualizados', group: 'dados' },
   DADOS_SEGURADO_EXPORTADOS: { label: 'Dados de segurado baixados ou exportados', group: 'dados' },
   LOG_ACESSO_EXPORTADO: { label: 'Log de acesso exportado', group: 'log' },

@@ -37,6 +37,8 @@ const V2_SECTIONS: [string, string][] = [
   ['/v2/usuario/cadastro', '/v2/usuario/cadastro/consulta'],
   ['/v2/usuario/importacao', '/v2/usuario/cadastro/consulta'],
   ['/v2/usuario/permissoes', '/v2/usuario/permissoes/consulta'],
+  // Issue 32: a user's page (/v2/usuario/{id}) and the pending invitations, as the users list.
+  ['/v2/usuario', '/v2/usuario/cadastro/consulta'],
   ['/v2/relatorios/vendas', '/v2/relatorios/vendas/consulta'],
   ['/v2/metricas', '/v2/metricas/evolucao-vendas'],
   ['/v2/comissoes', '/v2/comissoes/extrato-comissoes'],

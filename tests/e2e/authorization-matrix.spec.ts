@@ -313,6 +313,12 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/substabelecido/etapas/revisao/33444555000181/resumo/visualizar',
     expect: { ...v2Only(403, 'v2'), adminV2: 200, parceiroAdmin: 200 },
   },
+  // A page per user and the pending invitations (issue 32): guarded as each generation's users list; a
+  // user outside the viewer's administration — here nobody's — is the 404 page.
+  '/consulta-usuarios/[id]': { path: '/consulta-usuarios/999999', expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 } },
+  '/consulta-usuarios/convites': { path: '/consulta-usuarios/convites', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/v2/usuario/[id]': { path: '/v2/usuario/999999', expect: { ...v2Only(404, 'v2'), parceiro: 403 } },
+  '/v2/usuario/convites': { path: '/v2/usuario/convites', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
 };
 
 const CONTACT = {
@@ -642,6 +648,24 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
           { path: `/api/bff/v1/${base}/19131243000197/confirmacao`, body: {}, expect: row(404) },
         ],
         [`PUT /api/bff/v1/${base}/:cnpj/situacao`, { path: `/api/bff/v1/${base}/${cnpj}/situacao`, body: {}, expect: row(400) }],
+      ];
+    }),
+  ),
+  // A page per user and the invitations (issue 32): a user of nobody's is a 404 to whoever may list
+  // users; the actions need the right to change users first (403); the list, the right to list them.
+  ...Object.fromEntries(
+    (['plataforma', 'bff'] as const).flatMap((base) => {
+      const only = base === 'plataforma' ? legacyOnly : v2Only;
+      const lister: Account = base === 'plataforma' ? 'vendedor' : 'parceiro';
+      const at = (rest: string) => `/api/${base}/v1/usuarios/999999${rest}`;
+      return [
+        [`GET /api/${base}/v1/usuarios/:id/pagina`, { path: at('/pagina'), expect: only(404, 401) }],
+        [`GET /api/${base}/v1/usuarios/:id/historico`, { path: at('/historico?tipo=registro'), expect: only(404, 401) }],
+        [`GET /api/${base}/v1/convites`, { expect: { ...only(200, 401), [lister]: 403 } }],
+        ...['/convite/reenvio', '/convite/cancelamento', '/nova-senha'].map((action) => [
+          `POST /api/${base}/v1/usuarios/:id${action}`,
+          { path: at(action), body: {}, expect: { ...only(404, 401), [lister]: 403 } },
+        ]),
       ];
     }),
   ),

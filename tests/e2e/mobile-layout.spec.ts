@@ -219,6 +219,11 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   // Users (issue 16): lists, the legacy form with its errors, the v2 steps of a new and an existing user.
   '/consulta-usuarios': { adminLegado: ['/consulta-usuarios', '/consulta-usuarios?pagina=2', '/consulta-usuarios?pagina=x'] },
   '/cadastrar-usuario': { adminLegado: ['/cadastrar-usuario'] },
+  // A page per user and the pending invitations (issue 32): menus, histories and actions on a phone.
+  '/consulta-usuarios/[id]': { adminLegado: ['/consulta-usuarios/2', '/consulta-usuarios/3?entradas-pagina=x'] },
+  '/consulta-usuarios/convites': { adminLegado: ['/consulta-usuarios/convites'] },
+  '/v2/usuario/[id]': { adminV2: ['/v2/usuario/8', '/v2/usuario/12'], parceiroAdmin: ['/v2/usuario/10'] },
+  '/v2/usuario/convites': { parceiroAdmin: ['/v2/usuario/convites'] },
   '/editar-usuario/[id]': { adminLegado: ['/editar-usuario/2'] },
   '/editar-usuario/[id]/segundo-fator': { adminLegado: ['/editar-usuario/2/segundo-fator'] },
   '/v2/usuario/segundo-fator/[id]': { parceiroAdmin: ['/v2/usuario/segundo-fator/8'] },

@@ -37,6 +37,7 @@ const { statementPage, incomePage, notaUploadPage } = await import('../../src/fe
 const { paymentsReportPage } = await import('../../src/features/payments/payments.server');
 const { renewalsListPage } = await import('../../src/features/renewals/renewals.server');
 const { worklist, worklistNewCount } = await import('../../src/server/services/reporting/worklist');
+const { userPage, invitationsPage } = await import('../../src/features/users/user-page.server');
 
 const TIMES = 40;
 const TODAY = new Date().toISOString().slice(0, 10);
@@ -177,6 +178,39 @@ const paymentsReport =
       hops,
     )();
 
+/**
+ * A user's page (issue 32): the user's facts, then both histories; `hops` follows the access log's
+ * "Próxima" that many times (its cursor in `registro-cursor`).
+ */
+const userPageOf =
+  (generation: 'v1' | 'v2', email: Account, target: string, hops = 0) =>
+  async () => {
+    const { id } = await db.selectFrom('users').select('id').where('email', '=', target).executeTakeFirstOrThrow();
+    const base = generation === 'v1' ? '/consulta-usuarios' : '/v2/usuario';
+    let address = params('');
+    for (let hop = 0; ; hop++) {
+      const routed = await userPage(
+        generation,
+        session(email),
+        String(id),
+        url(`${base}/${id}`, address),
+        new Request('http://portal.test/'),
+        ip,
+      );
+      const next = routed.kind === 'page' ? keysetPager(routed.props.histories.registro).next : undefined;
+      if (hop === hops || !next) return;
+      address = params(`registro-pagina=${next.page}${next.cursor ? `&registro-cursor=${next.cursor}` : ''}`);
+    }
+  };
+const invitations = (generation: 'v1' | 'v2', email: Account) => () =>
+  invitationsPage(
+    generation,
+    session(email),
+    url(generation === 'v1' ? '/consulta-usuarios/convites' : '/v2/usuario/convites', params('')),
+    new Request('http://portal.test/'),
+    ip,
+  );
+
 /** The documents consult's pages that name no insured: their reads stay on the documents (see below). */
 const DOCUMENT_PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/documentos/consulta, ADMIN', documents('v2', 'admin@seguradora.demo', '')],
@@ -219,6 +253,19 @@ const PAGES: [string, () => Promise<unknown>][] = [
   ['/v2/log-acesso, default (30 days), 3rd page by cursor', accessLog('', 2)],
   ['/v2/log-acesso, an event', accessLog('evento=LOGIN')],
   ['/v2/log-acesso, a page number alone (51)', accessLog('pagina=51')],
+  // A page per user and the pending invitations (issue 32): the histories through their indexes, the pending users through theirs.
+  [
+    '/v2/usuario/{id}, ADMIN, a seller, 3rd page of her access log by cursor',
+    userPageOf('v2', 'admin@seguradora.demo', 'parceiro@parceiro.demo', 2),
+  ],
+  ['/v2/usuario/{id}, partner admin, a seller', userPageOf('v2', 'parceiro.admin@parceiro.demo', 'parceiro@parceiro.demo')],
+  [
+    '/consulta-usuarios/{id}, legacy support, a seller, 2nd page by cursor',
+    userPageOf('v1', 'suporte@legado.demo', 'vendedor@legado.demo', 1),
+  ],
+  ['/v2/usuario/convites, ADMIN', invitations('v2', 'admin@seguradora.demo')],
+  ['/v2/usuario/convites, partner admin', invitations('v2', 'parceiro.admin@parceiro.demo')],
+  ['/consulta-usuarios/convites, legacy support', invitations('v1', 'suporte@legado.demo')],
   ['/v2/boleto, ADMIN, by insured', boleto('admin@seguradora.demo', 'segurado=almeida')],
   ['/v2/boleto, partner admin, by insured, 2nd page', boleto('parceiro.admin@parceiro.demo', 'segurado=almeida', 1)],
   ['/consulta-pagamento, legacy support, by insured', paymentsLookup('segurado=almeida')],

@@ -23,6 +23,7 @@ const { legacyFormPage } = await import('../../src/features/users/users-legacy.s
 const { userStepPage } = await import('../../src/features/users/users-v2.server');
 const { legacyGroupPage, permissionGroupPage } = await import('../../src/features/access-groups/access-groups.server');
 const { importPage } = await import('../../src/features/user-import/import.server');
+const { userPage, invitationsPage } = await import('../../src/features/users/user-page.server');
 
 let db: DB;
 let close: () => Promise<void>;
@@ -120,6 +121,38 @@ describe('the user pages under random input', () => {
         );
         if (form.kind === 'page') expect(form.status).toBeGreaterThanOrEqual(400);
         if (form.kind !== 'redirect' && list.kind !== 'redirect') expect(await fingerprint()).toBe(before);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it("a user's page and the invitations (issue 32): never throw; a refused action stores nothing", async () => {
+    const id = fc.oneof(hostileText(), fc.constantFrom('1', '2', '5', '999999', '0', '-1', 'x'));
+    const query = fc.dictionary(
+      fc.constantFrom('aviso', 'entradas-pagina', 'entradas-cursor', 'registro-pagina', 'registro-cursor', 'pagina', 'cursor'),
+      fc.oneof(hostileText(), fc.constantFrom('2', '999999', 'YS4xLjIwMjYtMDEtMDFUMDA6MDA6MDAuMDAwMDAwWi4x', 'reenviar-convite')),
+    );
+    await fc.assert(
+      fc.asyncProperty(fields, id, query, fc.boolean(), async (body, userId, params, legacy) => {
+        const before = await fingerprint();
+        const [generation, session, base] = legacy
+          ? (['v1', legacyAdmin, 'http://portal.test/consulta-usuarios'] as const)
+          : (['v2', partnerAdmin, 'http://portal.test/v2/usuario'] as const);
+        const search = new URLSearchParams(params).toString();
+        const url = new URL(`${base}/1${search ? `?${search}` : ''}`);
+        const shown = await userPage(generation, session, userId, url, new Request(url), '10.0.0.1');
+        if (shown.kind === 'page') expect(shown.status).toBe(200);
+        const posted = await userPage(generation, session, userId, url, post(url.href, body), '10.0.0.1');
+        const listed = await invitationsPage(
+          generation,
+          session,
+          new URL(`${base}/convites?${search}`),
+          post(`${base}/convites`, body),
+          '10.0.0.1',
+        );
+        if (posted.kind === 'page') expect(posted.status).toBeGreaterThanOrEqual(400);
+        if (listed.kind === 'page') expect(listed.status).toBeGreaterThanOrEqual(400);
+        if (posted.kind !== 'redirect' && listed.kind !== 'redirect') expect(await fingerprint()).toBe(before);
       }),
       { numRuns: 60 },
     );

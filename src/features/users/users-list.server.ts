@@ -88,10 +88,12 @@ const LIST_LINKS = {
   v1: [
     { href: '/importar-usuarios', label: 'Importar usuários', testId: 'importar-usuarios', changes: true },
     { href: '/grupo-acesso', label: 'Grupos de acesso', testId: 'grupos', changes: false },
+    { href: '/consulta-usuarios/convites', label: 'Convites pendentes', testId: 'convites', changes: false },
   ],
   v2: [
     { href: '/v2/usuario/importacao/upload', label: 'Importar usuários', testId: 'importar-usuarios', changes: true },
     { href: '/v2/usuario/permissoes/consulta', label: 'Grupos de permissões', testId: 'grupos', changes: false },
+    { href: '/v2/usuario/convites', label: 'Convites pendentes', testId: 'convites', changes: false },
   ],
 } as const;
 

@@ -21,6 +21,7 @@ import { insuredMessageEndpoints } from './endpoints/insured-messages';
 import { worklistLiveEndpoints } from './endpoints/worklist-live';
 import { secondFactorEndpoints } from './endpoints/second-factor';
 import { securityEndpoints } from './endpoints/security';
+import { userPageEndpoints } from './endpoints/user-page';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -35,6 +36,8 @@ const ofGeneration = (generation: Generation) => [
   ...insuredMessageEndpoints(generation),
   ...worklistLiveEndpoints(generation),
   ...securityEndpoints(generation),
+  // Issue 32: a user's page and the pending invitations, legacy users on the platform, v2 users on the BFF.
+  ...userPageEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */

@@ -26,6 +26,7 @@ import {
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../../lib/calendar';
 import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
 import { REPORT_CSV_OPTIONS } from '../../../lib/sales-reports';
+import { SIGN_IN_EVENTS } from '../../../lib/user-page';
 import { normalizeCnpj } from '../../../lib/validators';
 import type { SessionViewer } from '../../../lib/session';
 
@@ -302,6 +303,51 @@ export async function listAccessLog(
 ): Promise<KeysetPage<AccessLogRow>> {
   const read = await readKeysetPage(db, await logOf(db, filters), request, pageSize);
   return { ...read, content: await named(db, read.content as EventRow[]) };
+}
+
+/**
+ * One user's history for their page (issue 32, decision 070), newest first, keyset-paged: `entradas`
+ * the sign-ins, refusals and exits of the user (migration 045's partial index), `registro` every row
+ * about the user and every row they wrote about someone else or nobody — two disjoint branches, each
+ * an index range (migration 032's user and actor indexes).
+ */
+export async function listUserHistory(
+  db: DB,
+  userId: number,
+  kind: 'entradas' | 'registro',
+  request: PageRequest,
+  pageSize: number,
+): Promise<KeysetPage<AccessLogRow>> {
+  const all = db.selectFrom('access_events as e');
+  const branches =
+    kind === 'entradas'
+      ? // The events as literals: a parameter would keep the planner from the partial index.
+        [all.where('e.user_id', '=', userId).where(sql<boolean>`e.event in (${sql.join(SIGN_IN_EVENTS.map((e) => sql.lit(e)))})`)]
+      : [
+          all.where('e.user_id', '=', userId),
+          all.where('e.actor_id', '=', userId).where((eb) => eb.or([eb('e.user_id', 'is', null), eb('e.user_id', '!=', userId)])),
+        ];
+  const read = await readKeysetPage(
+    db,
+    { branches, time: 'e.created_at', id: 'e.id', columns: (branch: Events) => branch.select(EVENT_COLUMNS) },
+    request,
+    pageSize,
+  );
+  return { ...read, content: await named(db, read.content as EventRow[]) };
+}
+
+/** When a user's first-access invitation was last cancelled, if that is the last thing done to their status. */
+export async function invitationCancelledAt(db: DB, userId: number): Promise<Date | null> {
+  const last = await db
+    .selectFrom('access_events')
+    .select(['event', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('event', 'in', ['CONVITE_CANCELADO', 'USUARIO_REATIVADO', 'USUARIO_DESATIVADO', 'USUARIO_BLOQUEADO'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return last?.event === 'CONVITE_CANCELADO' ? new Date(last.created_at) : null;
 }
 
 const EXPORT_BATCH = 1_000;

@@ -17,6 +17,8 @@ import { now } from '../../clock';
  * stranger learns nothing from the forgot-password and resend-code forms.
  */
 
+type Recipient = Pick<User, 'id' | 'email' | 'nome'>;
+
 const RESET_PAGE = { v1: '/redefinir-senha', v2: '/v2/senha' } as const;
 export const GENERIC_RECOVERY_MESSAGE = 'Se o e-mail estiver cadastrado, você receberá em instantes as instruções para continuar.';
 const INVALID_LINK = 'Este link de redefinição é inválido, expirou ou já foi utilizado. Solicite um novo.';
@@ -30,8 +32,13 @@ export async function requestPasswordReset(db: DB, email: string, ip: string): P
   if (!user || user.status === 'INATIVO' || user.status === 'BLOQUEADO') return;
   // A user still in first access gets the validation code again instead: there is no password to reset.
   if (user.status === 'PENDENTE') return sendValidationCode(db, user);
+  await resetLink(db, user, sendEmail);
+}
+
+/** A new reset link and the e-mail that carries it: sent now, or queued in the caller's transaction. */
+async function resetLink(db: DB, user: Recipient & Pick<User, 'generation'>, send: typeof sendEmail | typeof queueEmail): Promise<void> {
   const { secret, expiresAt } = await issueCode(db, user.id, 'RESET');
-  await sendEmail(
+  await send(
     db,
     user.email,
     'redefinir-senha',
@@ -43,6 +50,12 @@ export async function requestPasswordReset(db: DB, email: string, ip: string): P
     { values: { token: secret }, expiresAt },
   );
 }
+
+/**
+ * The reset e-mail of the ordinary flow, inside an administrator's change (issue 32, "Forçar nova
+ * senha"): queued in the caller's transaction, so the link exists exactly when the old password stops.
+ */
+export const queuePasswordReset = (trx: DB, user: Recipient & Pick<User, 'generation'>) => resetLink(trx, user, queueEmail);
 
 /** The token of a reset page's URL when the link is still usable; undefined for a dead one. */
 export async function resetLinkOf(db: DB, url: URL): Promise<string | undefined> {
@@ -95,8 +108,6 @@ export async function resetPassword(db: DB, token: string, password: string, ip:
   await sendEmail(db, user.email, 'senha-alterada', { nome: user.nome, link: publicUrl(LOGIN_PATH[user.generation]) });
   return { loginPath: LOGIN_PATH[user.generation] };
 }
-
-type Recipient = Pick<User, 'id' | 'email' | 'nome'>;
 
 /** A new validation code and the e-mail that carries it: sent now, or queued in the caller's transaction. */
 async function validationCode(db: DB, user: Recipient, send: typeof sendEmail | typeof queueEmail): Promise<void> {

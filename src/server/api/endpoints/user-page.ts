@@ -1,0 +1,159 @@
+import { z } from '../../../lib/zod';
+import { endpoint, type Context } from '../router';
+import { ApiError } from '../errors';
+import { config, externalLinks } from '../../config';
+import { listUserHistory } from '../../services/identity/access-log';
+import { actorOf } from '../../services/network/user-admin';
+import { userPageFacts } from '../../services/network/user-page';
+import { listPendingInvitations, USER_PAGE_ACTIONS } from '../../services/network/user-invitations';
+import { keysetPager, lastPlainPage, pageRequestOf, type KeysetPage } from '../../../lib/keyset-pages';
+import {
+  HISTORY_KINDS,
+  INVITATIONS_PAGE_SIZE,
+  USER_ACTION_NOTICES,
+  USER_HISTORY_PAGE_SIZE,
+  type UserPageAction,
+} from '../../../lib/user-page';
+import type { Generation } from '../../../lib/quote-flow';
+
+/**
+ * A user's page and the pending invitations as JSON (issue 32, decision 070), under each generation's
+ * base — the platform for legacy sessions, the BFF for v2 — with the pages' rules: a user outside the
+ * caller's administration is a 404 (the same answer as no such user), the actions need the right to
+ * change users and a user the caller may change.
+ *
+ *   GET  /v1/usuarios/:id/pagina                       who, effective permissions, menu, invitation
+ *   GET  /v1/usuarios/:id/historico?tipo=&pagina=&cursor=   sign-ins or access log, keyset pages
+ *   GET  /v1/convites?pagina=&cursor=                  pending first accesses, oldest first
+ *   POST /v1/usuarios/:id/convite/reenvio | /convite/cancelamento | /nova-senha
+ */
+
+const idParam = z.object({ id: z.string() });
+const NOT_MANAGED = 'Usuário não encontrado entre os que você administra.';
+const idOf = (raw: string) => {
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ApiError(404, NOT_MANAGED);
+  return Number(raw);
+};
+
+const pageQuery = (pageSize: number) => ({
+  pagina: z.coerce
+    .number({ error: 'Página inválida' })
+    .int('Página inválida')
+    .min(1, 'Página inválida')
+    .max(lastPlainPage(pageSize), `No máximo a página ${lastPlainPage(pageSize)} sem cursor`)
+    .default(1),
+  cursor: z.string().max(120).optional(),
+});
+const historyQuery = z.object({
+  tipo: z
+    .enum(Object.keys(HISTORY_KINDS) as ['entradas', 'registro'], { error: 'Tipo inválido: entradas ou registro' })
+    .default('entradas'),
+  ...pageQuery(USER_HISTORY_PAGE_SIZE),
+});
+const invitationsQuery = z.object(pageQuery(INVITATIONS_PAGE_SIZE));
+
+/** A keyset page as the API answers it (the access log's shape). */
+const pageAnswer = <T>(read: KeysetPage<T>) => {
+  const pager = keysetPager(read);
+  return {
+    content: read.content,
+    page: read.page,
+    totalElements: read.total ?? null,
+    totalPages: pager.totalPages ?? null,
+    more: read.more,
+    nextCursor: pager.next?.cursor ?? null,
+    previousCursor: pager.previous?.cursor ?? null,
+  };
+};
+
+const ACTION_PATHS: [string, UserPageAction][] = [
+  ['/v1/usuarios/:id/convite/reenvio', 'reenviar-convite'],
+  ['/v1/usuarios/:id/convite/cancelamento', 'cancelar-convite'],
+  ['/v1/usuarios/:id/nova-senha', 'forcar-nova-senha'],
+];
+
+export function userPageEndpoints(generation: Generation) {
+  const auth = [generation] as const;
+  const actor = (ctx: Context) => actorOf(ctx.db, ctx.auth.user);
+  return [
+    endpoint({
+      method: 'GET',
+      path: '/v1/usuarios/:id/pagina',
+      auth: [...auth],
+      params: idParam,
+      async handle(ctx) {
+        const facts = await userPageFacts(ctx.db, await actor(ctx), idOf(ctx.params.id), config().PORTAL_ENV, externalLinks());
+        if (!facts) throw new ApiError(404, NOT_MANAGED);
+        const { user } = facts;
+        return {
+          idUsuario: user.id,
+          nome: user.nome,
+          email: user.email,
+          status: user.status,
+          perfil: user.profile,
+          grupos: user.groups,
+          empresas: facts.companies,
+          permissoesEfetivas: facts.grants.map((g) => ({
+            codigo: g.code,
+            nome: g.label,
+            ...(g.view === undefined ? {} : { visualizar: g.view, alterar: g.change }),
+            origem: g.from,
+          })),
+          observacao: facts.note ?? null,
+          menu: facts.menu,
+          convite: facts.invitation,
+          podeAlterar: facts.manageable && !facts.self,
+        };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/v1/usuarios/:id/historico',
+      auth: [...auth],
+      params: idParam,
+      query: historyQuery,
+      async handle(ctx) {
+        const id = idOf(ctx.params.id);
+        // The user must be the caller's to see: the page's own check, facts and all.
+        if (!(await userPageFacts(ctx.db, await actor(ctx), id, config().PORTAL_ENV, externalLinks())))
+          throw new ApiError(404, NOT_MANAGED);
+        const read = await listUserHistory(
+          ctx.db,
+          id,
+          ctx.query.tipo,
+          pageRequestOf(ctx.query.pagina, ctx.query.cursor),
+          USER_HISTORY_PAGE_SIZE,
+        );
+        return pageAnswer(read);
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/v1/convites',
+      auth: [...auth],
+      query: invitationsQuery,
+      async handle(ctx) {
+        const read = await listPendingInvitations(
+          ctx.db,
+          await actor(ctx),
+          pageRequestOf(ctx.query.pagina, ctx.query.cursor),
+          INVITATIONS_PAGE_SIZE,
+        );
+        return pageAnswer(read);
+      },
+    }),
+    ...ACTION_PATHS.map(([path, action]) =>
+      endpoint({
+        method: 'POST',
+        path,
+        auth: [...auth],
+        params: idParam,
+        body: z.unknown(),
+        async handle(ctx) {
+          const saved = await USER_PAGE_ACTIONS[action](ctx.db, await actor(ctx), idOf(ctx.params.id), ctx.ip);
+          return { idUsuario: saved.id, nome: saved.nome, email: saved.email, status: saved.status, mensagem: USER_ACTION_NOTICES[action] };
+        },
+      }),
+    ),
+  ];
+}
