@@ -76,6 +76,7 @@ export const ACCESS_EVENTS = {
   CONVITE_REENVIADO: { label: 'Convite de primeiro acesso reenviado', group: 'administracao' },
   CONVITE_CANCELADO: { label: 'Convite de primeiro acesso cancelado', group: 'administracao' },
   SENHA_REDEFINICAO_FORCADA: { label: 'Nova senha exigida pelo administrador', group: 'administracao' },
+  SESSAO_ENCERRADA_ADMIN: { label: 'Sessão de usuário encerrada pelo administrador', group: 'administracao' },
   DADOS_SEGURADO_VISUALIZADOS: { label: 'Dados de segurado visualizados', group: 'dados' },
   DADOS_SEGURADO_EXPORTADOS: { label: 'Dados de segurado baixados ou exportados', group: 'dados' },
   LOG_ACESSO_EXPORTADO: { label: 'Log de acesso exportado', group: 'log' },

@@ -20,7 +20,7 @@ export const userPagePath = (generation: 'v1' | 'v2', id: number) =>
 export const INVITATIONS_PATH = { v1: '/consulta-usuarios/convites', v2: '/v2/usuario/convites' } as const;
 
 /** The actions a user's page and the invitations list post, by the form's `acao`. */
-export const USER_ACTIONS = ['reenviar-convite', 'cancelar-convite', 'forcar-nova-senha'] as const;
+export const USER_ACTIONS = ['reenviar-convite', 'cancelar-convite', 'forcar-nova-senha', 'sessao-encerrar', 'sessoes-encerrar'] as const;
 export type UserPageAction = (typeof USER_ACTIONS)[number];
 
 /** What the page says after each action succeeded (`?aviso=`). */
@@ -29,6 +29,8 @@ export const USER_ACTION_NOTICES: Record<UserPageAction, string> = {
   'cancelar-convite': 'Convite cancelado: o código enviado deixou de valer e o usuário foi desativado.',
   'forcar-nova-senha':
     'Nova senha exigida: as sessões do usuário foram encerradas, a senha atual deixou de valer e enviamos o e-mail de redefinição.',
+  'sessao-encerrar': 'Sessão encerrada: o próximo acesso feito com ela pede entrar de novo.',
+  'sessoes-encerrar': 'Sessões encerradas: o usuário precisa entrar de novo em todos os dispositivos.',
 };
 
 /** The two histories of the page, each its own keyset list (`?historico=`). */
@@ -38,7 +40,7 @@ export const HISTORY_KINDS = {
 } as const;
 export type HistoryKind = keyof typeof HISTORY_KINDS;
 /** The access-log events that make up the sign-in history (migration 045's partial index holds exactly these). */
-export const SIGN_IN_EVENTS = ['LOGIN', 'LOGIN_FALHOU', 'SSO', 'LOGOUT'] as const;
+export const SIGN_IN_EVENTS = ['LOGIN', 'LOGIN_FALHOU', 'SEGUNDO_FATOR_FALHOU', 'SSO', 'LOGOUT'] as const;
 export const USER_HISTORY_PAGE_SIZE = 10;
 export const INVITATIONS_PAGE_SIZE = 20;
 

@@ -662,10 +662,11 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
         [`GET /api/${base}/v1/usuarios/:id/pagina`, { path: at('/pagina'), expect: only(404, 401) }],
         [`GET /api/${base}/v1/usuarios/:id/historico`, { path: at('/historico?tipo=registro'), expect: only(404, 401) }],
         [`GET /api/${base}/v1/convites`, { expect: { ...only(200, 401), [lister]: 403 } }],
-        ...['/convite/reenvio', '/convite/cancelamento', '/nova-senha'].map((action) => [
+        ...['/convite/reenvio', '/convite/cancelamento', '/nova-senha', '/sessoes/encerrar'].map((action) => [
           `POST /api/${base}/v1/usuarios/:id${action}`,
           { path: at(action), body: {}, expect: { ...only(404, 401), [lister]: 403 } },
         ]),
+        [`DELETE /api/${base}/v1/usuarios/:id/sessoes/:sessao`, { path: at('/sessoes/1'), expect: { ...only(404, 401), [lister]: 403 } }],
       ];
     }),
   ),

@@ -19,7 +19,8 @@ import {
 /**
  * A page per user (issue 32, decision 070), both generations: an administrator opens a user's page
  * from the users list and reads the menu that user gets — compared with the drawer the user sees,
- * signed in in a browser context of their own; "Forçar nova senha" ends that user's session and the
+ * signed in in a browser context of their own; ends that session from the page ("Encerrar"), and
+ * after the user signs in again, "Forçar nova senha" ends that user's session and the
  * old password is refused, then the e-mailed reset link gives it back (the accounts are shared with
  * other journeys). The pending invitations are listed by age. Screenshots under test-results/user-page.
  */
@@ -102,11 +103,23 @@ for (const c of CASES) {
     expect(shown.length).toBeGreaterThan(0);
     // Every link says where it comes from.
     await expect(page.getByTestId('menu-efetivo').getByText('Origem não identificada')).toHaveCount(0);
-    await expect(page.getByTestId('sessoes-ativas')).toBeVisible();
+    await expect(page.getByTestId('segundo-fator')).toBeVisible();
     await shoot(page, `${c.generation}-usuario`);
 
     const user = await signedInAs(browser, c.user);
     expect(user.menu).toEqual(shown);
+
+    // The user's session is on their page now; "Encerrar" ends it at its next request.
+    await page.reload();
+    const sessions = page.getByTestId('sessoes-ativas');
+    await sessions
+      .getByRole('button', { name: /^Encerrar a sessão/ })
+      .first()
+      .click();
+    await expect(page.getByTestId('aviso')).toHaveText(/^Sessão encerrada/);
+    await user.page.reload();
+    await expect(user.page).toHaveURL(new RegExp(`${LOGIN_PATH[c.generation]}(\\?.*)?$`));
+    await signIn(user.page, c.user);
 
     // Forçar nova senha: the user's open session ends at its next request, the old password is refused.
     await page.getByRole('button', { name: 'Forçar nova senha' }).click();

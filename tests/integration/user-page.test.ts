@@ -181,7 +181,7 @@ describe('who may open a user\u2019s page', () => {
     const entradas = await call('GET', `/api/bff/v1/usuarios/${id}/historico?tipo=entradas`, { headers });
     expect(entradas.status).toBe(200);
     expect(entradas.json.dado.content[0]).toMatchObject({ evento: 'LOGIN' });
-    expect(entradas.json.dado.content.every((r: { evento: string }) => ['LOGIN', 'LOGIN_FALHOU', 'SSO', 'LOGOUT'].includes(r.evento))).toBe(
+    expect(entradas.json.dado.content.every((r: { evento: string }) => ['LOGIN', 'LOGIN_FALHOU', 'SEGUNDO_FATOR_FALHOU', 'SSO', 'LOGOUT'].includes(r.evento))).toBe(
       true,
     );
   });
@@ -297,6 +297,93 @@ describe('Forçar nova senha', () => {
     const seller = await as('vendedor@legado.demo');
     expect(
       (await call('POST', `/api/plataforma/v1/usuarios/${await idOf('consultor@legado.demo')}/nova-senha`, { headers: seller })).status,
+    ).toBe(403);
+  });
+});
+
+describe('a user\u2019s sessions on their page', () => {
+  it('lists them with device and second factor; ends one, then all — refused at their next request, logged with the actor', async () => {
+    const email = 'igor.pereira@parceiro.demo';
+    const id = await idOf(email);
+    const signIn = async (agent: string) => {
+      const login = await call('POST', '/api/gateway/login', {
+        body: { userName: email, password: DEMO_PASSWORD },
+        headers: { 'user-agent': agent },
+      });
+      expect(login.status).toBe(200);
+      return login.json.token as string;
+    };
+    const phone = await signIn('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1');
+    const desk = await signIn('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36');
+    const alive = async (token: string) => (await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: token } })).status;
+
+    const headers = await as('parceiro.admin@parceiro.demo');
+    const page = await call('GET', `/api/bff/v1/usuarios/${id}/pagina`, { headers });
+    expect(page.status).toBe(200);
+    const sessions = page.json.dado.sessoes as { id: number; dispositivo: string }[];
+    expect(sessions.map((s) => s.dispositivo)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/iPhone/), expect.stringMatching(/Windows/)]),
+    );
+    expect(page.json.dado.segundoFator).toMatchObject({ exigido: false, aplicativo: false, chavesDeAcesso: 0 });
+
+    // The page's form ends the phone's session; the desktop's goes on.
+    const phoneId = sessions.find((s) => /iPhone/.test(s.dispositivo))!.id;
+    const session = await sessionOf('parceiro.admin@parceiro.demo');
+    const url = `http://portal.test/v2/usuario/${id}`;
+    const ended = await userPage(
+      'v2',
+      session,
+      String(id),
+      new URL(url),
+      formPost(url, { acao: 'sessao-encerrar', id: String(phoneId) }),
+      '10.0.0.7',
+    );
+    expect(ended).toEqual({ kind: 'redirect', to: `/v2/usuario/${id}?aviso=sessao-encerrar` });
+    expect(await alive(phone)).toBe(401);
+    expect(await alive(desk)).toBe(200);
+    // Again, or without saying which: a message on the page, nothing else ends.
+    const again = await userPage(
+      'v2',
+      session,
+      String(id),
+      new URL(url),
+      formPost(url, { acao: 'sessao-encerrar', id: String(phoneId) }),
+      '10.0.0.7',
+    );
+    expect(again).toMatchObject({ kind: 'page', status: 409, props: { errors: { form: ['Sessão não encontrada ou já encerrada.'] } } });
+    const unnamed = await userPage('v2', session, String(id), new URL(url), formPost(url, { acao: 'sessao-encerrar' }), '10.0.0.7');
+    expect(unnamed).toMatchObject({ kind: 'page', status: 400 });
+    expect(await alive(desk)).toBe(200);
+
+    // Another user's session through this user's address ends nothing.
+    const adminSessions = (await call('GET', '/api/bff/v1/sessoes', { headers })).json.dado.sessoes as { id: number }[];
+    const foreign = await call('DELETE', `/api/bff/v1/usuarios/${id}/sessoes/${adminSessions[0]!.id}`, { headers });
+    expect(foreign.status).toBe(409);
+    expect((await call('GET', '/api/bff/v1/usuario', { headers })).status).toBe(200);
+
+    // The API ends every one left.
+    const all = await call('POST', `/api/bff/v1/usuarios/${id}/sessoes/encerrar`, { headers });
+    expect(all.status).toBe(200);
+    expect(await alive(desk)).toBe(401);
+    const adminId = await idOf('parceiro.admin@parceiro.demo');
+    const logged = await db
+      .selectFrom('access_events')
+      .select(['actor_id', 'detalhe'])
+      .where('user_id', '=', id)
+      .where('event', '=', 'SESSAO_ENCERRADA_ADMIN')
+      .orderBy('id')
+      .execute();
+    expect(logged).toEqual([
+      { actor_id: adminId, detalhe: `sessão ${phoneId}` },
+      { actor_id: adminId, detalhe: 'todas as sessões' },
+    ]);
+
+    // Not one's own sessions (the profile ends those), and not for a seller.
+    expect((await call('POST', `/api/bff/v1/usuarios/${adminId}/sessoes/encerrar`, { headers })).status).toBe(409);
+    const seller = await as('vendedor@legado.demo');
+    expect(
+      (await call('POST', `/api/plataforma/v1/usuarios/${await idOf('consultor@legado.demo')}/sessoes/encerrar`, { headers: seller }))
+        .status,
     ).toBe(403);
   });
 });

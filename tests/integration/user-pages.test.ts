@@ -79,6 +79,8 @@ const value = fc.oneof(
     'salvar',
     'excluir',
     'confirmar',
+    'sessao-encerrar',
+    'sessoes-encerrar',
     '1',
     '-1',
   ),

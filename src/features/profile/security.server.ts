@@ -15,7 +15,7 @@ import {
   type SecurityOverview,
 } from '../../server/services/identity/second-factor';
 import type { User } from '../../server/db/schema';
-import { endOtherSessions, endOwnSession, ownSessions, type SessionRow } from '../../server/services/identity/own-sessions';
+import { endOtherSessions, endOwnSession, sessionsOf, type SessionRow } from '../../server/services/identity/own-sessions';
 import { sessionIdOf } from '../../server/services/identity/sessions';
 import { TOKEN_COOKIES } from '../../lib/session';
 import { formatRecoveryCode, totpCodeField } from '../../lib/second-factor';
@@ -126,5 +126,5 @@ export async function securityPage(generation: 'v1' | 'v2', astro: AstroGlobal):
   }
   // A page that shows codes or a secret is not kept by the browser's back button or a cache.
   astro.response.headers.set('cache-control', 'no-store');
-  return { overview: await securityOverview(db, user), sessions: await ownSessions(db, user, { token: caller.token }), ...outcome };
+  return { overview: await securityOverview(db, user), sessions: await sessionsOf(db, user.id, { token: caller.token }), ...outcome };
 }

@@ -1,9 +1,15 @@
 import * as z from 'zod/mini';
+import { invalid } from '../../server/errors';
 import { adminContext, asFieldErrors, readForm, recordIdOf, type Routed } from '../controller.server';
 import { config, externalLinks } from '../../server/config';
 import { listUserHistory } from '../../server/services/identity/access-log';
 import { userPageFacts, type UserPageFacts } from '../../server/services/network/user-page';
-import { listPendingInvitations, USER_PAGE_ACTIONS, type PendingInvitation } from '../../server/services/network/user-invitations';
+import {
+  endUserSessions,
+  listPendingInvitations,
+  USER_PAGE_ACTIONS,
+  type PendingInvitation,
+} from '../../server/services/network/user-invitations';
 import type { AccessLogRow } from '../../lib/access-log';
 import { lastPlainPage, pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 import { mayChangeUsers, mayListUsers, type FieldErrors } from '../../lib/user-admin';
@@ -27,10 +33,13 @@ import type { PortalSession } from '../../lib/session';
  * viewer's administration — another generation, a company they do not administer — is the 404 page.
  */
 
-const actionField = z.enum(USER_ACTIONS, { error: 'Ação inválida: escolha reenviar ou cancelar o convite, ou forçar nova senha.' });
-const pageAction = z.object({ acao: actionField });
+const actionField = z.enum(USER_ACTIONS, {
+  error: 'Ação inválida: escolha reenviar ou cancelar o convite, forçar nova senha ou encerrar sessões.',
+});
+const recordId = (message: string) => z.string({ error: message }).check(z.regex(/^[1-9]\d{0,8}$/, message));
+const pageAction = z.object({ acao: actionField, id: z.optional(recordId('Sessão inválida.')) });
 const listAction = z.object({
-  id: z.string({ error: 'Usuário inválido.' }).check(z.regex(/^[1-9]\d{0,8}$/, 'Usuário inválido.')),
+  id: recordId('Usuário inválido.'),
   acao: z.enum(['reenviar-convite', 'cancelar-convite'], { error: 'Ação inválida: escolha reenviar ou cancelar o convite.' }),
 });
 
@@ -82,7 +91,12 @@ export async function userPage(
       errors = { form: [form.error.issues[0]?.message ?? 'Ação inválida.'] };
     } else {
       try {
-        await USER_PAGE_ACTIONS[form.data.acao](db, actor, id, ip);
+        const { acao, id: session } = form.data;
+        if (acao === 'sessao-encerrar') {
+          // Which session: the form's `id` (SessionsSection's field); without one there is nothing to end.
+          if (!session) throw invalid('Sessão inválida.');
+          await endUserSessions(db, actor, id, ip, Number(session));
+        } else await USER_PAGE_ACTIONS[acao](db, actor, id, ip);
         return { kind: 'redirect', to: `${path}?aviso=${form.data.acao}` };
       } catch (error) {
         const failed = asFieldErrors(error);

@@ -12,7 +12,7 @@ import {
   startTotpEnrolment,
 } from '../../services/identity/second-factor';
 import { webauthnResponse } from './second-factor';
-import { endOtherSessions, endOwnSession, ownSessions } from '../../services/identity/own-sessions';
+import { endOtherSessions, endOwnSession, sessionsOf } from '../../services/identity/own-sessions';
 import type { Generation } from '../../../lib/quote-flow';
 
 /** A record's id in a path: a positive integer the database's `integer` holds. */
@@ -114,7 +114,7 @@ export const securityEndpoints = (generation: Generation) => {
       method: 'GET',
       path: '/v1/sessoes',
       auth,
-      handle: async (ctx) => ({ sessoes: await ownSessions(ctx.db, ctx.auth.user, { id: ctx.auth.session.id }) }),
+      handle: async (ctx) => ({ sessoes: await sessionsOf(ctx.db, ctx.auth.user.id, { id: ctx.auth.session.id }) }),
     }),
     endpoint({
       method: 'DELETE',

@@ -5,7 +5,8 @@ import { config, externalLinks } from '../../config';
 import { listUserHistory } from '../../services/identity/access-log';
 import { actorOf } from '../../services/network/user-admin';
 import { userPageFacts } from '../../services/network/user-page';
-import { listPendingInvitations, USER_PAGE_ACTIONS } from '../../services/network/user-invitations';
+import { endUserSessions, listPendingInvitations, USER_PAGE_ACTIONS } from '../../services/network/user-invitations';
+import type { SavedUser } from '../../services/network/user-admin-writing';
 import { keysetPager, lastPlainPage, pageRequestOf, type KeysetPage } from '../../../lib/keyset-pages';
 import {
   HISTORY_KINDS,
@@ -22,10 +23,11 @@ import type { Generation } from '../../../lib/quote-flow';
  * caller's administration is a 404 (the same answer as no such user), the actions need the right to
  * change users and a user the caller may change.
  *
- *   GET  /v1/usuarios/:id/pagina                       who, effective permissions, menu, invitation
+ *   GET  /v1/usuarios/:id/pagina                       who, effective permissions, menu, invitation, sessions, second factor
  *   GET  /v1/usuarios/:id/historico?tipo=&pagina=&cursor=   sign-ins or access log, keyset pages
  *   GET  /v1/convites?pagina=&cursor=                  pending first accesses, oldest first
- *   POST /v1/usuarios/:id/convite/reenvio | /convite/cancelamento | /nova-senha
+ *   POST /v1/usuarios/:id/convite/reenvio | /convite/cancelamento | /nova-senha | /sessoes/encerrar
+ *   DELETE /v1/usuarios/:id/sessoes/:sessao            ends one of the user's sessions
  */
 
 const idParam = z.object({ id: z.string() });
@@ -66,11 +68,19 @@ const pageAnswer = <T>(read: KeysetPage<T>) => {
   };
 };
 
-const ACTION_PATHS: [string, UserPageAction][] = [
+const ACTION_PATHS: [string, Exclude<UserPageAction, 'sessao-encerrar'>][] = [
   ['/v1/usuarios/:id/convite/reenvio', 'reenviar-convite'],
   ['/v1/usuarios/:id/convite/cancelamento', 'cancelar-convite'],
   ['/v1/usuarios/:id/nova-senha', 'forcar-nova-senha'],
+  ['/v1/usuarios/:id/sessoes/encerrar', 'sessoes-encerrar'],
 ];
+const savedAnswer = (saved: SavedUser, action: UserPageAction) => ({
+  idUsuario: saved.id,
+  nome: saved.nome,
+  email: saved.email,
+  status: saved.status,
+  mensagem: USER_ACTION_NOTICES[action],
+});
 
 export function userPageEndpoints(generation: Generation) {
   const auth = [generation] as const;
@@ -102,6 +112,13 @@ export function userPageEndpoints(generation: Generation) {
           observacao: facts.note ?? null,
           menu: facts.menu,
           convite: facts.invitation,
+          sessoes: facts.sessions.map(({ atual: _, ...session }) => session),
+          segundoFator: {
+            exigido: facts.secondFactor.required,
+            aplicativo: facts.secondFactor.totp !== null,
+            chavesDeAcesso: facts.secondFactor.passkeys.length,
+            codigosDeRecuperacaoRestantes: facts.secondFactor.recoveryCodesLeft,
+          },
           podeAlterar: facts.manageable && !facts.self,
         };
       },
@@ -151,9 +168,19 @@ export function userPageEndpoints(generation: Generation) {
         body: z.unknown(),
         async handle(ctx) {
           const saved = await USER_PAGE_ACTIONS[action](ctx.db, await actor(ctx), idOf(ctx.params.id), ctx.ip);
-          return { idUsuario: saved.id, nome: saved.nome, email: saved.email, status: saved.status, mensagem: USER_ACTION_NOTICES[action] };
+          return savedAnswer(saved, action);
         },
       }),
     ),
+    endpoint({
+      method: 'DELETE',
+      path: '/v1/usuarios/:id/sessoes/:sessao',
+      auth: [...auth],
+      params: z.object({ id: z.string(), sessao: z.string().regex(/^[1-9]\d{0,8}$/, 'Sessão inválida') }),
+      async handle(ctx) {
+        const saved = await endUserSessions(ctx.db, await actor(ctx), idOf(ctx.params.id), ctx.ip, Number(ctx.params.sessao));
+        return savedAnswer(saved, 'sessao-encerrar');
+      },
+    }),
   ];
 }

@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely';
  *   one_time_codes_user       a user's newest code of a purpose (the invitation's state) — and every
  *                             retirement of a user's codes, which until now read the whole table.
  */
-const SIGN_IN_EVENTS = sql.raw("'LOGIN', 'LOGIN_FALHOU', 'SSO', 'LOGOUT'");
+const SIGN_IN_EVENTS = sql.raw("'LOGIN', 'LOGIN_FALHOU', 'SEGUNDO_FATOR_FALHOU', 'SSO', 'LOGOUT'");
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index users_pending_created on users (created_at, id) where status = 'PENDENTE'`.execute(db);

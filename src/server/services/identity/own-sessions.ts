@@ -23,10 +23,11 @@ export interface SessionRow {
 /** The session making the request: its id (an API call knows it) or the token its cookie holds (a page). */
 export type CurrentSession = { id: number } | { token: string | undefined };
 
-export async function ownSessions(db: DB, user: User, current: CurrentSession): Promise<SessionRow[]> {
-  const currentHash = 'token' in current && current.token ? hashToken(current.token) : undefined;
-  const isCurrent = (s: OpenSession) => ('id' in current ? s.id === current.id : s.tokenHash === currentHash);
-  return (await openSessionsOf(db, user.id)).map((s) => ({
+/** A user's open sessions as their lists show them; `current`, when the user is the one asking, marks theirs. */
+export async function sessionsOf(db: DB, userId: number, current?: CurrentSession): Promise<SessionRow[]> {
+  const currentHash = current && 'token' in current && current.token ? hashToken(current.token) : undefined;
+  const isCurrent = (s: OpenSession) => (current && 'id' in current ? s.id === current.id : s.tokenHash === currentHash);
+  return (await openSessionsOf(db, userId)).map((s) => ({
     id: s.id,
     dispositivo: describeDevice(s.userAgent),
     ip: s.ip,

@@ -5,6 +5,7 @@ import { now } from '../../clock';
 import { redactMessagesTo } from '../../mail/outbox';
 import { queueFirstAccess, queuePasswordReset } from '../identity/account';
 import { retireCodes } from '../identity/codes';
+import { endSessionOf, revokeUserSessions } from '../identity/sessions';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { managedCompanies, USER_ADMIN_MESSAGES, type Actor } from '../../../lib/user-admin';
 import { invitationState, type InvitationState, type UserPageAction } from '../../../lib/user-page';
@@ -12,8 +13,8 @@ import { manageableAmong, managedUser, requireChange, requireList } from './user
 import { changed, inUserChange, logEvent, settleAccess, type SavedUser } from './user-admin-writing';
 
 /*
- * Invitations and forced passwords (issue 32, decision 070): an administrator resends or cancels a
- * pending first access, or makes a user choose a new password — each only on a user they may change
+ * Invitations, forced passwords and sessions (issue 32, decision 070): an administrator resends or
+ * cancels a pending first access, makes a user choose a new password, or ends the user's sessions — each only on a user they may change
  * (lib/user-admin.ts mayManage; anyone else's is a 404), in the user-change transaction, logged with
  * the actor. The list of pending invitations reads the users the actor may see, oldest first.
  */
@@ -22,6 +23,8 @@ export const INVITATION_MESSAGES = {
   notPending: 'Este usuário não tem convite pendente: o primeiro acesso já foi concluído ou o usuário está inativo.',
   notActive: 'Só um usuário ativo tem senha a redefinir: reative-o antes, ou reenvie o convite se o primeiro acesso está pendente.',
   self: 'Para trocar a sua própria senha, use "Alterar senha" no seu perfil.',
+  ownSessions: 'Para encerrar as suas próprias sessões, use "Sessões ativas" no seu perfil.',
+  noSuchSession: 'Sessão não encontrada ou já encerrada.',
 } as const;
 
 async function managedOrNotFound(trx: DB, actor: Actor, id: number) {
@@ -99,11 +102,34 @@ export async function forcePasswordReset(db: DB, actor: Actor, id: number, ip: s
   return saved;
 }
 
-/** Each action of the page and the list, by its form value. */
-export const USER_PAGE_ACTIONS: Record<UserPageAction, typeof resendInvitation> = {
+/**
+ * Ends the user's sessions from their page: one (`sessionId`) or every one. The user's next request,
+ * on any instance, is refused (the change feed, as for the user's own "Encerrar"). Not one's own: the
+ * profile ends those, and keeps the one in use.
+ */
+export async function endUserSessions(db: DB, actor: Actor, id: number, ip: string | null, sessionId?: number): Promise<SavedUser> {
+  requireChange(actor);
+  if (id === actor.userId) throw conflict(INVITATION_MESSAGES.ownSessions);
+  const user = await managedOrNotFound(db, actor, id);
+  if (sessionId === undefined) await revokeUserSessions(db, id);
+  else if (!(await endSessionOf(db, id, sessionId))) throw conflict(INVITATION_MESSAGES.noSuchSession);
+  await logEvent(
+    db,
+    'SESSAO_ENCERRADA_ADMIN',
+    user,
+    actor.userId,
+    ip,
+    sessionId === undefined ? 'todas as sessões' : `sessão ${sessionId}`,
+  );
+  return { id, nome: user.nome, email: user.email, status: user.status };
+}
+
+/** Each action of the page and the list, by its form value (one session: `endUserSessions` with its id). */
+export const USER_PAGE_ACTIONS: Record<Exclude<UserPageAction, 'sessao-encerrar'>, typeof resendInvitation> = {
   'reenviar-convite': resendInvitation,
   'cancelar-convite': cancelInvitation,
   'forcar-nova-senha': forcePasswordReset,
+  'sessoes-encerrar': (db, actor, id, ip) => endUserSessions(db, actor, id, ip),
 };
 
 // ─── The pending invitations ─────────────────────────────────────────────────────────────────────

@@ -17,10 +17,12 @@ import {
   type InvitationState,
 } from '../../../lib/user-page';
 import { legacyGroups, visibleUser, type UserRecord } from './user-admin';
+import { sessionsOf, type SessionRow } from '../identity/own-sessions';
+import { securityOverview, type SecurityOverview } from '../identity/second-factor';
 
 /*
  * A page per user (issue 32, decision 070): who the user is, what they can really do and why, and
- * their invitation — for an administrator who may see them in the users list (lib/user-admin.ts
+ * their invitation, sessions and second factor — for an administrator who may see them in the users list (lib/user-admin.ts
  * maySee: the list's own scope); anyone else gets undefined, the page's 404. What the user can do is
  * the principal the sign-in builds (identity/principals.ts loadV1User / loadV2User) put through the
  * menu's own rule (lib/menu-visibility.ts): the page cannot show a menu the user would not get.
@@ -37,6 +39,9 @@ export interface UserPageFacts {
   note?: string;
   menu: ExplainedItem[];
   invitation: InvitationState;
+  /** The user's open sessions, most recently used first (none marked: they are not the viewer's). */
+  sessions: SessionRow[];
+  secondFactor: SecurityOverview;
 }
 
 /** Legacy: each group of the user with the permissions it grants. */
@@ -131,10 +136,12 @@ export async function userPageFacts(
   const record = await visibleUser(db, actor, id);
   const row = record && (await findUserById(db, id));
   if (!record || !row) return undefined;
-  const [viewer, grants, groups] = await Promise.all([
+  const [viewer, grants, groups, sessions, secondFactor] = await Promise.all([
     viewerOfUser(db, row),
     row.generation === 'v1' ? legacySources(db, record) : v2Sources(db, record),
     actor.generation === 'v1' ? legacyGroups(db) : [],
+    sessionsOf(db, id),
+    securityOverview(db, row),
   ]);
   const held = viewer.generation === 'v1' ? { permissions: viewer.user.permissions } : { operations: viewer.user.cdOperacoes };
   const items = viewer.generation === 'v1' ? LEGACY_MENU : V2_MENU;
@@ -160,5 +167,7 @@ export async function userPageFacts(
     note: standingNote(grants),
     menu: explainMenu(items, menu, viewer, grants),
     invitation: await invitationOf(db, { ...record, createdAt }),
+    sessions,
+    secondFactor,
   };
 }
