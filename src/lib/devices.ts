@@ -31,3 +31,14 @@ export function describeDevice(userAgent: string | null | undefined): string {
   if (browser && system) return `${browser} no ${system}`;
   return browser ?? system ?? 'Aplicativo ou script';
 }
+
+/** An open session as its lists show it (the profile's, a user's page). */
+export interface SessionRow {
+  id: number;
+  dispositivo: string;
+  ip: string | null;
+  iniciadaEm: Date;
+  ultimoUso: Date;
+  /** The session making the request (the user's own list marks it, and keeps it). */
+  atual: boolean;
+}

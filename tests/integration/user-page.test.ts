@@ -181,9 +181,11 @@ describe('who may open a user\u2019s page', () => {
     const entradas = await call('GET', `/api/bff/v1/usuarios/${id}/historico?tipo=entradas`, { headers });
     expect(entradas.status).toBe(200);
     expect(entradas.json.dado.content[0]).toMatchObject({ evento: 'LOGIN' });
-    expect(entradas.json.dado.content.every((r: { evento: string }) => ['LOGIN', 'LOGIN_FALHOU', 'SEGUNDO_FATOR_FALHOU', 'SSO', 'LOGOUT'].includes(r.evento))).toBe(
-      true,
-    );
+    expect(
+      entradas.json.dado.content.every((r: { evento: string }) =>
+        ['LOGIN', 'LOGIN_FALHOU', 'SEGUNDO_FATOR_FALHOU', 'SSO', 'LOGOUT'].includes(r.evento),
+      ),
+    ).toBe(true);
   });
 });
 

@@ -15,7 +15,8 @@ import {
   type SecurityOverview,
 } from '../../server/services/identity/second-factor';
 import type { User } from '../../server/db/schema';
-import { endOtherSessions, endOwnSession, sessionsOf, type SessionRow } from '../../server/services/identity/own-sessions';
+import { endOtherSessions, endOwnSession, sessionsOf } from '../../server/services/identity/own-sessions';
+import type { SessionRow } from '../../lib/devices';
 import { sessionIdOf } from '../../server/services/identity/sessions';
 import { TOKEN_COOKIES } from '../../lib/session';
 import { formatRecoveryCode, totpCodeField } from '../../lib/second-factor';

@@ -1,7 +1,7 @@
 import type { DB } from '../../db';
 import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
-import { describeDevice } from '../../../lib/devices';
+import { describeDevice, type SessionRow } from '../../../lib/devices';
 import { appendAccessEvent } from './access-log';
 import { endSessionOf, openSessionsOf, revokeUserSessions, type OpenSession } from './sessions';
 import { hashToken } from '../../auth/tokens';
@@ -10,15 +10,6 @@ import { hashToken } from '../../auth/tokens';
  * The signed-in user's own sessions (issue 32, "Sessões ativas" of the security page and its API):
  * each with its device and place, the current one marked; ending one, or every other.
  */
-
-export interface SessionRow {
-  id: number;
-  dispositivo: string;
-  ip: string | null;
-  iniciadaEm: Date;
-  ultimoUso: Date;
-  atual: boolean;
-}
 
 /** The session making the request: its id (an API call knows it) or the token its cookie holds (a page). */
 export type CurrentSession = { id: number } | { token: string | undefined };

@@ -17,7 +17,8 @@ import {
   type InvitationState,
 } from '../../../lib/user-page';
 import { legacyGroups, visibleUser, type UserRecord } from './user-admin';
-import { sessionsOf, type SessionRow } from '../identity/own-sessions';
+import { sessionsOf } from '../identity/own-sessions';
+import type { SessionRow } from '../../../lib/devices';
 import { securityOverview, type SecurityOverview } from '../identity/second-factor';
 
 /*
