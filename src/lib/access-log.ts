@@ -61,6 +61,10 @@ export const ACCESS_EVENTS = {
   SUBSTABELECIDO_ALTERADO: { label: 'Substabelecido alterado', group: 'administracao' },
   SUBSTABELECIDO_SUSPENSO: { label: 'Substabelecido suspenso', group: 'administracao' },
   SUBSTABELECIDO_REATIVADO: { label: 'Substabelecido reativado', group: 'administracao' },
+  // Issue 32 (decision 071): bulk actions on users — each user's change is its own event as well.
+  USUARIOS_ACAO_EM_LOTE: { label: 'Ação em lote de usuários confirmada', group: 'administracao' },
+  CONVITE_REENVIADO: { label: 'Convite de primeiro acesso reenviado', group: 'administracao' },
+  USUARIOS_EXPORTADOS: { label: 'Lista de usuários exportada', group: 'administracao' },
   DADOS_SEGURADO_VISUALIZADOS: { label: 'Dados de segurado visualizados', group: 'dados' },
   DADOS_SEGURADO_EXPORTADOS: { label: 'Dados de segurado baixados ou exportados', group: 'dados' },
   LOG_ACESSO_EXPORTADO: { label: 'Log de acesso exportado', group: 'log' },
@@ -83,6 +87,7 @@ export const RECORD_KINDS = {
   PAGAMENTOS: 'Pagamentos do período',
   EXTRATO_COMISSOES: 'Extrato de comissões',
   IMPORTACAO_USUARIOS: 'Importação de usuários',
+  ACAO_EM_LOTE_USUARIOS: 'Ação em lote de usuários',
 } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 
