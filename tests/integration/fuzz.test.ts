@@ -52,6 +52,9 @@ const BUSINESS_TABLES = [
   'user_imports',
   'user_import_rows',
   'company_drafts',
+  // Bulk actions on users (issue 32).
+  'user_bulk_jobs',
+  'user_bulk_items',
 ];
 
 const fingerprint = () => tablesFingerprint(db, BUSINESS_TABLES);
@@ -126,6 +129,8 @@ const QUERY_KEYS = [
   'situacao',
   // A keyset page's cursor (issue 29): the access log's API reads it.
   'cursor',
+  // The users export's format (issue 32).
+  'formato',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */
