@@ -61,6 +61,10 @@ const JS_BUDGETS = {
       'cadastro start and 120.1 KB on planos when set (2026-11), +12 %, so a step may grow a little but ' +
       'classic zod (≈ 20 KB gzip more than zod/mini) or a chart library cannot come in unnoticed',
   },
+  security: {
+    jsBudget: 100 * KB,
+    why: 'the shell plus the passkey registration island (@simplewebauthn/browser, decision 068), within the shell’s own budget',
+  },
   embedded: {
     jsBudget: 165 * KB,
     why:
@@ -108,6 +112,11 @@ const ROUTES = [
   // The refunds queue (issue 31): plain forms and links, the shell's JavaScript only.
   { path: '/v2/restituicoes', island: 'shell', account: 'admin' },
   { path: '/restituicoes', island: 'shell', account: 'legacyAdmin' },
+  // The second factor (issue 32): the step without a challenge says so in plain HTML; the security page
+  // is plain forms plus the passkey island.
+  { path: '/v2/login/segundo-fator', island: 'none' },
+  { path: '/perfil/seguranca', island: 'security', account: 'vendedor' },
+  { path: '/v2/perfil/seguranca', island: 'security', account: 'parceiro' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -31,7 +31,8 @@ export async function load(url, context, nextLoad) {
   const { code } = await transform(await readFile(path, 'utf8'), {
     loader: url.endsWith('.tsx') ? 'tsx' : 'ts',
     format: 'esm',
-    target: 'node20',
+    // node22 (package.json's engines): below it esbuild drops import attributes (`with { type: 'json' }`), which Node needs.
+    target: 'node22',
     sourcefile: path,
     sourcemap: 'inline',
     jsx: 'automatic',

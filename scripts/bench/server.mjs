@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { generateSync } from 'otplib';
 
 export const root = join(import.meta.dirname, '..', '..');
 /**
@@ -194,10 +195,33 @@ export async function signIn(url, { path, body, simulatorToken }) {
       else jar.delete(name);
     }
   };
-  store(await postForCookies(url, path, body));
+  const email = demoEmail(body.userName ?? body.user_name);
+  const device = rememberedDevices.get(`${url}|${email}`);
+  store(await postForCookies(url, path, body, device ? [device] : []));
+  // An administrator's second factor (decision 068): the demo app's code, and the browser remembered.
+  if (jar.has('desafioSegundoFator')) {
+    const answer = () =>
+      postForCookies(url, '/api/auth/v1/segundo-fator/totp', { codigo: demoTotpCode(email), lembrar: true }, [...jar.values()]);
+    // A code is good once per 30 s: an earlier sign-in of the same account may have taken this one's.
+    const nextStep = async () => {
+      await sleep(30_000 - (Date.now() % 30_000) + 50);
+      return answer();
+    };
+    store(await answer().catch(nextStep));
+    const remembered = jar.get('dispositivoConfiavel');
+    if (remembered) rememberedDevices.set(`${url}|${email}`, remembered);
+  }
   if (simulatorToken) store(await postForCookies(url, '/api/plataforma/v1/login/token', simulatorToken, [...jar.values()]));
+  jar.delete('dispositivoConfiavel');
   return [...jar.values()].join('; ');
 }
+
+/** The remembered browser of each administrator per server: one code per account, then the device. */
+const rememberedDevices = new Map();
+const DEMO_TOTP_SECRETS = JSON.parse(readFileSync(join(root, 'src/server/demo/second-factor-secrets.json'), 'utf8'));
+/** The insurer's admins sign in with the name alone (SPEC §6). */
+const demoEmail = (userName) => (userName.includes('@') ? userName : `${userName}@seguradora.demo`).trim().toLowerCase();
+const demoTotpCode = (email) => generateSync({ secret: DEMO_TOTP_SECRETS[email] });
 
 async function postForCookies(url, path, body, cookies = []) {
   const res = await fetch(`${url}${path}`, {

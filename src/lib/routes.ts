@@ -37,6 +37,9 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/v2/template-email',
   '/v2/login',
   '/v2/esqueci-senha',
+  // The second step of sign-in: no session yet, its own challenge cookie (decision 068).
+  '/signin/segundo-fator',
+  '/v2/login/segundo-fator',
 ]);
 // The insured's link to a policy's PDF: the token in the path is the credential (decision 035).
 // Issue 31: the insured's boleto link and the reminders' opt-out link, the same way.

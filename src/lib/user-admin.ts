@@ -563,6 +563,10 @@ export const V2_USER_PAGES = {
 } as const;
 export const LEGACY_USER_PAGES = { consulta: '/consulta-usuarios', novo: '/cadastrar-usuario', editar: '/editar-usuario' } as const;
 
+/** Where an administrator resets a managed user's second factor (issue 32), in each generation. */
+export const secondFactorResetPath = (generation: 'v1' | 'v2', id: number) =>
+  generation === 'v1' ? `${LEGACY_USER_PAGES.editar}/${id}/segundo-fator` : `/v2/usuario/segundo-fator/${id}`;
+
 /** A step's address: the first step without a CPF starts a new registration. */
 export function userStepPath(step: UserStep, cpf?: string, action: UserAction = 'novo'): string {
   if (step === 'finalizacao') return `${V2_USER_PAGES.base}/finalizacao${cpf ? `?cpf=${cpf}&acao=${action}` : ''}`;

@@ -96,6 +96,9 @@ const schema = z
     // and the secret that signs the app token the receiver checks.
     AFS_REDIRECT_URL: pathOrHttpUrl.optional(),
     REDIRECT_APP_SECRET: z.string().min(32, 'use ao menos 32 caracteres').optional(),
+    // Seals the TOTP secrets of the second factor in the database (decision 068); every instance
+    // needs the same one. Unset, a development key is used (logged as a warning in production).
+    SECOND_FACTOR_KEY: z.string().min(32, 'use ao menos 32 caracteres').optional(),
     // Where the embedded issuance apps' bundles load from (SPEC §7, decision 054): unset, this server
     // serves them under /mf/{app}/; set, //{app}.{EMBEDDED_APPS_ENV_PREFIX}{EMBEDDED_APPS_HOST}/static/js/bundle.js.
     EMBEDDED_APPS_HOST: z
@@ -221,6 +224,12 @@ function configurationWarnings(settings: Config): string[] {
     warnings.push(
       'PORTAL_ENV=PRD sem SMTP_URL: os e-mails (redefinição de senha, códigos de primeiro acesso) NÃO são entregues; ' +
         'ficam na caixa postal /caixa-postal, que só administradores da seguradora leem. Configure SMTP_URL.',
+    );
+  }
+  if (settings.PORTAL_ENV === 'PRD' && !settings.SECOND_FACTOR_KEY) {
+    warnings.push(
+      'PORTAL_ENV=PRD sem SECOND_FACTOR_KEY: os segredos dos aplicativos autenticadores são selados com a chave de ' +
+        'desenvolvimento, conhecida de quem lê o código. Defina SECOND_FACTOR_KEY (a mesma em todas as instâncias).',
     );
   }
   return warnings;

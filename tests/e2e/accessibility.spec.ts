@@ -18,7 +18,7 @@ async function expectNoSeriousViolations(page: Page, what: string, include?: str
 }
 
 test.describe('accessibility (axe): no serious or critical violations', () => {
-  for (const url of ['/', '/signin', '/v2/login', '/pagina-inexistente']) {
+  for (const url of ['/', '/signin', '/v2/login', '/pagina-inexistente', '/v2/login/segundo-fator']) {
     test(`public page ${url}`, async ({ page }) => {
       await gotoHydrated(page, url);
       await expectNoSeriousViolations(page, url);
@@ -29,6 +29,9 @@ test.describe('accessibility (axe): no serious or critical violations', () => {
     { url: '/home', account: ACCOUNTS.legacySeller },
     { url: '/v2/home', account: ACCOUNTS.partner },
     { url: '/v2/perfil', account: ACCOUNTS.partner },
+    { url: '/perfil/seguranca', account: ACCOUNTS.legacySeller },
+    // An administrator's: the last factor's remove button disabled, the passkey form.
+    { url: '/v2/perfil/seguranca', account: ACCOUNTS.insurerAdmin },
   ];
   for (const { url, account } of signedIn) {
     test(`${url} signed in as ${account.email}`, async ({ page }) => {

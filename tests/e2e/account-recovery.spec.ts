@@ -12,6 +12,7 @@ import {
   signOut,
   submitLogin,
   waitForIslands,
+  passSecondFactor,
 } from './helpers';
 
 /**
@@ -58,6 +59,8 @@ test('legacy forgot password: e-mail → reset link → sign in with the new pas
   // The new password works (and this is where admin@legado.demo's sign-in is covered).
   await waitForIslands(page);
   await submitLogin(page, account.email, newPassword);
+  // A new password is not a second factor: the administrator's code still comes after it (decision 068).
+  await passSecondFactor(page, account);
   await expectHome(page, account);
   // Set the demo password back: the authorization matrix signs in with it.
   const restore = await page.request.put('/api/plataforma/v1/senha', {

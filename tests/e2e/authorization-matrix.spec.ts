@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
 import { api } from '../../src/server/api';
 import { routeOfPageFile } from '../../src/lib/page-routes';
-import { DEMO_PASSWORD } from './helpers';
+import { apiSignIn } from './helpers';
 
 /**
  * The authorization matrix (issue 4): every page route and every API endpoint found in the source
@@ -140,6 +140,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/endosso/cancelamento/[...passo]': { path: '/endosso/cancelamento/motivo?contratacao=999999', expect: legacyOnly(404, 'v1') },
   '/v2/endosso/cancelamento/[...passo]': { path: '/v2/endosso/cancelamento/motivo?contratacao=999999', expect: v2Only(404, 'v2') },
   '/perfil': { path: '/perfil', expect: legacyOnly(200, 'v1') },
+  '/perfil/seguranca': { path: '/perfil/seguranca', expect: legacyOnly(200, 'v1') },
+  '/signin/segundo-fator': { path: '/signin/segundo-fator', expect: legacyOnly('home', 200) },
   // The AFS redirect page (the seller and the admin group hold OFERTAS_DISPONIVEIS_AFS) and its
   // built-in receiver, public and POST-only: a GET explains itself with 405.
   '/simulador-agricola-antigo': { path: '/simulador-agricola-antigo', expect: legacyOnly(200, 'v1') },
@@ -152,6 +154,9 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/editar-simulador/[id]': { path: '/editar-simulador/1', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/v2/login': { path: '/v2/login', expect: v2Only('home', 200) },
   '/v2/login/session/[idSessaoSSO]': { path: '/v2/login/session/sessao-sso-inexistente', expect: all(303) },
+  // Issue 32: the second step of sign-in — without a challenge it says so (200, a link back to the login).
+  '/v2/login/segundo-fator': { path: '/v2/login/segundo-fator', expect: v2Only('home', 200) },
+  '/v2/perfil/seguranca': { path: '/v2/perfil/seguranca', expect: v2Only(200, 'v2') },
   '/v2/esqueci-senha': { path: '/v2/esqueci-senha', expect: all(200) },
   '/v2/reenviar-codigo-validacao': { path: '/v2/reenviar-codigo-validacao', expect: all(200) },
   '/v2/senha': { path: '/v2/senha?token=nao-existe-este-token', expect: all(410) },
@@ -225,6 +230,12 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/consulta-usuarios': { path: '/consulta-usuarios', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/cadastrar-usuario': { path: '/cadastrar-usuario', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/editar-usuario/[id]': { path: '/editar-usuario/999999', expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 } },
+  // Issue 32: an administrator resets a managed user's second factor; a user not theirs is the 404 page.
+  '/editar-usuario/[id]/segundo-fator': {
+    path: '/editar-usuario/999999/segundo-fator',
+    expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 },
+  },
+  '/v2/usuario/segundo-fator/[id]': { path: '/v2/usuario/segundo-fator/999999', expect: v2Only(404, 'v2') },
   '/v2/usuario/cadastro/consulta': { path: '/v2/usuario/cadastro/consulta', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/[...passo]': {
     path: '/v2/usuario/cadastro/dados-pessoais/52998224725/editar',
@@ -568,6 +579,49 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
     expect: { ...v2Only(403, 401), adminV2: 400, parceiroAdmin: 400 },
   },
   // The live worklist's events (issue 31): every signed-in viewer of the base's generation has one.
+  // Issue 32 (decision 068): the second step of sign-in needs its challenge (cookie or header), never a
+  // session — every account without one gets 401, and a body that is no answer a 400 first.
+  'GET /api/auth/v1/segundo-fator': { expect: all(401) },
+  'POST /api/auth/v1/segundo-fator/totp': { body: {}, expect: all(400) },
+  'POST /api/auth/v1/segundo-fator/recuperacao': { body: {}, expect: all(400) },
+  'POST /api/auth/v1/segundo-fator/passkey/opcoes': { expect: all(401) },
+  'POST /api/auth/v1/segundo-fator/passkey': { body: {}, expect: all(400) },
+  // The user's own security, each generation under its base: only a session of that generation. Removing
+  // the app: none set up (404), or the last factor of an administrator (409); new recovery codes: only
+  // with a factor (409 without); passkey options need the browser's Origin (400 from a script).
+  ...Object.fromEntries(
+    (
+      [
+        ['plataforma', (signedIn: Outcome) => legacyOnly(signedIn, 401)],
+        ['bff', (signedIn: Outcome) => v2Only(signedIn, 401)],
+      ] as const
+    ).flatMap(([base, row]) => {
+      const admins = base === 'plataforma' ? { adminLegado: 409 } : { adminV2: 409, parceiroAdmin: 409 };
+      return [
+        [`GET /api/${base}/v1/seguranca`, { expect: row(200) }],
+        [`POST /api/${base}/v1/seguranca/aplicativo/inicio`, { expect: row(200) }],
+        [`POST /api/${base}/v1/seguranca/aplicativo`, { body: {}, expect: row(400) }],
+        [`DELETE /api/${base}/v1/seguranca/aplicativo`, { expect: { ...row(404), ...admins } }],
+        [`POST /api/${base}/v1/seguranca/chaves/opcoes`, { expect: row(400) }],
+        [`POST /api/${base}/v1/seguranca/chaves`, { body: {}, expect: row(400) }],
+        [`DELETE /api/${base}/v1/seguranca/chaves/:id`, { path: `/api/${base}/v1/seguranca/chaves/999999`, expect: row(404) }],
+        [
+          `POST /api/${base}/v1/seguranca/codigos-recuperacao`,
+          { expect: { ...row(409), ...Object.fromEntries(Object.keys(admins).map((a) => [a, 200])) } },
+        ],
+        [`POST /api/${base}/v1/seguranca/dispositivos/esquecer`, { expect: row(200) }],
+        // Own sessions: nobody's session 999999 is theirs (404); ending the others leaves the caller's own.
+        [`GET /api/${base}/v1/sessoes`, { expect: row(200) }],
+        [`DELETE /api/${base}/v1/sessoes/:id`, { path: `/api/${base}/v1/sessoes/999999`, expect: row(404) }],
+        [`POST /api/${base}/v1/sessoes/encerrar-outras`, { expect: row(200) }],
+      ];
+    }),
+  ),
+  // An administrator resets a managed user's second factor: nobody manages user 999999 (404); a seller may not (403).
+  'POST /api/plataforma/v1/usuarios/:id/segundo-fator/redefinir': {
+    path: '/api/plataforma/v1/usuarios/999999/segundo-fator/redefinir',
+    expect: { ...all(404), anon: 401, vendedor: 403, parceiro: 403 },
+  },
   'GET /api/bff/v1/pendencias/eventos': { stream: true, expect: v2Only(200, 401) },
   'GET /api/plataforma/v1/pendencias/eventos': { stream: true, expect: legacyOnly(200, 401) },
   'GET /api/bff/v1/informes-rendimentos': { expect: { ...v2Only(403, 401), adminV2: 200, parceiroAdmin: 200 } },
@@ -638,18 +692,8 @@ test('every page and endpoint of the source tree has a row in the matrix', () =>
 async function contextFor(account: Account, baseURL: string): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL, maxRedirects: 0 });
   if (account === 'anon') return context;
-  const { email, generation } = ACCOUNTS[account];
-  const login =
-    generation === 'v1'
-      ? await context.post('/api/plataforma/v1/login', {
-          data: { user_name: email, password: DEMO_PASSWORD },
-          headers: { 'x-portal-session': 'cookie' },
-        })
-      : await context.post('/api/gateway/login', {
-          data: { userName: email, password: DEMO_PASSWORD },
-          headers: { 'x-portal-session': 'cookie' },
-        });
-  expect(login.status(), `${email} signs in: ${await login.text()}`).toBe(200);
+  // Through the second factor of an administrator (decision 068), as the login screens do.
+  await apiSignIn(context, ACCOUNTS[account], { base: baseURL });
   return context;
 }
 

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { generateSync } from 'otplib';
+import { nextTotpStep, totpCode } from '../fixtures/second-factor';
 
 /**
  * Shared pieces of the e2e journeys: the demo accounts, signing in and out through the real
@@ -115,9 +117,77 @@ export async function signIn(
   account: DemoAccount,
   options: { password?: string; loginUrl?: string; typedEmail?: string } = {},
 ): Promise<void> {
+  await rememberedDevice(page.context(), account);
   await gotoHydrated(page, options.loginUrl ?? LOGIN_PATH[account.generation]);
   await submitLogin(page, options.typedEmail ?? account.email, options.password ?? DEMO_PASSWORD);
+  await passSecondFactor(page, account);
   await expectHome(page, account);
+}
+
+export const SECOND_FACTOR_PATH = { v1: '/signin/segundo-fator', v2: '/v2/login/segundo-fator' } as const;
+
+/**
+ * The browser each administrator had remembered at its second factor (decision 068), by server and
+ * e-mail: the run signs them in hundreds of times, each code is good once per 30 s, so the first
+ * sign-in of an account proves the code and ticks "Lembrar este dispositivo", and the later ones carry
+ * its cookie. Also the secrets of the apps journeys enrolled (accounts they created).
+ */
+const trustedDevices = new Map<string, string>();
+const enrolledSecrets = new Map<string, string>();
+const deviceKey = (base: string, email: string) => `${base}|${email}`;
+
+/** The authenticator code of an account: the demo administrators' published secrets, or one a journey enrolled. */
+function codeOf(email: string): string {
+  const enrolled = enrolledSecrets.get(email);
+  return enrolled ? generateSync({ secret: enrolled }) : totpCode(email);
+}
+
+/** Puts the account's remembered-browser cookie in the context, if this run has one. */
+export async function rememberedDevice(context: BrowserContext, account: { email: string }, base = BASE_URL): Promise<void> {
+  const token = trustedDevices.get(deviceKey(base, account.email));
+  if (token) await context.addCookies([{ name: 'dispositivoConfiavel', value: token, url: base, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+/**
+ * After the password: when the second step opens, passes it as its person would — the code of the
+ * account's authenticator (the next step's if this one's was taken), "Lembrar este dispositivo"
+ * ticked; for an administrator without a factor yet, the enrolment (the key read off the page, kept
+ * for the account's later sign-ins) and the recovery codes' "Continuar". Anyone else: nothing.
+ */
+export async function passSecondFactor(page: Page, account: { email: string; generation: Generation }): Promise<void> {
+  const step = path(SECOND_FACTOR_PATH[account.generation]);
+  // Wait until the password's answer has taken the browser somewhere other than a login page — on a
+  // server of a journey's own, the first sign-in also opens and seeds its database.
+  await expect(page).toHaveURL((url) => !['/signin', '/login', '/v2/login'].includes(url.pathname), { timeout: 60_000 });
+  if (!step.test(page.url())) return;
+  const secret = page.getByTestId('chave-totp');
+  if (await secret.isVisible()) {
+    enrolledSecrets.set(account.email, (await secret.textContent())!.replace(/\s+/g, ''));
+    await page.getByLabel('Código do aplicativo autenticador').fill(codeOf(account.email));
+    await page
+      .getByLabel(/Lembrar este dispositivo/)
+      .first()
+      .check();
+    await page.getByRole('button', { name: 'Ativar e entrar' }).click();
+    await page.getByRole('link', { name: 'Continuar' }).click();
+  } else {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await page.getByLabel('Código do aplicativo autenticador').fill(codeOf(account.email));
+      await page
+        .getByLabel(/Lembrar este dispositivo/)
+        .first()
+        .check();
+      await page.getByRole('button', { name: 'Verificar' }).click();
+      await page.waitForLoadState('domcontentloaded');
+      if (!step.test(page.url())) break;
+      // This step's code was taken by an earlier sign-in: the next one's is new.
+      await nextTotpStep();
+    }
+  }
+  await expect(page).not.toHaveURL(step);
+  const base = new URL(page.url()).origin;
+  const device = (await page.context().cookies(base)).find((c) => c.name === 'dispositivoConfiavel');
+  if (device) trustedDevices.set(deviceKey(base, account.email), device.value);
 }
 
 export async function expectHome(page: Page, account: DemoAccount): Promise<void> {
@@ -153,11 +223,7 @@ export async function signOut(page: Page, generation: Generation): Promise<void>
 export async function latestEmail(page: Page, to: string, subject: string): Promise<{ text: string; links: string[] }> {
   const context = await page.context().browser()!.newContext({ baseURL: BASE_URL });
   try {
-    const login = await context.request.post('/api/gateway/login', {
-      data: { userName: ACCOUNTS.insurerAdmin.email, password: DEMO_PASSWORD },
-      headers: { 'x-portal-session': 'cookie' },
-    });
-    expect(login.status(), await login.text()).toBe(200);
+    await apiSignIn(context, ACCOUNTS.insurerAdmin);
     const mailbox = await context.newPage();
     let found: { text: string; links: string[] } | undefined;
     await expect(async () => {
@@ -249,6 +315,8 @@ export async function completeFirstAccess(browser: Browser, email: string, gener
   await expect(page.getByRole('heading', { name: 'Cadastro realizado' })).toBeVisible();
   await gotoHydrated(page, generation === 'v1' ? '/signin' : '/v2/login');
   await submitLogin(page, email, password);
+  // A new administrator enrols an authenticator app here, as its person would (decision 068).
+  await passSecondFactor(page, { email, generation });
   await expect(page).toHaveURL(path(generation === 'v1' ? '/home' : '/v2/home'));
   return { context, page };
 }
@@ -270,4 +338,74 @@ export async function askForDocuments(browser: Browser, nrProposta: string, pedi
   await item.getByRole('button', { name: 'Pedir documentos', exact: true }).click();
   await expect(admin).toHaveURL(new RegExp(`decidida=${nrProposta}`));
   await admin.context().close();
+}
+
+/**
+ * Signs an account in through the API, as the login form does (cookie mode), into the cookies of a
+ * browser context or of an API request context — with the second factor of a demo administrator,
+ * remembering the browser as signIn does. `base`: a server of the test's own.
+ */
+export async function apiSignIn(
+  target: BrowserContext | APIRequestContext,
+  account: { email: string; generation: Generation },
+  { password = DEMO_PASSWORD, base = BASE_URL }: { password?: string; base?: string } = {},
+): Promise<void> {
+  const request = 'request' in target ? target.request : target;
+  const device = trustedDevices.get(deviceKey(base, account.email));
+  const headers = { 'x-portal-session': 'cookie', origin: base, ...(device ? { 'x-dispositivo-confiavel': device } : {}) };
+  const login =
+    account.generation === 'v1'
+      ? await request.post(`${base}/api/plataforma/v1/login`, { data: { user_name: account.email, password }, headers })
+      : await request.post(`${base}/api/gateway/login`, { data: { userName: account.email, password }, headers });
+  expect(login.status(), await login.text()).toBe(200);
+  const body = await login.json();
+  if (!(body.resultado?.segundoFator ?? body.segundoFator)) return;
+  const answer = () =>
+    request.post(`${base}/api/auth/v1/segundo-fator/totp`, { data: { codigo: codeOf(account.email), lembrar: true }, headers });
+  let proved = await answer();
+  if (proved.status() === 400) {
+    // This step's code was taken by an earlier sign-in: the next one's is new.
+    await nextTotpStep();
+    proved = await answer();
+  }
+  expect(proved.status(), await proved.text()).toBe(200);
+  const remembered = (await request.storageState()).cookies.find((c) => c.name === 'dispositivoConfiavel');
+  if (remembered) trustedDevices.set(deviceKey(base, account.email), remembered.value);
+}
+
+/**
+ * The `authtoken` of an account signed in as an API client (no cookies) — through the second step
+ * for an administrator, with the device it remembered there on later calls.
+ */
+export async function apiToken(
+  request: APIRequestContext,
+  account: { email: string; generation: Generation },
+  base = BASE_URL,
+): Promise<string> {
+  const key = deviceKey(`${base}#api`, account.email);
+  const device = trustedDevices.get(key);
+  const headers = device ? { 'x-dispositivo-confiavel': device } : undefined;
+  const login =
+    account.generation === 'v1'
+      ? await request.post(`${base}/api/plataforma/v1/login`, { data: { user_name: account.email, password: DEMO_PASSWORD }, headers })
+      : await request.post(`${base}/api/gateway/login`, { data: { userName: account.email, password: DEMO_PASSWORD }, headers });
+  expect(login.status(), await login.text()).toBe(200);
+  const body = await login.json();
+  const step = body.resultado?.segundoFator ?? body.segundoFator;
+  if (!step) return (body.resultado?.token ?? body.token) as string;
+  const answer = () =>
+    request.post(`${base}/api/auth/v1/segundo-fator/totp`, {
+      data: { codigo: codeOf(account.email), lembrar: true },
+      headers: { 'x-desafio-segundo-fator': step.desafio },
+    });
+  let proved = await answer();
+  if (proved.status() === 400) {
+    // This step's code was taken by an earlier sign-in: the next one's is new.
+    await nextTotpStep();
+    proved = await answer();
+  }
+  expect(proved.status(), await proved.text()).toBe(200);
+  const { dado } = await proved.json();
+  trustedDevices.set(key, dado.dispositivo);
+  return dado.token as string;
 }

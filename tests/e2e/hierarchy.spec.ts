@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ACCOUNTS, BASE_URL, openDrawer, path, screenshotsAt, signIn } from './helpers';
+import { ACCOUNTS, BASE_URL, openDrawer, path, screenshotsAt, signIn, apiSignIn } from './helpers';
 
 /**
  * Issue 17, sales channels and the hierarchy (decision 050): the legacy admin group creates a channel
@@ -137,11 +137,7 @@ test('the tree opens and closes without JavaScript, and the search works as a pl
   const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false });
   const page = await context.newPage();
   // Sign in through the API (the login form needs its island), then browse without script.
-  const login = await context.request.post('/api/plataforma/v1/login', {
-    data: { user_name: ACCOUNTS.legacySupport.email, password: 'Portal@2026' },
-    headers: { 'x-portal-session': 'cookie', origin: BASE_URL },
-  });
-  expect(login.status()).toBe(200);
+  await apiSignIn(context, ACCOUNTS.legacySupport);
   await page.goto('/consulta-hierarquia');
   const horizonte = node(page, 'empresa', 'Horizonte Seguros');
   await expect(horizonte.locator(':scope > details')).not.toHaveAttribute('open', '');

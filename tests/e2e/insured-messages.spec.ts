@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ACCOUNTS, BASE_URL, DEMO_PASSWORD, latestEmail, screenshotsAt, signIn, waitForIslands, type Generation } from './helpers';
+import { ACCOUNTS, BASE_URL, latestEmail, screenshotsAt, signIn, waitForIslands, type Generation, apiSignIn } from './helpers';
 import { sellResidential } from './selling';
 import { startOwnServer, type OwnServer } from './own-server';
 import { addDays } from '../../src/lib/calendar';
@@ -104,11 +104,7 @@ test.afterAll(() => {
 /** The mailbox of a server of our own: the messages to `to` whose subject holds `subject`. */
 async function mailbox(browser: Browser, base: string, to: string, subject: string) {
   const context = await browser.newContext({ baseURL: base });
-  const login = await context.request.post('/api/gateway/login', {
-    data: { userName: ACCOUNTS.insurerAdmin.email, password: DEMO_PASSWORD },
-    headers: { 'x-portal-session': 'cookie' },
-  });
-  expect(login.status()).toBe(200);
+  await apiSignIn(context, ACCOUNTS.insurerAdmin, { base });
   const page = await context.newPage();
   await page.goto(`/caixa-postal?${new URLSearchParams({ para: to, assunto: subject })}`);
   const articles = page.getByRole('article');

@@ -14,6 +14,7 @@ import {
   signIn,
   signOut,
   submitLogin,
+  passSecondFactor,
 } from './helpers';
 
 // admin@legado.demo and novo.parceiro@parceiro.demo are reserved for account-recovery.spec.ts.
@@ -98,6 +99,7 @@ test.describe('every demo account signs in on its own screen and signs out', () 
     const sent = page.waitForRequest((r) => r.url().includes('/api/gateway/login') && r.method() === 'POST');
     await submitLogin(page, ACCOUNTS.insurerAdmin.email, DEMO_PASSWORD);
     expect((await sent).postDataJSON()).toMatchObject({ userName: 'admin' });
+    await passSecondFactor(page, ACCOUNTS.insurerAdmin);
     await expectHome(page, ACCOUNTS.insurerAdmin);
   });
 });

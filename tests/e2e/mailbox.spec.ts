@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, gotoHydrated, path, screenshotsAt, signIn, submitLogin } from './helpers';
+import { ACCOUNTS, DEMO_PASSWORD, gotoHydrated, path, screenshotsAt, signIn, submitLogin, passSecondFactor } from './helpers';
 
 /**
  * The demo mailbox holds reset links and first-access codes: whoever is not the provider's admin
@@ -30,6 +30,7 @@ test("the provider's admin signs in from the mailbox's link and reads the e-mail
   await page.getByRole('link', { name: 'novo portal' }).click();
   await gotoHydrated(page, page.url());
   await submitLogin(page, ACCOUNTS.insurerAdmin.email, DEMO_PASSWORD);
+  await passSecondFactor(page, ACCOUNTS.insurerAdmin);
   await expect(page).toHaveURL(path('/caixa-postal'));
   await expect(page.getByRole('article').first()).toBeVisible();
   // The first page holds the latest twenty: the seed's first-access code is found by its recipient.

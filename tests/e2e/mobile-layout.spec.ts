@@ -60,6 +60,11 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/ofertas': { vendedor: ['/ofertas'] },
   '/ofertas/[tab]': { vendedor: ['/ofertas/encerradas', '/ofertas/todas'] },
   '/perfil': { vendedor: ['/perfil'] },
+  // Issue 32: the security page; the second step of sign-in without a challenge (its enrol and verify
+  // views are checked at 390 px by second-factor.spec.ts, which opens them).
+  '/perfil/seguranca': { vendedor: ['/perfil/seguranca'] },
+  '/signin/segundo-fator': { anon: ['/signin/segundo-fator'] },
+  '/v2/login/segundo-fator': { anon: ['/v2/login/segundo-fator'] },
   '/redefinir-senha': { anon: ['/redefinir-senha?token=nao-existe-este-token'] },
   '/reenviar-codigo-validacao': { anon: ['/reenviar-codigo-validacao'] },
   '/relatorios/[type]/[nrCotation]': 'PDF documents, not pages',
@@ -142,6 +147,7 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/relatorio-pagamento/exportar.csv': 'a CSV download, not a page',
   '/apolices/[nrApolice]': 'the legacy demo data holds no policy; the page is the v2 one (features/policies/PolicyPage.astro)',
   '/v2/perfil': { parceiro: ['/v2/perfil'] },
+  '/v2/perfil/seguranca': { parceiro: ['/v2/perfil/seguranca'] },
   '/v2/reenviar-codigo-validacao': { anon: ['/v2/reenviar-codigo-validacao'] },
   '/v2/relatorios/pdf/[type]/[nrCotation]': 'PDF documents, not pages',
   '/v2/relatorios/pdf/[type]/apolice/[nrApolice]': 'PDF documents, not pages',
@@ -226,6 +232,8 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/usuario/cadastro/exportar.csv': 'a CSV download, not a page',
   '/v2/usuario/cadastro/exportar.xlsx': 'an XLSX download, not a page',
   '/editar-usuario/[id]': { adminLegado: ['/editar-usuario/2'] },
+  '/editar-usuario/[id]/segundo-fator': { adminLegado: ['/editar-usuario/2/segundo-fator'] },
+  '/v2/usuario/segundo-fator/[id]': { parceiroAdmin: ['/v2/usuario/segundo-fator/8'] },
   '/v2/usuario/cadastro/consulta': {
     parceiroAdmin: ['/v2/usuario/cadastro/consulta'],
     adminV2: ['/v2/usuario/cadastro/consulta?status=X'],

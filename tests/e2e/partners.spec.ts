@@ -1,6 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, BASE_URL, completeFirstAccess, gotoHydrated, path, screenshotsAt, signIn, submitLogin } from './helpers';
+import {
+  ACCOUNTS,
+  BASE_URL,
+  completeFirstAccess,
+  gotoHydrated,
+  path,
+  screenshotsAt,
+  signIn,
+  submitLogin,
+  passSecondFactor,
+} from './helpers';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { cpfFor, sellResidential } from './selling';
@@ -308,6 +318,7 @@ test('a channel; a partner onboarded in it (leaving and resuming midway), whose 
   await admin2.getByRole('button', { name: 'Reativar parceiro' }).click();
   await expect(admin2.getByTestId('aviso')).toContainText('Parceiro reativado');
   await submitLogin(partnerAdmin, adminEmail, 'Primeiro#Acesso17');
+  await passSecondFactor(partnerAdmin, { email: adminEmail, generation: 'v2' });
   await expect(partnerAdmin).toHaveURL(path('/v2/home'));
   await insurer.close();
   await first.context.close();

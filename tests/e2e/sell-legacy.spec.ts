@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, signIn, waitForIslands } from './helpers';
+import { ACCOUNTS, signIn, waitForIslands, apiSignIn } from './helpers';
 import { productFor } from '../../src/lib/products/catalog';
 import { pdfText } from '../fixtures/pdf';
 import { answer, fillInsured } from './selling';
@@ -117,9 +117,7 @@ test('/ofertas lists the offers the seller may sell, by tab and product', async 
   // An offer of the seller's company that has ended (created through the provider admin's API).
   const admin = await playwrightRequest.newContext({ baseURL });
   const headers = { 'x-portal-session': 'cookie' };
-  expect(
-    (await admin.post('/api/gateway/login', { data: { userName: 'admin@seguradora.demo', password: DEMO_PASSWORD }, headers })).status(),
-  ).toBe(200);
+  await apiSignIn(admin, ACCOUNTS.insurerAdmin, { base: baseURL });
   const companies = (await (await admin.get('/api/bff/v1/empresas', { headers })).json()).dado as { id: number; nome: string }[];
   const simulators = (await (await admin.get('/api/plataforma/v1/simuladores', { headers })).json()).resultado as {
     id: number;

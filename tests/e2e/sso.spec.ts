@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, expectHome, path, signIn, expectSimulatorsAvailable } from './helpers';
+import { expect, test, type Browser } from '@playwright/test';
+import { ACCOUNTS, expectHome, path, signIn, expectSimulatorsAvailable, apiToken } from './helpers';
 
 /**
  * Single sign-on: the insurer's admin (ADMIN, v2) issues a one-time link for a v2 user; opening
@@ -19,14 +19,6 @@ async function openFresh(browser: Browser, baseURL: string | undefined, url: str
   const page = await context.newPage();
   await page.goto(url);
   return { context, page };
-}
-
-async function gatewayToken(request: APIRequestContext, userName: string): Promise<string> {
-  const response = await request.post('/api/gateway/login', { data: { userName, password: DEMO_PASSWORD } });
-  expect(response.status(), await response.text()).toBe(200);
-  const { token } = (await response.json()) as { token?: string };
-  expect(token, 'gateway token').toBeTruthy();
-  return token!;
 }
 
 test('an SSO link issued by the admin in the browser signs the partner in exactly once', async ({ page, browser, baseURL }) => {
@@ -64,7 +56,7 @@ test('an SSO link issued by the admin in the browser signs the partner in exactl
 });
 
 test('an SSO link issued through the API (authtoken header) signs the user in', async ({ request, browser, baseURL }) => {
-  const token = await gatewayToken(request, 'admin');
+  const token = await apiToken(request, ACCOUNTS.insurerAdmin);
   const response = await request.post(SSO_ENDPOINT, {
     data: { email: ACCOUNTS.subagent.email },
     headers: { authtoken: token },
@@ -84,7 +76,7 @@ test('only the insurer admin may issue SSO links', async ({ request }) => {
   const anonymous = await request.post(SSO_ENDPOINT, { data: { email: ACCOUNTS.partner.email } });
   expect(anonymous.status()).toBe(401);
 
-  const partnerToken = await gatewayToken(request, ACCOUNTS.partnerAdmin.email);
+  const partnerToken = await apiToken(request, ACCOUNTS.partnerAdmin);
   const forbidden = await request.post(SSO_ENDPOINT, {
     data: { email: ACCOUNTS.partner.email },
     headers: { authtoken: partnerToken },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { HOUSE, sellResidential } from '../fixtures/selling';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { sellableOffers } from '../../src/server/services/network/offers';
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
@@ -181,9 +181,9 @@ describe('the API: the ADMIN decides, the partner answers a request for document
   async function as(email: string, simulator = false) {
     const key = `${email}:${simulator}`;
     if (!tokens.has(key)) {
-      const login = await call()('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+      const login = await signInApi(call(), email);
       expect(login.status, JSON.stringify(login.json)).toBe(200);
-      let token: string = login.json.token;
+      let token: string = tokenOf(login.json) as string;
       if (simulator) {
         const sim = await call()('POST', '/api/plataforma/v1/login/token', {
           body: { nome: 'Portal', idCanalUltron: 1, nomeCanalUltron: 'Portal', email, cdAutenticacao: 'x', idCanal: 1 },

@@ -10,7 +10,7 @@ import type { PortalSession } from '../../src/lib/session';
 import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, DEMO_PASSWORD, signInApi } from '../fixtures/api';
 import { hostileText } from '../fixtures/hostile-text';
 import { MINIMAL_PDF } from '../fixtures/documents';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
@@ -105,10 +105,8 @@ const call = (...args: Parameters<ReturnType<typeof apiClient>>) => apiClient(db
 const tokens = new Map<string, string>();
 async function tokenOf(email: string): Promise<string> {
   if (!tokens.has(email)) {
-    const { json } = email.endsWith('@legado.demo')
-      ? await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
-    tokens.set(email, (json.resultado?.token ?? json.token) as string);
+    const { json } = await signInApi(apiClient(db, { ip: IP }), email);
+    tokens.set(email, (json.resultado?.token ?? json.token ?? json.dado?.token) as string);
   }
   return tokens.get(email)!;
 }

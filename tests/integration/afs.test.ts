@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, DEMO_PASSWORD, signInApi } from '../fixtures/api';
 import { hashToken } from '../../src/server/auth/tokens';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { handleReceiver } from '../../src/server/services/identity/simulator-redirect';
@@ -60,11 +60,9 @@ afterAll(() => close());
 
 async function token(email: string): Promise<string> {
   if (!tokens.has(email)) {
-    const { status, json } = email.endsWith('@legado.demo')
-      ? await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+    const { status, json } = await signInApi(call, email);
     expect(status, JSON.stringify(json)).toBe(200);
-    tokens.set(email, (json.resultado?.token ?? json.token) as string);
+    tokens.set(email, (json.resultado?.token ?? json.token ?? json.dado?.token) as string);
   }
   return tokens.get(email)!;
 }

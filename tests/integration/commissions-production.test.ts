@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 
 /**
  * Issue 15: in production (PORTAL_ENV=PRD, the default) the commission module does not exist — SPEC
@@ -17,8 +17,7 @@ let close: () => Promise<void>;
 beforeAll(async () => ({ db, close } = await freshDatabase({ afterSaleDemo: false })));
 afterAll(() => close());
 
-const token = async (email: string) =>
-  (await apiClient(db)('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } })).json.token as string;
+const token = async (email: string) => tokenOf((await signInApi(apiClient(db), email)).json) as string;
 
 describe('commissions in production', () => {
   it.each([

@@ -7,7 +7,7 @@ import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { changesSettled } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 import { cancelWholePolicy, sellResidential, viewerByEmail } from '../fixtures/selling';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
 import { nfseAbrasfXml } from '../fixtures/nota-fiscal';
@@ -99,9 +99,9 @@ afterAll(async () => {
 
 async function as(email: string): Promise<Record<string, string>> {
   if (!tokens.has(email)) {
-    const { status, json } = await apiClient(db)('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+    const { status, json } = await signInApi(apiClient(db), email);
     expect(status, JSON.stringify(json)).toBe(200);
-    tokens.set(email, json.token as string);
+    tokens.set(email, tokenOf(json) as string);
   }
   return { authtoken: tokens.get(email)! };
 }

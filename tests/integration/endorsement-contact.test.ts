@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi } from '../fixtures/api';
 import { pdfText } from '../fixtures/pdf';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
@@ -66,11 +66,9 @@ afterAll(() => close());
 const tokens = new Map<string, string>();
 async function headers(email: string) {
   if (!tokens.has(email)) {
-    const login = email.endsWith('@legado.demo')
-      ? await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+    const login = await signInApi(call, email);
     expect(login.status, JSON.stringify(login.json)).toBe(200);
-    tokens.set(email, (login.json.resultado?.token ?? login.json.token) as string);
+    tokens.set(email, (login.json.resultado?.token ?? login.json.token ?? login.json.dado?.token) as string);
   }
   return { authtoken: tokens.get(email)! };
 }

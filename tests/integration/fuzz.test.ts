@@ -52,6 +52,11 @@ const BUSINESS_TABLES = [
   'user_imports',
   'user_import_rows',
   'company_drafts',
+  // Issue 32: the second factor — nothing a stranger sends may set one up, use one or open a step.
+  'user_factors',
+  'recovery_codes',
+  'trusted_devices',
+  'sign_in_challenges',
   // Bulk actions on users (issue 32).
   'user_bulk_jobs',
   'user_bulk_items',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 import { apiErrorOf, type ApiError } from '../../src/server/api/errors';
 import { DomainError } from '../../src/server/errors';
 import { actorOf } from '../../src/server/services/network/user-admin';
@@ -22,9 +22,9 @@ const statements = { counting: false, count: 0 };
 const tokens = {} as Record<'admin' | 'gestor' | 'vendedor' | 'v2', string>;
 
 async function v1Token(email: string) {
-  const { json, status } = await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } });
+  const { json, status } = await signInApi(call, email);
   expect(status, JSON.stringify(json)).toBe(200);
-  return json.resultado.token as string;
+  return tokenOf(json) as string;
 }
 const as = (token: string) => ({ authtoken: token });
 const actor = async (email: string) =>
@@ -59,8 +59,8 @@ beforeAll(async () => {
   tokens.admin = await v1Token('suporte@legado.demo');
   tokens.gestor = await v1Token('gestor@legado.demo');
   tokens.vendedor = await v1Token('vendedor@legado.demo');
-  const v2 = await call('POST', '/api/gateway/login', { body: { userName: 'parceiro.admin@parceiro.demo', password: DEMO_PASSWORD } });
-  tokens.v2 = v2.json.token;
+  const v2 = await signInApi(call, 'parceiro.admin@parceiro.demo');
+  tokens.v2 = tokenOf(v2.json) as string;
 });
 afterAll(() => close());
 

@@ -3,7 +3,7 @@ import type { DB } from '../../src/server/db';
 import { api } from '../../src/server/api';
 import { MAX_BODY_BYTES } from '../../src/server/request-body';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 
 /**
  * Text PostgreSQL cannot store (U+0000, lone surrogates), malformed escapes and bodies streamed past
@@ -18,7 +18,7 @@ let adminToken: string;
 beforeAll(async () => {
   ({ db, close } = await freshDatabase());
   call = apiClient(db);
-  adminToken = (await call('POST', '/api/gateway/login', { body: { userName: 'admin', password: DEMO_PASSWORD } })).json.token;
+  adminToken = tokenOf((await signInApi(call, 'admin')).json) as string;
 });
 afterAll(() => close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { price } from '../../src/lib/products/engine';
 import { RESIDENCIAL } from '../../src/lib/products/residencial';
@@ -35,11 +35,9 @@ const tokens = new Map<string, string>();
 async function token(email: string): Promise<string> {
   if (!tokens.has(email)) {
     const legacy = email.endsWith('@legado.demo');
-    const { status, json } = legacy
-      ? await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+    const { status, json } = await signInApi(call, email);
     expect(status, JSON.stringify(json)).toBe(200);
-    tokens.set(email, legacy ? json.resultado.token : json.token);
+    tokens.set(email, legacy ? (json.resultado?.token ?? json.dado?.token) : (json.token ?? json.dado?.token));
   }
   return tokens.get(email)!;
 }

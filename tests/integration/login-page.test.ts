@@ -100,7 +100,12 @@ describe('the v2 login page’s own POST', () => {
       '/caixa-postal',
       nextIp(),
     );
-    expect(admin.kind === 'signed-in' && [admin.to, admin.cookies.map((c) => c.name)]).toEqual(['/caixa-postal', ['tokenV2']]);
+    // The admin's password leads to the second step (decision 068), keeping where it was going; no session yet.
+    expect([admin.kind, admin.kind !== 'refused' && admin.to, admin.kind !== 'refused' && admin.cookies.map((c) => c.name)]).toEqual([
+      'second-factor',
+      '/v2/login/segundo-fator?next=%2Fcaixa-postal',
+      ['desafioSegundoFator'],
+    ]);
   });
 
   it('refuses a legacy user with the API’s words, on the e-mail', async () => {

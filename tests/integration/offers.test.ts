@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi } from '../fixtures/api';
 import { findSellableOffer, sellableOffers } from '../../src/server/services/network/offers';
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { V2_SIMULATOR_CODES } from '../../src/lib/simulators';
@@ -29,11 +29,9 @@ async function v2User(email: string): Promise<V2SessionUser> {
 /** One sign-in per account for the whole file (sign-in is rate-limited). */
 async function token(email: string): Promise<string> {
   if (!tokens.has(email)) {
-    const { status, json } = email.endsWith('@legado.demo')
-      ? await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } })
-      : await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+    const { status, json } = await signInApi(call, email);
     expect(status, JSON.stringify(json)).toBe(200);
-    tokens.set(email, (json.resultado?.token ?? json.token) as string);
+    tokens.set(email, (json.resultado?.token ?? json.token ?? json.dado?.token) as string);
   }
   return tokens.get(email)!;
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { hostileText } from '../fixtures/hostile-text';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, DEMO_PASSWORD, signInApi, tokenOf } from '../fixtures/api';
 import { sellResidential } from '../fixtures/selling';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { sellableOffers } from '../../src/server/services/network/offers';
@@ -32,9 +32,9 @@ const VALE_VERDE = '33444555000181';
 const TODAY = brasiliaDay(new Date());
 
 async function v2Token(email: string, password = DEMO_PASSWORD) {
-  const { json, status } = await call('POST', '/api/gateway/login', { body: { userName: email, password } });
+  const { json, status } = await signInApi(call, email, password);
   expect(status, JSON.stringify(json)).toBe(200);
-  return json.token as string;
+  return tokenOf(json) as string;
 }
 const as = (token: string) => ({ authtoken: token });
 type Kind = 'parceiros' | 'substabelecidos';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 import { sellResidential } from '../fixtures/selling';
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { currentCharge, type ChargeView } from '../../src/server/services/after-sale/charges';
@@ -67,8 +67,7 @@ const receiptsOf = (policy: string) =>
     .where('a.nr_apolice', '=', policy)
     .orderBy('r.id')
     .execute();
-const token = async (email: string) =>
-  (await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } })).json.token as string;
+const token = async (email: string) => tokenOf((await signInApi(call, email)).json) as string;
 
 function confirm(
   body: unknown,

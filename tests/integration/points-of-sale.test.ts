@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi, tokenOf } from '../fixtures/api';
 import { sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { createQuote } from '../../src/server/services/selling/quotes';
@@ -35,9 +35,9 @@ const SUBAGENT = 'substabelecido@parceiro.demo';
 const tokens: Record<string, string> = {};
 
 async function v2Token(email: string) {
-  const { json, status } = await call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } });
+  const { json, status } = await signInApi(call, email);
   expect(status, JSON.stringify(json)).toBe(200);
-  return json.token as string;
+  return tokenOf(json) as string;
 }
 const as = (email: string) => ({ authtoken: tokens[email]! });
 const idOf = async (email: string) => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, signInApi } from '../fixtures/api';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { installmentOptions, installmentSchedule, price } from '../../src/lib/products/engine';
 import { RESIDENCIAL } from '../../src/lib/products/residencial';
@@ -52,8 +52,8 @@ async function remember(key: string, issue: () => Promise<{ status: number; json
 const signIn = (email: string) =>
   remember(
     `v2:${email}`,
-    () => call('POST', '/api/gateway/login', { body: { userName: email, password: DEMO_PASSWORD } }),
-    (j) => j.token,
+    () => signInApi(call, email),
+    (j) => j.token ?? j.dado?.token,
   );
 
 /** The simulator token a fully authenticated partner quotes with. */
@@ -73,8 +73,8 @@ const simulatorToken = async (email: string) => {
 const v1Token = (email: string) =>
   remember(
     `v1:${email}`,
-    () => call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password: DEMO_PASSWORD } }),
-    (j) => j.resultado.token,
+    () => signInApi(call, email),
+    (j) => j.resultado?.token ?? j.dado?.token,
   );
 
 // ——— The quote calls ———

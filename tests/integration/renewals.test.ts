@@ -79,8 +79,9 @@ const listed = async (email: string, filters = {}) => {
 async function renew(email: string, nrApolice: string, now = NOW) {
   const { viewer, seller } = await sellerAndScope(email);
   const scope = await scopeFor(db, viewer, 'APOLICES');
-  const offerFor = async (code: string) => {
-    const offers = viewer.generation === 'v2' ? await sellableOffers(db, viewer.user, now) : await sellableOffersV1(db, viewer.user, now);
+  const offerFor = async (executor: DB, code: string) => {
+    const offers =
+      viewer.generation === 'v2' ? await sellableOffers(executor, viewer.user, now) : await sellableOffersV1(executor, viewer.user, now);
     return offers.find((o) => o.code === code);
   };
   return startRenewal(db, scope, seller, nrApolice, offerFor, brasiliaDay(now), now);

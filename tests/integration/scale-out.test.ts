@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DB } from '../../src/server/db';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { hashToken } from '../../src/server/auth/tokens';
 import { TOKEN_COOKIES } from '../../src/lib/session';
 import { MINIMAL_PDF } from '../fixtures/documents';
 import { emptyServerDatabase } from '../fixtures/db';
+import { nextTotpStep, totpCode } from '../fixtures/second-factor';
 import { fakeSmtpServer } from '../fixtures/smtp';
 import { startS3 } from '../fixtures/s3';
 import { ensureBuilt, freePort, NGINX, startBalancer, startInstance, stopInstance, type Instance } from '../fixtures/instances';
@@ -56,10 +58,31 @@ async function call(
   return { status: response.status, json, headers: response.headers };
 }
 
+/** Browsers the administrators remembered at their second factor (decision 068): one code per account, then the device. */
+const devices = new Map<string, string>();
+
 async function signIn(instance: Instance, email: string, password = PASSWORD): Promise<string> {
-  const { status, json } = await call(instance, 'POST', '/api/gateway/login', { body: { userName: email, password } });
-  expect(status, JSON.stringify(json)).toBe(200);
-  return json.token as string;
+  const device = devices.get(email);
+  const login = await call(instance, 'POST', '/api/gateway/login', {
+    body: { userName: email, password },
+    headers: device ? { 'x-dispositivo-confiavel': device } : {},
+  });
+  expect(login.status, JSON.stringify(login.json)).toBe(200);
+  if (!login.json.segundoFator) return login.json.token as string;
+  const answer = () =>
+    call(instance, 'POST', '/api/auth/v1/segundo-fator/totp', {
+      body: { codigo: totpCode(email), lembrar: true },
+      headers: { 'x-desafio-segundo-fator': login.json.segundoFator.desafio },
+    });
+  let proved = await answer();
+  if (proved.status === 400) {
+    // This step's code was taken by an earlier sign-in of the account: the next step's is new.
+    await nextTotpStep();
+    proved = await answer();
+  }
+  expect(proved.status, JSON.stringify(proved.json)).toBe(200);
+  devices.set(email, proved.json.dado.dispositivo);
+  return proved.json.dado.token as string;
 }
 
 const asToken = (token: string) => ({ authtoken: token });
@@ -174,6 +197,23 @@ describe.skipIf(!SERVER_URL)('two instances over one PostgreSQL and one storage'
       expect((await call(b, 'GET', '/api/bff/v1/usuario', { headers: asToken(token) })).status).toBe(401);
       expect((await call(b, 'GET', '/v2/home', { headers: asCookie(token) })).status).toBe(302);
     });
+  });
+
+  it('a session ended from the profile on one instance is refused at its next request on the other (issue 32)', async () => {
+    const phone = await signIn(a, PARTNER);
+    const desktop = await signIn(b, PARTNER);
+    // Both instances have read the phone's session: the other instance answers it from memory.
+    expect((await call(a, 'GET', '/api/bff/v1/usuario', { headers: asToken(phone) })).status).toBe(200);
+    expect((await call(b, 'GET', '/api/bff/v1/usuario', { headers: asToken(phone) })).status).toBe(200);
+    const { json } = await call(b, 'GET', '/api/bff/v1/sessoes', { headers: asToken(desktop) });
+    const phoneId = (await db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(phone)).executeTakeFirstOrThrow()).id;
+    expect(json.dado.sessoes.map((s: { id: number }) => s.id)).toContain(phoneId);
+    expect((await call(b, 'DELETE', `/api/bff/v1/sessoes/${phoneId}`, { headers: asToken(desktop) })).status).toBe(200);
+    await eventually(async () => {
+      expect((await call(a, 'GET', '/api/bff/v1/usuario', { headers: asToken(phone) })).status).toBe(401);
+      expect((await call(a, 'GET', '/v2/home', { headers: asCookie(phone) })).status).toBe(302);
+    });
+    expect((await call(a, 'GET', '/api/bff/v1/usuario', { headers: asToken(desktop) })).status).toBe(200);
   });
 
   describe('a user changed on one instance, while the other answers from its viewer memo', () => {

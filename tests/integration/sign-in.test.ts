@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, DEMO_PASSWORD, signInApi, tokenOf } from '../fixtures/api';
 import { TOKEN_MESSAGES } from '../../src/lib/session';
 import { DEMO_USERS } from '../../src/server/demo/seed';
 import { standInOneWindow } from '../fixtures/clock';
@@ -97,10 +97,14 @@ describe('GET /api/plataforma/v1/permissoes/{idUsuario}', () => {
 
 describe('POST /api/gateway/login', () => {
   it('signs the provider admin in with the user name alone, and with the full e-mail', async () => {
+    // The password is right; the admin's second factor comes before the token (decision 068).
     const { status, json } = await loginV2('admin');
     expect(status).toBe(200);
-    expect(json).toMatchObject({ token: expect.any(String), message: 'Login realizado com sucesso.' });
-    expect((await loginV2('admin@seguradora.demo')).status).toBe(200);
+    expect(json).toMatchObject({ userName: 'admin@seguradora.demo', segundoFator: { etapa: 'verificar' } });
+    expect(json.token).toBeUndefined();
+    expect((await loginV2('admin@seguradora.demo')).json.segundoFator).toBeDefined();
+    const finished = await signInApi(call, 'admin');
+    expect(finished).toMatchObject({ status: 200, json: { dado: { token: expect.any(String), geracao: 'v2' } } });
   });
 
   it('signs a partner in with the e-mail and APP_NAME, and refuses the bare-name form for non-admins', async () => {
@@ -116,8 +120,9 @@ describe('POST /api/gateway/login', () => {
     const cookies = partner.headers.getSetCookie().map((c) => c.split('=')[0]);
     expect(cookies).toEqual(['tokenV2', 'tokenSimulador']);
     expect(partner.json.token).toBeUndefined();
+    // The admin's sign-in waits for its second factor: the challenge's cookie, no session's.
     const admin = await loginV2('admin', DEMO_PASSWORD, { 'x-portal-session': 'cookie' });
-    expect(admin.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['tokenV2']);
+    expect(admin.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['desafioSegundoFator']);
   });
 });
 
@@ -136,7 +141,7 @@ describe('GET /api/bff/v1/usuario', () => {
   });
 
   it("honours the empresa header for a linked company and refuses another company's (403)", async () => {
-    const { json: login } = await loginV2('parceiro.admin@parceiro.demo');
+    const login = { token: tokenOf((await signInApi(call, 'parceiro.admin@parceiro.demo')).json) };
     const linked = await call('GET', '/api/bff/v1/usuario', { headers: { authtoken: login.token, empresa: '33.444.555/0001-81' } });
     expect(linked.json.dado.atributos.cdCnpjEmpresa).toBe('33444555000181');
     const { json: sub } = await loginV2('substabelecido@parceiro.demo');
@@ -164,7 +169,7 @@ describe('POST /api/plataforma/v1/login/token (simulator token)', () => {
       (await call('POST', '/api/plataforma/v1/login/token', { body: body('outro@parceiro.demo'), headers: { authtoken: login.token } }))
         .status,
     ).toBe(403);
-    const { json: admin } = await loginV2('admin');
+    const admin = { token: tokenOf((await signInApi(call, 'admin')).json) };
     expect(
       (await call('POST', '/api/plataforma/v1/login/token', { body: body('admin@seguradora.demo'), headers: { authtoken: admin.token } }))
         .status,
@@ -179,7 +184,7 @@ describe('GET /api/plataforma/v1/usuarios/filtro', () => {
   const V2_USERS = DEMO_USERS.filter((u) => u.generation === 'v2');
 
   it('pages users four at a time for the provider admin', async () => {
-    const { json: login } = await loginV2('admin');
+    const login = { token: tokenOf((await signInApi(call, 'admin')).json) };
     const { status, json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=4', {
       headers: { authtoken: login.token },
     });
@@ -194,7 +199,7 @@ describe('GET /api/plataforma/v1/usuarios/filtro', () => {
   });
 
   it('lists the legacy users to the legacy admin', async () => {
-    const { json: login } = await loginV1('admin@legado.demo');
+    const login = { resultado: { token: tokenOf((await signInApi(call, 'admin@legado.demo')).json) } };
     const { json } = await call('GET', '/api/plataforma/v1/usuarios/filtro?page=0&page-size=50', {
       headers: { authtoken: login.resultado.token },
     });
@@ -202,7 +207,7 @@ describe('GET /api/plataforma/v1/usuarios/filtro', () => {
   });
 
   it('filters by name, e-mail, company and status', async () => {
-    const { json: login } = await loginV2('admin');
+    const login = { token: tokenOf((await signInApi(call, 'admin')).json) };
     const search = async (query: string) =>
       (await call('GET', `/api/plataforma/v1/usuarios/filtro?${query}`, { headers: { authtoken: login.token } })).json.resultado;
     expect((await search('nome=felipe')).content.map((u: { email: string }) => u.email)).toEqual(['substabelecido@parceiro.demo']);

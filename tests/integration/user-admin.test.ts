@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
-import { apiClient, DEMO_PASSWORD } from '../fixtures/api';
+import { apiClient, DEMO_PASSWORD, signInApi, tokenOf } from '../fixtures/api';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { TOKEN_COOKIES, TOKEN_MESSAGES } from '../../src/lib/session';
@@ -21,14 +21,14 @@ const HORIZONTE = '11222333000181';
 const VALE_VERDE = '33444555000181';
 
 async function v1Token(email: string, password = DEMO_PASSWORD) {
-  const { json, status } = await call('POST', '/api/plataforma/v1/login', { body: { user_name: email, password } });
+  const { json, status } = await signInApi(call, email, password);
   expect(status, JSON.stringify(json)).toBe(200);
-  return json.resultado.token as string;
+  return tokenOf(json) as string;
 }
 async function v2Token(email: string, password = DEMO_PASSWORD) {
-  const { json, status } = await call('POST', '/api/gateway/login', { body: { userName: email, password } });
+  const { json, status } = await signInApi(call, email, password);
   expect(status, JSON.stringify(json)).toBe(200);
-  return json.token as string;
+  return tokenOf(json) as string;
 }
 const as = (token: string) => ({ authtoken: token });
 const filter = async (token: string, query: string) => call('GET', `/api/plataforma/v1/usuarios/filtro?${query}`, { headers: as(token) });

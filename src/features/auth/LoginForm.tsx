@@ -23,6 +23,11 @@ interface Props {
 
 type Errors = Partial<Record<'email' | 'senha', string>>;
 
+/** The password was right and the second factor is due: where its step is. */
+interface SecondStep {
+  endereco: string;
+}
+
 const PASSWORD_HELP = 'A senha deve ter no mínimo 8 caracteres, com letras maiúsculas e minúsculas e caracteres especiais.';
 const LOGIN_HELP = {
   v1: 'Use o e-mail cadastrado para você no portal.',
@@ -41,24 +46,27 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
   const [banner, setBanner] = useState<string | undefined>(initialBanner);
   const [submitting, setSubmitting] = useState(false);
 
-  async function signInV1(email: string, senha: string) {
+  /** Each sign-in answers where to go next: home, or the second factor's step (decision 068). */
+  async function signInV1(email: string, senha: string): Promise<SecondStep | undefined> {
     const plataforma = createClient(apis, 'plataforma');
-    const { resultado } = await plataforma<{ resultado: { idUsuario: number } }>('/v1/login', {
+    const { resultado } = await plataforma<{ resultado: { idUsuario: number; segundoFator?: SecondStep } }>('/v1/login', {
       method: 'POST',
       body: { user_name: email, password: senha },
     });
+    if (resultado.segundoFator) return resultado.segundoFator;
     // SPEC §4: the legacy login fetches the user's permissions before going home.
     await plataforma(`/v1/permissoes/${resultado.idUsuario}`);
   }
 
-  async function signInV2(email: string, senha: string) {
+  async function signInV2(email: string, senha: string): Promise<SecondStep | undefined> {
     const userName = stripProviderDomain(email, providerDomain);
     const isAdmin = userName !== email;
-    await createClient(apis, 'gateway')('/login', {
+    const answer = await createClient(apis, 'gateway')<{ segundoFator?: SecondStep }>('/login', {
       method: 'POST',
       body: { userName, password: senha },
       query: isAdmin ? undefined : { APP_NAME: appName },
     });
+    if (answer.segundoFator) return answer.segundoFator;
     await createClient(apis, 'bff')('/v1/usuario');
   }
 
@@ -79,8 +87,9 @@ export default function LoginForm({ generation, apis, next, providerDomain, appN
     setSubmitting(true);
     try {
       const { email, senha } = parsed.data;
-      await (generation === 'v1' ? signInV1(email, senha) : signInV2(email, senha));
-      window.location.assign(next ?? HOME_PATH[generation]);
+      const secondStep = await (generation === 'v1' ? signInV1(email, senha) : signInV2(email, senha));
+      const home = next ?? HOME_PATH[generation];
+      window.location.assign(secondStep ? `${secondStep.endereco}?next=${encodeURIComponent(home)}` : home);
     } catch (error) {
       const failure = toFailure(error);
       const placement = loginErrorPlacement(failure.status, failure.message);

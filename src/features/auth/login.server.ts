@@ -3,8 +3,9 @@ import { safeParse } from 'zod/v4/core';
 import { database } from '../../server/boot/database';
 import { config } from '../../server/config';
 import { refusalOf } from '../controller.server';
-import { browserTokens, sessionCookieOptions } from '../../server/api/cookies';
-import { issueSimulatorToken, loginV1, loginV2, needsSimulatorToken } from '../../server/services/identity/auth';
+import { browserTokens, readCookies, sessionCookieOptions } from '../../server/api/cookies';
+import { issueSimulatorToken, loginV1, loginV2, needsSimulatorToken, type SecondFactorDue } from '../../server/services/identity/auth';
+import { SECOND_FACTOR_COOKIES, SECOND_FACTOR_PATH } from '../../lib/second-factor';
 import { loginFormSchema } from '../../lib/auth-schemas';
 import { stripProviderDomain } from '../../lib/admin-login';
 import { HOME_PATH, safeNextPath } from '../../lib/paths';
@@ -29,7 +30,7 @@ export interface LoginFormState {
 }
 
 export type LoginPost =
-  | { kind: 'signed-in'; to: string; cookies: { name: string; value: string; expires: Date }[] }
+  | { kind: 'signed-in' | 'second-factor'; to: string; cookies: { name: string; value: string; expires: Date }[] }
   | { kind: 'refused'; status: number; state: LoginFormState; headers?: Record<string, string> };
 
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
@@ -56,13 +57,32 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
   const db = await database();
   try {
     const cookies: { name: string; value: string; expires: Date }[] = [];
+    const device = readCookies(request.headers.get('cookie'))[SECOND_FACTOR_COOKIES.device];
+    const userAgent = request.headers.get('user-agent');
+    const to = safeNextPath(next, HOME_PATH[generation]);
+    // The password was right and a second factor is due: its step, with the challenge in a cookie (decision 068).
+    const secondStep = (due: SecondFactorDue): LoginPost => ({
+      kind: 'second-factor',
+      to: `${SECOND_FACTOR_PATH[generation]}?next=${encodeURIComponent(to)}`,
+      cookies: [{ name: SECOND_FACTOR_COOKIES.challenge, value: due.challenge.token, expires: due.challenge.expiresAt }],
+    });
     if (generation === 'v1') {
-      const login = await loginV1(db, parsed.data.email, parsed.data.senha, ip, browserTokens(request, ['v1']));
+      const login = await loginV1(db, parsed.data.email, parsed.data.senha, ip, {
+        replacing: browserTokens(request, ['v1']),
+        device,
+        userAgent,
+      });
+      if (login.kind === 'second-factor') return secondStep(login);
       cookies.push({ name: TOKEN_COOKIES.v1, value: login.session.token, expires: login.session.expiresAt });
     } else {
       // As the screen's script does: the provider's admins sign in with their user name (SPEC §6).
       const userName = stripProviderDomain(parsed.data.email, config().PROVIDER_EMAIL_DOMAIN);
-      const login = await loginV2(db, userName, parsed.data.senha, ip, browserTokens(request, ['v2', 'simulador']));
+      const login = await loginV2(db, userName, parsed.data.senha, ip, {
+        replacing: browserTokens(request, ['v2', 'simulador']),
+        device,
+        userAgent,
+      });
+      if (login.kind === 'second-factor') return secondStep(login);
       cookies.push({ name: TOKEN_COOKIES.v2, value: login.session.token, expires: login.session.expiresAt });
       // A partner's session is fully authenticated at once (SPEC §4), as the gateway does for the island.
       if (needsSimulatorToken(login.user)) {
@@ -70,7 +90,7 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
         cookies.push({ name: TOKEN_COOKIES.simulador, value: simulator.token, expires: simulator.expiresAt });
       }
     }
-    return { kind: 'signed-in', to: safeNextPath(next, HOME_PATH[generation]), cookies };
+    return { kind: 'signed-in', to, cookies };
   } catch (error) {
     const refusal = refusalOf(error);
     if (!refusal) throw error;
@@ -89,7 +109,7 @@ export async function loginPost(generation: 'v1' | 'v2', request: Request, next:
 export async function loginPage(generation: 'v1' | 'v2', astro: AstroGlobal): Promise<Response | LoginFormState | undefined> {
   if (astro.request.method !== 'POST') return undefined;
   const answer = await loginPost(generation, astro.request, astro.url.searchParams.get('next'), astro.locals.client.ip);
-  if (answer.kind === 'signed-in') {
+  if (answer.kind !== 'refused') {
     for (const cookie of answer.cookies)
       astro.cookies.set(cookie.name, cookie.value, { ...sessionCookieOptions(astro.locals.client.https), expires: cookie.expires });
     return astro.redirect(answer.to, 303);

@@ -1,3 +1,4 @@
+import type { DB } from '../../server/db';
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { scopeFor } from '../../server/services/identity/scope';
@@ -99,9 +100,10 @@ export async function renewalPage(
   if (request.method === 'POST') {
     await readForm(request);
     const seller = who.generation === 'v2' ? await sellerFromV2(db, who.user) : await sellerFromV1(db, who.user);
-    const offerFor = async (code: string, original: number) => {
+    const offerFor = async (executor: DB, code: string, original: number) => {
       if (!seller.canSell(code)) return undefined;
-      const offers = who.generation === 'v2' ? await sellableOffers(db, who.user, at) : await sellableOffersV1(db, who.user, at);
+      const offers =
+        who.generation === 'v2' ? await sellableOffers(executor, who.user, at) : await sellableOffersV1(executor, who.user, at);
       const ofProduct = offers.filter((o) => o.code === code);
       return ofProduct.find((o) => o.nrOferta === original) ?? ofProduct[0];
     };

@@ -51,6 +51,8 @@ const NOTICES = {
   cadastrado: 'Usuário cadastrado. Enviamos o e-mail de primeiro acesso com o código de validação.',
   alterado: 'Usuário alterado.',
   situacao: 'Situação do usuário alterada. Se ele estava conectado, a sessão foi encerrada.',
+  'segundo-fator':
+    'Verificação em duas etapas redefinida. As sessões do usuário foram encerradas; no próximo acesso ele a configura de novo.',
 } as const;
 export type Notice = keyof typeof NOTICES;
 const noticeOf = (value: string | null) => (value && value in NOTICES ? NOTICES[value as Notice] : undefined);

@@ -19,6 +19,8 @@ import { partnerEndpoints } from './endpoints/partners';
 import { embeddedAppEndpoints } from './endpoints/embedded-apps';
 import { insuredMessageEndpoints } from './endpoints/insured-messages';
 import { worklistLiveEndpoints } from './endpoints/worklist-live';
+import { secondFactorEndpoints } from './endpoints/second-factor';
+import { securityEndpoints } from './endpoints/security';
 import { userBulkEndpoints } from './endpoints/user-bulk';
 import type { Generation } from '../../lib/quote-flow';
 
@@ -33,6 +35,7 @@ const ofGeneration = (generation: Generation) => [
   ...incomeEndpoints(generation),
   ...insuredMessageEndpoints(generation),
   ...worklistLiveEndpoints(generation),
+  ...securityEndpoints(generation),
 ];
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
@@ -55,6 +58,6 @@ export const api = createRouter('/api', {
     ...userBulkEndpoints('v2'),
   ],
   gateway,
-  auth,
+  auth: [...auth, ...secondFactorEndpoints],
   pagamentos,
 });

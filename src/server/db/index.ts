@@ -45,6 +45,8 @@ import * as m039 from './migrations/039_renewals';
 import * as m040 from './migrations/040_insured_reminders';
 import * as m041 from './migrations/041_refunds_queue';
 import * as m042 from './migrations/042_worklist_scope';
+import * as m043 from './migrations/043_second_factor';
+import * as m044 from './migrations/044_session_devices';
 import * as m046 from './migrations/046_user_bulk_actions';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
@@ -128,6 +130,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '040_insured_reminders': m040,
   '041_refunds_queue': m041,
   '042_worklist_scope': m042,
+  '043_second_factor': m043,
+  '044_session_devices': m044,
   '046_user_bulk_actions': m046,
 };
 

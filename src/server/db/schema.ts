@@ -179,6 +179,68 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Its sign-in proved a second factor (migration 043): required of those the policy names. */
+  second_factor: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Where the sign-in came from (migration 044): the browser's User-Agent and the client's address. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  ip: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type FactorKind = 'totp' | 'passkey';
+
+/** A second factor of a user (migration 043, decision 068). */
+export interface UserFactorsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: FactorKind;
+  label: string;
+  /** The TOTP secret, sealed (server/auth/secret-box.ts). */
+  totp_secret: string | null;
+  /** The last time step a code was accepted for: a code is good once. */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
+  credential_id: string | null;
+  public_key: string | null;
+  sign_count: ColumnType<number, number | undefined, number>;
+  transports: string | null;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface TrustedDevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export type ChallengePurpose = 'verificar' | 'cadastrar';
+
+/** The step between a password (or an SSO link) and a session (migration 043). */
+export interface SignInChallengesTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  generation: Generation;
+  purpose: ChallengePurpose;
+  via: 'LOGIN' | 'SSO';
+  pending_totp_secret: string | null;
+  webauthn_challenge: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
 }
 
 export interface OneTimeCodesTable {
@@ -840,6 +902,10 @@ export interface Database {
   user_groups: UserGroupsTable;
   sessions: SessionsTable;
   one_time_codes: OneTimeCodesTable;
+  user_factors: UserFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  trusted_devices: TrustedDevicesTable;
+  sign_in_challenges: SignInChallengesTable;
   emails: EmailsTable;
   rate_limits: RateLimitsTable;
   throttles: ThrottlesTable;

@@ -8,6 +8,12 @@ import { startFirstAccess } from '../services/identity/account';
 import { seedDemoQuotes } from './seed-quotes';
 import { seedDemoHistory } from './seed-history';
 import { now as clockNow } from '../clock';
+import { seal } from '../auth/secret-box';
+// The demo's administrators come with an authenticator app already set up, its secret published in the
+// README like the demo password (decision 068): `npm run totp -- <e-mail>` prints the current code.
+import DEMO_TOTP_SECRETS_JSON from './second-factor-secrets.json' with { type: 'json' };
+
+const DEMO_TOTP_SECRETS: Record<string, string | undefined> = DEMO_TOTP_SECRETS_JSON;
 
 /**
  * Demo data for an empty database (README lists the accounts). Runs once: a database that has users
@@ -469,6 +475,13 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      const totpSecret = DEMO_TOTP_SECRETS[demo.email];
+      if (totpSecret) {
+        await trx
+          .insertInto('user_factors')
+          .values({ user_id: id, kind: 'totp', label: 'Aplicativo autenticador (demonstração)', totp_secret: seal(totpSecret) })
+          .execute();
+      }
       for (const company of demo.companies) {
         await trx.insertInto('user_companies').values({ user_id: id, company_id: companyIds[company] }).execute();
       }

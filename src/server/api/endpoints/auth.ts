@@ -7,6 +7,7 @@ import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens, readCookies } from '../cookies';
 import { issueSsoSession, redeemSsoSession, signOut } from '../../services/identity/auth';
 import { publicUrl } from '../../mail/outbox';
+import { secondFactorAnswer, stepSecret } from '../second-factor';
 
 /** The auth base (SPEC §7): single sign-on and sign-out, `{ dado }`. */
 
@@ -30,12 +31,13 @@ export const auth = [
       const header = ctx.request.headers.get('nmIdSessao');
       if (header !== ctx.params.nmIdSessao)
         throw invalid('O cabeçalho nmIdSessao deve repetir a sessão do caminho.', { nmIdSessao: ['Cabeçalho obrigatório'] });
-      const login = await redeemSsoSession(
-        ctx.db,
-        ctx.params.nmIdSessao,
-        ctx.ip,
-        ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : [],
-      );
+      const login = await redeemSsoSession(ctx.db, ctx.params.nmIdSessao, ctx.ip, {
+        replacing: ctx.cookieMode ? browserTokens(ctx.request, ['v2', 'simulador']) : [],
+        device: stepSecret(ctx.request, 'device'),
+        userAgent: ctx.request.headers.get('user-agent'),
+      });
+      // A link is no second factor: a user who owes one gets its challenge, not a session (decision 068).
+      if (login.kind === 'second-factor') return { mpDado: { data: { cdUsername: login.user.email, ...secondFactorAnswer(ctx, login) } } };
       if (ctx.cookieMode) {
         ctx.setCookie(TOKEN_COOKIES.v2, login.session.token, login.session.expiresAt);
         if (login.simulator) ctx.setCookie(TOKEN_COOKIES.simulador, login.simulator.token, login.simulator.expiresAt);

@@ -14,6 +14,7 @@ import { EXTERNAL_SIMULATOR_CODES } from '../../../lib/simulators';
 import { TOKEN_COOKIES } from '../../../lib/session';
 import { browserTokens } from '../cookies';
 import { issueSimulatorToken, loginV1 } from '../../services/identity/auth';
+import { secondFactorAnswer, stepSecret } from '../second-factor';
 import { v1Permissions, loadV1User, loadV2User } from '../../services/identity/principals';
 import {
   changePassword,
@@ -88,13 +89,13 @@ export const plataforma = [
     path: '/v1/login',
     body: v1LoginBody,
     async handle(ctx) {
-      const login = await loginV1(
-        ctx.db,
-        ctx.body.user_name,
-        ctx.body.password,
-        ctx.ip,
-        ctx.cookieMode ? browserTokens(ctx.request, ['v1']) : [],
-      );
+      const login = await loginV1(ctx.db, ctx.body.user_name, ctx.body.password, ctx.ip, {
+        replacing: ctx.cookieMode ? browserTokens(ctx.request, ['v1']) : [],
+        device: stepSecret(ctx.request, 'device'),
+        userAgent: ctx.request.headers.get('user-agent'),
+      });
+      // The password was right; no token until the second factor (decision 068).
+      if (login.kind === 'second-factor') return { idUsuario: login.user.id, ...secondFactorAnswer(ctx, login) };
       const { groups } = await v1Permissions(ctx.db, login.user.id);
       if (ctx.cookieMode) {
         ctx.setCookie(TOKEN_COOKIES.v1, login.session.token, login.session.expiresAt);

@@ -10,7 +10,7 @@ import {
   v2UserSchema,
   USER_STATUSES,
 } from '../../../lib/user-admin';
-import { actorOf, listUsers, requireChange } from '../../services/network/user-admin';
+import { actorOf, listUsers, requireChange, resetUserSecondFactor, SECOND_FACTOR_RESET_MESSAGE } from '../../services/network/user-admin';
 import { setUserStatus } from '../../services/network/user-admin-writing';
 import { createLegacyUser, updateLegacyUser } from '../../services/network/user-admin-legacy';
 import { createV2User, updateV2User } from '../../services/network/user-admin-v2';
@@ -130,6 +130,18 @@ export const userEndpoints = [
       const { status } = parsed(statusChangeSchema, ctx.body);
       const saved = await setUserStatus(ctx.db, actor, id, status, ctx.ip);
       return { ...answer(saved), mensagem: 'Situação do usuário alterada.' };
+    },
+  }),
+  endpoint({
+    // Issue 32: a lost phone and lost codes — the administrator resets the user's second factor (logged).
+    method: 'POST',
+    path: '/v1/usuarios/:id/segundo-fator/redefinir',
+    auth: ['v1', 'v2'],
+    params: idParam,
+    async handle(ctx) {
+      const actor = await changer(ctx);
+      await resetUserSecondFactor(ctx.db, actor, idOf(ctx.params.id));
+      return { mensagem: SECOND_FACTOR_RESET_MESSAGE };
     },
   }),
 ];

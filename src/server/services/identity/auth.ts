@@ -28,6 +28,7 @@ import { appendAccessEvent } from './access-log';
 import type { AccessEventCode } from '../../../lib/access-log';
 import { companiesLetUserIn } from './company-status';
 import { SIGN_IN_SUSPENDED } from '../../../lib/partners';
+import { completeChallenge, openChallenge, secondFactorDue, type IssuedChallenge, type OpenChallenge } from './second-factor';
 
 /** Sign-in of both generations, the simulator token and single sign-on (SPEC §4, §7, §8). */
 
@@ -135,6 +136,7 @@ export async function signOut(db: DB, tokens: readonly (string | null | undefine
 }
 
 export interface V1Login {
+  kind: 'signed-in';
   session: IssuedSession;
   user: User;
   /** The access before this one (what the drawer shows as "último acesso"). */
@@ -142,21 +144,64 @@ export interface V1Login {
 }
 
 /**
- * `replacing`: the tokens of the sessions this browser held, which the new session replaces — they
- * are revoked, not left valid behind the new cookie.
+ * The password was right, and the second factor is still to come (decision 068): no session yet, a
+ * challenge that only the second-factor step takes.
  */
+export interface SecondFactorDue {
+  kind: 'second-factor';
+  user: User;
+  challenge: IssuedChallenge;
+}
+
+/** What a sign-in may carry besides the password: the sessions it replaces, a remembered browser. */
+export interface SignInOptions {
+  /** The tokens of the sessions this browser held, which the new session replaces — revoked, not left valid behind the new cookie. */
+  replacing?: readonly (string | null | undefined)[];
+  /** The trusted-device secret of this browser ("lembrar este dispositivo"). */
+  device?: string | null;
+  /** The browser's User-Agent, kept with the session so its person recognises it (migration 044). */
+  userAgent?: string | null;
+}
+
+/** `secondFactor`: this sign-in proved one (a code, a recovery code, a passkey or a remembered browser). */
+async function v1Session(
+  db: DB,
+  user: User,
+  ip: string,
+  secondFactor: boolean,
+  { replacing = [], userAgent = null }: SignInOptions = {},
+): Promise<V1Login> {
+  await revokeTokens(db, replacing);
+  const session = await createSession(db, user.id, 'v1', undefined, { secondFactor, origin: { ip, userAgent } });
+  await recordLogin(db, user, 'v1', ip);
+  return { kind: 'signed-in', session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? now()) };
+}
+
+/**
+ * The second factor this sign-in still owes, as a challenge — or none: then `proved` says whether a
+ * remembered browser stood for it (the session is marked so), or none was asked.
+ */
+async function secondFactorChallenge(
+  db: DB,
+  user: User,
+  via: 'LOGIN' | 'SSO',
+  device?: string | null,
+): Promise<{ due: SecondFactorDue } | { due: undefined; proved: boolean }> {
+  const step = await secondFactorDue(db, user, device);
+  if (step === 'remembered' || step === null) return { due: undefined, proved: step === 'remembered' };
+  return { due: { kind: 'second-factor', user, challenge: await openChallenge(db, user, step, via) } };
+}
+
 export async function loginV1(
   db: DB,
   userName: string,
   password: string,
   ip: string,
-  replacing: readonly (string | undefined)[] = [],
-): Promise<V1Login> {
+  options: SignInOptions = {},
+): Promise<V1Login | SecondFactorDue> {
   const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
-  await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v1');
-  await recordLogin(db, user, 'v1', ip);
-  return { session, user, dataUltimoAcessoFormatada: formatDateTime(user.last_access_at ?? now()) };
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', options.device);
+  return factor.due ?? v1Session(db, user, ip, factor.proved, options);
 }
 
 /**
@@ -170,6 +215,7 @@ export function resolveGatewayUserName(userName: string): { email: string; admin
 }
 
 export interface V2Login {
+  kind: 'signed-in';
   session: IssuedSession;
   simulator?: IssuedSession;
   user: User;
@@ -177,20 +223,34 @@ export interface V2Login {
 
 export const needsSimulatorToken = (user: User) => PROFILES_WITH_SIMULATOR_TOKEN.includes(profileOf(user.profile));
 
+async function v2Session(
+  db: DB,
+  user: User,
+  ip: string,
+  via: 'LOGIN' | 'SSO',
+  secondFactor: boolean,
+  { replacing = [], userAgent = null }: SignInOptions = {},
+): Promise<V2Login> {
+  await revokeTokens(db, replacing);
+  const session = await createSession(db, user.id, 'v2', undefined, { secondFactor, origin: { ip, userAgent } });
+  await recordLogin(db, user, 'v2', ip, via);
+  // A single sign-on is always a browser's: it gets the simulator token at once (the gateway, only in cookie mode).
+  const simulator = via === 'SSO' && needsSimulatorToken(user) ? await issueSimulatorToken(db, user, session) : undefined;
+  return { kind: 'signed-in', session, simulator, user };
+}
+
 export async function loginV2(
   db: DB,
   userName: string,
   password: string,
   ip: string,
-  replacing: readonly (string | undefined)[] = [],
-): Promise<V2Login> {
+  options: SignInOptions = {},
+): Promise<V2Login | SecondFactorDue> {
   const { email, adminForm } = resolveGatewayUserName(userName);
   const user = await checkCredentials(db, 'v2', email, password, ip);
   if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
-  await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v2');
-  await recordLogin(db, user, 'v2', ip);
-  return { session, user };
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', options.device);
+  return factor.due ?? v2Session(db, user, ip, 'LOGIN', factor.proved, options);
 }
 
 /** Issues the simulator token of a v2 session (POST /v1/login/token). Admins sell nothing: 403. */
@@ -226,21 +286,40 @@ export async function issueSsoSession(
   return { idSessaoSSO: secret, expiresAt, user };
 }
 
-/** Exchanges an SSO session id for a v2 session (and a simulator token for partner profiles). */
+/**
+ * Exchanges an SSO session id for a v2 session (and a simulator token for partner profiles) — or, for
+ * a user who owes a second factor, for its challenge: a link is no second factor (decision 068).
+ */
 export async function redeemSsoSession(
   db: DB,
   idSessaoSSO: string,
   ip: string,
-  replacing: readonly (string | undefined)[] = [],
-): Promise<V2Login> {
+  options: SignInOptions = {},
+): Promise<V2Login | SecondFactorDue> {
   const consumed = await consumeCode(db, 'SSO', idSessaoSSO);
   if (!consumed.ok) throw unauthenticated(consumed.reason === 'expired' ? TOKEN_MESSAGES.expired : TOKEN_MESSAGES.invalid);
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   await assertCompaniesLetIn(db, user);
-  await revokeTokens(db, replacing);
-  const session = await createSession(db, user.id, 'v2');
-  await recordLogin(db, user, 'v2', ip, 'SSO');
-  const simulator = needsSimulatorToken(user) ? await issueSimulatorToken(db, user, session) : undefined;
-  return { session, simulator, user };
+  const factor = await secondFactorChallenge(db, user, 'SSO', options.device);
+  return factor.due ?? v2Session(db, user, ip, 'SSO', factor.proved, options);
+}
+
+/**
+ * The sign-in a proved challenge was waiting for: the session of its generation, made exactly as the
+ * password (or the SSO link) would have made it, once — and the access log says the second step passed.
+ * The user's state is judged again: deactivated or suspended meanwhile, no session.
+ */
+export async function finishSecondFactor(
+  db: DB,
+  challenge: OpenChallenge,
+  ip: string,
+  options: SignInOptions = {},
+): Promise<V1Login | V2Login> {
+  await assertCompaniesLetIn(db, challenge.user);
+  await completeChallenge(db, challenge);
+  await logAccess(db, 'SEGUNDO_FATOR', challenge.generation, challenge.user.email, challenge.user.id, ip);
+  return challenge.generation === 'v1'
+    ? v1Session(db, challenge.user, ip, true, options)
+    : v2Session(db, challenge.user, ip, challenge.via, true, options);
 }

@@ -41,6 +41,8 @@ export const RATE_RULES = {
   recoveryPerAccount: { name: 'recuperacao-conta', limit: 3, windowSeconds: 15 * 60 },
   recoveryPerIp: { name: 'recuperacao-ip', limit: 20, windowSeconds: 15 * 60 },
   codeAttemptsPerAccount: { name: 'codigo-conta', limit: 5, windowSeconds: 15 * 60 },
+  /** Answers to the second factor of one account, from anywhere (decision 068): a few typos, never a search. */
+  secondFactorPerAccount: { name: 'segundo-fator-conta', limit: 10, windowSeconds: 15 * 60 },
   /** Password resets hash the new password: each address gets a budget of them. */
   resetPerIp: { name: 'redefinicao-ip', limit: 20, windowSeconds: 15 * 60 },
   /** Error reports of the embedded issuance apps: a looping app must not flood the log. */

@@ -4,6 +4,7 @@ import { hashToken, newToken } from '../../auth/tokens';
 import { now, nowMs } from '../../clock';
 import { announce, cacheOf, type CacheSpec } from '../../cache';
 import { FACTS_CACHE, frozenFacts, principalFactsColumn } from './principals';
+import { secondFactorRequired } from '../../../lib/second-factor';
 
 /**
  * Server-side sessions behind opaque tokens (DESIGN §4). A session ends at its absolute expiry, after
@@ -15,17 +16,28 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 // last_seen_at is written at most this often, not on every request.
 const TOUCH_EVERY_MS = 60 * 1000;
 
+/** Where a sign-in came from, shown in the user's list of sessions (migration 044). */
+export interface SessionOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
 export interface IssuedSession {
   id: number;
   token: string;
   expiresAt: Date;
 }
 
+/**
+ * `secondFactor`: the sign-in proved one (decision 068). A simulator token is judged by its v2
+ * session's, so it needs none of its own.
+ */
 export async function createSession(
   db: DB,
   userId: number,
   kind: SessionKind,
   parent?: { id: number; expiresAt: Date },
+  { secondFactor = false, origin }: { secondFactor?: boolean; origin?: SessionOrigin } = {},
 ): Promise<IssuedSession> {
   const token = newToken();
   const at = now();
@@ -40,6 +52,9 @@ export async function createSession(
       last_seen_at: at,
       expires_at: expiresAt,
       created_at: at,
+      second_factor: secondFactor,
+      user_agent: origin?.userAgent?.slice(0, 400) ?? null,
+      ip: origin?.ip ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -59,6 +74,12 @@ interface SessionRecord {
   revoked: boolean;
   parent: { id: number; expiresAt: Date; lastSeen: Date; revoked: boolean } | null;
   user: Readonly<User>;
+  /**
+   * The policy requires a second factor of this user (decision 068) and the sign-in behind this session
+   * (its parent's, for a simulator token) proved none: a session from before the policy, or of a user
+   * made an administrator since. Judged with the principal facts read with the session.
+   */
+  lacksSecondFactor: boolean;
 }
 
 /**
@@ -79,7 +100,7 @@ const lapsed = (expiresAt: Date, lastSeen: Date, at: number) => expiresAt.getTim
 
 function verdict(record: SessionRecord, kinds: readonly SessionKind[], at: number): 'ok' | 'invalid' | 'expired' {
   const { parent } = record;
-  if (record.revoked || parent?.revoked || !kinds.includes(record.kind)) return 'invalid';
+  if (record.revoked || parent?.revoked || !kinds.includes(record.kind) || record.lacksSecondFactor) return 'invalid';
   // A child is judged by its parent's idleness, not its own.
   const ownLapsed = record.kind === 'simulador' ? record.expiresAt.getTime() <= at : lapsed(record.expiresAt, record.lastSeen, at);
   return ownLapsed || (parent && lapsed(parent.expiresAt, parent.lastSeen, at)) ? 'expired' : 'ok';
@@ -101,6 +122,8 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
       's.expires_at as session_expires_at',
       's.last_seen_at as session_last_seen_at',
       's.revoked_at as session_revoked_at',
+      's.second_factor as session_second_factor',
+      'p.second_factor as parent_second_factor',
       'p.id as parent_id',
       'p.revoked_at as parent_revoked_at',
       'p.expires_at as parent_expires_at',
@@ -116,6 +139,8 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
     session_expires_at: expiresAt,
     session_last_seen_at: lastSeen,
     session_revoked_at: revoked,
+    session_second_factor: ownSecondFactor,
+    parent_second_factor: parentSecondFactor,
     parent_id: parentId,
     parent_revoked_at: parentRevoked,
     parent_expires_at: parentExpiresAt,
@@ -134,6 +159,9 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
         ? { id: parentId, expiresAt: parentExpiresAt, lastSeen: parentLastSeen, revoked: parentRevoked !== null }
         : null,
     user: Object.freeze(user),
+    lacksSecondFactor:
+      !(kind === 'simulador' ? parentSecondFactor : ownSecondFactor) &&
+      secondFactorRequired({ generation: user.generation, profile: user.profile, groups: principal.groups }),
   };
   sessions?.set(tokenHash, record, since.sessions);
   facts?.set(user.id, frozenFacts(principal), since.facts);
@@ -245,4 +273,67 @@ export async function revokeUserSessions(db: DB, userId: number, keepSessionId?:
       .where((eb) => eb.or([eb('parent_id', 'is', null), eb('parent_id', '!=', keepSessionId)]));
   await query.execute();
   announce(db, { kind: 'user', userId });
+}
+
+/** A session as its person sees it in their list (issue 32): where it came from and when it was last used. */
+export interface OpenSession {
+  id: number;
+  kind: SessionKind;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+}
+
+/**
+ * The user's open sessions of both generations (a simulator token goes with its v2 session and is not
+ * one more), most recently used first: not revoked, not past their absolute expiry nor idle too long.
+ * At most fifty — the index range of the user's open sessions, newest use first.
+ */
+export async function openSessionsOf(db: DB, userId: number): Promise<OpenSession[]> {
+  const at = nowMs();
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'kind', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('parent_id', 'is', null)
+    .where('last_seen_at', '>', new Date(at - SESSION_IDLE_MS))
+    .where('expires_at', '>', new Date(at))
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    userAgent: r.user_agent,
+    ip: r.ip,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+  }));
+}
+
+/**
+ * Ends one of the user's sessions (and its simulator token): a conditional UPDATE, so a session
+ * already ended, or another user's, ends nothing and answers false. Every instance hears it through
+ * the change feed and refuses the session at its next request.
+ */
+export async function endSessionOf(db: DB, userId: number, sessionId: number): Promise<boolean> {
+  const ended = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('id', '=', sessionId), eb('parent_id', '=', sessionId)]))
+    .returning('id')
+    .execute();
+  if (ended.length > 0) announce(db, { kind: 'user', userId });
+  return ended.some((s) => s.id === sessionId);
+}
+
+/** The id of the session behind a token (the page that lists sessions marks "Esta sessão"). */
+export async function sessionIdOf(db: DB, token: string | undefined): Promise<number | undefined> {
+  if (!token) return undefined;
+  return (await db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(token)).executeTakeFirst())?.id;
 }

@@ -1,8 +1,10 @@
 import type { DB } from '../../db';
 import type { User } from '../../db/schema';
-import { forbidden } from '../../errors';
+import { forbidden, notFound } from '../../errors';
 import { principalFacts, profileOf } from '../identity/principals';
 import { filterUsers } from '../identity/users';
+import { resetSecondFactor } from '../identity/second-factor';
+import { revokeUserSessions } from '../identity/sessions';
 import {
   managedCompanies,
   mayChangeUsers,
@@ -208,6 +210,21 @@ export async function managedUser(db: DB, actor: Actor, where: { id: number } | 
   if (!user) return undefined;
   const groups = actor.generation === 'v1' ? await legacyGroups(db) : [];
   return mayManage(actor, user, groups) ? user : undefined;
+}
+
+export const SECOND_FACTOR_RESET_MESSAGE =
+  'Verificação em duas etapas redefinida. As sessões do usuário foram encerradas; no próximo acesso ele a configura de novo.';
+
+/**
+ * Resets the second factor of a user the actor manages (issue 32, decision 068): factors, recovery
+ * codes and remembered browsers go, and so do the user's sessions — whoever had the phone is out too.
+ */
+export async function resetUserSecondFactor(db: DB, actor: Actor, id: number): Promise<void> {
+  const target = await managedUser(db, actor, { id });
+  if (!target) throw notFound(USER_ADMIN_MESSAGES.notManaged);
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  await resetSecondFactor(db, user, actor.userId);
+  await revokeUserSessions(db, id);
 }
 
 /** May the actor see this user in their list (used by the API's single-user answers). */

@@ -280,7 +280,7 @@ export async function startRenewal(
   scope: Scope,
   seller: Seller,
   nrApolice: string,
-  offerFor: (code: string, originalOffer: number) => Promise<OfferToQuote | undefined>,
+  offerFor: (executor: DB, code: string, originalOffer: number) => Promise<OfferToQuote | undefined>,
   today: string,
   now: Date,
 ): Promise<{ nrCotacao: string; href: string; created: boolean }> {
@@ -306,7 +306,9 @@ export async function startRenewal(
     const refusal = renewalRefusal(renewableOf(row), today);
     if (refusal) throw conflict(refusal);
     const source = await trx.selectFrom('quotes').selectAll().where('id', '=', row.quote_id).executeTakeFirstOrThrow();
-    const offer = await offerFor(row.simulator_code, source.offer_id);
+    // Read through the transaction: on PGlite (one connection, held by this transaction) a query on
+    // the outer handle would wait for the transaction, which waits for it — every request after it too.
+    const offer = await offerFor(trx, row.simulator_code, source.offer_id);
     if (!offer) throw conflict(RENEWAL_MESSAGES.notSellable);
     const nrCotacao = await createRenewalQuote(trx, seller, offer, source, row.id, now);
     const line = row.line as ProductLine;
