@@ -77,6 +77,9 @@ export const ACCESS_EVENTS = {
   CONVITE_CANCELADO: { label: 'Convite de primeiro acesso cancelado', group: 'administracao' },
   SENHA_REDEFINICAO_FORCADA: { label: 'Nova senha exigida pelo administrador', group: 'administracao' },
   SESSAO_ENCERRADA_ADMIN: { label: 'Sessão de usuário encerrada pelo administrador', group: 'administracao' },
+  // Issue 32 (decision 071): bulk actions on users — each user's change is its own event as well.
+  USUARIOS_ACAO_EM_LOTE: { label: 'Ação em lote de usuários confirmada', group: 'administracao' },
+  USUARIOS_EXPORTADOS: { label: 'Lista de usuários exportada', group: 'administracao' },
   DADOS_SEGURADO_VISUALIZADOS: { label: 'Dados de segurado visualizados', group: 'dados' },
   DADOS_SEGURADO_EXPORTADOS: { label: 'Dados de segurado baixados ou exportados', group: 'dados' },
   LOG_ACESSO_EXPORTADO: { label: 'Log de acesso exportado', group: 'log' },
@@ -99,6 +102,7 @@ export const RECORD_KINDS = {
   PAGAMENTOS: 'Pagamentos do período',
   EXTRATO_COMISSOES: 'Extrato de comissões',
   IMPORTACAO_USUARIOS: 'Importação de usuários',
+  ACAO_EM_LOTE_USUARIOS: 'Ação em lote de usuários',
 } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 

@@ -587,6 +587,8 @@ export const stepReachable = (step: UserStep, draft: { dados?: unknown; vinculo?
 /** The list's query: filters of SPEC §3 and the 1-based page of the address (`?pagina=N`). */
 export const USER_FILTER_FIELDS = ['email', 'nome', 'empresa', 'status'] as const;
 export const USER_PAGE_SIZE = 4;
+/** The page sizes the lists offer (issue 32): SPEC's 4 stays the default. */
+export const USER_PAGE_SIZES = [4, 10, 25, 50, 100] as const;
 const filterText = (max: number, message: string) =>
   z.pipe(
     z.pipe(
@@ -613,6 +615,17 @@ export const userListQuery = z.object({
     ),
     z.pipe(z.string().check(z.regex(/^[1-9]\d{0,5}$/, 'Página inválida.')), z.transform(Number)),
   ),
+  /** Rows per page, one of USER_PAGE_SIZES (blank: SPEC's 4). */
+  tamanho: z.pipe(
+    z.pipe(
+      formText(4, 'Tamanho de página inválido.'),
+      z.transform((v: string) => v.trim() || String(USER_PAGE_SIZE)),
+    ),
+    z.pipe(
+      z.string().check(z.refine((v) => (USER_PAGE_SIZES as readonly number[]).includes(Number(v)), 'Tamanho de página inválido.')),
+      z.transform(Number),
+    ),
+  ),
 });
 export type UserListQuery = z.output<typeof userListQuery>;
 
@@ -623,6 +636,8 @@ export function userListHref(base: string, filters: Partial<Record<string, strin
     const value = filters[field]?.trim();
     if (value) params.set(field, value);
   }
+  const size = filters.tamanho?.trim();
+  if (size && size !== String(USER_PAGE_SIZE)) params.set('tamanho', size);
   if (page > 1) params.set('pagina', String(page));
   const query = params.toString();
   return query ? `${base}?${query}` : base;

@@ -296,6 +296,16 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/usuario/importacao/resultado/999999',
     expect: { ...v2Only(404, 'v2'), parceiro: 403 },
   },
+  // Bulk actions and export (issue 32, decision 071): the list's guard covers them; a GET of the
+  // preview goes back to the list (it only answers the bulk form's POST); a job not the viewer's — or none — is the 404 page.
+  '/consulta-usuarios/lote': { path: '/consulta-usuarios/lote', expect: { ...legacyOnly(403, 'v1'), adminLegado: 303 } },
+  '/consulta-usuarios/lote/[id]': { path: '/consulta-usuarios/lote/999999', expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 } },
+  '/consulta-usuarios/exportar.csv': { path: '/consulta-usuarios/exportar.csv', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/consulta-usuarios/exportar.xlsx': { path: '/consulta-usuarios/exportar.xlsx', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/v2/usuario/cadastro/lote': { path: '/v2/usuario/cadastro/lote', expect: { ...v2Only(303, 'v2'), parceiro: 403 } },
+  '/v2/usuario/cadastro/lote/[id]': { path: '/v2/usuario/cadastro/lote/999999', expect: { ...v2Only(404, 'v2'), parceiro: 403 } },
+  '/v2/usuario/cadastro/exportar.csv': { path: '/v2/usuario/cadastro/exportar.csv', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  '/v2/usuario/cadastro/exportar.xlsx': { path: '/v2/usuario/cadastro/exportar.xlsx', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   // Partners (issue 17, decision 052): the insurer's ADMIN only (Acesso › Parceiro). Substabelecidos:
   // ADMIN, PARCEIRO_ADMIN, or GERENCIAR_SUBSTABELECIDO (no demo seller holds it); the list's {action}
   // is what was just done; Vale Verde is under the partner administrator's Horizonte.

@@ -217,13 +217,25 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/relatorios/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',
   '/v2/relatorios/pdf/[type]/[nmCpfCnpj]/[nmPrestador]/[nrAno]': 'PDF documents, not pages',
   // Users (issue 16): lists, the legacy form with its errors, the v2 steps of a new and an existing user.
-  '/consulta-usuarios': { adminLegado: ['/consulta-usuarios', '/consulta-usuarios?pagina=2', '/consulta-usuarios?pagina=x'] },
+  '/consulta-usuarios': {
+    adminLegado: ['/consulta-usuarios', '/consulta-usuarios?pagina=2', '/consulta-usuarios?pagina=x', '/consulta-usuarios?tamanho=50'],
+  },
   '/cadastrar-usuario': { adminLegado: ['/cadastrar-usuario'] },
   // A page per user and the pending invitations (issue 32): menus, histories and actions on a phone.
   '/consulta-usuarios/[id]': { adminLegado: ['/consulta-usuarios/2', '/consulta-usuarios/3?entradas-pagina=x'] },
   '/consulta-usuarios/convites': { adminLegado: ['/consulta-usuarios/convites'] },
   '/v2/usuario/[id]': { adminV2: ['/v2/usuario/8', '/v2/usuario/12'], parceiroAdmin: ['/v2/usuario/10'] },
   '/v2/usuario/convites': { parceiroAdmin: ['/v2/usuario/convites'] },
+  // Bulk actions (issue 32): the list with its checkboxes and bigger pages; the preview answers a POST and the
+  // job page a job of the viewer's, both walked at 390 px by the bulk journey (tests/e2e/user-bulk.spec.ts).
+  '/consulta-usuarios/lote': 'answers the bulk form’s POST: laid out at 390 px in tests/e2e/user-bulk.spec.ts',
+  '/consulta-usuarios/lote/[id]': 'a job of the viewer’s: laid out at 390 px in tests/e2e/user-bulk.spec.ts',
+  '/consulta-usuarios/exportar.csv': 'a CSV download, not a page',
+  '/consulta-usuarios/exportar.xlsx': 'an XLSX download, not a page',
+  '/v2/usuario/cadastro/lote': 'answers the bulk form’s POST: laid out at 390 px in tests/e2e/user-bulk.spec.ts',
+  '/v2/usuario/cadastro/lote/[id]': 'a job of the viewer’s: laid out at 390 px in tests/e2e/user-bulk.spec.ts',
+  '/v2/usuario/cadastro/exportar.csv': 'a CSV download, not a page',
+  '/v2/usuario/cadastro/exportar.xlsx': 'an XLSX download, not a page',
   '/editar-usuario/[id]': { adminLegado: ['/editar-usuario/2'] },
   '/editar-usuario/[id]/segundo-fator': { adminLegado: ['/editar-usuario/2/segundo-fator'] },
   '/v2/usuario/segundo-fator/[id]': { parceiroAdmin: ['/v2/usuario/segundo-fator/8'] },

@@ -57,6 +57,9 @@ const BUSINESS_TABLES = [
   'recovery_codes',
   'trusted_devices',
   'sign_in_challenges',
+  // Bulk actions on users (issue 32).
+  'user_bulk_jobs',
+  'user_bulk_items',
 ];
 
 const fingerprint = () => tablesFingerprint(db, BUSINESS_TABLES);
@@ -131,6 +134,8 @@ const QUERY_KEYS = [
   'situacao',
   // A keyset page's cursor (issue 29): the access log's API reads it.
   'cursor',
+  // The users export's format (issue 32).
+  'formato',
   'x',
 ];
 /** A query string: well-encoded pairs (URLSearchParams turns a lone surrogate into U+FFFD), plus raw ones that are not. */

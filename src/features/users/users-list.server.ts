@@ -7,6 +7,7 @@ import {
   LEGACY_USER_PAGES,
   mayChangeUsers,
   statusChangeSchema,
+  USER_PAGE_SIZE,
   userListHref,
   userListQuery,
   V2_USER_PAGES,
@@ -18,6 +19,23 @@ import { pageAccess } from '../../lib/route-guards';
 import { config } from '../../server/config';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
 import * as z from 'zod/mini';
+import { bulkGroupOptions, type GroupOption } from '../../server/services/network/user-bulk';
+import { BULK_ACTION_CODES, BULK_PATHS, bulkActionLabel } from '../../lib/user-bulk';
+import type { DB } from '../../server/db';
+
+/** The bulk form's choices: every action, and the groups this actor may give. */
+async function bulkChoices(db: DB, actor: Actor, generation: 'v1' | 'v2'): Promise<UserListProps['bulk']> {
+  if (!mayChangeUsers(actor)) return undefined;
+  return {
+    actions: BULK_ACTION_CODES.map((value) => ({ value, label: bulkActionLabel(value, generation) })),
+    groups: await bulkGroupOptions(db, actor),
+  };
+}
+
+const exportsOf = (generation: 'v1' | 'v2', values: Record<string, string>) => ({
+  csv: userListHref(`${BULK_PATHS[generation].exportar}.csv`, { ...values, tamanho: '' }),
+  xlsx: userListHref(`${BULK_PATHS[generation].exportar}.xlsx`, { ...values, tamanho: '' }),
+});
 
 /*
  * What the user administration pages need (issue 16, decision 046), both generations: plain GET
@@ -75,6 +93,12 @@ export interface UserListProps {
   actorId: number;
   /** The pages of the same administration the viewer may open from here (issue 27): import, groups. */
   links: { href: string; label: string; testId: string }[];
+  /** Rows per page (issue 32): one of USER_PAGE_SIZES. */
+  pageSize: number;
+  /** The bulk form (issue 32): its actions and groups, for whoever may change users. */
+  bulk?: { actions: { value: string; label: string }[]; groups: GroupOption[] };
+  /** The list's filters as CSV and XLSX. */
+  exports: { csv: string; xlsx: string };
 }
 
 const LIST_PATH = { v1: LEGACY_USER_PAGES.consulta, v2: V2_USER_PAGES.consulta } as const;
@@ -117,8 +141,8 @@ export async function userListPage(
   const { db, actor } = await adminContext(session, generation);
   // A page that is no number shows the first (lib/list-query.ts).
   const params = withReadablePage(url.searchParams, 'pagina');
-  const raw = Object.fromEntries(['email', 'nome', 'empresa', 'status', 'pagina'].map((k) => [k, params.get(k) ?? '']));
-  const values = { email: raw.email!, nome: raw.nome!, empresa: raw.empresa!, status: raw.status!.toUpperCase() };
+  const raw = Object.fromEntries(['email', 'nome', 'empresa', 'status', 'pagina', 'tamanho'].map((k) => [k, params.get(k) ?? '']));
+  const values = { email: raw.email!, nome: raw.nome!, empresa: raw.empresa!, status: raw.status!.toUpperCase(), tamanho: raw.tamanho! };
   const parsed = z.safeParse(userListQuery, raw);
   const asked = parsed.success ? parsed.data.pagina : 1;
   let formError: FieldErrors | undefined;
@@ -148,6 +172,8 @@ export async function userListPage(
       self: userListHref(LIST_PATH[generation], values),
       actorId: actor.userId,
       links: listLinks(generation, session, actor),
+      pageSize: USER_PAGE_SIZE,
+      exports: exportsOf(generation, values),
     };
     return {
       kind: 'page',
@@ -155,9 +181,9 @@ export async function userListPage(
       props: { ...base, errors: formErrors(parsed.error.issues), rows: [], page: 1, totalPages: 0, totalElements: 0 },
     };
   }
-  const { email, nome, empresa, status: situacao } = parsed.data;
+  const { email, nome, empresa, status: situacao, tamanho } = parsed.data;
   // A page past the last shows the last (lib/list-query.ts); the row actions post to, and return to, the page shown.
-  const result = await pageWithin(asked, (p) => listUsers(db, actor, { email, nome, empresa, status: situacao }, p - 1));
+  const result = await pageWithin(asked, (p) => listUsers(db, actor, { email, nome, empresa, status: situacao }, p - 1, tamanho));
   const { page } = result;
   const base = {
     generation,
@@ -166,6 +192,9 @@ export async function userListPage(
     self: userListHref(LIST_PATH[generation], values, page),
     actorId: actor.userId,
     links: listLinks(generation, session, actor),
+    pageSize: tamanho,
+    bulk: await bulkChoices(db, actor, generation),
+    exports: exportsOf(generation, values),
   };
   const manageable = await manageableAmong(
     db,

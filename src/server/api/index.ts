@@ -22,6 +22,7 @@ import { worklistLiveEndpoints } from './endpoints/worklist-live';
 import { secondFactorEndpoints } from './endpoints/second-factor';
 import { securityEndpoints } from './endpoints/security';
 import { userPageEndpoints } from './endpoints/user-page';
+import { userBulkEndpoints } from './endpoints/user-bulk';
 import type { Generation } from '../../lib/quote-flow';
 
 /** The endpoints both generations have, each under its session's base. */
@@ -42,8 +43,23 @@ const ofGeneration = (generation: Generation) => [
 
 /** Every API endpoint of the portal, by base (DESIGN §5). */
 export const api = createRouter('/api', {
-  plataforma: [...plataforma, ...userEndpoints, ...hierarchyEndpoints, ...embeddedAppEndpoints, ...ofGeneration('v1')],
-  bff: [...bff, ...ofGeneration('v2'), ...commissionEndpoints, ...pointOfSaleEndpoints, ...accessLogEndpoints, ...partnerEndpoints],
+  plataforma: [
+    ...plataforma,
+    ...userEndpoints,
+    ...userBulkEndpoints('v1'),
+    ...hierarchyEndpoints,
+    ...embeddedAppEndpoints,
+    ...ofGeneration('v1'),
+  ],
+  bff: [
+    ...bff,
+    ...ofGeneration('v2'),
+    ...commissionEndpoints,
+    ...pointOfSaleEndpoints,
+    ...accessLogEndpoints,
+    ...partnerEndpoints,
+    ...userBulkEndpoints('v2'),
+  ],
   gateway,
   auth: [...auth, ...secondFactorEndpoints],
   pagamentos,

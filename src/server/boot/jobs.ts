@@ -4,6 +4,7 @@ import { acceptBySilence } from '../services/after-sale/acceptance';
 import { deliverQueued, onMailQueued } from '../mail/outbox';
 import { generateReports } from '../services/reporting/sales-reports';
 import { processImports } from '../services/network/user-import-processing';
+import { onBulkQueued, processBulkJobs } from '../services/network/user-bulk';
 import { fileStore } from '../files';
 import { config } from '../config';
 import { purgeAccessLog } from '../services/identity/access-log';
@@ -40,6 +41,8 @@ export const JOBS: Job[] = [
   { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, fileStore()) },
   // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.
   { name: 'importação de usuários', everyMs: 2_000, run: processImports },
+  // Bulk actions on users confirmed after their preview (decision 071): the jobs take turns, a batch each.
+  { name: 'ações em lote de usuários', everyMs: 2_000, run: processBulkJobs, wake: onBulkQueued },
   // The access log keeps ACCESS_LOG_RETENTION_DAYS (decision 049): older rows go once an hour.
   { name: 'guarda do log de acesso', everyMs: 3_600_000, run: (db) => purgeAccessLog(db, config().ACCESS_LOG_RETENTION_DAYS) },
   // Uploads abandoned mid-way stop holding their place, and files no row points at go (decision 057).

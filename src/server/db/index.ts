@@ -48,6 +48,7 @@ import * as m042 from './migrations/042_worklist_scope';
 import * as m043 from './migrations/043_second_factor';
 import * as m044 from './migrations/044_session_devices';
 import * as m045 from './migrations/045_user_page';
+import * as m046 from './migrations/046_user_bulk_actions';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -133,6 +134,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '043_second_factor': m043,
   '044_session_devices': m044,
   '045_user_page': m045,
+  '046_user_bulk_actions': m046,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

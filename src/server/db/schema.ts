@@ -404,6 +404,33 @@ export interface UserImportRowsTable {
   reason: string | null;
 }
 
+/** A bulk action on users confirmed after its preview (migration 046, decision 071). */
+export interface UserBulkJobsTable {
+  id: Generated<number>;
+  actor_id: number;
+  generation: 'v1' | 'v2';
+  acao: string;
+  grupo: string | null;
+  selecao: string;
+  status: 'NA_FILA' | 'PROCESSANDO' | 'CONCLUIDO' | 'ERRO';
+  total: number;
+  processed: Generated<number>;
+  error: string | null;
+  ip: string | null;
+  created_at: CreatedAt;
+  claimed_at: Timestamp | null;
+  turn_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+/** One user of a bulk action, and what became of them. */
+export interface UserBulkItemsTable {
+  job_id: number;
+  user_id: number;
+  result: 'alterado' | 'ignorado' | 'recusado' | null;
+  reason: string | null;
+}
+
 export interface SimulatorsTable {
   id: Generated<number>;
   code: string;
@@ -914,6 +941,8 @@ export interface Database {
   user_admin_drafts: UserAdminDraftsTable;
   user_imports: UserImportsTable;
   user_import_rows: UserImportRowsTable;
+  user_bulk_jobs: UserBulkJobsTable;
+  user_bulk_items: UserBulkItemsTable;
   company_drafts: CompanyDraftsTable;
   worklist_reads: WorklistReadsTable;
   worklist_seen: WorklistSeenTable;

@@ -19,7 +19,11 @@ export interface UserFilter {
   generation?: 'v1' | 'v2';
 }
 
-export async function filterUsers(db: DB, filter: UserFilter) {
+/**
+ * The users a filter matches within its scope, as a query to select from (the list's page, the bulk
+ * actions' selection, the export); undefined when the scope names no company.
+ */
+export function usersMatching(db: DB, filter: Omit<UserFilter, 'page' | 'pageSize'>) {
   let query = db.selectFrom('users as u').leftJoin('companies as c', 'c.id', 'u.company_id');
   if (filter.email) query = query.where('u.email', 'ilike', containing(filter.email));
   if (filter.nome) query = query.where('u.nome', 'ilike', containing(filter.nome));
@@ -33,7 +37,7 @@ export async function filterUsers(db: DB, filter: UserFilter) {
   if (filter.generation) query = query.where('u.generation', '=', filter.generation);
   if (filter.companyIds) {
     const ids = filter.companyIds;
-    if (ids.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
+    if (ids.length === 0) return undefined;
     query = query.where((eb) =>
       eb.or([
         eb.exists(
@@ -43,6 +47,12 @@ export async function filterUsers(db: DB, filter: UserFilter) {
       ]),
     );
   }
+  return query;
+}
+
+export async function filterUsers(db: DB, filter: UserFilter) {
+  const query = usersMatching(db, filter);
+  if (!query) return { content: [], totalPages: 0, totalElements: 0 };
   const { total } = await query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   const rows = await query
     .select(['u.id', 'u.nome', 'u.email', 'u.cpf', 'u.status', 'u.generation', 'u.profile', 'c.razao_social', 'c.cnpj'])

@@ -205,7 +205,7 @@ async function writeBatch(
 }
 
 /** The import's author as the rules' actor, while still active and allowed to change users. */
-async function authorOf(db: DB, id: number): Promise<Actor> {
+export async function authorOf(db: DB, id: number): Promise<Actor> {
   const author = await db.selectFrom('users').select(['id', 'generation', 'profile', 'status']).where('id', '=', id).executeTakeFirst();
   if (author?.status !== 'ATIVO') throw forbidden('O autor da importação não está mais ativo.');
   const actor = await actorOf(db, author);
