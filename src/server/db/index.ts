@@ -45,6 +45,7 @@ import * as m039 from './migrations/039_renewals';
 import * as m040 from './migrations/040_insured_reminders';
 import * as m041 from './migrations/041_refunds_queue';
 import * as m042 from './migrations/042_worklist_scope';
+import * as m047 from './migrations/047_access_reviews';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -127,6 +128,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '040_insured_reminders': m040,
   '041_refunds_queue': m041,
   '042_worklist_scope': m042,
+  '047_access_reviews': m047,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
