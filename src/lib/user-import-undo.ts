@@ -83,6 +83,6 @@ export const UNDO_MESSAGES = {
     ].join('; '),
   userDetail: (importId: number, fields: readonly string[]) =>
     `importação ${importId} desfeita${fields.length > 0 ? `; campos: ${fields.join(', ')}` : ''}`,
-  done: (counts: Record<UndoAction, number>) =>
-    `Importação desfeita: ${plural(counts.desativar, 'usuário desativado', 'usuários desativados')}, ${plural(counts.restaurar, 'usuário restaurado', 'usuários restaurados')}, ${plural(counts.manter, 'mantido como estava', 'mantidos como estavam')}.`,
+  done: (when: string, by: string | null, counts: Record<UndoAction, number>) =>
+    `Importação desfeita em ${when}${by ? ` por ${by}` : ''}: ${plural(counts.desativar, 'usuário desativado', 'usuários desativados')}, ${plural(counts.restaurar, 'usuário restaurado', 'usuários restaurados')}, ${plural(counts.manter, 'mantido como estava', 'mantidos como estavam')}.`,
 } as const;

@@ -57,7 +57,7 @@ for (const generation of ['v1', 'v2'] as const) {
     ).toBeVisible();
     await shoot(page, `${generation}-preview`);
     await preview.getByRole('button', { name: 'Desfazer importação' }).click();
-    await expect(page.getByTestId('desfeita')).toContainText('Esta importação já foi desfeita em');
+    await expect(page.getByTestId('desfeita')).toContainText('Importação desfeita em');
     await expect(page.getByTestId('desfeita')).toContainText('0 usuários desativados, 1 usuário restaurado, 0 mantidos como estavam');
     await expect(page.getByRole('link', { name: 'Desfazer importação' })).toHaveCount(0);
     await shoot(page, `${generation}-undone`);

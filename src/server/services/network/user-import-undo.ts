@@ -200,6 +200,7 @@ async function planOf(db: DB, actor: Actor, facts: ImportFacts, limit: number): 
       // Once undone, the plan is the record of what the undo did.
       item.action = row.undo === 'desativado' ? 'desativar' : row.undo === 'restaurado' ? 'restaurar' : 'manter';
       item.reason = row.undo_reason ?? undefined;
+      if (row.undo === 'restaurado') item.fields = kept?.seen?.changes ?? [];
     } else if (!state || !manageable.has(row.user_id)) item.reason = UNDO_MESSAGES.notManaged;
     else {
       // A created account's own first access (PENDENTE → ATIVO) is not someone else's change.
