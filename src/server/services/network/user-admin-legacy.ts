@@ -110,8 +110,17 @@ export async function updateLegacyUser(db: DB, actor: V1Actor, id: number, input
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('user_companies').where('user_id', '=', id).execute();
     if (companyId) await trx.insertInto('user_companies').values({ user_id: id, company_id: companyId }).execute();
+    // A group kept keeps its end date (decision 072): editing a user never makes a temporary grant permanent.
+    const ends = new Map(
+      (await trx.selectFrom('user_groups').select(['group_id', 'ends_at']).where('user_id', '=', id).execute()).map((r) => [
+        r.group_id,
+        r.ends_at,
+      ]),
+    );
     await trx.deleteFrom('user_groups').where('user_id', '=', id).execute();
-    const ids = groups.filter((g) => input.grupos.includes(g.nome)).map((g) => ({ user_id: id, group_id: g.id }));
+    const ids = groups
+      .filter((g) => input.grupos.includes(g.nome))
+      .map((g) => ({ user_id: id, group_id: g.id, ends_at: ends.get(g.id) ?? null }));
     if (ids.length > 0) await trx.insertInto('user_groups').values(ids).execute();
     await settleAccess(trx, before, user);
     const detail = changedFields(
