@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { formPost } from '../fixtures/page-forms';
+import { viewerByEmail } from '../fixtures/selling';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { now, useManualClock as manualClock } from '../../src/server/clock';
@@ -8,6 +10,8 @@ import { updateLegacyUser } from '../../src/server/services/network/user-admin-l
 import { setGroupMembershipEnd, setPermissionGroupEnd, sweepEndedGrants } from '../../src/server/services/network/grant-ends';
 import { GRANT_END_MESSAGES } from '../../src/lib/grant-ends';
 import type { Actor, V1Actor } from '../../src/lib/user-admin';
+import type { PortalSession } from '../../src/lib/session';
+import { brasiliaDay } from '../../src/lib/format';
 
 /**
  * Grants with an end date (issue 32, decision 072), on the test clock: a membership or a group's
@@ -15,9 +19,19 @@ import type { Actor, V1Actor } from '../../src/lib/user-admin';
  * cache (an end sooner than the cache's 30 s) — and the sweep removes it and logs "acesso expirado",
  * once. Editing a user keeps a membership's end.
  */
+const shared = vi.hoisted(() => ({ db: undefined as DB | undefined }));
+vi.mock('../../src/server/boot/database', async (original) => ({
+  ...(await original<typeof import('../../src/server/boot/database')>()),
+  database: async () => shared.db!,
+}));
+const { legacyFormPage } = await import('../../src/features/users/users-legacy.server');
+
 let db: DB;
 let close: () => Promise<void>;
-beforeAll(async () => ({ db, close } = await freshDatabase()));
+beforeAll(async () => {
+  ({ db, close } = await freshDatabase());
+  shared.db = db;
+});
 afterAll(() => close());
 
 const SECOND = 1_000;
@@ -147,5 +161,37 @@ describe('a group’s grant with an end date', () => {
       GRANT_END_MESSAGES.grantEnded('GESTOR', permission!.nome),
       GRANT_END_MESSAGES.grantEnded('Vendedor de loja', 'COTAR_VENDER'),
     ]);
+  });
+});
+
+describe('the legacy user’s edit page', () => {
+  it('sets a group’s "válido até", shows it again, refuses a day past, and clears it', async () => {
+    const viewer = await viewerByEmail(db, 'suporte@legado.demo');
+    const session = { v1: viewer.user } as PortalSession;
+    const gestor = await userOf('gestor@legado.demo');
+    const address = `http://portal.test/editar-usuario/${gestor.id}`;
+    const fields = (end: string) => ({
+      nome: gestor.nome,
+      email: gestor.email,
+      cpf: gestor.cpf!,
+      empresa: '11222333000181',
+      grupos: ['GESTOR'],
+      status: 'ativo',
+      'fim-GESTOR': end,
+    });
+    const tomorrow = brasiliaDay(new Date(now().getTime() + 86_400_000));
+    const saved = await legacyFormPage(session, String(gestor.id), formPost(address, fields(tomorrow)), '10.0.0.1');
+    expect(saved.kind).toBe('redirect');
+    const page = await legacyFormPage(session, String(gestor.id), new Request(address), '10.0.0.1');
+    expect(page.kind === 'page' && page.props.ends).toEqual({ GESTOR: tomorrow });
+    const past = await legacyFormPage(session, String(gestor.id), formPost(address, fields('2020-01-01')), '10.0.0.1');
+    expect(past).toMatchObject({ kind: 'page', status: 400, props: { errors: { grupos: [`GESTOR: ${GRANT_END_MESSAGES.pastDate}`] } } });
+    expect(
+      (await db.selectFrom('user_groups').select('ends_at').where('user_id', '=', gestor.id).executeTakeFirstOrThrow()).ends_at,
+    ).not.toBeNull();
+    await legacyFormPage(session, String(gestor.id), formPost(address, fields('')), '10.0.0.1');
+    expect(
+      (await db.selectFrom('user_groups').select('ends_at').where('user_id', '=', gestor.id).executeTakeFirstOrThrow()).ends_at,
+    ).toBeNull();
   });
 });

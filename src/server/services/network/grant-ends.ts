@@ -18,6 +18,18 @@ import { USER_ADMIN_MESSAGES, type Actor } from '../../../lib/user-admin';
  * writes "acesso expirado" to the access log — once, whichever instance runs it (DELETE … RETURNING).
  */
 
+/** A legacy user's groups that end, by group name (the edit form shows them). */
+export async function groupEndsOf(db: DB, userId: number): Promise<Map<string, Date>> {
+  const rows = await db
+    .selectFrom('user_groups as ug')
+    .innerJoin('permission_groups as g', 'g.id', 'ug.group_id')
+    .select(['g.nome', 'ug.ends_at'])
+    .where('ug.user_id', '=', userId)
+    .where('ug.ends_at', 'is not', null)
+    .execute();
+  return new Map(rows.map((r) => [r.nome, r.ends_at!]));
+}
+
 /** Sets (or clears, with null) when a legacy user's membership of an access group ends. */
 export async function setGroupMembershipEnd(
   db: DB,
