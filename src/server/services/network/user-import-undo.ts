@@ -405,11 +405,18 @@ async function restore(trx: DB, actor: Actor, user: Managed, before: AccountStat
     .where('id', '=', user.id)
     .returning(['id', 'nome', 'email', 'status'])
     .executeTakeFirstOrThrow();
+  // A group kept keeps its end date (decision 072).
+  const ends = new Map(
+    (await trx.selectFrom('user_groups').select(['group_id', 'ends_at']).where('user_id', '=', user.id).execute()).map((r) => [
+      r.group_id,
+      r.ends_at,
+    ]),
+  );
   await trx.deleteFrom('user_groups').where('user_id', '=', user.id).execute();
   if (before.groups.length > 0)
     await trx
       .insertInto('user_groups')
-      .values(before.groups.map((group_id) => ({ user_id: user.id, group_id })))
+      .values(before.groups.map((group_id) => ({ user_id: user.id, group_id, ends_at: ends.get(group_id) ?? null })))
       .execute();
   await trx.deleteFrom('user_companies').where('user_id', '=', user.id).execute();
   if (before.companies.length > 0)
