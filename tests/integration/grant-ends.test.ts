@@ -25,6 +25,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
   database: async () => shared.db!,
 }));
 const { legacyFormPage } = await import('../../src/features/users/users-legacy.server');
+const { userStepPage } = await import('../../src/features/users/users-v2.server');
 
 let db: DB;
 let close: () => Promise<void>;
@@ -193,5 +194,25 @@ describe('the legacy user’s edit page', () => {
     expect(
       (await db.selectFrom('user_groups').select('ends_at').where('user_id', '=', gestor.id).executeTakeFirstOrThrow()).ends_at,
     ).toBeNull();
+  });
+});
+
+describe('the v2 user’s finalization step', () => {
+  it('sets the permission group’s "válido até" when editing, shows it again, refuses a day past', async () => {
+    const viewer = await viewerByEmail(db, 'parceiro.admin@parceiro.demo');
+    const session = { v2: viewer.user } as PortalSession;
+    const juliana = await userOf('juliana.costa@parceiro.demo');
+    const address = `http://portal.test/v2/usuario/cadastro/finalizacao/${juliana.cpf}/editar`;
+    const params = { cpf: juliana.cpf!, acao: 'editar' };
+    const shown = await userStepPage(session, 'finalizacao', params, new Request(address), '10.0.0.1');
+    expect(shown).toMatchObject({ kind: 'page', status: 200, props: { groupEnd: '' } });
+    const past = await userStepPage(session, 'finalizacao', params, formPost(address, { grupoPermissaoAte: '2020-01-01' }), '10.0.0.1');
+    expect(past).toMatchObject({ kind: 'page', status: 400, props: { errors: { grupoPermissao: [GRANT_END_MESSAGES.pastDate] } } });
+    const day = brasiliaDay(new Date(now().getTime() + 2 * 86_400_000));
+    const saved = await userStepPage(session, 'finalizacao', params, formPost(address, { grupoPermissaoAte: day }), '10.0.0.1');
+    expect(saved.kind).toBe('redirect');
+    expect((await userOf('juliana.costa@parceiro.demo')).permission_group_ends_at).not.toBeNull();
+    const again = await userStepPage(session, 'finalizacao', params, new Request(address), '10.0.0.1');
+    expect(again).toMatchObject({ kind: 'page', props: { groupEnd: day } });
   });
 });
