@@ -53,6 +53,9 @@ export const ACCESS_EVENTS = {
   USUARIO_REATIVADO: { label: 'Usuário reativado', group: 'administracao' },
   // Decision 060: who confirmed an import, and whether it may update existing accounts.
   USUARIOS_IMPORTADOS: { label: 'Importação de usuários confirmada', group: 'administracao' },
+  // Decision 072: an import undone by its author; a grant past its end date removed by the sweep.
+  IMPORTACAO_DESFEITA: { label: 'Importação de usuários desfeita', group: 'administracao' },
+  ACESSO_EXPIRADO: { label: 'Acesso expirado', group: 'administracao' },
   GRUPO_ACESSO_CRIADO: { label: 'Grupo de acesso criado', group: 'administracao' },
   GRUPO_ACESSO_ALTERADO: { label: 'Grupo de acesso alterado', group: 'administracao' },
   GRUPO_PERMISSAO_CRIADO: { label: 'Grupo de permissões criado', group: 'administracao' },

@@ -28,6 +28,7 @@ const LEGACY_SECTIONS: [string, string][] = [
   ['/editar-usuario', '/consulta-usuarios'],
   ['/cadastrar-canal', '/consulta-hierarquia'],
   ['/editar-canal', '/consulta-hierarquia'],
+  ['/revisao-acessos', '/consulta-usuarios'],
 ];
 
 const V2_SECTIONS: [string, string][] = [
@@ -36,6 +37,7 @@ const V2_SECTIONS: [string, string][] = [
   ['/v2/ponto-venda', '/v2/ponto-venda/consulta'],
   ['/v2/usuario/cadastro', '/v2/usuario/cadastro/consulta'],
   ['/v2/usuario/importacao', '/v2/usuario/cadastro/consulta'],
+  ['/v2/usuario/revisao-acessos', '/v2/usuario/cadastro/consulta'],
   ['/v2/usuario/permissoes', '/v2/usuario/permissoes/consulta'],
   // Issue 32: a user's page (/v2/usuario/{id}) and the pending invitations, as the users list.
   ['/v2/usuario', '/v2/usuario/cadastro/consulta'],

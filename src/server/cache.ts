@@ -15,6 +15,11 @@ export interface CacheSpec<K, V> {
   maxAgeMs: number;
   /** Whether a change makes an entry stale ('everything' always does). */
   drops(change: Change, key: K, value: V): boolean;
+  /**
+   * The instant (ms) an entry stops being true by itself — a grant's end date (decision 072) — so it
+   * is not served past it whatever `maxAgeMs` says; undefined or null: no such instant.
+   */
+  expiresAt?(value: V): number | null | undefined;
 }
 
 export interface Cache<K, V> {
@@ -56,7 +61,8 @@ export function createCache<K, V>(feed: ChangeFeed, spec: CacheSpec<K, V>): Cach
       if (!feed.live) return undefined;
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (nowMs() - entry.at > spec.maxAgeMs) {
+      const ends = spec.expiresAt?.(entry.value);
+      if (nowMs() - entry.at > spec.maxAgeMs || (ends != null && nowMs() >= ends)) {
         entries.delete(key);
         return undefined;
       }

@@ -306,6 +306,10 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/usuario/cadastro/lote/[id]': { path: '/v2/usuario/cadastro/lote/999999', expect: { ...v2Only(404, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/exportar.csv': { path: '/v2/usuario/cadastro/exportar.csv', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/exportar.xlsx': { path: '/v2/usuario/cadastro/exportar.xlsx', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
+  // Access reviews (issue 32, decision 072): guarded as the users list, and the right to change users
+  // (else the 404 page) — the legacy admin group; v2's administrators and the sub-delegated manager.
+  '/revisao-acessos': { path: '/revisao-acessos', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
+  '/v2/usuario/revisao-acessos': { path: '/v2/usuario/revisao-acessos', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   // Partners (issue 17, decision 052): the insurer's ADMIN only (Acesso › Parceiro). Substabelecidos:
   // ADMIN, PARCEIRO_ADMIN, or GERENCIAR_SUBSTABELECIDO (no demo seller holds it); the list's {action}
   // is what was just done; Vale Verde is under the partner administrator's Horizonte.

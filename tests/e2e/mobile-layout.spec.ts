@@ -290,6 +290,8 @@ const PAGES: Record<string, Partial<Record<Account, string[]>> | string> = {
   '/v2/usuario/importacao/[etapa]': { parceiroAdmin: ['/v2/usuario/importacao/upload'] },
   '/v2/usuario/importacao/modelo.csv': 'a CSV download, not a page',
   '/v2/usuario/importacao/resultado/[id]': 'a CSV download, not a page',
+  '/revisao-acessos': { adminLegado: ['/revisao-acessos'] },
+  '/v2/usuario/revisao-acessos': { parceiroAdmin: ['/v2/usuario/revisao-acessos'] },
   // Partners and substabelecidos (issue 17): the lists, the steps (new, edit, view) and the offers' rows.
   '/v2/parceiros/consulta': { adminV2: ['/v2/parceiros/consulta', '/v2/parceiros/consulta?status=x'] },
   '/v2/parceiros/etapas/[...passo]': {

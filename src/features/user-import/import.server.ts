@@ -11,6 +11,7 @@ import {
   type ImportSummary,
 } from '../../server/services/network/user-import-reading';
 import { confirmImport } from '../../server/services/network/user-import-processing';
+import { undoImport, undoPreview, undoStatus, type UndoPlan } from '../../server/services/network/user-import-undo';
 import { IMPORT_MESSAGES, type ImportGeneration } from '../../lib/user-import';
 import { mayChangeUsers } from '../../lib/user-admin';
 import type { PortalSession } from '../../lib/session';
@@ -66,7 +67,14 @@ export interface ImportPageProps {
   changes: Awaited<ReturnType<typeof importChanges>>;
   recent: { id: number; file_name: string; status: string; total_rows: number; created_at: Date }[];
   error?: string;
+  /** The result step: whether the import may still be undone, or what its undo did (decision 072). */
+  undo?: Omit<UndoPlan, 'items'> & { items?: UndoPlan['items'] };
+  /** The preview of the undo (?desfazer=1), each account judged. */
+  previewUndo: boolean;
 }
+
+/** The address of an import's undo preview. */
+export const undoPath = (generation: ImportGeneration, id: number) => `${importPath(generation, 'resultado', id)}&desfazer=1`;
 
 const idOf = (value: string | null) => (value && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : undefined);
 
@@ -106,7 +114,15 @@ export async function importPage(
     problems: summary ? await importProblems(db, summary.id) : [],
     changes: summary && step === 'validacao' ? await importChanges(db, summary.id) : [],
     recent: summary ? [] : await recentImports(db, actor),
+    previewUndo: false,
   };
+  if (summary && step === 'resultado') {
+    const previewUndo = url.searchParams.get('desfazer') === '1';
+    const status = await undoStatus(db, actor, summary.id);
+    // The accounts are judged (or, once undone, listed) only on the preview and after the undo.
+    base.undo = previewUndo || status?.undoneAt ? await undoPreview(db, actor, summary.id) : status;
+    base.previewUndo = previewUndo && !base.undo?.refusal;
+  }
   if (request.method !== 'POST') return { kind: 'page', status: 200, props: base };
 
   let form: FormData;
@@ -117,6 +133,11 @@ export async function importPage(
     return { kind: 'page', status: 400, props: { ...base, error: IMPORT_MESSAGES.notCsv } };
   }
   try {
+    if (summary && step === 'resultado') {
+      if (form.get('acao') !== 'desfazer') return { kind: 'page', status: 400, props: { ...base, error: 'Ação inválida.' } };
+      await undoImport(db, actor, summary.id, ip);
+      return { kind: 'redirect', to: importPath(generation, 'resultado', summary.id) };
+    }
     if (summary) {
       // The choice travels with the confirmation and nothing else says it: absent is "create only".
       const update = form.get('atualizar');

@@ -17,6 +17,9 @@ import {
 import type { PortalSession } from '../../lib/session';
 import { withNotice } from './users-list.server';
 import * as z from 'zod/mini';
+import { groupEndField, grantEndDay, readGrantEnd } from '../../lib/grant-ends';
+import { now } from '../../server/clock';
+import { groupEndsOf } from '../../server/services/network/grant-ends';
 
 /*
  * The legacy user form (issue 16, decision 046): /cadastrar-usuario and /editar-usuario/{id}, one
@@ -33,6 +36,8 @@ export interface LegacyFormProps {
   /** Oneself: the status is not theirs to change. */
   self: boolean;
   pending: boolean;
+  /** Each group's "válido até" day (YYYY-MM-DD) as the form shows it (decision 072); absent: no end. */
+  ends: Record<string, string>;
 }
 
 const LEGACY_LISTS = ['grupos'];
@@ -76,17 +81,32 @@ export async function legacyFormPage(
     groups,
     self: target?.id === actor.userId,
     pending: target?.status === 'PENDENTE',
+    ends: Object.fromEntries(
+      [...(target ? await groupEndsOf(db, target.id) : new Map<string, Date>())].map(([group, endsAt]) => [group, grantEndDay(endsAt)]),
+    ),
   };
   if (request.method !== 'POST') {
     const values = target ? legacyValuesOf(target) : { status: 'ativo', grupos: [] };
     return { kind: 'page', status: 200, props: { ...props, values } };
   }
-  const values = formValues(await readForm(request), LEGACY_LISTS);
+  const form = await readForm(request);
+  const values = formValues(form, LEGACY_LISTS);
+  // Each checked group's end, on the edit form only (a new user's groups start without one).
+  const groupEnds = new Map<string, Date | null>();
+  const endErrors: string[] = [];
+  for (const group of target ? (Array.isArray(values.grupos) ? values.grupos : []) : []) {
+    const given = form.get(groupEndField(group));
+    props.ends[group] = typeof given === 'string' ? given.slice(0, 10) : '';
+    const end = readGrantEnd(given, now());
+    if (end.ok) groupEnds.set(group, end.endsAt);
+    else endErrors.push(`${group}: ${end.message}`);
+  }
+  if (endErrors.length > 0) return { kind: 'page', status: 400, props: { ...props, values, errors: { grupos: endErrors } } };
   if (props.self && target) values.status = formStatusOf(target.status);
   const parsed = z.safeParse(legacyUserSchema, values);
   if (!parsed.success) return { kind: 'page', status: 400, props: { ...props, values, errors: formErrors(parsed.error.issues) } };
   try {
-    if (target) await updateLegacyUser(db, actor, target.id, parsed.data, ip);
+    if (target) await updateLegacyUser(db, actor, target.id, parsed.data, ip, groupEnds);
     else await createLegacyUser(db, actor, parsed.data, ip);
   } catch (error) {
     const failed = asFieldErrors(error);

@@ -111,11 +111,13 @@ const LIST_PATH = { v1: LEGACY_USER_PAGES.consulta, v2: V2_USER_PAGES.consulta }
 const LIST_LINKS = {
   v1: [
     { href: '/importar-usuarios', label: 'Importar usuários', testId: 'importar-usuarios', changes: true },
+    { href: '/revisao-acessos', label: 'Revisão de acessos', testId: 'revisao-acessos', changes: true },
     { href: '/grupo-acesso', label: 'Grupos de acesso', testId: 'grupos', changes: false },
     { href: '/consulta-usuarios/convites', label: 'Convites pendentes', testId: 'convites', changes: false },
   ],
   v2: [
     { href: '/v2/usuario/importacao/upload', label: 'Importar usuários', testId: 'importar-usuarios', changes: true },
+    { href: '/v2/usuario/revisao-acessos', label: 'Revisão de acessos', testId: 'revisao-acessos', changes: true },
     { href: '/v2/usuario/permissoes/consulta', label: 'Grupos de permissões', testId: 'grupos', changes: false },
     { href: '/v2/usuario/convites', label: 'Convites pendentes', testId: 'convites', changes: false },
   ],

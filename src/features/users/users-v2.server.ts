@@ -3,6 +3,9 @@ import { adminContext, asFieldErrors, readForm, type Routed } from '../controlle
 import { permissionGroupsOfCompanies } from '../../server/services/network/access-groups';
 import { companyOptions, managedUser, type CompanyOption, type UserRecord } from '../../server/services/network/user-admin';
 import { createV2User, updateV2User, v2ChangeProblems } from '../../server/services/network/user-admin-v2';
+import { setPermissionGroupEnd } from '../../server/services/network/grant-ends';
+import { now } from '../../server/clock';
+import { grantEndDay, readGrantEnd } from '../../lib/grant-ends';
 import {
   cpfTaken,
   draftOfUser,
@@ -61,6 +64,8 @@ export interface StepProps {
   /** The stepper's links. */
   steps: { id: UserStep; label: string; href?: string }[];
   editing?: { nome: string };
+  /** Editing with a permission group: its "válido até" day as the form shows it (decision 072); '' for none. */
+  groupEnd?: string;
 }
 
 const STEP_LABELS: Record<UserStep, string> = {
@@ -150,12 +155,18 @@ export async function userStepPage(
     props.values = { ...(draft.dados ?? { perfil: props.profiles.includes('PARCEIRO') ? 'PARCEIRO' : (props.profiles[0] ?? '') }) };
   if (step === 'vincular-usuario')
     props.values = { ...(draft.vinculo ?? { empresas: [], operacoes: [], pontoVenda: '', grupoPermissao: '' }) };
+  if (step === 'finalizacao' && target) {
+    const current = await db.selectFrom('users').select('permission_group_ends_at').where('id', '=', target.id).executeTakeFirst();
+    // The same group keeps its end; another starts without one (user-admin-v2.ts).
+    const sameGroup = String(target.permissionGroupId ?? '') === (draft.vinculo?.grupoPermissao ?? '');
+    props.groupEnd = sameGroup && current?.permission_group_ends_at ? grantEndDay(current.permission_group_ends_at) : '';
+  }
   if (request.method !== 'POST') return { kind: 'page', status: 200, props };
 
   const form = await readForm(request);
   if (step === 'dados-pessoais') return personalDataPost(db, actor, props, form, target, saved, cpf);
   if (step === 'vincular-usuario') return linkPost(db, actor, props, form, target, cpf!, action!);
-  return finishPost(db, actor, props, target, action!, ip);
+  return finishPost(db, actor, props, target, action!, ip, form);
 }
 
 async function personalDataPost(
@@ -218,11 +229,26 @@ async function finishPost(
   target: UserRecord | undefined,
   action: UserAction,
   ip: string,
+  form: FormData,
 ): Promise<Routed<StepProps>> {
   const change = { dados: props.draft.dados!, vinculo: props.draft.vinculo! };
+  // Editing with a group: its "válido até" (decision 072), checked before anything is written.
+  const withGroup = target !== undefined && change.vinculo.grupoPermissao !== '';
+  const end = withGroup ? readGrantEnd(form.get('grupoPermissaoAte'), now()) : ({ ok: true, endsAt: null } as const);
+  if (!end.ok) {
+    const given = form.get('grupoPermissaoAte');
+    return {
+      kind: 'page',
+      status: 400,
+      props: { ...props, groupEnd: typeof given === 'string' ? given.slice(0, 10) : '', errors: { grupoPermissao: [end.message] } },
+    };
+  }
   try {
     if (target) await updateV2User(db, actor, target.id, change, ip);
     else await createV2User(db, actor, change, ip);
+    const before = props.groupEnd ?? '';
+    const after = end.endsAt ? grantEndDay(end.endsAt) : '';
+    if (target && withGroup && before !== after) await setPermissionGroupEnd(db, actor, target.id, end.endsAt, ip);
   } catch (error) {
     const failed = asFieldErrors(error);
     if (!failed) throw error;

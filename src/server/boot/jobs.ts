@@ -12,6 +12,7 @@ import { applyScheduledCancellations } from '../services/after-sale/cancellation
 import { errorMessage, logError } from '../log';
 import { sweepUploads } from '../services/after-sale/document-uploads';
 import { queueDueReminders } from '../services/after-sale/insured-reminders';
+import { sweepEndedGrants } from '../services/network/grant-ends';
 
 /**
  * Work on deadlines that runs inside every server process (DESIGN §10). Each job claims its rows with
@@ -47,6 +48,9 @@ export const JOBS: Job[] = [
   { name: 'guarda do log de acesso', everyMs: 3_600_000, run: (db) => purgeAccessLog(db, config().ACCESS_LOG_RETENTION_DAYS) },
   // Uploads abandoned mid-way stop holding their place, and files no row points at go (decision 057).
   { name: 'limpeza de envios e arquivos órfãos', everyMs: 15 * 60_000, run: (db) => sweepUploads(db, fileStore(), now()) },
+  // Grants past their end date (decision 072) stopped counting at their end; here they are removed and
+  // logged ("acesso expirado"): within a minute.
+  { name: 'acessos com data de fim', everyMs: 60_000, run: sweepEndedGrants },
 ];
 
 /** Turns run and failed per job since the process started, for the metrics (scripts/ops.mjs). */

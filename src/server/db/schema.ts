@@ -109,6 +109,8 @@ export interface UsersTable {
   /** The v2 permission group whose operations the user holds besides their own (migration 017). */
   permission_group_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
+  /** When the user's permission group stops counting (migration 047); null: no end. */
+  permission_group_ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface UserCompaniesTable {
@@ -154,6 +156,8 @@ export interface V2PermissionGroupsTable {
 export interface V2PermissionGroupOperationsTable {
   group_id: number;
   operation: string;
+  /** When this operation of the group stops counting (migration 047); null: no end. */
+  ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface GroupPermissionsTable {
@@ -161,11 +165,15 @@ export interface GroupPermissionsTable {
   nome: string;
   permite_visualizacao: boolean;
   permite_alteracao: boolean;
+  /** When this permission of the group stops counting (migration 047); null: no end. */
+  ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface UserGroupsTable {
   user_id: number;
   group_id: number;
+  /** When the membership stops counting (migration 047); null: no end. */
+  ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SessionsTable {
@@ -391,6 +399,21 @@ export interface UserImportsTable {
   finished_at: Timestamp | null;
   /** Chosen at the confirmation (decision 060): rows of existing accounts with changes update them; else they are skipped. */
   update_existing: Generated<boolean>;
+  /** When its author undid it (migration 047), and who; set once. */
+  undone_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  undone_by: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** What an import did to one account (migration 047): the state before (updated only) and the state it left. */
+export interface UserImportChangesTable {
+  import_id: number;
+  user_id: number;
+  line: number;
+  kind: 'criado' | 'atualizado';
+  before: Json<Record<string, unknown>> | null;
+  after: Json<Record<string, unknown>>;
+  undo: 'desativado' | 'restaurado' | 'mantido' | null;
+  undo_reason: string | null;
 }
 
 /** One data line of an import: what it asks (data) or what is wrong with it (problems), then its result. */
@@ -943,6 +966,7 @@ export interface Database {
   user_import_rows: UserImportRowsTable;
   user_bulk_jobs: UserBulkJobsTable;
   user_bulk_items: UserBulkItemsTable;
+  user_import_changes: UserImportChangesTable;
   company_drafts: CompanyDraftsTable;
   worklist_reads: WorklistReadsTable;
   worklist_seen: WorklistSeenTable;

@@ -23,25 +23,43 @@ export interface PrincipalFacts {
   companyId: number | null;
   /** Where the user sells (users.point_of_sale_id). */
   pointOfSaleId: number | null;
+  /** The nearest end (ms) of a grant these facts count (decision 072): past it they are stale. */
+  endsAt?: number | null;
 }
 
 /**
  * The facts of the user whose row is `u` in the statement it joins — as one JSON column, so that
  * the session query (server/services/identity/sessions.ts) reads a principal in the same round trip.
+ * A grant past its end date (migration 047, decision 072) does not count, by the portal's clock at
+ * the query — exact on every instance without waiting for the sweep; `endsAt` is the nearest end of
+ * those that count, which bounds how long the facts may be cached.
  */
-export const principalFactsColumn = (): RawBuilder<PrincipalFacts> => sql<PrincipalFacts>`json_build_object(
+export const principalFactsColumn = (): RawBuilder<PrincipalFacts> => {
+  const at = now();
+  const live = (column: RawBuilder<unknown>) => sql`(${column} is null or ${column} > ${at})`;
+  return sql<PrincipalFacts>`json_build_object(
   'companyId', u.company_id,
   'pointOfSaleId', u.point_of_sale_id,
   'groups', coalesce((select json_agg(g.nome order by g.nome)
-    from user_groups ug join permission_groups g on g.id = ug.group_id where ug.user_id = u.id), '[]'),
+    from user_groups ug join permission_groups g on g.id = ug.group_id where ug.user_id = u.id and ${live(sql`ug.ends_at`)}), '[]'),
   'permissions', coalesce((select json_agg(p order by p.nome) from (
     select gp.nome, bool_or(gp.permite_visualizacao) as "permiteVisualizacao", bool_or(gp.permite_alteracao) as "permiteAlteracao"
-    from user_groups ug join group_permissions gp on gp.group_id = ug.group_id where ug.user_id = u.id group by gp.nome) p), '[]'),
+    from user_groups ug join group_permissions gp on gp.group_id = ug.group_id
+    where ug.user_id = u.id and ${live(sql`ug.ends_at`)} and ${live(sql`gp.ends_at`)} group by gp.nome) p), '[]'),
   'operations', coalesce((select json_agg(o.operation order by o.operation) from (
     select operation from user_operations where user_id = u.id
-    union select operation from v2_permission_group_operations where group_id = u.permission_group_id) o), '[]'),
+    union select operation from v2_permission_group_operations
+      where group_id = u.permission_group_id and ${live(sql`u.permission_group_ends_at`)} and ${live(sql`ends_at`)}) o), '[]'),
   'companies', coalesce((select json_agg(json_build_object('id', c.id, 'parentId', c.parent_id, 'cdCnpj', c.cnpj, 'nmRazaoSocial', c.razao_social)
-    order by c.razao_social) from user_companies uc join companies c on c.id = uc.company_id where uc.user_id = u.id), '[]'))`;
+    order by c.razao_social) from user_companies uc join companies c on c.id = uc.company_id where uc.user_id = u.id), '[]'),
+  'endsAt', (select extract(epoch from min(e)) * 1000 from (
+    select ug.ends_at as e from user_groups ug where ug.user_id = u.id and ug.ends_at > ${at}
+    union all select gp.ends_at from user_groups ug join group_permissions gp on gp.group_id = ug.group_id
+      where ug.user_id = u.id and ${live(sql`ug.ends_at`)} and gp.ends_at > ${at}
+    union all select u.permission_group_ends_at where u.permission_group_ends_at > ${at}
+    union all select o.ends_at from v2_permission_group_operations o
+      where o.group_id = u.permission_group_id and ${live(sql`u.permission_group_ends_at`)} and o.ends_at > ${at}) ends))`;
+};
 
 /** Facts by user id; a change to the user, or to groups and companies (many users), drops them. */
 export const FACTS_CACHE: CacheSpec<number, PrincipalFacts> = {
@@ -49,6 +67,8 @@ export const FACTS_CACHE: CacheSpec<number, PrincipalFacts> = {
   maxEntries: 10_000,
   maxAgeMs: 30_000,
   drops: (change, userId) => change.kind === 'principals' || (change.kind === 'user' && change.userId === userId),
+  // A grant that ends (decision 072) ends here too: the entry is not served past it.
+  expiresAt: (facts) => (facts.endsAt == null ? null : Number(facts.endsAt)),
 };
 
 export function principalFacts(db: DB, userId: number): Promise<PrincipalFacts> {

@@ -84,8 +84,18 @@ export async function insertLegacyUser(trx: DB, actor: V1Actor, input: LegacyUse
   return user;
 }
 
-/** Changes a legacy user: name, e-mail, CPF, company, groups, status. */
-export async function updateLegacyUser(db: DB, actor: V1Actor, id: number, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
+/**
+ * Changes a legacy user: name, e-mail, CPF, company, groups, status — and, when the form gives them,
+ * each group's end date (decision 072; by group name, null: no end). Without them a group kept keeps its end.
+ */
+export async function updateLegacyUser(
+  db: DB,
+  actor: V1Actor,
+  id: number,
+  input: LegacyUserInput,
+  ip: string | null,
+  groupEnds?: ReadonlyMap<string, Date | null>,
+): Promise<SavedUser> {
   requireChange(actor);
   const saved = await inUserChange(db, async (trx) => {
     const before = await managedUser(trx, actor, { id });
@@ -110,13 +120,38 @@ export async function updateLegacyUser(db: DB, actor: V1Actor, id: number, input
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('user_companies').where('user_id', '=', id).execute();
     if (companyId) await trx.insertInto('user_companies').values({ user_id: id, company_id: companyId }).execute();
+    // A group kept keeps its end date (decision 072): editing a user never makes a temporary grant permanent.
+    const ends = new Map(
+      (await trx.selectFrom('user_groups').select(['group_id', 'ends_at']).where('user_id', '=', id).execute()).map((r) => [
+        r.group_id,
+        r.ends_at,
+      ]),
+    );
     await trx.deleteFrom('user_groups').where('user_id', '=', id).execute();
-    const ids = groups.filter((g) => input.grupos.includes(g.nome)).map((g) => ({ user_id: id, group_id: g.id }));
+    const ids = groups
+      .filter((g) => input.grupos.includes(g.nome))
+      .map((g) => ({ user_id: id, group_id: g.id, ends_at: (groupEnds ? groupEnds.get(g.nome) : ends.get(g.id)) ?? null }));
     if (ids.length > 0) await trx.insertInto('user_groups').values(ids).execute();
     await settleAccess(trx, before, user);
     const detail = changedFields(
-      { nome: before.nome, email: before.email, cpf: before.cpf, empresa: before.companyId, grupos: before.groups, status: before.status },
-      { nome: input.nome, email: input.email, cpf: input.cpf, empresa: companyId ?? null, grupos: input.grupos, status },
+      {
+        nome: before.nome,
+        email: before.email,
+        cpf: before.cpf,
+        empresa: before.companyId,
+        grupos: before.groups,
+        status: before.status,
+        fimGrupos: Object.fromEntries([...ends].map(([g, e]) => [g, e?.getTime() ?? null])),
+      },
+      {
+        nome: input.nome,
+        email: input.email,
+        cpf: input.cpf,
+        empresa: companyId ?? null,
+        grupos: input.grupos,
+        status,
+        fimGrupos: Object.fromEntries(ids.map((r) => [r.group_id, r.ends_at?.getTime() ?? null])),
+      },
     );
     await logEvent(
       trx,

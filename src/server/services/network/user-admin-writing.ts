@@ -212,8 +212,15 @@ export interface SavedUser {
 
 // ─── Status (both generations) ───────────────────────────────────────────────────────────────────
 
-/** Activates, deactivates or blocks a user; leaving ATIVO ends their sessions at once. */
-export async function setUserStatus(db: DB, actor: Actor, id: number, form: FormStatus, ip: string | null): Promise<SavedUser> {
+/** Activates, deactivates or blocks a user; leaving ATIVO ends their sessions at once. `why` adds to the log's detail (an access review). */
+export async function setUserStatus(
+  db: DB,
+  actor: Actor,
+  id: number,
+  form: FormStatus,
+  ip: string | null,
+  why?: string,
+): Promise<SavedUser> {
   requireChange(actor);
   const result = await inUserChange(db, async (trx) => {
     const before = await managedUser(trx, actor, { id });
@@ -234,7 +241,7 @@ export async function setUserStatus(db: DB, actor: Actor, id: number, form: Form
       { ...user, generation: before.generation },
       actor.userId,
       ip,
-      `situação: ${before.status} → ${status}`,
+      `situação: ${before.status} → ${status}${why ? `; ${why}` : ''}`,
     );
     return { saved: user, changed: true };
   });

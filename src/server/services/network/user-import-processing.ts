@@ -11,6 +11,7 @@ import { IMPORT_MESSAGES, type ImportResult, type RowProblem } from '../../../li
 import { mayChangeUsers, type Actor, type V1Actor, type V2Actor } from '../../../lib/user-admin';
 import { appendAccessEvent } from '../identity/access-log';
 import { errorMessage, logError } from '../../log';
+import { accountStates, recordImportChanges } from './user-import-undo';
 
 /*
  * Bulk user import, confirmation and processing (issue 16, decisions 048 and 060): the author's
@@ -113,10 +114,16 @@ const reasonOf = (error: unknown): string | undefined => {
 };
 const reasonOfProblems = (problems: readonly RowProblem[]) => problems.map((p) => `${p.column}: ${p.message}`).join(' | ');
 
-type Outcome = { result: ImportResult; reason?: string };
+/** A row's result; a created account's id, which the import records so it can be undone (decision 072). */
+type Outcome = { result: ImportResult; reason?: string; userId?: number };
 
-/** Records rows' results and counts them done, in the caller's transaction. */
+/** Records rows' results (and the accounts created) and counts them done, in the caller's transaction. */
 async function record(trx: DB, importId: number, outcomes: ReadonlyMap<number, Outcome>): Promise<void> {
+  await recordImportChanges(
+    trx,
+    importId,
+    [...outcomes].flatMap(([line, o]) => (o.result === 'criado' && o.userId ? [{ line, userId: o.userId }] : [])),
+  );
   for (const [line, { result, reason }] of outcomes)
     await trx
       .updateTable('user_import_rows')
@@ -164,9 +171,11 @@ async function writeBatch(
   const create = async (trx: DB, stored: StoredRow): Promise<Outcome> => {
     try {
       // The new user's first-access code and e-mail are written with them, in this batch's transaction.
-      if (stored.generation === 'v1') await insertLegacyUser(trx, actor as V1Actor, stored.input, ip);
-      else await insertV2User(trx, actor as V2Actor, stored.change, ip);
-      return { result: 'criado' };
+      const user =
+        stored.generation === 'v1'
+          ? await insertLegacyUser(trx, actor as V1Actor, stored.input, ip)
+          : await insertV2User(trx, actor as V2Actor, stored.change, ip);
+      return { result: 'criado', userId: user.id };
     } catch (error) {
       const reason = reasonOf(error);
       if (reason === undefined) throw error;
@@ -192,6 +201,8 @@ async function writeBatch(
   for (const v of verdicts.filter((x) => x.stored?.existingId && !decided.has(x.line))) {
     const stored = v.stored!;
     let outcome: Outcome;
+    // The account before, so an undo can give it back (decision 072).
+    const before = (await accountStates(db, [stored.existingId!])).get(stored.existingId!);
     try {
       if (stored.generation === 'v1') await updateLegacyUser(db, actor as V1Actor, stored.existingId!, stored.input, ip);
       else await updateV2User(db, actor as V2Actor, stored.existingId!, stored.change, ip);
@@ -200,7 +211,11 @@ async function writeBatch(
       outcome = { result: 'recusado', reason: reasonOf(error) ?? 'Não foi possível alterar este usuário.' };
     }
     // Were this record lost, the next run would find the user as the file says: "sem alteração".
-    await db.transaction().execute((trx) => record(trx, importId, new Map([[v.line, outcome]])));
+    await db.transaction().execute(async (trx) => {
+      if (outcome.result === 'atualizado' && before)
+        await recordImportChanges(trx, importId, [{ line: v.line, userId: stored.existingId!, before }]);
+      await record(trx, importId, new Map([[v.line, outcome]]));
+    });
   }
 }
 

@@ -1,0 +1,66 @@
+import { deactivateIdle, idleUsers, type IdleUser } from '../../server/services/network/access-reviews';
+import { ACCESS_REVIEW_MESSAGES, ACCESS_REVIEW_PAGES, deactivateIdleSchema } from '../../lib/access-reviews';
+import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
+import { mayChangeUsers } from '../../lib/user-admin';
+import type { PortalSession } from '../../lib/session';
+import { adminContext, readForm, refusalOf, type Routed } from '../controller.server';
+
+/*
+ * The access review's pages (issue 32, decision 072): legacy /revisao-acessos and v2
+ * /v2/usuario/revisao-acessos — the users idle for 90 days the administrator may change, a keyset page
+ * at a time, with a plain form that deactivates those ticked. Needs the right to change users (else the 404).
+ */
+
+export interface AccessReviewProps {
+  generation: 'v1' | 'v2';
+  result: KeysetPage<IdleUser>;
+  /** After a deactivation: what was done, and who was left and why. */
+  notice?: string;
+  refused: { nome: string; message: string }[];
+  error?: string;
+}
+
+const PAGE = /^[1-9]\d{0,5}$/;
+
+export async function accessReviewPage(
+  generation: 'v1' | 'v2',
+  session: PortalSession,
+  url: URL,
+  request: Request,
+  ip: string,
+): Promise<Routed<AccessReviewProps>> {
+  const { db, actor } = await adminContext(session, generation);
+  if (!mayChangeUsers(actor)) return { kind: 'not-found' };
+  const pageText = url.searchParams.get('page');
+  const page = pageText && PAGE.test(pageText) ? Number(pageText) : 1;
+  const read = () => idleUsers(db, actor, pageRequestOf(page, url.searchParams.get('cursor')));
+  if (request.method !== 'POST') return { kind: 'page', status: 200, props: { generation, result: await read(), refused: [] } };
+
+  const form = await readForm(request);
+  const parsed = deactivateIdleSchema.safeParse({ acao: form.get('acao'), usuarios: form.getAll('usuario') });
+  if (!parsed.success) {
+    const error = parsed.error.issues.map((i) => i.message).join(' ');
+    return { kind: 'page', status: 400, props: { generation, result: await read(), refused: [], error } };
+  }
+  try {
+    const shown = await read();
+    const names = new Map(shown.content.map((u) => [u.id, u.nome]));
+    const done = await deactivateIdle(db, actor, parsed.data.usuarios.map(Number), ip);
+    return {
+      kind: 'page',
+      status: 200,
+      props: {
+        generation,
+        result: await read(),
+        notice: ACCESS_REVIEW_MESSAGES.done(done.deactivated),
+        refused: done.refused.map((r) => ({ nome: names.get(r.id) ?? '—', message: r.message })),
+      },
+    };
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    return { kind: 'page', status: refusal.status, props: { generation, result: await read(), refused: [], error: refusal.message } };
+  }
+}
+
+export const accessReviewPath = (generation: 'v1' | 'v2') => ACCESS_REVIEW_PAGES[generation];

@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import type { DB } from '../../db';
+import { readKeysetPage } from '../../db/keyset-page';
+import { DomainError } from '../../errors';
+import { now } from '../../clock';
+import { manageableAmong, requireChange } from './user-admin';
+import { setUserStatus } from './user-admin-writing';
+import { ACCESS_REVIEW_MESSAGES, ACCESS_REVIEW_PAGE_SIZE, IDLE_DAYS, idleDays, idleSince } from '../../../lib/access-reviews';
+import { managedCompanies, type Actor } from '../../../lib/user-admin';
+import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
+
+/*
+ * Access reviews (issue 32, decision 072): the users of the administrator's generation and scope who
+ * have not signed in for IDLE_DAYS (never signed in: since their creation), the longest idle first, a
+ * keyset page at a time through migration 047's index on (generation, coalesce(last_access_at,
+ * created_at), id) of the active and pending; and their deactivation, each through the single-user
+ * path (every rule of a manual deactivation, the access log saying why).
+ */
+
+export interface IdleUser {
+  id: number;
+  nome: string;
+  email: string;
+  status: 'ATIVO' | 'PENDENTE';
+  lastAccessAt: Date | null;
+  createdAt: Date;
+  /** Whole days since the last sign-in (or the creation), by the portal's clock. */
+  days: number;
+  empresa: string | null;
+  /** May the actor deactivate them (a manager lists its companies' users, yet changes only those it may manage). */
+  manageable: boolean;
+}
+
+/** The idle users' rows, as a derived table whose `seen_at` is the indexed expression (so the keyset reads the index). */
+function idleScope(db: DB, actor: Actor, cutoff: Date) {
+  const companies = managedCompanies(actor);
+  let inner = db
+    .selectFrom('users as u')
+    .select(['u.id', 'u.nome', 'u.email', 'u.status', 'u.last_access_at', 'u.created_at', 'u.company_id'])
+    .select(sql<Date>`coalesce(u.last_access_at, u.created_at)`.as('seen_at'))
+    .where('u.generation', '=', actor.generation)
+    .where('u.status', 'in', ['ATIVO', 'PENDENTE'])
+    .where(sql<boolean>`coalesce(u.last_access_at, u.created_at) < ${cutoff}`);
+  if (companies !== 'all') {
+    const ids = companies.length > 0 ? [...companies] : [0];
+    inner = inner.where((eb) =>
+      eb.or([
+        eb('u.company_id', 'in', ids),
+        eb.exists(
+          eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids),
+        ),
+      ]),
+    );
+  }
+  return db.selectFrom(inner.as('r'));
+}
+
+/** A page of the idle users the actor administers, the longest idle first. */
+export async function idleUsers(db: DB, actor: Actor, request: PageRequest): Promise<KeysetPage<IdleUser>> {
+  requireChange(actor);
+  const page = await readKeysetPage(
+    db,
+    {
+      branches: [idleScope(db, actor, idleSince(now()))],
+      time: 'r.seen_at',
+      id: 'r.id',
+      order: 'asc',
+      columns: (branch) =>
+        branch
+          .leftJoin('companies as c', 'c.id', 'r.company_id')
+          .select(['r.id', 'r.nome', 'r.email', 'r.status', 'r.last_access_at', 'r.created_at', 'c.razao_social as empresa']),
+    },
+    request,
+    ACCESS_REVIEW_PAGE_SIZE,
+  );
+  const rows = page.content as unknown as {
+    id: number;
+    nome: string;
+    email: string;
+    status: 'ATIVO' | 'PENDENTE';
+    last_access_at: Date | null;
+    created_at: Date;
+    empresa: string | null;
+  }[];
+  const manageable = new Set(
+    (
+      await manageableAmong(
+        db,
+        actor,
+        rows.map((r) => r.id),
+      )
+    ).map((u) => u.id),
+  );
+  const at = now();
+  return {
+    ...page,
+    content: rows.map((r) => ({
+      id: r.id,
+      nome: r.nome,
+      email: r.email,
+      status: r.status,
+      lastAccessAt: r.last_access_at,
+      createdAt: r.created_at,
+      days: idleDays(r.last_access_at ?? r.created_at, at),
+      empresa: r.empresa,
+      manageable: manageable.has(r.id),
+    })),
+  };
+}
+
+/**
+ * Deactivates the users given who are still idle and in the actor's administration, each on its own
+ * (one refused — the last administrator, or one who signed in meanwhile — leaves the others done).
+ */
+export async function deactivateIdle(
+  db: DB,
+  actor: Actor,
+  ids: readonly number[],
+  ip: string | null,
+): Promise<{ deactivated: number; refused: { id: number; message: string }[] }> {
+  requireChange(actor);
+  const cutoff = idleSince(now());
+  const still = await idleScope(db, actor, cutoff)
+    .select(['r.id', 'r.seen_at'])
+    .where('r.id', 'in', ids.length > 0 ? [...ids] : [0])
+    .execute();
+  const idle = new Map(still.map((r) => [r.id, r.seen_at]));
+  const managed = new Map((await manageableAmong(db, actor, [...idle.keys()])).map((u) => [u.id, u]));
+  let deactivated = 0;
+  const refused: { id: number; message: string }[] = [];
+  for (const id of new Set(ids)) {
+    const seen = idle.get(id);
+    // Not idle any more, or not theirs: said the same way (nothing is told of a user outside the scope).
+    if (!seen || !managed.has(id)) {
+      refused.push({ id, message: ACCESS_REVIEW_MESSAGES.notIdle });
+      continue;
+    }
+    try {
+      const days = Math.max(IDLE_DAYS, idleDays(new Date(seen), now()));
+      await setUserStatus(db, actor, id, 'inativo', ip, ACCESS_REVIEW_MESSAGES.detail(days));
+      deactivated += 1;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      refused.push({ id, message: error.message });
+    }
+  }
+  return { deactivated, refused };
+}
