@@ -53,7 +53,7 @@ export const ACCESS_EVENTS = {
   USUARIO_REATIVADO: { label: 'Usuário reativado', group: 'administracao' },
   // Decision 060: who confirmed an import, and whether it may update existing accounts.
   USUARIOS_IMPORTADOS: { label: 'Importação de usuários confirmada', group: 'administracao' },
-  // Decision 072: an import undone by its author; a grant past its end date removed by the sweep.
+  // Decision 071: an import undone by its author; a grant past its end date removed by the sweep.
   IMPORTACAO_DESFEITA: { label: 'Importação de usuários desfeita', group: 'administracao' },
   ACESSO_EXPIRADO: { label: 'Acesso expirado', group: 'administracao' },
   GRUPO_ACESSO_CRIADO: { label: 'Grupo de acesso criado', group: 'administracao' },
@@ -75,12 +75,12 @@ export const ACCESS_EVENTS = {
   SUBSTABELECIDO_ALTERADO: { label: 'Substabelecido alterado', group: 'administracao' },
   SUBSTABELECIDO_SUSPENSO: { label: 'Substabelecido suspenso', group: 'administracao' },
   SUBSTABELECIDO_REATIVADO: { label: 'Substabelecido reativado', group: 'administracao' },
-  // Issue 32 (decision 070): an administrator's actions on a user's page and on the pending invitations.
+  // Issue 32 (decision 069): an administrator's actions on a user's page and on the pending invitations.
   CONVITE_REENVIADO: { label: 'Convite de primeiro acesso reenviado', group: 'administracao' },
   CONVITE_CANCELADO: { label: 'Convite de primeiro acesso cancelado', group: 'administracao' },
   SENHA_REDEFINICAO_FORCADA: { label: 'Nova senha exigida pelo administrador', group: 'administracao' },
   SESSAO_ENCERRADA_ADMIN: { label: 'Sessão de usuário encerrada pelo administrador', group: 'administracao' },
-  // Issue 32 (decision 071): bulk actions on users — each user's change is its own event as well.
+  // Issue 32 (decision 070): bulk actions on users — each user's change is its own event as well.
   USUARIOS_ACAO_EM_LOTE: { label: 'Ação em lote de usuários confirmada', group: 'administracao' },
   USUARIOS_EXPORTADOS: { label: 'Lista de usuários exportada', group: 'administracao' },
   DADOS_SEGURADO_VISUALIZADOS: { label: 'Dados de segurado visualizados', group: 'dados' },

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /*
- * Access reviews (issue 32, decision 072), pure: who counts as idle, the pages' addresses, the
+ * Access reviews (issue 32, decision 071), pure: who counts as idle, the pages' addresses, the
  * deactivation form's schema and what the pages say.
  */
 

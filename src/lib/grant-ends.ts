@@ -3,7 +3,7 @@ import { brasiliaDay, formatDateTime } from './format';
 import { isIsoDate } from './offer-schema';
 
 /*
- * Grants with an end date (issue 32, decision 072), pure: what the log and the pages say.
+ * Grants with an end date (issue 32, decision 071), pure: what the log and the pages say.
  */
 
 export const GRANT_END_MESSAGES = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { bulkSelectionSchema, bulkVerdict, countVerdicts, type BulkAction, type BulkGroup, type BulkTarget } from './user-bulk';
 
-/** The preview's counting rules (issue 32, decision 071), as a table: each action, each kind of user. */
+/** The preview's counting rules (issue 32, decision 070), as a table: each action, each kind of user. */
 const user = (over: Partial<BulkTarget> = {}): BulkTarget => ({
   id: 10,
   status: 'ATIVO',

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { formText, list, USER_FILTER_FIELDS, type UserStatusCode } from './user-admin';
 
 /*
- * Bulk actions on the users lists (issue 32, decision 071): what each action does to a user, why a
+ * Bulk actions on the users lists (issue 32, decision 070): what each action does to a user, why a
  * user selected is left alone, and the preview's counts — pure, so the preview, the job that runs the
  * action and the tests all ask the same rules. Who may change whom and what a group gives stay the
  * single-user rules (lib/user-admin.ts): a user the actor may not manage is "fora" before anything
@@ -111,7 +111,7 @@ export const BULK_LIMITS = {
   filtered: 5_000,
   /** Rows checked on a page (the largest page is 100) or ids an API client sends. */
   ids: 1_000,
-  /** Users a job's turn does before giving the turn to the next job (decision 071). */
+  /** Users a job's turn does before giving the turn to the next job (decision 070). */
   batch: 10,
   /** Rows of an XLSX export (write-excel-file builds the workbook whole); the CSV streams any number. */
   xlsxRows: 20_000,

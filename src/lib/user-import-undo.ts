@@ -1,5 +1,5 @@
 /*
- * Undoing an import (issue 32, decision 072), pure: the state of an account an import may set, how
+ * Undoing an import (issue 32, decision 071), pure: the state of an account an import may set, how
  * two states differ, the day an import may be undone in, and what the pages and the log say.
  */
 

@@ -4,7 +4,7 @@ import { canV1, V1_ADMIN_GROUP, type Profile, type V1Permission } from './permis
 import { operationLabel, PROFILE_LABELS } from './user-admin';
 
 /*
- * A page per user (issue 32, decision 070), pure: what the user can really do and why, their
+ * A page per user (issue 32, decision 069), pure: what the user can really do and why, their
  * invitation's state, and the page's addresses. The menu shown is never recomputed here: it is
  * menu-visibility.ts `visibleMenu` of the user's own session principal (the one sign-in builds);
  * this module only says, for each item that rule let through, which of the user's grants did it.

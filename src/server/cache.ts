@@ -16,7 +16,7 @@ export interface CacheSpec<K, V> {
   /** Whether a change makes an entry stale ('everything' always does). */
   drops(change: Change, key: K, value: V): boolean;
   /**
-   * The instant (ms) an entry stops being true by itself — a grant's end date (decision 072) — so it
+   * The instant (ms) an entry stops being true by itself — a grant's end date (decision 071) — so it
    * is not served past it whatever `maxAgeMs` says; undefined or null: no such instant.
    */
   expiresAt?(value: V): number | null | undefined;

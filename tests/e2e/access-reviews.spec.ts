@@ -3,7 +3,7 @@ import { ACCOUNTS, signIn, screenshotsAt } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
 
 /**
- * Issue 32 (decision 072), access reviews in both generations: on a server whose clock runs 91 days
+ * Issue 32 (decision 071), access reviews in both generations: on a server whose clock runs 91 days
  * ahead, every demo user is idle but the administrator who just signed in; the administrator opens the
  * review from the users list, ticks one idle user and deactivates them — the review lists them no
  * more, and the users list shows them inactive.

@@ -296,7 +296,7 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/v2/usuario/importacao/resultado/999999',
     expect: { ...v2Only(404, 'v2'), parceiro: 403 },
   },
-  // Bulk actions and export (issue 32, decision 071): the list's guard covers them; a GET of the
+  // Bulk actions and export (issue 32, decision 070): the list's guard covers them; a GET of the
   // preview goes back to the list (it only answers the bulk form's POST); a job not the viewer's — or none — is the 404 page.
   '/consulta-usuarios/lote': { path: '/consulta-usuarios/lote', expect: { ...legacyOnly(403, 'v1'), adminLegado: 303 } },
   '/consulta-usuarios/lote/[id]': { path: '/consulta-usuarios/lote/999999', expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 } },
@@ -306,7 +306,7 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
   '/v2/usuario/cadastro/lote/[id]': { path: '/v2/usuario/cadastro/lote/999999', expect: { ...v2Only(404, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/exportar.csv': { path: '/v2/usuario/cadastro/exportar.csv', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/exportar.xlsx': { path: '/v2/usuario/cadastro/exportar.xlsx', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
-  // Access reviews (issue 32, decision 072): guarded as the users list, and the right to change users
+  // Access reviews (issue 32, decision 071): guarded as the users list, and the right to change users
   // (else the 404 page) — the legacy admin group; v2's administrators and the sub-delegated manager.
   '/revisao-acessos': { path: '/revisao-acessos', expect: { ...legacyOnly(403, 'v1'), adminLegado: 200 } },
   '/v2/usuario/revisao-acessos': { path: '/v2/usuario/revisao-acessos', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },

@@ -4,7 +4,7 @@ import { ACCOUNTS, signIn, waitForIslands, screenshotsAt } from './helpers';
 import { cpfFor } from './selling';
 
 /**
- * Issue 32 (decision 071), bulk actions on the users lists: users created through the real import
+ * Issue 32 (decision 070), bulk actions on the users lists: users created through the real import
  * screen, filtered, all of the filter deactivated — the preview says how many, the job page reloads
  * itself until the summary — in v2 with fifty; in the legacy list, two rows checked and given a
  * group, and the filtered list exported. Every page at 1366 and 390 px without sideways scroll.

@@ -3,7 +3,7 @@ import { ACCOUNTS, signIn, waitForIslands, screenshotsAt } from './helpers';
 import { cpfFor } from './selling';
 
 /**
- * Issue 32 (decision 072), an import undone, both generations: an import creates two users, a second
+ * Issue 32 (decision 071), an import undone, both generations: an import creates two users, a second
  * renames one of them; the second is undone (the preview says one account gets its name back), then
  * the first (its two users deactivated); the undo's page says what it did and refuses a second one.
  */

@@ -17,7 +17,7 @@ import {
 } from './helpers';
 
 /**
- * A page per user (issue 32, decision 070), both generations: an administrator opens a user's page
+ * A page per user (issue 32, decision 069), both generations: an administrator opens a user's page
  * from the users list and reads the menu that user gets — compared with the drawer the user sees,
  * signed in in a browser context of their own; ends that session from the page ("Encerrar"), and
  * after the user signs in again, "Forçar nova senha" ends that user's session and the

@@ -15,7 +15,7 @@ import { encodeCursor } from '../../src/lib/keyset-pages';
 import type { Actor } from '../../src/lib/user-admin';
 
 /**
- * Access reviews (issue 32, decision 072): who has not signed in for 90 days (never: since created),
+ * Access reviews (issue 32, decision 071): who has not signed in for 90 days (never: since created),
  * within the administrator's scope and generation, the longest idle first, a keyset page at a time;
  * deactivated when still idle, logged with why. The pages (and the import's undo form) under random
  * posts never throw and change nothing when they refuse.

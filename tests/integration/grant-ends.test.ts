@@ -14,7 +14,7 @@ import type { PortalSession } from '../../src/lib/session';
 import { brasiliaDay } from '../../src/lib/format';
 
 /**
- * Grants with an end date (issue 32, decision 072), on the test clock: a membership or a group's
+ * Grants with an end date (issue 32, decision 071), on the test clock: a membership or a group's
  * grant stops counting at its end — read time, so the principal's facts drop it at once even from the
  * cache (an end sooner than the cache's 30 s) — and the sweep removes it and logs "acesso expirado",
  * once. Editing a user keeps a membership's end.

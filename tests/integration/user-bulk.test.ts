@@ -12,7 +12,7 @@ import type { Actor, V1Actor } from '../../src/lib/user-admin';
 import type { BulkSelectionInput } from '../../src/lib/user-bulk';
 
 /**
- * Bulk actions on the users lists (issue 32, decision 071) through the service and the API: a user
+ * Bulk actions on the users lists (issue 32, decision 070) through the service and the API: a user
  * outside the actor's administration in a selection is skipped and never touched; each user changes
  * whole or not at all; a job is done once with two workers at it; jobs take turns; the export is scoped.
  */

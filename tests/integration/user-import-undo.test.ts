@@ -13,7 +13,7 @@ import { UNDO_MESSAGES } from '../../src/lib/user-import-undo';
 import type { Actor, V1Actor } from '../../src/lib/user-admin';
 
 /**
- * Undoing an import (issue 32, decision 072) through the services: the preview says what each account
+ * Undoing an import (issue 32, decision 071) through the services: the preview says what each account
  * gets; the undo deactivates who the import created, restores who it updated, leaves who was changed
  * since; once only, within 24 hours, logged.
  */

@@ -18,7 +18,7 @@ import { config, externalLinks } from '../../src/server/config';
 import type { ExplainedItem } from '../../src/lib/user-page';
 
 /**
- * A page per user (issue 32, decision 070): the effective permissions and menu equal what the user
+ * A page per user (issue 32, decision 069): the effective permissions and menu equal what the user
  * gets when signing in, a user outside the viewer's administration is a 404 (pages and API), and the
  * invitation and forced-password actions do what they say — and are logged with who did them.
  */

@@ -6,7 +6,7 @@ import type { PortalSession } from '../../lib/session';
 import { adminContext, readForm, refusalOf, type Routed } from '../controller.server';
 
 /*
- * The access review's pages (issue 32, decision 072): legacy /revisao-acessos and v2
+ * The access review's pages (issue 32, decision 071): legacy /revisao-acessos and v2
  * /v2/usuario/revisao-acessos — the users idle for 90 days the administrator may change, a keyset page
  * at a time, with a plain form that deactivates those ticked. Needs the right to change users (else the 404).
  */

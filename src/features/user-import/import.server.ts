@@ -67,7 +67,7 @@ export interface ImportPageProps {
   changes: Awaited<ReturnType<typeof importChanges>>;
   recent: { id: number; file_name: string; status: string; total_rows: number; created_at: Date }[];
   error?: string;
-  /** The result step: whether the import may still be undone, or what its undo did (decision 072). */
+  /** The result step: whether the import may still be undone, or what its undo did (decision 071). */
   undo?: Omit<UndoPlan, 'items'> & { items?: UndoPlan['items'] };
   /** The preview of the undo (?desfazer=1), each account judged. */
   previewUndo: boolean;

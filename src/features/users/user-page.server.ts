@@ -27,7 +27,7 @@ import {
 import type { PortalSession } from '../../lib/session';
 
 /*
- * A page per user and the pending invitations (issue 32, decision 070), both generations: plain GET
+ * A page per user and the pending invitations (issue 32, decision 069), both generations: plain GET
  * pages and POST forms that work without JavaScript. A POST that succeeds redirects (303) to the page
  * with a notice; one refused renders the page again with the message and its 4xx. A user outside the
  * viewer's administration — another generation, a company they do not administer — is the 404 page.

@@ -16,7 +16,7 @@ import type { PortalSession } from '../../lib/session';
 import * as z from 'zod/mini';
 
 /*
- * The bulk actions' pages (issue 32, decision 071), both generations, without JavaScript: the list's
+ * The bulk actions' pages (issue 32, decision 070), both generations, without JavaScript: the list's
  * bulk form posts the selection here; the preview says what the action will do to how many and why
  * the others are left alone, with Confirmar (the same fields posted again with `confirmar`) and
  * Cancelar (back to the list as it was); the confirmation queues the job and sends the author to its

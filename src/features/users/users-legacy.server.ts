@@ -36,7 +36,7 @@ export interface LegacyFormProps {
   /** Oneself: the status is not theirs to change. */
   self: boolean;
   pending: boolean;
-  /** Each group's "válido até" day (YYYY-MM-DD) as the form shows it (decision 072); absent: no end. */
+  /** Each group's "válido até" day (YYYY-MM-DD) as the form shows it (decision 071); absent: no end. */
   ends: Record<string, string>;
 }
 

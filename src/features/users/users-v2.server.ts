@@ -64,7 +64,7 @@ export interface StepProps {
   /** The stepper's links. */
   steps: { id: UserStep; label: string; href?: string }[];
   editing?: { nome: string };
-  /** Editing with a permission group: its "válido até" day as the form shows it (decision 072); '' for none. */
+  /** Editing with a permission group: its "válido até" day as the form shows it (decision 071); '' for none. */
   groupEnd?: string;
 }
 
@@ -232,7 +232,7 @@ async function finishPost(
   form: FormData,
 ): Promise<Routed<StepProps>> {
   const change = { dados: props.draft.dados!, vinculo: props.draft.vinculo! };
-  // Editing with a group: its "válido até" (decision 072), checked before anything is written.
+  // Editing with a group: its "válido até" (decision 071), checked before anything is written.
   const withGroup = target !== undefined && change.vinculo.grupoPermissao !== '';
   const end = withGroup ? readGrantEnd(form.get('grupoPermissaoAte'), now()) : ({ ok: true, endsAt: null } as const);
   if (!end.ok) {

@@ -42,13 +42,13 @@ export const JOBS: Job[] = [
   { name: 'relatórios de vendas', everyMs: 2_000, run: (db) => generateReports(db, fileStore()) },
   // Bulk user imports confirmed on the pages (decision 048): a batch at a time, within two seconds.
   { name: 'importação de usuários', everyMs: 2_000, run: processImports },
-  // Bulk actions on users confirmed after their preview (decision 071): the jobs take turns, a batch each.
+  // Bulk actions on users confirmed after their preview (decision 070): the jobs take turns, a batch each.
   { name: 'ações em lote de usuários', everyMs: 2_000, run: processBulkJobs, wake: onBulkQueued },
   // The access log keeps ACCESS_LOG_RETENTION_DAYS (decision 049): older rows go once an hour.
   { name: 'guarda do log de acesso', everyMs: 3_600_000, run: (db) => purgeAccessLog(db, config().ACCESS_LOG_RETENTION_DAYS) },
   // Uploads abandoned mid-way stop holding their place, and files no row points at go (decision 057).
   { name: 'limpeza de envios e arquivos órfãos', everyMs: 15 * 60_000, run: (db) => sweepUploads(db, fileStore(), now()) },
-  // Grants past their end date (decision 072) stopped counting at their end; here they are removed and
+  // Grants past their end date (decision 071) stopped counting at their end; here they are removed and
   // logged ("acesso expirado"): within a minute.
   { name: 'acessos com data de fim', everyMs: 60_000, run: sweepEndedGrants },
 ];

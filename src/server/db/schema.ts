@@ -427,7 +427,7 @@ export interface UserImportRowsTable {
   reason: string | null;
 }
 
-/** A bulk action on users confirmed after its preview (migration 046, decision 071). */
+/** A bulk action on users confirmed after its preview (migration 046, decision 070). */
 export interface UserBulkJobsTable {
   id: Generated<number>;
   actor_id: number;

@@ -11,7 +11,7 @@ import { exportUsers } from '../../services/network/user-export';
 import { parsed } from './users';
 
 /**
- * Bulk actions and export of the users lists (issue 32, decision 071), under each generation's base:
+ * Bulk actions and export of the users lists (issue 32, decision 070), under each generation's base:
  * the platform API for a legacy session, the BFF for a v2 one — the same services as the pages.
  *
  *   POST /v1/usuarios/lote/previa   { acao, grupo?, alcance: 'selecionados' | 'todos', ids?, email?, nome?, empresa?, status? }

@@ -18,7 +18,7 @@ import {
 import type { Generation } from '../../../lib/quote-flow';
 
 /**
- * A user's page and the pending invitations as JSON (issue 32, decision 070), under each generation's
+ * A user's page and the pending invitations as JSON (issue 32, decision 069), under each generation's
  * base — the platform for legacy sessions, the BFF for v2 — with the pages' rules: a user outside the
  * caller's administration is a 404 (the same answer as no such user), the actions need the right to
  * change users and a user the caller may change.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 32, a page per user and the pending invitations (decision 070). Two reads that must not grow
+ * Issue 32, a page per user and the pending invitations (decision 069). Two reads that must not grow
  * with the data:
  *
  *   users_pending_created     the invitations still waiting for a first access, oldest first: a

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 32 (decision 071): bulk actions on the users lists. A job is what its author confirmed after
+ * Issue 32 (decision 070): bulk actions on the users lists. A job is what its author confirmed after
  * the preview — the action, the group when it names one, and the users selected (a page's checked
  * rows, or every user the filter matched, kept as items so the run does exactly the users previewed).
  * The jobs of every instance take turns on it (server/boot/jobs.ts): a turn claims the job waiting

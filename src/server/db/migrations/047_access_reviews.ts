@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 32, "reviews" (decision 072): imports that can be undone, access reviews, grants that end.
+ * Issue 32, "reviews" (decision 071): imports that can be undone, access reviews, grants that end.
  *
  *   user_import_changes   what each confirmed import did to each account: created (the state it left)
  *                         or updated (the state before and the state it left), so an undo restores

@@ -306,7 +306,7 @@ export async function listAccessLog(
 }
 
 /**
- * One user's history for their page (issue 32, decision 070), newest first, keyset-paged: `entradas`
+ * One user's history for their page (issue 32, decision 069), newest first, keyset-paged: `entradas`
  * the sign-ins, refusals and exits of the user (migration 045's partial index), `registro` every row
  * about the user and every row they wrote about someone else or nobody — two disjoint branches, each
  * an index range (migration 032's user and actor indexes).

@@ -23,14 +23,14 @@ export interface PrincipalFacts {
   companyId: number | null;
   /** Where the user sells (users.point_of_sale_id). */
   pointOfSaleId: number | null;
-  /** The nearest end (ms) of a grant these facts count (decision 072): past it they are stale. */
+  /** The nearest end (ms) of a grant these facts count (decision 071): past it they are stale. */
   endsAt?: number | null;
 }
 
 /**
  * The facts of the user whose row is `u` in the statement it joins — as one JSON column, so that
  * the session query (server/services/identity/sessions.ts) reads a principal in the same round trip.
- * A grant past its end date (migration 047, decision 072) does not count, by the portal's clock at
+ * A grant past its end date (migration 047, decision 071) does not count, by the portal's clock at
  * the query — exact on every instance without waiting for the sweep; `endsAt` is the nearest end of
  * those that count, which bounds how long the facts may be cached.
  */
@@ -67,7 +67,7 @@ export const FACTS_CACHE: CacheSpec<number, PrincipalFacts> = {
   maxEntries: 10_000,
   maxAgeMs: 30_000,
   drops: (change, userId) => change.kind === 'principals' || (change.kind === 'user' && change.userId === userId),
-  // A grant that ends (decision 072) ends here too: the entry is not served past it.
+  // A grant that ends (decision 071) ends here too: the entry is not served past it.
   expiresAt: (facts) => (facts.endsAt == null ? null : Number(facts.endsAt)),
 };
 

@@ -10,7 +10,7 @@ import { managedCompanies, type Actor } from '../../../lib/user-admin';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 
 /*
- * Access reviews (issue 32, decision 072): the users of the administrator's generation and scope who
+ * Access reviews (issue 32, decision 071): the users of the administrator's generation and scope who
  * have not signed in for IDLE_DAYS (never signed in: since their creation), the longest idle first, a
  * keyset page at a time through migration 047's index on (generation, coalesce(last_access_at,
  * created_at), id) of the active and pending; and their deactivation, each through the single-user

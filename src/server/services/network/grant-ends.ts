@@ -9,7 +9,7 @@ import { GRANT_END_MESSAGES } from '../../../lib/grant-ends';
 import { USER_ADMIN_MESSAGES, type Actor } from '../../../lib/user-admin';
 
 /*
- * Grants with an end date (issue 32, decision 072). A legacy user's access group (user_groups.ends_at),
+ * Grants with an end date (issue 32, decision 071). A legacy user's access group (user_groups.ends_at),
  * a v2 user's permission group (users.permission_group_ends_at), and a group's own grant — a legacy
  * group's permission (group_permissions.ends_at) or a v2 group's operation
  * (v2_permission_group_operations.ends_at) — may end. Past the end the grant does not count: the

@@ -86,7 +86,7 @@ export async function insertLegacyUser(trx: DB, actor: V1Actor, input: LegacyUse
 
 /**
  * Changes a legacy user: name, e-mail, CPF, company, groups, status — and, when the form gives them,
- * each group's end date (decision 072; by group name, null: no end). Without them a group kept keeps its end.
+ * each group's end date (decision 071; by group name, null: no end). Without them a group kept keeps its end.
  */
 export async function updateLegacyUser(
   db: DB,
@@ -120,7 +120,7 @@ export async function updateLegacyUser(
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('user_companies').where('user_id', '=', id).execute();
     if (companyId) await trx.insertInto('user_companies').values({ user_id: id, company_id: companyId }).execute();
-    // A group kept keeps its end date (decision 072): editing a user never makes a temporary grant permanent.
+    // A group kept keeps its end date (decision 071): editing a user never makes a temporary grant permanent.
     const ends = new Map(
       (await trx.selectFrom('user_groups').select(['group_id', 'ends_at']).where('user_id', '=', id).execute()).map((r) => [
         r.group_id,

@@ -220,7 +220,7 @@ export async function updateV2User(db: DB, actor: V2Actor, id: number, change: V
         company_id: companyIds[0] ?? null,
         point_of_sale_id: pointOfSaleId,
         permission_group_id: permissionGroupId,
-        // Another group (or none) starts without the old one's end date (decision 072); the same keeps it.
+        // Another group (or none) starts without the old one's end date (decision 071); the same keeps it.
         ...(permissionGroupId === before.permissionGroupId ? {} : { permission_group_ends_at: null }),
       })
       .where('id', '=', id)

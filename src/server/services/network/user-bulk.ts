@@ -41,7 +41,7 @@ import {
 } from '../../../lib/user-bulk';
 
 /*
- * Bulk actions on the users lists (issue 32, decision 071): the preview of what an action does to a
+ * Bulk actions on the users lists (issue 32, decision 070): the preview of what an action does to a
  * selection, the job that does it, and the job as its page shows it. The selection is read through
  * the list's own scope (identity/users.ts usersMatching, the companies the actor manages), each user
  * is judged by the single-user rule (manageableAmong: a user outside the actor's administration is

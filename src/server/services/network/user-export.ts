@@ -14,7 +14,7 @@ import { BULK_LIMITS } from '../../../lib/user-bulk';
 import { formatCnpj, maskCpf } from '../../../lib/validators';
 
 /*
- * The users list as a file (issue 32, decision 071): the rows the list's filters match in the
+ * The users list as a file (issue 32, decision 070): the rows the list's filters match in the
  * viewer's scope — the same query as the page — in the list's order, read in keyset batches of
  * (name, id). The CSV streams any number; the XLSX (write-excel-file builds it whole) stops at
  * BULK_LIMITS.xlsxRows and asks for the CSV. The CPF goes masked, as the list shows it. Each export

@@ -114,7 +114,7 @@ const reasonOf = (error: unknown): string | undefined => {
 };
 const reasonOfProblems = (problems: readonly RowProblem[]) => problems.map((p) => `${p.column}: ${p.message}`).join(' | ');
 
-/** A row's result; a created account's id, which the import records so it can be undone (decision 072). */
+/** A row's result; a created account's id, which the import records so it can be undone (decision 071). */
 type Outcome = { result: ImportResult; reason?: string; userId?: number };
 
 /** Records rows' results (and the accounts created) and counts them done, in the caller's transaction. */
@@ -201,7 +201,7 @@ async function writeBatch(
   for (const v of verdicts.filter((x) => x.stored?.existingId && !decided.has(x.line))) {
     const stored = v.stored!;
     let outcome: Outcome;
-    // The account before, so an undo can give it back (decision 072).
+    // The account before, so an undo can give it back (decision 071).
     const before = (await accountStates(db, [stored.existingId!])).get(stored.existingId!);
     try {
       if (stored.generation === 'v1') await updateLegacyUser(db, actor as V1Actor, stored.existingId!, stored.input, ip);

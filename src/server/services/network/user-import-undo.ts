@@ -20,7 +20,7 @@ import type { Actor } from '../../../lib/user-admin';
 import type { KeptRow } from './user-import';
 
 /*
- * Undoing an import (issue 32, decision 072). While the job writes an import it records, per
+ * Undoing an import (issue 32, decision 071). While the job writes an import it records, per
  * account, the state it left (and, for an account it updated, the state before). Within a day of the
  * import's end its author may undo it as a whole: each account created is deactivated, each account
  * updated gets its previous values back — but only an account still as the import left it; one
@@ -405,7 +405,7 @@ async function restore(trx: DB, actor: Actor, user: Managed, before: AccountStat
     .where('id', '=', user.id)
     .returning(['id', 'nome', 'email', 'status'])
     .executeTakeFirstOrThrow();
-  // A group kept keeps its end date (decision 072).
+  // A group kept keeps its end date (decision 071).
   const ends = new Map(
     (await trx.selectFrom('user_groups').select(['group_id', 'ends_at']).where('user_id', '=', user.id).execute()).map((r) => [
       r.group_id,

@@ -13,7 +13,7 @@ import { manageableAmong, managedUser, requireChange, requireList } from './user
 import { changed, inUserChange, logEvent, settleAccess, type SavedUser } from './user-admin-writing';
 
 /*
- * Invitations, forced passwords and sessions (issue 32, decision 070): an administrator resends or
+ * Invitations, forced passwords and sessions (issue 32, decision 069): an administrator resends or
  * cancels a pending first access, makes a user choose a new password, or ends the user's sessions — each only on a user they may change
  * (lib/user-admin.ts mayManage; anyone else's is a 404), in the user-change transaction, logged with
  * the actor. The list of pending invitations reads the users the actor may see, oldest first.

@@ -22,7 +22,7 @@ import type { SessionRow } from '../../../lib/devices';
 import { securityOverview, type SecurityOverview } from '../identity/second-factor';
 
 /*
- * A page per user (issue 32, decision 070): who the user is, what they can really do and why, and
+ * A page per user (issue 32, decision 069): who the user is, what they can really do and why, and
  * their invitation, sessions and second factor — for an administrator who may see them in the users list (lib/user-admin.ts
  * maySee: the list's own scope); anyone else gets undefined, the page's 404. What the user can do is
  * the principal the sign-in builds (identity/principals.ts loadV1User / loadV2User) put through the
