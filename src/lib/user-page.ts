@@ -2,6 +2,7 @@ import { allowsV1, allowsV2, type Viewer, type VisibleItem } from './menu-visibi
 import type { MenuItem } from './menus';
 import { canV1, V1_ADMIN_GROUP, type Profile, type V1Permission } from './permissions';
 import { operationLabel, PROFILE_LABELS } from './user-admin';
+import { grantEndDay } from './grant-ends';
 
 /*
  * A page per user (issue 32, decision 069), pure: what the user can really do and why, their
@@ -93,13 +94,15 @@ export interface LegacyGrantSource {
   group: string;
   isAdmin: boolean;
   permissions: readonly V1Permission[];
+  /** The membership's end (decision 071): the instant it stops counting. */
+  endsAt?: Date | null;
 }
 
 /** v2: the operations given to the user directly, and those of their permission group (one, of a company). */
 export interface V2GrantSources {
   profile: Profile;
   direct: readonly string[];
-  group: { nome: string; company: string; operations: readonly string[] } | null;
+  group: { nome: string; company: string; operations: readonly string[]; endsAt?: Date | null } | null;
 }
 
 export type GrantSources = { generation: 'v1'; groups: readonly LegacyGrantSource[] } | { generation: 'v2'; sources: V2GrantSources };
@@ -115,8 +118,10 @@ export interface EffectiveGrant {
 }
 
 const isAdminGroup = (g: LegacyGrantSource) => g.isAdmin || g.group === V1_ADMIN_GROUP;
-const groupWords = (g: LegacyGrantSource) => `Grupo ${g.group}`;
-const v2GroupWords = (g: NonNullable<V2GrantSources['group']>) => `Grupo de permissões ${g.nome} (${g.company})`;
+/** ' até 31/12/2026': the last day a grant with an end counts (Brasília). */
+const untilWords = (endsAt: Date | null | undefined) => (endsAt ? `, até ${grantEndDay(endsAt).split('-').reverse().join('/')}` : '');
+const groupWords = (g: LegacyGrantSource) => `Grupo ${g.group}${untilWords(g.endsAt)}`;
+const v2GroupWords = (g: NonNullable<V2GrantSources['group']>) => `Grupo de permissões ${g.nome} (${g.company}${untilWords(g.endsAt)})`;
 const DIRECT = 'Atribuída ao usuário';
 
 /**

@@ -10,6 +10,7 @@ import { actorOf } from '../../src/server/services/network/user-admin';
 import { userPageFacts } from '../../src/server/services/network/user-page';
 import { listPendingInvitations } from '../../src/server/services/network/user-invitations';
 import { issueCode } from '../../src/server/services/identity/codes';
+import { setGroupMembershipEnd } from '../../src/server/services/network/grant-ends';
 import { visibleMenu, type VisibleItem } from '../../src/lib/menu-visibility';
 import { LEGACY_MENU, V2_MENU } from '../../src/lib/menus';
 import { TOKEN_COOKIES, viewerOf, type PortalSession } from '../../src/lib/session';
@@ -58,8 +59,8 @@ const shape = (items: readonly (VisibleItem | ExplainedItem)[]): unknown[] =>
  * The menu the user's drawer shows after a real sign-in: the API's login, the session its token
  * resolves to on a page request (the middleware's resolvePortalSession), and the layout's rule.
  */
-async function signInMenu(email: string) {
-  const { authtoken } = await as(email);
+async function signInMenu(email: string, signIn = as) {
+  const { authtoken } = await signIn(email);
   const generation = email.endsWith('@legado.demo') ? 'v1' : 'v2';
   const { session } = await resolvePortalSession(db, (name) => (name === TOKEN_COOKIES[generation] ? authtoken : undefined));
   const viewer = viewerOf(session, generation)!;
@@ -186,6 +187,31 @@ describe('who may open a user\u2019s page', () => {
         ['LOGIN', 'LOGIN_FALHOU', 'SEGUNDO_FATOR_FALHOU', 'SSO', 'LOGOUT'].includes(r.evento),
       ),
     ).toBe(true);
+  });
+});
+
+describe('grants with an end date on the user’s page', () => {
+  it('names the last day of a group that ends, and once past it the group is gone from the page as from the menu', async () => {
+    const email = 'consultor@legado.demo';
+    const id = await idOf(email);
+    const support = await actorByEmail('suporte@legado.demo');
+    const facts = () => userPageFacts(db, support, id, config().PORTAL_ENV, externalLinks());
+    const group = (await facts())!.grants[0]!.from[0]!.replace(/^Grupo /, '');
+    const clock = useManualClock(Date.parse('2026-12-10T15:00:00Z'));
+    try {
+      // Through 20/12/2026 in Brasília: the instant it stops counting is 21/12 00:00 (-03:00).
+      await setGroupMembershipEnd(db, support, id, group, new Date('2026-12-21T03:00:00Z'), '10.0.0.1');
+      const before = (await facts())!;
+      expect(before.grants.some((g) => g.from.includes(`Grupo ${group}, até 20/12/2026`))).toBe(true);
+      clock.advance(11 * 86_400_000);
+      const after = (await facts())!;
+      expect(after.grants.flatMap((g) => g.from).some((f) => f.startsWith(`Grupo ${group}`))).toBe(false);
+      // Days later: a sign-in of its own, not a token of before.
+      expect(shape(after.menu)).toEqual(shape(await signInMenu(email, demoTokens(call))));
+    } finally {
+      clock.restore();
+      await setGroupMembershipEnd(db, support, id, group, null, '10.0.0.1');
+    }
   });
 });
 

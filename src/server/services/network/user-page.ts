@@ -17,6 +17,7 @@ import {
   type InvitationState,
 } from '../../../lib/user-page';
 import { legacyGroups, visibleUser, type UserRecord } from './user-admin';
+import { groupEndsOf } from './grant-ends';
 import { sessionsOf } from '../identity/own-sessions';
 import type { SessionRow } from '../../../lib/devices';
 import { securityOverview, type SecurityOverview } from '../identity/second-factor';
@@ -45,14 +46,15 @@ export interface UserPageFacts {
   secondFactor: SecurityOverview;
 }
 
-/** Legacy: each group of the user with the permissions it grants. */
+/** Legacy: each group of the user that still counts, with the permissions it grants and its end. */
 async function legacySources(db: DB, user: UserRecord): Promise<GrantSources> {
-  const groups = await legacyGroups(db);
+  const [groups, ends] = await Promise.all([legacyGroups(db), groupEndsOf(db, user.id)]);
+  const counts = (name: string) => !ends.has(name) || ends.get(name)! > now();
   return {
     generation: 'v1',
     groups: groups
-      .filter((g) => user.groups.includes(g.nome))
-      .map((g) => ({ group: g.nome, isAdmin: g.isAdmin, permissions: g.permissions })),
+      .filter((g) => user.groups.includes(g.nome) && counts(g.nome))
+      .map((g) => ({ group: g.nome, isAdmin: g.isAdmin, permissions: g.permissions, endsAt: ends.get(g.nome) ?? null })),
   };
 }
 
@@ -65,8 +67,11 @@ async function v2Sources(db: DB, user: UserRecord): Promise<GrantSources> {
       : db
           .selectFrom('v2_permission_groups as g')
           .innerJoin('companies as c', 'c.id', 'g.company_id')
-          .select(['g.id', 'g.nome', 'c.razao_social', 'c.cnpj'])
+          .innerJoin('users as u', 'u.permission_group_id', 'g.id')
+          .select(['g.id', 'g.nome', 'c.razao_social', 'c.cnpj', 'u.permission_group_ends_at'])
           .where('g.id', '=', user.permissionGroupId)
+          .where('u.id', '=', user.id)
+          .where((eb) => eb.or([eb('u.permission_group_ends_at', 'is', null), eb('u.permission_group_ends_at', '>', now())]))
           .executeTakeFirst(),
   ]);
   const operations = group
@@ -79,7 +84,14 @@ async function v2Sources(db: DB, user: UserRecord): Promise<GrantSources> {
     sources: {
       profile: profileOf(user.profile),
       direct: direct.map((d) => d.operation),
-      group: group ? { nome: group.nome, company: `${group.razao_social} (${formatCnpj(group.cnpj)})`, operations } : null,
+      group: group
+        ? {
+            nome: group.nome,
+            company: `${group.razao_social} (${formatCnpj(group.cnpj)})`,
+            operations,
+            endsAt: group.permission_group_ends_at,
+          }
+        : null,
     },
   };
 }
