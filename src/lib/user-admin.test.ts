@@ -297,7 +297,19 @@ describe('forms', () => {
   });
 
   it('the list query: 1-based page, blank filters, status in capitals; a bad page is an error', () => {
-    expect(z.parse(userListQuery, { status: 'ativo' })).toEqual({ email: '', nome: '', empresa: '', status: 'ATIVO', pagina: 1 });
+    expect(z.parse(userListQuery, { status: 'ativo' })).toEqual({
+      email: '',
+      nome: '',
+      empresa: '',
+      status: 'ATIVO',
+      pagina: 1,
+      tamanho: 4,
+    });
+    // A page size among those offered (SPEC's 4 when blank); anything else is an error, not a bigger page.
+    expect(z.parse(userListQuery, { tamanho: '50' }).tamanho).toBe(50);
+    for (const tamanho of ['7', '1000', '-4', 'x']) expect(z.safeParse(userListQuery, { tamanho }).success, tamanho).toBe(false);
+    expect(userListHref('/consulta-usuarios', { nome: 'Ana', tamanho: '25' }, 2)).toBe('/consulta-usuarios?nome=Ana&tamanho=25&pagina=2');
+    expect(userListHref('/consulta-usuarios', { tamanho: '4' }, 1)).toBe('/consulta-usuarios');
     expect(z.safeParse(userListQuery, { pagina: '0' }).success).toBe(false);
     expect(z.safeParse(userListQuery, { status: 'APAGADO' }).success).toBe(false);
     expect(userListHref('/consulta-usuarios', { nome: ' Ana ', email: '' }, 2)).toBe('/consulta-usuarios?nome=Ana&pagina=2');
