@@ -122,6 +122,10 @@ const ROUTES = [
   { path: '/v2/usuario/convites', island: 'shell', account: 'parceiroAdmin' },
   { path: '/consulta-usuarios/2', island: 'shell', account: 'legacyAdmin' },
   { path: '/consulta-usuarios/convites', island: 'shell', account: 'legacyAdmin' },
+  // Bulk actions' list (checkboxes in a plain form), the access reviews (issue 32): the shell's JavaScript only.
+  { path: '/consulta-usuarios?tamanho=100', island: 'shell', account: 'legacyAdmin' },
+  { path: '/revisao-acessos', island: 'shell', account: 'legacyAdmin' },
+  { path: '/v2/usuario/revisao-acessos', island: 'shell', account: 'parceiroAdmin' },
   { path: (simulator) => simulator.residentialStart, island: 'simulator', account: 'parceiro' },
   { path: (simulator) => simulator.residentialPlanos, island: 'simulator', account: 'parceiro' },
 ];

@@ -78,6 +78,13 @@ const PAGES = [
   { path: '/v2/log-acesso', account: 'admin', pageParam: 'pagina', filtered: 'evento=LOGIN' },
   { path: '/v2/usuario/cadastro/consulta', account: 'admin', pageParam: 'pagina', filtered: 'status=ATIVO', search: 'nome=silva' },
   { path: '/consulta-usuarios', account: 'suporte', pageParam: 'pagina', filtered: 'status=ATIVO', search: 'nome=silva' },
+  // The users console (issue 32): the biggest page size, the access review (idle users by last sign-in,
+  // migration 047), the pending invitations (migration 045) and one user's page with its histories.
+  { path: '/v2/usuario/cadastro/consulta?tamanho=100', account: 'admin' },
+  { path: '/v2/usuario/revisao-acessos', account: 'admin', pageParam: 'page' },
+  { path: '/revisao-acessos', account: 'suporte', pageParam: 'page' },
+  { path: '/v2/usuario/convites', account: 'admin', pageParam: 'pagina' },
+  { path: '/v2/usuario/8', account: 'admin' },
   // The lookups list nothing before a search: the search is their first page.
   { path: '/consulta-pagamento', account: 'legacyAdmin', pageParam: 'page', first: false, search: 'segurado=almeida' },
   { path: '/v2/boleto', account: 'admin', pageParam: 'page', first: false, search: 'segurado=almeida' },

@@ -235,7 +235,8 @@ const PAGES: Record<string, { path: string; expect: Row }> = {
     path: '/editar-usuario/999999/segundo-fator',
     expect: { ...legacyOnly(403, 'v1'), adminLegado: 404 },
   },
-  '/v2/usuario/segundo-fator/[id]': { path: '/v2/usuario/segundo-fator/999999', expect: v2Only(404, 'v2') },
+  // Under /v2/usuario, guarded as the users list (a seller who may not list users: 403).
+  '/v2/usuario/segundo-fator/[id]': { path: '/v2/usuario/segundo-fator/999999', expect: { ...v2Only(404, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/consulta': { path: '/v2/usuario/cadastro/consulta', expect: { ...v2Only(200, 'v2'), parceiro: 403 } },
   '/v2/usuario/cadastro/[...passo]': {
     path: '/v2/usuario/cadastro/dados-pessoais/52998224725/editar',
@@ -681,6 +682,18 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
           { path: at(action), body: {}, expect: { ...only(404, 401), [lister]: 403 } },
         ]),
         [`DELETE /api/${base}/v1/usuarios/:id/sessoes/:sessao`, { path: at('/sessoes/1'), expect: { ...only(404, 401), [lister]: 403 } }],
+        // Bulk actions and export (decision 070): the right to change users (403), then an empty selection (400);
+        // someone else's job, or none, is a 404; the export needs the right to list them.
+        [`POST /api/${base}/v1/usuarios/lote/previa`, { body: {}, expect: { ...only(400, 401), [lister]: 403 } }],
+        [`POST /api/${base}/v1/usuarios/lote`, { body: {}, expect: { ...only(400, 401), [lister]: 403 } }],
+        [
+          `GET /api/${base}/v1/usuarios/lote/:id`,
+          { path: `/api/${base}/v1/usuarios/lote/999999`, expect: { ...only(404, 401), [lister]: 403 } },
+        ],
+        [
+          `GET /api/${base}/v1/usuarios/exportar`,
+          { path: `/api/${base}/v1/usuarios/exportar?formato=csv`, expect: { ...only(200, 401), [lister]: 403 } },
+        ],
       ];
     }),
   ),
