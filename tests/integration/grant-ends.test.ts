@@ -8,7 +8,8 @@ import { principalFacts } from '../../src/server/services/identity/principals';
 import { actorOf } from '../../src/server/services/network/user-admin';
 import { updateLegacyUser } from '../../src/server/services/network/user-admin-legacy';
 import { setGroupMembershipEnd, setPermissionGroupEnd, sweepEndedGrants } from '../../src/server/services/network/grant-ends';
-import { GRANT_END_MESSAGES } from '../../src/lib/grant-ends';
+import { GRANT_END_MESSAGES, grantEndDay } from '../../src/lib/grant-ends';
+import { userStepPath } from '../../src/lib/user-admin';
 import type { Actor, V1Actor } from '../../src/lib/user-admin';
 import type { PortalSession } from '../../src/lib/session';
 import { brasiliaDay } from '../../src/lib/format';
@@ -214,5 +215,37 @@ describe('the v2 user’s finalization step', () => {
     expect((await userOf('juliana.costa@parceiro.demo')).permission_group_ends_at).not.toBeNull();
     const again = await userStepPage(session, 'finalizacao', params, new Request(address), '10.0.0.1');
     expect(again).toMatchObject({ kind: 'page', props: { groupEnd: day } });
+  });
+
+  it('a new user’s permission group may end too: the three steps, the end set with the registration', async () => {
+    const viewer = await viewerByEmail(db, 'parceiro.admin@parceiro.demo');
+    const session = { v2: viewer.user } as PortalSession;
+    const juliana = await userOf('juliana.costa@parceiro.demo');
+    const company = await db
+      .selectFrom('companies')
+      .select('cnpj')
+      .where('id', 'in', db.selectFrom('user_companies').select('company_id').where('user_id', '=', juliana.id))
+      .executeTakeFirstOrThrow();
+    const cpf = '41837596255';
+    const step = (name: 'dados-pessoais' | 'vincular-usuario' | 'finalizacao', form?: Record<string, string | string[]>) => {
+      const params = name === 'dados-pessoais' ? {} : { cpf, acao: 'novo' };
+      const address = `http://portal.test${userStepPath(name, name === 'dados-pessoais' ? undefined : cpf)}`;
+      return userStepPage(session, name, params, form ? formPost(address, form) : new Request(address), '10.0.0.1');
+    };
+    const dados = { cpf, nome: 'Renata Prazo Certo', email: 'renata.prazo@parceiro.demo', celular: '11987654321', perfil: 'PARCEIRO' };
+    expect(await step('dados-pessoais', dados)).toMatchObject({ kind: 'redirect' });
+    const vinculo = { empresas: [company.cnpj], pontoVenda: '', grupoPermissao: String(juliana.permission_group_id), operacoes: [] };
+    expect(await step('vincular-usuario', vinculo)).toMatchObject({ kind: 'redirect' });
+    const shown = await step('finalizacao');
+    expect(shown).toMatchObject({ kind: 'page', status: 200 });
+    const past = await step('finalizacao', { grupoPermissaoAte: '2020-01-01' });
+    expect(past).toMatchObject({ kind: 'page', status: 400, props: { errors: { grupoPermissao: [GRANT_END_MESSAGES.pastDate] } } });
+    expect(await db.selectFrom('users').select('id').where('cpf', '=', cpf).executeTakeFirst()).toBeUndefined();
+    const day = brasiliaDay(new Date(now().getTime() + 5 * 86_400_000));
+    expect((await step('finalizacao', { grupoPermissaoAte: day })).kind).toBe('redirect');
+    const renata = await db.selectFrom('users').selectAll().where('cpf', '=', cpf).executeTakeFirstOrThrow();
+    expect(renata.permission_group_id).toBe(juliana.permission_group_id);
+    expect(renata.permission_group_ends_at).not.toBeNull();
+    expect(grantEndDay(renata.permission_group_ends_at!)).toBe(day);
   });
 });

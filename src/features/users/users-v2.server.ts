@@ -232,8 +232,8 @@ async function finishPost(
   form: FormData,
 ): Promise<Routed<StepProps>> {
   const change = { dados: props.draft.dados!, vinculo: props.draft.vinculo! };
-  // Editing with a group: its "válido até" (decision 071), checked before anything is written.
-  const withGroup = target !== undefined && change.vinculo.grupoPermissao !== '';
+  // With a group: its "válido até" (decision 071), checked before anything is written.
+  const withGroup = change.vinculo.grupoPermissao !== '';
   const end = withGroup ? readGrantEnd(form.get('grupoPermissaoAte'), now()) : ({ ok: true, endsAt: null } as const);
   if (!end.ok) {
     const given = form.get('grupoPermissaoAte');
@@ -244,11 +244,11 @@ async function finishPost(
     };
   }
   try {
+    const userId = target ? target.id : (await createV2User(db, actor, change, ip)).id;
     if (target) await updateV2User(db, actor, target.id, change, ip);
-    else await createV2User(db, actor, change, ip);
     const before = props.groupEnd ?? '';
     const after = end.endsAt ? grantEndDay(end.endsAt) : '';
-    if (target && withGroup && before !== after) await setPermissionGroupEnd(db, actor, target.id, end.endsAt, ip);
+    if (withGroup && before !== after) await setPermissionGroupEnd(db, actor, userId, end.endsAt, ip);
   } catch (error) {
     const failed = asFieldErrors(error);
     if (!failed) throw error;
