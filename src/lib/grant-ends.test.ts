@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GRANT_END_MESSAGES, grantEndDay, readGrantEnd } from './grant-ends';
+import { GRANT_END_MESSAGES, grantEndChanges, grantEndDay, grantEndLabel, groupEndField, readGrantEnd, readGrantEnds } from './grant-ends';
 
 describe('a grant’s "válido até" day', () => {
   const at = new Date('2026-11-28T15:00:00Z'); // 12:00 in Brasília
@@ -19,5 +19,41 @@ describe('a grant’s "válido até" day', () => {
 
   it('shows an end as the day it was given', () => {
     expect(grantEndDay(new Date('2026-11-29T03:00:00Z'))).toBe('2026-11-28');
+  });
+});
+
+describe('the ends of several grants on one form', () => {
+  const at = new Date('2026-11-28T15:00:00Z');
+  const form = new URLSearchParams({ 'ate-A': '2026-12-31', 'ate-B': '', 'ate-C': '2026-01-01', 'fim-D': '2026-12-01' });
+
+  it('reads each code’s day, keeps what was typed to show again, and names each refusal', () => {
+    const read = readGrantEnds(form, ['A', 'B', 'C'], at, undefined, (code) => `Permissão ${code}`);
+    expect(read.ends).toEqual(
+      new Map([
+        ['A', new Date('2027-01-01T03:00:00Z')],
+        ['B', null],
+      ]),
+    );
+    expect(read.days).toEqual({ A: '2026-12-31', B: '', C: '2026-01-01' });
+    expect(read.errors).toEqual([`Permissão C: ${GRANT_END_MESSAGES.pastDate}`]);
+    // Another form's field name; a code with no field has no end.
+    expect(readGrantEnds(form, ['D', 'E'], at, groupEndField).ends).toEqual(
+      new Map([
+        ['D', new Date('2026-12-02T03:00:00Z')],
+        ['E', null],
+      ]),
+    );
+  });
+
+  it('says in the log only the ends that changed', () => {
+    const before = { A: new Date('2027-01-01T03:00:00Z'), B: new Date('2026-12-02T03:00:00Z') };
+    const after = new Map<string, Date | null>([
+      ['A', new Date('2027-01-01T03:00:00Z')],
+      ['B', null],
+      ['C', new Date('2026-12-11T03:00:00Z')],
+    ]);
+    expect(grantEndChanges(before, after)).toBe('; B sem data de fim, C válida até 10/12/2026');
+    expect(grantEndChanges(before, new Map([['A', before.A]]))).toBe('');
+    expect(grantEndLabel(before.A)).toBe('31/12/2026');
   });
 });

@@ -1,5 +1,5 @@
 import { startOfNextBrasiliaDay } from './calendar';
-import { brasiliaDay, formatDateTime } from './format';
+import { brasiliaDay, formatDateTime, formatIsoDate } from './format';
 import { isIsoDate } from './offer-schema';
 
 /*
@@ -19,6 +19,9 @@ export const GRANT_END_MESSAGES = {
 /** The form's field of a group's "até" date (legacy user form). */
 export const groupEndField = (group: string) => `fim-${group}`;
 
+/** The form's field of a group's own grant's "válido até": a legacy group's permission, a v2 group's operation. */
+export const grantEndField = (code: string) => `ate-${code}`;
+
 /**
  * A grant's "válido até" day, as a form gives it (YYYY-MM-DD, blank: no end), read as the end of that
  * day in Brasília (the grant counts through the day named); a day already past is refused.
@@ -33,3 +36,44 @@ export function readGrantEnd(value: unknown, at: Date): { ok: true; endsAt: Date
 
 /** The day a form shows for an end (the inverse of readGrantEnd). */
 export const grantEndDay = (endsAt: Date): string => brasiliaDay(new Date(endsAt.getTime() - 1));
+
+/** The last day a grant counts, as people read it (dd/mm/aaaa). */
+export const grantEndLabel = (endsAt: Date): string => formatIsoDate(grantEndDay(endsAt));
+
+/**
+ * Each code's end as a form gives it (`field` names its date): the ends read, the days as typed (the
+ * form shows them again), and one message per day refused, naming whose.
+ */
+export function readGrantEnds(
+  form: { get(name: string): unknown },
+  codes: readonly string[],
+  at: Date,
+  field: (code: string) => string = grantEndField,
+  label: (code: string) => string = (code) => code,
+): { ends: Map<string, Date | null>; days: Record<string, string>; errors: string[] } {
+  const ends = new Map<string, Date | null>();
+  const days: Record<string, string> = {};
+  const errors: string[] = [];
+  for (const code of codes) {
+    const given = form.get(field(code));
+    days[code] = typeof given === 'string' ? given.slice(0, 10) : '';
+    const end = readGrantEnd(given, at);
+    if (end.ok) ends.set(code, end.endsAt);
+    else errors.push(`${label(code)}: ${end.message}`);
+  }
+  return { ends, days, errors };
+}
+
+/** The days a form shows for the ends a group's grants have. */
+export const grantEndDays = (ends: Readonly<Record<string, Date>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(ends).map(([code, endsAt]) => [code, grantEndDay(endsAt)]));
+
+/** What changed in the ends of the grants kept, for the access log ('' when nothing did). */
+export function grantEndChanges(before: Readonly<Record<string, Date>>, after: ReadonlyMap<string, Date | null>): string {
+  const lines = [...after].flatMap(([code, endsAt]) => {
+    const was = before[code]?.getTime() ?? null;
+    if (was === (endsAt?.getTime() ?? null)) return [];
+    return [endsAt ? `${code} válida até ${grantEndLabel(endsAt)}` : `${code} sem data de fim`];
+  });
+  return lines.length > 0 ? `; ${lines.join(', ')}` : '';
+}

@@ -2,7 +2,7 @@ import { allowsV1, allowsV2, type Viewer, type VisibleItem } from './menu-visibi
 import type { MenuItem } from './menus';
 import { canV1, V1_ADMIN_GROUP, type Profile, type V1Permission } from './permissions';
 import { operationLabel, PROFILE_LABELS } from './user-admin';
-import { grantEndDay } from './grant-ends';
+import { grantEndLabel } from './grant-ends';
 
 /*
  * A page per user (issue 32, decision 069), pure: what the user can really do and why, their
@@ -119,7 +119,7 @@ export interface EffectiveGrant {
 
 const isAdminGroup = (g: LegacyGrantSource) => g.isAdmin || g.group === V1_ADMIN_GROUP;
 /** ' até 31/12/2026': the last day a grant with an end counts (Brasília). */
-const untilWords = (endsAt: Date | null | undefined) => (endsAt ? `, até ${grantEndDay(endsAt).split('-').reverse().join('/')}` : '');
+const untilWords = (endsAt: Date | null | undefined) => (endsAt ? `, até ${grantEndLabel(endsAt)}` : '');
 const groupWords = (g: LegacyGrantSource) => `Grupo ${g.group}${untilWords(g.endsAt)}`;
 const v2GroupWords = (g: NonNullable<V2GrantSources['group']>) => `Grupo de permissões ${g.nome} (${g.company}${untilWords(g.endsAt)})`;
 const DIRECT = 'Atribuída ao usuário';

@@ -7,6 +7,7 @@ import { now, useManualClock as manualClock } from '../../src/server/clock';
 import { principalFacts } from '../../src/server/services/identity/principals';
 import { actorOf } from '../../src/server/services/network/user-admin';
 import { updateLegacyUser } from '../../src/server/services/network/user-admin-legacy';
+import { legacyGroupOf, saveLegacyGroup } from '../../src/server/services/network/access-groups';
 import { setGroupMembershipEnd, setPermissionGroupEnd, sweepEndedGrants } from '../../src/server/services/network/grant-ends';
 import { GRANT_END_MESSAGES, grantEndDay } from '../../src/lib/grant-ends';
 import { userStepPath } from '../../src/lib/user-admin';
@@ -27,6 +28,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
 }));
 const { legacyFormPage } = await import('../../src/features/users/users-legacy.server');
 const { userStepPage } = await import('../../src/features/users/users-v2.server');
+const { legacyGroupPage, permissionGroupPage } = await import('../../src/features/access-groups/access-groups.server');
 
 let db: DB;
 let close: () => Promise<void>;
@@ -163,6 +165,125 @@ describe('a group’s grant with an end date', () => {
       GRANT_END_MESSAGES.grantEnded('GESTOR', permission!.nome),
       GRANT_END_MESSAGES.grantEnded('Vendedor de loja', 'COTAR_VENDER'),
     ]);
+  });
+});
+
+describe('the group screens', () => {
+  it('a legacy group’s permission gets a "válido até": refused when past, shown again, logged, kept by a save that does not say, cleared when left blank', async () => {
+    const suporte = await viewerByEmail(db, 'suporte@legado.demo');
+    const session = { v1: suporte.user } as PortalSession;
+    const group = await db
+      .selectFrom('permission_groups as g')
+      .innerJoin('channels as c', 'c.id', 'g.channel_id')
+      .select(['g.id', 'g.nome', 'g.descricao', 'c.codigo'])
+      .where('g.nome', '=', 'CONSULTOR')
+      .executeTakeFirstOrThrow();
+    const held = await db.selectFrom('group_permissions').selectAll().where('group_id', '=', group.id).orderBy('nome').execute();
+    const code = held[0]!.nome;
+    const params = { grupo: group.nome, canal: group.codigo, action: 'editar' };
+    const address = `http://portal.test/grupo-acesso/${group.nome}/${group.codigo}/editar`;
+    const form = (extra: Record<string, string>) => ({
+      nome: group.nome,
+      descricao: group.descricao,
+      ver: held.filter((p) => p.permite_visualizacao).map((p) => p.nome),
+      alterar: held.filter((p) => p.permite_alteracao).map((p) => p.nome),
+      ...extra,
+    });
+    const endOf = async () =>
+      (
+        await db
+          .selectFrom('group_permissions')
+          .select('ends_at')
+          .where('group_id', '=', group.id)
+          .where('nome', '=', code)
+          .executeTakeFirstOrThrow()
+      ).ends_at;
+
+    const past = await legacyGroupPage(session, params, formPost(address, form({ [`ate-${code}`]: '2020-01-01' })), '10.0.0.1');
+    expect(past).toMatchObject({ kind: 'page', status: 400, props: { errors: { ate: [`${code}: ${GRANT_END_MESSAGES.pastDate}`] } } });
+    expect(await endOf()).toBeNull();
+
+    const day = brasiliaDay(new Date(now().getTime() + 3 * 86_400_000));
+    expect((await legacyGroupPage(session, params, formPost(address, form({ [`ate-${code}`]: day })), '10.0.0.1')).kind).toBe('redirect');
+    expect(grantEndDay((await endOf())!)).toBe(day);
+    const shown = await legacyGroupPage(session, params, new Request(address), '10.0.0.1');
+    expect(shown).toMatchObject({ kind: 'page', props: { ends: { [code]: day } } });
+    const logged = await db
+      .selectFrom('access_events')
+      .select('detalhe')
+      .where('event', '=', 'GRUPO_ACESSO_ALTERADO')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(logged.detalhe).toContain(`${code} válida até ${day.split('-').reverse().join('/')}`);
+
+    // A save that does not speak of ends (the API's) keeps them; the form left blank clears it.
+    const record = await legacyGroupOf(db, group.nome, group.codigo);
+    await saveLegacyGroup(
+      db,
+      (await actor('suporte@legado.demo')) as V1Actor,
+      { channelCodigo: group.codigo, existing: record },
+      {
+        nome: group.nome,
+        descricao: group.descricao,
+        ver: form({}).ver,
+        alterar: form({}).alterar,
+      },
+      null,
+    );
+    expect(grantEndDay((await endOf())!)).toBe(day);
+    expect((await legacyGroupPage(session, params, formPost(address, form({})), '10.0.0.1')).kind).toBe('redirect');
+    expect(await endOf()).toBeNull();
+  });
+
+  it('a v2 group’s checked operation gets an "até" day: refused when past, kept through a preview, saved, shown again', async () => {
+    const viewer = await viewerByEmail(db, 'parceiro.admin@parceiro.demo');
+    const session = { v2: viewer.user } as PortalSession;
+    const group = await db
+      .selectFrom('v2_permission_groups as g')
+      .innerJoin('companies as c', 'c.id', 'g.company_id')
+      .select(['g.id', 'g.nome', 'g.descricao', 'c.cnpj'])
+      .where('g.nome', '=', 'Vendedor de loja')
+      .executeTakeFirstOrThrow();
+    const operations = (
+      await db.selectFrom('v2_permission_group_operations').select('operation').where('group_id', '=', group.id).execute()
+    ).map((o) => o.operation);
+    const params = { id: String(group.id), cnpj: group.cnpj, action: 'editar' };
+    const address = `http://portal.test/v2/usuario/permissoes/${group.id}/${group.cnpj}/editar`;
+    const op = operations.find((o) => o !== 'COTAR_VENDER') ?? operations[0]!;
+    const form = (acao: string, extra: Record<string, string>) => ({
+      acao,
+      nome: group.nome,
+      descricao: group.descricao ?? '',
+      operacoes: operations,
+      ...extra,
+    });
+    const past = await permissionGroupPage(session, params, formPost(address, form('salvar', { [`ate-${op}`]: '2020-01-01' })), '10.0.0.1');
+    expect(past).toMatchObject({ kind: 'page', status: 400 });
+    expect(past.kind === 'page' && past.props.errors?.ate?.[0]).toMatch(GRANT_END_MESSAGES.pastDate);
+    const day = brasiliaDay(new Date(now().getTime() + 4 * 86_400_000));
+    const preview = await permissionGroupPage(session, params, formPost(address, form('previa', { [`ate-${op}`]: day })), '10.0.0.1');
+    expect(preview).toMatchObject({ kind: 'page', status: 200, props: { ends: { [op]: day } } });
+    expect((await permissionGroupPage(session, params, formPost(address, form('salvar', { [`ate-${op}`]: day })), '10.0.0.1')).kind).toBe(
+      'redirect',
+    );
+    const saved = await db
+      .selectFrom('v2_permission_group_operations')
+      .select('ends_at')
+      .where('group_id', '=', group.id)
+      .where('operation', '=', op)
+      .executeTakeFirstOrThrow();
+    expect(grantEndDay(saved.ends_at!)).toBe(day);
+    const shown = await permissionGroupPage(session, params, new Request(address), '10.0.0.1');
+    expect(shown).toMatchObject({ kind: 'page', props: { ends: { [op]: day } } });
+    // Left blank: no end again.
+    expect((await permissionGroupPage(session, params, formPost(address, form('salvar', {})), '10.0.0.1')).kind).toBe('redirect');
+    const cleared = await db
+      .selectFrom('v2_permission_group_operations')
+      .select('ends_at')
+      .where('group_id', '=', group.id)
+      .where('operation', '=', op)
+      .executeTakeFirstOrThrow();
+    expect(cleared.ends_at).toBeNull();
   });
 });
 

@@ -11,6 +11,7 @@ import {
   saveLegacyGroup,
   type ChannelGroups,
   type LegacyGroupRecord,
+  type PermissionGroupDetail,
   type PermissionGroupRow,
 } from '../../server/services/network/access-groups';
 import { companyOptions, type CompanyOption } from '../../server/services/network/user-admin';
@@ -30,12 +31,14 @@ import {
   type GroupAction,
   type PermissionGroupAction,
 } from '../../lib/access-groups';
-import { formErrors, formValues, heldOperations, type FieldErrors, type V1Actor, type V2Actor } from '../../lib/user-admin';
+import { formErrors, formValues, heldOperations, operationLabel, type FieldErrors, type V1Actor, type V2Actor } from '../../lib/user-admin';
 import type { VisibleItem } from '../../lib/menu-visibility';
 import type { V1Permission } from '../../lib/permissions';
 import type { PortalSession } from '../../lib/session';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
 import { asFieldErrors, adminContext, readForm, type Routed } from '../controller.server';
+import { grantEndDays, readGrantEnds } from '../../lib/grant-ends';
+import { now } from '../../server/clock';
 
 /*
  * The pages of the groups that hold permissions (issue 16, decision 047): plain GET and POST forms.
@@ -80,6 +83,8 @@ export interface LegacyGroupProps {
   values: Values;
   /** The permissions the form shows checked. */
   permissions: V1Permission[];
+  /** Each permission's "válido até" day as the form shows it (YYYY-MM-DD; absent: no end). */
+  ends: Record<string, string>;
   errors?: FieldErrors;
 }
 
@@ -127,18 +132,30 @@ export async function legacyGroupPage(
     formAction: legacyGroupPath(group?.nome ?? 'novo', channel.codigo, action),
     values: group ? valuesOfGroup(group) : { ver: [], alterar: [] },
     permissions: group?.permissions ?? [],
+    ends: grantEndDays(group?.ends ?? {}),
   };
   if (request.method !== 'POST' || action === 'visualizar') return { kind: 'page', status: request.method === 'POST' ? 405 : 200, props };
-  const values = formValues(await readForm(request), ['ver', 'alterar']);
+  const form = await readForm(request);
+  const values = formValues(form, ['ver', 'alterar']);
   const parsed = z.safeParse(legacyGroupSchema, values);
-  const shown = {
-    ...props,
-    values,
-    permissions: permissionsOfForm({ ver: [...(values.ver as string[])], alterar: [...(values.alterar as string[])] }),
-  };
-  if (!parsed.success) return { kind: 'page', status: 400, props: { ...shown, errors: formErrors(parsed.error.issues) } };
+  const permissions = permissionsOfForm({ ver: [...(values.ver as string[])], alterar: [...(values.alterar as string[])] });
+  // Each checked permission's "válido até" (decision 071), read before anything is written.
+  const {
+    ends,
+    days,
+    errors: endErrors,
+  } = readGrantEnds(
+    form,
+    permissions.map((p) => p.nome),
+    now(),
+  );
+  const shown = { ...props, values, permissions, ends: days };
+  if (!parsed.success || endErrors.length > 0) {
+    const errors = parsed.success ? {} : formErrors(parsed.error.issues);
+    return { kind: 'page', status: 400, props: { ...shown, errors: endErrors.length > 0 ? { ...errors, ate: endErrors } : errors } };
+  }
   try {
-    const nome = await saveLegacyGroup(db, actor, { channelCodigo: channel.codigo, existing: group }, parsed.data, ip);
+    const nome = await saveLegacyGroup(db, actor, { channelCodigo: channel.codigo, existing: group }, parsed.data, ip, ends);
     return { kind: 'redirect', to: `/grupo-acesso?salvo=${encodeURIComponent(nome)}` };
   } catch (error) {
     const failed = asFieldErrors(error);
@@ -212,12 +229,14 @@ export async function permissionGroupsPage(session: PortalSession, url: URL): Pr
 
 export interface PermissionGroupProps {
   action: PermissionGroupAction | 'novo';
-  group?: PermissionGroupRow;
+  group?: PermissionGroupDetail;
   companies: CompanyOption[];
   /** The operations the form offers: what the viewer holds, and what the group already has. */
   operations: string[];
   formAction: string;
   values: Values;
+  /** Each operation's "válido até" day as the form shows it (YYYY-MM-DD; absent: no end). */
+  ends: Record<string, string>;
   errors?: FieldErrors;
   preview: { profile: string; menu: VisibleItem[] };
 }
@@ -245,7 +264,7 @@ export async function permissionGroupPage(
   const isNew = params.id === undefined;
   const action = isNew ? 'novo' : PERMISSION_GROUP_ACTIONS.find((a) => a === params.action);
   if (!action) return { kind: 'not-found' };
-  let group: PermissionGroupRow | undefined;
+  let group: PermissionGroupDetail | undefined;
   if (!isNew) {
     group =
       /^[1-9]\d{0,8}$/.test(params.id!) && isCnpj(params.cnpj)
@@ -266,12 +285,14 @@ export async function permissionGroupPage(
     operations: GROUP_OPERATIONS.filter((op) => held.has(op)),
     formAction: group ? permissionGroupPath(group.id, group.empresa.cnpj, 'editar') : PERMISSION_PAGES.cadastro,
     values,
+    ends: grantEndDays(group?.ends ?? {}),
     preview: previewOf(listOfValue(values.operacoes), tipoOf(String(values.empresa))),
   };
   if (request.method !== 'POST') return { kind: 'page', status: 200, props };
   if (action === 'visualizar') return { kind: 'page', status: 405, props };
 
-  const form = formValues(await readForm(request), ['operacoes']);
+  const raw = await readForm(request);
+  const form = formValues(raw, ['operacoes']);
   const intent = form.acao;
   if (intent === 'excluir' && group) {
     try {
@@ -287,11 +308,16 @@ export async function permissionGroupPage(
   const posted: Values = { ...form, empresa: group ? group.empresa.cnpj : (form.empresa ?? '') };
   const parsed = z.safeParse(permissionGroupSchema, posted);
   const checked = listOfValue(posted.operacoes).filter((op) => GROUP_OPERATIONS.includes(op));
-  const shown = { ...props, values: posted, preview: previewOf(checked, tipoOf(String(posted.empresa))) };
+  // Each checked operation's "válido até" (decision 071), read before anything is written.
+  const { ends, days, errors: endErrors } = readGrantEnds(raw, checked, now(), undefined, operationLabel);
+  const shown = { ...props, values: posted, ends: days, preview: previewOf(checked, tipoOf(String(posted.empresa))) };
   if (intent === 'previa') return { kind: 'page', status: 200, props: shown };
-  if (!parsed.success) return { kind: 'page', status: 400, props: { ...shown, errors: formErrors(parsed.error.issues) } };
+  if (!parsed.success || endErrors.length > 0) {
+    const errors = parsed.success ? {} : formErrors(parsed.error.issues);
+    return { kind: 'page', status: 400, props: { ...shown, errors: endErrors.length > 0 ? { ...errors, ate: endErrors } : errors } };
+  }
   try {
-    const saved = await savePermissionGroup(db, actor, parsed.data, group, ip);
+    const saved = await savePermissionGroup(db, actor, parsed.data, group, ip, ends);
     return { kind: 'redirect', to: `${PERMISSION_PAGES.sucesso}?grupo=${saved.id}&empresa=${saved.cnpj}` };
   } catch (error) {
     const failed = asFieldErrors(error);

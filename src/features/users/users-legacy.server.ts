@@ -17,7 +17,7 @@ import {
 import type { PortalSession } from '../../lib/session';
 import { withNotice } from './users-list.server';
 import * as z from 'zod/mini';
-import { groupEndField, grantEndDay, readGrantEnd } from '../../lib/grant-ends';
+import { groupEndField, grantEndDay, readGrantEnds } from '../../lib/grant-ends';
 import { now } from '../../server/clock';
 import { groupEndsOf } from '../../server/services/network/grant-ends';
 
@@ -92,15 +92,9 @@ export async function legacyFormPage(
   const form = await readForm(request);
   const values = formValues(form, LEGACY_LISTS);
   // Each checked group's end, on the edit form only (a new user's groups start without one).
-  const groupEnds = new Map<string, Date | null>();
-  const endErrors: string[] = [];
-  for (const group of target ? (Array.isArray(values.grupos) ? values.grupos : []) : []) {
-    const given = form.get(groupEndField(group));
-    props.ends[group] = typeof given === 'string' ? given.slice(0, 10) : '';
-    const end = readGrantEnd(given, now());
-    if (end.ok) groupEnds.set(group, end.endsAt);
-    else endErrors.push(`${group}: ${end.message}`);
-  }
+  const checkedGroups = target && Array.isArray(values.grupos) ? values.grupos : [];
+  const { ends: groupEnds, days, errors: endErrors } = readGrantEnds(form, checkedGroups, now(), groupEndField);
+  Object.assign(props.ends, days);
   if (endErrors.length > 0) return { kind: 'page', status: 400, props: { ...props, values, errors: { grupos: endErrors } } };
   if (props.self && target) values.status = formStatusOf(target.status);
   const parsed = z.safeParse(legacyUserSchema, values);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db';
+import { grantEndChanges } from '../../../lib/grant-ends';
 import { forbidden, notFound } from '../../errors';
 import { announce } from '../../cache';
 import { now } from '../../clock';
@@ -104,6 +105,8 @@ export interface LegacyGroupRecord {
   isAdmin: boolean;
   channel: { id: number; codigo: string; nome: string; status: 'ATIVO' | 'INATIVO' };
   permissions: V1Permission[];
+  /** The permissions that end (decision 071), by code: the instant each stops counting. */
+  ends: Record<string, Date>;
   usuarios: number;
 }
 
@@ -145,6 +148,7 @@ export async function legacyGroupOf(db: DB, nome: string, canal: string): Promis
       permiteVisualizacao: p.permite_visualizacao,
       permiteAlteracao: p.permite_alteracao,
     })),
+    ends: Object.fromEntries(permissions.flatMap((p) => (p.ends_at ? [[p.nome, p.ends_at]] : []))),
     usuarios: row.usuarios,
   };
 }
@@ -152,6 +156,8 @@ export async function legacyGroupOf(db: DB, nome: string, canal: string): Promis
 /**
  * Creates a group in a channel, or changes one (its name, description and permissions). Only the
  * admin group does it; the admin group itself is not changed. Answers the saved group's name.
+ * `ends`, when the form gives them, are the permissions' end dates (decision 071; null: no end);
+ * without them a permission kept keeps its end.
  */
 export async function saveLegacyGroup(
   db: DB,
@@ -159,6 +165,7 @@ export async function saveLegacyGroup(
   target: { channelCodigo: string; existing?: LegacyGroupRecord },
   input: LegacyGroupInput,
   ip: string | null,
+  ends?: ReadonlyMap<string, Date | null>,
 ): Promise<string> {
   if (!mayEditLegacyGroups(actor)) throw forbidden(M.forbidden);
   const { existing } = target;
@@ -167,6 +174,8 @@ export async function saveLegacyGroup(
   if (!channel) throw notFound('Canal não encontrado.');
   if (!existing && channel.status !== 'ATIVO') refuse({ form: [M.channel] }, 'conflict');
   const permissions = permissionsOfForm(input);
+  const endOf = (code: string) => (ends ? (ends.get(code) ?? null) : (existing?.ends[code] ?? null));
+  const endsAfter = new Map(permissions.map((p) => [p.nome, endOf(p.nome)]));
   await db.transaction().execute(async (trx) => {
     const clash = await trx
       .selectFrom('permission_groups')
@@ -201,6 +210,7 @@ export async function saveLegacyGroup(
             nome: p.nome,
             permite_visualizacao: p.permiteVisualizacao,
             permite_alteracao: p.permiteAlteracao,
+            ends_at: endsAfter.get(p.nome),
           })),
         )
         .execute();
@@ -211,7 +221,7 @@ export async function saveLegacyGroup(
       actor.userId,
       'v1',
       ip,
-      `grupo ${input.nome} (canal ${channel.codigo}): ${renamed}${permissionChanges(existing?.permissions ?? [], permissions)}`,
+      `grupo ${input.nome} (canal ${channel.codigo}): ${renamed}${permissionChanges(existing?.permissions ?? [], permissions)}${grantEndChanges(existing?.ends ?? {}, endsAfter)}`,
     );
   });
   announce(db, { kind: 'principals' });
@@ -302,12 +312,24 @@ function groupRow(r: {
 }
 
 /** Group `id` of company `cnpj`, when the actor manages it; else undefined (the 404). */
-export async function permissionGroupOf(db: DB, actor: V2Actor, id: number, cnpj: string): Promise<PermissionGroupRow | undefined> {
+/** One group, with the end dates of its operations (decision 071). */
+export interface PermissionGroupDetail extends PermissionGroupRow {
+  ends: Record<string, Date>;
+}
+
+export async function permissionGroupOf(db: DB, actor: V2Actor, id: number, cnpj: string): Promise<PermissionGroupDetail | undefined> {
   if (!mayManagePermissionGroups(actor)) return undefined;
   const row = await groupsQuery(db).where('g.id', '=', id).where('c.cnpj', '=', cnpj).executeTakeFirst();
   if (!row) return undefined;
   const companies = permissionGroupCompanies(actor);
-  return companies === 'all' || companies.includes(row.companyId) ? groupRow(row) : undefined;
+  if (companies !== 'all' && !companies.includes(row.companyId)) return undefined;
+  const ends = await db
+    .selectFrom('v2_permission_group_operations')
+    .select(['operation', 'ends_at'])
+    .where('group_id', '=', row.id)
+    .where('ends_at', 'is not', null)
+    .execute();
+  return { ...groupRow(row), ends: Object.fromEntries(ends.map((e) => [e.operation, e.ends_at!])) };
 }
 
 /** Groups a user of these companies may be given (the vincular step's choice). */
@@ -342,8 +364,9 @@ export async function savePermissionGroup(
   db: DB,
   actor: V2Actor,
   input: PermissionGroupInput,
-  existing: PermissionGroupRow | undefined,
+  existing: (PermissionGroupRow & Partial<Pick<PermissionGroupDetail, 'ends'>>) | undefined,
   ip: string | null,
+  ends?: ReadonlyMap<string, Date | null>,
 ): Promise<{ id: number; cnpj: string }> {
   requirePermissionGroups(actor);
   const company = await db.selectFrom('companies').select(['id', 'cnpj']).where('cnpj', '=', input.empresa).executeTakeFirst();
@@ -355,6 +378,8 @@ export async function savePermissionGroup(
   Object.assign(errors, permissionGroupProblems(actor, input.operacoes, existing?.operacoes));
   if (Object.keys(errors).length > 0) refuse(errors);
   const operations = [...new Set(input.operacoes)];
+  // The operations' ends as the form gives them (decision 071); without them an operation kept keeps its end.
+  const endsAfter = new Map(operations.map((op) => [op, ends ? (ends.get(op) ?? null) : (existing?.ends?.[op] ?? null)]));
   const id = await db.transaction().execute(async (trx) => {
     const regrants = existing && [...operations].sort().join() !== [...existing.operacoes].sort().join();
     if (regrants && !mayRegrantHolders(actor, await holdersCompanies(trx, existing.id)))
@@ -383,7 +408,7 @@ export async function savePermissionGroup(
     if (operations.length > 0)
       await trx
         .insertInto('v2_permission_group_operations')
-        .values(operations.map((operation) => ({ group_id: saved.id, operation })))
+        .values(operations.map((operation) => ({ group_id: saved.id, operation, ends_at: endsAfter.get(operation) })))
         .execute();
     const before = new Set(existing?.operacoes ?? []);
     const added = operations.filter((op) => !before.has(op));
@@ -394,7 +419,7 @@ export async function savePermissionGroup(
       actor.userId,
       'v2',
       ip,
-      `grupo "${input.nome}" (${company!.cnpj}): incluídas ${added.join(', ') || 'nenhuma'}; retiradas ${removed.join(', ') || 'nenhuma'}`,
+      `grupo "${input.nome}" (${company!.cnpj}): incluídas ${added.join(', ') || 'nenhuma'}; retiradas ${removed.join(', ') || 'nenhuma'}${grantEndChanges(existing?.ends ?? {}, endsAfter)}`,
       company!.id,
     );
     return saved.id;
