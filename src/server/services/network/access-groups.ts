@@ -311,12 +311,12 @@ function groupRow(r: {
   };
 }
 
-/** Group `id` of company `cnpj`, when the actor manages it; else undefined (the 404). */
 /** One group, with the end dates of its operations (decision 071). */
 export interface PermissionGroupDetail extends PermissionGroupRow {
   ends: Record<string, Date>;
 }
 
+/** Group `id` of company `cnpj`, when the actor manages it; else undefined (the 404). */
 export async function permissionGroupOf(db: DB, actor: V2Actor, id: number, cnpj: string): Promise<PermissionGroupDetail | undefined> {
   if (!mayManagePermissionGroups(actor)) return undefined;
   const row = await groupsQuery(db).where('g.id', '=', id).where('c.cnpj', '=', cnpj).executeTakeFirst();
@@ -364,7 +364,8 @@ export async function savePermissionGroup(
   db: DB,
   actor: V2Actor,
   input: PermissionGroupInput,
-  existing: (PermissionGroupRow & Partial<Pick<PermissionGroupDetail, 'ends'>>) | undefined,
+  /** The group as it was; a list's row (no ends read) keeps none. */
+  existing: (PermissionGroupRow & { ends?: Record<string, Date> }) | undefined,
   ip: string | null,
   ends?: ReadonlyMap<string, Date | null>,
 ): Promise<{ id: number; cnpj: string }> {
