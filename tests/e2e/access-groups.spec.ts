@@ -5,8 +5,9 @@ import { cpfFor } from './selling';
 /**
  * Issue 16, the groups that hold permissions (decision 047): the legacy admin group creates an
  * access group in a channel, gives it to a new user, adds a permission — and that user's menu and
- * pages change on their next page, without signing out; a v2 partner administrator creates a
- * permission group and previews the menu its users will see. Screenshots under test-results/groups-screens.
+ * pages change on their next page, without signing out, and the permission gets an end date; a v2
+ * partner administrator creates a permission group, one operation with an end date, and previews the
+ * menu its users will see. Screenshots under test-results/groups-screens.
  */
 const stamp = () => `${Date.now() % 1_000_000_000}${Math.floor(Math.random() * 100)}`;
 
@@ -78,6 +79,17 @@ test('legacy: a new access group in a channel, given to a user; a permission add
   expect((await user.page.goto('/informe-rendimentos'))?.status()).toBe(200);
   await user.context.close();
 
+  // A permission that ends (decision 071): a day past is refused in words, a day ahead kept and shown.
+  await page.goto(`/grupo-acesso/${group}/varejo/editar`);
+  await page.getByLabel('Informe de rendimentos: válido até (opcional)').fill('2020-01-01');
+  await page.getByRole('button', { name: 'Salvar alterações' }).click();
+  await expect(page.getByTestId('erro-validade')).toContainText('A data de fim já passou');
+  await page.getByLabel('Informe de rendimentos: válido até (opcional)').fill('2099-12-31');
+  await page.getByRole('button', { name: 'Salvar alterações' }).click();
+  await expect(page.getByTestId('aviso')).toContainText(`Grupo ${group} salvo`);
+  await page.goto(`/grupo-acesso/${group}/varejo/visualizar`);
+  await expect(page.getByRole('row', { name: /Informe de rendimentos/ })).toContainText('31/12/2099');
+
   // The admin group is shown, never edited; an unknown group or a group under another channel is the 404 page.
   await page.goto('/grupo-acesso/ADMINISTRADOR/portal/visualizar');
   await expect(page.getByText('tem todas as permissões do portal legado')).toBeVisible();
@@ -120,6 +132,8 @@ test('v2: the partner’s administrator creates a permission group, previews its
   await page.getByRole('button', { name: 'Pré-visualizar menu' }).click();
   await expect(preview).toContainText('Relatórios');
   await expect(page.getByRole('checkbox', { name: 'Métricas' })).toBeChecked();
+  // A checked operation may end (decision 071): its day travels with the form.
+  await page.getByLabel('Métricas: válido até (opcional)').fill('2099-12-31');
   await shoot(page, 'v2-group-preview');
 
   await page.getByRole('button', { name: 'Criar grupo' }).click();
@@ -131,6 +145,7 @@ test('v2: the partner’s administrator creates a permission group, previews its
   await expect(page.getByTestId('previa-menu')).toContainText('Evolução de vendas');
   await page.getByRole('link', { name: 'Ver o grupo' }).click();
   await expect(page.getByRole('checkbox', { name: 'Relatório de vendas' })).toBeChecked();
+  await expect(page.getByText('até 31/12/2099')).toBeVisible();
 
   // Listed, filtered by name; another company's address for it is the 404 page.
   await page.goto(`/v2/usuario/permissoes/consulta?nome=${encodeURIComponent(name)}`);
