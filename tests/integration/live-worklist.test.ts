@@ -57,6 +57,7 @@ async function open(path: string, headers: Record<string, string>) {
   let done = false;
   const events: unknown[] = [];
   const comments: string[] = [];
+  const named: string[] = [];
   const pump = (async () => {
     for (;;) {
       const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
@@ -72,6 +73,7 @@ async function open(path: string, headers: Record<string, string>) {
         for (const line of block.split('\n')) {
           if (line.startsWith('data: ')) events.push(JSON.parse(line.slice(6)));
           if (line.startsWith(':')) comments.push(line);
+          if (line.startsWith('event: ')) named.push(line.slice(7));
         }
         end = buffer.indexOf('\n\n');
       }
@@ -81,6 +83,7 @@ async function open(path: string, headers: Record<string, string>) {
     response,
     events,
     comments,
+    named,
     get done() {
       return done;
     },
@@ -204,7 +207,10 @@ describe('the live worklist stream', () => {
       expect(three.response.status).toBe(200);
       expect(await three.event(1)).toEqual({ novos: expect.any(Number) });
       expect(await one.ended()).toBe(true);
+      // Told why, so its page does not take the place back (the client stays closed).
+      expect(one.named).toEqual(['substituida']);
       expect(two.done).toBe(false);
+      expect(two.named).toEqual([]);
       expect(openStreams()).toBe(before + 2);
       await three.close();
       expect(openStreams()).toBe(before + 1);

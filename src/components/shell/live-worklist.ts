@@ -11,7 +11,7 @@ import { LIVE_REFRESH_HEADER, WORKLIST_EVENTS_URL } from '../../lib/worklist-not
  * keeping focus and scroll, and announced politely. The first count of a stream (on load, after a
  * reconnection) swaps only when it differs from what is shown: the page may be older than the news.
  * A stream the server ended (a restart) the browser opens again by itself; one refused (signed out,
- * too many) again with a growing pause. Without JavaScript nothing of this runs: a reload shows the news.
+ * too many) again with a growing pause; one whose place a newer page of the user took, not at all. Without JavaScript nothing of this runs: a reload shows the news.
  */
 interface CountMessage {
   novos: number;
@@ -94,6 +94,9 @@ export function startLiveWorklist(generation: 'v1' | 'v2', initialCount: number 
       channel?.postMessage(message);
       show(message);
     };
+    // The user's newer page took this stream's place (past the server's per-user cap): this page keeps
+    // what it shows and stays closed until reloaded — reconnecting would take the newer one's place back.
+    source.addEventListener('substituida', () => source?.close());
     source.onerror = () => {
       // CONNECTING: the browser reconnects by itself (the server's `retry`); CLOSED: it gave up (401, 429, 503).
       if (source?.readyState !== EventSource.CLOSED) return;

@@ -39,8 +39,11 @@ interface Stream {
 
 const byFeed = new Map<ChangeFeed | undefined, Set<Stream>>();
 const listening = new WeakSet<ChangeFeed>();
+/** Why a stream ends early: the user's newer page took its place (the client then stays closed). */
+type EndReason = 'substituida';
+
 /** Each user's streams on this instance, the oldest first. */
-const perUser = new Map<number, Set<{ end(): void }>>();
+const perUser = new Map<number, Set<{ end(reason?: EndReason): void }>>();
 let open = 0;
 let stopping = false;
 
@@ -77,15 +80,17 @@ function streamsOf(feed: ChangeFeed | undefined): Set<Stream> {
 
 /**
  * Takes a place for `userId`'s new stream, or refuses (503 stopping, 429 instance full) before anything
- * is read. Past the per-user cap the user's oldest stream gives way: the page in front of the user wins
+ * is read. Past the per-user cap the user's oldest stream gives way, told so: the page in front of the user wins
  * over one the server cannot yet tell is gone (a browser may leave a connection open after its tab
  * went, and a refused page would learn nothing until reloaded) — the cap still bounds each user.
  */
-function admit(userId: number, stream: { end(): void }): () => void {
+function admit(userId: number, stream: { end(reason?: EndReason): void }): () => void {
   if (stopping) throw new ApiError(503, 'O servidor está reiniciando. Tente novamente em instantes.', undefined, { 'retry-after': '2' });
   const { LIVE_MAX_PER_USER, LIVE_MAX_PER_INSTANCE } = config();
   const mine = perUser.get(userId) ?? new Set();
-  for (const oldest of [...mine].slice(0, mine.size - LIVE_MAX_PER_USER + 1)) oldest.end();
+  // Told why (`event: substituida`): it does not reconnect — else two pages past the cap would take
+  // each other's place every few seconds, each reconnection a count read again.
+  for (const oldest of [...mine].slice(0, mine.size - LIVE_MAX_PER_USER + 1)) oldest.end('substituida');
   if (open >= LIVE_MAX_PER_INSTANCE)
     throw tooManyAttempts(30, 'Muitas conexões de atualização ao vivo neste momento. Tente novamente em instantes.');
   mine.add(stream);
@@ -128,7 +133,7 @@ const SSE_HEADERS = {
 
 /** Opens the stream of `user` (already authenticated); throws 429/503 when no place is left. */
 export function openWorklistStream({ db, request, user, kinds, viewerOf }: StreamRequest): Response {
-  const release = admit(user.id, { end: () => end() });
+  const release = admit(user.id, { end: (reason) => end(reason) });
   const token = tokenOf(request, kinds) ?? '';
   const feed = changesOf(db);
   const streams = streamsOf(feed);
@@ -221,8 +226,9 @@ export function openWorklistStream({ db, request, user, kinds, viewerOf }: Strea
     end,
   };
 
-  function end() {
+  function end(reason?: EndReason) {
     if (ended) return;
+    if (reason) send(`event: ${reason}\ndata: {}\n\n`);
     ended = true;
     clearInterval(heartbeat);
     if (scheduled) clearTimeout(scheduled);
@@ -253,6 +259,6 @@ export function openWorklistStream({ db, request, user, kinds, viewerOf }: Strea
       end();
     },
   });
-  request.signal?.addEventListener('abort', end, { once: true });
+  request.signal?.addEventListener('abort', () => end(), { once: true });
   return new Response(body, { status: 200, headers: SSE_HEADERS });
 }
