@@ -134,3 +134,17 @@ export function countCaption(total: number | undefined, one: string, many: strin
   if (total === undefined) return `mais de ${COUNT_LIMIT.toLocaleString('pt-BR')} ${many}`;
   return total === 1 ? `1 ${one}` : `${total} ${many}`;
 }
+
+/** A keyset page as the JSON APIs answer it (the access log's shape, a user's histories, the invitations). */
+export function keysetAnswer<T>(read: KeysetPage<T>) {
+  const pager = keysetPager(read);
+  return {
+    content: read.content,
+    page: read.page,
+    totalElements: read.total ?? null,
+    totalPages: pager.totalPages ?? null,
+    more: read.more,
+    nextCursor: pager.next?.cursor ?? null,
+    previousCursor: pager.previous?.cursor ?? null,
+  };
+}

@@ -3,7 +3,7 @@ import { invalid, forbidden } from '../../errors';
 import { z } from '../../../lib/zod';
 import { ACCESS_LOG_PAGE_SIZE, ACCESS_LOG_PATH, parseAccessLogQuery } from '../../../lib/access-log';
 import { brasiliaDay } from '../../../lib/format';
-import { keysetPager, pageRequestOf } from '../../../lib/keyset-pages';
+import { keysetAnswer, pageRequestOf } from '../../../lib/keyset-pages';
 import { pageAccess } from '../../../lib/route-guards';
 import { config } from '../../config';
 import { now } from '../../clock';
@@ -33,16 +33,7 @@ export const accessLogEndpoints = [
       const query = parseAccessLogQuery(ctx.query, brasiliaDay(now()));
       if (!query.ok) throw invalid(Object.values(query.errors)[0]![0]!, query.errors);
       const read = await listAccessLog(ctx.db, query.filters, pageRequestOf(query.page, ctx.query.cursor), ACCESS_LOG_PAGE_SIZE);
-      const pager = keysetPager(read);
-      return {
-        content: read.content,
-        page: read.page,
-        totalElements: read.total ?? null,
-        totalPages: pager.totalPages ?? null,
-        more: read.more,
-        nextCursor: pager.next?.cursor ?? null,
-        previousCursor: pager.previous?.cursor ?? null,
-      };
+      return keysetAnswer(read);
     },
   }),
 ];

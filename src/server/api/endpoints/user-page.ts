@@ -7,7 +7,7 @@ import { actorOf } from '../../services/network/user-admin';
 import { userPageFacts } from '../../services/network/user-page';
 import { endUserSessions, listPendingInvitations, USER_PAGE_ACTIONS } from '../../services/network/user-invitations';
 import type { SavedUser } from '../../services/network/user-admin-writing';
-import { keysetPager, lastPlainPage, pageRequestOf, type KeysetPage } from '../../../lib/keyset-pages';
+import { keysetAnswer, lastPlainPage, pageRequestOf } from '../../../lib/keyset-pages';
 import {
   HISTORY_KINDS,
   INVITATIONS_PAGE_SIZE,
@@ -53,20 +53,6 @@ const historyQuery = z.object({
   ...pageQuery(USER_HISTORY_PAGE_SIZE),
 });
 const invitationsQuery = z.object(pageQuery(INVITATIONS_PAGE_SIZE));
-
-/** A keyset page as the API answers it (the access log's shape). */
-const pageAnswer = <T>(read: KeysetPage<T>) => {
-  const pager = keysetPager(read);
-  return {
-    content: read.content,
-    page: read.page,
-    totalElements: read.total ?? null,
-    totalPages: pager.totalPages ?? null,
-    more: read.more,
-    nextCursor: pager.next?.cursor ?? null,
-    previousCursor: pager.previous?.cursor ?? null,
-  };
-};
 
 const ACTION_PATHS: [string, Exclude<UserPageAction, 'sessao-encerrar'>][] = [
   ['/v1/usuarios/:id/convite/reenvio', 'reenviar-convite'],
@@ -141,7 +127,7 @@ export function userPageEndpoints(generation: Generation) {
           pageRequestOf(ctx.query.pagina, ctx.query.cursor),
           USER_HISTORY_PAGE_SIZE,
         );
-        return pageAnswer(read);
+        return keysetAnswer(read);
       },
     }),
     endpoint({
@@ -156,7 +142,7 @@ export function userPageEndpoints(generation: Generation) {
           pageRequestOf(ctx.query.pagina, ctx.query.cursor),
           INVITATIONS_PAGE_SIZE,
         );
-        return pageAnswer(read);
+        return keysetAnswer(read);
       },
     }),
     ...ACTION_PATHS.map(([path, action]) =>

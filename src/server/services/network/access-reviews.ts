@@ -3,7 +3,7 @@ import type { DB } from '../../db';
 import { readKeysetPage } from '../../db/keyset-page';
 import { DomainError } from '../../errors';
 import { now } from '../../clock';
-import { manageableAmong, requireChange } from './user-admin';
+import { manageableAmong, manageableIds, requireChange } from './user-admin';
 import { setUserStatus } from './user-admin-writing';
 import { ACCESS_REVIEW_MESSAGES, ACCESS_REVIEW_PAGE_SIZE, IDLE_DAYS, idleDays, idleSince } from '../../../lib/access-reviews';
 import { managedCompanies, type Actor } from '../../../lib/user-admin';
@@ -82,14 +82,10 @@ export async function idleUsers(db: DB, actor: Actor, request: PageRequest): Pro
     created_at: Date;
     empresa: string | null;
   }[];
-  const manageable = new Set(
-    (
-      await manageableAmong(
-        db,
-        actor,
-        rows.map((r) => r.id),
-      )
-    ).map((u) => u.id),
+  const manageable = await manageableIds(
+    db,
+    actor,
+    rows.map((r) => r.id),
   );
   const at = now();
   return {

@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../../errors';
 import { announce } from '../../cache';
 import { now } from '../../clock';
 import { containing } from '../identity/users';
-import { manageableAmong } from './user-admin';
+import { manageableIds } from './user-admin';
 import { changedFields, inUserChange, logEvent, refuse } from './user-admin-writing';
 import { logGroupEvent } from './access-groups';
 import { managedCompanies, type FieldErrors, type UserStatusCode, type V2Actor } from '../../../lib/user-admin';
@@ -231,14 +231,10 @@ export async function sellerOptions(db: DB, actor: V2Actor, companyIds: readonly
     .orderBy('u.nome')
     .orderBy('u.id')
     .execute();
-  const manageable = new Set(
-    (
-      await manageableAmong(
-        db,
-        actor,
-        rows.filter((r) => r.generation === 'v2').map((r) => r.id),
-      )
-    ).map((u) => u.id),
+  const manageable = await manageableIds(
+    db,
+    actor,
+    rows.filter((r) => r.generation === 'v2').map((r) => r.id),
   );
   return rows.map((r) => ({
     id: r.id,

@@ -203,6 +203,11 @@ export async function manageableAmong(db: DB, actor: Actor, ids: readonly number
   return users.filter((user) => mayManage(actor, user, groups));
 }
 
+/** The ids among `ids` of the users the actor may change (a list marks their rows' actions). */
+export async function manageableIds(db: DB, actor: Actor, ids: readonly number[]): Promise<Set<number>> {
+  return new Set((await manageableAmong(db, actor, ids)).map((u) => u.id));
+}
+
 /** The user `id` when the actor may change them; else undefined (the page's 404: a foreign user is not told apart). */
 export async function managedUser(db: DB, actor: Actor, where: { id: number } | { cpf: string }): Promise<UserRecord | undefined> {
   if (!mayChangeUsers(actor)) return undefined;

@@ -9,7 +9,7 @@ import { endSessionOf, revokeUserSessions } from '../identity/sessions';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { managedCompanies, USER_ADMIN_MESSAGES, type Actor } from '../../../lib/user-admin';
 import { invitationState, type InvitationState, type UserPageAction } from '../../../lib/user-page';
-import { manageableAmong, managedUser, requireChange, requireList } from './user-admin';
+import { manageableIds, managedUser, requireChange, requireList } from './user-admin';
 import { changed, inUserChange, logEvent, settleAccess, type SavedUser } from './user-admin-writing';
 
 /*
@@ -227,14 +227,10 @@ export async function listPendingInvitations(
     pageSize,
   );
   const rows = read.content as PendingRow[];
-  const manageable = new Set(
-    (
-      await manageableAmong(
-        db,
-        actor,
-        rows.map((r) => r.id),
-      )
-    ).map((u) => u.id),
+  const manageable = await manageableIds(
+    db,
+    actor,
+    rows.map((r) => r.id),
   );
   const at = now();
   const dateOf = (value: Date | string | null) => (value === null ? null : new Date(value));
