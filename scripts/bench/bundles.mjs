@@ -41,7 +41,7 @@ async function measureRoute(browser, url, { path, cookie }) {
     const main = await page.goto(`${url}${path}`, { waitUntil: 'networkidle', timeout: NAVIGATION_TIMEOUT_MS });
     // A signed-in route that bounced to a login page would otherwise be weighed as that login page.
     const landed = new URL(page.url()).pathname;
-    if (main?.status() !== 200 || landed !== path) {
+    if (main?.status() !== 200 || landed !== new URL(path, url).pathname) {
       throw new Error(`${path} answered ${main?.status()} and landed on ${landed}: is the session valid?`);
     }
     const totals = await weighResponses(responses);
