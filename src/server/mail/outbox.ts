@@ -6,6 +6,7 @@ import type { MailboxFilters } from '../../lib/mailbox';
 import { now } from '../clock';
 import { withDeadline } from '../../lib/deadline';
 import { renderTemplate, type TemplateName, type TEMPLATES } from './templates';
+import { wakeLine } from '../wake';
 
 /**
  * Every e-mail is written to the outbox table, and only the delivery job (deliverQueued, every 15 s
@@ -100,18 +101,13 @@ export async function queueEmail<K extends TemplateName>(
   await writeMessage(trx, to, template, data, secrets);
 }
 
-const wakers = new Set<() => void>();
+const mailQueued = wakeLine();
 
 /** The delivery job of this process listens here (server/boot/jobs.ts); the answer stops listening. */
-export function onMailQueued(wake: () => void): () => void {
-  wakers.add(wake);
-  return () => wakers.delete(wake);
-}
+export const onMailQueued = mailQueued.listen;
 
 /** Asks this process's delivery job for a turn now (after a commit that queued mail). */
-export function nudgeDelivery(): void {
-  for (const wake of wakers) wake();
-}
+export const nudgeDelivery = mailQueued.wake;
 
 /** Waits for a transaction that may have queued mail, then wakes the delivery job (a person waits for it). */
 export async function deliverAfter<T>(commit: Promise<T>): Promise<T> {

@@ -5,6 +5,15 @@ import { maskCpf } from '../../../lib/validators';
 /** An ILIKE pattern matching text that contains `value` literally (its %, _ and \\ escaped). */
 export const containing = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * The user `u` of the query works for one of `companyIds`: their own company or one linked to them
+ * (user_companies). None given: no one.
+ */
+export const worksForAny = (companyIds: readonly number[]) =>
+  companyIds.length === 0
+    ? sql<boolean>`false`
+    : sql<boolean>`(u.company_id in (${sql.join(companyIds)}) or exists (select 1 from user_companies uc where uc.user_id = u.id and uc.company_id in (${sql.join(companyIds)})))`;
+
 /** User search for managers (GET /v1/usuarios/filtro). Scope: every user, or the companies given. */
 export interface UserFilter {
   email?: string;
@@ -38,14 +47,7 @@ export function usersMatching(db: DB, filter: Omit<UserFilter, 'page' | 'pageSiz
   if (filter.companyIds) {
     const ids = filter.companyIds;
     if (ids.length === 0) return undefined;
-    query = query.where((eb) =>
-      eb.or([
-        eb.exists(
-          eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids),
-        ),
-        eb('u.company_id', 'in', ids),
-      ]),
-    );
+    query = query.where(worksForAny(ids));
   }
   return query;
 }

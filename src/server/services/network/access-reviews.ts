@@ -5,6 +5,7 @@ import { DomainError } from '../../errors';
 import { now } from '../../clock';
 import { manageableAmong, manageableIds, requireChange } from './user-admin';
 import { setUserStatus } from './user-admin-writing';
+import { worksForAny } from '../identity/users';
 import { ACCESS_REVIEW_MESSAGES, ACCESS_REVIEW_PAGE_SIZE, IDLE_DAYS, idleDays, idleSince } from '../../../lib/access-reviews';
 import { managedCompanies, type Actor } from '../../../lib/user-admin';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
@@ -41,17 +42,7 @@ function idleScope(db: DB, actor: Actor, cutoff: Date) {
     .where('u.generation', '=', actor.generation)
     .where('u.status', 'in', ['ATIVO', 'PENDENTE'])
     .where(sql<boolean>`coalesce(u.last_access_at, u.created_at) < ${cutoff}`);
-  if (companies !== 'all') {
-    const ids = companies.length > 0 ? [...companies] : [0];
-    inner = inner.where((eb) =>
-      eb.or([
-        eb('u.company_id', 'in', ids),
-        eb.exists(
-          eb.selectFrom('user_companies as uc').select('uc.user_id').whereRef('uc.user_id', '=', 'u.id').where('uc.company_id', 'in', ids),
-        ),
-      ]),
-    );
-  }
+  if (companies !== 'all') inner = inner.where(worksForAny(companies));
   return db.selectFrom(inner.as('r'));
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { DomainError, invalid } from '../../errors';
 import { now } from '../../clock';
+import { wakeLine } from '../../wake';
 import { errorMessage, logError } from '../../log';
 import { appendAccessEvent } from '../identity/access-log';
 import { usersMatching } from '../identity/users';
@@ -178,12 +179,9 @@ export async function previewBulk(db: DB, actor: Actor, selection: BulkSelection
 
 // ─── Starting a job ──────────────────────────────────────────────────────────────────────────────
 
-const wakers = new Set<() => void>();
+const bulkQueued = wakeLine();
 /** Lets this process's job loop take a turn as soon as a job is queued (server/boot/jobs.ts). */
-export function onBulkQueued(wake: () => void): () => void {
-  wakers.add(wake);
-  return () => wakers.delete(wake);
-}
+export const onBulkQueued = bulkQueued.listen;
 
 /**
  * Queues the action for the users selected, judged again now (the preview may be minutes old): a
@@ -230,7 +228,7 @@ export async function startBulk(db: DB, actor: Actor, selection: BulkSelectionIn
     });
     return job.id;
   });
-  for (const wake of wakers) wake();
+  bulkQueued.wake();
   return id;
 }
 

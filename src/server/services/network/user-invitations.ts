@@ -5,6 +5,7 @@ import { now } from '../../clock';
 import { redactMessagesTo } from '../../mail/outbox';
 import { queueFirstAccess, queuePasswordReset } from '../identity/account';
 import { retireCodes } from '../identity/codes';
+import { worksForAny } from '../identity/users';
 import { endSessionOf, revokeUserSessions } from '../identity/sessions';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { managedCompanies, USER_ADMIN_MESSAGES, type Actor } from '../../../lib/user-admin';
@@ -169,25 +170,11 @@ export async function listPendingInvitations(
   requireList(actor);
   const companies = managedCompanies(actor);
   if (companies !== 'all' && companies.length === 0) return { content: [], page: 1, pageSize, more: false, total: 0 };
-  const ids = companies === 'all' ? [] : [...companies];
   const pending = db
     .selectFrom('users as u')
     .where('u.status', '=', 'PENDENTE')
     .where('u.generation', '=', actor.generation)
-    .$if(companies !== 'all', (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('u.company_id', 'in', ids),
-          eb.exists(
-            eb
-              .selectFrom('user_companies as uc')
-              .select('uc.user_id')
-              .whereRef('uc.user_id', '=', 'u.id')
-              .where('uc.company_id', 'in', ids),
-          ),
-        ]),
-      ),
-    );
+    .$if(companies !== 'all', (qb) => qb.where(worksForAny(companies === 'all' ? [] : companies)));
   const read = await readKeysetPage(
     db,
     {
