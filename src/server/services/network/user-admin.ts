@@ -2,7 +2,7 @@ import type { DB } from '../../db';
 import type { User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
 import { principalFacts, profileOf } from '../identity/principals';
-import { filterUsers } from '../identity/users';
+import { filterUsers, usersMatching } from '../identity/users';
 import { resetSecondFactor } from '../identity/second-factor';
 import { revokeUserSessions } from '../identity/sessions';
 import {
@@ -64,6 +64,12 @@ export interface UserListFilters {
   nome?: string;
   empresa?: string;
   status?: string;
+}
+
+/** The users the list's filters match among those the actor sees, as a query (the bulk selection's and the export's rows); undefined: none. */
+export function usersInScope(db: DB, actor: Actor, filters: UserListFilters) {
+  const companies = managedCompanies(actor);
+  return usersMatching(db, { ...filters, generation: actor.generation, companyIds: companies === 'all' ? undefined : [...companies] });
 }
 
 /** SPEC §3's page (`content`, `totalPages`; `page` is 0-based) of the users of the actor's generation they may see. */

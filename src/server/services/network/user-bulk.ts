@@ -5,8 +5,7 @@ import { now } from '../../clock';
 import { wakeLine } from '../../wake';
 import { errorMessage, logError } from '../../log';
 import { appendAccessEvent } from '../identity/access-log';
-import { usersMatching } from '../identity/users';
-import { legacyGroups, manageableAmong, requireChange, type UserRecord } from './user-admin';
+import { legacyGroups, manageableAmong, requireChange, usersInScope, type UserRecord } from './user-admin';
 import { setUserStatus } from './user-admin-writing';
 import { updateLegacyUser } from './user-admin-legacy';
 import { updateV2User } from './user-admin-v2';
@@ -102,15 +101,8 @@ async function resolveGroup(db: DB, actor: Actor, action: BulkAction, grupo: str
 /** The users selected: the ids checked, or every one the filters match in the actor's scope (at most BULK_LIMITS.filtered). */
 async function selectedIds(db: DB, actor: Actor, selection: BulkSelectionInput): Promise<number[]> {
   if (selection.alcance === 'selecionados') return [...new Set(selection.ids.map(Number))];
-  const companies = managedCompanies(actor);
-  const matching = usersMatching(db, {
-    email: selection.email,
-    nome: selection.nome,
-    empresa: selection.empresa,
-    status: selection.status,
-    generation: actor.generation,
-    companyIds: companies === 'all' ? undefined : [...companies],
-  });
+  const { email, nome, empresa, status } = selection;
+  const matching = usersInScope(db, actor, { email, nome, empresa, status });
   if (!matching) return [];
   const rows = await matching
     .select('u.id')

@@ -5,8 +5,7 @@ import writeExcelFile from 'write-excel-file/node';
 import type { DB } from '../../db';
 import { tooLarge } from '../../errors';
 import { appendAccessEvent } from '../identity/access-log';
-import { usersMatching } from '../identity/users';
-import { requireList, type UserListFilters } from './user-admin';
+import { requireList, usersInScope, type UserListFilters } from './user-admin';
 import { managedCompanies, PROFILE_LABELS, STATUS_LABELS, type Actor, type UserStatusCode } from '../../../lib/user-admin';
 import type { Profile } from '../../../lib/permissions';
 import { CSV_OPTIONS } from '../../../lib/csv';
@@ -50,17 +49,12 @@ const cellsOf = (generation: 'v1' | 'v2', r: Row): string[] => [
   STATUS_LABELS[r.status as UserStatusCode] ?? r.status,
 ];
 
-function matching(db: DB, actor: Actor, filters: UserListFilters) {
-  const companies = managedCompanies(actor);
-  return usersMatching(db, { ...filters, generation: actor.generation, companyIds: companies === 'all' ? undefined : [...companies] });
-}
-
 /** Every row of the filters, in the list's order, a batch after the last one read. */
 async function* rowsOf(db: DB, actor: Actor, filters: UserListFilters, limit = Number.POSITIVE_INFINITY): AsyncGenerator<string[]> {
   let after: { nome: string; id: number } | undefined;
   let sent = 0;
   for (;;) {
-    const base = matching(db, actor, filters);
+    const base = usersInScope(db, actor, filters);
     if (!base) return;
     let query = base
       .select(['u.id', 'u.nome', 'u.email', 'u.cpf', 'u.status', 'u.profile', 'c.razao_social', 'c.cnpj'])

@@ -3,7 +3,7 @@ import type { DB } from '../../db';
 import { conflict, DomainError, notFound } from '../../errors';
 import { now } from '../../clock';
 import { manageableAmong, requireChange } from './user-admin';
-import { changed, checkStanding, EVENT_OF_STATUS, logEvent, settleAccess } from './user-admin-writing';
+import { changed, checkStanding, EVENT_OF_STATUS, inUserChange, logEvent, settleAccess } from './user-admin-writing';
 import { appendAccessEvent } from '../identity/access-log';
 import { formatDateTime } from '../../../lib/format';
 import {
@@ -265,9 +265,6 @@ export async function undoStatus(db: DB, actor: Actor, id: number): Promise<Omit
 
 // ─── The undo ────────────────────────────────────────────────────────────────────────────────────
 
-/** Any key will do, as long as every change of a user takes the same one (user-admin-writing.ts). */
-const USER_CHANGE_LOCK = 460_016;
-
 /**
  * Undoes the actor's import `id` as a whole, in one transaction: marks it undone (once: a conditional
  * update), deactivates the accounts it created and restores those it updated — each only when still
@@ -277,8 +274,8 @@ const USER_CHANGE_LOCK = 460_016;
 export async function undoImport(db: DB, actor: Actor, id: number, ip: string | null): Promise<UndoPlan['counts']> {
   requireChange(actor);
   const touched: number[] = [];
-  const counts = await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${USER_CHANGE_LOCK})`.execute(trx);
+  // Under the user-change lock, as every change of a user (user-admin-writing.ts).
+  const counts = await inUserChange(db, async (trx) => {
     const facts = await importFacts(trx, actor, id);
     if (!facts) throw notFound();
     const at = now();
