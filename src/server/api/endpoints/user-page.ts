@@ -3,7 +3,7 @@ import { endpoint, type Context } from '../router';
 import { ApiError } from '../errors';
 import { config, externalLinks } from '../../config';
 import { listUserHistory } from '../../services/identity/access-log';
-import { actorOf } from '../../services/network/user-admin';
+import { actorOf, visibleUser } from '../../services/network/user-admin';
 import { userPageFacts } from '../../services/network/user-page';
 import { endUserSessions, listPendingInvitations, USER_PAGE_ACTIONS } from '../../services/network/user-invitations';
 import type { SavedUser } from '../../services/network/user-admin-writing';
@@ -117,9 +117,8 @@ export function userPageEndpoints(generation: Generation) {
       query: historyQuery,
       async handle(ctx) {
         const id = idOf(ctx.params.id);
-        // The user must be the caller's to see: the page's own check, facts and all.
-        if (!(await userPageFacts(ctx.db, await actor(ctx), id, config().PORTAL_ENV, externalLinks())))
-          throw new ApiError(404, NOT_MANAGED);
+        // The user must be the caller's to see: the page's own check (userPageFacts starts with it).
+        if (!(await visibleUser(ctx.db, await actor(ctx), id))) throw new ApiError(404, NOT_MANAGED);
         const read = await listUserHistory(
           ctx.db,
           id,
