@@ -18,7 +18,8 @@ import { incomeScopeFor } from '../../src/server/services/identity/scope';
 import { beneficiaryMonths, companyInScope, statementOf, type Beneficiary } from '../../src/server/services/earnings/commissions';
 import { incomeYearsOf } from '../../src/server/services/earnings/income';
 import { incomePdfOutcome } from '../../src/features/commissions/income-pdf.server';
-import { commissionOf, incomePdfHref, installmentNetPremium, nameSlug } from '../../src/lib/commissions';
+import { commissionOf, incomePdfHref, installmentNetPremium, monthOf, nameSlug } from '../../src/lib/commissions';
+import { now } from '../../src/server/clock';
 import { irrfOf } from '../../src/lib/income-tax';
 import { pageAccess } from '../../src/lib/route-guards';
 import { formatBRL } from '../../src/lib/products/money';
@@ -236,7 +237,8 @@ describe('sending the nota fiscal', () => {
     const payable = await payableOf(horizonte, '2026-03');
     const base = { empresa: HORIZONTE, competencia: '2026-03', numero: '1001', valor: payable };
     const refusals: [Record<string, string | number>, string, Uint8Array, number, string, string][] = [
-      [{ ...base, competencia: '2026-11' }, 'nota.pdf', MINIMAL_PDF, 400, 'competencia', 'ainda não foi fechada'],
+      // The month the server is in (its clock's), whatever day the suite runs on.
+      [{ ...base, competencia: monthOf(now()) }, 'nota.pdf', MINIMAL_PDF, 400, 'competencia', 'ainda não foi fechada'],
       [{ ...base, valor: payable + 1 }, 'nota.pdf', MINIMAL_PDF, 400, 'valor', 'difere do total do extrato'],
       [{ ...base, competencia: '2026-05', valor: 100 }, 'nota.pdf', MINIMAL_PDF, 400, 'valor', 'Não há comissões a faturar'],
       [base, 'nota.png', MINIMAL_PNG, 400, 'arquivo', 'envie o PDF ou o XML'],

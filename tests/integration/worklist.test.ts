@@ -9,6 +9,7 @@ import { sellerFromV2 } from '../../src/server/services/selling/sellers';
 import { sellableOffers } from '../../src/server/services/network/offers';
 import { createQuote } from '../../src/server/services/selling/quotes';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
+import { useManualClock as manualClock } from '../../src/server/clock';
 import { markAllRead, markRead, worklist, worklistNewCount } from '../../src/server/services/reporting/worklist';
 import type { WorklistItem, WorklistKind } from '../../src/lib/worklist';
 
@@ -66,7 +67,11 @@ async function sellAs(email: string): Promise<Sale> {
   };
 }
 
+// The file holds its own clock: the demo's seed and every write are dated at the sale, before NOW.
+let clock: ReturnType<typeof manualClock>;
+
 beforeAll(async () => {
+  clock = manualClock(SOLD_AT.getTime());
   ({ db, close } = await freshDatabase());
   for (const email of [PARTNER, COLLEAGUE, OUTSIDER, SUBAGENT]) sales[email] = await sellAs(email);
   // The outsider's sales move to a company nobody here administers: another partner's.
@@ -125,7 +130,10 @@ beforeAll(async () => {
         new Date('2026-11-21T13:00:00Z'),
       );
 });
-afterAll(async () => close());
+afterAll(async () => {
+  clock.restore();
+  await close();
+});
 
 const itemsOf = async (email: string, kind: WorklistKind, now = NOW): Promise<WorklistItem[]> =>
   (await worklist(db, await viewerByEmail(db, email), { kind, now })).flatMap((g) => g.items);
@@ -356,8 +364,7 @@ describe('read and unread, per user', () => {
 
   it('"Marcar todas" reads everything up to now, and the count is 0 until something new happens', async () => {
     const viewer = await viewerByEmail(db, PARTNER);
-    // After everything the demo's seed wrote too (its records are dated by the machine's clock).
-    await markAllRead(db, viewer.user.idUsuario, new Date(Math.max(Date.now(), NOW.getTime())));
+    await markAllRead(db, viewer.user.idUsuario, NOW);
     expect(await worklistNewCount(db, viewer, NOW)).toBe(0);
     const groups = await worklist(db, viewer, { now: NOW });
     expect(groups.flatMap((g) => g.items).every((i) => !i.isNew)).toBe(true);
