@@ -1,9 +1,29 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The suite's calendar (decision 079, tests/fixtures/suite-clock.mjs): every run starts on the same
+ * day — a Wednesday, 10:00 in Brasília — whatever the machine's date, so a test that forgot to hold
+ * its own clock cannot pass in November and fail in December. TEST_CLOCK=wall runs on the machine's
+ * clock (to look for such tests); TEST_CLOCK=<ISO instant> starts the run there. Set in this
+ * process's environment before the workers start, so they and every server a test spawns inherit it.
+ */
+const SUITE_EPOCH = '2026-11-25T13:00:00Z';
+if (process.env.TEST_CLOCK_SHIFT_MS === undefined) {
+  const clock = process.env.TEST_CLOCK ?? SUITE_EPOCH;
+  const epoch = clock === 'wall' ? Date.now() : Date.parse(clock);
+  if (Number.isNaN(epoch)) throw new Error(`TEST_CLOCK=${clock}: an ISO instant or "wall"`);
+  process.env.TEST_CLOCK_SHIFT_MS = String(epoch - Date.now());
+  const shim = `--import=${new URL('./tests/fixtures/suite-clock.mjs', import.meta.url).href}`;
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, shim].filter(Boolean).join(' ');
+}
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',
+    // Also here, for a pool whose workers do not start from NODE_OPTIONS (it installs once either way).
+    setupFiles: [fileURLToPath(new URL('./tests/fixtures/suite-clock.mjs', import.meta.url))],
     // Opening an embedded PostgreSQL and hashing passwords at full cost take seconds, not millis.
     testTimeout: 30_000,
     hookTimeout: 90_000,
