@@ -26,12 +26,24 @@ const wantE2e = args.length === 0 || args.includes('e2e');
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
+// Each part's wall time, printed before the summary (CI's closing table reads these lines).
+const stageTimes = [];
+function timed(name, work) {
+  const started = performance.now();
+  try {
+    return work();
+  } finally {
+    stageTimes.push([name, Math.round((performance.now() - started) / 1000)]);
+  }
+}
+
 // Children (including Playwright's webServer command `node scripts/serve-test.mjs`, which goes
 // through a shell) must find the same Node 24 we run on, not the machine's older node.
 process.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
 
 function finish() {
   const { passed, failed, skipped } = totals;
+  for (const [name, seconds] of stageTimes) console.log(`stage-time ${name} ${seconds}`);
   // On a line of its own even if a child's last output did not end one (CI greps for it).
   console.log(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
   process.exit(failed > 0 ? 1 : 0);
@@ -105,7 +117,10 @@ fs.mkdirSync(ARTIFACTS, { recursive: true });
 if (wantUnit) {
   // Delete the old report first so a crash can't be mistaken for the previous run's results.
   fs.rmSync(VITEST_JSON, { force: true });
-  const status = runNode('node_modules/vitest/vitest.mjs', ['run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_JSON}`]);
+  const engine = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
+  const status = timed(`vitest (${engine})`, () =>
+    runNode('node_modules/vitest/vitest.mjs', ['run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_JSON}`]),
+  );
   const report = readJson(VITEST_JSON);
   if (!report) {
     console.error(`vitest produced no ${VITEST_JSON} (crashed?); counting it as 1 failure.`);
@@ -126,7 +141,7 @@ if (wantE2e) {
   let built = true;
   if (process.env.SKIP_BUILD === '1') {
     console.log('\nSKIP_BUILD=1: using the existing build.');
-  } else if (runNode('node_modules/astro/bin/astro.mjs', ['build']) !== 0) {
+  } else if (timed('build', () => runNode('node_modules/astro/bin/astro.mjs', ['build'])) !== 0) {
     console.error('astro build failed; skipping the e2e suite.');
     totals.failed += 1;
     built = false;
@@ -134,9 +149,11 @@ if (wantE2e) {
 
   if (built) {
     fs.rmSync(PLAYWRIGHT_JSON, { force: true });
-    const status = runNode('node_modules/@playwright/test/cli.js', ['test', '--reporter=list,json'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
-    });
+    const status = timed('playwright', () =>
+      runNode('node_modules/@playwright/test/cli.js', ['test', '--reporter=list,json'], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
+      }),
+    );
     const stats = readJson(PLAYWRIGHT_JSON)?.stats;
     if (!stats) {
       console.error(`Playwright produced no ${PLAYWRIGHT_JSON} (crashed?); counting it as 1 failure.`);
