@@ -24,6 +24,8 @@ export default defineConfig({
     environment: 'node',
     // Also here, for a pool whose workers do not start from NODE_OPTIONS (it installs once either way).
     setupFiles: [fileURLToPath(new URL('./tests/fixtures/suite-clock.mjs', import.meta.url))],
+    // Migrate and seed once per run and kind of seed; each file copies the template (decision 079).
+    globalSetup: ['tests/fixtures/templates-setup.ts'],
     // Opening an embedded PostgreSQL and hashing passwords at full cost take seconds, not millis.
     testTimeout: 30_000,
     hookTimeout: 90_000,

@@ -60,6 +60,7 @@ class PortalDatabase extends Kysely<Database> {
     config: KyselyConfig,
     readonly changes: ChangeFeed,
     readonly pool?: PoolCounts,
+    readonly embedded?: { dumpDataDir(compression: 'none'): Promise<Blob> },
   ) {
     super(config);
   }
@@ -151,9 +152,11 @@ export interface ConnectOptions {
   dataDir?: string;
   /** Told the SQL of every statement run and its parameters (tests count round trips and explain plans with it). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** PGlite only: start from this copy of a data dir (`dumpEmbedded`) — the tests' migrated, seeded template. */
+  image?: Blob;
 }
 
-export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions): Promise<DB> {
+export async function connect({ databaseUrl, dataDir, onQuery, image }: ConnectOptions): Promise<DB> {
   const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql, event.query.parameters));
   if (databaseUrl) {
     const pg = await import('pg');
@@ -174,8 +177,16 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     // the data dir's files; 16 MB holds the portal's hot pages (docs/decisions/031-request-cost.md).
     postgresqlconf: 'shared_buffers = 16MB',
     extensions: { pg_trgm },
+    loadDataDir: image,
   });
-  return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
+  return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite), undefined, pglite);
+}
+
+/** A copy of an embedded (PGlite) database's data dir, to open others from (`connect({ image })`). */
+export async function dumpEmbedded(db: DB): Promise<Blob> {
+  const embedded = db instanceof PortalDatabase ? db.embedded : undefined;
+  if (!embedded) throw new Error('dumpEmbedded: not an embedded (PGlite) database');
+  return embedded.dumpDataDir('none');
 }
 
 /**
