@@ -1,8 +1,22 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-// E2E_PORT lets two checkouts (or a developer and CI) run the journeys side by side.
+/**
+ * Journeys run on WORKERS workers at once, each against a portal server of its own — its own port
+ * (E2E_PORT + the worker's parallel index) and its own data dir, copied from the run's one seeded
+ * data dir (tests/fixtures/seeded-data-dir.mjs, decision 079) — so two journeys never see each
+ * other's writes, and within a worker they run one at a time as they always did. E2E_PORT lets two
+ * checkouts (or a developer and CI) run side by side; E2E_WORKERS=1 runs everything on one server.
+ */
 const PORT = Number(process.env.E2E_PORT ?? 4399);
-const baseURL = `http://127.0.0.1:${PORT}`;
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+// This file is read again inside each worker, where Playwright has set TEST_PARALLEL_INDEX: the
+// journeys' baseURL is their worker's server (tests/e2e/helpers.ts's BASE_URL reads the same).
+const workerBase = (index: number) => `http://127.0.0.1:${PORT + index}`;
+// Once per run, in the runner; the workers and the servers inherit it.
+process.env.E2E_TEMPLATE_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-templates-'));
 
 // Always the system Chromium (scripts/test.mjs exports CHROMIUM_PATH): nothing downloads a browser.
 const launchOptions = {
@@ -21,14 +35,16 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  // One server with one database: tests run one at a time so they don't see each other's data.
+  // A file's journeys run in order on their worker's server; files spread over the workers.
   fullyParallel: false,
-  workers: 1,
-  retries: process.env.CI === 'true' ? 1 : 0,
+  workers: WORKERS,
+  // No retries, in CI least of all: a journey that passes on its second try is a failing journey.
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  globalTeardown: './tests/e2e/global-teardown.ts',
   use: {
-    baseURL,
+    baseURL: workerBase(Number(process.env.TEST_PARALLEL_INDEX ?? 0)),
     trace: 'retain-on-failure',
     locale: 'pt-BR',
     launchOptions,
@@ -40,13 +56,14 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], launchOptions },
     },
   ],
-  webServer: {
+  webServer: Array.from({ length: WORKERS }, (_, index) => ({
     command: 'node scripts/serve-test.mjs',
-    url: `${baseURL}/signin`,
+    env: { E2E_PORT: String(PORT + index) },
+    url: `${workerBase(index)}/signin`,
     reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'pipe',
+    timeout: 300_000,
+    stdout: 'pipe' as const,
     // Without this Playwright SIGKILLs the server and serve-test.mjs can't delete its temp database.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-  },
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+  })),
 });

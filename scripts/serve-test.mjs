@@ -1,13 +1,17 @@
-// Playwright's webServer: starts the already-built app on port E2E_PORT (4399) with a fresh, throwaway
-// database in a temp dir, and deletes that dir when the server exits.
+// Playwright's webServer (one per worker): starts the already-built app on port E2E_PORT (4399) on a
+// throwaway copy of the run's seeded data dir, and deletes that copy when the server exits.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { copySeededDataDir } from '../tests/fixtures/seeded-data-dir.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = process.env.E2E_PORT ?? '4399';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+// The journeys count what they sell: the demo's year of history stays out unless a spec asks for it.
+const kind = process.env.DEMO_HISTORY === 'true' ? 'demo-year' : 'demo';
+await copySeededDataDir(kind, path.join(tmp, 'data'));
 
 const env = {
   ...process.env,
@@ -16,8 +20,7 @@ const env = {
   DATA_DIR: path.join(tmp, 'data'),
   PORTAL_ENV: 'TEST',
   PUBLIC_URL: `http://127.0.0.1:${port}`,
-  // The journeys count what they sell: the demo's year of history stays out unless a spec asks for it.
-  DEMO_HISTORY: process.env.DEMO_HISTORY ?? 'false',
+  DEMO_HISTORY: String(kind === 'demo-year'),
   // Playwright pipes this server's stdout into the CI log: a line per request of every journey would
   // bury what matters. The metrics still count them; a spec about the log starts a server of its own.
   LOG_REQUESTS: process.env.LOG_REQUESTS ?? 'false',

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS, signIn } from './helpers';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { sellResidential } from './selling';
 import { brasiliaDay, formatIsoDate } from '../../src/lib/format';
 
@@ -10,7 +10,7 @@ import { brasiliaDay, formatIsoDate } from '../../src/lib/format';
  * the same database with its clock 26 days ahead (CLOCK_OFFSET_DAYS), and its deadline job — running
  * inside the server, as in production — accepts the proposal and issues the policy.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 40;
+const PORT = ownPort('acceptance-by-silence');
 
 let first: OwnServer | undefined;
 let later: OwnServer | undefined;

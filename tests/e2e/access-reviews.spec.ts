@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS, signIn, screenshotsAt } from './helpers';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 
 /**
  * Issue 32 (decision 071), access reviews in both generations: on a server whose clock runs 91 days
@@ -8,8 +8,7 @@ import { startOwnServer, type OwnServer } from './own-server';
  * review from the users list, ticks one idle user and deactivates them — the review lists them no
  * more, and the users list shows them inactive.
  */
-// Inside this slice's port range: E2E_PORT (the shared server) + 5.
-const PORT = Number(process.env.E2E_PORT ?? 4540) + 5;
+const PORT = ownPort('access-reviews');
 
 let server: OwnServer | undefined;
 test.afterAll(() => server?.dispose());

@@ -9,7 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ACCOUNTS, DEMO_PASSWORD, expectHome, gotoHydrated, submitLogin } from './helpers';
 import { findExecutable, NGINX, nginxConfig } from '../fixtures/nginx';
-import { DB_SHUT_DOWN, pgControlState, startOwnServer, type OwnServer } from './own-server';
+import { DB_SHUT_DOWN, pgControlState, startOwnServer, type OwnServer, ownPort } from './own-server';
 
 /**
  * The portal deployed as in production behind a TLS-terminating reverse proxy (issue 11, item 5):
@@ -18,7 +18,7 @@ import { DB_SHUT_DOWN, pgControlState, startOwnServer, type OwnServer } from './
  * TRUST_PROXY, so what reaches the portal directly (from 127.0.0.1 or .3) is visibly not trusted.
  * docs/decisions/021-public-origin-and-proxies.md.
  */
-const PROXY_PORT = Number(process.env.E2E_PORT ?? 4399) + 60;
+const PROXY_PORT = ownPort('behind-proxy');
 const PORTAL_PORT = PROXY_PORT + 1;
 const PUBLIC = `https://localhost:${PROXY_PORT}`;
 const PROXY_ADDRESS = '127.0.0.2';

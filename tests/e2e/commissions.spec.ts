@@ -5,7 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { pdfText } from '../fixtures/pdf';
 import { MINIMAL_PDF } from '../fixtures/documents';
 import { ACCOUNTS, DEMO_PASSWORD, signIn, waitForIslands, type DemoAccount } from './helpers';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { formatBRL } from '../../src/lib/products/money';
 
 /**
@@ -20,7 +20,7 @@ import { formatBRL } from '../../src/lib/products/money';
  * - The income statement PDF, opened in both generations, totals what the statements owe, month by month.
  * - The pages at 1366 and 390 px (screenshots under test-results/commissions-screens), none scrolling sideways.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 6;
+const PORT = ownPort('commissions');
 const OFFSET_DAYS = 40;
 const HORIZONTE = '11222333000181';
 const SHOTS = join('test-results', 'commissions-screens');

@@ -8,7 +8,7 @@ import { nextTotpStep, totpCode } from '../fixtures/second-factor';
  * Shared pieces of the e2e journeys: the demo accounts, signing in and out through the real
  * screens, and reading the demo mailbox (/caixa-postal) as the provider's admin.
  *
- * The whole run shares ONE database (see playwright.config.ts), so:
+ * The journeys of a worker share ONE database, one after another (see playwright.config.ts), so:
  *  - `admin@legado.demo` belongs to account-recovery.spec.ts (its password is reset there, and set back
  *    to the demo one at the end, for the authorization matrix);
  *  - `novo.parceiro@parceiro.demo` belongs to the first-access test only;
@@ -45,8 +45,8 @@ export const ACCOUNTS = {
   newPartner: { email: 'novo.parceiro@parceiro.demo', name: 'Gabriela Rocha', generation: 'v2', partner: true },
 } as const satisfies Record<string, DemoAccount>;
 
-/** Where the e2e server answers (playwright.config.ts starts it on E2E_PORT). */
-export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 4399}`;
+/** Where this worker's e2e server answers (playwright.config.ts starts one per worker, on E2E_PORT + its index). */
+export const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4399) + Number(process.env.TEST_PARALLEL_INDEX ?? 0)}`;
 
 export const LOGIN_PATH = { v1: '/signin', v2: '/v2/login' } as const;
 export const HOME_PATH = { v1: '/home', v2: '/v2/home' } as const;

@@ -4,7 +4,7 @@ import { ACCOUNTS, DEMO_PASSWORD, path, screenshotsAt, signIn } from './helpers'
 import { sellResidential } from './selling';
 import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
 import { pdfText } from '../fixtures/pdf';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 
 /**
  * The v2 quote and proposal history (/v2/historico) over the demo seed's quotes of
@@ -12,7 +12,7 @@ import { startOwnServer, type OwnServer } from './own-server';
  * that expired. Its pages are counted from the seed, so it runs on a server of its own: the sales
  * other journeys make as the same partner would push the seed's quotes off the first page.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 70;
+const PORT = ownPort('history');
 let server: OwnServer | undefined;
 test.beforeAll(async () => {
   test.setTimeout(120_000);

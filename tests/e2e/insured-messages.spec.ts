@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ACCOUNTS, BASE_URL, latestEmail, screenshotsAt, signIn, waitForIslands, type Generation, apiSignIn } from './helpers';
 import { sellResidential } from './selling';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { addDays } from '../../src/lib/calendar';
 import { brasiliaDay } from '../../src/lib/format';
 
@@ -91,7 +91,7 @@ for (const [generation, account] of [
 
 // ─── The reminders, on a server of the test's own with its clock set ahead ──────────────────────
 
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 44;
+const PORT = ownPort('insured-messages');
 let first: OwnServer | undefined;
 let later: OwnServer | undefined;
 let again: OwnServer | undefined;

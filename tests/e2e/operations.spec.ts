@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { DEMO_PASSWORD } from './helpers';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 
 /**
  * Issue 30, operations, on the built server as an operator runs it: /healthz and /readyz, the request
@@ -8,7 +8,7 @@ import { startOwnServer, type OwnServer } from './own-server';
  * behind its token, and the 500 page quoting the request id. The layer's rules one by one are in
  * tests/integration/operations.test.ts.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 100;
+const PORT = ownPort('operations');
 const METRICS_TOKEN = 'token-de-metricas-do-teste-e2e-0123456789';
 const CPF = '52998224725';
 const EMAIL = 'parceiro@parceiro.demo';

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { copySeededDataDir } from '../fixtures/seeded-data-dir.mjs';
 
 /**
  * A portal server of a spec's own — started from the built tree (`scripts/start.mjs --no-build`) on
@@ -22,10 +23,37 @@ export interface OwnServer {
   dispose: () => void;
 }
 
-/** `reuse`: start on the data dir of a server that has stopped (a restart); its dispose deletes it. */
+/**
+ * The ports of the specs' own servers, as offsets from E2E_PORT — whose first few are the workers'
+ * servers (playwright.config.ts) — one table, so two specs running at once in two workers never reach
+ * for the same port. A spec's servers take its offset and the next ones (up to 4).
+ */
+const OWN_PORT_OFFSETS = {
+  'access-reviews': 8,
+  commissions: 12,
+  'acceptance-by-silence': 16,
+  'insured-messages': 20,
+  'server-lifecycle': 24,
+  'behind-proxy': 28,
+  'payment-pages': 32,
+  history: 36,
+  policies: 40,
+  'payments-report': 44,
+  operations: 48,
+} as const;
+
+/** The `n`-th port (0–3) of a spec's own servers. */
+export const ownPort = (spec: keyof typeof OWN_PORT_OFFSETS, n = 0): number => Number(process.env.E2E_PORT ?? 4399) + OWN_PORT_OFFSETS[spec] + n;
+
+/**
+ * `reuse`: start on the data dir of a server that has stopped (a restart); its dispose deletes it.
+ * Otherwise the server starts on a copy of the run's seeded data dir (tests/fixtures/seeded-data-dir.mjs)
+ * — the demo, or the demo year with DEMO_HISTORY=true — unless it is given a DATABASE_URL.
+ */
 export async function startOwnServer(port: number, env: Record<string, string> = {}, reuse?: OwnServer): Promise<OwnServer> {
   const tmp = reuse ? undefined : mkdtempSync(join(tmpdir(), 'portal-own-'));
   const dataDir = reuse?.dataDir ?? join(tmp!, 'data');
+  if (!reuse && !env.DATABASE_URL) await copySeededDataDir(env.DEMO_HISTORY === 'true' ? 'demo-year' : 'demo', dataDir);
   const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
     env: {
       ...process.env,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ACCOUNTS, signIn, waitForIslands } from './helpers';
-import { startOwnServer, type OwnServer } from './own-server';
+import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { sellResidential } from './selling';
 
 /**
@@ -11,7 +11,7 @@ import { sellResidential } from './selling';
  * a legacy user sells, is paid on the demo bank, and finds the payment in /consulta-pagamento and in
  * /relatorio-pagamento's CSV.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 60;
+const PORT = ownPort('payment-pages');
 const OVERDUE_INSURED = 'Fernanda Lima Souza';
 let server: OwnServer;
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS, signIn } from './helpers';
-import { withDemoYearServer } from './own-server';
+import { withDemoYearServer, ownPort } from './own-server';
 
 /**
  * Issue 29: the payments report (/relatorio-pagamento) reads keyset pages (decision 065). The legacy
@@ -9,7 +9,7 @@ import { withDemoYearServer } from './own-server';
  * row for row, and a bad cursor in the address is ignored. On a server of its own holding the demo
  * year (its legacy payments fill several pages of ten).
  */
-withDemoYearServer(Number(process.env.E2E_PORT ?? 4399) + 90);
+withDemoYearServer(ownPort('payments-report'));
 
 /** The year up to today (a period of at most a year, as the report allows). */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);

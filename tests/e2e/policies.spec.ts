@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS, openDrawer, signIn } from './helpers';
 import { sellResidential } from './selling';
-import { withDemoYearServer } from './own-server';
+import { withDemoYearServer, ownPort } from './own-server';
 
 /**
  * Issue 13, Apólices in both generations as a partner uses them: from the menu to the list, a
@@ -89,7 +89,7 @@ test('legacy: the seller sells a residential proposal, accepted at once, finds i
  * server of its own holding the demo year (~110 policies: several pages in both generations).
  */
 test.describe('paging the policies', () => {
-  withDemoYearServer(Number(process.env.E2E_PORT ?? 4399) + 80);
+  withDemoYearServer(ownPort('policies'));
 
   for (const [generation, account, base] of [
     ['v2', ACCOUNTS.insurerAdmin, '/v2/apolices'],

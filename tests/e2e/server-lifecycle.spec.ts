@@ -2,14 +2,14 @@ import http from 'node:http';
 import net from 'node:net';
 import { expect, test } from '@playwright/test';
 import { DEMO_PASSWORD } from './helpers';
-import { DB_SHUT_DOWN, pgControlState, postChunked, startOwnServer, type OwnServer } from './own-server';
+import { DB_SHUT_DOWN, pgControlState, postChunked, startOwnServer, type OwnServer, ownPort } from './own-server';
 
 /**
  * The server as an operator sees it: started from the built tree on its own port and database, it
  * refuses oversized, hostile and cross-site requests, and on SIGTERM under keep-alive load answers
  * the requests in flight, closes every connection and the database, and exits 0 within seconds.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4399) + 50;
+const PORT = ownPort('server-lifecycle');
 
 let server: OwnServer;
 let base: string;
