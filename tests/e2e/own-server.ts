@@ -43,7 +43,8 @@ const OWN_PORT_OFFSETS = {
 } as const;
 
 /** The `n`-th port (0–3) of a spec's own servers. */
-export const ownPort = (spec: keyof typeof OWN_PORT_OFFSETS, n = 0): number => Number(process.env.E2E_PORT ?? 4399) + OWN_PORT_OFFSETS[spec] + n;
+export const ownPort = (spec: keyof typeof OWN_PORT_OFFSETS, n = 0): number =>
+  Number(process.env.E2E_PORT ?? 4399) + OWN_PORT_OFFSETS[spec] + n;
 
 /**
  * `reuse`: start on the data dir of a server that has stopped (a restart); its dispose deletes it.
