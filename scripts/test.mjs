@@ -26,14 +26,14 @@ const wantE2e = args.length === 0 || args.includes('e2e');
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-// Each part's wall time, printed before the summary (CI's closing table reads these lines).
-const stageTimes = [];
+// Each part's wall time, printed the moment it ends (CI's closing table reads these lines, so a
+// run stopped by its budget still says how long the parts before it took).
 function timed(name, work) {
   const started = performance.now();
   try {
     return work();
   } finally {
-    stageTimes.push([name, Math.round((performance.now() - started) / 1000)]);
+    console.log(`\nstage-time ${name} ${Math.round((performance.now() - started) / 1000)}`);
   }
 }
 
@@ -43,7 +43,6 @@ process.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.
 
 function finish() {
   const { passed, failed, skipped } = totals;
-  for (const [name, seconds] of stageTimes) console.log(`stage-time ${name} ${seconds}`);
   // On a line of its own even if a child's last output did not end one (CI greps for it).
   console.log(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
   process.exit(failed > 0 ? 1 : 0);
