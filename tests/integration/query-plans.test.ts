@@ -267,7 +267,10 @@ const PAGES: [string, () => Promise<unknown>][] = [
     userPageOf('v2', 'substabelecido@parceiro.demo', 'parceiro.admin@parceiro.demo', 1),
   ],
   ['/consulta-usuarios/{id}, legacy manager, the legacy admin', userPageOf('v1', 'gestor@legado.demo', 'admin@legado.demo')],
-  ['/consulta-usuarios/{id}, legacy manager, a seller, 2nd page by cursor', userPageOf('v1', 'gestor@legado.demo', 'vendedor@legado.demo', 1)],
+  [
+    '/consulta-usuarios/{id}, legacy manager, a seller, 2nd page by cursor',
+    userPageOf('v1', 'gestor@legado.demo', 'vendedor@legado.demo', 1),
+  ],
   [
     '/consulta-usuarios/{id}, legacy support, a seller, 2nd page by cursor',
     userPageOf('v1', 'suporte@legado.demo', 'vendedor@legado.demo', 1),
