@@ -149,11 +149,35 @@ export type InsuredDataView = keyof typeof DATA_VIEWS;
 /** How many record numbers one row names at most (a lookup lists a page of policies). */
 export const MAX_RECORDS_PER_ROW = 20;
 
+/** The records a row names: each once, none blank, at most MAX_RECORDS_PER_ROW. */
+export const recordList = (records: string | readonly string[]): string[] =>
+  [...new Set(typeof records === 'string' ? [records] : records)].filter(Boolean).slice(0, MAX_RECORDS_PER_ROW);
+
 /** The record column of a view of one or several records ('1000001, 1000002'); the filter splits it back. */
 export const recordsText = (records: string | readonly string[]): string | null => {
-  const list = [...new Set(typeof records === 'string' ? [records] : records)].filter(Boolean).slice(0, MAX_RECORDS_PER_ROW);
+  const list = recordList(records);
   return list.length > 0 ? list.join(', ') : null;
 };
+
+/**
+ * The records that belong to a sale (issue 42, decision 072): a row naming one is filed under the
+ * sale's company, and a user's history shows it only to a viewer whose scope holds the sale.
+ */
+export const SALE_RECORD_KINDS = ['APOLICE', 'COTACAO', 'PROPOSTA', 'DOCUMENTO'] as const satisfies readonly RecordKind[];
+export type SaleRecordKind = (typeof SALE_RECORD_KINDS)[number];
+export const isSaleRecord = (kind: RecordKind): kind is SaleRecordKind => (SALE_RECORD_KINDS as readonly string[]).includes(kind);
+
+/**
+ * The events that tell of a user's sessions, sign-ins, password and second factor (issue 42): a user's
+ * history shows them only to whoever may manage that user (decision 072). Every event of the access
+ * group, and what an administrator does to them.
+ */
+export const SECURITY_EVENTS: readonly AccessEventCode[] = [
+  ...ACCESS_EVENT_CODES.filter((code) => ACCESS_EVENTS[code].group === 'acesso'),
+  'SEGUNDO_FATOR_REDEFINIDO',
+  'SESSAO_ENCERRADA_ADMIN',
+  'SENHA_REDEFINICAO_FORCADA',
+];
 
 /** 'Apólice 1000001', 'Relatório de vendas 7'; a kind the table does not know shows its code. */
 export const recordLabel = (kind: string | null, record: string | null): string => {

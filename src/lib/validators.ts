@@ -10,9 +10,19 @@ export const alphanumericOnly = (value: string): string => value.replace(/[^\p{L
 /** SPEC §5: e-mails are lower-cased and stripped of every space before use. */
 export const normalizeEmail = (value: string): string => value.replace(/\s/g, '').toLowerCase();
 
-// Pragmatic address check: one @, no spaces, a dot in the domain, no empty labels.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value) && value.length <= 254;
+/*
+ * What an e-mail address is, for every e-mail field of the portal (issue 42, through email-field.ts
+ * emailProblem): the check browsers apply to <input type="email"> (WHATWG) — a local part of ASCII
+ * letters, digits and !#$%&'*+/=?^_`{|}~- (never a quoted string), a domain of hostname labels (never
+ * an IP literal) — and, as mail needs, dots only between atoms, two labels at least and a top-level one
+ * of letters (or an IDN's xn--), so no bare address (a@127.0.0.1) either; 64 characters before the @
+ * and 254 in all (RFC 5321).
+ */
+const ATOM = "[a-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const TOP_LABEL = '(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})';
+const EMAIL_PATTERN = new RegExp(`^${ATOM}(?:\\.${ATOM})*@(?:${LABEL}\\.)+${TOP_LABEL}$`, 'i');
+export const isValidEmail = (value: string): boolean => value.length <= 254 && value.indexOf('@') <= 64 && EMAIL_PATTERN.test(value);
 
 const allSame = (value: string): boolean => /^(.)\1*$/.test(value);
 

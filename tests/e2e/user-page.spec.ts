@@ -184,3 +184,37 @@ test('legacy: the users list leads to the pending invitations, each row to its u
     await expect(first).toHaveText('Nenhum convite pendente.');
   }
 });
+
+/**
+ * Issue 42 item 1 (decision 072): a manager who shares a company with an administrator reads, on the
+ * administrator's page, only what is in their own scope — no sign-ins, sessions nor second factor, a
+ * note in their place. The sub-delegated manager on the partner administrator (v2), the legacy manager
+ * on the legacy administrator (v1). Screenshots under test-results/user-page.
+ */
+const RESTRICTED = [
+  { generation: 'v2', viewer: ACCOUNTS.subagent, target: ACCOUNTS.partnerAdmin, page: '/v2/usuario' },
+  { generation: 'v1', viewer: ACCOUNTS.legacyManager, target: ACCOUNTS.legacyAdmin, page: '/consulta-usuarios' },
+] as const;
+
+for (const c of RESTRICTED) {
+  test(`${c.generation}: ${c.viewer.email} reads ${c.target.email}'s page without their sign-ins, sessions or second factor`, async ({
+    page,
+  }) => {
+    // A first sign-in may wait for the demo year being generated (issue 42 item 12).
+    test.setTimeout(120_000);
+    await signIn(page, c.viewer);
+    const list = c.generation === 'v1' ? '/consulta-usuarios' : '/v2/usuario/cadastro/consulta';
+    await page.goto(`${list}?email=${encodeURIComponent(c.target.email)}`);
+    await page.getByTestId(`usuario-${c.target.email}`).getByRole('link', { name: c.target.name, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${c.page}/\\d+$`));
+    await expect(page.getByRole('heading', { level: 1, name: c.target.name })).toBeVisible();
+    await expect(page.getByTestId('seguranca-restrita')).toContainText('vistas só por quem pode administrá-lo');
+    await expect(page.getByTestId('sessoes-ativas')).toHaveCount(0);
+    await expect(page.getByTestId('segundo-fator')).toHaveCount(0);
+    await expect(page.getByTestId('historico-entradas')).toHaveCount(0);
+    await expect(page.getByTestId('historico-registro')).toBeVisible();
+    // No sign-in of the administrator's is among the rows it reads.
+    await expect(page.getByTestId('historico-registro').locator('[data-evento="LOGIN"]')).toHaveCount(0);
+    await shoot(page, `${c.generation}-usuario-restrito`);
+  });
+}

@@ -57,6 +57,8 @@ const ACCOUNTS = [
   'suporte@legado.demo',
   'vendedor@legado.demo',
   'admin@legado.demo',
+  'substabelecido@parceiro.demo',
+  'gestor@legado.demo',
 ] as const;
 type Account = (typeof ACCOUNTS)[number];
 
@@ -259,6 +261,16 @@ const PAGES: [string, () => Promise<unknown>][] = [
     userPageOf('v2', 'admin@seguradora.demo', 'parceiro@parceiro.demo', 2),
   ],
   ['/v2/usuario/{id}, partner admin, a seller', userPageOf('v2', 'parceiro.admin@parceiro.demo', 'parceiro@parceiro.demo')],
+  // Issue 42: a viewer who reads few of the user's rows (their own scope's) — the scan stays bounded.
+  [
+    '/v2/usuario/{id}, sub-delegated manager, the partner admin, 2nd page by cursor',
+    userPageOf('v2', 'substabelecido@parceiro.demo', 'parceiro.admin@parceiro.demo', 1),
+  ],
+  ['/consulta-usuarios/{id}, legacy manager, the legacy admin', userPageOf('v1', 'gestor@legado.demo', 'admin@legado.demo')],
+  [
+    '/consulta-usuarios/{id}, legacy manager, a seller, 2nd page by cursor',
+    userPageOf('v1', 'gestor@legado.demo', 'vendedor@legado.demo', 1),
+  ],
   [
     '/consulta-usuarios/{id}, legacy support, a seller, 2nd page by cursor',
     userPageOf('v1', 'suporte@legado.demo', 'vendedor@legado.demo', 1),

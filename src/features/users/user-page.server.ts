@@ -3,7 +3,7 @@ import { invalid } from '../../server/errors';
 import { adminContext, asFieldErrors, readForm, recordIdOf, type Routed } from '../controller.server';
 import { config, externalLinks } from '../../server/config';
 import { listUserHistory } from '../../server/services/identity/access-log';
-import { userPageFacts, type UserPageFacts } from '../../server/services/network/user-page';
+import { historyLens, readsSecurity, userPageFacts, type UserPageFacts } from '../../server/services/network/user-page';
 import {
   endUserSessions,
   listPendingInvitations,
@@ -14,7 +14,6 @@ import type { AccessLogRow } from '../../lib/access-log';
 import { lastPlainPage, pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 import { mayChangeUsers, mayListUsers, type FieldErrors } from '../../lib/user-admin';
 import {
-  HISTORY_KINDS,
   INVITATIONS_PAGE_SIZE,
   INVITATIONS_PATH,
   USER_ACTION_NOTICES,
@@ -24,7 +23,7 @@ import {
   type HistoryKind,
   type UserPageAction,
 } from '../../lib/user-page';
-import type { PortalSession } from '../../lib/session';
+import { viewerOf, type PortalSession } from '../../lib/session';
 
 /*
  * A page per user and the pending invitations (issue 32, decision 069), both generations: plain GET
@@ -56,7 +55,8 @@ function historyRequest(url: URL, kind: HistoryKind) {
 export interface UserPageProps {
   generation: 'v1' | 'v2';
   facts: UserPageFacts;
-  histories: Record<HistoryKind, KeysetPage<AccessLogRow>>;
+  /** The sign-ins only to a viewer who may manage the user (decision 072); the access log as their scope reads it. */
+  histories: { entradas?: KeysetPage<AccessLogRow>; registro: KeysetPage<AccessLogRow> };
   /** The page's own address (its histories' pages kept), where the actions post. */
   self: string;
   /** Where each history's page links lead (the other history's page kept). */
@@ -109,10 +109,9 @@ export async function userPage(
   }
   const facts = await read();
   if (!facts) return { kind: 'not-found' };
-  const requests = { entradas: historyRequest(url, 'entradas'), registro: historyRequest(url, 'registro') };
-  const [entradas, registro] = await Promise.all(
-    (Object.keys(HISTORY_KINDS) as HistoryKind[]).map((kind) => listUserHistory(db, id, kind, requests[kind], USER_HISTORY_PAGE_SIZE)),
-  );
+  const lens = await historyLens(db, actor, viewerOf(session, generation)!, facts.manageable);
+  const history = (kind: HistoryKind) => listUserHistory(db, id, kind, historyRequest(url, kind), USER_HISTORY_PAGE_SIZE, lens);
+  const [entradas, registro] = await Promise.all([readsSecurity(lens) ? history('entradas') : undefined, history('registro')]);
   const kept = (kind: HistoryKind) =>
     Object.fromEntries(
       [`${kind}-pagina`, `${kind}-cursor`].flatMap((key) => (url.searchParams.get(key) ? [[key, url.searchParams.get(key)!]] : [])),
@@ -123,7 +122,7 @@ export async function userPage(
     props: {
       generation,
       facts,
-      histories: { entradas: entradas!, registro: registro! },
+      histories: { entradas, registro },
       self: path,
       hrefs: { entradas: kept('registro'), registro: kept('entradas') },
       listHref: generation === 'v1' ? '/consulta-usuarios' : '/v2/usuario/cadastro/consulta',

@@ -89,8 +89,10 @@ function admit(userId: number, stream: { end(reason?: EndReason): void }): () =>
   const { LIVE_MAX_PER_USER, LIVE_MAX_PER_INSTANCE } = config();
   const mine = perUser.get(userId) ?? new Set();
   // Told why (`event: substituida`): it does not reconnect — else two pages past the cap would take
-  // each other's place every few seconds, each reconnection a count read again.
-  for (const oldest of [...mine].slice(0, mine.size - LIVE_MAX_PER_USER + 1)) oldest.end('substituida');
+  // each other's place every few seconds, each reconnection a count read again. None while under the
+  // cap: a negative end would have `slice` count from the other end (issue 42: the cap was 3, not 5).
+  const excess = mine.size + 1 - LIVE_MAX_PER_USER;
+  if (excess > 0) for (const oldest of [...mine].slice(0, excess)) oldest.end('substituida');
   if (open >= LIVE_MAX_PER_INSTANCE)
     throw tooManyAttempts(30, 'Muitas conexões de atualização ao vivo neste momento. Tente novamente em instantes.');
   mine.add(stream);

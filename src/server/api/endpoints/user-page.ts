@@ -3,8 +3,8 @@ import { endpoint, type Context } from '../router';
 import { ApiError } from '../errors';
 import { config, externalLinks } from '../../config';
 import { listUserHistory } from '../../services/identity/access-log';
-import { actorOf, visibleUser } from '../../services/network/user-admin';
-import { userPageFacts } from '../../services/network/user-page';
+import { actorOf } from '../../services/network/user-admin';
+import { historyAccess, readsSecurity, userPageFacts } from '../../services/network/user-page';
 import { endUserSessions, listPendingInvitations, USER_PAGE_ACTIONS } from '../../services/network/user-invitations';
 import type { SavedUser } from '../../services/network/user-admin-writing';
 import { keysetAnswer, lastPlainPage, pageRequestOf } from '../../../lib/keyset-pages';
@@ -16,12 +16,15 @@ import {
   type UserPageAction,
 } from '../../../lib/user-page';
 import type { Generation } from '../../../lib/quote-flow';
+import { viewerOf } from './policies';
 
 /**
  * A user's page and the pending invitations as JSON (issue 32, decision 069), under each generation's
  * base — the platform for legacy sessions, the BFF for v2 — with the pages' rules: a user outside the
  * caller's administration is a 404 (the same answer as no such user), the actions need the right to
- * change users and a user the caller may change.
+ * change users and a user the caller may change. The sessions, the second factor and the sign-ins only
+ * to a caller who may change the user; the access log as the caller's own scope reads it (issue 42,
+ * decision 072): `sessoes` and `segundoFator` null, `tipo=entradas` a 403, otherwise.
  *
  *   GET  /v1/usuarios/:id/pagina                       who, effective permissions, menu, invitation, sessions, second factor
  *   GET  /v1/usuarios/:id/historico?tipo=&pagina=&cursor=   sign-ins or access log, keyset pages
@@ -32,6 +35,7 @@ import type { Generation } from '../../../lib/quote-flow';
 
 const idParam = z.object({ id: z.string() });
 const NOT_MANAGED = 'Usuário não encontrado entre os que você administra.';
+const NOT_SECURITY = 'As entradas, sessões e a verificação em duas etapas deste usuário são vistas só por quem pode administrá-lo.';
 const idOf = (raw: string) => {
   if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ApiError(404, NOT_MANAGED);
   return Number(raw);
@@ -98,12 +102,12 @@ export function userPageEndpoints(generation: Generation) {
           observacao: facts.note ?? null,
           menu: facts.menu,
           convite: facts.invitation,
-          sessoes: facts.sessions.map(({ atual: _, ...session }) => session),
-          segundoFator: {
-            exigido: facts.secondFactor.required,
-            aplicativo: facts.secondFactor.totp !== null,
-            chavesDeAcesso: facts.secondFactor.passkeys.length,
-            codigosDeRecuperacaoRestantes: facts.secondFactor.recoveryCodesLeft,
+          sessoes: facts.security?.sessions.map(({ atual: _, ...session }) => session) ?? null,
+          segundoFator: facts.security && {
+            exigido: facts.security.secondFactor.required,
+            aplicativo: facts.security.secondFactor.totp !== null,
+            chavesDeAcesso: facts.security.secondFactor.passkeys.length,
+            codigosDeRecuperacaoRestantes: facts.security.secondFactor.recoveryCodesLeft,
           },
           podeAlterar: facts.manageable && !facts.self,
         };
@@ -118,13 +122,16 @@ export function userPageEndpoints(generation: Generation) {
       async handle(ctx) {
         const id = idOf(ctx.params.id);
         // The user must be the caller's to see: the page's own check (userPageFacts starts with it).
-        if (!(await visibleUser(ctx.db, await actor(ctx), id))) throw new ApiError(404, NOT_MANAGED);
+        const lens = await historyAccess(ctx.db, await actor(ctx), await viewerOf(ctx, generation), id);
+        if (!lens) throw new ApiError(404, NOT_MANAGED);
+        if (ctx.query.tipo === 'entradas' && !readsSecurity(lens)) throw new ApiError(403, NOT_SECURITY);
         const read = await listUserHistory(
           ctx.db,
           id,
           ctx.query.tipo,
           pageRequestOf(ctx.query.pagina, ctx.query.cursor),
           USER_HISTORY_PAGE_SIZE,
+          lens,
         );
         return keysetAnswer(read);
       },

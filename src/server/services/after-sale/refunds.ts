@@ -171,7 +171,17 @@ async function refundInScope(trx: DB, scope: Scope, generation: Generation, id: 
   const row = await refundsOf(trx, generation)
     .where((eb) => soldWithin(scope, eb.ref('a.user_id'), eb.ref('a.company_id')))
     .where('r.id', '=', id)
-    .select(['r.id', 'r.status', 'r.valor', 'r.destino', 'r.tentativas', 'r.policy_id', 'a.nr_apolice', 'a.documento_segurado'])
+    .select([
+      'r.id',
+      'r.status',
+      'r.valor',
+      'r.destino',
+      'r.tentativas',
+      'r.policy_id',
+      'a.nr_apolice',
+      'a.documento_segurado',
+      'a.company_id',
+    ])
     .executeTakeFirst();
   if (!row) throw notFound(NOT_FOUND);
   return row;
@@ -230,6 +240,8 @@ async function transition(
       userId: actor.userId,
       ip: actor.ip,
       detalhe: log,
+      // Filed under the policy's company, whoever changed it (decision 072).
+      companyId: found.company_id,
       registroTipo: 'APOLICE',
       registro: found.nr_apolice,
     });

@@ -1,28 +1,34 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as yieldTurn } from 'node:timers/promises';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { stringify } from 'csv-stringify';
 import type { DB } from '../../db';
 import { readBatch, readKeysetPage } from '../../db/keyset-page';
 import type { Generation } from '../../db/schema';
 import { now } from '../../clock';
 import { principalFacts } from './principals';
-import { actingCompanyId } from './scope';
-import { containing } from './users';
+import { actingCompanyId, soldWithin } from './scope';
+import { containing, worksForAny } from './users';
 import {
   ACCESS_LOG_CSV_COLUMNS,
   accessLogCsvRecord,
   accessLogRow,
   DATA_VIEWS,
   describeFilters,
+  isSaleRecord,
+  recordList,
   recordsText,
+  SALE_RECORD_KINDS,
+  SECURITY_EVENTS,
   type AccessEventCode,
   type AccessLogFilters,
   type AccessLogRow,
   type InsuredDataView,
   type RecordKind,
+  type SaleRecordKind,
 } from '../../../lib/access-log';
+import type { Scope } from '../../../lib/scope';
 import { startOfBrasiliaDay, startOfNextBrasiliaDay } from '../../../lib/calendar';
 import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
 import { REPORT_CSV_OPTIONS } from '../../../lib/sales-reports';
@@ -83,10 +89,56 @@ export async function appendAccessEvent(db: DB, event: AccessEvent): Promise<voi
 }
 
 /**
+ * The sale records a row may name (lib/access-log.ts SALE_RECORD_KINDS): the table each is read from as
+ * `s`, its seller's column, and how `s` is the record numbered `nr`. Each table carries its sale's
+ * company and generation (kept by the database for proposals and documents, migrations 035 and 042).
+ */
+const SALE_RECORDS: Record<
+  SaleRecordKind,
+  { table: 'policies' | 'quotes' | 'proposals' | 'documents'; seller: string; names: (nr: RawBuilder<string>) => RawBuilder<boolean> }
+> = {
+  APOLICE: { table: 'policies', seller: 'user_id', names: (nr) => sql`s.nr_apolice = ${nr}` },
+  COTACAO: { table: 'quotes', seller: 'user_id', names: (nr) => sql`s.nr_cotacao = ${nr}` },
+  PROPOSTA: { table: 'proposals', seller: 'seller_id', names: (nr) => sql`s.nr_proposta = ${nr}` },
+  // A document is named by its id: text that is no id names none (never a failed cast).
+  DOCUMENTO: { table: 'documents', seller: 'seller_id', names: (nr) => sql`s.id = case when ${nr} ~ '^[0-9]{1,9}$' then ${nr}::int end` },
+};
+
+/**
+ * A row naming records, filed under each record's own company (issue 42, decision 072): a partner
+ * administrator acting for Vale Verde who opens a Horizonte policy did it in Horizonte's books, and the
+ * insurer's log filtered by company must find it there. One INSERT: the records of one company make one
+ * row, so a lookup that found policies of two companies writes two. `acting` — the company the user
+ * acted for — is kept where no sale says otherwise: a kind that is no sale's, a record not found.
+ */
+async function appendRecordEvent(
+  db: DB,
+  event: Omit<AccessEvent, 'companyId' | 'registro' | 'actorId'> & { registroTipo: RecordKind },
+  records: string | readonly string[],
+  acting: number | null,
+): Promise<void> {
+  const list = recordList(records);
+  if (!isSaleRecord(event.registroTipo) || list.length === 0)
+    return appendAccessEvent(db, { ...event, companyId: acting, registro: recordsText(list) });
+  const sale = SALE_RECORDS[event.registroTipo];
+  await sql`
+    insert into access_events (event, generation, email, user_id, ip, detalhe, company_id, registro_tipo, registro, created_at)
+    select ${event.event}::text, ${event.generation}::text, ${event.email}::text, ${event.userId}::int, ${event.ip}::text,
+      ${event.detalhe ?? null}::text, x.owner, ${event.registroTipo}::text, string_agg(x.nr, ', ' order by x.ord), ${now()}::timestamptz
+    from (
+      select r.nr, r.ord, case when s.id is null then ${acting}::int else s.company_id end as owner
+      from unnest(${list}::text[]) with ordinality as r (nr, ord)
+      left join ${sql.table(sale.table)} as s on ${sale.names(sql.ref('r.nr'))}
+    ) as x
+    group by x.owner
+    order by min(x.ord)`.execute(db);
+}
+
+/**
  * A view or an export of an insured's personal data (lib/access-log.ts DATA_VIEWS) by a signed-in
- * viewer: who (user, generation, the company they act for), when, from where (the client address the
- * request pipeline resolved) and which record(s). The viewer's facts come from the principal cache the
- * pipeline filled: the INSERT is the only statement.
+ * viewer: who (user, generation), when, from where (the client address the request pipeline resolved),
+ * which record(s) and whose books they are in (the record's company; decision 072). The viewer's facts
+ * come from the principal cache the pipeline filled: the INSERT is the only statement.
  */
 export async function recordDataAccess(
   db: DB,
@@ -98,20 +150,23 @@ export async function recordDataAccess(
 ): Promise<void> {
   const { event, record, detalhe } = DATA_VIEWS[view];
   const facts = await principalFacts(db, viewer.user.idUsuario);
-  await appendAccessEvent(db, {
-    event,
-    generation: viewer.generation,
-    email: viewer.user.email,
-    userId: viewer.user.idUsuario,
-    ip,
-    detalhe: more ? `${detalhe}: ${more}` : detalhe,
-    companyId: actingCompanyId(viewer, facts),
-    registroTipo: record,
-    registro: recordsText(records),
-  });
+  await appendRecordEvent(
+    db,
+    {
+      event,
+      generation: viewer.generation,
+      email: viewer.user.email,
+      userId: viewer.user.idUsuario,
+      ip,
+      detalhe: more ? `${detalhe}: ${more}` : detalhe,
+      registroTipo: record,
+    },
+    records,
+    actingCompanyId(viewer, facts),
+  );
 }
 
-/** The policy's PDF opened with the link e-mailed to the insured, who has no account (decision 035). */
+/** The policy's PDF opened with the link e-mailed to the insured, who has no account (decision 035): the policy's company. */
 export async function recordInsuredLinkAccess(
   db: DB,
   generation: Generation,
@@ -123,17 +178,7 @@ export async function recordInsuredLinkAccess(
 ): Promise<void> {
   const { event, record, detalhe: what } = DATA_VIEWS[view];
   const detalhe = more ? `${what}: ${more}` : what;
-  await appendAccessEvent(db, {
-    event,
-    generation,
-    email: '',
-    userId: null,
-    companyId: null,
-    ip,
-    detalhe,
-    registroTipo: record,
-    registro: nrApolice,
-  });
+  await appendRecordEvent(db, { event, generation, email: '', userId: null, ip, detalhe, registroTipo: record }, nrApolice, null);
 }
 
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────────
@@ -305,11 +350,73 @@ export async function listAccessLog(
   return { ...read, content: await named(db, read.content as EventRow[]) };
 }
 
+// ─── A user's history (issue 32; issue 42, decision 072) ─────────────────────────────────────────
+
+/**
+ * What a viewer may read of a user's history. `all`: the insurer's ADMIN and the legacy admin group —
+ * whoever the log itself is for (decision 049). Anyone else reads the rows whose record or target is in
+ * their own scope, and the user's sessions, sign-ins, password and second factor only when `security`
+ * (they may manage the user).
+ */
+export type HistoryLens =
+  | { kind: 'all' }
+  | {
+      kind: 'scoped';
+      generation: Generation;
+      /** The companies whose users and company changes the viewer administers (lib/user-admin.ts managedCompanies). */
+      companyIds: readonly number[];
+      /** The viewer's scope of each kind of sale record a row may name (services/identity/scope.ts). */
+      records: Record<SaleRecordKind, Scope>;
+      security: boolean;
+    };
+type ScopedLens = Extract<HistoryLens, { kind: 'scoped' }>;
+
+/** Every record the row names (`e.registro`, '1, 2') is a sale of its kind within the scope. */
+function recordsWithin(kind: SaleRecordKind, scope: Scope, generation: Generation) {
+  const sale = SALE_RECORDS[kind];
+  return sql<boolean>`(e.registro is not null and not exists (
+    select 1 from unnest(string_to_array(e.registro, ', ')) as r (nr)
+    where not exists (
+      select 1 from ${sql.table(sale.table)} as s
+      where ${sale.names(sql.ref('r.nr'))} and s.generation = ${generation}
+        and ${soldWithin(scope, sql.ref(`s.${sale.seller}`), sql.ref('s.company_id'))}
+    )))`;
+}
+
+/**
+ * A row of `subject`'s history the scoped viewer may read (decision 072), by what the row is about:
+ *   - a user's security (SECURITY_EVENTS): the subject's own, to a viewer who may manage them — what
+ *     the subject did to someone else's security shows on that user's page, under that user's rule;
+ *   - a sale record (a policy, quote, proposal, document): every one it names within the viewer's scope
+ *     of its kind; any other record (an import, a report, a period): its company among the viewer's;
+ *   - another user (what the subject did to them): one the viewer may see in the users list — same
+ *     generation, a company in common;
+ *   - the subject, done by someone else or by nobody (a grant that ended): the viewer sees the subject;
+ *   - anything else the subject did (a company, a group, an export): its company among the viewer's.
+ */
+function readableBy(lens: ScopedLens, subject: number) {
+  const companies = lens.companyIds.length > 0 ? sql<boolean>`e.company_id in (${sql.join(lens.companyIds)})` : sql<boolean>`false`;
+  const saleRecords = sql.join(
+    SALE_RECORD_KINDS.map((kind) => sql`when ${sql.lit(kind)} then ${recordsWithin(kind, lens.records[kind], lens.generation)}`),
+    sql` `,
+  );
+  const security = sql.join(SECURITY_EVENTS.map((event) => sql.lit(event)));
+  return sql<boolean>`((e.event not in (${security}) or ${lens.security ? sql`e.user_id = ${subject}` : sql`false`})
+    and case
+      when e.registro_tipo is not null then case e.registro_tipo ${saleRecords} else ${companies} end
+      when e.user_id <> ${subject} then exists (
+        select 1 from users u where u.id = e.user_id and u.generation = ${lens.generation} and ${worksForAny(lens.companyIds)})
+      when e.user_id = ${subject} and e.actor_id is distinct from ${subject} then true
+      else ${companies}
+    end)`;
+}
+
 /**
  * One user's history for their page (issue 32, decision 069), newest first, keyset-paged: `entradas`
  * the sign-ins, refusals and exits of the user (migration 045's partial index), `registro` every row
  * about the user and every row they wrote about someone else or nobody — two disjoint branches, each
- * an index range (migration 032's user and actor indexes).
+ * an index range (migration 032's user and actor indexes) — as far as the viewer's lens lets them read
+ * (decision 072): a scoped viewer's rows are those indexes' rows, filtered.
  */
 export async function listUserHistory(
   db: DB,
@@ -317,6 +424,7 @@ export async function listUserHistory(
   kind: 'entradas' | 'registro',
   request: PageRequest,
   pageSize: number,
+  lens: HistoryLens,
 ): Promise<KeysetPage<AccessLogRow>> {
   const all = db.selectFrom('access_events as e');
   const branches =
@@ -329,7 +437,12 @@ export async function listUserHistory(
         ];
   const read = await readKeysetPage(
     db,
-    { branches, time: 'e.created_at', id: 'e.id', columns: (branch: Events) => branch.select(EVENT_COLUMNS) },
+    {
+      branches: lens.kind === 'all' ? branches : branches.map((branch) => branch.where(readableBy(lens, userId))),
+      time: 'e.created_at',
+      id: 'e.id',
+      columns: (branch: Events) => branch.select(EVENT_COLUMNS),
+    },
     request,
     pageSize,
   );

@@ -1,11 +1,12 @@
 import type { DB } from '../../db';
 import { now } from '../../clock';
-import { invitationCancelledAt } from '../identity/access-log';
+import { invitationCancelledAt, type HistoryLens } from '../identity/access-log';
 import { findUserById, loadV1User, loadV2User, profileOf } from '../identity/principals';
 import { formatCnpj } from '../../../lib/validators';
 import { visibleMenu, type Environment, type Viewer } from '../../../lib/menu-visibility';
 import { LEGACY_MENU, V2_MENU, type ExternalLinkKey } from '../../../lib/menus';
-import { mayManage, type Actor } from '../../../lib/user-admin';
+import { managedCompanies, mayManage, type Actor } from '../../../lib/user-admin';
+import type { SessionViewer } from '../../../lib/session';
 import {
   effectiveGrants,
   explainMenu,
@@ -21,11 +22,14 @@ import { groupEndsOf } from './grant-ends';
 import { sessionsOf } from '../identity/own-sessions';
 import type { SessionRow } from '../../../lib/devices';
 import { securityOverview, type SecurityOverview } from '../identity/second-factor';
+import { documentScopeFor, quoteScopeFor, scopeFor } from '../identity/scope';
 
 /*
  * A page per user (issue 32, decision 069): who the user is, what they can really do and why, and
  * their invitation, sessions and second factor — for an administrator who may see them in the users list (lib/user-admin.ts
- * maySee: the list's own scope); anyone else gets undefined, the page's 404. What the user can do is
+ * maySee: the list's own scope); anyone else gets undefined, the page's 404. The sessions and the second
+ * factor only to who may manage the user (issue 42, decision 072), and the histories through the
+ * viewer's lens (historyLens). What the user can do is
  * the principal the sign-in builds (identity/principals.ts loadV1User / loadV2User) put through the
  * menu's own rule (lib/menu-visibility.ts): the page cannot show a menu the user would not get.
  */
@@ -41,9 +45,11 @@ export interface UserPageFacts {
   note?: string;
   menu: ExplainedItem[];
   invitation: InvitationState;
-  /** The user's open sessions, most recently used first (none marked: they are not the viewer's). */
-  sessions: SessionRow[];
-  secondFactor: SecurityOverview;
+  /**
+   * The user's open sessions, most recently used first (none marked: they are not the viewer's), and
+   * their second factor — null to a viewer who may see the user but not manage them (decision 072).
+   */
+  security: { sessions: SessionRow[]; secondFactor: SecurityOverview } | null;
 }
 
 /** Legacy: each group of the user that still counts, with the permissions it grants and its end. */
@@ -149,13 +155,13 @@ export async function userPageFacts(
   const record = await visibleUser(db, actor, id);
   const row = record && (await findUserById(db, id));
   if (!record || !row) return undefined;
-  const [viewer, grants, groups, sessions, secondFactor] = await Promise.all([
+  const [viewer, grants, groups] = await Promise.all([
     viewerOfUser(db, row),
     row.generation === 'v1' ? legacySources(db, record) : v2Sources(db, record),
     actor.generation === 'v1' ? legacyGroups(db) : [],
-    sessionsOf(db, id),
-    securityOverview(db, row),
   ]);
+  const manageable = mayManage(actor, record, groups);
+  const [sessions, secondFactor] = manageable ? await Promise.all([sessionsOf(db, id), securityOverview(db, row)]) : [];
   const held = viewer.generation === 'v1' ? { permissions: viewer.user.permissions } : { operations: viewer.user.cdOperacoes };
   const items = viewer.generation === 'v1' ? LEGACY_MENU : V2_MENU;
   const menu = visibleMenu(items, viewer, environment, links);
@@ -173,14 +179,48 @@ export async function userPageFacts(
   const createdAt = new Date(row.created_at);
   return {
     user: { ...record, createdAt, lastAccessAt: row.last_access_at ? new Date(row.last_access_at) : null },
-    manageable: mayManage(actor, record, groups),
+    manageable,
     self: record.id === actor.userId,
     companies,
     grants: effectiveGrants(held, grants),
     note: standingNote(grants),
     menu: explainMenu(items, menu, viewer, grants),
     invitation: await invitationOf(db, { ...record, createdAt }),
-    sessions,
-    secondFactor,
+    security: sessions && secondFactor ? { sessions, secondFactor } : null,
   };
 }
+
+/**
+ * How `viewer` reads a user's history (issue 42, decision 072): whoever manages every user of the
+ * generation (the insurer's ADMIN, the legacy admin group) reads it all, as they read the log; anyone
+ * else the rows of their own scope — the companies they administer, the sales their scopes hold — and
+ * the user's security events only when they may manage the user (`manageable`, lib/user-admin.ts).
+ */
+export async function historyLens(db: DB, actor: Actor, viewer: SessionViewer, manageable: boolean): Promise<HistoryLens> {
+  const companies = managedCompanies(actor);
+  if (companies === 'all') return { kind: 'all' };
+  // A policy is the viewer's when any page of theirs opens it: BOLETOS holds APOLICES and the charges (lib/scope.ts).
+  const [policies, quotes, documents] = await Promise.all([
+    scopeFor(db, viewer, 'BOLETOS'),
+    quoteScopeFor(db, viewer),
+    documentScopeFor(db, viewer),
+  ]);
+  return {
+    kind: 'scoped',
+    generation: actor.generation,
+    companyIds: companies,
+    records: { APOLICE: policies, COTACAO: quotes, PROPOSTA: quotes, DOCUMENTO: documents },
+    security: manageable,
+  };
+}
+
+/** The lens on user `id`'s history when the actor may see the user (their list's rule); undefined otherwise. */
+export async function historyAccess(db: DB, actor: Actor, viewer: SessionViewer, id: number): Promise<HistoryLens | undefined> {
+  const record = await visibleUser(db, actor, id);
+  if (!record) return undefined;
+  const groups = actor.generation === 'v1' ? await legacyGroups(db) : [];
+  return historyLens(db, actor, viewer, mayManage(actor, record, groups));
+}
+
+/** May the lens read the user's security facts — their sign-ins, sessions and second factor. */
+export const readsSecurity = (lens: HistoryLens) => lens.kind === 'all' || lens.security;
