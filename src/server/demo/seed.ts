@@ -346,7 +346,8 @@ export const DEMO_USERS: DemoUser[] = [
     ],
   },
   // Users who stopped signing in, in both generations: the access review (/revisao-acessos,
-  // /v2/usuario/revisao-acessos) has someone to show on a fresh demo (issue 42).
+  // /v2/usuario/revisao-acessos) has someone to show on a fresh demo (issue 42). No point of sale:
+  // the shops' lists, metrics and hierarchy stay as they were.
   {
     email: 'otavio.nunes@legado.demo',
     nome: 'Otávio Nunes',
@@ -354,7 +355,6 @@ export const DEMO_USERS: DemoUser[] = [
     generation: 'v1',
     groups: ['VENDEDOR'],
     companies: ['parceiro'],
-    pointOfSale: 'PV-0001',
     idleDays: 120,
   },
   {
@@ -373,7 +373,6 @@ export const DEMO_USERS: DemoUser[] = [
     generation: 'v2',
     profile: 'parceiro',
     companies: ['parceiro'],
-    pointOfSale: 'PV-0002',
     permissionGroup: 'Vendedor de loja',
     idleDays: 150,
   },
