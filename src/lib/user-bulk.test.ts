@@ -4,6 +4,7 @@ import {
   bulkSelectionSchema,
   bulkVerdict,
   countVerdicts,
+  isReviewAction,
   LIST_ACTION_CODES,
   selectionFields,
   selectionText,
@@ -110,6 +111,10 @@ describe('the access review’s selection (decision 076)', () => {
   it('is not offered on the users lists', () => {
     expect(LIST_ACTION_CODES).not.toContain('desativar-ociosos');
     expect(LIST_ACTION_CODES).toContain('desativar');
+  });
+  it('is told from any text a form may post', () => {
+    expect(isReviewAction('desativar-ociosos')).toBe(true);
+    for (const text of ['desativar', 'explodir', '', '__proto__', 'constructor', 'toString']) expect(isReviewAction(text)).toBe(false);
   });
   it('says "todos" is the review’s list, and carries no filter to the confirmation', () => {
     const all = parse({ acao: 'desativar-ociosos', alcance: 'todos', nome: 'Ana' });

@@ -36,7 +36,8 @@ export const BULK_ACTION_CODES = Object.keys(BULK_ACTIONS) as BulkAction[];
 /** The actions the users lists offer (the review's is the review's). */
 export const LIST_ACTION_CODES = BULK_ACTION_CODES.filter((action) => !BULK_ACTIONS[action].review);
 export const REVIEW_ACTION: BulkAction = 'desativar-ociosos';
-export const isReviewAction = (action: BulkAction) => BULK_ACTIONS[action].review;
+/** Whether an action (as posted: any text) is the review's. */
+export const isReviewAction = (action: string): boolean => Object.hasOwn(BULK_ACTIONS, action) && BULK_ACTIONS[action as BulkAction].review;
 export const bulkActionLabel = (action: BulkAction, generation: 'v1' | 'v2') => BULK_ACTIONS[action][generation];
 
 /** Why a selected user is left alone; the preview counts each, the summary names them. */

@@ -30,6 +30,7 @@ vi.mock('../../src/server/boot/database', async (original) => ({
 }));
 const { accessReviewPage } = await import('../../src/features/access-reviews/access-reviews.server');
 const { importPage } = await import('../../src/features/user-import/import.server');
+const { bulkPreviewPage } = await import('../../src/features/users/users-bulk.server');
 
 let db: DB;
 let close: () => Promise<void>;
@@ -365,7 +366,7 @@ describe('"todos da revisão" (decision 076)', () => {
 });
 
 describe('the pages under random posts', () => {
-  const TABLES = ['users', 'user_companies', 'user_groups', 'sessions', 'user_imports', 'user_import_changes'];
+  const TABLES = ['users', 'user_companies', 'user_groups', 'sessions', 'user_imports', 'user_import_changes', 'user_bulk_jobs'];
   it('never throw, and a refused post changes nothing', async () => {
     await db.updateTable('users').set({ last_access_at: new Date() }).execute();
     const legacy = await sessionOf('suporte@legado.demo');
@@ -379,7 +380,12 @@ describe('the pages under random posts', () => {
         ),
         fc.constantFrom('v1', 'v2'),
         fc.option(fc.constantFrom('1', '999999', 'x'), { nil: undefined }),
-        async (fields, generation, importId) => {
+        // No `confirmar`: a preview only, which writes nothing whatever it is sent.
+        fc.dictionary(
+          fc.constantFrom('acao', 'alcance', 'ids', 'grupo', 'nome'),
+          fc.oneof(value, fc.constantFrom('desativar-ociosos', 'todos', '__proto__', 'constructor'), fc.array(value, { maxLength: 5 })),
+        ),
+        async (fields, generation, importId, bulkFields) => {
           const before = await tablesFingerprint(db, TABLES);
           const session = generation === 'v1' ? legacy : partner;
           const review = new URL(`http://portal.test${generation === 'v1' ? '/revisao-acessos' : '/v2/usuario/revisao-acessos'}`);
@@ -397,6 +403,10 @@ describe('the pages under random posts', () => {
             '10.0.0.1',
           );
           expect(['page', 'not-found', 'redirect']).toContain(undone.kind);
+          // The bulk preview the review's "todos" posts to (decision 076): any action text, never a throw.
+          const lote = `http://portal.test${generation === 'v1' ? '/consulta-usuarios/lote' : '/v2/usuario/cadastro/lote'}`;
+          const previewed = await bulkPreviewPage(generation, session, formPost(lote, bulkFields), '10.0.0.1');
+          expect(['page', 'forbidden']).toContain(previewed.kind);
           // Random users are never the idle ones the page lists (every demo user signed in): nothing changes.
           if (reviewed.kind === 'page') expect(reviewed.status === 200 || reviewed.status >= 400).toBe(true);
           expect(await tablesFingerprint(db, TABLES)).toBe(before);

@@ -17,7 +17,6 @@ import {
   bulkSelectionSchema,
   isReviewAction,
   selectionFields,
-  type BulkAction,
   type BulkSelectionInput,
 } from '../../lib/user-bulk';
 import { ACCESS_REVIEW_PAGES } from '../../lib/access-reviews';
@@ -53,7 +52,7 @@ export interface BackLink {
 
 /** Back to the users list (`listHref`) — or to the access review, whose action it was (decision 076). */
 const backLink = (generation: 'v1' | 'v2', action: string, listHref: string): BackLink =>
-  isReviewAction(action as BulkAction)
+  isReviewAction(action)
     ? { href: ACCESS_REVIEW_PAGES[generation], label: 'Revisão de acessos', button: 'Voltar à revisão de acessos' }
     : { href: listHref, label: 'Usuários', button: 'Voltar aos usuários' };
 
