@@ -1,8 +1,7 @@
-import { countIdle, deactivateIdle, idleUsers, type IdleUser } from '../../server/services/network/access-reviews';
+import { deactivateIdle, idleTotal, idleUsers, type IdleUser } from '../../server/services/network/access-reviews';
 import { ACCESS_REVIEW_MESSAGES, ACCESS_REVIEW_PAGES, deactivateIdleSchema } from '../../lib/access-reviews';
 import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
 import { mayChangeUsers, type Actor } from '../../lib/user-admin';
-import { BULK_LIMITS } from '../../lib/user-bulk';
 import type { DB } from '../../server/db';
 import type { PortalSession } from '../../lib/session';
 import { adminContext, readForm, refusalOf, type Routed } from '../controller.server';
@@ -68,10 +67,7 @@ export async function accessReviewPage(
   }
 }
 
-/** The page and, when the page could not count them all, how many the review lists (up to the bulk bound + 1). */
-async function withAll(db: DB, actor: Actor, result: KeysetPage<IdleUser>) {
-  const all = result.total ?? (result.content.length === 0 ? 0 : await countIdle(db, actor, BULK_LIMITS.filtered + 1));
-  return { result, all };
-}
+/** The page, and how many "todos" speaks of. */
+const withAll = async (db: DB, actor: Actor, result: KeysetPage<IdleUser>) => ({ result, all: await idleTotal(db, actor, result) });
 
 export const accessReviewPath = (generation: 'v1' | 'v2') => ACCESS_REVIEW_PAGES[generation];

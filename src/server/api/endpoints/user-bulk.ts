@@ -7,7 +7,7 @@ import { userListQuery } from '../../../lib/user-admin';
 import { BULK_LIMITS, bulkSelectionSchema, REVIEW_ACTION, type BulkSelectionInput } from '../../../lib/user-bulk';
 import { ACCESS_REVIEW_PAGE_SIZE } from '../../../lib/access-reviews';
 import { keysetAnswer, lastPlainPage, pageRequestOf } from '../../../lib/keyset-pages';
-import { countIdle, idleUsers } from '../../services/network/access-reviews';
+import { idleTotal, idleUsers } from '../../services/network/access-reviews';
 import { actorOf, requireChange, requireList } from '../../services/network/user-admin';
 import { bulkJobOf, previewBulk, startBulk } from '../../services/network/user-bulk';
 import { exportUsers } from '../../services/network/user-export';
@@ -155,7 +155,7 @@ export const userBulkEndpoints = (generation: 'v1' | 'v2') => [
         throw new ApiError(400, query.error.issues[0]?.message ?? 'Requisição inválida', errors);
       }
       const read = await idleUsers(ctx.db, actor, pageRequestOf(query.data.pagina, query.data.cursor));
-      const all = read.total ?? (await countIdle(ctx.db, actor, BULK_LIMITS.filtered + 1));
+      const all = await idleTotal(ctx.db, actor, read);
       return {
         ...keysetAnswer({
           ...read,

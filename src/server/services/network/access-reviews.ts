@@ -8,6 +8,7 @@ import { setUserStatus, type SavedUser } from './user-admin-writing';
 import { worksForAny } from '../identity/users';
 import { ACCESS_REVIEW_MESSAGES, ACCESS_REVIEW_PAGE_SIZE, IDLE_DAYS, idleDays, idleSince } from '../../../lib/access-reviews';
 import { managedCompanies, type Actor } from '../../../lib/user-admin';
+import { BULK_LIMITS } from '../../../lib/user-bulk';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 
 /*
@@ -104,7 +105,7 @@ export async function idleIds(db: DB, actor: Actor, limit: number): Promise<numb
   return rows.map((r) => r.id);
 }
 
-/** How many users the review lists, counted up to `limit` (the page's own count stops at COUNT_LIMIT). */
+/** How many users the review lists, counted up to `limit`. */
 export async function countIdle(db: DB, actor: Actor, limit: number): Promise<number> {
   requireChange(actor);
   const { n } = await db
@@ -113,6 +114,13 @@ export async function countIdle(db: DB, actor: Actor, limit: number): Promise<nu
     .executeTakeFirstOrThrow();
   return n;
 }
+
+/**
+ * How many the review's "todos" speaks of, given a page of it: the page's own total, which stops at
+ * COUNT_LIMIT, else counted on up to one past the bulk actions' bound (enough to say "more than").
+ */
+export const idleTotal = (db: DB, actor: Actor, page: KeysetPage<IdleUser>): Promise<number> =>
+  page.total !== undefined ? Promise.resolve(page.total) : countIdle(db, actor, BULK_LIMITS.filtered + 1);
 
 /** Those of `ids` who are idle now and in the actor's scope. */
 export async function idleAmong(db: DB, actor: Actor, ids: readonly number[]): Promise<Set<number>> {
