@@ -30,6 +30,17 @@ export const deactivateIdleSchema = z.object({
     ),
 });
 
+const count = (n: number) => n.toLocaleString('pt-BR');
+
+/**
+ * The review's "todos" (decision 076), as its button says it: every user the review lists, or — past
+ * the bulk actions' bound — the `limit` longest idle, the rest left for the next round.
+ */
+export function reviewAllLabel(total: number, limit: number): string {
+  if (total > limit) return `Os ${count(limit)} há mais tempo sem entrar`;
+  return total === 1 ? 'O único da revisão' : `Todos os ${count(total)} da revisão`;
+}
+
 export const ACCESS_REVIEW_MESSAGES = {
   detail: (days: number) => `revisão de acessos: sem entrar há ${days} dias`,
   notIdle: 'Entrou no portal depois da lista, ou já não está ativo: não foi desativado.',

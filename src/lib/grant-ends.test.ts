@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { GRANT_END_MESSAGES, grantEndChanges, grantEndDay, grantEndLabel, groupEndField, readGrantEnd, readGrantEnds } from './grant-ends';
+import {
+  endsWithoutGrant,
+  GRANT_END_MESSAGES,
+  grantEndChanges,
+  grantEndDay,
+  grantEndLabel,
+  groupEndField,
+  readGrantEnd,
+  readGrantEnds,
+} from './grant-ends';
 
 describe('a grant’s "válido até" day', () => {
   const at = new Date('2026-11-28T15:00:00Z'); // 12:00 in Brasília
@@ -55,5 +64,18 @@ describe('the ends of several grants on one form', () => {
     expect(grantEndChanges(before, after)).toBe('; B sem data de fim, C válida até 10/12/2026');
     expect(grantEndChanges(before, new Map([['A', before.A]]))).toBe('');
     expect(grantEndLabel(before.A)).toBe('31/12/2026');
+  });
+});
+
+describe('a day beside a grant left unchecked (issue 42)', () => {
+  it('is refused, naming whose, and shown again; a blank one beside an unchecked grant says nothing', () => {
+    const form = new URLSearchParams({ 'fim-VENDEDOR': '2026-12-31', 'fim-CONSULTOR': '2027-01-10', 'fim-GESTOR': ' ' });
+    expect(
+      endsWithoutGrant(form, ['VENDEDOR', 'CONSULTOR', 'GESTOR'], ['VENDEDOR'], GRANT_END_MESSAGES.uncheckedGroup, groupEndField),
+    ).toEqual({ days: { CONSULTOR: '2027-01-10' }, errors: [`CONSULTOR: ${GRANT_END_MESSAGES.uncheckedGroup}`] });
+    expect(endsWithoutGrant(new URLSearchParams({ 'ate-HIERARQUIA': '2027-01-10' }), ['HIERARQUIA'], ['HIERARQUIA'], 'x')).toEqual({
+      days: {},
+      errors: [],
+    });
   });
 });

@@ -10,6 +10,12 @@ export const GRANT_END_MESSAGES = {
   notMember: 'O usuário não tem este grupo.',
   invalidDate: 'Data de fim inválida: use dd/mm/aaaa.',
   pastDate: 'A data de fim já passou: escolha hoje ou um dia adiante.',
+  /** A day beside a grant left unchecked (issue 42): it would be dropped without a word. */
+  uncheckedGroup: 'Há uma data em "válido até", mas o grupo não está marcado: marque o grupo ou apague a data.',
+  uncheckedPermission: 'Há uma data em "válido até", mas nem "Visualizar" nem "Alterar" estão marcados: marque um deles ou apague a data.',
+  /** What the form says beside such a day before saving (components/ui/GrantEndNote.astro). */
+  noteGroup: 'Marque o grupo para que esta data valha.',
+  notePermission: 'Marque "Visualizar" ou "Alterar" para que esta data valha.',
   membershipDetail: (group: string, endsAt: Date | null) =>
     endsAt ? `acesso ao grupo ${group} até ${formatDateTime(endsAt)}` : `acesso ao grupo ${group} sem data de fim`,
   membershipEnded: (group: string) => `acesso ao grupo ${group} chegou à data de fim`,
@@ -62,6 +68,30 @@ export function readGrantEnds(
     else errors.push(`${label(code)}: ${end.message}`);
   }
   return { ends, days, errors };
+}
+
+/**
+ * The days given beside the grants a form offered but left unchecked (issue 42): a day there would be
+ * dropped without a word, so each is refused naming whose (`message`), and shown again as typed.
+ */
+export function endsWithoutGrant(
+  form: { get(name: string): unknown },
+  offered: readonly string[],
+  checked: readonly string[],
+  message: string,
+  field: (code: string) => string = grantEndField,
+  label: (code: string) => string = (code) => code,
+): { days: Record<string, string>; errors: string[] } {
+  const days: Record<string, string> = {};
+  const errors: string[] = [];
+  for (const code of offered) {
+    if (checked.includes(code)) continue;
+    const given = form.get(field(code));
+    if (typeof given !== 'string' || given.trim() === '') continue;
+    days[code] = given.slice(0, 10);
+    errors.push(`${label(code)}: ${message}`);
+  }
+  return { days, errors };
 }
 
 /** The days a form shows for the ends a group's grants have. */

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { bulkSelectionSchema, bulkVerdict, countVerdicts, type BulkAction, type BulkGroup, type BulkTarget } from './user-bulk';
+import {
+  bulkSelectionSchema,
+  bulkVerdict,
+  countVerdicts,
+  isReviewAction,
+  LIST_ACTION_CODES,
+  selectionFields,
+  selectionText,
+  type BulkAction,
+  type BulkGroup,
+  type BulkSelectionInput,
+  type BulkTarget,
+} from './user-bulk';
 
 /** The preview's counting rules (issue 32, decision 070), as a table: each action, each kind of user. */
 const user = (over: Partial<BulkTarget> = {}): BulkTarget => ({
@@ -42,6 +54,13 @@ describe('bulkVerdict', () => {
     ['not twice (v2)', 'incluir-grupo', user({ permissionGroupId: 7 }), v2group, 'ja-no-grupo'],
     ['a v2 group is taken', 'remover-grupo', user({ permissionGroupId: 7 }), v2group, 'change'],
     ['not from who holds another', 'remover-grupo', user({ permissionGroupId: 8 }), v2group, 'fora-do-grupo'],
+    // The access review's "todos" (decision 076): only who is still idle when judged.
+    ['the review deactivates who is still idle', 'desativar-ociosos', user({ idle: true }), undefined, 'change'],
+    ['a pending idle user too', 'desativar-ociosos', user({ idle: true, status: 'PENDENTE' }), undefined, 'change'],
+    ['not who signed in since', 'desativar-ociosos', user({ idle: false }), undefined, 'nao-ocioso'],
+    ['nor one never judged idle', 'desativar-ociosos', user(), undefined, 'nao-ocioso'],
+    ['outside the administration first', 'desativar-ociosos', user({ idle: true, manageable: false }), undefined, 'fora'],
+    ['never oneself', 'desativar-ociosos', user({ idle: true, id: ACTOR }), undefined, 'proprio'],
   ];
   it.each(cases)('%s', (_, action, target, group, expected) => {
     const verdict = bulkVerdict(action, ACTOR, target, group);
@@ -84,5 +103,27 @@ describe('bulkSelectionSchema', () => {
     expect(paths({ acao: 'desativar', ids: ['0'] })).toEqual(['ids']);
     expect(paths({ acao: 'desativar', alcance: 'tudo', ids: ['1'] })).toEqual(['alcance']);
     expect(paths({ acao: 'desativar', ids: Array.from({ length: 1001 }, (_, i) => String(i + 1)) })).toEqual(['ids']);
+  });
+});
+
+describe('the access review’s selection (decision 076)', () => {
+  const parse = (value: unknown) => z.safeParse(bulkSelectionSchema, value).data as BulkSelectionInput;
+  it('is not offered on the users lists', () => {
+    expect(LIST_ACTION_CODES).not.toContain('desativar-ociosos');
+    expect(LIST_ACTION_CODES).toContain('desativar');
+  });
+  it('is told from any text a form may post', () => {
+    expect(isReviewAction('desativar-ociosos')).toBe(true);
+    for (const text of ['desativar', 'explodir', '', '__proto__', 'constructor', 'toString']) expect(isReviewAction(text)).toBe(false);
+  });
+  it('says "todos" is the review’s list, and carries no filter to the confirmation', () => {
+    const all = parse({ acao: 'desativar-ociosos', alcance: 'todos', nome: 'Ana' });
+    expect(selectionText(all)).toBe('todos da revisão de acessos (sem entrar há 90 dias ou mais)');
+    expect(selectionFields(all)).toEqual([
+      ['acao', 'desativar-ociosos'],
+      ['grupo', ''],
+      ['alcance', 'todos'],
+    ]);
+    expect(selectionText(parse({ acao: 'desativar-ociosos', ids: ['3', '4'] }))).toBe('2 selecionados na lista');
   });
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { formText, list, USER_FILTER_FIELDS, type UserStatusCode } from './user-admin';
+import { IDLE_DAYS } from './access-reviews';
 
 /*
  * Bulk actions on the users lists (issue 32, decision 070): what each action does to a user, why a
@@ -9,15 +10,34 @@ import { formText, list, USER_FILTER_FIELDS, type UserStatusCode } from './user-
  * here is asked, and the job changes each user through the single-user services.
  */
 
+const REVIEW_LABEL = `Desativar quem segue sem entrar há ${IDLE_DAYS} dias (revisão de acessos)`;
+
+/**
+ * `review`: the access review's action (decision 076) — offered by the review, not the users lists;
+ * "todos" means every user the review lists (not the list's filters), and each user is deactivated
+ * only if still idle at that moment.
+ */
 export const BULK_ACTIONS = {
-  ativar: { v1: 'Reativar', v2: 'Reativar', group: false, status: true },
-  desativar: { v1: 'Desativar', v2: 'Desativar', group: false, status: true },
-  'incluir-grupo': { v1: 'Incluir no grupo de acesso', v2: 'Atribuir o grupo de permissões', group: true, status: false },
-  'remover-grupo': { v1: 'Retirar do grupo de acesso', v2: 'Retirar o grupo de permissões', group: true, status: false },
-  'reenviar-convite': { v1: 'Reenviar o convite (1º acesso)', v2: 'Reenviar o convite (1º acesso)', group: false, status: false },
+  ativar: { v1: 'Reativar', v2: 'Reativar', group: false, status: true, review: false },
+  desativar: { v1: 'Desativar', v2: 'Desativar', group: false, status: true, review: false },
+  'incluir-grupo': { v1: 'Incluir no grupo de acesso', v2: 'Atribuir o grupo de permissões', group: true, status: false, review: false },
+  'remover-grupo': { v1: 'Retirar do grupo de acesso', v2: 'Retirar o grupo de permissões', group: true, status: false, review: false },
+  'reenviar-convite': {
+    v1: 'Reenviar o convite (1º acesso)',
+    v2: 'Reenviar o convite (1º acesso)',
+    group: false,
+    status: false,
+    review: false,
+  },
+  'desativar-ociosos': { v1: REVIEW_LABEL, v2: REVIEW_LABEL, group: false, status: true, review: true },
 } as const;
 export type BulkAction = keyof typeof BULK_ACTIONS;
 export const BULK_ACTION_CODES = Object.keys(BULK_ACTIONS) as BulkAction[];
+/** The actions the users lists offer (the review's is the review's). */
+export const LIST_ACTION_CODES = BULK_ACTION_CODES.filter((action) => !BULK_ACTIONS[action].review);
+export const REVIEW_ACTION: BulkAction = 'desativar-ociosos';
+/** Whether an action (as posted: any text) is the review's. */
+export const isReviewAction = (action: string): boolean => Object.hasOwn(BULK_ACTIONS, action) && BULK_ACTIONS[action as BulkAction].review;
 export const bulkActionLabel = (action: BulkAction, generation: 'v1' | 'v2') => BULK_ACTIONS[action][generation];
 
 /** Why a selected user is left alone; the preview counts each, the summary names them. */
@@ -31,6 +51,7 @@ export const SKIP_REASONS = {
   'ultimo-grupo': 'ficaria sem nenhum grupo de acesso',
   'empresa-do-grupo': 'não está vinculado à empresa do grupo',
   'nao-pendente': 'sem convite pendente (o primeiro acesso já foi feito, ou o usuário está inativo ou bloqueado)',
+  'nao-ocioso': `entrou no portal nos últimos ${IDLE_DAYS} dias, ou já não está ativo`,
 } as const;
 export type SkipReason = keyof typeof SKIP_REASONS;
 export const skipLabel = (reason: string) => SKIP_REASONS[reason as SkipReason] ?? reason;
@@ -45,6 +66,8 @@ export interface BulkTarget {
   /** v2: the one permission group, and the companies the user is linked to. */
   permissionGroupId: number | null;
   companyIds: readonly number[];
+  /** The review's action: still idle (no sign-in for IDLE_DAYS, active or pending) when judged. */
+  idle?: boolean;
 }
 
 /** The group an action names: the legacy group's name, or the v2 permission group with its company. */
@@ -69,6 +92,8 @@ export function bulkVerdict(action: BulkAction, actorId: number, target: BulkTar
       return target.status === 'INATIVO' ? skip('ja-inativo') : CHANGE;
     case 'reenviar-convite':
       return target.status === 'PENDENTE' ? CHANGE : skip('nao-pendente');
+    case 'desativar-ociosos':
+      return target.idle ? CHANGE : skip('nao-ocioso');
     case 'incluir-grupo':
       if (!group) throw new Error('incluir-grupo sem grupo');
       if (group.generation === 'v1') return target.groups.includes(group.nome) ? skip('ja-no-grupo') : CHANGE;
@@ -107,7 +132,10 @@ export function countVerdicts(verdicts: readonly Verdict[]): BulkCounts {
 // ─── Limits, the form and the API body ───────────────────────────────────────────────────────────
 
 export const BULK_LIMITS = {
-  /** "All matching the filter": more than this asks for a narrower filter (the preview reads each one). */
+  /**
+   * "All matching the filter": more than this asks for a narrower filter (the preview reads each one).
+   * The review's "todos", which has no filter, takes this many, the longest idle first.
+   */
   filtered: 5_000,
   /** Rows checked on a page (the largest page is 100) or ids an API client sends. */
   ids: 1_000,
@@ -181,7 +209,8 @@ export function selectionFields(input: BulkSelectionInput): [string, string][] {
     ['grupo', input.grupo],
     ['alcance', input.alcance],
   ];
-  for (const field of USER_FILTER_FIELDS) if (input[field]) fields.push([field, input[field]]);
+  // The review's "todos" is the review's list, whatever filters came with it.
+  if (!isReviewAction(input.acao)) for (const field of USER_FILTER_FIELDS) if (input[field]) fields.push([field, input[field]]);
   if (input.alcance === 'selecionados') for (const id of input.ids) fields.push(['ids', id]);
   return fields;
 }
@@ -189,6 +218,7 @@ export function selectionFields(input: BulkSelectionInput): [string, string][] {
 /** How the summary names a selection: the filters the author used, or "N selecionados". */
 export function selectionText(input: BulkSelectionInput): string {
   if (input.alcance === 'selecionados') return `${input.ids.length} selecionado${input.ids.length === 1 ? '' : 's'} na lista`;
+  if (isReviewAction(input.acao)) return `todos da revisão de acessos (sem entrar há ${IDLE_DAYS} dias ou mais)`;
   const used = USER_FILTER_FIELDS.filter((f) => input[f]).map((f) => `${f}: ${input[f]}`);
   return used.length > 0 ? `todos do filtro (${used.join('; ')})` : 'todos os usuários';
 }

@@ -64,6 +64,24 @@ export const UNDONE_ACTION_LABELS: Record<UndoAction, string> = {
 const list = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} e ${items[items.length - 1]}`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const UNDO_ACTIONS: readonly UndoAction[] = ['desativar', 'restaurar', 'manter'];
+/** The parts of a count that say something: a kind the undo does to nobody is left out, not shown as a 0 (issue 42). */
+const said = (counts: Record<UndoAction, number>, words: Record<UndoAction, [one: string, many: string]>) =>
+  UNDO_ACTIONS.filter((a) => counts[a] > 0).map((a) => plural(counts[a], ...words[a]));
+
+/** The preview's lines (the count apart, the page makes it strong): only what the undo does to somebody. */
+export function undoPreviewLines(counts: Record<UndoAction, number>): { action: UndoAction; count: number; text: string }[] {
+  const words: Record<UndoAction, [one: string, many: string]> = {
+    desativar: ['usuário criado será desativado', 'usuários criados serão desativados'],
+    restaurar: ['usuário atualizado volta aos dados anteriores', 'usuários atualizados voltam aos dados anteriores'],
+    manter: ['usuário fica como está (veja o motivo)', 'usuários ficam como estão (veja o motivo)'],
+  };
+  return UNDO_ACTIONS.filter((action) => counts[action] > 0).map((action) => ({
+    action,
+    count: counts[action],
+    text: words[action][counts[action] === 1 ? 0 : 1],
+  }));
+}
 
 export const UNDO_MESSAGES = {
   alreadyUndone: (when: string, by: string | null) => `Esta importação já foi desfeita em ${when}${by ? ` por ${by}` : ''}.`,
@@ -76,13 +94,19 @@ export const UNDO_MESSAGES = {
   changedSince: (fields: readonly string[], by?: { nome: string | null; at: string }) =>
     `Alterado depois da importação (${list(fields)})${by ? `${by.nome ? ` por ${by.nome}` : ''} em ${by.at}` : ''}: desfazer apagaria essa alteração.`,
   logDetail: (counts: Record<UndoAction, number>) =>
-    [
-      plural(counts.desativar, 'criado desativado', 'criados desativados'),
-      plural(counts.restaurar, 'atualizado restaurado', 'atualizados restaurados'),
-      plural(counts.manter, 'mantido como estava', 'mantidos como estavam'),
-    ].join('; '),
+    said(counts, {
+      desativar: ['criado desativado', 'criados desativados'],
+      restaurar: ['atualizado restaurado', 'atualizados restaurados'],
+      manter: ['mantido como estava', 'mantidos como estavam'],
+    }).join('; '),
   userDetail: (importId: number, fields: readonly string[]) =>
     `importação ${importId} desfeita${fields.length > 0 ? `; campos: ${fields.join(', ')}` : ''}`,
   done: (when: string, by: string | null, counts: Record<UndoAction, number>) =>
-    `Importação desfeita em ${when}${by ? ` por ${by}` : ''}: ${plural(counts.desativar, 'usuário desativado', 'usuários desativados')}, ${plural(counts.restaurar, 'usuário restaurado', 'usuários restaurados')}, ${plural(counts.manter, 'mantido como estava', 'mantidos como estavam')}.`,
+    `Importação desfeita em ${when}${by ? ` por ${by}` : ''}: ${list(
+      said(counts, {
+        desativar: ['usuário desativado', 'usuários desativados'],
+        restaurar: ['usuário restaurado', 'usuários restaurados'],
+        manter: ['usuário mantido como estava', 'usuários mantidos como estavam'],
+      }),
+    )}.`,
 } as const;

@@ -54,7 +54,8 @@ describe('effective grants and their sources', () => {
       ],
     };
     expect(effectiveGrants({ permissions: [{ nome: 'USUARIOS', permiteVisualizacao: true, permiteAlteracao: true }] }, v1)).toEqual([
-      { code: 'USUARIOS', label: 'USUARIOS', view: true, change: true, from: ['Grupo A', 'Grupo B'] },
+      // By name, as the v2 page names operations (issue 42); the code stays beside it.
+      { code: 'USUARIOS', label: 'Usuários e grupos de acesso', view: true, change: true, from: ['Grupo A', 'Grupo B'] },
     ]);
   });
   it('ADMIN and the admin group are said to hold everything', () => {
@@ -86,7 +87,7 @@ describe('explainMenu', () => {
     const viewer: Viewer = { generation: 'v1', user: { profile: ['VENDEDOR'], permissions } };
     const sources: GrantSources = { generation: 'v1', groups: [{ group: 'VENDEDOR', isAdmin: false, permissions }] };
     const explained = explainMenu(LEGACY_MENU, visibleMenu(LEGACY_MENU, viewer, 'TEST', LINKS), viewer, sources);
-    expect(leaves(explained).find((i) => i.id === 'relatorios')!.why).toEqual(['Grupo VENDEDOR: RELATORIO_GESTAO']);
+    expect(leaves(explained).find((i) => i.id === 'relatorios')!.why).toEqual(['Grupo VENDEDOR: Relatório de vendas (gestão)']);
     expect(leaves(explained).find((i) => i.id === 'home')!.why).toEqual(['Todos os usuários']);
   });
   it('an operation no source is known for is named alone, never given a made-up source', () => {

@@ -3,6 +3,7 @@ import type { MenuItem } from './menus';
 import { canV1, V1_ADMIN_GROUP, type Profile, type V1Permission } from './permissions';
 import { operationLabel, PROFILE_LABELS } from './user-admin';
 import { grantEndLabel } from './grant-ends';
+import { legacyPermissionLabel } from './access-groups';
 
 /*
  * A page per user (issue 32, decision 069), pure: what the user can really do and why, their
@@ -135,7 +136,8 @@ export function effectiveGrants(held: { permissions: readonly V1Permission[] } |
     return held.permissions.map(
       (p): EffectiveGrant => ({
         code: p.nome,
-        label: p.nome,
+        // By name, as the v2 page names its operations (issue 42); the page shows the code beside it.
+        label: legacyPermissionLabel(p.nome),
         view: p.permiteVisualizacao,
         change: p.permiteAlteracao,
         from: grants.groups.filter((g) => g.permissions.some((gp) => gp.nome === p.nome)).map(groupWords),
@@ -194,7 +196,7 @@ function whyV1(rule: Rule | undefined, viewer: Extract<Viewer, { generation: 'v1
   const held = permissions.filter((p) => canV1(viewer.user, p, 'VIEW'));
   return grants.flatMap((g) => {
     const given = held.filter((p) => g.permissions.some((gp) => gp.nome === p && gp.permiteVisualizacao));
-    return given.length > 0 ? [`${groupWords(g)}: ${given.join(', ')}`] : [];
+    return given.length > 0 ? [`${groupWords(g)}: ${given.map(legacyPermissionLabel).join(', ')}`] : [];
   });
 }
 

@@ -694,6 +694,8 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
           `GET /api/${base}/v1/usuarios/exportar`,
           { path: `/api/${base}/v1/usuarios/exportar?formato=csv`, expect: { ...only(200, 401), [lister]: 403 } },
         ],
+        // The access review (decision 076): whoever may change users reads it; a lister is refused.
+        [`GET /api/${base}/v1/usuarios/revisao-acessos`, { expect: { ...only(200, 401), [lister]: 403 } }],
       ];
     }),
   ),

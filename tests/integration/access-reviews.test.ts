@@ -9,8 +9,11 @@ import { formPost, tablesFingerprint } from '../fixtures/page-forms';
 import { viewerByEmail } from '../fixtures/selling';
 import { useManualClock as manualClock } from '../../src/server/clock';
 import { actorOf } from '../../src/server/services/network/user-admin';
-import { deactivateIdle, idleUsers } from '../../src/server/services/network/access-reviews';
+import { countIdle, deactivateIdle, deactivateIfIdle, idleIds, idleUsers } from '../../src/server/services/network/access-reviews';
+import { bulkJobOf, bulkJobProblems, previewBulk, processBulkJobs, startBulk } from '../../src/server/services/network/user-bulk';
 import { ACCESS_REVIEW_MESSAGES } from '../../src/lib/access-reviews';
+import { BULK_LIMITS, type BulkSelectionInput } from '../../src/lib/user-bulk';
+import { apiClient, demoTokens } from '../fixtures/api';
 import { encodeCursor } from '../../src/lib/keyset-pages';
 import type { Actor } from '../../src/lib/user-admin';
 
@@ -27,12 +30,17 @@ vi.mock('../../src/server/boot/database', async (original) => ({
 }));
 const { accessReviewPage } = await import('../../src/features/access-reviews/access-reviews.server');
 const { importPage } = await import('../../src/features/user-import/import.server');
+const { bulkPreviewPage } = await import('../../src/features/users/users-bulk.server');
 
 let db: DB;
 let close: () => Promise<void>;
+let call: ReturnType<typeof apiClient>;
+let as: ReturnType<typeof demoTokens>;
 beforeAll(async () => {
   ({ db, close } = await freshDatabase());
   shared.db = db;
+  call = apiClient(db);
+  as = demoTokens(call);
 });
 afterAll(() => close());
 
@@ -176,8 +184,189 @@ describe('the access review', () => {
   });
 });
 
+/** The review's "todos" as the page posts it to the bulk preview (decision 076). */
+const ALL_IDLE: BulkSelectionInput = {
+  acao: 'desativar-ociosos',
+  grupo: '',
+  alcance: 'todos',
+  ids: [],
+  email: '',
+  nome: '',
+  empresa: '',
+  status: '',
+};
+const statusOf = async (email: string) =>
+  (await db.selectFrom('users').select('status').where('email', '=', email).executeTakeFirstOrThrow()).status;
+const reactivate = (emails: string[]) => db.updateTable('users').set({ status: 'ATIVO' }).where('email', 'in', emails).execute();
+
+describe('"todos da revisão" (decision 076)', () => {
+  it('previews every idle user of the scope, and the job deactivates each only if still idle then, logged — both generations', async () => {
+    const at = new Date();
+    const clock = manualClock(at.getTime());
+    onTestFinished(() => clock.restore());
+    await idleAre(at, {
+      'vendedor@legado.demo': { lastDays: 120, createdDays: 300 },
+      'consultor@legado.demo': { lastDays: null, createdDays: 95 },
+      'gestor@legado.demo': { lastDays: 200, createdDays: 300 },
+      'parceiro@parceiro.demo': { lastDays: 150, createdDays: 300 },
+      'igor.pereira@parceiro.demo': { lastDays: 91, createdDays: 300 },
+    });
+    const legacy = await actor('suporte@legado.demo');
+    const { last } = await db
+      .selectFrom('access_events')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirstOrThrow();
+    const preview = await previewBulk(db, legacy, ALL_IDLE);
+    expect(preview).toMatchObject({
+      selection: 'todos da revisão de acessos (sem entrar há 90 dias ou mais)',
+      counts: { total: 3, change: 3, skipped: [] },
+    });
+    expect(preview.sample.map((u) => u.email).sort()).toEqual(['consultor@legado.demo', 'gestor@legado.demo', 'vendedor@legado.demo']);
+    const job = await startBulk(db, legacy, ALL_IDLE, '10.0.0.7');
+    // Helena signs in after the confirmation, before the job reaches her.
+    await db.updateTable('users').set({ last_access_at: at }).where('email', '=', 'consultor@legado.demo').execute();
+    await processBulkJobs(db);
+    expect(await bulkJobOf(db, legacy, job)).toMatchObject({
+      status: 'CONCLUIDO',
+      total: 3,
+      results: { alterado: 2, ignorado: 1, recusado: 0 },
+      skipped: [{ reason: 'nao-ocioso', count: 1 }],
+    });
+    expect(await bulkJobProblems(db, job)).toEqual([
+      { nome: 'Helena Martins', email: 'consultor@legado.demo', result: 'ignorado', reason: 'nao-ocioso' },
+    ]);
+    expect([await statusOf('vendedor@legado.demo'), await statusOf('gestor@legado.demo'), await statusOf('consultor@legado.demo')]).toEqual(
+      ['INATIVO', 'INATIVO', 'ATIVO'],
+    );
+    const logged = await db
+      .selectFrom('access_events')
+      .select(['event', 'actor_id', 'detalhe', 'ip'])
+      .where('event', 'in', ['USUARIO_DESATIVADO', 'USUARIOS_ACAO_EM_LOTE'])
+      .where('id', '>', Number(last))
+      .orderBy('id')
+      .execute();
+    // The job's own row, then each deactivation in the job's order (by user), with the days idle.
+    expect(logged).toEqual([
+      {
+        event: 'USUARIOS_ACAO_EM_LOTE',
+        actor_id: legacy.userId,
+        detalhe: `${preview.actionLabel}: 3 a alterar de 3; todos da revisão de acessos (sem entrar há 90 dias ou mais)`,
+        ip: '10.0.0.7',
+      },
+      ...[120, 200].map((days) => ({
+        event: 'USUARIO_DESATIVADO',
+        actor_id: legacy.userId,
+        detalhe: `situação: ATIVO → INATIVO; revisão de acessos: sem entrar há ${days} dias`,
+        ip: '10.0.0.7',
+      })),
+    ]);
+    await reactivate(['vendedor@legado.demo', 'gestor@legado.demo']);
+
+    // v2: the partner administrator's companies only.
+    const partner = await actor('parceiro.admin@parceiro.demo');
+    expect((await previewBulk(db, partner, ALL_IDLE)).counts).toMatchObject({ total: 2, change: 2 });
+    const v2job = await startBulk(db, partner, ALL_IDLE, null);
+    await processBulkJobs(db);
+    expect(await bulkJobOf(db, partner, v2job)).toMatchObject({ status: 'CONCLUIDO', results: { alterado: 2 } });
+    expect([await statusOf('parceiro@parceiro.demo'), await statusOf('igor.pereira@parceiro.demo')]).toEqual(['INATIVO', 'INATIVO']);
+    await reactivate(['parceiro@parceiro.demo', 'igor.pereira@parceiro.demo']);
+  });
+
+  it('checks "still idle" inside the deactivation itself: a sign-in a moment before keeps the user, unlogged', async () => {
+    const at = new Date();
+    const clock = manualClock(at.getTime());
+    onTestFinished(() => clock.restore());
+    await idleAre(at, { 'vendedor@legado.demo': { lastDays: 120, createdDays: 300 } });
+    const admin = await actor('suporte@legado.demo');
+    const vendedor = await idOf('vendedor@legado.demo');
+    const { last } = await db
+      .selectFrom('access_events')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirstOrThrow();
+    // Judged idle (as a job's batch judges), then a sign-in, then the deactivation.
+    expect(await idleIds(db, admin, 10)).toEqual([vendedor]);
+    await db.updateTable('users').set({ last_access_at: at }).where('id', '=', vendedor).execute();
+    await expect(deactivateIfIdle(db, admin, vendedor, null)).rejects.toThrow(ACCESS_REVIEW_MESSAGES.notIdle);
+    expect(await statusOf('vendedor@legado.demo')).toBe('ATIVO');
+    expect(
+      await db.selectFrom('access_events').select('id').where('id', '>', Number(last)).where('user_id', '=', vendedor).execute(),
+    ).toEqual([]);
+    // An inactive user is not "still idle" either: a reactivation is not undone by a stale review.
+    await db.updateTable('users').set({ status: 'INATIVO', last_access_at: null }).where('id', '=', vendedor).execute();
+    await expect(deactivateIfIdle(db, admin, vendedor, null)).rejects.toThrow(ACCESS_REVIEW_MESSAGES.notIdle);
+    await db.updateTable('users').set({ status: 'ATIVO', last_access_at: at }).where('id', '=', vendedor).execute();
+  });
+
+  it(`past ${BULK_LIMITS.filtered.toLocaleString('pt-BR')}, takes the longest idle and says so`, async () => {
+    const at = new Date();
+    const clock = manualClock(at.getTime());
+    onTestFinished(() => clock.restore());
+    await idleAre(at, {});
+    const company = await db.selectFrom('companies').select('id').where('cnpj', '=', '11222333000181').executeTakeFirstOrThrow();
+    const n = BULK_LIMITS.filtered + 1;
+    await sql`insert into users (email, nome, generation, status, password_hash, company_id, last_access_at, created_at)
+      select 'parado' || i || '@legado.demo', 'Parado ' || i, 'v1', 'ATIVO', 'x', ${company.id},
+        ${at.toISOString()}::timestamptz - (100 + ${n} - i) * interval '1 day', ${at.toISOString()}::timestamptz - interval '9000 days'
+      from generate_series(1, ${n}) as i`.execute(db);
+    onTestFinished(async () => {
+      await db.deleteFrom('users').where('email', 'like', 'parado%@legado.demo').execute();
+    });
+    const admin = await actor('suporte@legado.demo');
+    expect(await countIdle(db, admin, n)).toBe(n);
+    const taken = await idleIds(db, admin, BULK_LIMITS.filtered);
+    expect(taken).toHaveLength(BULK_LIMITS.filtered);
+    // The one left for the next round is the one idle the shortest.
+    const last = await idOf(`parado${n}@legado.demo`);
+    expect(taken).not.toContain(last);
+    const url = new URL('http://portal.test/revisao-acessos');
+    const page = await accessReviewPage('v1', await sessionOf('suporte@legado.demo'), url, new Request(url), '10.0.0.1');
+    expect(page).toMatchObject({ kind: 'page', props: { all: n } });
+    expect((await previewBulk(db, admin, ALL_IDLE)).counts.total).toBe(BULK_LIMITS.filtered);
+  }, 120_000);
+
+  it('the API: the review’s pages and "todos" through the bulk endpoints, on each generation’s base', async () => {
+    const at = new Date();
+    const clock = manualClock(at.getTime());
+    onTestFinished(() => clock.restore());
+    const headers = await as('suporte@legado.demo');
+    const partnerHeaders = await as('parceiro.admin@parceiro.demo');
+    await idleAre(at, {
+      'vendedor@legado.demo': { lastDays: 120, createdDays: 300 },
+      'parceiro@parceiro.demo': { lastDays: 150, createdDays: 300 },
+    });
+    const review = await call('GET', '/api/plataforma/v1/usuarios/revisao-acessos', { headers });
+    expect(review.status).toBe(200);
+    expect(review.json.resultado).toMatchObject({
+      content: [{ email: 'vendedor@legado.demo', diasSemEntrar: 120, podeDesativar: true, status: 'ATIVO' }],
+      totalElements: 1,
+      more: false,
+      todos: { acao: 'desativar-ociosos', quantidade: 1, alemDoLimite: false },
+    });
+    const v2 = await call('GET', '/api/bff/v1/usuarios/revisao-acessos', { headers: partnerHeaders });
+    expect(v2.json.dado.content.map((u: { email: string }) => u.email)).toEqual(['parceiro@parceiro.demo']);
+    // Who may not change users: 403 whatever the query; a bad page: 400 naming it.
+    const seller = await call('GET', '/api/plataforma/v1/usuarios/revisao-acessos?pagina=x', { headers: await as('vendedor@legado.demo') });
+    expect(seller.status).toBe(403);
+    const bad = await call('GET', '/api/plataforma/v1/usuarios/revisao-acessos?pagina=x', { headers });
+    expect(bad.status).toBe(400);
+    expect(bad.json.erros).toHaveProperty('pagina');
+    // "todos" (vendedor signed in as the seller just now: idle no more; the review is empty).
+    await idleAre(at, { 'vendedor@legado.demo': { lastDays: 120, createdDays: 300 } });
+    const body = { acao: 'desativar-ociosos', alcance: 'todos' };
+    const preview = await call('POST', '/api/plataforma/v1/usuarios/lote/previa', { headers, body });
+    expect(preview.json.resultado).toMatchObject({ acao: 'desativar-ociosos', total: 1, alterar: 1, ignorados: [] });
+    const started = await call('POST', '/api/plataforma/v1/usuarios/lote', { headers, body });
+    expect(started.status).toBe(200);
+    await processBulkJobs(db);
+    const job = await call('GET', `/api/plataforma/v1/usuarios/lote/${started.json.resultado.idLote}`, { headers });
+    expect(job.json.resultado).toMatchObject({ acao: 'desativar-ociosos', situacao: 'CONCLUIDO', resultados: { alterado: 1 } });
+    expect(await statusOf('vendedor@legado.demo')).toBe('INATIVO');
+    await reactivate(['vendedor@legado.demo']);
+  });
+});
+
 describe('the pages under random posts', () => {
-  const TABLES = ['users', 'user_companies', 'user_groups', 'sessions', 'user_imports', 'user_import_changes'];
+  const TABLES = ['users', 'user_companies', 'user_groups', 'sessions', 'user_imports', 'user_import_changes', 'user_bulk_jobs'];
   it('never throw, and a refused post changes nothing', async () => {
     await db.updateTable('users').set({ last_access_at: new Date() }).execute();
     const legacy = await sessionOf('suporte@legado.demo');
@@ -191,7 +380,12 @@ describe('the pages under random posts', () => {
         ),
         fc.constantFrom('v1', 'v2'),
         fc.option(fc.constantFrom('1', '999999', 'x'), { nil: undefined }),
-        async (fields, generation, importId) => {
+        // No `confirmar`: a preview only, which writes nothing whatever it is sent.
+        fc.dictionary(
+          fc.constantFrom('acao', 'alcance', 'ids', 'grupo', 'nome'),
+          fc.oneof(value, fc.constantFrom('desativar-ociosos', 'todos', '__proto__', 'constructor'), fc.array(value, { maxLength: 5 })),
+        ),
+        async (fields, generation, importId, bulkFields) => {
           const before = await tablesFingerprint(db, TABLES);
           const session = generation === 'v1' ? legacy : partner;
           const review = new URL(`http://portal.test${generation === 'v1' ? '/revisao-acessos' : '/v2/usuario/revisao-acessos'}`);
@@ -209,6 +403,10 @@ describe('the pages under random posts', () => {
             '10.0.0.1',
           );
           expect(['page', 'not-found', 'redirect']).toContain(undone.kind);
+          // The bulk preview the review's "todos" posts to (decision 076): any action text, never a throw.
+          const lote = `http://portal.test${generation === 'v1' ? '/consulta-usuarios/lote' : '/v2/usuario/cadastro/lote'}`;
+          const previewed = await bulkPreviewPage(generation, session, formPost(lote, bulkFields), '10.0.0.1');
+          expect(['page', 'forbidden']).toContain(previewed.kind);
           // Random users are never the idle ones the page lists (every demo user signed in): nothing changes.
           if (reviewed.kind === 'page') expect(reviewed.status === 200 || reviewed.status >= 400).toBe(true);
           expect(await tablesFingerprint(db, TABLES)).toBe(before);

@@ -18,6 +18,7 @@ import { companyOptions, type CompanyOption } from '../../server/services/networ
 import {
   GROUP_ACTIONS,
   GROUP_OPERATIONS,
+  LEGACY_PERMISSION_CATALOG,
   legacyGroupPath,
   legacyGroupSchema,
   mayEditLegacyGroups,
@@ -37,7 +38,8 @@ import type { V1Permission } from '../../lib/permissions';
 import type { PortalSession } from '../../lib/session';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
 import { asFieldErrors, adminContext, readForm, type Routed } from '../controller.server';
-import { grantEndDays, readGrantEnds } from '../../lib/grant-ends';
+import { endsWithoutGrant, GRANT_END_MESSAGES, grantEndDays, readGrantEnds } from '../../lib/grant-ends';
+import { brasiliaDay } from '../../lib/format';
 import { now } from '../../server/clock';
 
 /*
@@ -85,6 +87,8 @@ export interface LegacyGroupProps {
   permissions: V1Permission[];
   /** Each permission's "válido até" day as the form shows it (YYYY-MM-DD; absent: no end). */
   ends: Record<string, string>;
+  /** Brasília's today (YYYY-MM-DD): the first day a "válido até" may name (the inputs' `min`). */
+  today: string;
   errors?: FieldErrors;
 }
 
@@ -133,6 +137,7 @@ export async function legacyGroupPage(
     values: group ? valuesOfGroup(group) : { ver: [], alterar: [] },
     permissions: group?.permissions ?? [],
     ends: grantEndDays(group?.ends ?? {}),
+    today: brasiliaDay(now()),
   };
   if (request.method !== 'POST' || action === 'visualizar') return { kind: 'page', status: request.method === 'POST' ? 405 : 200, props };
   const form = await readForm(request);
@@ -149,10 +154,18 @@ export async function legacyGroupPage(
     permissions.map((p) => p.nome),
     now(),
   );
-  const shown = { ...props, values, permissions, ends: days };
-  if (!parsed.success || endErrors.length > 0) {
+  // A day beside a permission left unchecked is refused, not dropped (issue 42).
+  const stray = endsWithoutGrant(
+    form,
+    LEGACY_PERMISSION_CATALOG.map((p) => p.code),
+    permissions.map((p) => p.nome),
+    GRANT_END_MESSAGES.uncheckedPermission,
+  );
+  const refused = [...endErrors, ...stray.errors];
+  const shown = { ...props, values, permissions, ends: { ...days, ...stray.days } };
+  if (!parsed.success || refused.length > 0) {
     const errors = parsed.success ? {} : formErrors(parsed.error.issues);
-    return { kind: 'page', status: 400, props: { ...shown, errors: endErrors.length > 0 ? { ...errors, ate: endErrors } : errors } };
+    return { kind: 'page', status: 400, props: { ...shown, errors: refused.length > 0 ? { ...errors, ate: refused } : errors } };
   }
   try {
     const nome = await saveLegacyGroup(db, actor, { channelCodigo: channel.codigo, existing: group }, parsed.data, ip, ends);
@@ -237,6 +250,8 @@ export interface PermissionGroupProps {
   values: Values;
   /** Each operation's "válido até" day as the form shows it (YYYY-MM-DD; absent: no end). */
   ends: Record<string, string>;
+  /** Brasília's today (YYYY-MM-DD): the first day a "válido até" may name (the inputs' `min`). */
+  today: string;
   errors?: FieldErrors;
   preview: { profile: string; menu: VisibleItem[] };
 }
@@ -286,6 +301,7 @@ export async function permissionGroupPage(
     formAction: group ? permissionGroupPath(group.id, group.empresa.cnpj, 'editar') : PERMISSION_PAGES.cadastro,
     values,
     ends: grantEndDays(group?.ends ?? {}),
+    today: brasiliaDay(now()),
     preview: previewOf(listOfValue(values.operacoes), tipoOf(String(values.empresa))),
   };
   if (request.method !== 'POST') return { kind: 'page', status: 200, props };

@@ -11,7 +11,15 @@ import {
 } from '../../server/services/network/user-bulk';
 import { exportUsers, type ExportFormat } from '../../server/services/network/user-export';
 import { formErrors, formValues, mayChangeUsers, userListHref, userListQuery, type FieldErrors } from '../../lib/user-admin';
-import { BULK_PATHS, bulkJobPath, bulkSelectionSchema, selectionFields, type BulkSelectionInput } from '../../lib/user-bulk';
+import {
+  BULK_PATHS,
+  bulkJobPath,
+  bulkSelectionSchema,
+  isReviewAction,
+  selectionFields,
+  type BulkSelectionInput,
+} from '../../lib/user-bulk';
+import { ACCESS_REVIEW_PAGES } from '../../lib/access-reviews';
 import type { PortalSession } from '../../lib/session';
 import * as z from 'zod/mini';
 
@@ -30,15 +38,34 @@ export interface BulkPreviewProps {
   /** The selection's fields, posted again by Confirmar. */
   fields: [string, string][];
   action: string;
-  /** The list as the author left it. */
-  back: string;
+  /** The list as the author left it (the access review, for its action). */
+  back: BackLink;
 }
 
+export interface BackLink {
+  href: string;
+  /** '← Usuários' */
+  label: string;
+  /** 'Voltar aos usuários' */
+  button: string;
+}
+
+/** Back to the users list (`listHref`) — or to the access review, whose action it was (decision 076). */
+const backLink = (generation: 'v1' | 'v2', action: string, listHref: string): BackLink =>
+  isReviewAction(action)
+    ? { href: ACCESS_REVIEW_PAGES[generation], label: 'Revisão de acessos', button: 'Voltar à revisão de acessos' }
+    : { href: listHref, label: 'Usuários', button: 'Voltar aos usuários' };
+
 const LIST_VALUES = ['email', 'nome', 'empresa', 'status', 'tamanho'] as const;
-const backTo = (generation: 'v1' | 'v2', values: Record<string, unknown>) =>
-  userListHref(
-    BULK_PATHS[generation].list,
-    Object.fromEntries(LIST_VALUES.map((k) => [k, typeof values[k] === 'string' ? (values[k] as string) : ''])),
+/** The list as the author left it. */
+const backTo = (generation: 'v1' | 'v2', values: Record<string, unknown>): BackLink =>
+  backLink(
+    generation,
+    typeof values.acao === 'string' ? values.acao.trim().toLowerCase() : '',
+    userListHref(
+      BULK_PATHS[generation].list,
+      Object.fromEntries(LIST_VALUES.map((k) => [k, typeof values[k] === 'string' ? (values[k] as string) : ''])),
+    ),
   );
 
 /** POST /consulta-usuarios/lote and /v2/usuario/cadastro/lote: the preview, or (with `confirmar`) the start. */
@@ -74,7 +101,7 @@ export interface BulkJobProps {
   generation: 'v1' | 'v2';
   job: BulkJobSummary;
   problems: Awaited<ReturnType<typeof bulkJobProblems>>;
-  list: string;
+  back: BackLink;
 }
 
 /** /consulta-usuarios/lote/{id} and its v2 twin: the author's own job (anyone else's is the 404). */
@@ -89,7 +116,11 @@ export async function bulkJobPage(
   const job = await bulkJobOf(db, actor, id);
   if (!job) return { kind: 'not-found' };
   const problems = job.status === 'CONCLUIDO' || job.status === 'ERRO' ? await bulkJobProblems(db, id) : [];
-  return { kind: 'page', status: 200, props: { generation, job, problems, list: BULK_PATHS[generation].list } };
+  return {
+    kind: 'page',
+    status: 200,
+    props: { generation, job, problems, back: backLink(generation, job.action, BULK_PATHS[generation].list) },
+  };
 }
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };

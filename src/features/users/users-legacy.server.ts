@@ -17,7 +17,8 @@ import {
 import type { PortalSession } from '../../lib/session';
 import { withNotice } from './users-list.server';
 import * as z from 'zod/mini';
-import { groupEndField, grantEndDay, readGrantEnds } from '../../lib/grant-ends';
+import { endsWithoutGrant, GRANT_END_MESSAGES, groupEndField, grantEndDay, readGrantEnds } from '../../lib/grant-ends';
+import { brasiliaDay } from '../../lib/format';
 import { now } from '../../server/clock';
 import { groupEndsOf } from '../../server/services/network/grant-ends';
 
@@ -38,6 +39,8 @@ export interface LegacyFormProps {
   pending: boolean;
   /** Each group's "válido até" day (YYYY-MM-DD) as the form shows it (decision 071); absent: no end. */
   ends: Record<string, string>;
+  /** Brasília's today (YYYY-MM-DD): the first day a "válido até" may name (the inputs' `min`). */
+  today: string;
 }
 
 const LEGACY_LISTS = ['grupos'];
@@ -84,6 +87,7 @@ export async function legacyFormPage(
     ends: Object.fromEntries(
       [...(target ? await groupEndsOf(db, target.id) : new Map<string, Date>())].map(([group, endsAt]) => [group, grantEndDay(endsAt)]),
     ),
+    today: brasiliaDay(now()),
   };
   if (request.method !== 'POST') {
     const values = target ? legacyValuesOf(target) : { status: 'ativo', grupos: [] };
@@ -94,8 +98,19 @@ export async function legacyFormPage(
   // Each checked group's end, on the edit form only (a new user's groups start without one).
   const checkedGroups = target && Array.isArray(values.grupos) ? values.grupos : [];
   const { ends: groupEnds, days, errors: endErrors } = readGrantEnds(form, checkedGroups, now(), groupEndField);
-  Object.assign(props.ends, days);
-  if (endErrors.length > 0) return { kind: 'page', status: 400, props: { ...props, values, errors: { grupos: endErrors } } };
+  // A day beside a group left unchecked is refused, not dropped (issue 42).
+  const stray = target
+    ? endsWithoutGrant(
+        form,
+        groups.map((g) => g.nome),
+        checkedGroups,
+        GRANT_END_MESSAGES.uncheckedGroup,
+        groupEndField,
+      )
+    : { days: {}, errors: [] };
+  Object.assign(props.ends, days, stray.days);
+  const refused = [...endErrors, ...stray.errors];
+  if (refused.length > 0) return { kind: 'page', status: 400, props: { ...props, values, errors: { grupos: refused } } };
   if (props.self && target) values.status = formStatusOf(target.status);
   const parsed = z.safeParse(legacyUserSchema, values);
   if (!parsed.success) return { kind: 'page', status: 400, props: { ...props, values, errors: formErrors(parsed.error.issues) } };

@@ -20,14 +20,14 @@ import { config } from '../../server/config';
 import { pageWithin, withReadablePage } from '../../lib/list-query';
 import * as z from 'zod/mini';
 import { bulkGroupOptions, type GroupOption } from '../../server/services/network/user-bulk';
-import { BULK_ACTION_CODES, BULK_PATHS, bulkActionLabel } from '../../lib/user-bulk';
+import { BULK_PATHS, bulkActionLabel, LIST_ACTION_CODES } from '../../lib/user-bulk';
 import type { DB } from '../../server/db';
 
-/** The bulk form's choices: every action, and the groups this actor may give. */
+/** The bulk form's choices: the lists' actions, and the groups this actor may give. */
 async function bulkChoices(db: DB, actor: Actor, generation: 'v1' | 'v2'): Promise<UserListProps['bulk']> {
   if (!mayChangeUsers(actor)) return undefined;
   return {
-    actions: BULK_ACTION_CODES.map((value) => ({ value, label: bulkActionLabel(value, generation) })),
+    actions: LIST_ACTION_CODES.map((value) => ({ value, label: bulkActionLabel(value, generation) })),
     groups: await bulkGroupOptions(db, actor),
   };
 }

@@ -5,6 +5,7 @@ import { companyOptions, managedUser, type CompanyOption, type UserRecord } from
 import { createV2User, updateV2User, v2ChangeProblems } from '../../server/services/network/user-admin-v2';
 import { setPermissionGroupEnd } from '../../server/services/network/grant-ends';
 import { now } from '../../server/clock';
+import { brasiliaDay } from '../../lib/format';
 import { grantEndDay, readGrantEnd } from '../../lib/grant-ends';
 import {
   cpfTaken,
@@ -66,6 +67,8 @@ export interface StepProps {
   editing?: { nome: string };
   /** Editing with a permission group: its "válido até" day as the form shows it (decision 071); '' for none. */
   groupEnd?: string;
+  /** Brasília's today (YYYY-MM-DD): the first day a "válido até" may name (the input's `min`). */
+  today: string;
 }
 
 const STEP_LABELS: Record<UserStep, string> = {
@@ -118,6 +121,7 @@ export async function userStepPage(
   if (step === 'vincular-usuario' && !hasParams) return { kind: 'redirect', to: userStepPath('dados-pessoais') };
 
   const props: StepProps = {
+    today: brasiliaDay(now()),
     step,
     action: action ?? 'novo',
     cpf,

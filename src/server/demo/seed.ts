@@ -231,7 +231,11 @@ interface DemoUser {
   /** A v2 permission group of the user's first company (V2_PERMISSION_GROUPS). */
   permissionGroup?: string;
   pending?: boolean;
+  /** Last signed in this many days before the seed's clock (and created long before): the access review's (issue 42). */
+  idleDays?: number;
 }
+
+const DAY_MS = 86_400_000;
 
 const ALL_OFFER_OPERATIONS = SIMULATOR_OFFER_SUFFIXES.map(offerOperation);
 
@@ -341,6 +345,47 @@ export const DEMO_USERS: DemoUser[] = [
       ...(['RESIDENCIAL', 'ITENS_PESSOAIS', 'VIDAESSENCIALULTRON'] as const).map(offerOperation),
     ],
   },
+  // Users who stopped signing in, in both generations: the access review (/revisao-acessos,
+  // /v2/usuario/revisao-acessos) has someone to show on a fresh demo (issue 42). No point of sale:
+  // the shops' lists, metrics and hierarchy stay as they were.
+  {
+    email: 'otavio.nunes@legado.demo',
+    nome: 'Otávio Nunes',
+    cpf: '58392017404',
+    generation: 'v1',
+    groups: ['VENDEDOR'],
+    companies: ['parceiro'],
+    idleDays: 120,
+  },
+  {
+    email: 'silvia.prado@legado.demo',
+    nome: 'Sílvia Prado',
+    cpf: '69140238598',
+    generation: 'v1',
+    groups: ['CONSULTOR'],
+    companies: ['parceiro'],
+    idleDays: 210,
+  },
+  {
+    email: 'lucas.moreira@parceiro.demo',
+    nome: 'Lucas Moreira',
+    cpf: '80513729640',
+    generation: 'v2',
+    profile: 'parceiro',
+    companies: ['parceiro'],
+    permissionGroup: 'Vendedor de loja',
+    idleDays: 150,
+  },
+  {
+    email: 'renata.dias@parceiro.demo',
+    nome: 'Renata Dias',
+    cpf: '91326470850',
+    generation: 'v2',
+    profile: 'parceiro',
+    companies: ['parceiro'],
+    operations: ['COTAR_VENDER', 'HISTORICO_COTACAO_PROPOSTA', offerOperation('RESIDENCIAL')],
+    idleDays: 95,
+  },
   // A user created by the partner admin who has not validated the e-mailed code yet (first access).
   {
     email: 'novo.parceiro@parceiro.demo',
@@ -353,6 +398,16 @@ export const DEMO_USERS: DemoUser[] = [
     pending: true,
   },
 ];
+
+/** An idle user's dates, by the seed's clock (CLOCK_OFFSET_DAYS included): signed in `days` ago, created a year before that. */
+function idleDates(days: number) {
+  const lastAccess = clockNow().getTime() - days * DAY_MS;
+  return {
+    last_access_at: new Date(lastAccess),
+    previous_access_at: new Date(lastAccess - 7 * DAY_MS),
+    created_at: new Date(lastAccess - 365 * DAY_MS),
+  };
+}
 
 /**
  * `afterSale: false` leaves out the demo policies and payments (tests that count a period's payments);
@@ -472,6 +527,7 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
           company_id: demo.companies[0] ? companyIds[demo.companies[0]] : null,
           point_of_sale_id: demo.pointOfSale ? pointOfSaleIds.get(demo.pointOfSale) : null,
           permission_group_id: demo.permissionGroup ? permissionGroupIds.get(demo.permissionGroup) : null,
+          ...(demo.idleDays ? idleDates(demo.idleDays) : {}),
         })
         .returning('id')
         .executeTakeFirstOrThrow();

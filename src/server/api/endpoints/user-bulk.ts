@@ -4,7 +4,10 @@ import { endpoint } from '../router';
 import { ApiError } from '../errors';
 import { downloadResponse } from '../download';
 import { userListQuery } from '../../../lib/user-admin';
-import { bulkSelectionSchema, type BulkSelectionInput } from '../../../lib/user-bulk';
+import { BULK_LIMITS, bulkSelectionSchema, REVIEW_ACTION, type BulkSelectionInput } from '../../../lib/user-bulk';
+import { ACCESS_REVIEW_PAGE_SIZE } from '../../../lib/access-reviews';
+import { keysetAnswer, lastPlainPage, pageRequestOf } from '../../../lib/keyset-pages';
+import { idleTotal, idleUsers } from '../../services/network/access-reviews';
 import { actorOf, requireChange, requireList } from '../../services/network/user-admin';
 import { bulkJobOf, previewBulk, startBulk } from '../../services/network/user-bulk';
 import { exportUsers } from '../../services/network/user-export';
@@ -19,6 +22,10 @@ import { parsed } from './users';
  *   POST /v1/usuarios/lote          the same body → 202-like { idLote, situacao } (the job runs in the background)
  *   GET  /v1/usuarios/lote/:id      the caller's own job: situação, total, processados, resultados
  *   GET  /v1/usuarios/exportar      ?formato=csv|xlsx and the list's filters → the file
+ *   GET  /v1/usuarios/revisao-acessos ?pagina=&cursor= → the access review (decision 071), keyset pages,
+ *                                   and `todos`: how many "todos da revisão" takes (decision 076) — the
+ *                                   lote endpoints with { acao: 'desativar-ociosos', alcance: 'todos' }
+ *                                   deactivate them, each only if still idle at that moment
  *
  * The caller's right to change (or list) users is checked before the body: whoever may not gets 403
  * whatever they send; a body that fails the schema is a 400 with field errors.
@@ -31,6 +38,16 @@ const exportQuery = z.object({
   nome: z.string().max(200).optional(),
   empresa: z.string().max(200).optional(),
   status: z.string().max(20).optional(),
+});
+
+const reviewQuery = z.object({
+  pagina: z.coerce
+    .number({ error: 'Página inválida' })
+    .int('Página inválida')
+    .min(1, 'Página inválida')
+    .max(lastPlainPage(ACCESS_REVIEW_PAGE_SIZE), `No máximo a página ${lastPlainPage(ACCESS_REVIEW_PAGE_SIZE)} sem cursor`)
+    .default(1),
+  cursor: z.string().max(120).optional(),
 });
 
 async function changer(ctx: { db: Parameters<typeof actorOf>[0]; auth: { user: Parameters<typeof actorOf>[1] } }) {
@@ -123,6 +140,39 @@ export const userBulkEndpoints = (generation: 'v1' | 'v2') => [
       );
       const body = file.body instanceof Uint8Array ? file.body : (Readable.toWeb(file.body) as ReadableStream<Uint8Array>);
       return downloadResponse({ body, fileName: file.fileName, type: file.type });
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/v1/usuarios/revisao-acessos',
+    auth: [generation],
+    query: z.record(z.string(), z.string()),
+    async handle(ctx) {
+      const actor = await changer(ctx);
+      const query = reviewQuery.safeParse(ctx.query);
+      if (!query.success) {
+        const errors = Object.fromEntries(query.error.issues.map((i) => [String(i.path[0] ?? 'query'), [i.message]]));
+        throw new ApiError(400, query.error.issues[0]?.message ?? 'Requisição inválida', errors);
+      }
+      const read = await idleUsers(ctx.db, actor, pageRequestOf(query.data.pagina, query.data.cursor));
+      const all = await idleTotal(ctx.db, actor, read);
+      return {
+        ...keysetAnswer({
+          ...read,
+          content: read.content.map((u) => ({
+            idUsuario: u.id,
+            nome: u.nome,
+            email: u.email,
+            status: u.status,
+            empresa: u.empresa,
+            ultimoAcesso: u.lastAccessAt?.toISOString() ?? null,
+            cadastradoEm: u.createdAt.toISOString(),
+            diasSemEntrar: u.days,
+            podeDesativar: u.manageable,
+          })),
+        }),
+        todos: { acao: REVIEW_ACTION, quantidade: Math.min(all, BULK_LIMITS.filtered), alemDoLimite: all > BULK_LIMITS.filtered },
+      };
     },
   }),
 ];

@@ -212,19 +212,27 @@ export interface SavedUser {
 
 // ─── Status (both generations) ───────────────────────────────────────────────────────────────────
 
-/** Activates, deactivates or blocks a user; leaving ATIVO ends their sessions at once. `why` adds to the log's detail (an access review). */
+/**
+ * A condition of a status change, asked inside its transaction once the user's row is locked (a
+ * sign-in's update of the row waits for the change): it throws a DomainError to refuse, or answers
+ * what the log's detail adds (an access review: "sem entrar há N dias", decision 076).
+ */
+export type StatusCondition = (trx: DB, userId: number) => Promise<string>;
+
+/** Activates, deactivates or blocks a user; leaving ATIVO ends their sessions at once. */
 export async function setUserStatus(
   db: DB,
   actor: Actor,
   id: number,
   form: FormStatus,
   ip: string | null,
-  why?: string,
+  condition?: StatusCondition,
 ): Promise<SavedUser> {
   requireChange(actor);
   const result = await inUserChange(db, async (trx) => {
     const before = await managedUser(trx, actor, { id });
     if (!before) throw notFound(USER_ADMIN_MESSAGES.notManaged);
+    const why = condition ? await condition(trx, id) : undefined;
     const status = storedStatus(form, before.hasPassword);
     if (status === before.status) return { saved: { id, nome: before.nome, email: before.email, status }, changed: false };
     await checkStanding(trx, actor, before, { ...before, status });

@@ -11,6 +11,7 @@ import { updateLegacyUser } from './user-admin-legacy';
 import { updateV2User } from './user-admin-v2';
 import { resendInvitation } from './user-invitations';
 import { authorOf } from './user-import-processing';
+import { deactivateIfIdle, idleAmong, idleIds } from './access-reviews';
 import {
   formStatusOf,
   grantableGroups,
@@ -28,6 +29,7 @@ import {
   bulkActionLabel,
   bulkVerdict,
   countVerdicts,
+  isReviewAction,
   selectionText,
   type BulkAction,
   type BulkCounts,
@@ -98,9 +100,14 @@ async function resolveGroup(db: DB, actor: Actor, action: BulkAction, grupo: str
 
 // ─── The selection and its preview ───────────────────────────────────────────────────────────────
 
-/** The users selected: the ids checked, or every one the filters match in the actor's scope (at most BULK_LIMITS.filtered). */
+/**
+ * The users selected: the ids checked, or every one the filters match in the actor's scope (at most
+ * BULK_LIMITS.filtered) — for the access review's action, every one the review lists (the longest
+ * idle first, as many as that bound: the review has no filter to narrow).
+ */
 async function selectedIds(db: DB, actor: Actor, selection: BulkSelectionInput): Promise<number[]> {
   if (selection.alcance === 'selecionados') return [...new Set(selection.ids.map(Number))];
+  if (isReviewAction(selection.acao)) return idleIds(db, actor, BULK_LIMITS.filtered);
   const { email, nome, empresa, status } = selection;
   const matching = usersInScope(db, actor, { email, nome, empresa, status });
   if (!matching) return [];
@@ -113,22 +120,25 @@ async function selectedIds(db: DB, actor: Actor, selection: BulkSelectionInput):
   return rows.map((r) => r.id);
 }
 
-const targetOf = (user: UserRecord): BulkTarget => ({
+const targetOf = (user: UserRecord, idle: ReadonlySet<number> | undefined): BulkTarget => ({
   id: user.id,
   status: user.status,
   manageable: true,
   groups: user.groups,
   permissionGroupId: user.permissionGroupId,
   companyIds: user.companyIds,
+  idle: idle?.has(user.id),
 });
 const OUTSIDE: Verdict = { change: false, reason: 'fora' };
 
 /** Each user's verdict, with the record of those the actor manages (the others are "fora", whoever they are). */
 async function judge(db: DB, actor: Actor, ids: readonly number[], action: BulkAction, group: BulkGroup | undefined) {
   const records = new Map((await manageableAmong(db, actor, ids)).map((u) => [u.id, u]));
+  // The review's action asks who is idle now (and again, row locked, at each deactivation).
+  const idle = isReviewAction(action) ? await idleAmong(db, actor, [...records.keys()]) : undefined;
   return ids.map((id) => {
     const record = records.get(id);
-    return { id, record, verdict: record ? bulkVerdict(action, actor.userId, targetOf(record), group) : OUTSIDE };
+    return { id, record, verdict: record ? bulkVerdict(action, actor.userId, targetOf(record, idle), group) : OUTSIDE };
   });
 }
 
@@ -275,6 +285,8 @@ async function apply(db: DB, actor: Actor, action: BulkAction, user: UserRecord,
       return setUserStatus(db, actor, user.id, 'inativo', ip);
     case 'reenviar-convite':
       return resendInvitation(db, actor, user.id, ip);
+    case 'desativar-ociosos':
+      return deactivateIfIdle(db, actor, user.id, ip);
     case 'incluir-grupo':
     case 'remover-grupo':
       return changeGroup(db, actor, user, action, group!, ip);
