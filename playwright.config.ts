@@ -45,7 +45,10 @@ export default defineConfig({
   globalTeardown: './tests/e2e/global-teardown.ts',
   use: {
     baseURL: workerBase(Number(process.env.TEST_PARALLEL_INDEX ?? 0)),
-    trace: 'retain-on-failure',
+    // A trace records every action's snapshots — a sizeable share of a journey's CPU — and CI's
+    // machine is thrown away with it, so CI records none; a developer's run keeps a failure's trace.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
+    screenshot: 'only-on-failure',
     locale: 'pt-BR',
     launchOptions,
   },
