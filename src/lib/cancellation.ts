@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CANCELLATION_REASONS, droppedPremium, PARTIAL_CANCELLATION, REFUND_BUSINESS_DAYS, type PolicyPremium } from './endorsements';
 import { isoDateField } from './list-query';
-import { computeRefund, isWithdrawal, takesEffectAhead, type Refund, type Requester } from './refund';
+import { computeRefund, isWithdrawal, takesEffectAhead, withPartialReceipts, type Refund, type Requester } from './refund';
 import { addBusinessDays, addDays, latestDay } from './calendar';
 import { formatIsoDate } from './format';
 import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
@@ -168,6 +168,8 @@ export interface CancellationInput {
   premium: PolicyPremium;
   /** What the insured has paid so far: the paid installments' sum. */
   paid: Cents;
+  /** What partial payments applied to the installments still open: a whole cancellation gives it back. */
+  partialReceived?: Cents;
   commissionPercent: number;
   /** Every coverage in force and, for a partial cancellation, the ids dropped. */
   inForce: readonly CoverageInForce[];
@@ -217,7 +219,7 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     : input.premium;
   const share = input.premium.total === 0 ? 0 : cancelled.total / input.premium.total;
   const paidOfCancelled = Math.round(input.paid * share);
-  const refund = computeRefund({
+  const computed = computeRefund({
     requester: input.requester,
     inicioVigencia: input.term.inicio,
     fimVigencia: input.term.fim,
@@ -228,6 +230,8 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     pago: paidOfCancelled,
     commissionPercent: input.commissionPercent,
   });
+  // A partial cancellation only reduces the open installments: what was paid of them still counts.
+  const refund = partial ? computed : withPartialReceipts(computed, input.partialReceived ?? 0);
   const timing = cancellationTiming(input.efetivaEm, input.solicitadaEm, input.term);
   return {
     partial,

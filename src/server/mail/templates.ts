@@ -345,6 +345,8 @@ export const TEMPLATES = {
     nrApolice: string;
     produto: string;
     valor: string;
+    /** What is given back: 'do cancelamento da sua apólice', 'do valor pago a mais na 1ª parcela da sua apólice' (decision 074). */
+    motivo: string;
     destino: string;
     pagaEm: string;
     comprovante: string;
@@ -352,7 +354,7 @@ export const TEMPLATES = {
   }): RenderedEmail => {
     const paragraphs = [
       `Olá, ${data.nome}.`,
-      `Pagamos em ${data.pagaEm} a restituição de ${data.valor} do cancelamento da sua apólice de seguro ${data.produto} nº ${data.nrApolice}, em ${data.destino}.`,
+      `Pagamos em ${data.pagaEm} a restituição de ${data.valor} ${data.motivo} de seguro ${data.produto} nº ${data.nrApolice}, em ${data.destino}.`,
       `Comprovante da transferência: ${data.comprovante}. O valor aparece na sua conta conforme o prazo do seu banco.`,
       `Se o valor não chegar em até 2 dias úteis, fale com ${data.parceiro} ou com a central de atendimento da seguradora, indicada na apólice.`,
     ];
@@ -473,6 +475,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       nrApolice: '011420260000123',
       produto: 'Residencial',
       valor: 'R$ 68,26',
+      motivo: 'do cancelamento da sua apólice',
       destino: 'Pix (CPF) *******6391',
       pagaEm: '11/12/2026',
       comprovante: 'DEMO-RESTITUICAO-12-1',
