@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cancellationPreview, cancellationTiming, effectiveDayErrors, effectiveDayWindow, type CancellationInput } from './cancellation';
+import {
+  cancellationPreview,
+  cancellationTiming,
+  effectiveDayErrors,
+  effectiveDayWindow,
+  openInstallmentsText,
+  type CancellationInput,
+} from './cancellation';
 
 /** Issue 27, decision 055: from which day a cancellation may take effect, and what that day makes of it. */
 const TERM = { inicio: '2026-10-13', fim: '2027-10-13' };
@@ -119,4 +126,20 @@ describe('partial payments of the open installments (issue 42 item 6, decision 0
     expect(preview.refund.partialReceipts).toBeUndefined();
     expect(preview.refund.lines.map((l) => l.label)).not.toContain('Pagamentos parciais de parcelas canceladas');
   });
+});
+
+describe('what the resumo says of the open installments (issue 42 item 15)', () => {
+  it.each([
+    [{ timing: 'IMEDIATO', partial: false, openReduction: 0 }, 'Canceladas: não serão cobradas'],
+    [{ timing: 'RETROATIVO', partial: true, openReduction: 12_345 }, 'Reduzidas em R$ 123,45 no total'],
+    // Scheduled: due until the day, as the success page and the e-mail say.
+    [
+      { timing: 'AGENDADO', partial: false, openReduction: 0 },
+      'Continuam devidas até 20/12/2026; nesse dia, as que ainda estiverem em aberto são canceladas',
+    ],
+    [
+      { timing: 'AGENDADO', partial: true, openReduction: 12_345 },
+      'Continuam devidas como estão até 20/12/2026; nesse dia, as que estiverem em aberto são reduzidas em R$ 123,45 no total (estimativa pelo que está pago hoje)',
+    ],
+  ] as const)('%o → %s', (preview, text) => expect(openInstallmentsText(preview, '2026-12-20')).toBe(text));
 });

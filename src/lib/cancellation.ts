@@ -4,6 +4,7 @@ import { isoDateField } from './list-query';
 import { computeRefund, isWithdrawal, takesEffectAhead, withPartialReceipts, type Refund, type Requester } from './refund';
 import { addBusinessDays, addDays, latestDay } from './calendar';
 import { formatIsoDate } from './format';
+import { formatBRL } from './products/money';
 import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
 import { BANKS } from './contracting';
 import type { ProductLine } from './simulators';
@@ -245,6 +246,23 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     premiumAfter: partial ? input.premium.total - cancelled.total : 0,
     openReduction: partial ? cancelled.total - paidOfCancelled : 0,
   };
+}
+
+/**
+ * What the resumo says becomes of the open installments (issue 42 item 15): a cancellation carried out
+ * now cancels them (or reduces them, a partial one); a scheduled one leaves them due until its day —
+ * as the success page and the e-mail say — and only then cancels or reduces those still open.
+ */
+export function openInstallmentsText(
+  preview: Pick<CancellationPreview, 'partial' | 'timing' | 'openReduction'>,
+  efetivaEm: string,
+): string {
+  const reduction = `${formatBRL(preview.openReduction)} no total`;
+  const day = formatIsoDate(efetivaEm);
+  if (preview.timing !== 'AGENDADO') return preview.partial ? `Reduzidas em ${reduction}` : 'Canceladas: não serão cobradas';
+  return preview.partial
+    ? `Continuam devidas como estão até ${day}; nesse dia, as que estiverem em aberto são reduzidas em ${reduction} (estimativa pelo que está pago hoje)`
+    : `Continuam devidas até ${day}; nesse dia, as que ainda estiverem em aberto são canceladas`;
 }
 
 /** When the refund of a cancellation confirmed today is paid. */

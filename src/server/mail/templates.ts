@@ -552,6 +552,15 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
   },
 };
 
+/**
+ * A sentence that ends with a name ending in a dot ("por meio de Corretora Horizonte Seguros Ltda.")
+ * takes no second dot (issue 42 item 15). Done here, where every e-mail is composed, rather than in
+ * each sentence: an abbreviation may end any name a template puts last. An ellipsis keeps its dots, and
+ * so does a link ('a..b' is followed by a letter). The WhatsApp message to the insured reads it too.
+ */
+export const oneFinalDot = (text: string) => text.replace(/(?<=[^.\s])\.\.(?=\s|$|<)/g, '.');
+
 export function renderTemplate<K extends TemplateName>(name: K, data: Parameters<(typeof TEMPLATES)[K]>[0]): RenderedEmail {
-  return (TEMPLATES[name] as (d: typeof data) => RenderedEmail)(data);
+  const mail = (TEMPLATES[name] as (d: typeof data) => RenderedEmail)(data);
+  return { subject: oneFinalDot(mail.subject), text: oneFinalDot(mail.text), html: oneFinalDot(mail.html) };
 }

@@ -8,6 +8,7 @@ import { SEND_LIMITS, SEND_MESSAGES, whatsappHref, type InsuredSend } from '../.
 import { formatBRL } from '../../../lib/products/money';
 import { conflict, invalid, notFound } from '../../errors';
 import { deliverAfter, publicUrl, queueEmail, secretSlot } from '../../mail/outbox';
+import { oneFinalDot } from '../../mail/templates';
 import { countAttempt } from '../identity/rate-limit';
 import { recordDataAccess } from '../identity/access-log';
 import { chargeForInsured } from './charges';
@@ -147,9 +148,11 @@ export async function whatsappLink(
   const texto = await ctx.db.transaction().execute(async (trx) => {
     const facts = await insuredFacts(trx, target.policyId);
     const { link, charge } = await linkFor(trx, ctx, target, facts);
-    return charge
-      ? `Olá, ${facts.nome}. Segue o boleto e o Pix da ${target.installment!.numero}ª parcela do seu seguro ${facts.produto} (apólice ${facts.nrApolice}): ${formatBRL(charge.total)}, vencimento em ${formatIsoDate(charge.vencimento)}. O link vale por ${link.days} dias: ${link.url}`
-      : `Olá, ${facts.nome}. Segue a sua apólice de seguro ${facts.produto} nº ${facts.nrApolice}. O link vale por ${link.days} dias: ${link.url}`;
+    return oneFinalDot(
+      charge
+        ? `Olá, ${facts.nome}. Segue o boleto e o Pix da ${target.installment!.numero}ª parcela do seu seguro ${facts.produto} (apólice ${facts.nrApolice}): ${formatBRL(charge.total)}, vencimento em ${formatIsoDate(charge.vencimento)}. O link vale por ${link.days} dias: ${link.url}`
+        : `Olá, ${facts.nome}. Segue a sua apólice de seguro ${facts.produto} nº ${facts.nrApolice}. O link vale por ${link.days} dias: ${link.url}`,
+    );
   });
   const what = target.installment ? `parcela ${target.installment.numero}` : 'apólice';
   await recordDataAccess(ctx.db, ctx.viewer, ctx.ip, 'apolice.link-whatsapp', ctx.nrApolice, what);
