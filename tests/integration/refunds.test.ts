@@ -79,8 +79,9 @@ describe('the ledger of a policy', () => {
     expect(kinds.filter((k) => k === 'RECEBIMENTO')).toHaveLength(3);
     expect(kinds.filter((k) => k === 'PARCELA_CANCELADA')).toHaveLength(2);
     const refund = await db.selectFrom('refunds').select(['valor', 'prevista_para']).where('id', '=', refundId).executeTakeFirstOrThrow();
-    const owed = ledger.lines.find((l) => l.kind === 'RESTITUICAO_DEVIDA')!;
-    expect(owed.amount).toBe(-refund.valor);
+    // The cancellation's (the duplicate's own refund has its line too, decision 074); amounts are unsigned.
+    const owed = ledger.lines.find((l) => l.kind === 'RESTITUICAO_DEVIDA' && l.description.includes('endosso'))!;
+    expect(owed.amount).toBe(refund.valor);
     expect(owed.description).toContain(`Restituição prevista ${refund.prevista_para.split('-').reverse().join('/')}`);
     const duplicate = ledger.lines.filter((l) => l.kind === 'RECEBIMENTO').at(-1)!;
     expect(duplicate.description).toContain('em duplicidade');
@@ -94,7 +95,7 @@ describe('the ledger of a policy', () => {
     const csvFor = async (email: string, generation: 'v1' | 'v2' = 'v2') =>
       ledgerCsv(db, await scopeFor(db, await viewerByEmail(db, email), 'APOLICES'), generation, policy.nrApolice, '2026-06-10');
     const csv = await csvFor('parceiro@parceiro.demo');
-    expect(csv!.startsWith('\ufeffData;Tipo;Descrição;Débito (R$);Crédito (R$);Saldo (R$)')).toBe(true);
+    expect(csv!.startsWith('\ufeffData;Tipo;Descrição;Valor (R$);Segurado deve (R$);A devolver ao segurado (R$);A vencer')).toBe(true);
     expect(csv).toContain('Restituição devida');
     expect(await csvFor('admin@seguradora.demo')).toBe(csv);
     expect(await csvFor('igor.pereira@parceiro.demo')).toBeUndefined();
@@ -235,6 +236,7 @@ describe('the refunds queue', () => {
     const ledger = await ledgerOfPolicy(db, policy.id, '2026-06-14');
     const refundLines = ledger.lines.filter((l) => l.kind.startsWith('RESTITUICAO')).map((l) => l.kind);
     expect(refundLines).toEqual([
+      'RESTITUICAO_DEVIDA', // the duplicate's, owed since 06/03
       'RESTITUICAO_DEVIDA',
       'RESTITUICAO_PAGA',
       'RESTITUICAO_DEVOLVIDA',
