@@ -5,6 +5,7 @@ import {
   CHARGED_METHODS,
   chargeCodes,
   chargeDescription,
+  isPayableOn,
   lateAmount,
   pixTxid,
   SECOND_COPY_MAX_DAYS,
@@ -426,15 +427,19 @@ const receiptParts = (split: ReceiptSplit) => ({ situacao: split.situacao, aplic
  * The charge a message to the insured points at (issue 31), inside the caller's transaction: the
  * active charge of an open installment (made now if there is none) while it is payable today; for
  * an overdue one with nothing payable, a 2ª via due `secondCopyDue` with the contract's fine and
- * interest — asked for by nobody (user_id null), as the first charge. Undefined when the installment
- * is no longer open, or is overdue and no 2ª via was asked for.
+ * interest — asked for by `userId` (the policy page's send) or by nobody (the reminders job, user_id
+ * null, as the first charge) — `issued` says it was made now. While that 2ª via is payable, a later
+ * message points at it again: one 2ª via however often the installment is sent. Undefined when the
+ * installment is no longer open, or is overdue and no 2ª via was asked for.
  */
 export async function chargeForInsured(
   trx: DB,
   installmentId: number,
   today: string,
   secondCopyDue?: string,
-): Promise<ChargeView | undefined> {
+  /** Who asked for the 2ª via (the policy page's send); null for the reminders job. */
+  userId: number | null = null,
+): Promise<(ChargeView & { issued: boolean }) | undefined> {
   await lockInstallment(trx, installmentId);
   const installment = await trx
     .selectFrom('installments as i')
@@ -444,10 +449,10 @@ export async function chargeForInsured(
     .executeTakeFirst();
   if (installment?.status !== 'ABERTA' || !CHARGED_METHODS.includes(installment.forma_pagamento)) return undefined;
   const active = await activeCharge(trx, installment);
-  if (active.vencimento >= today) return active;
+  if (isPayableOn(active, today)) return { ...active, issued: false };
   if (!secondCopyDue) return undefined;
   await trx.updateTable('charges').set({ status: 'SUBSTITUIDA' }).where('id', '=', active.id).execute();
   const late = lateAmount(installment.valor, installment.vencimento, secondCopyDue);
   const amounts = { valor: installment.valor, multa: late.fine, juros: late.interest, total: late.total };
-  return view(await writeCharge(trx, installment, amounts, secondCopyDue, null));
+  return { ...view(await writeCharge(trx, installment, amounts, secondCopyDue, userId)), issued: true };
 }
