@@ -176,7 +176,7 @@ test('an overdue installment produces one reminder, whatever the turns and resta
 const OVERDUE_PORT = Number(process.env.E2E_PORT ?? 4399) + 7;
 
 test('an overdue installment is offered in the share box of both generations; its send issues the 2ª via once', async ({ browser }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000); // two sales, two servers, two generations
   sold = await startOwnServer(OVERDUE_PORT);
   const policies: Partial<Record<Generation, string>> = {};
   let due = '';
