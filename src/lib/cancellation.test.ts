@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cancellationPreview, cancellationTiming, effectiveDayErrors, effectiveDayWindow, type CancellationInput } from './cancellation';
+import {
+  cancellationPreview,
+  cancellationTiming,
+  effectiveDayErrors,
+  effectiveDayWindow,
+  openInstallmentsText,
+  type CancellationInput,
+} from './cancellation';
 
 /** Issue 27, decision 055: from which day a cancellation may take effect, and what that day makes of it. */
 const TERM = { inicio: '2026-10-13', fim: '2027-10-13' };
@@ -85,4 +92,54 @@ describe('a day ahead asked within the 7 days of withdrawal', () => {
     expect(cancellationPreview({ ...input, solicitadaEm: '2026-12-03' }).withdrawalIfToday).toBe(false);
     expect(cancellationPreview({ ...input, requester: 'SEGURADORA' }).withdrawalIfToday).toBe(false);
   });
+});
+
+describe('partial payments of the open installments (issue 42 item 6, decision 074)', () => {
+  const input: CancellationInput = {
+    requester: 'SEGURADO',
+    solicitadaEm: '2026-07-01',
+    efetivaEm: '2026-07-01',
+    term: { inicio: '2026-01-01', fim: '2027-01-01' },
+    contratadaEm: '2026-01-01',
+    premium: { net: 100_000, policyCost: 0, iof: 7_380, total: 107_380 },
+    paid: 53_690,
+    partialReceived: 4_000,
+    commissionPercent: 20,
+    inForce: [
+      { id: 'basica', name: 'Básica', premium: 80_000 },
+      { id: 'vidros', name: 'Vidros', premium: 20_000 },
+    ],
+  };
+
+  it('a whole cancellation gives them back whole, on a line of their own, without clawing back more commission', () => {
+    const without = cancellationPreview({ ...input, partialReceived: 0 });
+    const preview = cancellationPreview(input);
+    expect(preview.refund.total).toBe(without.refund.total + 4_000);
+    expect(preview.refund.partialReceipts).toBe(4_000);
+    expect(preview.refund.clawback).toBe(without.refund.clawback);
+    expect(preview.refund.lines.at(-1)).toMatchObject({ label: 'Pagamentos parciais de parcelas canceladas', amount: 4_000 });
+    expect(without.refund.partialReceipts).toBeUndefined();
+  });
+
+  it('a partial cancellation only reduces the open installments: what was paid of them still counts', () => {
+    const preview = cancellationPreview({ ...input, dropped: ['vidros'] });
+    expect(preview.refund.partialReceipts).toBeUndefined();
+    expect(preview.refund.lines.map((l) => l.label)).not.toContain('Pagamentos parciais de parcelas canceladas');
+  });
+});
+
+describe('what the resumo says of the open installments (issue 42 item 15)', () => {
+  it.each([
+    [{ timing: 'IMEDIATO', partial: false, openReduction: 0 }, 'Canceladas: não serão cobradas'],
+    [{ timing: 'RETROATIVO', partial: true, openReduction: 12_345 }, 'Reduzidas em R$ 123,45 no total'],
+    // Scheduled: due until the day, as the success page and the e-mail say.
+    [
+      { timing: 'AGENDADO', partial: false, openReduction: 0 },
+      'Continuam devidas até 20/12/2026; nesse dia, as que ainda estiverem em aberto são canceladas',
+    ],
+    [
+      { timing: 'AGENDADO', partial: true, openReduction: 12_345 },
+      'Continuam devidas como estão até 20/12/2026; nesse dia, as que estiverem em aberto são reduzidas em R$ 123,45 no total (estimativa pelo que está pago hoje)',
+    ],
+  ] as const)('%o → %s', (preview, text) => expect(openInstallmentsText(preview, '2026-12-20')).toBe(text));
 });

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { CANCELLATION_REASONS, droppedPremium, PARTIAL_CANCELLATION, REFUND_BUSINESS_DAYS, type PolicyPremium } from './endorsements';
 import { isoDateField } from './list-query';
-import { computeRefund, isWithdrawal, takesEffectAhead, type Refund, type Requester } from './refund';
+import { computeRefund, isWithdrawal, takesEffectAhead, withPartialReceipts, type Refund, type Requester } from './refund';
 import { addBusinessDays, addDays, latestDay } from './calendar';
 import { formatIsoDate } from './format';
+import { formatBRL } from './products/money';
 import { PIX_KEY_LABELS, type RefundAccount } from './refund-account';
 import { BANKS } from './contracting';
 import type { ProductLine } from './simulators';
@@ -168,6 +169,8 @@ export interface CancellationInput {
   premium: PolicyPremium;
   /** What the insured has paid so far: the paid installments' sum. */
   paid: Cents;
+  /** What partial payments applied to the installments still open: a whole cancellation gives it back. */
+  partialReceived?: Cents;
   commissionPercent: number;
   /** Every coverage in force and, for a partial cancellation, the ids dropped. */
   inForce: readonly CoverageInForce[];
@@ -217,7 +220,7 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     : input.premium;
   const share = input.premium.total === 0 ? 0 : cancelled.total / input.premium.total;
   const paidOfCancelled = Math.round(input.paid * share);
-  const refund = computeRefund({
+  const computed = computeRefund({
     requester: input.requester,
     inicioVigencia: input.term.inicio,
     fimVigencia: input.term.fim,
@@ -228,6 +231,8 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     pago: paidOfCancelled,
     commissionPercent: input.commissionPercent,
   });
+  // A partial cancellation only reduces the open installments: what was paid of them still counts.
+  const refund = partial ? computed : withPartialReceipts(computed, input.partialReceived ?? 0);
   const timing = cancellationTiming(input.efetivaEm, input.solicitadaEm, input.term);
   return {
     partial,
@@ -241,6 +246,23 @@ export function cancellationPreview(input: CancellationInput): CancellationPrevi
     premiumAfter: partial ? input.premium.total - cancelled.total : 0,
     openReduction: partial ? cancelled.total - paidOfCancelled : 0,
   };
+}
+
+/**
+ * What the resumo says becomes of the open installments (issue 42 item 15): a cancellation carried out
+ * now cancels them (or reduces them, a partial one); a scheduled one leaves them due until its day —
+ * as the success page and the e-mail say — and only then cancels or reduces those still open.
+ */
+export function openInstallmentsText(
+  preview: Pick<CancellationPreview, 'partial' | 'timing' | 'openReduction'>,
+  efetivaEm: string,
+): string {
+  const reduction = `${formatBRL(preview.openReduction)} no total`;
+  const day = formatIsoDate(efetivaEm);
+  if (preview.timing !== 'AGENDADO') return preview.partial ? `Reduzidas em ${reduction}` : 'Canceladas: não serão cobradas';
+  return preview.partial
+    ? `Continuam devidas como estão até ${day}; nesse dia, as que estiverem em aberto são reduzidas em ${reduction} (estimativa pelo que está pago hoje)`
+    : `Continuam devidas até ${day}; nesse dia, as que ainda estiverem em aberto são canceladas`;
 }
 
 /** When the refund of a cancellation confirmed today is paid. */

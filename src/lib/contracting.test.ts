@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FULL_NAME_MESSAGES } from './full-name';
 import * as z from 'zod/mini';
-import { contractingDueDates, contractingSchema, dueDates, earliestDueDay } from './contracting';
+import { contractingSchema, dueDates, earliestDueDay } from './contracting';
 import { addDays, daysBetween } from './calendar';
 
 const messages = (value: unknown) => {
@@ -29,11 +29,9 @@ describe('contractingSchema', () => {
     ]);
   });
 
-  it('asks no due day for Pix, which is paid on the day the proposal is sent; every other method needs one', () => {
+  it('asks no due day for Pix, which is paid at once; every other method needs one', () => {
     expect(messages({ formaPagamento: 'pix', parcelas: 1 })).toEqual([]);
     expect(messages({ formaPagamento: 'boleto', parcelas: 1 })).toEqual(['diaVencimento: Escolha o dia de vencimento.']);
-    expect(contractingDueDates({ formaPagamento: 'pix', diaVencimento: 20 }, '2026-11-22', 1)).toEqual(['2026-11-22']);
-    expect(contractingDueDates({ formaPagamento: 'boleto', diaVencimento: 10 }, '2026-11-22', 2)).toEqual(['2026-12-10', '2027-01-10']);
   });
 
   it('asks for the bank account of a debit', () => {

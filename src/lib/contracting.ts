@@ -15,11 +15,11 @@ export const DUE_DAYS = [5, 10, 15, 20, 25] as const;
 export const BENEFICIARY_NAME_MAX_LENGTH = 120;
 
 /**
- * Methods paid at once, on the day the proposal is sent: no due day is asked for them
- * (docs/decisions/024-selling-flow.md). Pix is the only one.
+ * Methods paid at once, with no due day asked for them (decision 024): due a few days after the policy
+ * is issued (lib/policies.ts contractDueDates, decision 074). Pix is the only one.
  */
-export const PAID_ON_SENDING: readonly string[] = ['pix'];
-export const asksDueDay = (method: string) => !PAID_ON_SENDING.includes(method);
+export const PAID_AT_ONCE: readonly string[] = ['pix'];
+export const asksDueDay = (method: string) => !PAID_AT_ONCE.includes(method);
 
 export const RELATIONSHIPS = [
   { value: 'conjuge', label: 'Cônjuge ou companheiro(a)' },
@@ -120,18 +120,34 @@ const isoDate = (year: number, monthIndex: number, day: number) => {
   return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 };
 
+/** Days after issuance before the first installment of a method with no due day (Pix) falls due. */
+export const FIRST_DUE_AFTER_DAYS = 3;
+
 /**
- * The due dates of a contracting's installments counted from `from` (the day the proposal is sent,
- * or today before that): on the day itself for a method paid at once, else monthly on its due day.
+ * The due dates of a policy's installments: monthly on the chosen due day, the first at least five
+ * days after issuance (dueDates); a method with no due day (Pix) is due a few days after issuance
+ * and then monthly on that day.
  */
-export function contractingDueDates(
-  contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento'>,
-  from: string,
-  count: number,
-): string[] {
-  if (!asksDueDay(contracting.formaPagamento) || contracting.diaVencimento === undefined) return Array.from({ length: count }, () => from);
-  return dueDates(from, contracting.diaVencimento, count);
+export function installmentDueDates(dueDay: number | undefined, issuedDay: string, count: number): string[] {
+  if (dueDay !== undefined) return dueDates(issuedDay, dueDay, count);
+  const [year, month, day] = issuedDay.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(year, month - 1, day + FIRST_DUE_AFTER_DAYS));
+  const monthly = Math.min(first.getUTCDate(), 28); // a day every month has
+  return Array.from({ length: count }, (_, i) =>
+    new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, i === 0 ? first.getUTCDate() : monthly)).toISOString().slice(0, 10),
+  );
 }
+
+/**
+ * The due dates of a contract's installments, counted from the day its policy is issued (Brasília) —
+ * the one rule the policy charges by and the resumo, the proposal's PDF and the finalização promise by
+ * (decision 074): a method paid at once (Pix) ignores a due day an old quote may have stored.
+ */
+export const contractDueDates = (
+  contracting: { formaPagamento: string; diaVencimento?: number },
+  issuedDay: string,
+  count: number,
+): string[] => installmentDueDates(asksDueDay(contracting.formaPagamento) ? contracting.diaVencimento : undefined, issuedDay, count);
 
 /** The due day whose first installment comes soonest after a sale on `from`: 5 to 15 days later. */
 export function earliestDueDay(from: string): (typeof DUE_DAYS)[number] {

@@ -7,6 +7,7 @@ import {
   optOutKeys,
   reminderOutcome,
   reminderWindow,
+  sendableInstallments,
   whatsappHref,
   type ReminderCandidate,
 } from './insured-messages';
@@ -87,5 +88,23 @@ describe('sending from the policy page', () => {
     expect(maskedEmail('marina.alves@exemplo.com.br')).toBe('m******s@exemplo.com.br');
     expect(maskedEmail('ab@x.com')).toBe('a***@x.com');
     expect(whatsappHref('Olá & até')).toBe('https://wa.me/?text=Ol%C3%A1%20%26%20at%C3%A9');
+  });
+});
+
+describe('what the policy page offers to send (issue 42 item 16)', () => {
+  it('each open installment: the payable as they are, the overdue with the 2ª via its send issues', () => {
+    const today = '2026-12-12';
+    expect(
+      sendableInstallments({ 1: { vencimento: '2026-12-10' }, 2: { vencimento: '2026-12-12' }, 3: { vencimento: '2027-01-10' } }, today),
+    ).toEqual([
+      {
+        numero: 1,
+        vencimento: '10/12/2026',
+        nota: 'Vencida: ao enviar, emitimos a 2ª via com vencimento em 15/12/2026, com multa e juros até esse dia.',
+      },
+      { numero: 2, vencimento: '12/12/2026' },
+      { numero: 3, vencimento: '10/01/2027' },
+    ]);
+    expect(sendableInstallments({}, today)).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { addDays } from './calendar';
+import { isPayableOn } from './charges';
 import { EMAIL_MESSAGES, emailRule } from './email-field';
+import { formatIsoDate } from './format';
 import { normalizeEmail } from './validators';
 
 /*
@@ -108,6 +110,40 @@ export const isLinkToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 export const whatsappHref = (text: string) => `https://wa.me/?text=${encodeURIComponent(text)}`;
 
 // ─── Sending from the policy page ────────────────────────────────────────────────────────────────
+
+/**
+ * An overdue installment with nothing payable gets a 2ª via due this many days ahead when its boleto is
+ * sent — by the overdue notice of the reminders job, or from the policy page's "Enviar ao segurado"
+ * (issue 42 item 16) — with the contract's fine and interest up to that day.
+ */
+export const OVERDUE_SECOND_COPY_DAYS = 3;
+
+/** What the policy page says of an overdue installment it offers to send: its 2ª via is issued with the message. */
+export const overdueSendNote = (secondCopyDue: string) =>
+  `Vencida: ao enviar, emitimos a 2ª via com vencimento em ${secondCopyDue}, com multa e juros até esse dia.`;
+
+/** An installment the policy page offers to send: payable today, or overdue with what sending it does. */
+export interface SendableInstallment {
+  numero: number;
+  /** Its charge's due day, dd/mm/aaaa (for an overdue one, the day it was due). */
+  vencimento: string;
+  /** Overdue: the 2ª via the send issues (overdueSendNote). */
+  nota?: string;
+}
+
+/**
+ * What the policy page's "Enviar ao segurado" offers, from the active charge of each open installment
+ * the viewer may charge: the payable ones as they are, the overdue ones with the note of the 2ª via
+ * their send issues (issue 42 item 16) — so no installment waits for a 2ª via issued by hand first.
+ */
+export function sendableInstallments(charges: Record<number, { vencimento: string }>, today: string): SendableInstallment[] {
+  const note = overdueSendNote(formatIsoDate(addDays(today, OVERDUE_SECOND_COPY_DAYS)));
+  return Object.entries(charges).map(([numero, charge]) => ({
+    numero: Number(numero),
+    vencimento: formatIsoDate(charge.vencimento),
+    ...(isPayableOn(charge, today) ? {} : { nota: note }),
+  }));
+}
 
 export const SEND_MESSAGES = {
   tipo: 'Escolha o que enviar.',

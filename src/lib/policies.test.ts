@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { installmentDueDates, installmentStatus, parsePolicyQuery, policyStatus, policyTerm } from './policies';
+import { installmentStatus, parsePolicyQuery, policyStatus, policyTerm } from './policies';
+import { contractDueDates, installmentDueDates } from './contracting';
 
 describe('policyTerm', () => {
   it.each([
@@ -20,6 +21,18 @@ describe('installmentDueDates', () => {
     expect(installmentDueDates(undefined, '2026-11-23', 1)).toEqual(['2026-11-26']);
     expect(installmentDueDates(undefined, '2027-01-27', 3)).toEqual(['2027-01-30', '2027-02-28', '2027-03-28']);
   });
+});
+
+describe('contractDueDates: the one rule the policy charges by and the resumo promises by (decision 074)', () => {
+  it.each([
+    [{ formaPagamento: 'pix' }, '2026-12-06', ['2026-12-09']],
+    // An old Pix quote that stored a due day is still due three days after issuance.
+    [{ formaPagamento: 'pix', diaVencimento: 20 }, '2026-12-06', ['2026-12-09']],
+    [{ formaPagamento: 'boleto', diaVencimento: 10 }, '2026-12-05', ['2026-12-10', '2027-01-10']],
+    [{ formaPagamento: 'boleto', diaVencimento: 10 }, '2026-12-06', ['2027-01-10', '2027-02-10']],
+  ])('%o issued on %s', (contracting, issuedDay, expected) =>
+    expect(contractDueDates(contracting, issuedDay, expected.length)).toEqual(expected),
+  );
 });
 
 describe('states a page shows', () => {

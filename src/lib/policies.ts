@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { dueDates } from './contracting';
 import { hasSearchableWord } from './insured-search';
 import { isoDateField, oneOf, optionalField, pageField, parseListQuery, type ParsedListQuery } from './list-query';
 import { PRODUCTS } from './products/catalog';
@@ -16,24 +15,6 @@ export function policyTerm(startDay: string): { inicio: string; fim: string } {
   const end = new Date(Date.UTC(year + 1, month - 1, day));
   if (end.getUTCMonth() !== month - 1) end.setUTCDate(0);
   return { inicio: startDay, fim: end.toISOString().slice(0, 10) };
-}
-
-/** Days after issuance before the first installment of a method with no due day (Pix) falls due. */
-export const FIRST_DUE_AFTER_DAYS = 3;
-
-/**
- * The due dates of a policy's installments: monthly on the chosen due day, the first at least five
- * days after issuance (dueDates); a method with no due day (Pix) is due a few days after issuance
- * and then monthly on that day.
- */
-export function installmentDueDates(dueDay: number | undefined, issuedDay: string, count: number): string[] {
-  if (dueDay !== undefined) return dueDates(issuedDay, dueDay, count);
-  const [year, month, day] = issuedDay.split('-').map(Number) as [number, number, number];
-  const first = new Date(Date.UTC(year, month - 1, day + FIRST_DUE_AFTER_DAYS));
-  const monthly = Math.min(first.getUTCDate(), 28); // a day every month has
-  return Array.from({ length: count }, (_, i) =>
-    new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, i === 0 ? first.getUTCDate() : monthly)).toISOString().slice(0, 10),
-  );
 }
 
 export type StoredPolicyStatus = 'VIGENTE' | 'CANCELADA';

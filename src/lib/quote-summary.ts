@@ -1,4 +1,4 @@
-import { asksDueDay, BANKS, contractingDueDates, RELATIONSHIPS, type Contracting } from './contracting';
+import { asksDueDay, BANKS, contractDueDates, FIRST_DUE_AFTER_DAYS, RELATIONSHIPS, type Contracting } from './contracting';
 import { formatIsoDate } from './format';
 import { PAYMENT_METHODS, installmentSchedule } from './products/engine';
 import { formatBRL } from './products/money';
@@ -86,10 +86,14 @@ export interface InstallmentLine {
   value: number;
 }
 
-/** The installments of the chosen option with their due dates, counted from `fromIso` (a 'YYYY-MM-DD'). */
+/**
+ * The installments of the chosen option with their due dates, counted from `fromIso` — the day the
+ * policy was issued, or today in Brasília before that (QuoteView.vencimentosDesde): the dates the
+ * policy charges (lib/policies.ts contractDueDates, decision 074).
+ */
 export function installmentLines(contracting: NonNullable<QuoteView['contratacao']>, fromIso: string): InstallmentLine[] {
   const values = installmentSchedule(contracting.opcao);
-  const dates = contractingDueDates(contracting, fromIso, values.length);
+  const dates = contractDueDates(contracting, fromIso, values.length);
   return values.map((value, i) => ({ number: i + 1, dueDate: formatIsoDate(dates[i]!), value }));
 }
 
@@ -99,16 +103,32 @@ export const debitAccountLine = (debito: NonNullable<Contracting['debito']>) =>
 
 /**
  * How the quote is paid, as the resumo and the proposal PDF both show it: the method, when it is due
- * ('Dia 10' each month, or at once on the day the proposal is sent for Pix) and the debit account.
- * `fromIso` is the day the proposal was sent, or today before that.
+ * ('Dia 10' each month, or a few days after the policy is issued for Pix, with that day) and the debit
+ * account. `fromIso` is the policy's issue day once `issued`, else today in Brasília: before issuance
+ * the dates are those of a policy issued today, and the resumo says so (decision 074).
  */
-export function paymentLines(contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento' | 'debito'>, fromIso: string): Line[] {
+export function paymentLines(
+  contracting: Pick<Contracting, 'formaPagamento' | 'diaVencimento' | 'debito'>,
+  fromIso: string,
+  issued: boolean,
+): Line[] {
+  const first = formatIsoDate(contractDueDates(contracting, fromIso, 1)[0]!);
   const due = asksDueDay(contracting.formaPagamento)
     ? `Dia ${contracting.diaVencimento}`
-    : `À vista, no envio da proposta (${formatIsoDate(fromIso)})`;
+    : issued
+      ? `À vista, em ${first} (${FIRST_DUE_AFTER_DAYS} dias após a emissão da apólice)`
+      : `À vista, ${FIRST_DUE_AFTER_DAYS} dias após a emissão da apólice (${first}, se emitida hoje)`;
   return [
     { label: 'Forma de pagamento', value: paymentMethodLabel(contracting.formaPagamento) },
     { label: 'Vencimento', value: due },
+    ...(issued
+      ? []
+      : [
+          {
+            label: 'Datas',
+            value: `Contadas da emissão da apólice: as parcelas abaixo valem para emissão hoje, ${formatIsoDate(fromIso)}`,
+          },
+        ]),
     ...(contracting.debito ? [{ label: 'Conta para débito', value: debitAccountLine(contracting.debito), wide: true }] : []),
   ];
 }

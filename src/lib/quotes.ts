@@ -41,6 +41,11 @@ export interface QuoteView {
   seller: string;
   createdAt: string;
   validaAte: string;
+  /**
+   * The day (Brasília) the installments' due dates count from: the policy's issue day once issued,
+   * else the day the quote is read — the server's, never the browser's nor UTC's (decision 074).
+   */
+  vencimentosDesde: string;
   proposta: ProposalView | null;
 }
 

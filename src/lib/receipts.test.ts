@@ -83,5 +83,15 @@ describe('receiptReview: the insurer’s list says what to do', () => {
     [{ situacao: 'PARCIAL', credito: 0, installmentStatus: 'ABERTA' }, 'Pagamento parcial: a parcela segue em aberto'],
     [{ situacao: 'PARCIAL', credito: 0, installmentStatus: 'CANCELADA' }, 'Pagamento parcial de parcela cancelada: devolver ao pagador'],
     [{ situacao: 'QUITACAO', credito: 1_605, installmentStatus: 'PAGA' }, 'Pago a mais: devolver o excedente'],
+    // Once a refund gives the money back (decision 074), where that refund is.
+    [
+      { situacao: 'QUITACAO', credito: 1_605, installmentStatus: 'PAGA', refund: { status: 'DEVIDA' } },
+      'Devolução na fila de restituições, a pagar',
+    ],
+    [{ situacao: 'CREDITO', credito: 500, installmentStatus: 'PAGA', refund: { status: 'PAGA' } }, 'Devolvido ao segurado'],
+    [
+      { situacao: 'PARCIAL', credito: 0, installmentStatus: 'CANCELADA', refund: { status: 'DEVOLVIDA' } },
+      'Devolução recusada pelo banco: corrigir o destino na fila de restituições',
+    ],
   ] as const)('%o → %s', (receipt, text) => expect(receiptReview(receipt)).toBe(text));
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { lateAmount } from './charges';
-import { optionalField, pageField, parseListQuery } from './list-query';
+import { oneOf, optionalField, pageField, parseListQuery } from './list-query';
 import type { Cents } from './products/types';
 
 /*
@@ -51,8 +51,22 @@ export function splitReceipt(valor: Cents, installment: { open: boolean; due: Ce
   return { situacao: 'QUITACAO', aplicado: owed, credito: valor - owed, paid: true };
 }
 
-/** What the insurer's list says of a receipt to look at (situação, and for a partial one its installment's state). */
-export function receiptReview(receipt: { situacao: ReceiptSituation; credito: Cents; installmentStatus: string | null }): string {
+/** Where the money of a receipt to give back is (decision 074): its refund, when one gives it back. */
+export interface ReceiptRefund {
+  status: 'DEVIDA' | 'PAGA' | 'DEVOLVIDA';
+}
+
+/**
+ * What the insurer's list says of a receipt to look at (situação, and for a partial one its
+ * installment's state); once a refund gives its money back, where that refund is.
+ */
+export function receiptReview(receipt: {
+  situacao: ReceiptSituation;
+  credito: Cents;
+  installmentStatus: string | null;
+  refund?: ReceiptRefund | null;
+}): string {
+  if (receipt.refund) return REFUND_REVIEW[receipt.refund.status];
   if (receipt.situacao === 'NAO_IDENTIFICADO') return 'Código não reconhecido: identificar o pagador e devolver';
   if (receipt.situacao === 'CREDITO')
     return receipt.installmentStatus === 'CANCELADA' ? 'Parcela cancelada: devolver ao pagador' : 'Parcela já paga: devolver ao pagador';
@@ -64,6 +78,12 @@ export function receiptReview(receipt: { situacao: ReceiptSituation; credito: Ce
         : 'Pagamento parcial, completado depois';
   return receipt.credito > 0 ? 'Pago a mais: devolver o excedente' : 'Pago';
 }
+
+const REFUND_REVIEW: Record<ReceiptRefund['status'], string> = {
+  DEVIDA: 'Devolução na fila de restituições, a pagar',
+  PAGA: 'Devolvido ao segurado',
+  DEVOLVIDA: 'Devolução recusada pelo banco: corrigir o destino na fila de restituições',
+};
 
 export const RECEIPT_SITUATION_LABELS: Record<ReceiptSituation, string> = {
   QUITACAO: 'Quitou a parcela',
@@ -78,7 +98,23 @@ export const RECEIPTS_PAGE_SIZE = 20;
 
 export const RECEIPTS_PAGE_MESSAGE = 'Página inválida.';
 
-const receiptsQuerySchema = z.object({ page: optionalField(pageField(RECEIPTS_PAGE_MESSAGE)) });
+/** The list's tabs (?situacao=…): what is still to give back or look at, and what was given back (decision 074). */
+export const RECEIPTS_TABS = [
+  { value: 'a-conferir', label: 'A conferir' },
+  { value: 'devolvidos', label: 'Devolvidos' },
+] as const;
+export type ReceiptsTab = (typeof RECEIPTS_TABS)[number]['value'];
 
-/** The list's address: only its page. */
+const receiptsQuerySchema = z.object({
+  situacao: optionalField(
+    oneOf(
+      RECEIPTS_TABS.map((t) => t.value),
+      'Situação inválida.',
+      (v) => v.toLowerCase(),
+    ),
+  ),
+  page: optionalField(pageField(RECEIPTS_PAGE_MESSAGE)),
+});
+
+/** The list's address: its tab and its page. */
 export const parseReceiptsQuery = (query: URLSearchParams) => parseListQuery(receiptsQuerySchema, query);

@@ -123,3 +123,13 @@ export type PayeeAccount = z.output<ReturnType<typeof payeeAccountSchema>>;
 /** Where a cancellation's refund goes: the insured of document `insuredDocument`. */
 export const refundAccountSchema = (insuredDocument: string) => payeeAccountSchema(insuredDocument, 'do segurado');
 export type RefundAccount = PayeeAccount;
+
+/**
+ * The payee's own CPF/CNPJ Pix key: where money received above what was owed goes back when nobody
+ * was asked for an account (decision 074) — the one destination decision 056 allows that needs no one's
+ * word. A key the payee never registered is returned by the bank, and the staff correct the destination.
+ */
+export const ownDocumentPixKey = (document: string): PayeeAccount => ({
+  tipo: 'PIX',
+  chave: { type: document.length === 11 ? 'CPF' : 'CNPJ', key: document },
+});

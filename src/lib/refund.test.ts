@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeRefund, type RefundInput, SHORT_TERM_TABLE, shortTermPercent } from './refund';
+import { computeRefund, withPartialReceipts, type RefundInput, SHORT_TERM_TABLE, shortTermPercent } from './refund';
 
 describe('the short-term table', () => {
   it.each([
@@ -113,6 +113,20 @@ describe('the refund of a cancellation', () => {
     expect(computeRefund({ ...PAID_UP, requester: 'SEGURADORA', efetivaEm: '2026-01-01' })).toMatchObject({
       daysUsed: 0,
       netRefund: 120_000,
+    });
+  });
+});
+
+describe('withPartialReceipts (decision 074)', () => {
+  it('adds what partial payments of cancelled installments applied, whole, on its own line; nothing when none', () => {
+    const refund = computeRefund(PAID_UP);
+    expect(withPartialReceipts(refund, 0)).toBe(refund);
+    const more = withPartialReceipts(refund, 4_000);
+    expect(more).toMatchObject({ total: refund.total + 4_000, partialReceipts: 4_000, clawback: refund.clawback });
+    expect(more.lines.at(-1)).toEqual({
+      label: 'Pagamentos parciais de parcelas canceladas',
+      amount: 4_000,
+      how: 'R$ 40,00 recebidos em parte por parcelas em aberto, que o cancelamento cancela: devolvidos por inteiro.',
     });
   });
 });

@@ -112,6 +112,11 @@ export interface Refund {
   total: Cents;
   /** The commission the partner returns: on the net premium refunded. */
   clawback: Cents;
+  /**
+   * Partial payments of the open installments the cancellation cancels, given back whole (decision
+   * 074); absent from refunds recorded before it.
+   */
+  partialReceipts?: Cents;
   lines: RefundLine[];
 }
 
@@ -195,4 +200,26 @@ export function computeRefund(input: RefundInput): Refund {
     },
   ];
   return { rule, daysUsed, termDays, percentKept, netPaid, netKept, netRefund, iofRefund, policyCostRefund, total, clawback, lines };
+}
+
+/**
+ * A whole cancellation cancels the open installments: what partial payments had applied to them pays
+ * for nothing any more and comes back whole, with the refund (issue 42 item 6, decision 074). Its own
+ * line, so the resumo, the success page and the endorsement's PDF say where the figure comes from.
+ */
+export function withPartialReceipts(refund: Refund, received: Cents): Refund {
+  if (received <= 0) return refund;
+  return {
+    ...refund,
+    partialReceipts: received,
+    total: refund.total + received,
+    lines: [
+      ...refund.lines,
+      {
+        label: 'Pagamentos parciais de parcelas canceladas',
+        amount: received,
+        how: `${formatBRL(received)} recebidos em parte por parcelas em aberto, que o cancelamento cancela: devolvidos por inteiro.`,
+      },
+    ],
+  };
 }

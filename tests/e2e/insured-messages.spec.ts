@@ -3,14 +3,16 @@ import { ACCOUNTS, BASE_URL, latestEmail, screenshotsAt, signIn, waitForIslands,
 import { sellResidential } from './selling';
 import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { addDays } from '../../src/lib/calendar';
-import { brasiliaDay } from '../../src/lib/format';
+import { brasiliaDay, formatIsoDate } from '../../src/lib/format';
+import { OVERDUE_SECOND_COPY_DAYS, overdueSendNote } from '../../src/lib/insured-messages';
 
 /**
  * Issue 31, the insured kept informed, in both generations: the partner sends the insured an
  * installment's boleto and Pix from the policy page, the message is in the demo mailbox, and its link
  * opens the boleto without an account, with a "Copiar" that copies; an overdue installment produces
  * one reminder however often the job runs (a restart included); the insured stops the reminders
- * through the reminder's link.
+ * through the reminder's link; an overdue installment is offered in the share box, and its send
+ * issues the 2ª via once (issue 42 item 16).
  */
 const INSURED = 'mariana.pereira@exemplo.com.br';
 const POLICIES = { v1: '/apolices', v2: '/v2/apolices' } as const;
@@ -95,7 +97,11 @@ const PORT = ownPort('insured-messages');
 let first: OwnServer | undefined;
 let later: OwnServer | undefined;
 let again: OwnServer | undefined;
+let sold: OwnServer | undefined;
+let overdue: OwnServer | undefined;
 test.afterAll(() => {
+  overdue?.dispose();
+  sold?.dispose();
   again?.dispose();
   later?.dispose();
   first?.dispose();
@@ -164,4 +170,71 @@ test('an overdue installment produces one reminder, whatever the turns and resta
   // Reversible.
   await insured.getByRole('button', { name: 'Voltar a receber lembretes' }).click();
   await expect(insured.getByTestId('confirmacao')).toContainText('você voltará a receber');
+});
+
+// The spec's second own port (the first is the reminders' server), so both may be up at once.
+const OVERDUE_PORT = ownPort('insured-messages', 1);
+
+test('an overdue installment is offered in the share box of both generations; its send issues the 2ª via once', async ({ browser }) => {
+  test.setTimeout(480_000); // two sales, two servers, two generations
+  sold = await startOwnServer(OVERDUE_PORT);
+  const policies: Partial<Record<Generation, string>> = {};
+  let due = '';
+  for (const [generation, account] of [
+    ['v2', ACCOUNTS.partner],
+    ['v1', ACCOUNTS.legacySeller],
+  ] as const) {
+    const sale = await (await browser.newContext({ baseURL: sold.base })).newPage();
+    await signIn(sale, account);
+    await sellResidential(sale, { generation, method: 'Boleto bancário' });
+    policies[generation] = (await sale.getByTestId('nr-apolice').textContent())!.trim();
+    await sale.goto(`${POLICIES[generation]}/${policies[generation]}`);
+    due = (await sale.getByTestId('parcela-1').getByRole('cell').nth(1).textContent())!.trim().split('/').reverse().join('-');
+    await sale.context().close();
+  }
+  sold.child.kill('SIGTERM');
+  expect(await sold.exited).toBe(0);
+
+  // Twelve days after the due date: past the overdue notice's window (the job issues no 2ª via), nothing payable.
+  const today = brasiliaDay(new Date());
+  const later = addDays(due, 12);
+  const offset = String(Math.round((Date.parse(later) - Date.parse(today)) / 86_400_000));
+  overdue = await startOwnServer(OVERDUE_PORT, { CLOCK_OFFSET_DAYS: offset }, sold);
+  const secondCopyDue = formatIsoDate(addDays(later, OVERDUE_SECOND_COPY_DAYS));
+
+  for (const [generation, account] of [
+    ['v2', ACCOUNTS.partner],
+    ['v1', ACCOUNTS.legacySeller],
+  ] as const) {
+    const page = await (await browser.newContext({ baseURL: overdue.base })).newPage();
+    await signIn(page, account);
+    await page.goto(`${POLICIES[generation]}/${policies[generation]}`);
+    await waitForIslands(page);
+    const section = page.getByRole('region', { name: 'Enviar ao segurado' });
+    await expect(section.getByTestId('nota-boleto-1')).toHaveText(overdueSendNote(secondCopyDue));
+    await screenshotsAt(page, 'insured-messages', `apolice-vencida-enviar-${generation}`);
+    await section.screenshot({ path: `test-results/insured-messages/enviar-vencida-${generation}.png` });
+    await section.getByTestId('envio-boleto-1').getByRole('button', { name: 'Enviar boleto/Pix por e-mail' }).click();
+    await expect(section.getByTestId('envio-boleto-1').getByRole('status')).toHaveText(`Enviado para ${INSURED}.`);
+
+    // The 2ª via is payable now: offered as it is, and sent again without another one.
+    await page.reload();
+    await waitForIslands(page);
+    await expect(section.getByTestId('nota-boleto-1')).toHaveCount(0);
+    await expect(section.getByText(`1ª parcela — vencimento ${secondCopyDue}`)).toBeVisible();
+    await section.getByTestId('envio-boleto-1').getByRole('button', { name: 'Enviar boleto/Pix por e-mail' }).click();
+    await expect(section.getByTestId('envio-boleto-1').getByRole('status')).toHaveText(`Enviado para ${INSURED}.`);
+    await page.context().close();
+
+    const mails = await mailbox(browser, overdue.base, INSURED, `Boleto e Pix da 1ª parcela — apólice ${policies[generation]}`);
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) expect(mail.text).toContain(secondCopyDue);
+  }
+
+  // One 2ª via issued, in the policy's access log.
+  const admin = await (await browser.newContext({ baseURL: overdue.base })).newPage();
+  await signIn(admin, ACCOUNTS.insurerAdmin);
+  await admin.goto(`/v2/log-acesso?${new URLSearchParams({ registro: policies.v2! })}`);
+  await expect(admin.getByText(`2ª via emitida com vencimento em ${secondCopyDue}`)).toHaveCount(1);
+  await admin.context().close();
 });

@@ -273,12 +273,13 @@ test('Residencial with Pix: no due day asked; resumo and finalização tell the 
   await expect(page.getByLabel('Dia de vencimento')).toBeVisible();
   await page.getByRole('radio', { name: 'Pix (à vista)' }).check();
   await expect(page.getByLabel('Dia de vencimento')).toHaveCount(0);
-  await expect(page.getByText('O Pix é pago à vista: vence no dia do envio da proposta.')).toBeVisible();
+  await expect(page.getByText('O Pix é pago à vista: vence 3 dias após a emissão da apólice.')).toBeVisible();
   await page.getByRole('button', { name: 'Continuar' }).click();
 
   await expect(page).toHaveURL(/\/resumo\/\d+\/editar$/);
   const nrCotacao = (await page.getByTestId('nr-cotacao').textContent())!.trim();
-  await expect(page.getByText(/^À vista, no envio da proposta \(\d{2}\/\d{2}\/\d{4}\)$/)).toBeVisible();
+  // Not issued yet: the day a policy issued today would charge (decision 074).
+  await expect(page.getByText(/^À vista, 3 dias após a emissão da apólice \(\d{2}\/\d{2}\/\d{4}, se emitida hoje\)$/)).toBeVisible();
   // The coverages' premiums add up to the net premium.
   const cents = (text: string) => Number(text.replace(/\D/g, ''));
   const premiums = await page.locator('.summary-table').first().locator('tbody tr td:nth-child(3)').allTextContents();
@@ -298,6 +299,10 @@ test('Residencial with Pix: no due day asked; resumo and finalização tell the 
     /\s+/g,
     ' ',
   );
-  expect(text).toMatch(/Vencimento À vista, no envio da proposta \(\d{2}\/\d{2}\/\d{4}\)/);
+  // Issued at once: the day its policy charges, the same as the policy's page.
+  const due = text.match(/Vencimento À vista, em (\d{2}\/\d{2}\/\d{4}) \(3 dias após a emissão da apólice\)/)?.[1];
+  expect(due).toBeDefined();
+  await page.goto(`/v2/apolices/${nrApolice}`);
+  await expect(page.getByTestId('parcela-1')).toContainText(due!);
   expect(text).toContain(net!);
 });

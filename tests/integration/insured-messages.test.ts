@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { openDatabase } from '../../src/server/boot/database';
 import { freshDatabase } from '../fixtures/db';
@@ -9,7 +9,11 @@ import { queueDueReminders } from '../../src/server/services/after-sale/insured-
 import { insuredLinkOf, setOptOut } from '../../src/server/services/after-sale/insured-links';
 import { currentCharge, payCharge } from '../../src/server/services/after-sale/charges';
 import { scopeFor } from '../../src/server/services/identity/scope';
-import { BOLETO_LINK_DAYS, SEND_LIMITS, whatsappHref } from '../../src/lib/insured-messages';
+import { BOLETO_LINK_DAYS, OVERDUE_SECOND_COPY_DAYS, SEND_LIMITS, whatsappHref } from '../../src/lib/insured-messages';
+import { now, useManualClock as manualClock } from '../../src/server/clock';
+import { addDays } from '../../src/lib/calendar';
+import { formatIsoDate } from '../../src/lib/format';
+import { formatBRL } from '../../src/lib/products/money';
 
 /**
  * Issue 31, the insured kept informed: each reminder queued once — two instances at once, a turn
@@ -254,5 +258,68 @@ describe('sending from the policy page', () => {
     for (let i = 0; i < SEND_LIMITS.perPolicy.limit; i++)
       statuses.push((await send('parceiro@parceiro.demo', sold, { tipo: 'apolice' })).status);
     expect(statuses).toContain(429);
+  });
+});
+
+describe('sending an overdue installment from the policy page (issue 42 item 16)', () => {
+  it('issues its 2ª via with the message, asked for by the sender, once while it is payable; logged', async () => {
+    const clock = manualClock(Date.now());
+    onTestFinished(() => clock.restore());
+    const nr = (await sellResidential(db, { at: now() })).nrApolice!;
+    const first = await db
+      .selectFrom('installments as i')
+      .innerJoin('policies as a', 'a.id', 'i.policy_id')
+      .select(['i.id', 'i.vencimento'])
+      .where('a.nr_apolice', '=', nr)
+      .where('i.numero', '=', 1)
+      .executeTakeFirstOrThrow();
+    // Two days after its due day, in the morning in Brasília: overdue, nothing payable.
+    const today = addDays(first.vencimento, 2);
+    clock.advance(new Date(`${today}T09:00:00-03:00`).getTime() - now().getTime());
+    const call = apiClient(db);
+    let as = demoTokens(call);
+    const partner = await viewerByEmail(db, 'parceiro@parceiro.demo');
+    const chargesOf = () => db.selectFrom('charges').selectAll().where('installment_id', '=', first.id).orderBy('id').execute();
+    const logOf = async () =>
+      (await db.selectFrom('access_events').select('detalhe').where('registro', '=', nr).orderBy('id', 'desc').executeTakeFirstOrThrow())
+        .detalhe;
+    const send = async (path: 'envios' | 'link-whatsapp') => {
+      const { status, json } = await call('POST', `/api/bff/v1/apolices/${nr}/${path}`, {
+        body: { tipo: 'boleto', numero: 1 },
+        headers: await as('parceiro@parceiro.demo'),
+      });
+      expect(status, JSON.stringify(json)).toBe(200);
+      return json.dado ?? json.resultado;
+    };
+
+    await send('envios');
+    const charges = await chargesOf();
+    const second = charges.at(-1)!;
+    expect(second).toMatchObject({
+      status: 'ATIVA',
+      vencimento: addDays(today, OVERDUE_SECOND_COPY_DAYS),
+      user_id: partner.user.idUsuario,
+    });
+    expect(second.total).toBeGreaterThan(second.valor);
+    expect(charges.filter((c) => c.status === 'SUBSTITUIDA')).toHaveLength(1);
+    const [mail] = await mailOf('boleto-segurado', nr);
+    expect(mail!.text_body).toContain(formatIsoDate(second.vencimento));
+    expect(mail!.text_body).toContain(formatBRL(second.total));
+    expect(await logOf()).toContain(`parcela 1, 2ª via emitida com vencimento em ${formatIsoDate(second.vencimento)}, para `);
+
+    // Sent again, by e-mail and by WhatsApp, while that 2ª via is payable: the same 2ª via, no other.
+    await send('envios');
+    expect(await logOf()).not.toContain('2ª via emitida');
+    const whatsapp = await send('link-whatsapp');
+    expect(whatsapp.texto).toContain(`vencimento em ${formatIsoDate(second.vencimento)}`);
+    expect((await chargesOf()).map((c) => c.id)).toEqual(charges.map((c) => c.id));
+
+    // Once that 2ª via has fallen due unpaid, the next send issues another.
+    clock.advance((OVERDUE_SECOND_COPY_DAYS + 1) * 86_400_000);
+    as = demoTokens(call); // days later: a new sign-in
+    await send('envios');
+    const later = await chargesOf();
+    expect(later).toHaveLength(charges.length + 1);
+    expect(later.at(-1)).toMatchObject({ status: 'ATIVA', vencimento: addDays(today, 2 * OVERDUE_SECOND_COPY_DAYS + 1) });
   });
 });

@@ -10,7 +10,8 @@ import { formatBRL } from '../../src/lib/products/money';
 import { renderQuotePdf } from '../../src/server/pdf/quote-pdf';
 import { quoteDocument } from '../../src/server/services/selling/quote-document';
 import { pdfText } from '../fixtures/pdf';
-import { formatIsoDate } from '../../src/lib/format';
+import { brasiliaDay, formatIsoDate } from '../../src/lib/format';
+import { addDays } from '../../src/lib/calendar';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
@@ -660,7 +661,7 @@ describe('the premium breakdown (decision 023)', () => {
 });
 
 describe('how the contracting is shown (issue 11)', () => {
-  it('Pix is paid on the day the proposal is sent: no due day asked or kept, and the PDF says so', async () => {
+  it('Pix is paid at once, 3 days after the policy is issued: no due day asked or kept, and the PDF says which day (decision 074)', async () => {
     const nr = await createResidentialQuote();
     await saveSteps(PARTNER, nr, [['planos', { selecao: CONFORTO }]]);
     const token = await simulatorToken(PARTNER);
@@ -672,10 +673,11 @@ describe('how the contracting is shown (issue 11)', () => {
     const sent = await propose(token, nr);
     expect(sent.status).toBe(200);
     const { json: read } = await getQuote(token, nr);
-    const sentOn = formatIsoDate(read.dado.cotacao.proposta.createdAt.slice(0, 10));
+    // Accepted at once: issued on the day it was sent (Brasília's), due three days later.
+    const dueOn = formatIsoDate(addDays(brasiliaDay(read.dado.cotacao.proposta.createdAt), 3));
     const text = flat(await pdfText(await renderQuotePdf(quoteDocument(read.dado.cotacao, RESIDENCIAL, 'proposta'))));
-    expect(text).toContain(`Vencimento À vista, no envio da proposta (${sentOn})`);
-    expect(text).toContain(`1/1 ${sentOn}`);
+    expect(text).toContain(`Vencimento À vista, em ${dueOn} (3 dias após a emissão da apólice)`);
+    expect(text).toContain(`1/1 ${dueOn}`);
     expect(text).not.toContain('Dia 20');
   });
 

@@ -53,7 +53,15 @@ beforeAll(async () => {
   await cancelWholePolicy(db, 'parceiro@parceiro.demo', nrApolice!, CANCELLED);
   const row = await db.selectFrom('policies').select('id').where('nr_apolice', '=', nrApolice!).executeTakeFirstOrThrow();
   policy = { nrApolice: nrApolice!, id: row.id };
-  refundId = (await db.selectFrom('refunds').select('id').where('policy_id', '=', row.id).executeTakeFirstOrThrow()).id;
+  // The cancellation's refund (the duplicate payment has its own, decision 074).
+  refundId = (
+    await db
+      .selectFrom('refunds')
+      .select('id')
+      .where('policy_id', '=', row.id)
+      .where('endorsement_id', 'is not', null)
+      .executeTakeFirstOrThrow()
+  ).id;
   const staff = await viewerByEmail(db, 'admin@seguradora.demo');
   admin = await scopeFor(db, staff, 'APOLICES');
   actor = { userId: staff.user.idUsuario, email: staff.user.email, generation: 'v2', ip: '203.0.113.9' };
@@ -71,21 +79,23 @@ describe('the ledger of a policy', () => {
     expect(kinds.filter((k) => k === 'RECEBIMENTO')).toHaveLength(3);
     expect(kinds.filter((k) => k === 'PARCELA_CANCELADA')).toHaveLength(2);
     const refund = await db.selectFrom('refunds').select(['valor', 'prevista_para']).where('id', '=', refundId).executeTakeFirstOrThrow();
-    const owed = ledger.lines.find((l) => l.kind === 'RESTITUICAO_DEVIDA')!;
-    expect(owed.amount).toBe(-refund.valor);
+    // The cancellation's (the duplicate's own refund has its line too, decision 074); amounts are unsigned.
+    const owed = ledger.lines.find((l) => l.kind === 'RESTITUICAO_DEVIDA' && l.description.includes('endosso'))!;
+    expect(owed.amount).toBe(refund.valor);
     expect(owed.description).toContain(`Restituição prevista ${refund.prevista_para.split('-').reverse().join('/')}`);
     const duplicate = ledger.lines.filter((l) => l.kind === 'RECEBIMENTO').at(-1)!;
     expect(duplicate.description).toContain('em duplicidade');
-    // What was received above the paid installments, and the refund, are owed to the insured.
-    expect(ledger.totals.balance).toBe(-(ledger.totals.receivedInExcess + refund.valor));
-    expect(ledger.totals.owedBack).toBe(refund.valor);
+    // What was received above the paid installments (its own refund, decision 074), and the cancellation's refund, are owed to the insured.
+    expect(ledger.totals.owedToInsured).toBe(ledger.totals.receivedInExcess + refund.valor);
+    expect(ledger.totals.owedByInsured).toEqual({ due: 0, later: 0 });
+    expect(ledger.totals.owedBack).toBe(refund.valor + ledger.totals.receivedInExcess);
   });
 
   it('is a CSV for whoever sees the policy, and nothing (the 404) for anyone else', async () => {
     const csvFor = async (email: string, generation: 'v1' | 'v2' = 'v2') =>
       ledgerCsv(db, await scopeFor(db, await viewerByEmail(db, email), 'APOLICES'), generation, policy.nrApolice, '2026-06-10');
     const csv = await csvFor('parceiro@parceiro.demo');
-    expect(csv!.startsWith('\ufeffData;Tipo;Descrição;Débito (R$);Crédito (R$);Saldo (R$)')).toBe(true);
+    expect(csv!.startsWith('\ufeffData;Tipo;Descrição;Valor (R$);Segurado deve (R$);A devolver ao segurado (R$);A vencer')).toBe(true);
     expect(csv).toContain('Restituição devida');
     expect(await csvFor('admin@seguradora.demo')).toBe(csv);
     expect(await csvFor('igor.pereira@parceiro.demo')).toBeUndefined();
@@ -113,8 +123,13 @@ describe('the refunds queue', () => {
 
   it('lists the refund a pagar in its generation only', async () => {
     const owed = await listRefundQueue(db, admin, 'v2', { status: 'DEVIDA' }, { page: 1 });
-    expect(owed.content.map((r) => r.nrApolice)).toEqual([policy.nrApolice]);
-    expect(owed.content[0]!.destino).toMatch(/^Pix \(CPF\) \*+\d{4}$/);
+    // The duplicate payment's refund (owed since 06/03) comes first, then the cancellation's.
+    expect(owed.content.map((r) => [r.nrApolice, r.nrEndosso === null])).toEqual([
+      [policy.nrApolice, true],
+      [policy.nrApolice, false],
+    ]);
+    expect(owed.content[1]!.id).toBe(refundId);
+    for (const r of owed.content) expect(r.destino).toMatch(/^Pix \(CPF\) \*+\d{4}$/);
     expect((await listRefundQueue(db, admin, 'v1', { status: 'DEVIDA' }, { page: 1 })).content).toEqual([]);
     expect((await listRefundQueue(db, admin, 'v2', { status: 'PAGA' }, { page: 1 })).content).toEqual([]);
     expect((await listRefundQueue(db, admin, 'v2', { status: 'DEVIDA', nrApolice: '999' }, { page: 1 })).content).toEqual([]);
@@ -207,7 +222,11 @@ describe('the refunds queue', () => {
     const reopened = await reopenRefund(db, admin, actor, refundId, account, '2026-06-27', at('2026-06-13T13:00:00Z'));
     expect(reopened.status).toBe('DEVIDA');
     const again = await listRefundQueue(db, admin, 'v2', { status: 'DEVIDA' }, { page: 1 });
-    expect(again.content[0]).toMatchObject({ previstaPara: '2026-06-27', tentativas: 1, destino: expect.stringContaining('conta ***890') });
+    expect(again.content.find((r) => r.id === refundId)).toMatchObject({
+      previstaPara: '2026-06-27',
+      tentativas: 1,
+      destino: expect.stringContaining('conta ***890'),
+    });
 
     await payRefund(db, admin, actor, refundId, { comprovante: 'TED 2026/0001' }, { demoBank: false }, at('2026-06-14T12:00:00Z'));
     const row = await db.selectFrom('refunds').selectAll().where('id', '=', refundId).executeTakeFirstOrThrow();
@@ -217,6 +236,7 @@ describe('the refunds queue', () => {
     const ledger = await ledgerOfPolicy(db, policy.id, '2026-06-14');
     const refundLines = ledger.lines.filter((l) => l.kind.startsWith('RESTITUICAO')).map((l) => l.kind);
     expect(refundLines).toEqual([
+      'RESTITUICAO_DEVIDA', // the duplicate's, owed since 06/03
       'RESTITUICAO_DEVIDA',
       'RESTITUICAO_PAGA',
       'RESTITUICAO_DEVOLVIDA',
@@ -224,7 +244,8 @@ describe('the refunds queue', () => {
       'RESTITUICAO_PAGA',
     ]);
     expect(ledger.totals.paidBack).toBe(row.valor);
-    expect(ledger.totals.balance).toBe(-ledger.totals.receivedInExcess);
+    // The duplicate's refund is still to be paid.
+    expect(ledger.totals.owedToInsured).toBe(ledger.totals.receivedInExcess);
   });
 
   it('tells no one when the insured has no e-mail on file', async () => {

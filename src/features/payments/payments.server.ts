@@ -24,7 +24,7 @@ import {
   type InstallmentLine,
   type ReceiptLine,
 } from '../../server/services/after-sale/payments';
-import { parseReceiptsQuery } from '../../lib/receipts';
+import { parseReceiptsQuery, type ReceiptsTab } from '../../lib/receipts';
 import { pageRequestOf } from '../../lib/keyset-pages';
 import type { Paged } from '../../lib/list-query';
 import { scopeFor } from '../../server/services/identity/scope';
@@ -152,13 +152,15 @@ export async function receiptsPage(
   const { db, scope } = await boletosScope('v2', session);
   const query = parseReceiptsQuery(params);
   const page = query.ok ? query.page : 1;
-  const found = await receiptsToReview(db, scope, page);
+  const tab = (query.ok && query.filters.situacao) || 'a-conferir';
+  const found = await receiptsToReview(db, scope, page, tab);
   if (!found) return { kind: 'forbidden' };
-  return { kind: 'page', status: query.ok ? 200 : 400, props: { ...found, errors: query.ok ? undefined : query.errors } };
+  return { kind: 'page', status: query.ok ? 200 : 400, props: { ...found, tab, errors: query.ok ? undefined : query.errors } };
 }
 
 export interface ReceiptsPageProps {
   receipts: Paged<ReceiptLine>;
   owedBack: number;
+  tab: ReceiptsTab;
   errors?: Record<string, string[]>;
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
 import { TextAreaField } from '../../components/ui/TextArea';
+import { CheckboxField } from '../../components/ui/Choice';
 import { DEFAULT_ERROR } from '../../lib/http';
 import { COOKIE_SESSION_HEADER } from '../../lib/session';
 import { formatBRL } from '../../lib/products/money';
@@ -23,17 +24,21 @@ function paidText({ situacao, nrApolice, numero, valor, devido, credito }: Paid)
   const which = `${numero}ª parcela da apólice ${nrApolice}`;
   if (situacao === 'PARCIAL')
     return `Pagamento parcial: ${formatBRL(valor)} da ${which}${devido === null ? '' : ` (devido ${formatBRL(devido)})`}. A parcela segue em aberto.`;
-  if (credito > 0) return `Pago: ${which}, ${formatBRL(valor)}. ${formatBRL(credito)} pago a mais, a devolver.`;
+  if (situacao === 'CREDITO')
+    return `Pago de novo: ${which}, ${formatBRL(valor)}. A parcela já estava paga: ${formatBRL(credito)} em duplicidade, na fila de restituições.`;
+  if (credito > 0) return `Pago: ${which}, ${formatBRL(valor)}. ${formatBRL(credito)} pago a mais, na fila de restituições.`;
   return `Pago: ${which}, ${formatBRL(valor)}.`;
 }
 
 /**
  * The demo bank's till: paste a linha digitável or a Pix "copia e cola" and pay it, as a bank would
- * confirm it — the amount owed that day, or another one typed (a partial payment, or more than due).
+ * confirm it — the amount owed that day, or another one typed (a partial payment, or more than due) —
+ * or pay again a slip that already paid its installment (a duplicate, decision 074).
  */
 export default function DemoBankForm() {
   const [code, setCode] = useState('');
   const [amount, setAmount] = useState('');
+  const [again, setAgain] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
   const [busy, setBusy] = useState(false);
 
@@ -46,13 +51,14 @@ export default function DemoBankForm() {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json', [COOKIE_SESSION_HEADER]: 'cookie' },
-        body: JSON.stringify({ codigo: code, ...(amount.trim() ? { valor: amount } : {}) }),
+        body: JSON.stringify({ codigo: code, ...(amount.trim() ? { valor: amount } : {}), ...(again ? { duplicidade: true } : {}) }),
       });
       const answer = (await response.json()) as { dado?: Paid; message?: string; erros?: Record<string, string[]> };
       if (response.ok && answer.dado) {
         setOutcome({ ok: true, text: paidText(answer.dado) });
         setCode('');
         setAmount('');
+        setAgain(false);
       } else setOutcome({ ok: false, text: answer.erros?.valor?.[0] ?? answer.message ?? DEFAULT_ERROR.text });
     } catch {
       setOutcome({ ok: false, text: DEFAULT_ERROR.text });
@@ -80,6 +86,11 @@ export default function DemoBankForm() {
         maxLength={30}
         value={amount}
         onChange={(event) => setAmount(event.target.value)}
+      />
+      <CheckboxField
+        label="Pagar de novo uma parcela já paga (simula um pagamento em duplicidade: com o valor em branco, o mesmo com que foi paga)"
+        checked={again}
+        onChange={(event) => setAgain(event.target.checked)}
       />
       <Button type="submit" loading={busy}>
         Pagar

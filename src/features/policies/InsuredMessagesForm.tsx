@@ -5,7 +5,7 @@ import { Field } from '../../components/ui/Field';
 import { RadioGroup } from '../../components/ui/Choice';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { post } from '../../lib/post';
-import { insuredSendSchema } from '../../lib/insured-messages';
+import { insuredSendSchema, type SendableInstallment } from '../../lib/insured-messages';
 
 interface Props {
   apis: ApiBases;
@@ -13,8 +13,8 @@ interface Props {
   nrApolice: string;
   /** The insured's e-mail on file, masked; empty when there is none. */
   maskedEmail: string;
-  /** The installments whose boleto and Pix may be sent (open, payable today). */
-  installments: { numero: number; vencimento: string }[];
+  /** The installments whose boleto and Pix may be sent: open, payable today or overdue (with its note). */
+  installments: SendableInstallment[];
 }
 
 type Item = { tipo: 'apolice' } | { tipo: 'boleto'; numero: number };
@@ -119,6 +119,11 @@ export default function InsuredMessagesForm({ apis, generation, nrApolice, maske
           <p className="insured-installment-title">
             {i.numero}ª parcela — vencimento {i.vencimento}
           </p>
+          {i.nota ? (
+            <p className="insured-installment-note" data-testid={`nota-boleto-${i.numero}`}>
+              {i.nota}
+            </p>
+          ) : null}
           {actions({ tipo: 'boleto', numero: i.numero }, 'Enviar boleto/Pix por e-mail', `boleto da ${i.numero}ª parcela`)}
         </div>
       ))}

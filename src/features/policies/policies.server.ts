@@ -8,6 +8,7 @@ import { findPolicy, listPolicies } from '../../server/services/after-sale/polic
 import { payableCharges, type ChargeView } from '../../server/services/after-sale/charges';
 import { qrSvg } from '../../server/qr';
 import { isPayableOn, secondCopyWindow } from '../../lib/charges';
+import { sendableInstallments } from '../../lib/insured-messages';
 import { scopeFor } from '../../server/services/identity/scope';
 import { endorsementHistory } from '../../server/services/after-sale/endorsements';
 import { scheduledCancellationOf } from '../../server/services/after-sale/cancellation';
@@ -48,7 +49,7 @@ export interface PayableCharge extends ChargeView {
 
 /**
  * A policy of the viewer's scope (each view logged), and — where the viewer may charge it (BOLETOS) — the boleto with
- * Pix of each open installment still payable, and whether an overdue one may get a 2ª via.
+ * Pix of each open installment still payable, whether an overdue one may get a 2ª via, and what may be sent to the insured.
  */
 export async function policyPage(generation: 'v1' | 'v2', session: PortalSession, nrApolice: string, ip: string) {
   if (!/^\d{1,20}$/.test(nrApolice)) return undefined;
@@ -65,6 +66,8 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
     if (isPayableOn(charge, today))
       charges[Number(numero)] = { ...charge, qr: await qrSvg(charge.pixCopiaECola, `QR code Pix da parcela ${numero}`) };
   const mayCharge = open !== undefined && Object.keys(open).length > 0;
+  // What "Enviar ao segurado" offers: each open installment, an overdue one with the 2ª via its send issues.
+  const sendable = open === undefined ? [] : sendableInstallments(open, today);
   // The refunds a cancellation left, owed or paid: the endorsements carry them.
   const refunds = (await endorsementHistory(db, policy.id)).filter((e) => e.restituicao !== null);
   const scheduledCancellation = await scheduledCancellationOf(db, policy.id);
@@ -72,5 +75,5 @@ export async function policyPage(generation: 'v1' | 'v2', session: PortalSession
     generation === 'v1' && pageAccess(PAYMENTS_LOOKUP, who, config().PORTAL_ENV) === 'allowed'
       ? `${PAYMENTS_LOOKUP}?nrApolice=${policy.nrApolice}`
       : undefined;
-  return { policy, charges, mayCharge, dueWindow: secondCopyWindow(today), refunds, scheduledCancellation, paymentsHref };
+  return { policy, charges, mayCharge, sendable, dueWindow: secondCopyWindow(today), refunds, scheduledCancellation, paymentsHref };
 }

@@ -9,6 +9,7 @@ import {
   BENEFICIARY_NAME_MAX_LENGTH,
   contractingSchema,
   DUE_DAYS,
+  FIRST_DUE_AFTER_DAYS,
   RELATIONSHIPS,
   type Contracting,
 } from '../../lib/contracting';
@@ -171,7 +172,9 @@ export default function ContratacaoStep({ apis, generation, code, line, nrCotaca
               </div>
             ) : null}
           </div>
-          {asksDueDay(method) ? null : <p className="alert alert-info">O Pix é pago à vista: vence no dia do envio da proposta.</p>}
+          {asksDueDay(method) ? null : (
+            <p className="alert alert-info">O Pix é pago à vista: vence {FIRST_DUE_AFTER_DAYS} dias após a emissão da apólice.</p>
+          )}
           {method === 'cartao' ? (
             <p className="alert alert-info">
               Os dados do cartão serão pedidos pela seguradora, em ambiente seguro, depois do envio da proposta.

@@ -38,7 +38,9 @@ export default function QuoteSummaryView({ quote, product, generation }: Props) 
   const pricing = quote.precificacao!;
   const contracting = quote.contratacao!;
   const plan = product.plans.find((p) => p.id === pricing.plan);
-  const paymentFrom = (quote.proposta?.createdAt ?? new Date().toISOString()).slice(0, 10);
+  // Counted from the policy's issue day, or the server's today in Brasília (never this browser's clock).
+  const paymentFrom = quote.vencimentosDesde;
+  const issued = Boolean(quote.proposta?.nrApolice);
   const answers = answerLines(product, quote);
   return (
     <>
@@ -114,7 +116,7 @@ export default function QuoteSummaryView({ quote, product, generation }: Props) 
       <section className="step-section" aria-labelledby="resumo-pagamento">
         <h2 id="resumo-pagamento">Pagamento</h2>
         <dl className="summary-list">
-          <Lines lines={paymentLines(contracting, paymentFrom)} />
+          <Lines lines={paymentLines(contracting, paymentFrom, issued)} />
           {contracting.opcao.interestFree ? null : (
             <div>
               <dt>Total parcelado (com juros)</dt>

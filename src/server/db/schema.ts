@@ -612,7 +612,10 @@ export interface EndorsementsTable {
 /** What a cancellation owes the insured, and the commission the partner returns. */
 export interface RefundsTable {
   id: Generated<number>;
-  endorsement_id: number;
+  /** The cancellation that owes it; null for a refund of money received above what was owed (receipt_id). */
+  endorsement_id: number | null;
+  /** The receipt whose money it gives back (migration 050); null for a cancellation's. */
+  receipt_id: number | null;
   policy_id: number;
   valor: number;
   estorno_comissao: number;
@@ -810,6 +813,8 @@ export interface ReceiptsTable {
   situacao: ReceiptSituation;
   recebido_em: Timestamp;
   created_at: Timestamp;
+  /** The refund that gives its money back: its own, or a cancellation's that took in a partial payment (migration 050). */
+  refund_id: Generated<number | null>;
 }
 
 /** A month's sales target of a company, point of sale or seller (migration 014). */

@@ -345,6 +345,8 @@ export const TEMPLATES = {
     nrApolice: string;
     produto: string;
     valor: string;
+    /** What is given back: 'do cancelamento da sua apólice', 'do valor pago a mais na 1ª parcela da sua apólice' (decision 074). */
+    motivo: string;
     destino: string;
     pagaEm: string;
     comprovante: string;
@@ -352,7 +354,7 @@ export const TEMPLATES = {
   }): RenderedEmail => {
     const paragraphs = [
       `Olá, ${data.nome}.`,
-      `Pagamos em ${data.pagaEm} a restituição de ${data.valor} do cancelamento da sua apólice de seguro ${data.produto} nº ${data.nrApolice}, em ${data.destino}.`,
+      `Pagamos em ${data.pagaEm} a restituição de ${data.valor} ${data.motivo} de seguro ${data.produto} nº ${data.nrApolice}, em ${data.destino}.`,
       `Comprovante da transferência: ${data.comprovante}. O valor aparece na sua conta conforme o prazo do seu banco.`,
       `Se o valor não chegar em até 2 dias úteis, fale com ${data.parceiro} ou com a central de atendimento da seguradora, indicada na apólice.`,
     ];
@@ -473,6 +475,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       nrApolice: '011420260000123',
       produto: 'Residencial',
       valor: 'R$ 68,26',
+      motivo: 'do cancelamento da sua apólice',
       destino: 'Pix (CPF) *******6391',
       pagaEm: '11/12/2026',
       comprovante: 'DEMO-RESTITUICAO-12-1',
@@ -549,6 +552,15 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
   },
 };
 
+/**
+ * A sentence that ends with a name ending in a dot ("por meio de Corretora Horizonte Seguros Ltda.")
+ * takes no second dot (issue 42 item 15). Done here, where every e-mail is composed, rather than in
+ * each sentence: an abbreviation may end any name a template puts last. An ellipsis keeps its dots, and
+ * so does a link ('a..b' is followed by a letter). The WhatsApp message to the insured reads it too.
+ */
+export const oneFinalDot = (text: string) => text.replace(/(?<=[^.\s])\.\.(?=\s|$|<)/g, '.');
+
 export function renderTemplate<K extends TemplateName>(name: K, data: Parameters<(typeof TEMPLATES)[K]>[0]): RenderedEmail {
-  return (TEMPLATES[name] as (d: typeof data) => RenderedEmail)(data);
+  const mail = (TEMPLATES[name] as (d: typeof data) => RenderedEmail)(data);
+  return { subject: oneFinalDot(mail.subject), text: oneFinalDot(mail.text), html: oneFinalDot(mail.html) };
 }

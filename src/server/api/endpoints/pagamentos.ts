@@ -114,6 +114,8 @@ export const pagamentos = [
         .min(1, 'Cole a linha digitável ou o Pix copia e cola.')
         .max(512),
       valor: demoAmount,
+      // Pay a slip that already paid its installment: the duplicate a customer makes (decision 074).
+      duplicidade: z.boolean('Envie duplicidade como verdadeiro ou falso.').optional(),
     }),
     async handle(ctx) {
       if (!demoBankEnabled()) throw notFound('Banco de demonstração indisponível neste ambiente.');
@@ -123,7 +125,13 @@ export const pagamentos = [
       if (!admin) throw forbidden('Só os administradores da seguradora usam o banco de demonstração.');
       return payCharge(
         ctx.db,
-        { code: ctx.body.codigo, externalId: `demo:${randomUUID()}`, origem: 'BANCO_DEMO', valor: ctx.body.valor },
+        {
+          code: ctx.body.codigo,
+          externalId: `demo:${randomUUID()}`,
+          origem: 'BANCO_DEMO',
+          valor: ctx.body.valor,
+          paidAgain: ctx.body.duplicidade === true,
+        },
         now(),
       );
     },

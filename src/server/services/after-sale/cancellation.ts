@@ -78,6 +78,8 @@ export interface CancellationContext {
   contratadaEm: string;
   commissionPercent: number;
   paid: number;
+  /** Partial payments of the open installments no refund gave back yet: a whole cancellation returns them (decision 074). */
+  partialReceipts: { ids: number[]; total: number };
   draft: { chave: string; dados: DraftData } | undefined;
   inForce: CoverageInForce[];
   actor: CancellationActor;
@@ -98,7 +100,7 @@ export async function cancellationContext(
 ): Promise<CancellationContext> {
   const policy = await findPolicyByContract(db, scope, generation, idContratacao, today);
   if (!policy) throw notFound(POLICY_NOT_FOUND);
-  const [facts, paid, draft, scheduled] = await Promise.all([
+  const [facts, paid, partials, draft, scheduled] = await Promise.all([
     db
       .selectFrom('policies as a')
       .innerJoin('quotes as q', 'q.id', 'a.quote_id')
@@ -113,6 +115,16 @@ export async function cancellationContext(
       .where('status', '=', 'PAGA')
       .executeTakeFirstOrThrow(),
     db
+      .selectFrom('receipts as r')
+      .innerJoin('installments as i', 'i.id', 'r.installment_id')
+      .select(['r.id', 'r.aplicado'])
+      .where('i.policy_id', '=', policy.id)
+      .where('i.status', '=', 'ABERTA')
+      .where('r.aplicado', '>', 0)
+      .where('r.refund_id', 'is', null)
+      .orderBy('r.id')
+      .execute(),
+    db
       .selectFrom('endorsement_drafts')
       .select(['chave', 'dados'])
       .where('user_id', '=', actor.userId)
@@ -126,6 +138,7 @@ export async function cancellationContext(
     contratadaEm: brasiliaDay(facts.created_at),
     commissionPercent: facts.comissao_centesimos / 100,
     paid: Number(paid.paid),
+    partialReceipts: { ids: partials.map((r) => r.id), total: partials.reduce((sum, r) => sum + r.aplicado, 0) },
     draft: draft ? { chave: draft.chave, dados: draft.dados as DraftData } : undefined,
     inForce: policy.coverages.filter((c) => !c.cancelled).map(({ id, name, premium }) => ({ id, name, premium })),
     actor,
@@ -188,6 +201,7 @@ export function previewOf(
     contratadaEm: context.contratadaEm,
     premium: { net: policy.premioLiquido, policyCost: policy.custoApolice, iof: policy.iof, total: policy.premioTotal },
     paid: context.paid,
+    partialReceived: context.partialReceipts.total,
     commissionPercent: context.commissionPercent,
     inForce: context.inForce,
     dropped: answers.coberturas.escopo === 'PARCIAL' ? answers.coberturas.coberturas : undefined,
@@ -281,6 +295,7 @@ export async function confirmCancellation(
   const today = brasiliaDay(now);
   return db.transaction().execute(async (trx) => {
     const policyId = await lockPolicyByContract(trx, scope, generation, idContratacao);
+    await lockOpenInstallments(trx, policyId);
     const earlier = await earlierConfirmation(trx, policyId, body.chave);
     if (earlier) return { ...earlier, repeated: true };
 
@@ -385,8 +400,8 @@ async function applyCancellation(
     now,
   );
   const refundDue = preview.refund.total > 0 ? refundDueDay(brasiliaDay(now)) : null;
-  if (refundDue)
-    await trx
+  if (refundDue) {
+    const refund = await trx
       .insertInto('refunds')
       .values({
         endorsement_id: endorsement.id,
@@ -397,7 +412,12 @@ async function applyCancellation(
         prevista_para: refundDue,
         created_at: now,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The partial payments it gives back are marked as given back by it (decision 074).
+    if (preview.refund.partialReceipts)
+      await trx.updateTable('receipts').set({ refund_id: refund.id }).where('id', 'in', context.partialReceipts.ids).execute();
+  }
   await notifyCancellation(trx, policy.id, { nrEndosso: endorsement.nrEndosso, motivo, preview, installments, destino, refundDue });
   return endorsement;
 }
@@ -430,7 +450,7 @@ export async function applyScheduledCancellations(db: DB, now: Date): Promise<nu
         .executeTakeFirst();
       if (!due) return 'none';
       const all: Scope = { kind: 'all' };
-      await lockPolicyByContract(trx, all, due.generation, due.id_contratacao);
+      await lockOpenInstallments(trx, await lockPolicyByContract(trx, all, due.generation, due.id_contratacao));
       const context = await cancellationContext(
         trx,
         all,
@@ -487,6 +507,14 @@ export async function undoScheduledCancellation(
     return { efetivaEm: undone.efetiva_em };
   });
 }
+
+/**
+ * Locks the policy's open installments (after its row): a payment of one waits until the cancellation
+ * is done and then finds it cancelled (a credit, refunded on its own), so every partial payment the
+ * cancellation read is the one it gives back.
+ */
+const lockOpenInstallments = (trx: DB, policyId: number) =>
+  trx.selectFrom('installments').select('id').where('policy_id', '=', policyId).where('status', '=', 'ABERTA').forUpdate().execute();
 
 function refundAccount(insuredDocument: string, conta: unknown) {
   if (conta === undefined || conta === null) throw invalid(MESSAGES.account, { conta: [MESSAGES.account] });

@@ -5,6 +5,7 @@ import {
   CHARGED_METHODS,
   chargeCodes,
   chargeDescription,
+  isPayableOn,
   lateAmount,
   pixTxid,
   SECOND_COPY_MAX_DAYS,
@@ -18,6 +19,7 @@ import type { ChargesTable, Generation } from '../../db/schema';
 import { policyIdInScope } from './policies';
 import { amountDue, splitReceipt, type ReceiptSituation, type ReceiptSplit } from '../../../lib/receipts';
 import { now as clockNow } from '../../clock';
+import { refundReceiptCredit } from './refunds';
 
 /*
  * Charging and paying installments (issue 13; DESIGN §10). An open installment has one active
@@ -228,6 +230,12 @@ export interface PaymentNotice {
   origem: 'WEBHOOK' | 'BANCO_DEMO';
   /** Received, in cents. The demo bank may leave it out: then what is still owed on the day. */
   valor?: number;
+  /**
+   * The demo bank only: the payer pays a slip that already paid its installment — what a bank lets
+   * through when a customer pays the same boleto twice — so a duplicate can be shown (decision 074).
+   * Blank amount: what paid it.
+   */
+  paidAgain?: boolean;
 }
 
 /** Serialises the notices that carry one bank id, so two at once can never both record it. */
@@ -288,7 +296,18 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
             .selectFrom('charges as c')
             .innerJoin('installments as i', 'i.id', 'c.installment_id')
             .innerJoin('policies as a', 'a.id', 'i.policy_id')
-            .select(['c.id', 'c.status', 'c.valor', 'c.total', 'c.vencimento', 'c.installment_id', 'i.numero', 'a.nr_apolice'])
+            .select([
+              'c.id',
+              'c.status',
+              'c.valor',
+              'c.total',
+              'c.vencimento',
+              'c.installment_id',
+              'i.numero',
+              'a.id as policy_id',
+              'a.nr_apolice',
+              'a.documento_segurado',
+            ])
             .$if(isLine, (qb) => qb.where('c.linha_digitavel', '=', digits))
             .$if(!isLine, (qb) => qb.where('c.pix_txid', '=', txid!).where('c.pix_copia_e_cola', '=', code))
             .executeTakeFirst()
@@ -317,6 +336,10 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
       return { ...split, paid: false, nrApolice: null, numero: null, valor, devido: null, repeated: false };
     }
 
+    // The policy's key share before the installment's lock: a credit's refund references the policy,
+    // and a cancellation locks the policy, then its open installments — taken in that order here too,
+    // a payment and a cancellation of one policy wait on each other without deadlocking.
+    await sql`select id from policies where id = ${charge.policy_id} for key share`.execute(trx);
     await lockInstallment(trx, charge.installment_id);
     const installment = await trx
       .selectFrom('installments as i')
@@ -335,7 +358,9 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
       .executeTakeFirstOrThrow();
     const open = installment.status === 'ABERTA';
     const today = brasiliaDay(now);
-    if (demo) {
+    // The slip that paid its installment, paid again (the demo bank, when asked): a duplicate.
+    const again = demo && input.paidAgain === true && installment.status === 'PAGA' && charge.status === 'PAGA';
+    if (demo && !again) {
       if (!open) throw conflict(MESSAGES.closed);
       if (charge.status === 'SUBSTITUIDA') throw conflict(MESSAGES.replaced);
       if (charge.status !== 'ATIVA') throw conflict(MESSAGES.closed);
@@ -344,13 +369,21 @@ export async function payCharge(db: DB, input: PaymentNotice, now: Date): Promis
     }
     const due = amountDue(installment, charge, today);
     const received = installment.received ?? 0;
-    const valor = input.valor ?? Math.max(due - received, 1);
+    const valor = input.valor ?? (again ? received : Math.max(due - received, 1));
     const split = splitReceipt(valor, { open, due, received });
     const devido = open ? due : null;
-    await trx
+    const receipt = await trx
       .insertInto('receipts')
       .values({ ...base, charge_id: charge.id, installment_id: charge.installment_id, meio, valor, devido, ...receiptParts(split) })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Whatever came above what was owed goes back to the insured through the refunds queue (decision 074).
+    if (split.credito > 0)
+      await refundReceiptCredit(
+        trx,
+        { id: receipt.id, policyId: charge.policy_id, insuredDocument: charge.documento_segurado, credito: split.credito },
+        now,
+      );
     if (split.paid) {
       await trx
         .insertInto('payments')
@@ -394,15 +427,19 @@ const receiptParts = (split: ReceiptSplit) => ({ situacao: split.situacao, aplic
  * The charge a message to the insured points at (issue 31), inside the caller's transaction: the
  * active charge of an open installment (made now if there is none) while it is payable today; for
  * an overdue one with nothing payable, a 2ª via due `secondCopyDue` with the contract's fine and
- * interest — asked for by nobody (user_id null), as the first charge. Undefined when the installment
- * is no longer open, or is overdue and no 2ª via was asked for.
+ * interest — asked for by `userId` (the policy page's send) or by nobody (the reminders job, user_id
+ * null, as the first charge) — `issued` says it was made now. While that 2ª via is payable, a later
+ * message points at it again: one 2ª via however often the installment is sent. Undefined when the
+ * installment is no longer open, or is overdue and no 2ª via was asked for.
  */
 export async function chargeForInsured(
   trx: DB,
   installmentId: number,
   today: string,
   secondCopyDue?: string,
-): Promise<ChargeView | undefined> {
+  /** Who asked for the 2ª via (the policy page's send); null for the reminders job. */
+  userId: number | null = null,
+): Promise<(ChargeView & { issued: boolean }) | undefined> {
   await lockInstallment(trx, installmentId);
   const installment = await trx
     .selectFrom('installments as i')
@@ -412,10 +449,10 @@ export async function chargeForInsured(
     .executeTakeFirst();
   if (installment?.status !== 'ABERTA' || !CHARGED_METHODS.includes(installment.forma_pagamento)) return undefined;
   const active = await activeCharge(trx, installment);
-  if (active.vencimento >= today) return active;
+  if (isPayableOn(active, today)) return { ...active, issued: false };
   if (!secondCopyDue) return undefined;
   await trx.updateTable('charges').set({ status: 'SUBSTITUIDA' }).where('id', '=', active.id).execute();
   const late = lateAmount(installment.valor, installment.vencimento, secondCopyDue);
   const amounts = { valor: installment.valor, multa: late.fine, juros: late.interest, total: late.total };
-  return view(await writeCharge(trx, installment, amounts, secondCopyDue, null));
+  return { ...view(await writeCharge(trx, installment, amounts, secondCopyDue, userId)), issued: true };
 }

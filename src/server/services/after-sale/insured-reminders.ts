@@ -3,7 +3,13 @@ import type { DB } from '../../db';
 import { addDays } from '../../../lib/calendar';
 import { CHARGED_METHODS } from '../../../lib/charges';
 import { brasiliaDay, formatIsoDate } from '../../../lib/format';
-import { reminderOutcome, reminderWindow, type ReminderKind, type ReminderOutcome } from '../../../lib/insured-messages';
+import {
+  OVERDUE_SECOND_COPY_DAYS,
+  reminderOutcome,
+  reminderWindow,
+  type ReminderKind,
+  type ReminderOutcome,
+} from '../../../lib/insured-messages';
 import { formatBRL } from '../../../lib/products/money';
 import { nudgeDelivery, queueEmail, secretSlot } from '../../mail/outbox';
 import { chargeForInsured } from './charges';
@@ -21,8 +27,6 @@ import { createInsuredLink, hasOptedOut, insuredFacts } from './insured-links';
 
 /** Rows one turn decides at most per kind; the next turn (a minute later) goes on. */
 export const TURN_LIMIT = 50;
-/** The 2ª via an overdue notice carries falls due this many days after the notice (within SECOND_COPY_MAX_DAYS). */
-export const OVERDUE_SECOND_COPY_DAYS = 3;
 
 interface Candidate {
   alvo: number;

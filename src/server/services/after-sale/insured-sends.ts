@@ -4,10 +4,12 @@ import type { Generation } from '../../db/schema';
 import type { Scope } from '../../../lib/scope';
 import type { SessionViewer } from '../../../lib/session';
 import { brasiliaDay, formatIsoDate } from '../../../lib/format';
-import { SEND_LIMITS, SEND_MESSAGES, whatsappHref, type InsuredSend } from '../../../lib/insured-messages';
+import { addDays } from '../../../lib/calendar';
+import { OVERDUE_SECOND_COPY_DAYS, SEND_LIMITS, SEND_MESSAGES, whatsappHref, type InsuredSend } from '../../../lib/insured-messages';
 import { formatBRL } from '../../../lib/products/money';
 import { conflict, invalid, notFound } from '../../errors';
 import { deliverAfter, publicUrl, queueEmail, secretSlot } from '../../mail/outbox';
+import { oneFinalDot } from '../../mail/templates';
 import { countAttempt } from '../identity/rate-limit';
 import { recordDataAccess } from '../identity/access-log';
 import { chargeForInsured } from './charges';
@@ -17,8 +19,9 @@ import { POLICY_LINK_DAYS } from './policy-notices';
 
 /*
  * What the partner sends the insured from the policy page (issue 31): the policy, or the boleto and
- * Pix of an open installment, by e-mail (to the address on file or another typed) or as a WhatsApp
- * share link; each carries an expiring public link. The policy goes through the APOLICES scope, a
+ * Pix of an open installment — an overdue one with nothing payable goes with a 2ª via issued with the
+ * message, once (issue 42 item 16) — by e-mail (to the address on file or another typed) or as a
+ * WhatsApp share link; each carries an expiring public link. The policy goes through the APOLICES scope, a
  * boleto through BOLETOS (who may charge it): outside them, the same 404. Each send is limited per
  * user and per policy (lib/insured-messages.ts SEND_LIMITS) and written to the access log.
  */
@@ -73,7 +76,15 @@ async function linkFor(
   facts: Awaited<ReturnType<typeof insuredFacts>>,
 ) {
   if (!target.installment) return { link: await policyLink(trx, target.policyId, ctx.now), charge: undefined };
-  const charge = await chargeForInsured(trx, target.installment.id, brasiliaDay(ctx.now));
+  // An overdue installment with nothing payable goes with a 2ª via asked for by the sender, as the overdue notice does.
+  const today = brasiliaDay(ctx.now);
+  const charge = await chargeForInsured(
+    trx,
+    target.installment.id,
+    today,
+    addDays(today, OVERDUE_SECOND_COPY_DAYS),
+    ctx.viewer.user.idUsuario,
+  );
   if (!charge) throw conflict(SEND_MESSAGES.notCharged);
   const link = await createInsuredLink(
     trx,
@@ -83,6 +94,10 @@ async function linkFor(
   );
   return { link, charge };
 }
+
+/** The access log's words for what was sent: the installment, and the 2ª via the send issued (due `issued`), if any. */
+const sentText = (numero: number, issued: string | undefined) =>
+  `parcela ${numero}${issued ? `, 2ª via emitida com vencimento em ${formatIsoDate(issued)}` : ''}`;
 
 const limit = (ctx: SendContext, policyId: number) =>
   countAttempt(
@@ -98,12 +113,14 @@ const limit = (ctx: SendContext, policyId: number) =>
 export async function sendToInsured(ctx: SendContext, input: InsuredSend): Promise<{ para: string }> {
   const target = await targetOf(ctx, input.tipo, input.numero);
   await limit(ctx, target.policyId);
+  let issued: string | undefined;
   const to = await deliverAfter(
     ctx.db.transaction().execute(async (trx) => {
       const facts = await insuredFacts(trx, target.policyId);
       const to = input.email ?? facts.insuredEmail;
       if (!to) throw invalid(SEND_MESSAGES.noEmail, { email: [SEND_MESSAGES.noEmail] });
       const { link, charge } = await linkFor(trx, ctx, target, facts);
+      if (charge?.issued) issued = charge.vencimento;
       const secrets = { values: { link: link.url }, expiresAt: link.expiresAt };
       const common = {
         nome: facts.nome,
@@ -125,7 +142,7 @@ export async function sendToInsured(ctx: SendContext, input: InsuredSend): Promi
       return to;
     }),
   );
-  const what = target.installment ? `parcela ${target.installment.numero}, ` : '';
+  const what = target.installment ? `${sentText(target.installment.numero, issued)}, ` : '';
   await recordDataAccess(
     ctx.db,
     ctx.viewer,
@@ -144,14 +161,18 @@ export async function whatsappLink(
 ): Promise<{ link: string; texto: string }> {
   const target = await targetOf(ctx, input.tipo, input.numero);
   await limit(ctx, target.policyId);
+  let issued: string | undefined;
   const texto = await ctx.db.transaction().execute(async (trx) => {
     const facts = await insuredFacts(trx, target.policyId);
     const { link, charge } = await linkFor(trx, ctx, target, facts);
-    return charge
-      ? `Olá, ${facts.nome}. Segue o boleto e o Pix da ${target.installment!.numero}ª parcela do seu seguro ${facts.produto} (apólice ${facts.nrApolice}): ${formatBRL(charge.total)}, vencimento em ${formatIsoDate(charge.vencimento)}. O link vale por ${link.days} dias: ${link.url}`
-      : `Olá, ${facts.nome}. Segue a sua apólice de seguro ${facts.produto} nº ${facts.nrApolice}. O link vale por ${link.days} dias: ${link.url}`;
+    if (charge?.issued) issued = charge.vencimento;
+    return oneFinalDot(
+      charge
+        ? `Olá, ${facts.nome}. Segue o boleto e o Pix da ${target.installment!.numero}ª parcela do seu seguro ${facts.produto} (apólice ${facts.nrApolice}): ${formatBRL(charge.total)}, vencimento em ${formatIsoDate(charge.vencimento)}. O link vale por ${link.days} dias: ${link.url}`
+        : `Olá, ${facts.nome}. Segue a sua apólice de seguro ${facts.produto} nº ${facts.nrApolice}. O link vale por ${link.days} dias: ${link.url}`,
+    );
   });
-  const what = target.installment ? `parcela ${target.installment.numero}` : 'apólice';
+  const what = target.installment ? sentText(target.installment.numero, issued) : 'apólice';
   await recordDataAccess(ctx.db, ctx.viewer, ctx.ip, 'apolice.link-whatsapp', ctx.nrApolice, what);
   return { link: whatsappHref(texto), texto };
 }

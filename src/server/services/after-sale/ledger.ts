@@ -8,8 +8,8 @@ import { policyIdInScope } from './policies';
 
 /*
  * The money ledger of a policy (issue 31; lib/ledger.ts shapes it): its installments, their charges
- * (boletos and 2ª vias), every receipt the banks confirmed for them, the refunds its cancellations
- * owe and what happened to each (refund_events, migration 041). Five small reads by the policy's id,
+ * (boletos and 2ª vias), every receipt the banks confirmed for them, the refunds its cancellations and
+ * its receipts' credits owe (decision 074) and what happened to each (refund_events, migration 041). Five small reads by the policy's id,
  * each through an index on policy_id (or on the installment): the cost of a policy, not of the book.
  * The caller found the policy through the scoping function (findPolicy, policyIdInScope).
  */
@@ -33,14 +33,25 @@ export async function ledgerOfPolicy(db: DB, policyId: number, today: string): P
     db
       .selectFrom('receipts as r')
       .innerJoin('installments as i', 'i.id', 'r.installment_id')
-      .select(['r.id', 'r.installment_id', 'r.valor', 'r.devido', 'r.aplicado', 'r.credito', 'r.situacao', 'r.meio', 'r.recebido_em'])
+      .select([
+        'r.id',
+        'r.installment_id',
+        'r.valor',
+        'r.devido',
+        'r.aplicado',
+        'r.credito',
+        'r.situacao',
+        'r.meio',
+        'r.recebido_em',
+        'r.refund_id',
+      ])
       .where('i.policy_id', '=', policyId)
       .orderBy('r.id')
       .execute(),
     db
       .selectFrom('refunds as r')
-      .innerJoin('endorsements as e', 'e.id', 'r.endorsement_id')
-      .select(['r.id', 'r.valor', 'r.prevista_para', 'r.created_at', 'e.nr_endosso', 'e.tipo'])
+      .leftJoin('endorsements as e', 'e.id', 'r.endorsement_id')
+      .select(['r.id', 'r.receipt_id', 'r.valor', 'r.prevista_para', 'r.created_at', 'e.nr_endosso', 'e.tipo'])
       .where('r.policy_id', '=', policyId)
       .orderBy('r.id')
       .execute(),
@@ -79,10 +90,12 @@ export async function ledgerOfPolicy(db: DB, policyId: number, today: string): P
       situacao: r.situacao,
       meio: r.meio,
       recebidoEm: r.recebido_em,
+      refundId: r.refund_id,
     })),
     refunds: refunds.map((r) => ({
       id: r.id,
       nrEndosso: r.nr_endosso,
+      receiptId: r.receipt_id,
       parcial: r.tipo === 'CANCELAMENTO_PARCIAL',
       valor: r.valor,
       previstaPara: r.prevista_para,

@@ -24,7 +24,8 @@ import { soldWithin, soldWithinBranches } from '../identity/scope';
 import { policyBranchesInScope, searchedPolicies } from './policies';
 import { readBatch, readKeysetPage, type KeysetList } from '../../db/keyset-page';
 import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
-import { RECEIPTS_PAGE_SIZE, type ReceiptSituation } from '../../../lib/receipts';
+import { RECEIPTS_PAGE_SIZE, type ReceiptSituation, type ReceiptsTab } from '../../../lib/receipts';
+import type { RefundStatus } from '../../../lib/refund-status';
 
 /*
  * The payment pages' reads (issue 13; DESIGN §10): installments and payments of the policies a
@@ -346,35 +347,42 @@ export interface ReceiptLine {
   devido: number | null;
   situacao: ReceiptSituation;
   nrApolice: string | null;
+  generation: Generation | null;
   numero: number | null;
   nomeSegurado: string | null;
   installmentStatus: 'ABERTA' | 'PAGA' | 'CANCELADA' | null;
+  /** The refund that gives its money back (decision 074): its own, or the cancellation's that took it in. */
+  refund: { id: number; status: RefundStatus; pagaEm: string | null } | null;
 }
 
 /**
  * What a receipt to look at is: money owed back (a duplicate, an excess, a closed installment, an
  * unknown code), or a partial payment of an installment not paid since. Within the partial index
- * receipts_to_review (migration 026).
+ * receipts_to_review (migration 026). `a conferir` are those whose money has not gone back yet — no
+ * refund, or one not paid (decision 074); `devolvidos` those whose refund was paid.
  */
-const toReview = (db: DB) =>
+const toReview = (db: DB, tab: ReceiptsTab) =>
   db
     .selectFrom('receipts as r')
     .leftJoin('installments as i', 'i.id', 'r.installment_id')
+    .leftJoin('refunds as f', 'f.id', 'r.refund_id')
     .where((eb) => eb.or([eb('r.credito', '>', 0), eb('r.situacao', '=', 'PARCIAL')]))
-    .where((eb) => eb.or([eb('r.credito', '>', 0), eb('i.status', 'is distinct from', 'PAGA')]));
+    .where((eb) => eb.or([eb('r.credito', '>', 0), eb('i.status', 'is distinct from', 'PAGA')]))
+    .where((eb) => (tab === 'devolvidos' ? eb('f.status', '=', 'PAGA') : eb('f.status', 'is distinct from', 'PAGA')));
 
 /**
- * The receipts the insurer has to look at, newest first, with what is owed back in all. They are the
- * insurer's money, not a partner's sale: only a scope of every sale (the insurer's ADMIN) sees them.
+ * The receipts the insurer has to look at, newest first, with what is still owed back in all. They are
+ * the insurer's money, not a partner's sale: only a scope of every sale (the insurer's ADMIN) sees them.
  */
 export async function receiptsToReview(
   db: DB,
   scope: Scope,
   page: number,
+  tab: ReceiptsTab = 'a-conferir',
 ): Promise<{ receipts: Paged<ReceiptLine>; owedBack: number } | undefined> {
   if (scope.kind !== 'all') return undefined;
   const [rows, totals] = await Promise.all([
-    toReview(db)
+    toReview(db, tab)
       .leftJoin('policies as a', 'a.id', 'i.policy_id')
       .select([
         'r.id',
@@ -389,15 +397,19 @@ export async function receiptsToReview(
         'r.devido',
         'r.situacao',
         'a.nr_apolice',
+        'a.generation',
         'a.nome_segurado',
         'i.numero',
         'i.status',
+        'f.id as refund_id',
+        'f.status as refund_status',
+        'f.paga_em',
       ])
       .orderBy('r.id', 'desc')
       .limit(RECEIPTS_PAGE_SIZE)
       .offset((page - 1) * RECEIPTS_PAGE_SIZE)
       .execute(),
-    toReview(db)
+    toReview(db, tab)
       .select([
         (eb) => eb.fn.countAll<string>().as('total'),
         (eb) => eb.fn.coalesce(eb.fn.sum<string>('r.credito'), sql<string>`0`).as('owed'),
@@ -418,10 +430,15 @@ export async function receiptsToReview(
       devido: row.devido,
       situacao: row.situacao,
       nrApolice: row.nr_apolice,
+      generation: row.generation,
       numero: row.numero,
       nomeSegurado: row.nome_segurado,
       installmentStatus: row.status,
+      refund:
+        row.refund_id === null
+          ? null
+          : { id: row.refund_id, status: row.refund_status!, pagaEm: row.paga_em ? new Date(row.paga_em).toISOString() : null },
     }),
   );
-  return { receipts: pagedOf(content, totals.total, page, RECEIPTS_PAGE_SIZE), owedBack: Number(totals.owed) };
+  return { receipts: pagedOf(content, totals.total, page, RECEIPTS_PAGE_SIZE), owedBack: tab === 'devolvidos' ? 0 : Number(totals.owed) };
 }

@@ -11,7 +11,6 @@ import { soldWithin, soldWithinBranches } from '../identity/scope';
 import { readKeysetPage } from '../../db/keyset-page';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import {
-  installmentDueDates,
   installmentStatus,
   POLICIES_PAGE_SIZE,
   policyStatus,
@@ -20,6 +19,7 @@ import {
   type PolicyFilters,
   type PolicyStatus,
 } from '../../../lib/policies';
+import { contractDueDates } from '../../../lib/contracting';
 import { installmentOptions, installmentSchedule, withCoverageShares, type StoredPricing } from '../../../lib/products/engine';
 import { productFor } from '../../../lib/products/catalog';
 import type { PaymentMethod } from '../../../lib/products/types';
@@ -112,7 +112,7 @@ export async function issuePolicy(
     .executeTakeFirstOrThrow();
   if (renewed) await trx.updateTable('policies').set({ renovada_por_id: policy.id }).where('id', '=', renewed.id).execute();
   const amounts = installmentSchedule(option);
-  const due = installmentDueDates(contracted.diaVencimento, issuedDay, amounts.length);
+  const due = contractDueDates(contracted, issuedDay, amounts.length);
   await trx
     .insertInto('installments')
     .values(amounts.map((valor, i) => ({ policy_id: policy.id, numero: i + 1, vencimento: due[i]!, valor })))

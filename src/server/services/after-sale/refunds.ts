@@ -11,7 +11,9 @@ import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import { formatDate, formatIsoDate } from '../../../lib/format';
 import { formatBRL } from '../../../lib/products/money';
 import { maskedDestination } from '../../../lib/cancellation';
-import { refundAccountSchema, type RefundAccount } from '../../../lib/refund-account';
+import { ownDocumentPixKey, refundAccountSchema, type RefundAccount } from '../../../lib/refund-account';
+import { brasiliaDay } from '../../../lib/format';
+import { refundDueDay } from '../../../lib/cancellation';
 import { maskDocument } from '../../../lib/history';
 import {
   REFUND_TRANSITIONS,
@@ -27,7 +29,8 @@ import { policyNoticeFacts } from './policy-notices';
 
 /*
  * The refunds queue of the insurer's staff (issue 31, slice E; lib/refund-status.ts is the table of
- * transitions): refunds a pagar, pagas and devolvidas, keyset-paged through refunds_queue
+ * transitions): what the cancellations owe and what was received above what was owed (a receipt's
+ * credit, decision 074) — a pagar, pagas and devolvidas, keyset-paged through refunds_queue
  * (generation, status, situacao_em, id — migration 041), and the three actions. Each action is one
  * transaction whose first write is a conditional UPDATE … WHERE status = <from>: of two at once (a
  * double click, two instances over one PostgreSQL) the second finds the row moved and changes nothing
@@ -46,7 +49,10 @@ export const REFUNDS_PAGE_SIZE = 20;
 export interface RefundQueueRow {
   id: number;
   nrApolice: string;
-  nrEndosso: string;
+  /** The cancellation that owes it; null for money received above what was owed (`receipt`). */
+  nrEndosso: string | null;
+  /** The receipt whose money it gives back: its installment and when it came. */
+  receipt: { numero: number | null; recebidoEm: string } | null;
   nomeSegurado: string;
   documentoSegurado: string;
   valor: number;
@@ -103,7 +109,9 @@ export async function listRefundQueue(
       order: filters.status === 'DEVIDA' ? 'asc' : 'desc',
       columns: (branch: ReturnType<typeof queueOf>) =>
         branch
-          .innerJoin('endorsements as e', 'e.id', 'r.endorsement_id')
+          .leftJoin('endorsements as e', 'e.id', 'r.endorsement_id')
+          .leftJoin('receipts as rc', 'rc.id', 'r.receipt_id')
+          .leftJoin('installments as i', 'i.id', 'rc.installment_id')
           .select([
             'r.id',
             'r.valor',
@@ -120,6 +128,8 @@ export async function listRefundQueue(
             'a.nome_segurado',
             'a.documento_segurado',
             'e.nr_endosso',
+            'rc.recebido_em',
+            'i.numero',
           ]),
     },
     request,
@@ -133,6 +143,7 @@ export async function listRefundQueue(
       // The policy is there (a refund's policy_id references it): the left join above is for the count.
       nrApolice: r.nr_apolice!,
       nrEndosso: r.nr_endosso,
+      receipt: r.recebido_em === null ? null : { numero: r.numero, recebidoEm: iso(r.recebido_em)! },
       nomeSegurado: r.nome_segurado!,
       documentoSegurado: maskDocument(r.documento_segurado!),
       valor: r.valor,
@@ -171,6 +182,8 @@ async function refundInScope(trx: DB, scope: Scope, generation: Generation, id: 
   const row = await refundsOf(trx, generation)
     .where((eb) => soldWithin(scope, eb.ref('a.user_id'), eb.ref('a.company_id')))
     .where('r.id', '=', id)
+    .leftJoin('receipts as rc', 'rc.id', 'r.receipt_id')
+    .leftJoin('installments as i', 'i.id', 'rc.installment_id')
     .select([
       'r.id',
       'r.status',
@@ -178,6 +191,8 @@ async function refundInScope(trx: DB, scope: Scope, generation: Generation, id: 
       'r.destino',
       'r.tentativas',
       'r.policy_id',
+      'r.receipt_id',
+      'i.numero',
       'a.nr_apolice',
       'a.documento_segurado',
       'a.company_id',
@@ -252,6 +267,12 @@ async function transition(
 
 const payInput = z.object({ comprovante: z.optional(z.string()) });
 
+/** What a refund gives back, as the insured's e-mail names it: a cancellation, or money paid above what was owed. */
+const refundReason = (found: Pick<Found, 'receipt_id' | 'numero'>) =>
+  found.receipt_id === null
+    ? 'do cancelamento da sua apólice'
+    : `do valor pago a mais${found.numero === null ? '' : ` na ${found.numero}ª parcela`} da sua apólice`;
+
 /**
  * "Pagar": by the demo bank where it works (its receipt id generated when none is typed), else with
  * the bank's receipt typed by the staff. The insured is told by e-mail (outbox, same transaction)
@@ -293,6 +314,7 @@ export async function payRefund(
         nrApolice: facts.nrApolice,
         produto: facts.produto,
         valor: formatBRL(found.valor),
+        motivo: refundReason(found),
         destino: destinationText(found.destino),
         pagaEm: formatDate(now),
         comprovante,
@@ -369,4 +391,34 @@ export async function reopenRefund(
     undefined,
     now,
   );
+}
+
+/**
+ * Money a bank confirmed above what was owed (a receipt's credit, decision 059) becomes a refund a pagar
+ * in the queue of the policy's generation (decision 074), inside the transaction that records the
+ * receipt — a new receipt, so nothing else can refund it meanwhile; the same notice again finds the
+ * receipt and records nothing (charges.ts). It goes to the insured's own CPF/CNPJ Pix key (decision 056);
+ * no commission is clawed back, and the receipt is marked as given back by it.
+ */
+export async function refundReceiptCredit(
+  trx: DB,
+  receipt: { id: number; policyId: number; insuredDocument: string; credito: number },
+  now: Date,
+): Promise<number> {
+  const { id } = await trx
+    .insertInto('refunds')
+    .values({
+      endorsement_id: null,
+      receipt_id: receipt.id,
+      policy_id: receipt.policyId,
+      valor: receipt.credito,
+      estorno_comissao: 0,
+      destino: JSON.stringify(ownDocumentPixKey(receipt.insuredDocument)),
+      prevista_para: refundDueDay(brasiliaDay(now)),
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx.updateTable('receipts').set({ refund_id: id }).where('id', '=', receipt.id).execute();
+  return id;
 }

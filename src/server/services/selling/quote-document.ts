@@ -16,7 +16,9 @@ import { now as clockNow } from '../../clock';
 export function quoteDocument(quote: QuoteView, product: ProductDef, kind: QuoteDocument['kind'], now = clockNow()): QuoteDocument {
   const pricing = quote.precificacao;
   const contracting = quote.contratacao;
-  const from = (quote.proposta?.createdAt ?? now.toISOString()).slice(0, 10);
+  // The server's day in Brasília, or the policy's issue day (QuoteView.vencimentosDesde): never the UTC day of an instant.
+  const from = quote.vencimentosDesde;
+  const issued = Boolean(quote.proposta?.nrApolice);
   return {
     kind,
     nrCotacao: quote.nrCotacao,
@@ -52,7 +54,7 @@ export function quoteDocument(quote: QuoteView, product: ProductDef, kind: Quote
       : undefined,
     payment: contracting
       ? {
-          lines: paymentLines(contracting, from),
+          lines: paymentLines(contracting, from, issued),
           installments: installmentLines(contracting, from),
           total: contracting.opcao.total,
         }

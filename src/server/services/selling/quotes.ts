@@ -5,7 +5,7 @@ import type { DB } from '../../db';
 import type { QuotesTable } from '../../db/schema';
 import { invalid, forbidden, notFound, conflict, fieldErrorsOf } from '../../errors';
 import { asksDueDay, contractingSchema, type Contracting } from '../../../lib/contracting';
-import { formatDate } from '../../../lib/format';
+import { brasiliaDay, formatDate } from '../../../lib/format';
 import { productFor } from '../../../lib/products/catalog';
 import { receiveProposal } from '../after-sale/acceptance';
 import { acceptanceDeadline, PROPOSAL_EVENT_LABELS, PROPOSAL_STATUS_LABELS, proposalClock } from '../../../lib/acceptance';
@@ -150,12 +150,13 @@ function furthest(product: ProductDef, current: string, reached: QuoteStep | und
 
 async function nextQuoteNumber(db: DB, now: Date): Promise<string> {
   const { rows } = await sql<{ n: string }>`select nextval('quote_numbers')::text as n`.execute(db);
-  return `${now.getFullYear()}${rows[0]!.n.padStart(6, '0')}`;
+  // Brasília's year, as a policy's number (policies.ts): at 23:00 of 31/12 the process's zone (UTC) is already in the next.
+  return `${brasiliaDay(now).slice(0, 4)}${rows[0]!.n.padStart(6, '0')}`;
 }
 
 async function nextProposalNumber(db: DB, now: Date): Promise<string> {
   const { rows } = await sql<{ n: string }>`select nextval('proposal_numbers')::text as n`.execute(db);
-  return `${now.getFullYear()}${rows[0]!.n.padStart(8, '0')}`;
+  return `${brasiliaDay(now).slice(0, 4)}${rows[0]!.n.padStart(8, '0')}`;
 }
 
 /** Ages and dates are checked against the server's day (`now`, server/clock.ts), not the machine's. */
@@ -470,6 +471,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
       'p.suspensa_desde',
       'p.motivo',
       'ap.nr_apolice',
+      'ap.emitida_em',
     ])
     .where('q.nr_cotacao', '=', nrCotacao)
     .where('q.generation', '=', seller.generation)
@@ -503,6 +505,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     seller: row.seller_name,
     createdAt: new Date(row.created_at).toISOString(),
     validaAte: new Date(row.valida_ate).toISOString(),
+    vencimentosDesde: brasiliaDay(row.emitida_em ?? now),
     proposta: row.proposal_id
       ? {
           nrProposta: row.nr_proposta!,
