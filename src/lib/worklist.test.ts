@@ -121,6 +121,7 @@ describe('windows and links', () => {
     expect(WORKLIST_LINKS.renewal('v2', '123')).toBe('/v2/renovacoes/123');
     expect(WORKLIST_LINKS.renewal('v1', '123')).toBe('/renovacoes/123');
     expect(WORKLIST_LINKS.refunds('v1')).toBe('/restituicoes');
+    expect(WORKLIST_LINKS.refunds('v2', '011420260000007')).toBe('/v2/restituicoes?nrApolice=011420260000007');
     expect(WORKLIST_LINKS.secondCopy('v2', '9')).toBe('/v2/boleto?nrApolice=9');
     expect(WORKLIST_LINKS.secondCopy('v1', '9')).toBe('/consulta-pagamento?nrApolice=9');
   });

@@ -39,6 +39,7 @@ export const reportsKind: KindReader = {
 export function notasKind(scope: BeneficiaryScope): KindReader {
   return {
     kind: 'NOTA_FISCAL',
+    page: () => WORKLIST_LINKS.notaFiscal(),
     branches: (db, ctx, reading) => {
       if (ctx.generation !== 'v2' || (scope.kind === 'some' && scope.companyIds.length === 0)) return [];
       const since = sql<Date>`n.decidida_em`;

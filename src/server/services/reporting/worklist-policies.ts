@@ -3,6 +3,7 @@ import type { Scope } from '../../../lib/scope';
 import { formatBRL } from '../../../lib/products/money';
 import { dayPhrase, WORKLIST_KIND_LIMIT, WORKLIST_LINKS } from '../../../lib/worklist';
 import { soldWithinBranches } from '../identity/scope';
+import { refundsInScope } from '../after-sale/refunds';
 import { branchOf, dayStart, keyOf, type KindReader } from './worklist-reader';
 
 /* The worklist's kinds of policies (services/reporting/worklist.ts): overdue installments, renewals, refunds. */
@@ -100,27 +101,19 @@ export function renewalsKind(scope: Scope): KindReader {
 }
 
 /**
- * Refunds owed, the earliest planned first: the insurer's staff pays every one; the legacy
- * administrators' group (a partner's group too, lib/session.ts isInsurerStaff) those of the legacy
- * policies its scope sees.
+ * Refunds owed, the earliest planned first: the queue's own query of its tab "a pagar"
+ * (after-sale/refunds.ts refundsInScope) in the viewer's generation, for whoever its page lets in —
+ * the insurer's ADMIN (v2), the legacy administrators' group (v1) — each linking to its row there.
  */
-export function refundsKind(scope: Scope, generation: 'v1' | 'v2' | undefined): KindReader {
+export function refundsKind(scope: Scope): KindReader {
   return {
     kind: 'RESTITUICAO',
+    page: (generation) => WORKLIST_LINKS.refunds(generation),
     branches: (db, ctx, reading) =>
-      soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) => {
+      refundsInScope(db, scope, ctx.generation, 'DEVIDA').map((owed) => {
         const since = sql<Date>`r.created_at`;
         const k = keyOf('RESTITUICAO', sql.ref('r.id'), since);
-        // The scope's columns are the policy's: joined for the count too (the staff's scope is everyone's, `true`).
-        const base = db
-          .selectFrom('refunds as r')
-          .innerJoin('policies as a', 'a.id', 'r.policy_id')
-          .where('r.status', '=', 'DEVIDA')
-          .$if(generation !== undefined, (qb) => qb.where('r.generation', '=', generation!))
-          .where(within)
-          .orderBy('r.prevista_para')
-          .orderBy('r.id')
-          .limit(WORKLIST_KIND_LIMIT);
+        const base = owed.orderBy('r.prevista_para').orderBy('r.id').limit(WORKLIST_KIND_LIMIT);
         return branchOf(reading, ctx, base, { k, since }, (qb) =>
           qb.select([k.as('k'), since.as('since'), 'r.id', 'r.valor', 'r.prevista_para', 'a.nr_apolice', 'a.nome_segurado']),
         );
@@ -130,7 +123,7 @@ export function refundsKind(scope: Scope, generation: 'v1' | 'v2' | undefined): 
       whose: [row.nome_segurado as string],
       deadline: row.prevista_para as string,
       deadlineText: dayPhrase(row.prevista_para as string, ctx.w.today, { future: 'prevista para', past: 'prevista para' }),
-      href: WORKLIST_LINKS.refunds(ctx.generation),
+      href: WORKLIST_LINKS.refunds(ctx.generation, row.nr_apolice as string),
       action: 'Pagar a restituição',
     }),
   };

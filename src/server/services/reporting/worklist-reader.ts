@@ -56,6 +56,11 @@ export type Reading = 'page' | 'count';
 
 export interface KindReader {
   kind: WorklistKind;
+  /**
+   * The one page every item of the kind opens, where there is one: the kind is the viewer's only when
+   * that page lets them in (its route guard), so the bell never counts what its link refuses.
+   */
+  page?: (generation: 'v1' | 'v2') => string;
   branches(db: DB, ctx: Context, reading: Reading): Branch[];
   item(row: Row, ctx: Context): Omit<WorklistItem, 'kind' | 'key' | 'since' | 'isNew'>;
 }

@@ -12,6 +12,7 @@ import { branchOf, keyOf, quoteHref, whoseOfSale, withSaleNames, type KindReader
 export function documentsKind(scope: Scope): KindReader {
   return {
     kind: 'DOCUMENTOS',
+    page: (generation) => WORKLIST_LINKS.documents(generation),
     branches: (db, ctx, reading) =>
       soldWithinBranches(scope, sql.ref('p.seller_id'), sql.ref('p.company_id')).map((within) => {
         const since = sql<Date>`p.suspensa_desde`;
@@ -47,7 +48,7 @@ export function documentsKind(scope: Scope): KindReader {
         whose: whoseOfSale(row),
         deadline: new Date(row.aceite_ate as Date).toISOString(),
         deadlineText: clockPhrase(clock),
-        href: `${ctx.generation === 'v2' ? '/v2/documentos/envio' : '/documentos/envio'}?${new URLSearchParams({ proposta: row.nr_proposta as string })}`,
+        href: WORKLIST_LINKS.documents(ctx.generation, row.nr_proposta as string),
         action: 'Enviar documentos',
       };
     },
@@ -108,7 +109,7 @@ export function decisionsKind(scope: Scope): KindReader {
   };
 }
 
-/** Quotes still being made whose validity ends within the window, the nearest first. */
+/** Quotes still being made whose validity ends within the window, the nearest first (worklist.ts asks for the viewer's own). */
 export function expiringQuotesKind(scope: Scope): KindReader {
   return {
     kind: 'COTACAO_EXPIRANDO',
@@ -153,6 +154,7 @@ export function expiringQuotesKind(scope: Scope): KindReader {
 /** The acceptance queue (the provider's ADMIN): proposals in analysis, the nearest deadline first. */
 export const analysisKind: KindReader = {
   kind: 'ANALISE',
+  page: () => '/v2/propostas/analise',
   branches: (db, ctx, reading) => {
     const since = sql<Date>`p.created_at`;
     const k = keyOf('ANALISE', sql.ref('p.id'), since);

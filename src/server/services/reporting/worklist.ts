@@ -2,8 +2,6 @@ import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { now as clockNow } from '../../clock';
 import { announce } from '../../cache';
-import { V1_ADMIN_GROUP } from '../../../lib/permissions';
-import type { Scope } from '../../../lib/scope';
 import { isInsurerStaff, type SessionViewer } from '../../../lib/session';
 import {
   groupItems,
@@ -40,17 +38,20 @@ import { importsKind, notasKind, reportsKind } from './worklist-notices';
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The staff's kinds: the provider's ADMIN (lib/session.ts isInsurerStaff) works the acceptance queue —
- * as its page's guard says, v2 only — and pays every refund; the legacy administrators' group, which
- * sees every legacy sale, the refunds of those (slice E's /restituicoes decides who opens it).
+ * Whether the viewer may open a page: one of their generation's (the middleware's gate) that the routes'
+ * guards let them into (lib/route-guards.ts, which knows only its own generation's paths).
  */
-function staffKinds(viewer: SessionViewer, policies: Scope): KindReader[] {
-  if (isInsurerStaff(viewer)) return [analysisKind, refundsKind({ kind: 'all' }, undefined)];
-  if (viewer.generation === 'v1' && viewer.user.profile.includes(V1_ADMIN_GROUP)) return [refundsKind(policies, 'v1')];
-  return [];
-}
+const opensFor = (viewer: SessionViewer) => (href: string) => {
+  const path = href.split('?')[0]!;
+  return path.startsWith('/v2/') === (viewer.generation === 'v2') && pageAccess(path, viewer, config().PORTAL_ENV) === 'allowed';
+};
 
-/** The kinds a viewer has, each with the scope its page uses. */
+/**
+ * The kinds a viewer has, each with the scope its page uses; a kind whose page refuses the viewer is
+ * none of theirs (issue 42: the bell counts only what its link opens) — so the acceptance queue and the
+ * refunds queue are the staff's because their pages' guards say so, and no nota fiscal is counted where
+ * the commission pages do not exist (production).
+ */
 async function kindsOf(db: DB, viewer: SessionViewer): Promise<KindReader[]> {
   const [quotes, policies, boletos, notas] = await Promise.all([
     quoteScopeFor(db, viewer),
@@ -60,17 +61,21 @@ async function kindsOf(db: DB, viewer: SessionViewer): Promise<KindReader[]> {
   ]);
   // The insurer's staff made the decisions the partners are told of (proposals, notas fiscais): no notice to itself.
   const toldOfDecisions = !isInsurerStaff(viewer);
-  return [
+  const kinds = [
     documentsKind(quotes),
     ...(toldOfDecisions ? [decisionsKind(quotes)] : []),
     overdueKind(boletos),
     renewalsKind(policies),
-    expiringQuotesKind(quotes),
+    // Only the seller continues a quote (decision 029): a manager's or the insurer's bell does not count their team's.
+    expiringQuotesKind({ kind: 'own', userId: viewer.user.idUsuario }),
     reportsKind,
     ...(toldOfDecisions ? [notasKind(notas)] : []),
     importsKind,
-    ...staffKinds(viewer, policies),
+    analysisKind,
+    refundsKind(policies),
   ];
+  const opens = opensFor(viewer);
+  return kinds.filter((kind) => !kind.page || opens(kind.page(viewer.generation)));
 }
 
 async function contextOf(db: DB, viewer: SessionViewer, now: Date): Promise<Context> {
@@ -82,7 +87,7 @@ async function contextOf(db: DB, viewer: SessionViewer, now: Date): Promise<Cont
     now,
     w: windowsOf(now),
     readAllAt: seen ? new Date(seen.all_read_at) : null,
-    opens: (href) => pageAccess(href.split('?')[0]!, viewer, config().PORTAL_ENV) === 'allowed',
+    opens: opensFor(viewer),
   };
 }
 
