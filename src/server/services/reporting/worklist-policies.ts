@@ -4,6 +4,7 @@ import { formatBRL } from '../../../lib/products/money';
 import { dayPhrase, WORKLIST_KIND_LIMIT, WORKLIST_LINKS } from '../../../lib/worklist';
 import { soldWithinBranches } from '../identity/scope';
 import { refundsInScope } from '../after-sale/refunds';
+import { hasOpenRenewal, renewablePolicies } from '../selling/renewals';
 import { branchOf, dayStart, keyOf, type KindReader } from './worklist-reader';
 
 /* The worklist's kinds of policies (services/reporting/worklist.ts): overdue installments, renewals, refunds. */
@@ -47,34 +48,18 @@ export function overdueKind(scope: Scope): KindReader {
   };
 }
 
-/** Policies in force ending within the window (renew), the nearest end first. */
+/**
+ * Policies "Renovar" accepts (selling/renewals.ts renewablePolicies: not renewed, no cancellation
+ * scheduled), the nearest end first; one whose renewal quote is open is to be continued.
+ */
 export function renewalsKind(scope: Scope): KindReader {
   return {
     kind: 'RENOVACAO',
     branches: (db, ctx, reading) =>
-      soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) => {
+      renewablePolicies(db, scope, ctx.generation, ctx.w.today).map((renewable) => {
         const since = dayStart(sql<string>`a.fim_vigencia - 60`);
         const k = keyOf('RENOVACAO', sql.ref('a.id'), since);
-        const base = db
-          .selectFrom('policies as a')
-          .where('a.status', '=', 'VIGENTE')
-          .where('a.generation', '=', ctx.generation)
-          .where('a.fim_vigencia', '>=', ctx.w.today)
-          .where('a.fim_vigencia', '<=', ctx.w.renewalUntil)
-          .where(within)
-          // A cancellation scheduled ahead ends it: nothing to renew (lib/renewals.ts renewalRefusal).
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('scheduled_cancellations as sc')
-                  .select('sc.id')
-                  .whereRef('sc.policy_id', '=', 'a.id')
-                  .where('sc.status', '=', 'AGENDADO'),
-              ),
-            ),
-          )
-          .orderBy('a.fim_vigencia')
-          .limit(WORKLIST_KIND_LIMIT);
+        const base = renewable.orderBy('a.fim_vigencia').limit(WORKLIST_KIND_LIMIT);
         return branchOf(reading, ctx, base, { k, since }, (qb) =>
           qb
             .leftJoin('companies as c', 'c.id', 'a.company_id')
@@ -86,6 +71,7 @@ export function renewalsKind(scope: Scope): KindReader {
               'a.nome_segurado',
               'a.fim_vigencia',
               'c.razao_social as company',
+              hasOpenRenewal(sql.ref('a.id'), ctx.now).as('quoted'),
             ]),
         );
       }),
@@ -95,7 +81,7 @@ export function renewalsKind(scope: Scope): KindReader {
       deadline: row.fim_vigencia as string,
       deadlineText: dayPhrase(row.fim_vigencia as string, ctx.w.today, { future: 'termina', past: 'terminou' }),
       href: WORKLIST_LINKS.renewal(ctx.generation, row.nr_apolice as string),
-      action: 'Renovar',
+      action: row.quoted ? 'Continuar a renovação' : 'Renovar',
     }),
   };
 }
