@@ -110,6 +110,9 @@ export function dayPhrase(
   return `${verb.past} há ${plural(-days, 'dia', 'dias')} (${date})`;
 }
 
+/** A refund's planned day: "a pagar em 9 dias", "atrasada há 240 dias" (issue 42: it read "prevista para há 240 dias"). */
+export const REFUND_DEADLINE = { future: 'a pagar', past: 'atrasada' } as const;
+
 /** The 25-day clock of a proposal in a row: the history's own words (lib/acceptance.ts clockSummary). */
 export const clockPhrase = (clock: Clock): string => clockSummary(clock, formatDate) ?? 'Decidida';
 

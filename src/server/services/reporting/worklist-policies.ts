@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Scope } from '../../../lib/scope';
 import { formatBRL } from '../../../lib/products/money';
-import { dayPhrase, WORKLIST_KIND_LIMIT, WORKLIST_LINKS } from '../../../lib/worklist';
+import { dayPhrase, REFUND_DEADLINE, WORKLIST_KIND_LIMIT, WORKLIST_LINKS } from '../../../lib/worklist';
 import { soldWithinBranches } from '../identity/scope';
 import { refundsInScope } from '../after-sale/refunds';
 import { hasOpenRenewal, renewablePolicies } from '../selling/renewals';
@@ -108,7 +108,7 @@ export function refundsKind(scope: Scope): KindReader {
       what: `Restituição de ${formatBRL(row.valor as number)} da apólice nº ${row.nr_apolice}`,
       whose: [row.nome_segurado as string],
       deadline: row.prevista_para as string,
-      deadlineText: dayPhrase(row.prevista_para as string, ctx.w.today, { future: 'prevista para', past: 'prevista para' }),
+      deadlineText: dayPhrase(row.prevista_para as string, ctx.w.today, REFUND_DEADLINE),
       href: WORKLIST_LINKS.refunds(ctx.generation, row.nr_apolice as string),
       action: 'Pagar a restituição',
     }),
