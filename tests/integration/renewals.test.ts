@@ -339,6 +339,23 @@ describe('issue 42: what a renewal says and does', () => {
     const start = (await db.selectFrom('policies').select('inicio_vigencia').where('nr_apolice', '=', first).executeTakeFirstOrThrow())
       .inicio_vigencia;
     await cancelWholePolicy(db, IGOR, first, NOW, start);
+    // Never paid, never in force: nothing "covers" a period, and the seller is not told of a refund (issue 42, item 15).
+    const mail = async (template: string) =>
+      (
+        await db
+          .selectFrom('emails')
+          .select('text_body')
+          .where('template', '=', template)
+          .where('text_body', 'like', `%${first}%`)
+          .executeTakeFirstOrThrow()
+      ).text_body;
+    const insured = await mail('cancelamento-segurado');
+    expect(insured).toContain('Não há valor a restituir: nada foi pago nesta apólice.');
+    expect(insured).not.toContain('cobre o período');
+    const seller = await mail('cancelamento-vendedor');
+    expect(seller).toContain('Restituição ao segurado: nenhuma.');
+    expect(seller).toContain('O segurado foi avisado por e-mail do cancelamento; não há restituição.');
+    expect(seller).not.toContain('recebe a restituição');
     const summary = await summaryAs(IGOR, nr);
     expect(summary).toMatchObject({ renovadaPor: null, state: 'NAO_RENOVADA' });
     expect(summary.refusal).toBeUndefined();
