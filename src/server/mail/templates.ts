@@ -439,6 +439,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       aPartirDe: '27/11/2026',
       porQue: 'a seu pedido (Contratou outro seguro)',
       restituicao: { valor: 'R$ 68,26', ate: '11/12/2026', destino: 'Pix (CPF) *******6391' },
+      pago: true,
       parcelas: 'As parcelas em aberto (3ª e 4ª) foram canceladas: não serão cobradas.',
       parceiro: 'Corretora Horizonte Seguros Ltda.',
     },
@@ -454,6 +455,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       restituicao: 'R$ 68,26 até 11/12/2026',
       estorno: 'R$ 13,65',
       link: 'https://portal.exemplo/v2/apolices/011420260000123',
+      seguradoAvisado: 'RESTITUICAO',
     },
   },
   'cancelamento-agendado-segurado': {
