@@ -46,6 +46,8 @@ describe('the contact as documents print it', () => {
 describe('the endorsements a policy offers', () => {
   it.each([
     ['VIGENTE', ['Alterar dados cadastrais', 'Cancelar apólice']],
+    // A renewal not begun yet: its data may change, and it may be cancelled from its first day.
+    ['A_INICIAR', ['Alterar dados cadastrais', 'Cancelar apólice']],
     ['CANCELADA', []],
     ['VENCIDA', []],
   ] as const)('%s → %j', (status, labels) => {

@@ -37,9 +37,14 @@ describe('contractDueDates: the one rule the policy charges by and the resumo pr
 
 describe('states a page shows', () => {
   it('a policy in force whose term ended is vencida; a cancelled one stays cancelled', () => {
-    expect(policyStatus('VIGENTE', '2027-11-23', '2027-11-23')).toBe('VIGENTE');
-    expect(policyStatus('VIGENTE', '2027-11-23', '2027-11-24')).toBe('VENCIDA');
-    expect(policyStatus('CANCELADA', '2027-11-23', '2028-01-01')).toBe('CANCELADA');
+    const term = { inicio: '2026-11-23', fim: '2027-11-23' };
+    expect(policyStatus('VIGENTE', term, '2027-11-23')).toBe('VIGENTE');
+    expect(policyStatus('VIGENTE', term, '2026-11-23')).toBe('VIGENTE');
+    expect(policyStatus('VIGENTE', term, '2027-11-24')).toBe('VENCIDA');
+    // A renewal issued ahead of the term it continues (issue 42: it said "Vigente").
+    expect(policyStatus('VIGENTE', term, '2026-11-22')).toBe('A_INICIAR');
+    expect(policyStatus('CANCELADA', term, '2028-01-01')).toBe('CANCELADA');
+    expect(policyStatus('CANCELADA', term, '2026-11-01')).toBe('CANCELADA');
   });
 
   it('an open installment past its due day is vencida; a paid one is paid', () => {

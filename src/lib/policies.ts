@@ -18,13 +18,25 @@ export function policyTerm(startDay: string): { inicio: string; fim: string } {
 }
 
 export type StoredPolicyStatus = 'VIGENTE' | 'CANCELADA';
-export type PolicyStatus = StoredPolicyStatus | 'VENCIDA';
+export type PolicyStatus = StoredPolicyStatus | 'A_INICIAR' | 'VENCIDA';
 
-export const POLICY_STATUS_LABELS: Record<PolicyStatus, string> = { VIGENTE: 'Vigente', CANCELADA: 'Cancelada', VENCIDA: 'Vencida' };
+export const POLICY_STATUS_LABELS: Record<PolicyStatus, string> = {
+  A_INICIAR: 'A iniciar',
+  VIGENTE: 'Vigente',
+  VENCIDA: 'Vencida',
+  CANCELADA: 'Cancelada',
+};
 
-/** A policy in force whose term ended is 'vencida' (nothing is written when a term ends). */
-export const policyStatus = (stored: StoredPolicyStatus, fimVigencia: string, today: string): PolicyStatus =>
-  stored === 'VIGENTE' && fimVigencia < today ? 'VENCIDA' : stored;
+/**
+ * A policy's state on `today` (ISO days): one not cancelled is 'a iniciar' before its term begins (a
+ * renewal, issued ahead of the term it continues), 'vigente' within it and 'vencida' after it —
+ * nothing is written when a term begins or ends.
+ */
+export const policyStatus = (stored: StoredPolicyStatus, term: { inicio: string; fim: string }, today: string): PolicyStatus => {
+  if (stored !== 'VIGENTE') return stored;
+  if (today < term.inicio) return 'A_INICIAR';
+  return term.fim < today ? 'VENCIDA' : 'VIGENTE';
+};
 
 export type StoredInstallmentStatus = 'ABERTA' | 'PAGA' | 'CANCELADA';
 export type InstallmentStatus = StoredInstallmentStatus | 'VENCIDA';

@@ -47,6 +47,11 @@ export interface QuoteView {
    */
   vencimentosDesde: string;
   proposta: ProposalView | null;
+  /**
+   * The policy a renewal quote renews and the term it would cover (issue 42: the simulator never said
+   * it was a renewal); null for a new sale.
+   */
+  renovacao: { nrApolice: string; inicio: string; fim: string } | null;
 }
 
 export interface ProposalTimelineEntry {

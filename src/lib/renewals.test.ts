@@ -8,6 +8,7 @@ import {
   renewalRate,
   renewalRefusal,
   renewalSeries,
+  renewalSellerText,
   renewalState,
   renewalWindow,
 } from './renewals';
@@ -60,6 +61,9 @@ describe('who may be renewed', () => {
     expect(renewalState('9', '1')).toBe('RENOVADA');
     expect(renewalState(null, '1')).toBe('COTADA');
     expect(renewalState(null, null)).toBe('NAO_RENOVADA');
+    // It ends on the scheduled day: not to be renewed meanwhile (issue 42: the list offered Renovar).
+    expect(renewalState(null, null, '2026-12-20')).toBe('CANCELAMENTO_AGENDADO');
+    expect(renewalState(null, '1', '2026-12-20')).toBe('COTADA');
   });
 });
 
@@ -91,5 +95,18 @@ describe('the list’s filters', () => {
       ok: false,
       errors: { produto: ['Produto inválido.'], vendedor: ['Vendedor inválido.'] },
     });
+  });
+});
+
+describe('who the renewal page says will sell it', () => {
+  it.each([
+    [{ nome: 'Igor', policySeller: true, viewer: true }, 'A cotação da renovação fica em seu nome, como esta apólice.'],
+    [{ nome: 'Igor', policySeller: true, viewer: false }, /em nome de Igor, que vendeu esta apólice: você poderá consultá-la/],
+    [
+      { nome: 'Ana', policySeller: false, viewer: true, instead: 'Juliana' },
+      /^Juliana, que vendeu esta apólice, não pode mais vendê-la: .* \(Ana\)\.$/,
+    ],
+  ] as const)('%j', (who, text) => {
+    expect(renewalSellerText(who)).toMatch(text);
   });
 });

@@ -37,6 +37,9 @@ export const RENEWAL_MESSAGES = {
   early: (days: number) =>
     `A renovação abre ${RENEWAL_WINDOW_DAYS} dias antes do fim da vigência: faltam ${days} dias para o fim desta apólice.`,
   notSellable: 'Você não tem uma oferta ativa deste produto para renová-lo.',
+  /** The policy's seller may no longer sell it, and neither may whoever clicks. */
+  sellerGone: (seller: string) =>
+    `${seller}, que vendeu esta apólice, não pode mais vendê-la, e você não tem uma oferta ativa deste produto para renová-la.`,
   scheduledCancellation: (day: string) => `Esta apólice tem um cancelamento agendado para ${day}: desfaça o agendamento para renová-la.`,
 } as const;
 
@@ -60,17 +63,41 @@ export function renewalRefusal(policy: RenewablePolicy, today: string): string |
   return undefined;
 }
 
-export type RenewalState = 'NAO_RENOVADA' | 'COTADA' | 'RENOVADA';
+export type RenewalState = 'NAO_RENOVADA' | 'COTADA' | 'RENOVADA' | 'CANCELAMENTO_AGENDADO';
 
 export const RENEWAL_STATE_LABELS: Record<RenewalState, string> = {
   NAO_RENOVADA: 'Não renovada',
   COTADA: 'Renovação cotada',
   RENOVADA: 'Renovada',
+  CANCELAMENTO_AGENDADO: 'Cancelamento agendado',
 };
 
-/** A policy's renewal state: renewed once a renewal policy exists, quoted while a renewal quote is open. */
-export const renewalState = (renovadaPor: string | null, openQuote: string | null): RenewalState =>
-  renovadaPor ? 'RENOVADA' : openQuote ? 'COTADA' : 'NAO_RENOVADA';
+/**
+ * A policy's renewal state: renewed once a renewal policy exists, quoted while a renewal quote is
+ * open, else not renewable while a cancellation is scheduled (it ends then), else not renewed.
+ */
+export const renewalState = (renovadaPor: string | null, openQuote: string | null, cancelamentoAgendado?: string | null): RenewalState =>
+  renovadaPor ? 'RENOVADA' : openQuote ? 'COTADA' : cancelamentoAgendado ? 'CANCELAMENTO_AGENDADO' : 'NAO_RENOVADA';
+
+/**
+ * Who a renewal's quote is made for (issue 42): the policy's own seller while they may still sell it,
+ * whoever clicks "Renovar"; else the one who clicks (`instead` names the seller who no longer can).
+ */
+export interface RenewalSellerView {
+  nome: string;
+  policySeller: boolean;
+  /** It is the viewer. */
+  viewer: boolean;
+  instead?: string;
+}
+
+/** What the renewal page says of who will sell it, before anyone clicks. */
+export function renewalSellerText(who: RenewalSellerView): string {
+  if (who.policySeller && who.viewer) return 'A cotação da renovação fica em seu nome, como esta apólice.';
+  if (who.policySeller)
+    return `A cotação da renovação fica em nome de ${who.nome}, que vendeu esta apólice: você poderá consultá-la, mas só quem a fez a altera e envia a proposta.`;
+  return `${who.instead}, que vendeu esta apólice, não pode mais vendê-la: a cotação da renovação fica em seu nome (${who.nome}).`;
+}
 
 /** The renewal rate of a month, in percent with one decimal: renewed over ending; none when nothing ended. */
 export const renewalRate = (renewed: number, ending: number): number | undefined =>

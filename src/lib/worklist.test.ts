@@ -3,6 +3,7 @@ import {
   bellLabel,
   countText,
   dayPhrase,
+  REFUND_DEADLINE,
   groupItems,
   isNewItem,
   itemKey,
@@ -51,6 +52,11 @@ describe('deadlines in words', () => {
     expect(dayPhrase('2026-11-29', '2026-11-28')).toBe('vence em 1 dia (29/11/2026)');
     expect(dayPhrase('2026-12-28', '2026-11-28', { future: 'termina', past: 'terminou' })).toBe('termina em 30 dias (28/12/2026)');
     expect(dayPhrase('2026-11-25', '2026-11-28')).toBe('venceu há 3 dias (25/11/2026)');
+    // A refund's planned day (issue 42: "prevista para há 240 dias").
+    const refund = REFUND_DEADLINE;
+    expect(dayPhrase('2026-12-07', '2026-11-28', refund)).toBe('a pagar em 9 dias (07/12/2026)');
+    expect(dayPhrase('2026-11-28', '2026-11-28', refund)).toBe('a pagar hoje (28/11/2026)');
+    expect(dayPhrase('2026-04-02', '2026-11-28', refund)).toBe('atrasada há 240 dias (02/04/2026)');
   });
 });
 
@@ -121,6 +127,7 @@ describe('windows and links', () => {
     expect(WORKLIST_LINKS.renewal('v2', '123')).toBe('/v2/renovacoes/123');
     expect(WORKLIST_LINKS.renewal('v1', '123')).toBe('/renovacoes/123');
     expect(WORKLIST_LINKS.refunds('v1')).toBe('/restituicoes');
+    expect(WORKLIST_LINKS.refunds('v2', '011420260000007')).toBe('/v2/restituicoes?nrApolice=011420260000007');
     expect(WORKLIST_LINKS.secondCopy('v2', '9')).toBe('/v2/boleto?nrApolice=9');
     expect(WORKLIST_LINKS.secondCopy('v1', '9')).toBe('/consulta-pagamento?nrApolice=9');
   });

@@ -110,6 +110,9 @@ export function dayPhrase(
   return `${verb.past} há ${plural(-days, 'dia', 'dias')} (${date})`;
 }
 
+/** A refund's planned day: "a pagar em 9 dias", "atrasada há 240 dias" (issue 42: it read "prevista para há 240 dias"). */
+export const REFUND_DEADLINE = { future: 'a pagar', past: 'atrasada' } as const;
+
 /** The 25-day clock of a proposal in a row: the history's own words (lib/acceptance.ts clockSummary). */
 export const clockPhrase = (clock: Clock): string => clockSummary(clock, formatDate) ?? 'Decidida';
 
@@ -173,7 +176,12 @@ export function windowsOf(now: Date) {
 export const WORKLIST_LINKS = {
   renewal: (generation: 'v1' | 'v2', nrApolice: string) =>
     `${generation === 'v2' ? '/v2/renovacoes' : '/renovacoes'}/${encodeURIComponent(nrApolice)}`,
-  refunds: (generation: 'v1' | 'v2') => (generation === 'v2' ? '/v2/restituicoes' : '/restituicoes'),
+  /** Where documents are sent, or one proposal's. */
+  documents: (generation: 'v1' | 'v2', nrProposta?: string) =>
+    `${generation === 'v2' ? '/v2/documentos/envio' : '/documentos/envio'}${nrProposta ? `?${new URLSearchParams({ proposta: nrProposta })}` : ''}`,
+  /** The refunds queue, or one policy's refunds in it (its filter). */
+  refunds: (generation: 'v1' | 'v2', nrApolice?: string) =>
+    `${generation === 'v2' ? '/v2/restituicoes' : '/restituicoes'}${nrApolice ? `?${new URLSearchParams({ nrApolice })}` : ''}`,
   policy: (generation: 'v1' | 'v2', nrApolice: string) =>
     `${generation === 'v2' ? '/v2/apolices' : '/apolices'}/${encodeURIComponent(nrApolice)}`,
   /** The 2ª via (v2) or the payment lookup (legacy), the policy's installments already searched. */

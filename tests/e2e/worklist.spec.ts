@@ -76,3 +76,13 @@ for (const generation of ['v2', 'v1'] as const) {
     await page.context().close();
   });
 }
+
+test('the refunds to pay say their planned day in plain pt-BR (issue 42: "prevista para em 9 dias")', async ({ browser }) => {
+  const page = await pageAs(browser, ACCOUNTS.insurerAdmin);
+  await page.goto('/v2/pendencias?tipo=RESTITUICAO');
+  const deadlines = page.locator('[data-live-region="pendencias"] li .worklist-deadline');
+  await expect(deadlines.first()).toBeVisible();
+  for (const text of await deadlines.allTextContents())
+    expect(text.trim()).toMatch(/^(a pagar (hoje|em \d+ dias?)|atrasada há \d+ dias?) \(\d{2}\/\d{2}\/\d{4}\)$/);
+  await page.context().close();
+});

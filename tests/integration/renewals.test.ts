@@ -5,19 +5,21 @@ import { freshDatabase } from '../fixtures/db';
 import { cancelWholePolicy, sellResidential, viewerByEmail } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { brasiliaDay } from '../../src/lib/format';
-import { nextTerm, RENEWAL_MESSAGES } from '../../src/lib/renewals';
+import { nextTerm, RENEWAL_MESSAGES, RENEWAL_STATE_LABELS } from '../../src/lib/renewals';
+import { POLICY_STATUS_LABELS } from '../../src/lib/policies';
+import { newCountOf } from '../../src/lib/worklist';
 import { price } from '../../src/lib/products/engine';
 import { productFor } from '../../src/lib/products/catalog';
 import { ratingAnswers } from '../../src/lib/quotes';
 import { scopeFor, salesDataScopeFor } from '../../src/server/services/identity/scope';
-import { sellableOffers, sellableOffersV1 } from '../../src/server/services/network/offers';
+import { sellableOffersV1 } from '../../src/server/services/network/offers';
 import { findUserByEmail, loadV1User } from '../../src/server/services/identity/principals';
 import { createQuote, findQuote, saveStep, sendProposal, type Seller } from '../../src/server/services/selling/quotes';
 import { sellerFromV1, sellerFromV2 } from '../../src/server/services/selling/sellers';
 import { listRenewals, renewalSummary, startRenewal } from '../../src/server/services/selling/renewals';
-import { findPolicy } from '../../src/server/services/after-sale/policies';
+import { findPolicy, listPolicies } from '../../src/server/services/after-sale/policies';
 import { renewalRates } from '../../src/server/services/reporting/metrics';
-import { worklist } from '../../src/server/services/reporting/worklist';
+import { worklist, worklistNewCount } from '../../src/server/services/reporting/worklist';
 import type { SessionViewer } from '../../src/lib/session';
 import { keysetPager, pageRequestOf } from '../../src/lib/keyset-pages';
 
@@ -75,16 +77,11 @@ const listed = async (email: string, filters = {}) => {
   return page.content;
 };
 
-/** Renovar as the seller of `email` would click it: their sellable offer of the product. */
+/** Renovar as the user of `email` would click it. */
 async function renew(email: string, nrApolice: string, now = NOW) {
-  const { viewer, seller } = await sellerAndScope(email);
+  const viewer = await viewerByEmail(db, email);
   const scope = await scopeFor(db, viewer, 'APOLICES');
-  const offerFor = async (executor: DB, code: string) => {
-    const offers =
-      viewer.generation === 'v2' ? await sellableOffers(executor, viewer.user, now) : await sellableOffersV1(executor, viewer.user, now);
-    return offers.find((o) => o.code === code);
-  };
-  return startRenewal(db, scope, seller, nrApolice, offerFor, brasiliaDay(now), now);
+  return startRenewal(db, scope, viewer, nrApolice, brasiliaDay(now), now);
 }
 
 beforeAll(async () => {
@@ -207,7 +204,7 @@ describe('Renovar', () => {
     const row = (await listed(PARTNER)).find((r) => r.nrApolice === partnerEnding)!;
     expect(row).toMatchObject({ state: 'RENOVADA', renovadaPor: renewal, openQuote: null });
     await expect(renew(PARTNER, partnerEnding)).rejects.toMatchObject({ message: RENEWAL_MESSAGES.renewed(renewal) });
-    const summary = await renewalSummary(db, scope, 'v2', partnerEnding, TODAY, NOW);
+    const summary = await renewalSummary(db, scope, viewer, partnerEnding, TODAY, NOW);
     expect(summary?.refusal).toBe(RENEWAL_MESSAGES.renewed(renewal));
   });
 
@@ -255,7 +252,7 @@ describe('Renovar', () => {
     const message = RENEWAL_MESSAGES.scheduledCancellation(day.split('-').reverse().join('/'));
     await expect(renew(IGOR, nr)).rejects.toMatchObject({ kind: 'conflict', message });
     const viewer = await viewerByEmail(db, IGOR);
-    const summary = await renewalSummary(db, await scopeFor(db, viewer, 'APOLICES'), 'v2', nr, TODAY, NOW);
+    const summary = await renewalSummary(db, await scopeFor(db, viewer, 'APOLICES'), viewer, nr, TODAY, NOW);
     expect(summary!.refusal).toBe(message);
     // Nor is it on the worklist to renew meanwhile.
     const toRenew = async () =>
@@ -264,6 +261,169 @@ describe('Renovar', () => {
     await db.updateTable('scheduled_cancellations').set({ status: 'DESFEITO' }).where('id', '=', scheduled.id).execute();
     expect(await toRenew()).toBe(true);
     expect((await renew(IGOR, nr)).created).toBe(true);
+  });
+});
+
+/** A policy of `email` sold `daysBefore` days ago, paid at once: it ends in about 365 − daysBefore days. */
+const soldEnding = async (email: string, daysBefore: number) =>
+  (await sellResidential(db, { email, at: daysAgo(daysBefore), contratacao: { formaPagamento: 'pix', parcelas: 1 } })).nrApolice!;
+
+/** Renovar as `email`, then the renewal quote sold through to its policy by its seller: the renewal's number. */
+async function renewAndSell(email: string, nrApolice: string): Promise<string> {
+  const { nrCotacao } = await renew(email, nrApolice);
+  const owner = await db
+    .selectFrom('quotes as q')
+    .innerJoin('users as u', 'u.id', 'q.user_id')
+    .select('u.email')
+    .where('q.nr_cotacao', '=', nrCotacao)
+    .executeTakeFirstOrThrow();
+  const { seller } = await sellerAndScope(owner.email);
+  const { quote } = await sendProposal(db, seller, nrCotacao, { aceiteTermo: true }, NOW);
+  return quote.proposta!.nrApolice!;
+}
+
+const summaryAs = async (email: string, nrApolice: string) => {
+  const viewer = await viewerByEmail(db, email);
+  return (await renewalSummary(db, await scopeFor(db, viewer, 'APOLICES'), viewer, nrApolice, TODAY, NOW))!;
+};
+
+const toRenewOf = async (email: string, nrApolice: string) =>
+  (await worklist(db, await viewerByEmail(db, email), { kind: 'RENOVACAO', now: NOW }))
+    .flatMap((g) => g.items)
+    .find((i) => i.what.includes(nrApolice));
+
+describe('issue 42: what a renewal says and does', () => {
+  let renewal: string;
+
+  it('a policy whose renewal is quoted says "Continuar a renovação"; once renewed it leaves "Apólices a renovar" and the bell', async () => {
+    const nr = await soldEnding(PARTNER, 338);
+    expect(await toRenewOf(PARTNER, nr)).toMatchObject({ action: 'Renovar', href: `/v2/renovacoes/${nr}` });
+    await renew(PARTNER, nr);
+    expect(await toRenewOf(PARTNER, nr)).toMatchObject({ action: 'Continuar a renovação' });
+    renewal = await renewAndSell(PARTNER, nr);
+    expect(await toRenewOf(PARTNER, nr)).toBeUndefined();
+    const viewer = await viewerByEmail(db, PARTNER);
+    const groups = await worklist(db, viewer, { now: NOW });
+    expect(groups.flatMap((g) => g.items).some((i) => i.kind === 'RENOVACAO' && i.what.includes(nr))).toBe(false);
+    expect(await worklistNewCount(db, viewer, NOW)).toBe(newCountOf(groups));
+  });
+
+  it('a renewal not yet in force reads "A iniciar", not "Vigente" — in the list, its page and its filter', async () => {
+    const viewer = await viewerByEmail(db, PARTNER);
+    const scope = await scopeFor(db, viewer, 'APOLICES');
+    const detail = (await findPolicy(db, scope, 'v2', renewal, TODAY))!;
+    expect(detail.inicioVigencia > TODAY).toBe(true);
+    expect(detail.status).toBe('A_INICIAR');
+    const numbers = async (situacao: string) =>
+      (await listPolicies(db, scope, 'v2', { situacao } as never, { page: 1 }, TODAY)).content.map((r) => r.nrApolice);
+    expect(await numbers('A_INICIAR')).toContain(renewal);
+    expect(await numbers('VIGENTE')).not.toContain(renewal);
+    expect(POLICY_STATUS_LABELS.A_INICIAR).toBe('A iniciar');
+  });
+
+  it('the renewal quote says what it renews: the policy and the next term', async () => {
+    const nr = await soldEnding(PARTNER, 337);
+    const { nrCotacao } = await renew(PARTNER, nr);
+    const { seller } = await sellerAndScope(PARTNER);
+    const quote = (await findQuote(db, seller, nrCotacao, NOW))!;
+    const policy = await db.selectFrom('policies').select('fim_vigencia').where('nr_apolice', '=', nr).executeTakeFirstOrThrow();
+    expect(quote.renovacao).toEqual({ nrApolice: nr, ...nextTerm(policy.fim_vigencia) });
+    const other = await sellResidential(db, { at: NOW });
+    expect((await findQuote(db, seller, other.nrCotacao, NOW))!.renovacao).toBeNull();
+  });
+
+  it('a renewal cancelled from its first day (never in force) leaves the policy it renewed renewable again', async () => {
+    const nr = await soldEnding(IGOR, 336);
+    const first = await renewAndSell(IGOR, nr);
+    expect((await summaryAs(IGOR, nr)).renovadaPor).toBe(first);
+    const start = (await db.selectFrom('policies').select('inicio_vigencia').where('nr_apolice', '=', first).executeTakeFirstOrThrow())
+      .inicio_vigencia;
+    await cancelWholePolicy(db, IGOR, first, NOW, start);
+    // Never paid, never in force: nothing "covers" a period, and the seller is not told of a refund (issue 42, item 15).
+    const mail = async (template: string) =>
+      (
+        await db
+          .selectFrom('emails')
+          .select('text_body')
+          .where('template', '=', template)
+          .where('text_body', 'like', `%${first}%`)
+          .executeTakeFirstOrThrow()
+      ).text_body;
+    const insured = await mail('cancelamento-segurado');
+    expect(insured).toContain('Não há valor a restituir: nada foi pago nesta apólice.');
+    expect(insured).not.toContain('cobre o período');
+    const seller = await mail('cancelamento-vendedor');
+    expect(seller).toContain('Restituição ao segurado: nenhuma.');
+    expect(seller).toContain('O segurado foi avisado por e-mail do cancelamento; não há restituição.');
+    expect(seller).not.toContain('recebe a restituição');
+    const summary = await summaryAs(IGOR, nr);
+    expect(summary).toMatchObject({ renovadaPor: null, state: 'NAO_RENOVADA' });
+    expect(summary.refusal).toBeUndefined();
+    expect((await listed(IGOR)).find((r) => r.nrApolice === nr)).toMatchObject({ state: 'NAO_RENOVADA', renovadaPor: null });
+    expect(await toRenewOf(IGOR, nr)).toMatchObject({ action: 'Renovar' });
+    // Renewed again: a second renewal policy of the same one (the cancelled one keeps its link back).
+    const second = await renewAndSell(IGOR, nr);
+    expect((await summaryAs(IGOR, nr)).renovadaPor).toBe(second);
+    const viewer = await viewerByEmail(db, IGOR);
+    expect((await findPolicy(db, await scopeFor(db, viewer, 'APOLICES'), 'v2', first, TODAY))!.renova).toBe(nr);
+  });
+
+  it('a policy whose cancellation is scheduled is not offered "Renovar" in the list, which says why', async () => {
+    const nr = await soldEnding(IGOR, 335);
+    const policy = await db.selectFrom('policies').select(['id', 'user_id']).where('nr_apolice', '=', nr).executeTakeFirstOrThrow();
+    const day = brasiliaDay(new Date(NOW.getTime() + 7 * DAY_MS));
+    await db
+      .insertInto('scheduled_cancellations')
+      .values({
+        policy_id: policy.id,
+        user_id: policy.user_id,
+        chave: `agendado-${nr}`,
+        dados: JSON.stringify({}),
+        conta: null,
+        solicitada_em: TODAY,
+        efetiva_em: day,
+      })
+      .execute();
+    const row = (await listed(IGOR)).find((r) => r.nrApolice === nr)!;
+    expect(row.state).toBe('CANCELAMENTO_AGENDADO');
+    expect(row.refusal).toBe(RENEWAL_MESSAGES.scheduledCancellation(day.split('-').reverse().join('/')));
+    expect(RENEWAL_STATE_LABELS[row.state]).toBe('Cancelamento agendado');
+  });
+
+  it('the policy’s seller sells the renewal while active, whoever clicks; else the one who clicks — and the page says who first', async () => {
+    const JULIANA = 'juliana.costa@parceiro.demo';
+    const [igor, juliana, manager] = await Promise.all([IGOR, JULIANA, PARTNER_ADMIN].map((e) => findUserByEmail(db, e)));
+    // The manager clicks on Igor's policy: Igor keeps it.
+    const igors = await soldEnding(IGOR, 334);
+    expect((await summaryAs(PARTNER_ADMIN, igors)).renewalSeller).toEqual({ nome: igor!.nome, policySeller: true, viewer: false });
+    expect((await summaryAs(IGOR, igors)).renewalSeller).toEqual({ nome: igor!.nome, policySeller: true, viewer: true });
+    const started = await renew(PARTNER_ADMIN, igors);
+    const quote = await db.selectFrom('quotes').selectAll().where('nr_cotacao', '=', started.nrCotacao).executeTakeFirstOrThrow();
+    const sold = await db.selectFrom('policies').selectAll().where('nr_apolice', '=', igors).executeTakeFirstOrThrow();
+    expect({ user: quote.user_id, company: quote.company_id, pos: quote.point_of_sale_id }).toEqual({
+      user: igor!.id,
+      company: sold.company_id,
+      pos: sold.point_of_sale_id,
+    });
+    // The manager reads it (only its seller changes it): the address opens it read-only.
+    expect(started.href).toMatch(/\/visualizar$/);
+    // Juliana left: whoever clicks sells it, and is told so before.
+    const julianas = await soldEnding(JULIANA, 333);
+    await db.updateTable('users').set({ status: 'INATIVO' }).where('id', '=', juliana!.id).execute();
+    try {
+      expect((await summaryAs(PARTNER_ADMIN, julianas)).renewalSeller).toEqual({
+        nome: manager!.nome,
+        policySeller: false,
+        viewer: true,
+        instead: juliana!.nome,
+      });
+      const mine = await renew(PARTNER_ADMIN, julianas);
+      const made = await db.selectFrom('quotes').select('user_id').where('nr_cotacao', '=', mine.nrCotacao).executeTakeFirstOrThrow();
+      expect(made.user_id).toBe(manager!.id);
+      expect(mine.href).toMatch(/\/editar$/);
+    } finally {
+      await db.updateTable('users').set({ status: 'ATIVO' }).where('id', '=', juliana!.id).execute();
+    }
   });
 });
 

@@ -1,10 +1,7 @@
-import type { DB } from '../../server/db';
 import { database } from '../../server/boot/database';
 import { now } from '../../server/clock';
 import { scopeFor } from '../../server/services/identity/scope';
 import { metricsOptions } from '../../server/services/reporting/metrics';
-import { sellableOffers, sellableOffersV1 } from '../../server/services/network/offers';
-import { sellerFromV1, sellerFromV2 } from '../../server/services/selling/sellers';
 import { listRenewals, renewalSummary, startRenewal, type RenewalRow, type RenewalSummary } from '../../server/services/selling/renewals';
 import { brasiliaDay } from '../../lib/format';
 import { pageRequestOf, type KeysetPage } from '../../lib/keyset-pages';
@@ -99,16 +96,8 @@ export async function renewalPage(
   let status = 200;
   if (request.method === 'POST') {
     await readForm(request);
-    const seller = who.generation === 'v2' ? await sellerFromV2(db, who.user) : await sellerFromV1(db, who.user);
-    const offerFor = async (executor: DB, code: string, original: number) => {
-      if (!seller.canSell(code)) return undefined;
-      const offers =
-        who.generation === 'v2' ? await sellableOffers(executor, who.user, at) : await sellableOffersV1(executor, who.user, at);
-      const ofProduct = offers.filter((o) => o.code === code);
-      return ofProduct.find((o) => o.nrOferta === original) ?? ofProduct[0];
-    };
     try {
-      const started = await startRenewal(db, scope, seller, nrApolice, offerFor, today, at);
+      const started = await startRenewal(db, scope, who, nrApolice, today, at);
       return { redirect: started.href };
     } catch (error) {
       const refusal = refusalOf(error);
@@ -118,7 +107,7 @@ export async function renewalPage(
       failure = refusal.message;
     }
   }
-  const summary = await renewalSummary(db, scope, generation, nrApolice, today, at);
+  const summary = await renewalSummary(db, scope, who, nrApolice, today, at);
   if (!summary) return undefined;
   return { status, generation, summary, failure };
 }

@@ -51,6 +51,7 @@ import * as m045 from './migrations/045_user_page';
 import * as m046 from './migrations/046_user_bulk_actions';
 import * as m047 from './migrations/047_access_reviews';
 import * as m050 from './migrations/050_receipt_refunds';
+import * as m052 from './migrations/052_renewal_again';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -140,6 +141,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '046_user_bulk_actions': m046,
   '047_access_reviews': m047,
   '050_receipt_refunds': m050,
+  '052_renewal_again': m052,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

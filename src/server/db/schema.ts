@@ -583,7 +583,10 @@ export interface PoliciesTable {
   /** The ids of the coverages a partial cancellation dropped. */
   coberturas_canceladas: ColumnType<string[], string | undefined, string>;
   cancelada_em: string | null;
-  /** The policy this one renews, and the one that renewed this (migration 039). */
+  /**
+   * The policy this one renews, and the one that renewed this (migration 039). A renewal cancelled from
+   * its first day lets go of the one it renews, which may be renewed again (migration 052).
+   */
   renova_policy_id: ColumnType<number | null, number | null | undefined, number | null>;
   renovada_por_id: ColumnType<number | null, number | null | undefined, number | null>;
 }

@@ -34,6 +34,13 @@ function layout(
 </div></body></html>`;
 }
 
+/** What the seller's cancellation notice says the insured was told (issue 42: a refund that did not exist). */
+const INSURED_TOLD = {
+  RESTITUICAO: 'O segurado foi avisado por e-mail de quando e como recebe a restituição.',
+  CANCELAMENTO: 'O segurado foi avisado por e-mail do cancelamento; não há restituição.',
+  NINGUEM: 'O segurado não tem e-mail cadastrado e não foi avisado: avise-o do cancelamento.',
+} as const;
+
 export const TEMPLATES = {
   'redefinir-senha': (data: { nome: string; link: string; validadeMinutos: number }): RenderedEmail => {
     const paragraphs = [
@@ -148,6 +155,8 @@ export const TEMPLATES = {
     porQue: string;
     /** The refund, when something comes back. */
     restituicao: { valor: string; ate: string; destino: string } | null;
+    /** Whether anything had been paid: with nothing paid, nothing "covers" a period (issue 42). */
+    pago: boolean;
     parcelas: string;
     parceiro: string;
   }): RenderedEmail => {
@@ -156,7 +165,9 @@ export const TEMPLATES = {
       `${data.oQue} ${data.plural ? 'foram canceladas' : 'foi cancelada'} a partir de ${data.aPartirDe}, ${data.porQue}. Endosso nº ${data.nrEndosso}.`,
       data.restituicao
         ? `Você receberá a restituição de ${data.restituicao.valor} até ${data.restituicao.ate}, em ${data.restituicao.destino}.`
-        : 'Não há valor a restituir: o que foi pago cobre o período em que o seguro esteve em vigor.',
+        : data.pago
+          ? 'Não há valor a restituir: o que foi pago cobre o período em que o seguro esteve em vigor.'
+          : 'Não há valor a restituir: nada foi pago nesta apólice.',
       data.parcelas,
       `Dúvidas: fale com ${data.parceiro} ou com a central de atendimento da seguradora, indicada na apólice.`,
     ];
@@ -175,12 +186,14 @@ export const TEMPLATES = {
     restituicao: string;
     estorno: string;
     link: string;
+    /** What the insured was told by e-mail: of the refund, of the cancellation alone, or nothing (no e-mail on file). */
+    seguradoAvisado: 'RESTITUICAO' | 'CANCELAMENTO' | null;
   }): RenderedEmail => {
     const paragraphs = [
       `Olá, ${data.nome}.`,
       `A apólice nº ${data.nrApolice} de ${data.segurado} teve um cancelamento a partir de ${data.aPartirDe} (endosso nº ${data.nrEndosso}).`,
       `Restituição ao segurado: ${data.restituicao}. Comissão a estornar: ${data.estorno}.`,
-      'O segurado foi avisado por e-mail de quando e como recebe a restituição.',
+      INSURED_TOLD[data.seguradoAvisado ?? 'NINGUEM'],
     ];
     return {
       subject: `Cancelamento da apólice ${data.nrApolice} — ${data.segurado}`,
@@ -428,6 +441,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       aPartirDe: '27/11/2026',
       porQue: 'a seu pedido (Contratou outro seguro)',
       restituicao: { valor: 'R$ 68,26', ate: '11/12/2026', destino: 'Pix (CPF) *******6391' },
+      pago: true,
       parcelas: 'As parcelas em aberto (3ª e 4ª) foram canceladas: não serão cobradas.',
       parceiro: 'Corretora Horizonte Seguros Ltda.',
     },
@@ -443,6 +457,7 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
       restituicao: 'R$ 68,26 até 11/12/2026',
       estorno: 'R$ 13,65',
       link: 'https://portal.exemplo/v2/apolices/011420260000123',
+      seguradoAvisado: 'RESTITUICAO',
     },
   },
   'cancelamento-agendado-segurado': {

@@ -380,6 +380,10 @@ async function applyCancellation(
       .execute();
   } else {
     await trx.updateTable('policies').set({ status: 'CANCELADA', cancelada_em: motivo.efetivaEm }).where('id', '=', policy.id).execute();
+    // A renewal cancelled from its first day never continued the policy it renews: that one may be
+    // renewed again (issue 42, decision 075). One cancelled later did, and stays its renewal.
+    if (motivo.efetivaEm <= policy.inicioVigencia)
+      await trx.updateTable('policies').set({ renovada_por_id: null }).where('renovada_por_id', '=', policy.id).execute();
   }
 
   const destino = account ? maskedDestination(account) : null;

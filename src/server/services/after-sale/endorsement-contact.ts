@@ -31,10 +31,10 @@ export async function endorseContact(
     const id = await lockPolicyByContract(trx, scope, generation, idContratacao);
     const policy = await trx
       .selectFrom('policies')
-      .select(['id', 'nr_apolice', 'status', 'fim_vigencia', 'premio_total', 'contato', 'quote_id'])
+      .select(['id', 'nr_apolice', 'status', 'inicio_vigencia', 'fim_vigencia', 'premio_total', 'contato', 'quote_id'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    const closed = ENDORSEMENT_CLOSED[policyStatus(policy.status, policy.fim_vigencia, today)];
+    const closed = ENDORSEMENT_CLOSED[policyStatus(policy.status, { inicio: policy.inicio_vigencia, fim: policy.fim_vigencia }, today)];
     if (closed) throw conflict(closed);
     const before =
       policy.contato ??

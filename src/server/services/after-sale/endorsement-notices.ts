@@ -81,6 +81,7 @@ export async function notifyCancellation(trx: DB, policyId: number, notice: Canc
       aPartirDe: formatIsoDate(motivo.efetivaEm),
       porQue: motivo.solicitante === 'SEGURADO' ? `a seu pedido (${reason})` : `por decisão da seguradora (${reason})`,
       restituicao: refund && { ...refund, destino: notice.destino ?? 'conta a informar' },
+      pago: preview.refund.netPaid > 0,
       parcelas: installmentsSentence(notice.installments),
       parceiro: facts.parceiro,
     });
@@ -93,6 +94,7 @@ export async function notifyCancellation(trx: DB, policyId: number, notice: Canc
     restituicao: refund ? `${refund.valor} até ${refund.ate}` : 'nenhuma',
     estorno: formatBRL(preview.refund.clawback),
     link: facts.policyPage,
+    seguradoAvisado: facts.insuredEmail ? (refund ? 'RESTITUICAO' : 'CANCELAMENTO') : null,
   });
 }
 

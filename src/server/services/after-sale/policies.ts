@@ -231,7 +231,10 @@ export async function listPolicies(
         q.where('a.inicio_vigencia', '<=', filters.vigenteEm!).where('a.fim_vigencia', '>=', filters.vigenteEm!),
       )
       .$if(filters.situacao === 'CANCELADA', (q) => q.where('a.status', '=', 'CANCELADA'))
-      .$if(filters.situacao === 'VIGENTE', (q) => q.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '>=', today))
+      .$if(filters.situacao === 'A_INICIAR', (q) => q.where('a.status', '=', 'VIGENTE').where('a.inicio_vigencia', '>', today))
+      .$if(filters.situacao === 'VIGENTE', (q) =>
+        q.where('a.status', '=', 'VIGENTE').where('a.inicio_vigencia', '<=', today).where('a.fim_vigencia', '>=', today),
+      )
       .$if(filters.situacao === 'VENCIDA', (q) => q.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '<', today));
   const read = await readKeysetPage(
     db,
@@ -288,7 +291,7 @@ const policyRowOf = (
   inicioVigencia: row.inicio_vigencia,
   fimVigencia: row.fim_vigencia,
   premioTotal: row.premio_total,
-  status: policyStatus(row.status, row.fim_vigencia, today),
+  status: policyStatus(row.status, { inicio: row.inicio_vigencia, fim: row.fim_vigencia }, today),
   seller: row.seller,
 });
 

@@ -86,6 +86,16 @@ const refundsOf = (db: DB, generation: Generation) =>
 const queueOf = (db: DB, generation: Generation) =>
   db.selectFrom('refunds as r').leftJoin('policies as a', 'a.id', 'r.policy_id').where('r.generation', '=', generation);
 
+/**
+ * A generation's refunds in one status as the scope sees them, one query per branch of the scope: what
+ * the queue's tab lists and what the worklist's "Restituições a pagar" counts (issue 42: the bell
+ * counted the legacy refunds the v2 queue never lists).
+ */
+export const refundsInScope = (db: DB, scope: Scope, generation: Generation, status: RefundStatus) =>
+  soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) =>
+    queueOf(db, generation).where(within).where('r.status', '=', status),
+  );
+
 /** A page of a generation's refunds in one status, as the scope sees them: owed soonest first, the others newest first. */
 export async function listRefundQueue(
   db: DB,
@@ -94,11 +104,8 @@ export async function listRefundQueue(
   filters: RefundQueueFilters,
   request: PageRequest,
 ): Promise<KeysetPage<RefundQueueRow>> {
-  const branches = soldWithinBranches(scope, sql.ref('a.user_id'), sql.ref('a.company_id')).map((within) =>
-    queueOf(db, generation)
-      .where(within)
-      .where('r.status', '=', filters.status)
-      .$if(filters.nrApolice !== undefined, (q) => q.where('a.nr_apolice', '=', filters.nrApolice!)),
+  const branches = refundsInScope(db, scope, generation, filters.status).map((branch) =>
+    branch.$if(filters.nrApolice !== undefined, (q) => q.where('a.nr_apolice', '=', filters.nrApolice!)),
   );
   const page = await readKeysetPage(
     db,

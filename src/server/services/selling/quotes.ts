@@ -18,6 +18,7 @@ import { nextStep, stepsOf, type QuoteStep } from '../../../lib/quote-flow';
 import { ratingAnswers, statusLabel, type ProposalTimelineEntry, type QuoteStatus, type QuoteView } from '../../../lib/quotes';
 import type { ProductLine } from '../../../lib/simulators';
 import { now as clockNow } from '../../clock';
+import { nextTerm } from '../../../lib/renewals';
 import { pointOfSaleOfSale } from '../network/points-of-sale';
 import { soldWithin } from '../identity/scope';
 import type { Scope } from '../../../lib/scope';
@@ -455,6 +456,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
     .leftJoin('companies as c', 'c.id', 'o.company_id')
     .leftJoin('proposals as p', 'p.quote_id', 'q.id')
     .leftJoin('policies as ap', 'ap.proposal_id', 'p.id')
+    .leftJoin('policies as rp', 'rp.id', 'q.renova_policy_id')
     .selectAll('q')
     .select([
       'o.nome as offer_name',
@@ -472,6 +474,8 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
       'p.motivo',
       'ap.nr_apolice',
       'ap.emitida_em',
+      'rp.nr_apolice as renova_nr',
+      'rp.fim_vigencia as renova_fim',
     ])
     .where('q.nr_cotacao', '=', nrCotacao)
     .where('q.generation', '=', seller.generation)
@@ -518,6 +522,7 @@ export async function findQuote(db: DB, seller: Seller, nrCotacao: string, now =
           timeline: await proposalTimeline(db, row.proposal_id),
         }
       : null,
+    renovacao: row.renova_nr ? { nrApolice: row.renova_nr, ...nextTerm(row.renova_fim!) } : null,
   };
 }
 
