@@ -1,14 +1,13 @@
 import type { DB } from '../../db';
 import { sql } from 'kysely';
 import type { User, UserStatus } from '../../db/schema';
-import { invalid, gone } from '../../errors';
+import { DomainError, invalid, gone } from '../../errors';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { publicUrl, queueEmail, redactMessagesTo, secretSlot, sendEmail } from '../../mail/outbox';
 import { CODE_LIFETIME_MS, consumeCode, currentCodeId, isCodeUsable, issueCode, retireCodes } from './codes';
 import { countAttempt, forgetAttempts, giveBackAttempt, RATE_RULES, THROTTLES, throttle } from './rate-limit';
 import { revokeUserSessions } from './sessions';
 import { forgetRememberedBrowsers } from './second-factor';
-import { DomainError } from '../../errors';
 import { findUserByEmail } from './principals';
 import { logAccess } from './auth';
 import { HOME_PATH, LOGIN_PATH } from '../../../lib/paths';
