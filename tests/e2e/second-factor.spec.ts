@@ -320,11 +320,11 @@ test.describe('sessions from the profile', () => {
       await signIn(onPhone, account);
       await signIn(onDesktop, account);
 
-      // A second session of the same desktop browser: it differs from the first only by its times.
-      const again = await desktop.newPage();
-      await desktop.clearCookies();
-      await signIn(again, account);
-      await again.close();
+      // A later session of the same browser and place: it differs from this one only by its times, and
+      // comes first by last use — "Esta sessão" must still head the list.
+      const sameBrowser = await browser.newContext({ baseURL: BASE_URL });
+      await signIn(await sameBrowser.newPage(), account);
+      await sameBrowser.close();
 
       await onDesktop.goto(profile);
       const sessions = onDesktop.getByRole('list', { name: 'Sessões ativas' });
