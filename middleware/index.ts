@@ -3,7 +3,7 @@ import { database } from '../src/server/boot/database';
 import { resolvePortalSession } from '../src/server/services/identity/portal-session';
 import { routeArea } from '../src/lib/routes';
 import { loginRedirect } from '../src/lib/paths';
-import { TOKEN_COOKIES, viewerOf } from '../src/lib/session';
+import { isSessionEndReason, SESSION_ENDED_COOKIE, TOKEN_COOKIES, viewerOf } from '../src/lib/session';
 import { isGuardedRoute, pageAccess } from '../src/lib/route-guards';
 import { config } from '../src/server/config';
 import { ApiError } from '../src/server/api/errors';
@@ -122,16 +122,20 @@ const requestLimits = defineMiddleware(async (context, next) => {
 const session = defineMiddleware(async (context, next) => {
   context.locals.session = {};
   context.locals.sessionExpired = false;
+  context.locals.sessionEnded = undefined;
   const path = context.url.pathname;
   if (isApi(path) || isAsset(path)) return next();
   const cookie = (name: string) => context.cookies.get(name)?.value;
   // A visitor without a session cookie needs no database (nor to wait for it to open after a start).
   if (!Object.values(TOKEN_COOKIES).some(cookie)) return next();
-  const { session: resolved, expired } = await resolvePortalSession(await database(), cookie);
+  const { session: resolved, expired, ended } = await resolvePortalSession(await database(), cookie);
   context.locals.session = resolved;
   context.locals.sessionExpired = expired.length > 0;
+  context.locals.sessionEnded = ended;
   noteUser(resolved.v2?.idUsuario ?? resolved.v1?.idUsuario);
-  for (const name of expired) context.cookies.delete(name, sessionCookieOptions(context.locals.client.https));
+  const options = sessionCookieOptions(context.locals.client.https);
+  for (const name of expired) context.cookies.delete(name, options);
+  if (ended) context.cookies.set(SESSION_ENDED_COOKIE, ended, { ...options, maxAge: 15 * 60 });
   return next();
 });
 
@@ -146,7 +150,14 @@ const gate = defineMiddleware((context, next) => {
   if (context.routePattern === '/404' && !isGuardedRoute(path, area)) return next();
   if (!viewer) {
     const target = loginRedirect(area, path + context.url.search);
-    return context.redirect(context.locals.sessionExpired ? `${target}&sessao=expirada` : target, 302);
+    // Told why at the login: someone else ended the session (lib/session.ts SESSION_END_NOTICES) — now,
+    // or at a request of an open page that cleared its cookie before this navigation — or it expired.
+    const kept = context.cookies.get(SESSION_ENDED_COOKIE)?.value;
+    // Said once, by the navigation that shows the login (a background fetch leaves it for that one).
+    const navigation = (context.request.headers.get('sec-fetch-mode') ?? 'navigate') === 'navigate';
+    if (kept !== undefined && navigation) context.cookies.delete(SESSION_ENDED_COOKIE, sessionCookieOptions(context.locals.client.https));
+    const why = context.locals.sessionEnded ?? (isSessionEndReason(kept) ? kept : context.locals.sessionExpired ? 'expirada' : undefined);
+    return context.redirect(why ? `${target}&sessao=${why}` : target, 302);
   }
   // The same rules that hide menu items refuse their pages (SPEC §6).
   const access = pageAccess(path, viewer, config().PORTAL_ENV);

@@ -43,6 +43,8 @@ export const ACCESS_EVENTS = {
   SEGUNDO_FATOR_REMOVIDO: { label: 'Fator de verificação removido', group: 'acesso' },
   CODIGOS_RECUPERACAO_GERADOS: { label: 'Novos códigos de recuperação gerados', group: 'acesso' },
   DISPOSITIVOS_ESQUECIDOS: { label: 'Dispositivos lembrados esquecidos', group: 'acesso' },
+  // Issue 42 (decision 073): a wrong password or code given to confirm a change of the second factor.
+  CONFIRMACAO_RECUSADA: { label: 'Confirmação de identidade recusada', group: 'acesso' },
   SESSAO_ENCERRADA: { label: 'Sessão encerrada pelo próprio usuário', group: 'acesso' },
   SESSOES_ENCERRADAS: { label: 'Outras sessões encerradas pelo próprio usuário', group: 'acesso' },
   SEGUNDO_FATOR_REDEFINIDO: { label: 'Verificação em duas etapas redefinida', group: 'administracao' },

@@ -36,3 +36,13 @@ const isoDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo',
 
 /** The calendar day in Brasília as 'YYYY-MM-DD' (the day a quote was made, for age factors). */
 export const brasiliaDay = (date: Date | string): string => isoDay.format(typeof date === 'string' ? new Date(date) : date);
+
+/**
+ * A count with its noun in pt-BR singular or plural: `plural(1, 'código restante', 'códigos restantes')`
+ * is '1 código restante', 0 and 2+ take the plural ('0 códigos restantes'), as Portuguese does.
+ */
+export const plural = (count: number, one: string, many: string): string => `${count.toLocaleString('pt-BR')} ${count === 1 ? one : many}`;
+
+/** A wait in words: '40 segundos', '1 minuto', '10 minutos' (whole minutes, rounded up, from a minute on). */
+export const formatWait = (seconds: number): string =>
+  seconds < 60 ? plural(Math.max(1, Math.ceil(seconds)), 'segundo', 'segundos') : plural(Math.ceil(seconds / 60), 'minuto', 'minutos');

@@ -35,6 +35,23 @@ describe('createClient', () => {
     expect(navigate).toHaveBeenCalledWith(target);
   });
 
+  it('says who ended the session when the 401 names it (issue 42), and nothing it does not know', async () => {
+    for (const [codigo, sessao] of [
+      ['segundo-fator-redefinido', 'segundo-fator-redefinido'],
+      ['toString', 'expirada'],
+    ] as const) {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string) =>
+          String(url).endsWith('/v1/logout') ? reply(200, {}) : reply(401, { status: 401, message: TOKEN_MESSAGES.invalid, codigo }),
+        ),
+      );
+      const navigate = vi.fn();
+      await expect(createClient(bases, 'bff', navigate, () => '/v2/home')('/x')).rejects.toThrow();
+      expect(navigate).toHaveBeenCalledWith(`/v2/login?next=%2Fv2%2Fhome&sessao=${sessao}`);
+    }
+  });
+
   it('leaves other errors to the caller, with their status, message and field errors', async () => {
     vi.stubGlobal(
       'fetch',

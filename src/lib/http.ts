@@ -1,5 +1,5 @@
 import { FetchError, ofetch, type $Fetch } from 'ofetch';
-import { isTokenMessage, COOKIE_SESSION_HEADER } from './session';
+import { isSessionEndReason, isTokenMessage, COOKIE_SESSION_HEADER } from './session';
 import { loginRedirect } from './paths';
 
 /**
@@ -16,12 +16,13 @@ export interface ApiBases {
   auth: string;
 }
 
-/** An API error as the islands use it: status, message and field errors. */
+/** An API error as the islands use it: status, message, field errors and the answer's `codigo`, if any. */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly fieldErrors: Record<string, string[]> = {},
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -32,9 +33,9 @@ export const DEFAULT_ERROR = { title: 'Erro ao realizar requisição', text: 'Te
 export function toFailure(error: unknown): ApiFailure {
   if (error instanceof ApiFailure) return error;
   if (error instanceof FetchError) {
-    const data = error.data as { message?: unknown; erros?: Record<string, string[]> } | undefined;
+    const data = error.data as { message?: unknown; erros?: Record<string, string[]>; codigo?: unknown } | undefined;
     const message = typeof data?.message === 'string' ? data.message : DEFAULT_ERROR.text;
-    return new ApiFailure(error.status ?? 0, message, data?.erros ?? {});
+    return new ApiFailure(error.status ?? 0, message, data?.erros ?? {}, typeof data?.codigo === 'string' ? data.codigo : undefined);
   }
   return new ApiFailure(0, DEFAULT_ERROR.text);
 }
@@ -42,8 +43,12 @@ export function toFailure(error: unknown): ApiFailure {
 /** A refusal that means the session is over (SPEC §8 token messages), not a refusal of the input. */
 export const endsSession = (status: number, message: unknown): boolean => (status === 401 || status === 403) && isTokenMessage(message);
 
-/** Where a session that ended on `here` (path and query) sends the user: the login, saying why, then back. */
-export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string): string => `${loginRedirect(generation, here)}&sessao=expirada`;
+/**
+ * Where a session that ended on `here` (path and query) sends the user: the login, saying why — that
+ * it expired, or who ended it (the 401's `codigo`, lib/session.ts SESSION_END_NOTICES) — then back.
+ */
+export const expiredSessionTarget = (generation: 'v1' | 'v2', here: string, ended?: unknown): string =>
+  `${loginRedirect(generation, here)}&sessao=${isSessionEndReason(ended) ? ended : 'expirada'}`;
 
 /** The base of a generation's session: the BFF for v2, the platform API for the legacy portal. */
 export const apiBaseOf = (generation: 'v1' | 'v2'): 'bff' | 'plataforma' => (generation === 'v2' ? 'bff' : 'plataforma');
@@ -56,9 +61,15 @@ const goTo = (url: string) => window.location.assign(url);
 export const currentAddress = () => `${window.location.pathname}${window.location.search}`;
 
 /** Clears a session the server said is over and goes to the generation's login, saying why. */
-export async function leaveEndedSession(bases: ApiBases, generation: 'v1' | 'v2', navigate = goTo, here = currentAddress): Promise<void> {
+export async function leaveEndedSession(
+  bases: ApiBases,
+  generation: 'v1' | 'v2',
+  navigate = goTo,
+  here = currentAddress,
+  ended?: unknown,
+): Promise<void> {
   await ofetch(`${bases.auth}/v1/logout`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
-  navigate(expiredSessionTarget(generation, here()));
+  navigate(expiredSessionTarget(generation, here(), ended));
 }
 
 export function createClient(
@@ -72,8 +83,9 @@ export function createClient(
     credentials: 'same-origin',
     headers: { [COOKIE_SESSION_HEADER]: 'cookie' },
     async onResponseError({ response }) {
-      const message = (response._data as { message?: unknown } | undefined)?.message;
-      if (endsSession(response.status, message)) await leaveEndedSession(bases, base === 'plataforma' ? 'v1' : 'v2', navigate, here);
+      const data = response._data as { message?: unknown; codigo?: unknown } | undefined;
+      if (endsSession(response.status, data?.message))
+        await leaveEndedSession(bases, base === 'plataforma' ? 'v1' : 'v2', navigate, here, data?.codigo);
     },
   });
 }

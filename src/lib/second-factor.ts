@@ -20,6 +20,14 @@ export const CHALLENGE_MINUTES = 10;
 /** Wrong codes a challenge takes before it ends (the account's own limit counts across challenges). */
 export const CHALLENGE_ATTEMPTS = 5;
 export const TRUSTED_DEVICE_DAYS = 30;
+/**
+ * A change to one's own second factor, recovery codes or remembered browsers asks the person to prove
+ * it is them again (issue 42: a stolen session alone must not replace the factor); one proof covers
+ * the changes of the next few minutes, on that session only.
+ */
+export const STEP_UP_MINUTES = 5;
+/** The `codigo` of the API's 403 when that proof is missing or too old. */
+export const STEP_UP_CODE = 'CONFIRMACAO_NECESSARIA';
 export const RECOVERY_CODE_COUNT = 10;
 /** The issuer an authenticator app shows beside the account. */
 export const TOTP_ISSUER = 'Portal de Parceiros';
@@ -54,6 +62,11 @@ export const SECOND_FACTOR_MESSAGES = {
   enrolFirst: 'Sua conta exige a verificação em duas etapas. Configure-a para continuar.',
   enrolmentExpired: 'A configuração expirou. Comece de novo para ver um novo QR code.',
   lastFactorRequired: 'Seu perfil exige a verificação em duas etapas: cadastre outro fator antes de remover o último.',
+  stepUpNeeded:
+    'Para alterar a verificação em duas etapas, os códigos de recuperação ou os dispositivos lembrados, confirme que é você: informe a sua senha ou um código do aplicativo autenticador.',
+  stepUpOneProof: 'Informe a sua senha ou um código do aplicativo autenticador (um dos dois).',
+  stepUpWrongPassword: 'Senha incorreta.',
+  stepUpNoApp: 'Sua conta não tem aplicativo autenticador: confirme com a sua senha.',
 } as const;
 
 /** A TOTP code: six digits; spaces a person types between groups are dropped. */
@@ -88,6 +101,20 @@ export const recoveryCodeField = z.pipe(
   // The alphabet's own letters: no l or o, no 0 or 1.
   z.string().check(z.regex(/^[a-km-np-z2-9]{12}$/, SECOND_FACTOR_MESSAGES.recoveryFormat)),
 );
+
+/** The proof a change to the second factor asks for (STEP_UP_MINUTES): the password, or a code of the app — one of them. */
+export const stepUpSchema = z
+  .object({
+    senha: z.optional(z.string({ error: SECOND_FACTOR_MESSAGES.stepUpOneProof }).check(z.maxLength(128))),
+    codigo: z.optional(totpCodeField),
+  })
+  .check(
+    z.refine((value) => (value.senha ? 1 : 0) + (value.codigo ? 1 : 0) === 1, {
+      message: SECOND_FACTOR_MESSAGES.stepUpOneProof,
+      path: ['senha'],
+    }),
+  );
+export type StepUpProof = { senha: string } | { codigo: string };
 
 /** The form of the step: a code from the app, or a recovery code; and whether to remember the browser. */
 export const totpStepSchema = z.object({ codigo: totpCodeField, lembrar: z.optional(z.boolean()) });

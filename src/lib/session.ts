@@ -52,6 +52,28 @@ export const TOKEN_MESSAGES = {
 } as const;
 export const isTokenMessage = (message: unknown): boolean => Object.values(TOKEN_MESSAGES).includes(message as never);
 
+/**
+ * Why a session was ended by something other than its own sign-out (issue 42, migration 049), and
+ * what the login page then says (`?sessao=<reason>`): a person sent back to the login is told why.
+ */
+export const SESSION_END_NOTICES = {
+  'segundo-fator-redefinido':
+    'Um administrador redefiniu a sua verificação em duas etapas e encerrou as suas sessões. Entre novamente: o portal vai pedir que você a configure de novo.',
+  'nova-senha':
+    'Um administrador pediu que você cadastre uma nova senha e encerrou as suas sessões. Use o link que enviamos para o seu e-mail.',
+  'senha-alterada': 'A senha desta conta foi alterada e as outras sessões foram encerradas. Entre com a nova senha.',
+  encerrada: 'Esta sessão foi encerrada em outro dispositivo. Entre novamente.',
+  'encerrada-admin': 'Um administrador encerrou a sua sessão. Entre novamente.',
+} as const;
+export type SessionEndReason = keyof typeof SESSION_END_NOTICES;
+/**
+ * Keeps why for the next login redirect when the session's cookie is cleared by a request that was no
+ * navigation (an open page's live refresh): the login still says it, once.
+ */
+export const SESSION_ENDED_COOKIE = 'sessaoEncerrada';
+export const isSessionEndReason = (value: unknown): value is SessionEndReason =>
+  typeof value === 'string' && Object.hasOwn(SESSION_END_NOTICES, value);
+
 /** The header with which the portal's own browser client asks for cookie sessions. */
 export const COOKIE_SESSION_HEADER = 'x-portal-session';
 

@@ -23,6 +23,8 @@ export class DomainError extends Error {
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
     readonly retryAfterSeconds?: number,
+    /** A word a client may act on without reading the message (the API answers it as `codigo`). */
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -597,9 +597,9 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
   'POST /api/auth/v1/segundo-fator/recuperacao': { body: {}, expect: all(400) },
   'POST /api/auth/v1/segundo-fator/passkey/opcoes': { expect: all(401) },
   'POST /api/auth/v1/segundo-fator/passkey': { body: {}, expect: all(400) },
-  // The user's own security, each generation under its base: only a session of that generation. Removing
-  // the app: none set up (404), or the last factor of an administrator (409); new recovery codes: only
-  // with a factor (409 without); passkey options need the browser's Origin (400 from a script).
+  // The user's own security, each generation under its base: only a session of that generation. Every
+  // change of the factor, the codes or the remembered browsers first asks for a recent proof (issue 42,
+  // decision 073): without one it is 403 CONFIRMACAO_NECESSARIA, after a body that is no request (400).
   ...Object.fromEntries(
     (
       [
@@ -607,20 +607,17 @@ const API: Record<string, { path?: string; body?: unknown; headers?: Record<stri
         ['bff', (signedIn: Outcome) => v2Only(signedIn, 401)],
       ] as const
     ).flatMap(([base, row]) => {
-      const admins = base === 'plataforma' ? { adminLegado: 409 } : { adminV2: 409, parceiroAdmin: 409 };
       return [
         [`GET /api/${base}/v1/seguranca`, { expect: row(200) }],
-        [`POST /api/${base}/v1/seguranca/aplicativo/inicio`, { expect: row(200) }],
+        [`POST /api/${base}/v1/seguranca/confirmacao`, { body: {}, expect: row(400) }],
+        [`POST /api/${base}/v1/seguranca/aplicativo/inicio`, { expect: row(403) }],
         [`POST /api/${base}/v1/seguranca/aplicativo`, { body: {}, expect: row(400) }],
-        [`DELETE /api/${base}/v1/seguranca/aplicativo`, { expect: { ...row(404), ...admins } }],
-        [`POST /api/${base}/v1/seguranca/chaves/opcoes`, { expect: row(400) }],
+        [`DELETE /api/${base}/v1/seguranca/aplicativo`, { expect: row(403) }],
+        [`POST /api/${base}/v1/seguranca/chaves/opcoes`, { expect: row(403) }],
         [`POST /api/${base}/v1/seguranca/chaves`, { body: {}, expect: row(400) }],
-        [`DELETE /api/${base}/v1/seguranca/chaves/:id`, { path: `/api/${base}/v1/seguranca/chaves/999999`, expect: row(404) }],
-        [
-          `POST /api/${base}/v1/seguranca/codigos-recuperacao`,
-          { expect: { ...row(409), ...Object.fromEntries(Object.keys(admins).map((a) => [a, 200])) } },
-        ],
-        [`POST /api/${base}/v1/seguranca/dispositivos/esquecer`, { expect: row(200) }],
+        [`DELETE /api/${base}/v1/seguranca/chaves/:id`, { path: `/api/${base}/v1/seguranca/chaves/999999`, expect: row(403) }],
+        [`POST /api/${base}/v1/seguranca/codigos-recuperacao`, { expect: row(403) }],
+        [`POST /api/${base}/v1/seguranca/dispositivos/esquecer`, { expect: row(403) }],
         // Own sessions: nobody's session 999999 is theirs (404); ending the others leaves the caller's own.
         [`GET /api/${base}/v1/sessoes`, { expect: row(200) }],
         [`DELETE /api/${base}/v1/sessoes/:id`, { path: `/api/${base}/v1/sessoes/999999`, expect: row(404) }],

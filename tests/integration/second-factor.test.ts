@@ -311,6 +311,8 @@ describe("an administrator resets another user's second factor", () => {
 describe("the user's own security (GET/POST /v1/seguranca…)", () => {
   it('lets a seller turn an app on and off, and keeps the last factor of whom the policy requires', async () => {
     const seller = { authtoken: tokenOf((await signInApi(call, 'juliana.costa@parceiro.demo')).json)! };
+    // Each change asks for a recent proof first (issue 42: second-factor-guards.test.ts).
+    await call('POST', '/api/bff/v1/seguranca/confirmacao', { headers: seller, body: { senha: DEMO_PASSWORD } });
     expect((await call('GET', '/api/bff/v1/seguranca', { headers: seller })).json.dado).toMatchObject({
       required: false,
       totp: null,
@@ -319,6 +321,7 @@ describe("the user's own security (GET/POST /v1/seguranca…)", () => {
     const started = (await call('POST', '/api/bff/v1/seguranca/aplicativo/inicio', { headers: seller })).json.dado;
     // A state sealed for this user only: another user's session cannot confirm it.
     const other = { authtoken: tokenOf((await signInApi(call, 'parceiro@parceiro.demo')).json)! };
+    await call('POST', '/api/bff/v1/seguranca/confirmacao', { headers: other, body: { senha: DEMO_PASSWORD } });
     expect(
       (
         await call('POST', '/api/bff/v1/seguranca/aplicativo', {
@@ -347,6 +350,7 @@ describe("the user's own security (GET/POST /v1/seguranca…)", () => {
 
     // The insurer admin cannot remove its only factor.
     const admin = { authtoken: tokenOf((await signInApi(call, ADMIN)).json)! };
+    await call('POST', '/api/bff/v1/seguranca/confirmacao', { headers: admin, body: { senha: DEMO_PASSWORD } });
     expect((await call('DELETE', '/api/bff/v1/seguranca/aplicativo', { headers: admin })).json).toMatchObject({
       status: 409,
       message: SECOND_FACTOR_MESSAGES.lastFactorRequired,

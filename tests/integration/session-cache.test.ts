@@ -87,8 +87,8 @@ describe('a signed-in request from memory', () => {
     const other = await createSession(db, user.id, 'v2');
     await page();
     await resolveSession(db, other.token, ['v2']);
-    await revokeUserSessions(db, user.id, v2.id);
-    expect(await resolveSession(db, other.token, ['v2'])).toEqual({ ok: false, reason: 'invalid' });
+    await revokeUserSessions(db, user.id, 'senha-alterada', v2.id);
+    expect(await resolveSession(db, other.token, ['v2'])).toEqual({ ok: false, reason: 'invalid', ended: 'senha-alterada' });
     expect((await page()).session.v2?.idUsuario).toBe(user.id);
   });
 

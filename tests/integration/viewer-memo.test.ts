@@ -124,7 +124,7 @@ describe('the viewer memo keeps what depends on who asks', () => {
     await rendered(browser, 'antes');
     // Another user's sessions ended: nothing of this viewer changed.
     const seller = (await findUserByEmail(db, 'vendedor@legado.demo'))!;
-    await revokeUserSessions(db, seller.id);
+    await revokeUserSessions(db, seller.id, 'encerrada-admin');
     await settled();
     expect(fromMemory(browser)).toBe('antes');
 

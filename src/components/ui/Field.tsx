@@ -13,6 +13,12 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
    * something else (RENAVAM, CNH).
    */
   formatPastedDocuments?: boolean;
+  /**
+   * Say "Limite de N caracteres atingido" when the text reaches maxLength (the browser cuts the rest
+   * without a word). Off where filling the field up is the point — a 6-digit code — so a right
+   * answer does not read like an error.
+   */
+  announceLimit?: boolean;
 }
 
 /** SPEC §5: every non-password input drops the '|' character. */
@@ -91,14 +97,14 @@ export const describedBy = (id: string, error?: string, hint?: ReactNode) =>
   [error ? `${id}-erro` : '', hint ? `${id}-dica` : ''].filter(Boolean).join(' ') || undefined;
 
 export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
-  { label, error, hint, help, onChange, onPaste, formatPastedDocuments = true, ...input },
+  { label, error, hint, help, onChange, onPaste, formatPastedDocuments = true, announceLimit = true, ...input },
   ref,
 ) {
   const id = useId();
   const formatsDocuments = formatPastedDocuments && TEXT_TYPES.has(input.type);
   // The browser cuts typed and pasted text at maxLength without a word: say so when it does.
   const [full, setFull] = useState(false);
-  const limit = input.maxLength;
+  const limit = announceLimit ? input.maxLength : undefined;
   const shownHint =
     full && limit ? (
       <>

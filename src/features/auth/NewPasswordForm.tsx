@@ -58,10 +58,10 @@ export default function NewPasswordForm(props: Props) {
       }
     } catch (error) {
       const f = toFailure(error);
-      for (const [field, messages] of Object.entries(f.fieldErrors)) {
-        if (['email', 'codigo', 'senha', 'confirmacao'].includes(field)) setError(field as keyof Values, { message: messages[0] });
-      }
-      setFailure(f.message);
+      const onFields = Object.entries(f.fieldErrors).filter(([field]) => ['email', 'codigo', 'senha', 'confirmacao'].includes(field));
+      for (const [field, messages] of onFields) setError(field as keyof Values, { message: messages[0] });
+      // Said once: beside its field when it names one, else above the form (issue 42).
+      setFailure(onFields.length > 0 ? undefined : f.message);
     }
   });
 
@@ -80,6 +80,8 @@ export default function NewPasswordForm(props: Props) {
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
+            announceLimit={false}
+            hint="Os 6 dígitos do e-mail de primeiro acesso."
             error={errors.codigo?.message}
             {...register('codigo')}
           />

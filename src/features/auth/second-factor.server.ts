@@ -61,8 +61,9 @@ export async function secondFactorPage(generation: 'v1' | 'v2', astro: AstroGlob
   }
   try {
     let recoveryCodes: string[] | undefined;
-    if (postedMode === 'recuperacao') await proveRecoveryCode(db, challenge, parsed.data.codigo);
-    else recoveryCodes = (await proveTotp(db, challenge, parsed.data.codigo)).recoveryCodes;
+    const { ip } = astro.locals.client;
+    if (postedMode === 'recuperacao') await proveRecoveryCode(db, challenge, parsed.data.codigo, ip);
+    else recoveryCodes = (await proveTotp(db, challenge, parsed.data.codigo, ip)).recoveryCodes;
     await signIn(astro, challenge, parsed.data.lembrar === true);
     if (recoveryCodes) return { kind: 'recovery-codes', codes: recoveryCodes.map(formatRecoveryCode), next };
     return astro.redirect(next, 303);

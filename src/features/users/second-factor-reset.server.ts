@@ -2,9 +2,9 @@ import { adminContext, recordIdOf, refusalOf, type Routed } from '../controller.
 import { managedUser, resetUserSecondFactor } from '../../server/services/network/user-admin';
 import { securityOverview } from '../../server/services/identity/second-factor';
 import { findUserById } from '../../server/services/identity/principals';
-import { LEGACY_USER_PAGES, V2_USER_PAGES, secondFactorResetPath } from '../../lib/user-admin';
+import { secondFactorResetPath } from '../../lib/user-admin';
+import { userPagePath } from '../../lib/user-page';
 import type { PortalSession } from '../../lib/session';
-import { withNotice } from './users-list.server';
 
 /*
  * An administrator resets a managed user's second factor (issue 32, decision 068): a page that says
@@ -15,19 +15,19 @@ import { withNotice } from './users-list.server';
 export interface SecondFactorResetProps {
   generation: 'v1' | 'v2';
   action: string;
+  /** The user's page: where Cancelar and the reset lead. */
   back: string;
   user: { nome: string; email: string };
   factors: { totp: boolean; passkeys: number; required: boolean };
   error?: string;
 }
 
-const LIST = { v1: LEGACY_USER_PAGES.consulta, v2: V2_USER_PAGES.consulta } as const;
-
 export async function secondFactorResetPage(
   generation: 'v1' | 'v2',
   session: PortalSession,
   idParam: string | undefined,
   method: string,
+  ip: string,
 ): Promise<Routed<SecondFactorResetProps>> {
   const { db, actor } = await adminContext(session, generation);
   const id = recordIdOf(idParam);
@@ -38,17 +38,18 @@ export async function secondFactorResetPage(
   const props: SecondFactorResetProps = {
     generation,
     action: secondFactorResetPath(generation, id),
-    back: LIST[generation],
+    back: userPagePath(generation, id),
     user: { nome: user.nome, email: user.email },
     factors: { totp: overview.totp !== null, passkeys: overview.passkeys.length, required: overview.required },
   };
   if (method !== 'POST') return { kind: 'page', status: 200, props };
   try {
-    await resetUserSecondFactor(db, actor, id);
+    await resetUserSecondFactor(db, actor, id, ip);
   } catch (error) {
     const refusal = refusalOf(error);
     if (!refusal) throw error;
     return { kind: 'page', status: refusal.status, props: { ...props, error: refusal.message } };
   }
-  return { kind: 'redirect', to: withNotice(LIST[generation], 'segundo-fator') };
+  // Back to the user's page, which says what was done and shows the factor gone (issue 42).
+  return { kind: 'redirect', to: `${userPagePath(generation, id)}?aviso=segundo-fator` };
 }

@@ -4,6 +4,7 @@ import { adminContext, asFieldErrors, readForm, recordIdOf, type Routed } from '
 import { config, externalLinks } from '../../server/config';
 import { listUserHistory } from '../../server/services/identity/access-log';
 import { historyLens, readsSecurity, userPageFacts, type UserPageFacts } from '../../server/services/network/user-page';
+import { SECOND_FACTOR_RESET_MESSAGE } from '../../server/services/network/user-admin';
 import {
   endUserSessions,
   listPendingInvitations,
@@ -21,7 +22,6 @@ import {
   USER_HISTORY_PAGE_SIZE,
   userPagePath,
   type HistoryKind,
-  type UserPageAction,
 } from '../../lib/user-page';
 import { viewerOf, type PortalSession } from '../../lib/session';
 
@@ -42,8 +42,9 @@ const listAction = z.object({
   acao: z.enum(['reenviar-convite', 'cancelar-convite'], { error: 'Ação inválida: escolha reenviar ou cancelar o convite.' }),
 });
 
-const noticeOf = (value: string | null) =>
-  value && (USER_ACTIONS as readonly string[]).includes(value) ? USER_ACTION_NOTICES[value as UserPageAction] : undefined;
+/** What the page says after an action (`?aviso=`): its own, and the second-factor reset's, which lands here too (issue 42). */
+const NOTICES: Readonly<Record<string, string>> = { ...USER_ACTION_NOTICES, 'segundo-fator': SECOND_FACTOR_RESET_MESSAGE };
+const noticeOf = (value: string | null) => (value && Object.hasOwn(NOTICES, value) ? NOTICES[value] : undefined);
 
 /** A history's page from the address (`entradas-pagina`, `entradas-cursor`): anything unreadable is page 1. */
 function historyRequest(url: URL, kind: HistoryKind) {

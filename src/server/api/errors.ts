@@ -1,7 +1,7 @@
 import { DomainError, type Refusal } from '../errors';
 
 /**
- * An error the API answers as JSON `{ status, message, erros? }` with its HTTP status: what the edge
+ * An error the API answers as JSON `{ status, message, erros?, codigo? }` with its HTTP status: what the edge
  * itself refuses (a method not allowed, a body past its limit) and, through `apiErrorOf`, every
  * refusal of the domain. Anything else thrown inside a handler becomes a 500 with a generic message
  * and no stack trace.
@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
     readonly headers?: Record<string, string>,
+    /** What a client may act on (`codigo` in the answer): CONFIRMACAO_NECESSARIA asks for a recent proof. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -35,5 +37,5 @@ export function apiErrorOf(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (!(error instanceof DomainError)) return undefined;
   const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
-  return new ApiError(HTTP_STATUS[error.kind], error.message, error.fieldErrors, headers);
+  return new ApiError(HTTP_STATUS[error.kind], error.message, error.fieldErrors, headers, error.code);
 }

@@ -3,12 +3,12 @@ import '../../lib/zod'; // pt-BR messages for every schema the router parses
 import type { DB } from '../db';
 import type { SessionKind, User } from '../db/schema';
 import { ApiError, apiErrorOf } from './errors';
-import { fieldErrorsOf, forbidden, unauthenticated } from '../errors';
+import { DomainError, fieldErrorsOf, forbidden, unauthenticated } from '../errors';
 import { clearedCookie, readCookies, sessionCookie } from './cookies';
 import { resolveSession } from '../services/identity/sessions';
 import { isCrossSiteRequest } from '../security';
 import { BODY_TOO_LARGE_HEADERS, BODY_TOO_LARGE_MESSAGE, BodyTooLargeError, readBodyText } from '../request-body';
-import { COOKIE_SESSION_HEADER, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
+import { COOKIE_SESSION_HEADER, isSessionEndReason, SESSION_ENDED_COOKIE, TOKEN_COOKIES, TOKEN_MESSAGES } from '../../lib/session';
 import { isStorableText, UNSTORABLE_MESSAGE, unstorablePaths } from '../../lib/storable-text';
 import { VIEWER_MEMO_HEADER } from '../shared-page';
 import { nowMs } from '../clock';
@@ -88,7 +88,12 @@ export const errorResponse = (error: ApiError) => {
   const headers = new Headers(error.headers);
   return json(
     error.status,
-    { status: error.status, message: error.message, ...(error.fieldErrors ? { erros: error.fieldErrors } : {}) },
+    {
+      status: error.status,
+      message: error.message,
+      ...(error.fieldErrors ? { erros: error.fieldErrors } : {}),
+      ...(error.code ? { codigo: error.code } : {}),
+    },
     headers,
   );
 };
@@ -156,7 +161,8 @@ export async function authenticate(db: DB, request: Request, kinds: readonly Ses
   const token = request.headers.get('authtoken') ?? kinds.map((k) => cookies[TOKEN_COOKIES[k]]).find(Boolean);
   if (!token) throw unauthenticated(TOKEN_MESSAGES.missing);
   const session = await resolveSession(db, token, kinds);
-  if (!session.ok) throw unauthenticated(TOKEN_MESSAGES[session.reason]);
+  // Ended by someone else: the answer's `codigo` says why, for the login to say it (issue 42).
+  if (!session.ok) throw new DomainError('unauthenticated', TOKEN_MESSAGES[session.reason], undefined, undefined, session.ended);
   if (session.user.status !== 'ATIVO') throw unauthenticated(TOKEN_MESSAGES.invalid);
   return { user: session.user, session: { id: session.id, kind: session.kind, expiresAt: session.expiresAt } };
 }
@@ -238,8 +244,12 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
         const response = errorResponse(refusal);
         // A refused token is also cleared from the browser, so the client starts clean — a v2 session
         // and its simulator token together, as one ends with the other.
-        if (refusal.status === 401 && e.auth)
+        if (refusal.status === 401 && e.auth) {
           for (const kind of tokenFamily(e.auth)) response.headers.append('set-cookie', clearedCookie(TOKEN_COOKIES[kind], secure));
+          // Why it ended, kept for the login the browser shows next (middleware/index.ts reads it once).
+          if (isSessionEndReason(refusal.code))
+            response.headers.append('set-cookie', sessionCookie(SESSION_ENDED_COOKIE, refusal.code, { maxAgeSeconds: 15 * 60, secure }));
+        }
         return response;
       }
       // The path and the message may hold what the client sent: fields of one JSON line (server/log.ts).

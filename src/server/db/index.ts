@@ -50,6 +50,7 @@ import * as m044 from './migrations/044_session_devices';
 import * as m045 from './migrations/045_user_page';
 import * as m046 from './migrations/046_user_bulk_actions';
 import * as m047 from './migrations/047_access_reviews';
+import * as m049 from './migrations/049_second_factor_guards';
 import * as m050 from './migrations/050_receipt_refunds';
 import * as m052 from './migrations/052_renewal_again';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
@@ -140,6 +141,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '045_user_page': m045,
   '046_user_bulk_actions': m046,
   '047_access_reviews': m047,
+  '049_second_factor_guards': m049,
   '050_receipt_refunds': m050,
   '052_renewal_again': m052,
 };

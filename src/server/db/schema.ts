@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { SessionEndReason } from '../../lib/session';
 import type { ProposalEvent, ProposalStatus } from '../../lib/acceptance';
 import type { StoredInstallmentStatus, StoredPolicyStatus } from '../../lib/policies';
 import type { InsuredContact } from '../../lib/endorsements';
@@ -192,6 +193,10 @@ export interface SessionsTable {
   /** Where the sign-in came from (migration 044): the browser's User-Agent and the client's address. */
   user_agent: ColumnType<string | null, string | null | undefined, string | null>;
   ip: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The person proved it is them again at this time (migration 049): the password or an app code. */
+  confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Why someone else ended it (migration 049), for the login page to say (lib/session.ts SESSION_END_NOTICES). */
+  end_reason: ColumnType<SessionEndReason | null, SessionEndReason | null | undefined, SessionEndReason | null>;
 }
 
 export type FactorKind = 'totp' | 'passkey';
@@ -348,6 +353,8 @@ export interface SignInPlacesTable {
   email: string;
   ip: string;
   last_at: Timestamp;
+  /** The account proved its second factor from this address at this time (migration 049). */
+  second_factor_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface AccessEventsTable {

@@ -79,6 +79,33 @@ export const TEMPLATES = {
       html: layout('Senha alterada', paragraphs, { label: 'Acessar o portal', href: data.link }),
     };
   },
+  // Issue 42 (decision 073): the owner is told when someone types wrong codes for their account.
+  'primeiro-acesso-tentativas': (data: { nome: string; link: string }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      'Alguém digitou códigos de validação errados para o primeiro acesso da sua conta no Portal de Parceiros.',
+      'Se foi você, confira o código do e-mail mais recente ou peça um novo: o código novo vale na hora, sem esperar.',
+      'Se não foi você, não é preciso fazer nada: sem o código enviado a este e-mail ninguém cadastra a sua senha.',
+    ];
+    return {
+      subject: 'Tentativas no seu primeiro acesso — Portal de Parceiros',
+      text: `${paragraphs.join('\n\n')}\n\nPedir um novo código: ${data.link}\n`,
+      html: layout('Tentativas no seu primeiro acesso', paragraphs, { label: 'Pedir um novo código', href: data.link }),
+    };
+  },
+  'segundo-fator-tentativas': (data: { nome: string; link: string }): RenderedEmail => {
+    const paragraphs = [
+      `Olá, ${data.nome}.`,
+      'Alguém informou a senha correta da sua conta no Portal de Parceiros e errou várias vezes o código da verificação em duas etapas.',
+      'Se não foi você, a sua senha está com outra pessoa: troque-a agora e avise o administrador da sua empresa. O código do seu aplicativo continua protegendo a conta.',
+      'Se foi você, confira o horário do celular e use o código atual do aplicativo, ou um código de recuperação.',
+    ];
+    return {
+      subject: 'Tentativas na verificação em duas etapas — Portal de Parceiros',
+      text: `${paragraphs.join('\n\n')}\n\nTrocar a senha: ${data.link}\n`,
+      html: layout('Tentativas na verificação em duas etapas', paragraphs, { label: 'Trocar a senha', href: data.link }),
+    };
+  },
   'apolice-emitida-vendedor': (data: {
     nome: string;
     nrApolice: string;
@@ -394,6 +421,14 @@ export const TEMPLATE_SAMPLES: { [K in TemplateName]: { title: string; data: Par
   'senha-alterada': {
     title: 'Senha alterada',
     data: { nome: 'Maria Oliveira', link: 'https://portal.exemplo/signin' },
+  },
+  'primeiro-acesso-tentativas': {
+    title: 'Tentativas no primeiro acesso (ao dono da conta)',
+    data: { nome: 'Maria Oliveira', link: 'https://portal.exemplo/reenviar-codigo-validacao' },
+  },
+  'segundo-fator-tentativas': {
+    title: 'Tentativas na verificação em duas etapas (ao dono da conta)',
+    data: { nome: 'Maria Oliveira', link: 'https://portal.exemplo/esqueci-senha' },
   },
   'apolice-emitida-vendedor': {
     title: 'Apólice emitida (ao vendedor)',

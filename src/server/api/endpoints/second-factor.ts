@@ -82,10 +82,10 @@ export const secondFactorEndpoints = [
       const rp = relyingPartyOf(ctx.request);
       const response = ctx.body.resposta as never;
       if (challenge.purpose === 'verificar') {
-        await provePasskey(ctx.db, challenge, rp, response);
+        await provePasskey(ctx.db, challenge, rp, response, ctx.ip);
         return finish(ctx, challenge, ctx.body.lembrar === true);
       }
-      await registerPasskey(ctx.db, challenge.user, rp, { state: ctx.body.estado ?? '', response, label: ctx.body.nome });
+      await registerPasskey(ctx.db, challenge.user, rp, { state: ctx.body.estado ?? '', response, label: ctx.body.nome }, ctx.ip);
       const codes = await replaceRecoveryCodes(ctx.db, challenge.user.id);
       return finish(ctx, challenge, ctx.body.lembrar === true, codes);
     },
@@ -110,7 +110,7 @@ export const secondFactorEndpoints = [
     body: totpStepSchema,
     async handle(ctx) {
       const challenge = await requireChallenge(ctx.db, stepSecret(ctx.request, 'challenge'));
-      const { recoveryCodes } = await proveTotp(ctx.db, challenge, ctx.body.codigo);
+      const { recoveryCodes } = await proveTotp(ctx.db, challenge, ctx.body.codigo, ctx.ip);
       return finish(ctx, challenge, ctx.body.lembrar === true, recoveryCodes);
     },
   }),
@@ -120,7 +120,7 @@ export const secondFactorEndpoints = [
     body: recoveryStepSchema,
     async handle(ctx) {
       const challenge = await requireChallenge(ctx.db, stepSecret(ctx.request, 'challenge'));
-      await proveRecoveryCode(ctx.db, challenge, ctx.body.codigo);
+      await proveRecoveryCode(ctx.db, challenge, ctx.body.codigo, ctx.ip);
       return finish(ctx, challenge, ctx.body.lembrar === true);
     },
   }),

@@ -1,6 +1,7 @@
 import { z } from '../../../lib/zod';
 import { endpoint } from '../router';
-import { formatRecoveryCode, totpCodeField } from '../../../lib/second-factor';
+import { formatRecoveryCode, stepUpSchema, totpCodeField } from '../../../lib/second-factor';
+import { confirmIdentity, requireRecentConfirmation } from '../../services/identity/confirmation';
 import { registerPasskey, registrationOptions, relyingPartyOf } from '../../services/identity/passkeys';
 import {
   confirmTotpEnrolment,
@@ -14,6 +15,7 @@ import {
 import { webauthnResponse } from './second-factor';
 import { endOtherSessions, endOwnSession, sessionsOf } from '../../services/identity/own-sessions';
 import type { Generation } from '../../../lib/quote-flow';
+import type { Context } from '../router';
 
 /** A record's id in a path: a positive integer the database's `integer` holds. */
 const recordId = (message: string) => z.coerce.number(message).int(message).min(1, message).max(2_000_000_000, message);
@@ -22,9 +24,14 @@ const recordId = (message: string) => z.coerce.number(message).int(message).min(
  * The signed-in user's own second factor (issue 32, decision 068), under each generation's base:
  * what is set up, an authenticator app, passkeys, recovery codes shown once, remembered browsers.
  * The profile's security page (/perfil/seguranca, /v2/perfil/seguranca) uses the same services.
+ *
+ * Every change of the factor, the recovery codes or the remembered browsers first asks for a recent
+ * proof (issue 42, decision 073): `POST /v1/seguranca/confirmacao` with the password or a code of the
+ * app; without one the change answers 403 with `codigo: CONFIRMACAO_NECESSARIA`.
  */
 export const securityEndpoints = (generation: Generation) => {
   const auth = [generation] as const;
+  const confirmed = (ctx: Context) => requireRecentConfirmation(ctx.db, ctx.auth.session.id);
   return [
     endpoint({
       method: 'GET',
@@ -34,9 +41,22 @@ export const securityEndpoints = (generation: Generation) => {
     }),
     endpoint({
       method: 'POST',
+      path: '/v1/seguranca/confirmacao',
+      auth,
+      body: stepUpSchema,
+      async handle(ctx) {
+        const { senha, codigo } = ctx.body;
+        const proof = codigo ? { codigo } : { senha: senha ?? '' };
+        const until = await confirmIdentity(ctx.db, ctx.auth.user, ctx.auth.session.id, proof, ctx.ip);
+        return { confirmadaAte: until.toISOString() };
+      },
+    }),
+    endpoint({
+      method: 'POST',
       path: '/v1/seguranca/aplicativo/inicio',
       auth,
       async handle(ctx) {
+        await confirmed(ctx);
         const { secret, uri, state } = startTotpEnrolment(ctx.auth.user);
         return { segredo: secret, uri, estado: state };
       },
@@ -47,7 +67,8 @@ export const securityEndpoints = (generation: Generation) => {
       auth,
       body: z.object({ estado: z.string().min(1).max(4096), codigo: totpCodeField }),
       async handle(ctx) {
-        const { recoveryCodes } = await confirmTotpEnrolment(ctx.db, ctx.auth.user, ctx.body.estado, ctx.body.codigo);
+        await confirmed(ctx);
+        const { recoveryCodes } = await confirmTotpEnrolment(ctx.db, ctx.auth.user, ctx.body.estado, ctx.body.codigo, ctx.ip);
         return { codigosRecuperacao: recoveryCodes?.map(formatRecoveryCode) };
       },
     }),
@@ -56,7 +77,8 @@ export const securityEndpoints = (generation: Generation) => {
       path: '/v1/seguranca/aplicativo',
       auth,
       async handle(ctx) {
-        await removeFactor(ctx.db, ctx.auth.user, { kind: 'totp' });
+        await confirmed(ctx);
+        await removeFactor(ctx.db, ctx.auth.user, { kind: 'totp' }, ctx.ip);
         return { mensagem: 'Aplicativo autenticador removido.' };
       },
     }),
@@ -65,6 +87,7 @@ export const securityEndpoints = (generation: Generation) => {
       path: '/v1/seguranca/chaves/opcoes',
       auth,
       async handle(ctx) {
+        await confirmed(ctx);
         const { options, state } = await registrationOptions(ctx.db, ctx.auth.user, relyingPartyOf(ctx.request));
         return { opcoes: options, estado: state };
       },
@@ -79,13 +102,16 @@ export const securityEndpoints = (generation: Generation) => {
         nome: z.string().trim().min(1, 'Dê um nome à chave').max(60, 'Use até 60 caracteres'),
       }),
       async handle(ctx) {
+        await confirmed(ctx);
         const { user } = ctx.auth;
         const first = (await securityOverview(ctx.db, user)).recoveryCodesLeft === 0;
-        await registerPasskey(ctx.db, user, relyingPartyOf(ctx.request), {
-          state: ctx.body.estado,
-          response: ctx.body.resposta as never,
-          label: ctx.body.nome,
-        });
+        await registerPasskey(
+          ctx.db,
+          user,
+          relyingPartyOf(ctx.request),
+          { state: ctx.body.estado, response: ctx.body.resposta as never, label: ctx.body.nome },
+          ctx.ip,
+        );
         // A first factor comes with its recovery codes, shown once.
         return { codigosRecuperacao: first ? (await replaceRecoveryCodes(ctx.db, user.id)).map(formatRecoveryCode) : undefined };
       },
@@ -98,7 +124,8 @@ export const securityEndpoints = (generation: Generation) => {
         id: z.coerce.number('Chave inválida.').int('Chave inválida.').min(1, 'Chave inválida.').max(2_000_000_000, 'Chave inválida.'),
       }),
       async handle(ctx) {
-        await removeFactor(ctx.db, ctx.auth.user, { kind: 'passkey', id: ctx.params.id });
+        await confirmed(ctx);
+        await removeFactor(ctx.db, ctx.auth.user, { kind: 'passkey', id: ctx.params.id }, ctx.ip);
         return { mensagem: 'Chave de acesso removida.' };
       },
     }),
@@ -107,7 +134,8 @@ export const securityEndpoints = (generation: Generation) => {
       path: '/v1/seguranca/codigos-recuperacao',
       auth,
       async handle(ctx) {
-        return { codigos: (await regenerateRecoveryCodes(ctx.db, ctx.auth.user)).map(formatRecoveryCode) };
+        await confirmed(ctx);
+        return { codigos: (await regenerateRecoveryCodes(ctx.db, ctx.auth.user, ctx.ip)).map(formatRecoveryCode) };
       },
     }),
     endpoint({
@@ -140,7 +168,8 @@ export const securityEndpoints = (generation: Generation) => {
       path: '/v1/seguranca/dispositivos/esquecer',
       auth,
       async handle(ctx) {
-        return { esquecidos: await forgetDevices(ctx.db, ctx.auth.user) };
+        await confirmed(ctx);
+        return { esquecidos: await forgetDevices(ctx.db, ctx.auth.user, ctx.ip) };
       },
     }),
   ];

@@ -140,7 +140,7 @@ export const userEndpoints = [
     params: idParam,
     async handle(ctx) {
       const actor = await changer(ctx);
-      await resetUserSecondFactor(ctx.db, actor, idOf(ctx.params.id));
+      await resetUserSecondFactor(ctx.db, actor, idOf(ctx.params.id), ctx.ip);
       return { mensagem: SECOND_FACTOR_RESET_MESSAGE };
     },
   }),

@@ -1,15 +1,17 @@
 import type { DB } from '../../db';
 import { sql } from 'kysely';
 import type { User, UserStatus } from '../../db/schema';
-import { invalid, gone } from '../../errors';
+import { DomainError, invalid, gone } from '../../errors';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { publicUrl, queueEmail, redactMessagesTo, secretSlot, sendEmail } from '../../mail/outbox';
-import { CODE_LIFETIME_MS, consumeCode, isCodeUsable, issueCode, retireCodes } from './codes';
-import { countAttempt, forgetAttempts, RATE_RULES } from './rate-limit';
+import { CODE_LIFETIME_MS, consumeCode, currentCodeId, isCodeUsable, issueCode, retireCodes } from './codes';
+import { countAttempt, forgetAttempts, giveBackAttempt, RATE_RULES, THROTTLES, throttle } from './rate-limit';
 import { revokeUserSessions } from './sessions';
+import { forgetRememberedBrowsers } from './second-factor';
 import { findUserByEmail } from './principals';
 import { logAccess } from './auth';
 import { HOME_PATH, LOGIN_PATH } from '../../../lib/paths';
+import { formatWait } from '../../../lib/format';
 import { now } from '../../clock';
 
 /**
@@ -20,6 +22,7 @@ import { now } from '../../clock';
 type Recipient = Pick<User, 'id' | 'email' | 'nome'>;
 
 const RESET_PAGE = { v1: '/redefinir-senha', v2: '/v2/senha' } as const;
+const RESEND_PAGE = { v1: '/reenviar-codigo-validacao', v2: '/v2/reenviar-codigo-validacao' } as const;
 export const GENERIC_RECOVERY_MESSAGE = 'Se o e-mail estiver cadastrado, você receberá em instantes as instruções para continuar.';
 const INVALID_LINK = 'Este link de redefinição é inválido, expirou ou já foi utilizado. Solicite um novo.';
 
@@ -31,7 +34,7 @@ export async function requestPasswordReset(db: DB, email: string, ip: string): P
   const user = await findUserByEmail(db, email);
   if (!user || user.status === 'INATIVO' || user.status === 'BLOQUEADO') return;
   // A user still in first access gets the validation code again instead: there is no password to reset.
-  if (user.status === 'PENDENTE') return sendValidationCode(db, user);
+  if (user.status === 'PENDENTE') return sendNewValidationCode(db, user);
   await resetLink(db, user, sendEmail);
 }
 
@@ -83,7 +86,9 @@ async function setPassword(
     })
     .where('id', '=', user.id)
     .execute();
-  await revokeUserSessions(db, user.id, keepSessionId);
+  await revokeUserSessions(db, user.id, 'senha-alterada', keepSessionId);
+  // Whoever has the new password proves the second factor again on every browser (issue 42).
+  await forgetRememberedBrowsers(db, user.id);
   // A new password ends every link and code still out there, and their copies in the outbox.
   await retireCodes(db, user.id, ['RESET', 'PRIMEIRO_ACESSO']);
   await redactMessagesTo(db, user.email);
@@ -132,6 +137,21 @@ const sendValidationCode = (db: DB, user: Recipient) => validationCode(db, user,
 export const startFirstAccess = sendValidationCode;
 
 /**
+ * A new code asked for from a public form. Each new code starts clean (decision 073), so an account
+ * gets a few an hour: how many bounds the guesses a day a stranger gets. Past them the form still
+ * answers as always (it tells nobody whether the e-mail exists), and nothing is sent.
+ */
+async function sendNewValidationCode(db: DB, user: Recipient): Promise<void> {
+  try {
+    await countAttempt(db, [[RATE_RULES.newCodesPerAccount, String(user.id)]]);
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'too-many') return;
+    throw error;
+  }
+  await sendValidationCode(db, user);
+}
+
+/**
  * The same, inside the caller's transaction, the e-mail left to the delivery job (server/boot/jobs.ts):
  * a bulk import's users get their code exactly when they exist, and thousands of e-mails go out at
  * the outbox's pace, not all at once (decision 048).
@@ -144,10 +164,31 @@ export async function resendValidationCode(db: DB, email: string, ip: string): P
     [RATE_RULES.recoveryPerAccount, email],
   ]);
   const user = await findUserByEmail(db, email);
-  if (user?.status === 'PENDENTE') await sendValidationCode(db, user);
+  if (user?.status === 'PENDENTE') await sendNewValidationCode(db, user);
 }
 
 const INVALID_CODE = 'Código de validação inválido ou expirado. Solicite um novo em "Reenviar código de validação".';
+const codeThrottled = (seconds: number) =>
+  `Muitas tentativas com código errado para este e-mail. Tente de novo em ${formatWait(seconds)}, ou peça um novo código em "Reenviar código de validação": o código novo vale na hora.`;
+
+/**
+ * Counts one typed code before it is checked (decision 073, as a password's in 027): the address's
+ * own budget for this account (a hard limit), the address across accounts and — for a pending
+ * account with a live code — that code, from anywhere (growing delays, never a lock). Answers how
+ * many attempts that code has taken (0 when there is none).
+ */
+async function countCodeAttempt(db: DB, email: string, codeId: number | undefined, ip: string): Promise<number> {
+  const pair = `${email}|${ip}`;
+  await countAttempt(db, [[RATE_RULES.codePerAccountAndAddress, pair]]);
+  try {
+    await throttle(db, THROTTLES.codePerAddress, ip);
+    return codeId === undefined ? 0 : await throttle(db, THROTTLES.codePerCode, String(codeId), codeThrottled);
+  } catch (error) {
+    // Refused before anything was checked: it costs the address nothing of its own budget.
+    if (error instanceof DomainError && error.kind === 'too-many') await giveBackAttempt(db, RATE_RULES.codePerAccountAndAddress, pair);
+    throw error;
+  }
+}
 
 /** First access: the e-mailed code proves the address; the user then chooses a password. */
 export async function completeFirstAccess(
@@ -157,20 +198,30 @@ export async function completeFirstAccess(
   password: string,
   ip: string,
 ): Promise<{ generation: User['generation']; homePath: string }> {
-  await countAttempt(db, [
-    [RATE_RULES.codeAttemptsPerAccount, email],
-    [RATE_RULES.recoveryPerIp, ip],
-  ]);
   const user = await findUserByEmail(db, email);
-  if (user?.status !== 'PENDENTE' || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, user.id))) {
+  const pending = user?.status === 'PENDENTE' ? user : undefined;
+  const codeId = pending && (await currentCodeId(db, pending.id, 'PRIMEIRO_ACESSO'));
+  const attempts = await countCodeAttempt(db, email, codeId, ip);
+  if (!pending || !(await isCodeUsable(db, 'PRIMEIRO_ACESSO', code, pending.id))) {
+    // The first wrong code that had to wait tells the owner, once a code (the throttle's first delay).
+    if (pending && attempts === THROTTLES.codePerCode.free + 1) await warnOfWrongCodes(db, pending);
     throw invalid(INVALID_CODE, { codigo: [INVALID_CODE] });
   }
   const passwordHash = await hashPassword(password);
-  const consumed = await consumeCode(db, 'PRIMEIRO_ACESSO', code, user.id);
+  const consumed = await consumeCode(db, 'PRIMEIRO_ACESSO', code, pending.id);
   if (!consumed.ok) throw invalid(INVALID_CODE, { codigo: [INVALID_CODE] });
   // The first password of a pending user is the first access: logged as such, not as a change.
-  await setPassword(db, user, passwordHash, ip, undefined, 'PRIMEIRO_ACESSO');
-  return { generation: user.generation, homePath: HOME_PATH[user.generation] };
+  await setPassword(db, pending, passwordHash, ip, undefined, 'PRIMEIRO_ACESSO');
+  await forgetAttempts(db, RATE_RULES.codePerAccountAndAddress, `${email}|${ip}`);
+  return { generation: pending.generation, homePath: HOME_PATH[pending.generation] };
+}
+
+/** Tells a pending user that someone typed wrong codes for their first access, and what to do. */
+async function warnOfWrongCodes(db: DB, user: User): Promise<void> {
+  await sendEmail(db, user.email, 'primeiro-acesso-tentativas', {
+    nome: user.nome,
+    link: publicUrl(RESEND_PAGE[user.generation]),
+  });
 }
 
 /**

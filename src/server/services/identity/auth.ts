@@ -17,6 +17,7 @@ import {
   pruneLimits,
   RATE_RULES,
   rememberPlace,
+  rememberSecondFactorPlace,
   THROTTLES,
   throttle,
   throttleSucceeded,
@@ -185,9 +186,12 @@ async function secondFactorChallenge(
   db: DB,
   user: User,
   via: 'LOGIN' | 'SSO',
+  ip: string,
   device?: string | null,
 ): Promise<{ due: SecondFactorDue } | { due: undefined; proved: boolean }> {
   const step = await secondFactorDue(db, user, device);
+  // A browser the owner remembered stands for the factor, and its place is the owner's (decision 073).
+  if (step === 'remembered') await rememberSecondFactorPlace(db, user.email, ip);
   if (step === 'remembered' || step === null) return { due: undefined, proved: step === 'remembered' };
   return { due: { kind: 'second-factor', user, challenge: await openChallenge(db, user, step, via) } };
 }
@@ -200,7 +204,7 @@ export async function loginV1(
   options: SignInOptions = {},
 ): Promise<V1Login | SecondFactorDue> {
   const user = await checkCredentials(db, 'v1', normalizeEmail(userName), password, ip);
-  const factor = await secondFactorChallenge(db, user, 'LOGIN', options.device);
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', ip, options.device);
   return factor.due ?? v1Session(db, user, ip, factor.proved, options);
 }
 
@@ -249,7 +253,7 @@ export async function loginV2(
   const { email, adminForm } = resolveGatewayUserName(userName);
   const user = await checkCredentials(db, 'v2', email, password, ip);
   if (adminForm && user.profile !== 'admin') throw notFound('Usuário não encontrado');
-  const factor = await secondFactorChallenge(db, user, 'LOGIN', options.device);
+  const factor = await secondFactorChallenge(db, user, 'LOGIN', ip, options.device);
   return factor.due ?? v2Session(db, user, ip, 'LOGIN', factor.proved, options);
 }
 
@@ -301,7 +305,7 @@ export async function redeemSsoSession(
   const user = await db.selectFrom('users').selectAll().where('id', '=', consumed.userId).executeTakeFirstOrThrow();
   if (user.status !== 'ATIVO') throw forbidden('O usuário não está ativo.');
   await assertCompaniesLetIn(db, user);
-  const factor = await secondFactorChallenge(db, user, 'SSO', options.device);
+  const factor = await secondFactorChallenge(db, user, 'SSO', ip, options.device);
   return factor.due ?? v2Session(db, user, ip, 'SSO', factor.proved, options);
 }
 

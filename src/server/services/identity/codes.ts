@@ -88,3 +88,18 @@ export async function isCodeUsable(db: DB, purpose: CodePurpose, secret: string,
     .executeTakeFirst();
   return Boolean(row);
 }
+
+/** The id of the user's newest code of a purpose while it may still be used (issuing one retires the others). */
+export async function currentCodeId(db: DB, userId: number, purpose: CodePurpose): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('one_time_codes')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now())
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}

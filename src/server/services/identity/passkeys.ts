@@ -13,7 +13,7 @@ import { now, nowMs } from '../../clock';
 import { invalid } from '../../errors';
 import { SECOND_FACTOR_MESSAGES, TOTP_ISSUER } from '../../../lib/second-factor';
 import { appendAccessEvent } from './access-log';
-import { countAnswer, countWrongAnswer, type OpenChallenge } from './second-factor';
+import { countAnswer, countWrongAnswer, rightAnswer, type OpenChallenge } from './second-factor';
 
 /**
  * Passkeys (WebAuthn, with @simplewebauthn/server — decision 068): registered from the profile or at
@@ -70,6 +70,7 @@ export async function registerPasskey(
   user: User,
   rp: RelyingParty,
   input: { state: string; response: RegistrationResponseJSON; label: string },
+  ip: string,
 ): Promise<void> {
   let state: { userId: number; challenge: string; until: number };
   try {
@@ -108,7 +109,7 @@ export async function registerPasskey(
     generation: user.generation,
     email: user.email,
     userId: user.id,
-    ip: null,
+    ip,
     detalhe: `Chave de acesso: ${input.label}`,
   });
 }
@@ -135,9 +136,12 @@ export async function provePasskey(
   challenge: OpenChallenge,
   rp: RelyingParty,
   response: AuthenticationResponseJSON,
+  ip: string,
 ): Promise<void> {
-  await countAnswer(db, challenge);
-  if (!(await passkeyAnswers(db, challenge, rp, response))) await countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.passkeyFailed);
+  const counted = await countAnswer(db, challenge.user, ip);
+  if (!(await passkeyAnswers(db, challenge, rp, response)))
+    await countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.passkeyFailed, counted);
+  await rightAnswer(db, challenge.user, ip);
 }
 
 async function passkeyAnswers(db: DB, challenge: OpenChallenge, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<boolean> {

@@ -1,25 +1,28 @@
 import type { DB } from '../../db';
 import type { SessionKind } from '../../db/schema';
-import { TOKEN_COOKIES, type PortalSession } from '../../../lib/session';
+import { TOKEN_COOKIES, type PortalSession, type SessionEndReason } from '../../../lib/session';
 import { resolveSession } from './sessions';
 import { loadV1User, loadV2User } from './principals';
 
 /**
  * The session of a page request, from the three token cookies. Tokens that no longer resolve are
- * reported so the middleware clears them from the browser.
+ * reported so the middleware clears them from the browser — with why, when someone else ended one
+ * (the login page says it).
  */
 export async function resolvePortalSession(
   db: DB,
   cookie: (name: string) => string | undefined,
-): Promise<{ session: PortalSession; expired: string[] }> {
+): Promise<{ session: PortalSession; expired: string[]; ended?: SessionEndReason }> {
   const session: PortalSession = {};
   const expired: string[] = [];
+  let ended: SessionEndReason | undefined;
 
   async function user(kind: SessionKind) {
     const token = cookie(TOKEN_COOKIES[kind]);
     if (!token) return undefined;
     const resolved = await resolveSession(db, token, [kind]);
     const found = resolved.ok ? resolved.user : undefined;
+    if (!resolved.ok) ended ??= resolved.ended;
     if (found?.status !== 'ATIVO' || found.generation !== (kind === 'v1' ? 'v1' : 'v2')) {
       expired.push(TOKEN_COOKIES[kind]);
       return undefined;
@@ -38,5 +41,5 @@ export async function resolvePortalSession(
     // The simulator token ends with its v2 session: its cookie goes too.
     expired.push(TOKEN_COOKIES.simulador);
   }
-  return { session, expired };
+  return { session, expired, ...(ended ? { ended } : {}) };
 }

@@ -40,9 +40,15 @@ export const RATE_RULES = {
   loginPerAccountAndAddress: { name: 'login-par', limit: 5, windowSeconds: 15 * 60 },
   recoveryPerAccount: { name: 'recuperacao-conta', limit: 3, windowSeconds: 15 * 60 },
   recoveryPerIp: { name: 'recuperacao-ip', limit: 20, windowSeconds: 15 * 60 },
-  codeAttemptsPerAccount: { name: 'codigo-conta', limit: 5, windowSeconds: 15 * 60 },
-  /** Answers to the second factor of one account, from anywhere (decision 068): a few typos, never a search. */
-  secondFactorPerAccount: { name: 'segundo-fator-conta', limit: 10, windowSeconds: 15 * 60 },
+  /**
+   * New first-access codes an account may be sent from the public forms (decision 073): each new code
+   * starts its own throttle, so how many there may be bounds what a guesser gets a day.
+   */
+  newCodesPerAccount: { name: 'codigo-novo-conta', limit: 3, windowSeconds: 60 * 60 },
+  /** First-access codes typed for one account from one address: the guesser's own budget (decision 073). */
+  codePerAccountAndAddress: { name: 'codigo-par', limit: 5, windowSeconds: 15 * 60 },
+  /** Answers to one account's second factor from one address: the guesser's own budget (decisions 068, 073). */
+  secondFactorPerAccountAndAddress: { name: 'segundo-fator-par', limit: 10, windowSeconds: 15 * 60 },
   /** Password resets hash the new password: each address gets a budget of them. */
   resetPerIp: { name: 'redefinicao-ip', limit: 20, windowSeconds: 15 * 60 },
   /** Error reports of the embedded issuance apps: a looping app must not flood the log. */
@@ -54,6 +60,34 @@ export const THROTTLES = {
   loginPerAccount: { name: 'login-conta', free: 5, baseDelayMs: 1_000, maxDelayMs: 30_000, maxWaitMs: 5_000, quietSeconds: 15 * 60 },
   /** Failures from one address (an office behind one NAT): 30 free, then ½ s … at most 5 s apart. */
   loginPerAddress: { name: 'login-ip', free: 30, baseDelayMs: 500, maxDelayMs: 5_000, maxWaitMs: 10_000, quietSeconds: 15 * 60 },
+  /**
+   * Wrong first-access codes against one code, from anywhere (decision 073): 3 free, then 30 s, 1 min …
+   * at most 10 min apart, remembered for a day. Keyed by the code: a new one starts clean.
+   */
+  codePerCode: { name: 'codigo-conta', free: 3, baseDelayMs: 30_000, maxDelayMs: 600_000, maxWaitMs: 5_000, quietSeconds: 24 * 3600 },
+  /** First-access codes from one address, across accounts (an office onboarding together): as the login's. */
+  codePerAddress: { name: 'codigo-ip', free: 30, baseDelayMs: 500, maxDelayMs: 5_000, maxWaitMs: 10_000, quietSeconds: 15 * 60 },
+  /**
+   * Answers to one account's second factor from places where it was never proved (decision 073): 5
+   * free, then 30 s, 1 min … at most 10 min apart, remembered for a day. The owner's own places skip it.
+   */
+  secondFactorPerAccount: {
+    name: 'segundo-fator-conta',
+    free: 5,
+    baseDelayMs: 30_000,
+    maxDelayMs: 600_000,
+    maxWaitMs: 5_000,
+    quietSeconds: 24 * 3600,
+  },
+  /** Second-factor answers from one address, across accounts. */
+  secondFactorPerAddress: {
+    name: 'segundo-fator-ip',
+    free: 30,
+    baseDelayMs: 500,
+    maxDelayMs: 5_000,
+    maxWaitMs: 10_000,
+    quietSeconds: 15 * 60,
+  },
 } satisfies Record<string, ThrottleRule>;
 
 const keyOf = (rule: { name: string }, subject: string) => `${rule.name}:${subject}`;
@@ -125,9 +159,16 @@ export function planThrottle(rule: ThrottleRule, state: ThrottleState | undefine
 
 /**
  * Takes one attempt's slot of a throttle and waits for it; 429 when the slot is too far away. The
- * row is locked while the slot is chosen, so parallel attempts take successive slots.
+ * row is locked while the slot is chosen, so parallel attempts take successive slots. Answers how
+ * many attempts the subject has made in its window, this one included.
  */
-export async function throttle(db: DB, rule: ThrottleRule, subject: string): Promise<void> {
+export async function throttle(
+  db: DB,
+  rule: ThrottleRule,
+  subject: string,
+  /** What a refusal says, given the seconds to wait (the default says to wait a few minutes). */
+  message?: (seconds: number) => string,
+): Promise<number> {
   const key = keyOf(rule, subject);
   const at = clockNow().getTime();
   const plan = await db.transaction().execute(async (trx) => {
@@ -143,8 +184,12 @@ export async function throttle(db: DB, rule: ThrottleRule, subject: string): Pro
     }
     return plan;
   });
-  if ('refuseMs' in plan) throw tooManyAttempts(Math.ceil(plan.refuseMs / 1000));
+  if ('refuseMs' in plan) {
+    const seconds = Math.ceil(plan.refuseMs / 1000);
+    throw tooManyAttempts(seconds, message?.(seconds));
+  }
   await sleep(plan.waitMs);
+  return plan.state.attempts;
 }
 
 /**
@@ -189,15 +234,39 @@ export async function isKnownPlace(db: DB, email: string, ip: string): Promise<b
   return Boolean(row);
 }
 
+/** Remembers that the account proved its second factor from this address (its owner's place from now on). */
+export async function rememberSecondFactorPlace(db: DB, email: string, ip: string): Promise<void> {
+  const at = clockNow();
+  await db
+    .insertInto('sign_in_places')
+    .values({ email, ip, last_at: at, second_factor_at: at })
+    .onConflict((oc) => oc.columns(['email', 'ip']).doUpdateSet({ last_at: at, second_factor_at: at }))
+    .execute();
+}
+
+/**
+ * Did the account prove its second factor from this address lately? A password alone does not make a
+ * place known here: whoever guesses the second factor already holds the password.
+ */
+export async function isKnownSecondFactorPlace(db: DB, email: string, ip: string): Promise<boolean> {
+  const since = new Date(clockNow().getTime() - KNOWN_PLACE_DAYS * 86_400_000);
+  const row = await db
+    .selectFrom('sign_in_places')
+    .select('second_factor_at')
+    .where('email', '=', email)
+    .where('ip', '=', ip)
+    .where('second_factor_at', '>', since)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
 /** Drops the rows nobody will read again (called now and then by the sign-in, so no job is needed). */
 export async function pruneLimits(db: DB, at = clockNow()): Promise<void> {
-  const longest = Math.max(
-    ...Object.values(THROTTLES).map((r) => r.quietSeconds),
-    ...Object.values(RATE_RULES).map((r) => r.windowSeconds),
-  );
-  const before = new Date(at.getTime() - longest * 1000);
-  await db.deleteFrom('throttles').where('last_at', '<', before).execute();
-  await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();
+  const before = (seconds: number) => new Date(at.getTime() - seconds * 1000);
+  const quietest = Math.max(...Object.values(THROTTLES).map((r) => r.quietSeconds));
+  const longestWindow = Math.max(...Object.values(RATE_RULES).map((r) => r.windowSeconds));
+  await db.deleteFrom('throttles').where('last_at', '<', before(quietest)).execute();
+  await db.deleteFrom('rate_limits').where('window_start', '<', before(longestWindow)).execute();
   await db
     .deleteFrom('sign_in_places')
     .where('last_at', '<', new Date(at.getTime() - KNOWN_PLACE_DAYS * 86_400_000))

@@ -5,7 +5,7 @@ import type { ChallengePurpose, Generation, User } from '../../db/schema';
 import { hashToken, newToken } from '../../auth/tokens';
 import { seal, unseal } from '../../auth/secret-box';
 import { now } from '../../clock';
-import { conflict, invalid, notFound, unauthenticated } from '../../errors';
+import { conflict, DomainError, invalid, notFound, unauthenticated } from '../../errors';
 import {
   CHALLENGE_ATTEMPTS,
   CHALLENGE_MINUTES,
@@ -16,9 +16,21 @@ import {
   TOTP_ISSUER,
   TRUSTED_DEVICE_DAYS,
 } from '../../../lib/second-factor';
-import { countAttempt, RATE_RULES } from './rate-limit';
+import { formatWait } from '../../../lib/format';
+import {
+  countAttempt,
+  forgetAttempts,
+  giveBackAttempt,
+  isKnownSecondFactorPlace,
+  RATE_RULES,
+  rememberSecondFactorPlace,
+  THROTTLES,
+  throttle,
+  throttleSucceeded,
+} from './rate-limit';
 import { principalFacts } from './principals';
 import { appendAccessEvent } from './access-log';
+import { publicUrl, sendEmail } from '../../mail/outbox';
 
 /**
  * The second factor (issue 32, decision 068): after the password (or an SSO link) a user who has a
@@ -60,6 +72,12 @@ export async function secondFactorDue(db: DB, user: User, deviceToken?: string |
 async function requiredOf(db: DB, user: User): Promise<boolean> {
   const groups = user.generation === 'v1' ? (await principalFacts(db, user.id)).groups : [];
   return secondFactorRequired({ generation: user.generation, profile: user.profile, groups });
+}
+
+/** The user has an authenticator app: its code may prove who they are (the sign-in's step, a confirmation). */
+export async function hasAuthenticatorApp(db: DB, userId: number): Promise<boolean> {
+  const app = await db.selectFrom('user_factors').select('id').where('user_id', '=', userId).where('kind', '=', 'totp').executeTakeFirst();
+  return Boolean(app);
 }
 
 export async function hasPasskey(db: DB, userId: number): Promise<boolean> {
@@ -148,34 +166,81 @@ export async function totpEnrolment(db: DB, challenge: OpenChallenge): Promise<{
 
 export const totpUri = (email: string, secret: string) => generateURI({ issuer: TOTP_ISSUER, label: email, secret });
 
+/** An answer counted before its check (countAnswer): where it came from, and the account's attempts away from the owner's places. */
+export interface CountedAnswer {
+  ip: string;
+  /** Attempts on the account's throttle this one made (0 at a place where the owner proved the factor before). */
+  accountAttempts: number;
+}
+
+const answersThrottled = (seconds: number) => `Muitas tentativas com código errado nesta conta. Tente de novo em ${formatWait(seconds)}.`;
+
 /**
- * A wrong answer costs an attempt of the challenge (five and it ends) and of the account (across
- * challenges and addresses: a guesser who signs in again with the password does not start over).
+ * Counted before any check, like a password (decisions 027, 073): the address's own budget for this
+ * account (a hard limit), the address across accounts, and — except where the owner proved the factor
+ * before — the account from anywhere (growing delays, never a lock). A right answer never waits on
+ * someone else's wrong ones at the owner's own places; elsewhere it waits at most the time it is told.
  */
-export async function countWrongAnswer(db: DB, challenge: OpenChallenge, message: string): Promise<never> {
+export async function countAnswer(db: DB, user: User, ip: string): Promise<CountedAnswer> {
+  const pair = `${user.id}|${ip}`;
+  await countAttempt(db, [[RATE_RULES.secondFactorPerAccountAndAddress, pair]]);
+  try {
+    await throttle(db, THROTTLES.secondFactorPerAddress, ip);
+    const known = await isKnownSecondFactorPlace(db, user.email, ip);
+    const accountAttempts = known ? 0 : await throttle(db, THROTTLES.secondFactorPerAccount, String(user.id), answersThrottled);
+    return { ip, accountAttempts };
+  } catch (error) {
+    // Refused before anything was checked: it costs the address nothing of its own budget.
+    if (error instanceof DomainError && error.kind === 'too-many')
+      await giveBackAttempt(db, RATE_RULES.secondFactorPerAccountAndAddress, pair);
+    throw error;
+  }
+}
+
+/**
+ * A wrong answer, logged with its address. The first that had to wait for the account's throttle
+ * tells the owner (once a day at most: the throttle forgets after a quiet day) that someone holds the
+ * password.
+ */
+export async function logWrongAnswer(db: DB, user: User, generation: Generation, counted: CountedAnswer, detalhe?: string): Promise<void> {
+  await appendAccessEvent(db, { event: 'SEGUNDO_FATOR_FALHOU', generation, email: user.email, userId: user.id, ip: counted.ip, detalhe });
+  if (counted.accountAttempts === THROTTLES.secondFactorPerAccount.free + 1)
+    await sendEmail(db, user.email, 'segundo-fator-tentativas', {
+      nome: user.nome,
+      link: publicUrl(FORGOT_PASSWORD_PAGE[user.generation]),
+    });
+}
+
+const FORGOT_PASSWORD_PAGE = { v1: '/esqueci-senha', v2: '/v2/esqueci-senha' } as const satisfies Record<Generation, string>;
+
+/** A right answer is the owner's: the address's budget comes back, one attempt of the throttles, and the place is theirs. */
+export async function rightAnswer(db: DB, user: User, ip: string): Promise<void> {
+  await forgetAttempts(db, RATE_RULES.secondFactorPerAccountAndAddress, `${user.id}|${ip}`);
+  await throttleSucceeded(db, [
+    [THROTTLES.secondFactorPerAccount, String(user.id)],
+    [THROTTLES.secondFactorPerAddress, ip],
+  ]);
+  await rememberSecondFactorPlace(db, user.email, ip);
+}
+
+/**
+ * A wrong answer at sign-in costs an attempt of the challenge (five and it ends) besides what
+ * countAnswer counted.
+ */
+export async function countWrongAnswer(db: DB, challenge: OpenChallenge, message: string, counted: CountedAnswer): Promise<never> {
   const { attempts } = await db
     .updateTable('sign_in_challenges')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('id', '=', challenge.id)
     .returning('attempts')
     .executeTakeFirstOrThrow();
-  await appendAccessEvent(db, {
-    event: 'SEGUNDO_FATOR_FALHOU',
-    generation: challenge.generation,
-    email: challenge.user.email,
-    userId: challenge.user.id,
-    ip: null,
-  });
+  await logWrongAnswer(db, challenge.user, challenge.generation, counted);
   if (attempts >= CHALLENGE_ATTEMPTS) throw unauthenticated(SECOND_FACTOR_MESSAGES.tooManyAttempts);
   throw invalid(message, { codigo: [message] });
 }
 
-/** Counted before any check, like a password: past the account's limit nothing is compared (429). */
-export const countAnswer = (db: DB, challenge: OpenChallenge) =>
-  countAttempt(db, [[RATE_RULES.secondFactorPerAccount, String(challenge.user.id)]]);
-
 /** The time step a code matches, at most one step away, after the last one accepted. */
-async function matchingStep(secret: string, code: string, afterTimeStep: number | null): Promise<number | undefined> {
+export async function matchingStep(secret: string, code: string, afterTimeStep: number | null): Promise<number | undefined> {
   const result = await verify({
     secret,
     token: code,
@@ -192,39 +257,53 @@ async function matchingStep(secret: string, code: string, afterTimeStep: number 
  * last one accepted — written with a conditional UPDATE, so the same code twice (or two requests
  * racing with it) signs in once.
  */
-export async function proveTotp(db: DB, challenge: OpenChallenge, code: string): Promise<{ recoveryCodes?: string[] }> {
-  await countAnswer(db, challenge);
+export async function proveTotp(db: DB, challenge: OpenChallenge, code: string, ip: string): Promise<{ recoveryCodes?: string[] }> {
+  const counted = await countAnswer(db, challenge.user, ip);
   if (challenge.purpose === 'cadastrar') {
     if (!challenge.pendingTotpSecret) throw invalid(SECOND_FACTOR_MESSAGES.challengeGone);
     const step = await matchingStep(unseal(challenge.pendingTotpSecret), code, null);
-    if (step === undefined) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode);
+    if (step === undefined) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode, counted);
     const recoveryCodes = await db.transaction().execute(async (trx) => {
       await saveTotpFactor(trx, challenge.user.id, challenge.pendingTotpSecret!, step);
       return replaceRecoveryCodes(trx, challenge.user.id);
     });
-    await logFactorEvent(db, 'SEGUNDO_FATOR_CADASTRADO', challenge.user, challenge.generation);
+    await rightAnswer(db, challenge.user, ip);
+    await logFactorEvent(db, 'SEGUNDO_FATOR_CADASTRADO', challenge.user, challenge.generation, ip);
     return { recoveryCodes };
   }
+  if (!(await takeTotpCode(db, challenge.user.id, code))) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode, counted);
+  await rightAnswer(db, challenge.user, ip);
+  return {};
+}
+
+/**
+ * A code of the user's app, taken once: its time step must be later than the last one accepted,
+ * written with a conditional UPDATE, so the same code twice (or two requests racing with it) counts once.
+ */
+export async function takeTotpCode(db: DB, userId: number, code: string): Promise<boolean> {
   const factor = await db
     .selectFrom('user_factors')
     .select(['id', 'totp_secret', 'totp_last_step'])
-    .where('user_id', '=', challenge.user.id)
+    .where('user_id', '=', userId)
     .where('kind', '=', 'totp')
     .executeTakeFirst();
   const step = factor?.totp_secret ? await matchingStep(unseal(factor.totp_secret), code, factor.totp_last_step) : undefined;
-  if (!factor || step === undefined) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode);
+  if (!factor || step === undefined) return false;
   const taken = await db
     .updateTable('user_factors')
     .set({ totp_last_step: step, last_used_at: now() })
     .where('id', '=', factor.id)
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
     .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) === 0) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongCode);
-  return {};
+  return Number(taken.numUpdatedRows) > 0;
 }
 
-/** The user's authenticator app, confirmed at `step` (enrolling again replaces it): `sealed` is its secret, sealed. */
+/**
+ * The user's authenticator app, confirmed at `step` (enrolling again replaces it): `sealed` is its
+ * secret, sealed. A new app is a new factor: the browsers remembered under the old one ask again.
+ */
 async function saveTotpFactor(trx: DB, userId: number, sealed: string, step: number): Promise<void> {
+  await forgetRememberedBrowsers(trx, userId);
   await trx.deleteFrom('user_factors').where('user_id', '=', userId).where('kind', '=', 'totp').execute();
   await trx
     .insertInto('user_factors')
@@ -239,8 +318,11 @@ async function saveTotpFactor(trx: DB, userId: number, sealed: string, step: num
     .execute();
 }
 
-/** Every browser the user remembered asks for the second factor again; answers how many there were. */
-async function revokeDevices(db: DB, userId: number): Promise<number> {
+/**
+ * Every browser the user remembered asks for the second factor again; answers how many there were.
+ * A new password, a forced one, a new app and a reset all call it (issue 42).
+ */
+export async function forgetRememberedBrowsers(db: DB, userId: number): Promise<number> {
   const revoked = await db
     .updateTable('trusted_devices')
     .set({ revoked_at: now() })
@@ -251,9 +333,9 @@ async function revokeDevices(db: DB, userId: number): Promise<number> {
 }
 
 /** A recovery code, good once (a conditional UPDATE): for the day the phone is lost. */
-export async function proveRecoveryCode(db: DB, challenge: OpenChallenge, code: string): Promise<void> {
-  await countAnswer(db, challenge);
+export async function proveRecoveryCode(db: DB, challenge: OpenChallenge, code: string, ip: string): Promise<void> {
   if (challenge.purpose !== 'verificar') throw invalid(SECOND_FACTOR_MESSAGES.enrolFirst);
+  const counted = await countAnswer(db, challenge.user, ip);
   const used = await db
     .updateTable('recovery_codes')
     .set({ used_at: now() })
@@ -262,8 +344,9 @@ export async function proveRecoveryCode(db: DB, challenge: OpenChallenge, code: 
     .where('used_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
-  if (!used) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongRecovery);
-  await logFactorEvent(db, 'CODIGO_RECUPERACAO_USADO', challenge.user, challenge.generation);
+  if (!used) return countWrongAnswer(db, challenge, SECOND_FACTOR_MESSAGES.wrongRecovery, counted);
+  await rightAnswer(db, challenge.user, ip);
+  await logFactorEvent(db, 'CODIGO_RECUPERACAO_USADO', challenge.user, challenge.generation, ip);
 }
 
 /** Ten new recovery codes (the old ones stop working): answered once, stored as hashes. */
@@ -323,8 +406,16 @@ type FactorEvent =
   | 'CODIGOS_RECUPERACAO_GERADOS'
   | 'DISPOSITIVOS_ESQUECIDOS';
 
-async function logFactorEvent(db: DB, event: FactorEvent, user: User, generation: Generation, actorId?: number, detalhe?: string) {
-  await appendAccessEvent(db, { event, generation, email: user.email, userId: user.id, actorId: actorId ?? null, ip: null, detalhe });
+async function logFactorEvent(
+  db: DB,
+  event: FactorEvent,
+  user: User,
+  generation: Generation,
+  ip: string | null,
+  actorId?: number,
+  detalhe?: string,
+) {
+  await appendAccessEvent(db, { event, generation, email: user.email, userId: user.id, actorId: actorId ?? null, ip, detalhe });
 }
 
 /* The signed-in user's own second factor (the profile's security page). */
@@ -397,8 +488,15 @@ export function enrolmentSecretOf(user: User, state: string): string | undefined
 }
 
 /** Confirms the app with its first code; answers new recovery codes when the user had none left. */
-export async function confirmTotpEnrolment(db: DB, user: User, state: string, code: string): Promise<{ recoveryCodes?: string[] }> {
-  await countAttempt(db, [[RATE_RULES.secondFactorPerAccount, String(user.id)]]);
+export async function confirmTotpEnrolment(
+  db: DB,
+  user: User,
+  state: string,
+  code: string,
+  ip: string,
+): Promise<{ recoveryCodes?: string[] }> {
+  // The person holds the new secret: a wrong code is a typo, counted only against this address.
+  await countAttempt(db, [[RATE_RULES.secondFactorPerAccountAndAddress, `${user.id}|${ip}`]]);
   const secret = enrolmentSecretOf(user, state);
   if (!secret) throw invalid(SECOND_FACTOR_MESSAGES.enrolmentExpired);
   const step = await matchingStep(secret, code, null);
@@ -414,7 +512,7 @@ export async function confirmTotpEnrolment(db: DB, user: User, state: string, co
       .executeTakeFirst();
     return left ? undefined : replaceRecoveryCodes(trx, user.id);
   });
-  await logFactorEvent(db, 'SEGUNDO_FATOR_CADASTRADO', user, user.generation);
+  await logFactorEvent(db, 'SEGUNDO_FATOR_CADASTRADO', user, user.generation, ip);
   return { recoveryCodes };
 }
 
@@ -422,7 +520,12 @@ export async function confirmTotpEnrolment(db: DB, user: User, state: string, co
  * Removes a factor of the user's own (the app, or one passkey). Whoever the policy requires keeps at
  * least one; the last factor of anyone else takes the recovery codes and remembered browsers with it.
  */
-export async function removeFactor(db: DB, user: User, which: { kind: 'totp' } | { kind: 'passkey'; id: number }): Promise<void> {
+export async function removeFactor(
+  db: DB,
+  user: User,
+  which: { kind: 'totp' } | { kind: 'passkey'; id: number },
+  ip: string,
+): Promise<void> {
   const factors = await db.selectFrom('user_factors').select(['id', 'kind', 'label']).where('user_id', '=', user.id).execute();
   const target = factors.find((f) => f.kind === which.kind && (which.kind === 'totp' || f.id === which.id));
   if (!target) throw notFound(which.kind === 'totp' ? 'Nenhum aplicativo autenticador configurado.' : 'Chave de acesso não encontrada.');
@@ -431,25 +534,25 @@ export async function removeFactor(db: DB, user: User, which: { kind: 'totp' } |
     await trx.deleteFrom('user_factors').where('id', '=', target.id).execute();
     if (factors.length === 1) {
       await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
-      await revokeDevices(trx, user.id);
+      await forgetRememberedBrowsers(trx, user.id);
     }
   });
-  await logFactorEvent(db, 'SEGUNDO_FATOR_REMOVIDO', user, user.generation, undefined, target.label);
+  await logFactorEvent(db, 'SEGUNDO_FATOR_REMOVIDO', user, user.generation, ip, undefined, target.label);
 }
 
 /** New recovery codes for a user who has a factor (the old ones stop working); shown once. */
-export async function regenerateRecoveryCodes(db: DB, user: User): Promise<string[]> {
+export async function regenerateRecoveryCodes(db: DB, user: User, ip: string): Promise<string[]> {
   const factor = await db.selectFrom('user_factors').select('id').where('user_id', '=', user.id).limit(1).executeTakeFirst();
   if (!factor) throw conflict('Configure a verificação em duas etapas antes de gerar códigos de recuperação.');
   const codes = await db.transaction().execute((trx) => replaceRecoveryCodes(trx, user.id));
-  await logFactorEvent(db, 'CODIGOS_RECUPERACAO_GERADOS', user, user.generation);
+  await logFactorEvent(db, 'CODIGOS_RECUPERACAO_GERADOS', user, user.generation, ip);
   return codes;
 }
 
 /** Every browser the user had remembered asks for the second factor again at its next sign-in. */
-export async function forgetDevices(db: DB, user: User): Promise<number> {
-  const forgotten = await revokeDevices(db, user.id);
-  await logFactorEvent(db, 'DISPOSITIVOS_ESQUECIDOS', user, user.generation);
+export async function forgetDevices(db: DB, user: User, ip: string): Promise<number> {
+  const forgotten = await forgetRememberedBrowsers(db, user.id);
+  await logFactorEvent(db, 'DISPOSITIVOS_ESQUECIDOS', user, user.generation, ip);
   return forgotten;
 }
 
@@ -458,11 +561,11 @@ export async function forgetDevices(db: DB, user: User): Promise<number> {
  * recovery codes and remembered browsers go; the user enrols again at the next sign-in if the policy
  * requires it. Logged with who did it.
  */
-export async function resetSecondFactor(db: DB, target: User, actorId: number): Promise<void> {
+export async function resetSecondFactor(db: DB, target: User, actorId: number, ip: string | null): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('user_factors').where('user_id', '=', target.id).execute();
     await trx.deleteFrom('recovery_codes').where('user_id', '=', target.id).execute();
-    await revokeDevices(trx, target.id);
+    await forgetRememberedBrowsers(trx, target.id);
   });
-  await logFactorEvent(db, 'SEGUNDO_FATOR_REDEFINIDO', target, target.generation, actorId);
+  await logFactorEvent(db, 'SEGUNDO_FATOR_REDEFINIDO', target, target.generation, ip, actorId);
 }

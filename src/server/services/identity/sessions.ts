@@ -1,5 +1,6 @@
 import type { DB } from '../../db';
 import type { SessionKind, User } from '../../db/schema';
+import type { SessionEndReason } from '../../../lib/session';
 import { hashToken, newToken } from '../../auth/tokens';
 import { now, nowMs } from '../../clock';
 import { announce, cacheOf, type CacheSpec } from '../../cache';
@@ -63,7 +64,7 @@ export async function createSession(
 
 export type ResolvedSession =
   | { ok: true; id: number; kind: SessionKind; expiresAt: Date; user: User }
-  | { ok: false; reason: 'invalid' | 'expired' };
+  | { ok: false; reason: 'invalid' | 'expired'; ended?: SessionEndReason };
 
 /** A session as the database last said it is, with its parent (a simulator token's v2 session) and user. */
 interface SessionRecord {
@@ -72,6 +73,8 @@ interface SessionRecord {
   expiresAt: Date;
   lastSeen: Date;
   revoked: boolean;
+  /** Why someone else ended it (its parent's, for a simulator token), for the login page to say. */
+  endReason: SessionEndReason | null;
   parent: { id: number; expiresAt: Date; lastSeen: Date; revoked: boolean } | null;
   user: Readonly<User>;
   /**
@@ -122,6 +125,8 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
       's.expires_at as session_expires_at',
       's.last_seen_at as session_last_seen_at',
       's.revoked_at as session_revoked_at',
+      's.end_reason as session_end_reason',
+      'p.end_reason as parent_end_reason',
       's.second_factor as session_second_factor',
       'p.second_factor as parent_second_factor',
       'p.id as parent_id',
@@ -139,6 +144,8 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
     session_expires_at: expiresAt,
     session_last_seen_at: lastSeen,
     session_revoked_at: revoked,
+    session_end_reason: ownEndReason,
+    parent_end_reason: parentEndReason,
     session_second_factor: ownSecondFactor,
     parent_second_factor: parentSecondFactor,
     parent_id: parentId,
@@ -154,6 +161,7 @@ async function loadRecord(db: DB, tokenHash: string): Promise<SessionRecord | un
     expiresAt,
     lastSeen,
     revoked: revoked !== null,
+    endReason: ownEndReason ?? parentEndReason,
     parent:
       parentId !== null && parentExpiresAt && parentLastSeen
         ? { id: parentId, expiresAt: parentExpiresAt, lastSeen: parentLastSeen, revoked: parentRevoked !== null }
@@ -207,7 +215,7 @@ export async function resolveSession(db: DB, token: string, kinds: readonly Sess
     judged = record && verdict(record, kinds, at);
   }
   if (!record || !judged) return { ok: false, reason: 'invalid' };
-  if (judged !== 'ok') return { ok: false, reason: judged };
+  if (judged !== 'ok') return { ok: false, reason: judged, ...(record.endReason ? { ended: record.endReason } : {}) };
   await touch(db, record, at);
   return { ok: true, id: record.id, kind: record.kind, expiresAt: record.expiresAt, user: record.user };
 }
@@ -264,9 +272,16 @@ export async function revokeTokens(
   return revoked.map((r) => ({ userId: r.user_id, kind: r.kind }));
 }
 
-/** Revokes every session of a user, but the one kept (password change from a signed-in page). */
-export async function revokeUserSessions(db: DB, userId: number, keepSessionId?: number): Promise<void> {
-  let query = db.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+/**
+ * Revokes every session of a user, but the one kept (password change from a signed-in page); `reason`
+ * is what the login page tells whoever held one of them.
+ */
+export async function revokeUserSessions(db: DB, userId: number, reason: SessionEndReason, keepSessionId?: number): Promise<void> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now(), end_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
   if (keepSessionId !== undefined)
     query = query
       .where('id', '!=', keepSessionId)
@@ -322,10 +337,10 @@ export async function openSessionsOf(db: DB, userId: number): Promise<OpenSessio
  * already ended, or another user's, ends nothing and answers false. Every instance hears it through
  * the change feed and refuses the session at its next request.
  */
-export async function endSessionOf(db: DB, userId: number, sessionId: number): Promise<boolean> {
+export async function endSessionOf(db: DB, userId: number, sessionId: number, reason: SessionEndReason): Promise<boolean> {
   const ended = await db
     .updateTable('sessions')
-    .set({ revoked_at: now() })
+    .set({ revoked_at: now(), end_reason: reason })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('id', '=', sessionId), eb('parent_id', '=', sessionId)]))

@@ -230,12 +230,13 @@ export const SECOND_FACTOR_RESET_MESSAGE =
  * Resets the second factor of a user the actor manages (issue 32, decision 068): factors, recovery
  * codes and remembered browsers go, and so do the user's sessions — whoever had the phone is out too.
  */
-export async function resetUserSecondFactor(db: DB, actor: Actor, id: number): Promise<void> {
+export async function resetUserSecondFactor(db: DB, actor: Actor, id: number, ip: string | null): Promise<void> {
   const target = await managedUser(db, actor, { id });
   if (!target) throw notFound(USER_ADMIN_MESSAGES.notManaged);
   const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  await resetSecondFactor(db, user, actor.userId);
-  await revokeUserSessions(db, id);
+  await resetSecondFactor(db, user, actor.userId, ip);
+  // The login page tells the user why they were sent back (issue 42).
+  await revokeUserSessions(db, id, 'segundo-fator-redefinido');
 }
 
 /** May the actor see this user in their list (used by the API's single-user answers). */

@@ -4,6 +4,7 @@ import { conflict, notFound } from '../../errors';
 import { now } from '../../clock';
 import { redactMessagesTo } from '../../mail/outbox';
 import { queueFirstAccess, queuePasswordReset } from '../identity/account';
+import { forgetRememberedBrowsers } from '../identity/second-factor';
 import { retireCodes } from '../identity/codes';
 import { worksForAny } from '../identity/users';
 import { endSessionOf, revokeUserSessions } from '../identity/sessions';
@@ -85,7 +86,14 @@ export async function forcePasswordReset(db: DB, actor: Actor, id: number, ip: s
     const user = await managedOrNotFound(trx, actor, id);
     if (user.status !== 'ATIVO') throw conflict(INVITATION_MESSAGES.notActive);
     await trx.updateTable('users').set({ password_hash: null, password_changed_at: now() }).where('id', '=', id).execute();
-    await trx.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: now(), end_reason: 'nova-senha' })
+      .where('user_id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    // Whoever sets the new password proves the second factor again on every browser (issue 42).
+    await forgetRememberedBrowsers(trx, id);
     await retireCodes(trx, id, ['RESET', 'PRIMEIRO_ACESSO', 'SSO']);
     await redactMessagesTo(trx, user.email);
     await queuePasswordReset(trx, { ...user, generation: user.generation });
@@ -95,7 +103,7 @@ export async function forcePasswordReset(db: DB, actor: Actor, id: number, ip: s
       user,
       actor.userId,
       ip,
-      'sessões encerradas, senha anulada, e-mail de redefinição enviado',
+      'sessões encerradas, dispositivos lembrados esquecidos, senha anulada, e-mail de redefinição enviado',
     );
     return { id, nome: user.nome, email: user.email, status: user.status };
   });
@@ -112,8 +120,8 @@ export async function endUserSessions(db: DB, actor: Actor, id: number, ip: stri
   requireChange(actor);
   if (id === actor.userId) throw conflict(INVITATION_MESSAGES.ownSessions);
   const user = await managedOrNotFound(db, actor, id);
-  if (sessionId === undefined) await revokeUserSessions(db, id);
-  else if (!(await endSessionOf(db, id, sessionId))) throw conflict(INVITATION_MESSAGES.noSuchSession);
+  if (sessionId === undefined) await revokeUserSessions(db, id, 'encerrada-admin');
+  else if (!(await endSessionOf(db, id, sessionId, 'encerrada-admin'))) throw conflict(INVITATION_MESSAGES.noSuchSession);
   await logEvent(
     db,
     'SESSAO_ENCERRADA_ADMIN',
