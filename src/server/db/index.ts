@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely';
+import { Kysely, PGliteAdapter, PostgresDialect, sql, type ConnectionBuilder, type KyselyConfig, type TransactionBuilder } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -51,6 +51,7 @@ import * as m045 from './migrations/045_user_page';
 import * as m046 from './migrations/046_user_bulk_actions';
 import * as m047 from './migrations/047_access_reviews';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
+import { markedConnection, markedTransaction, OneConnectionDialect, refuseInsideTransaction } from './one-connection';
 
 export type DB = Kysely<Database>;
 
@@ -59,6 +60,7 @@ class PortalDatabase extends Kysely<Database> {
   constructor(
     config: KyselyConfig,
     readonly changes: ChangeFeed,
+    /** PostgreSQL's pool; none for PGlite, the process's one connection. */
     readonly pool?: PoolCounts,
   ) {
     super(config);
@@ -67,6 +69,16 @@ class PortalDatabase extends Kysely<Database> {
   override async destroy(): Promise<void> {
     await this.changes.close();
     await super.destroy();
+  }
+
+  // A closure that holds the connection is marked, so that on PGlite a statement it issues on this
+  // outer handle throws instead of waiting for ever (db/one-connection.ts).
+  override transaction(): TransactionBuilder<Database> {
+    return markedTransaction(super.transaction());
+  }
+
+  override connection(): ConnectionBuilder<Database> {
+    return markedConnection(super.connection());
   }
 }
 
@@ -79,6 +91,14 @@ export interface PoolCounts {
 
 /** The connection pool of a PostgreSQL server opened by `connect`; none for PGlite (one connection in the process). */
 export const poolOf = (db: DB): PoolCounts | undefined => (db instanceof PortalDatabase ? db.pool : undefined);
+
+/**
+ * On PGlite, throws when called from inside a transaction's closure with the outer handle: what would
+ * read through it there (a cache that may miss) would wait for ever (db/one-connection.ts).
+ */
+export function refuseOuterHandle(db: DB, what: string): void {
+  if (db instanceof PortalDatabase && !db.pool) refuseInsideTransaction(what);
+}
 
 /** The change feed of a database opened by `connect`; none for a transaction or another handle. */
 export const changesOf = (db: DB): ChangeFeed | undefined => (db instanceof PortalDatabase ? db.changes : undefined);
@@ -175,7 +195,7 @@ export async function connect({ databaseUrl, dataDir, onQuery }: ConnectOptions)
     postgresqlconf: 'shared_buffers = 16MB',
     extensions: { pg_trgm },
   });
-  return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite));
+  return new PortalDatabase({ dialect: new OneConnectionDialect({ pglite }), log }, await pgliteFeed(pglite));
 }
 
 /**
@@ -202,7 +222,7 @@ export async function migrate(db: DB): Promise<void> {
  * long as the holder works. PGlite is one process with one connection: `work` simply runs.
  */
 export async function whileLocked<T>(db: DB, name: string, work: () => Promise<T>): Promise<T> {
-  if (db.getExecutor().adapter.supportsMultipleConnections === false) return work();
+  if (db.getExecutor().adapter instanceof PGliteAdapter) return work();
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtext(${name}))`.execute(connection);
     try {
