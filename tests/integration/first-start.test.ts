@@ -21,7 +21,10 @@ afterAll(async () => {
 
 const status = (url: string) =>
   fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
-    async (response) => (await response.arrayBuffer(), response.status),
+    async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    },
     () => 0,
   );
 
@@ -32,11 +35,22 @@ describe('a first start on an empty data dir', () => {
     const base = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTAL_ENV: 'TEST', PUBLIC_URL: '', DEMO_HISTORY: 'false' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PORTAL_ENV: 'TEST',
+        PUBLIC_URL: '',
+        DEMO_HISTORY: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise((done) => child.once('exit', done));
-    stop = () => (child.exitCode === null && child.kill('SIGTERM'), exited);
+    stop = () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    };
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
