@@ -9,8 +9,11 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 process.env.NODE_ENV ??= 'production';
 const { handler } = await import(pathToFileURL(entryPath).href);
 await renderOnce(handler, '/signin');
+const firstStart = globalThis[Symbol.for('portal.firstStart')];
+// A stand-in bundle (tests/integration/operations.test.ts) makes no database: the server opens its own.
+if (!firstStart) process.exit(1);
 try {
-  await globalThis[Symbol.for('portal.firstStart')]();
+  await firstStart();
   process.exit(0);
 } catch (error) {
   console.error(`Demonstração: ${error instanceof Error ? error.message : String(error)}`);

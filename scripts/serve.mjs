@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const entryPath = join(root, process.env.PORTAL_DIST ?? 'dist', 'server/entry.mjs');
+export const entryPath = resolve(root, process.env.PORTAL_DIST ?? 'dist', 'server/entry.mjs');
 
 /** Where a running server tells local scripts how to reach it (PGlite allows one process per data dir). */
 export const serverInfoPath = () => join(resolve(process.env.DATA_DIR ?? './data'), '.portal-server.json');
