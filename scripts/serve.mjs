@@ -55,8 +55,8 @@ function isFirstStart() {
 /**
  * A first start's demo — the database migrated and seeded with a year of sales, its progress printed —
  * made by a process of its own (scripts/first-start.mjs) that exits when done, taking with it the
- * memory that work grew (V8's heap, PGlite's WebAssembly code and the allocator's arenas, never given
- * back): the server then holds what a restart holds (decision 077). Answers whether it was made.
+ * memory that work grew and never gives back (the heap V8 reserved for its garbage, the allocator's
+ * freed arenas): the server then holds what a restart holds (decision 077). Answers whether it was made.
  */
 async function makeDemo() {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL('./first-start.mjs', import.meta.url))], {

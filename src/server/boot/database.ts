@@ -55,17 +55,16 @@ export function database(): Promise<DB> {
  * database — with the demo's year of sales when DEMO_HISTORY, printing how far it got — and closes it.
  * Run by scripts/first-start.mjs, a process of its own that the server waits for before it opens the
  * database and listens (decision 077): a newcomer's first page finds the demo ready, and the memory
- * the year's work grew leaves with that process. Answers whether it did; on PostgreSQL, or when the
- * data dir holds a database, it does nothing.
+ * the year's work grew leaves with that process. On PostgreSQL, or when the data dir holds a database,
+ * it does nothing.
  */
-export async function prepareFirstStart(): Promise<boolean> {
+export async function prepareFirstStart(): Promise<void> {
   const { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO_HISTORY: demoHistory } = config();
-  if (databaseUrl || dataDir.startsWith('memory://') || existsSync(join(resolve(dataDir), 'PG_VERSION'))) return false;
+  if (databaseUrl || dataDir.startsWith('memory://') || existsSync(join(resolve(dataDir), 'PG_VERSION'))) return;
   const started = performance.now();
   const db = await openDatabase({ dataDir, demoHistory });
   await db.destroy();
   console.log(`Demonstração pronta em ${((performance.now() - started) / 1000).toFixed(1).replace('.', ',')} s.`);
-  return true;
 }
 
 /** The shared database once it is open, for what must answer at once or not at all (server/boot/viewer-memo.ts). */
