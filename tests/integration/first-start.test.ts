@@ -55,7 +55,7 @@ describe('a first start on an empty data dir', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
 
-    const until = Date.now() + 170_000;
+    const until = Date.now() + 280_000; // a loaded machine; a quiet one takes ~10 s
     while ((await status(`${base}/signin`)) !== 200) {
       expect(child.exitCode, output).toBeNull();
       expect(Date.now(), output).toBeLessThan(until);
@@ -65,5 +65,5 @@ describe('a first start on an empty data dir', () => {
     expect(await status(`${base}/readyz`)).toBe(200);
     expect(output.indexOf('Demonstração pronta em')).toBeGreaterThan(-1);
     expect(output.indexOf('Demonstração pronta em')).toBeLessThan(output.indexOf('Portal de Parceiros em'));
-  }, 200_000);
+  }, 300_000);
 });
