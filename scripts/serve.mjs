@@ -1,11 +1,13 @@
 // Runs the built portal inside our own http.Server, for what the standalone adapter lacks: response
 // compression, pages shared by every visitor and signed-in answers that depend only on who asks
 // answered from memory (docs/decisions/044), the database opened right after
-// the first page (docs/decisions/031), an operations key for local scripts (sso-link), pt-BR answers
+// the first page (docs/decisions/031) — on a first start, made by a process of its own and opened
+// before listening (decision 077) —, an operations key for local scripts (sso-link), pt-BR answers
 // to addresses that do not decode, and a graceful SIGTERM — stop accepting, answer the requests in
 // flight with `Connection: close`, close idle connections and the rest as their requests end, close
 // the database, exit (docs/decisions/022). Around all of it, the operations layer (scripts/ops.mjs):
 // /healthz, /readyz, /metrics, and a request id and one log line for every request.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -18,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const entryPath = join(root, process.env.PORTAL_DIST ?? 'dist', 'server/entry.mjs');
+export const entryPath = resolve(root, process.env.PORTAL_DIST ?? 'dist', 'server/entry.mjs');
 
 /** Where a running server tells local scripts how to reach it (PGlite allows one process per data dir). */
 export const serverInfoPath = () => join(resolve(process.env.DATA_DIR ?? './data'), '.portal-server.json');
@@ -44,6 +46,45 @@ function refuseUndecodableUrl(req, res) {
   }
 }
 
+/** PGlite with no database in DATA_DIR yet (src/server/boot/database.ts prepareFirstStart decides again). */
+function isFirstStart() {
+  const dataDir = process.env.DATA_DIR ?? './data';
+  return !process.env.DATABASE_URL && !dataDir.startsWith('memory://') && !existsSync(join(resolve(dataDir), 'PG_VERSION'));
+}
+
+/**
+ * A first start's demo — the database migrated and seeded with a year of sales, its progress printed —
+ * made by a process of its own (scripts/first-start.mjs) that exits when done, taking with it the
+ * memory that work grew and never gives back (the heap V8 reserved for its garbage, the allocator's
+ * freed arenas): the server then holds what a restart holds (decision 077). Answers whether it was made.
+ */
+async function makeDemo() {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL('./first-start.mjs', import.meta.url))], {
+    stdio: 'inherit',
+  });
+  // Stopped meanwhile: the child stops too, then this process.
+  const stop = (signal) => {
+    child.kill(signal);
+    child.once('exit', () => process.exit(1));
+  };
+  process.once('SIGTERM', stop).once('SIGINT', stop);
+  const code = await new Promise((done) => child.once('exit', done));
+  process.off('SIGTERM', stop).off('SIGINT', stop);
+  if (code !== 0) console.error(`Demonstração não preparada (código ${code}): o banco de dados será criado ao abrir.`);
+  return code === 0;
+}
+
+/** Renders `path` once through `handler` on a private port of its own, then closes it. */
+export async function renderOnce(handler, path) {
+  const warmUp = http.createServer(handler);
+  await new Promise((done) => warmUp.listen(0, '127.0.0.1', done));
+  await fetch(`http://127.0.0.1:${warmUp.address().port}${path}`)
+    .then((response) => response.arrayBuffer())
+    .catch(() => {});
+  warmUp.closeAllConnections();
+  await new Promise((done) => warmUp.close(done));
+}
+
 /** How long a shutdown may take before the process exits anyway (a request that never ends). */
 const FORCED_EXIT_MS = 9_000;
 /** How long requests in flight get to finish before their connections are cut (then the database closes). */
@@ -59,6 +100,7 @@ export async function startPortal({ port, host, announce = true, logDestination 
   process.env.NODE_ENV ??= 'production';
   const opsKey = randomBytes(32).toString('hex');
   process.env.PORTAL_OPS_KEY = opsKey;
+  const demoMade = isFirstStart() && (await makeDemo());
   const { handler } = await import(pathToFileURL(entryPath).href);
   // Pages and API answers are compressed whole (scripts/compress-whole.mjs); other compressible
   // bodies (scripts, styles) stream through the `compression` package, which skips what is encoded.
@@ -95,13 +137,22 @@ export async function startPortal({ port, host, announce = true, logDestination 
   server.keepAliveTimeout = 5_000;
   // `kill -USR2 <pid>` prints the process's memory, by kind, as one JSON line (npm run bench reads it).
   process.on('SIGUSR2', () => console.log(JSON.stringify({ memoryUsage: process.memoryUsage() })));
+  const open = () =>
+    globalThis[Symbol.for('portal.open')]?.().catch((error) => console.error(`Banco de dados indisponível: ${error.message}`));
+  // After a first start's demo, the database opens before listening: a newcomer's first click waits
+  // for nothing. Otherwise a first page loads the portal's modules once listening, then the database
+  // opens while pages that need none — the login, the home — are already answered.
+  if (demoMade) {
+    await renderOnce(handler, '/signin');
+    await open();
+  }
   await new Promise((done, fail) => server.once('error', fail).listen(port, host, done));
   const address = server.address();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  // A first page loads the portal's modules; then the database opens (and on a first run migrates
-  // and seeds) while pages that need none — the login, the home — are already answered.
-  await fetch(`${url}/signin`).catch(() => {});
-  globalThis[Symbol.for('portal.open')]?.().catch((error) => console.error(`Banco de dados indisponível: ${error.message}`));
+  if (!demoMade) {
+    await fetch(`${url}/signin`).catch(() => {});
+    open();
+  }
 
   const info = serverInfoPath();
   if (!process.env.DATABASE_URL && announce) {

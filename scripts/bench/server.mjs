@@ -17,7 +17,7 @@ export const SERVER_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'package.jso
   .scripts.start.split(/\s+/)
   .filter((word) => word.startsWith('--'));
 const HOST = '127.0.0.1';
-const START_TIMEOUT_MS = 90_000; // a first start migrates and seeds the database (~5-10 s)
+const START_TIMEOUT_MS = 180_000; // a first start makes the demo's year before it listens (~20 s; decision 077)
 const POLL_INTERVAL_MS = 50;
 const STOP_TIMEOUT_MS = 12_000; // serve.mjs forces its own exit after 9 s
 

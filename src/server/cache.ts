@@ -1,4 +1,4 @@
-import { changesOf, type DB } from './db';
+import { changesOf, refuseOuterHandle, type DB } from './db';
 import type { Change, ChangeFeed } from './db/changes';
 import { nowMs } from './clock';
 
@@ -122,6 +122,14 @@ export function announce(db: DB, change: Change): void {
   for (const cache of (feed && cachesByFeed.get(feed)?.values()) ?? []) cache.apply(change);
 }
 
-/** Reads through `db`'s cache when it has one, straight from the database otherwise. */
-export const readThrough = <K, V>(db: DB, spec: CacheSpec<K, V>, key: K, load: () => Promise<V>): Promise<V> =>
-  cacheOf(db, spec)?.through(key, load) ?? load();
+/**
+ * Reads through `db`'s cache when it has one, straight from the database otherwise. The outer handle
+ * inside a PGlite transaction is refused even when the value is cached: the same call would hang the
+ * day it misses.
+ */
+export function readThrough<K, V>(db: DB, spec: CacheSpec<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  const cache = cacheOf(db, spec);
+  if (!cache) return load();
+  refuseOuterHandle(db, `Leitura do cache ${spec.name}`);
+  return cache.through(key, load);
+}

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, signIn } from './helpers';
 import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { sellResidential } from './selling';

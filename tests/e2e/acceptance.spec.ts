@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';
 import { ACCOUNTS, signIn, waitForIslands } from './helpers';
 import { sellResidential } from './selling';

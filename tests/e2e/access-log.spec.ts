@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { parse } from 'csv-parse/sync';
 import { ACCOUNTS, BASE_URL, openDrawer, screenshotsAt, signIn, signOut } from './helpers';
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, DEMO_PASSWORD, HOME_PATH, openDrawer, path, signIn, type DemoAccount } from './helpers';
 
 /**

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { expect, request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { test } from './fixtures';
 import { api } from '../../src/server/api';
 import { routeOfPageFile } from '../../src/lib/page-routes';
 import { apiSignIn } from './helpers';

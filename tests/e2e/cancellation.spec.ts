@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, latestEmail, signIn, waitForIslands } from './helpers';
 import { sellResidential } from './selling';
 import { formatBRL } from '../../src/lib/products/money';

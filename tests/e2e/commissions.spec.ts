@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { pdfText } from '../fixtures/pdf';
 import { MINIMAL_PDF } from '../fixtures/documents';
 import { ACCOUNTS, DEMO_PASSWORD, signIn, waitForIslands, type DemoAccount } from './helpers';

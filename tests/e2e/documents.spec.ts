@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, askForDocuments, signIn, waitForIslands, type DemoAccount } from './helpers';
 import { sellResidential } from './selling';
 import { MINIMAL_PDF, MINIMAL_PNG } from '../fixtures/documents';

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, BASE_URL, openDrawer, path, screenshotsAt, signIn, apiSignIn } from './helpers';
 
 /**

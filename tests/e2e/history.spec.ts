@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, DEMO_PASSWORD, path, screenshotsAt, signIn } from './helpers';
 import { sellResidential } from './selling';
 import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, BASE_URL, latestEmail, screenshotsAt, signIn, waitForIslands, type Generation, apiSignIn } from './helpers';
 import { sellResidential } from './selling';
 import { startOwnServer, type OwnServer, ownPort } from './own-server';

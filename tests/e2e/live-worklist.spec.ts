@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, askForDocuments, HOME_PATH, signIn, waitForIslands, type DemoAccount } from './helpers';
 import { sellResidential } from './selling';
 

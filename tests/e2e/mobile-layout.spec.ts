@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { routeOfPageFile } from '../../src/lib/page-routes';
 import { productFor } from '../../src/lib/products/catalog';
 import { ACCOUNTS, signIn, waitForIslands, type DemoAccount } from './helpers';

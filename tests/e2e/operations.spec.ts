@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { DEMO_PASSWORD } from './helpers';
 import { startOwnServer, type OwnServer, ownPort } from './own-server';
 

@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { copySeededDataDir } from '../fixtures/seeded-data-dir.mjs';
+import { test } from './fixtures';
 
 /**
  * A portal server of a spec's own — started from the built tree (`scripts/start.mjs --no-build`) on
@@ -78,7 +79,7 @@ export async function startOwnServer(port: number, env: Record<string, string> =
   await expect(async () => {
     expect(child.exitCode, output).toBeNull();
     expect((await fetch(`${base}/signin`)).status).toBe(200);
-  }).toPass({ timeout: 60_000 });
+  }).toPass({ timeout: 150_000 }); // a first start with DEMO_HISTORY makes the year before listening
   return {
     child,
     base,

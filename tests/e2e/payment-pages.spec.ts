@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, signIn, waitForIslands } from './helpers';
 import { startOwnServer, type OwnServer, ownPort } from './own-server';
 import { sellResidential } from './selling';

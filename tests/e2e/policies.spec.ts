@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, openDrawer, signIn } from './helpers';
 import { sellResidential } from './selling';
 import { withDemoYearServer, ownPort } from './own-server';

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { pdfText } from '../fixtures/pdf';
 import { PRODUCT_REGISTRATIONS } from '../../src/lib/insurer';
 import { ACCOUNTS, BASE_URL, latestEmail, screenshotsAt, signIn, waitForIslands, type Generation } from './helpers';

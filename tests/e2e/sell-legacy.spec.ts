@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { expect, request as playwrightRequest } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, signIn, waitForIslands, apiSignIn } from './helpers';
 import { productFor } from '../../src/lib/products/catalog';
 import { pdfText } from '../fixtures/pdf';

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { DEMO_PASSWORD } from './helpers';
 import { DB_SHUT_DOWN, pgControlState, postChunked, startOwnServer, type OwnServer, ownPort } from './own-server';
 

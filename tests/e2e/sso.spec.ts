@@ -1,4 +1,5 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, type Browser } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, expectHome, path, signIn, expectSimulatorsAvailable, apiToken } from './helpers';
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, path, signIn, waitForIslands, screenshotsAt } from './helpers';
 import { cpfFor } from './selling';
 

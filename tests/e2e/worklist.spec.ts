@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { ACCOUNTS, askForDocuments, signIn, type DemoAccount } from './helpers';
 import { sellResidential } from './selling';
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { config } from '../config';
 import { connect, migrate, whileLocked, type ConnectOptions, type DB } from '../db';
 import { seedDemoData } from '../demo/seed';
@@ -48,15 +50,33 @@ export function database(): Promise<DB> {
   return shared;
 }
 
+/**
+ * A first start on PGlite (a data dir with no database in it yet): creates, migrates and seeds the
+ * database — with the demo's year of sales when DEMO_HISTORY, printing how far it got — and closes it.
+ * Run by scripts/first-start.mjs, a process of its own that the server waits for before it opens the
+ * database and listens (decision 077): a newcomer's first page finds the demo ready, and the memory
+ * the year's work grew leaves with that process. On PostgreSQL, or when the data dir holds a database,
+ * it does nothing.
+ */
+export async function prepareFirstStart(): Promise<void> {
+  const { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO_HISTORY: demoHistory } = config();
+  if (databaseUrl || dataDir.startsWith('memory://') || existsSync(join(resolve(dataDir), 'PG_VERSION'))) return;
+  const started = performance.now();
+  const db = await openDatabase({ dataDir, demoHistory });
+  await db.destroy();
+  console.log(`Demonstração pronta em ${((performance.now() - started) / 1000).toFixed(1).replace('.', ',')} s.`);
+}
+
 /** The shared database once it is open, for what must answer at once or not at all (server/boot/viewer-memo.ts). */
 export const openedDatabase = (): DB | undefined => opened;
 
 /** Opening (connecting, migrating, seeding) failed: this process will not open it (GET /readyz says so). */
 export const databaseOpenFailed = (): boolean => openFailed;
 
-// The server script (scripts/serve.mjs) lives outside the bundle; it opens the database through
-// these well-known hooks once the first page is served, and closes it on shutdown, so PGlite
-// flushes its data dir before the process exits.
+// The server scripts (scripts/serve.mjs, first-start.mjs) live outside the bundle; through these
+// well-known hooks they make a first start's database, open the database once the first page is
+// served, and close it on shutdown, so PGlite flushes its data dir before the process exits.
+(globalThis as Record<symbol, unknown>)[Symbol.for('portal.firstStart')] = () => prepareFirstStart();
 (globalThis as Record<symbol, unknown>)[Symbol.for('portal.open')] = () => database();
 (globalThis as Record<symbol, unknown>)[Symbol.for('portal.shutdown')] = () => closeDatabase();
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely';
+import { Kysely, PGliteAdapter, PostgresDialect, sql, type ConnectionBuilder, type KyselyConfig, type TransactionBuilder } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -54,6 +54,7 @@ import * as m049 from './migrations/049_second_factor_guards';
 import * as m050 from './migrations/050_receipt_refunds';
 import * as m052 from './migrations/052_renewal_again';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
+import { markedConnection, markedTransaction, OneConnectionDialect, refuseInsideTransaction } from './one-connection';
 
 export type DB = Kysely<Database>;
 
@@ -62,6 +63,7 @@ class PortalDatabase extends Kysely<Database> {
   constructor(
     config: KyselyConfig,
     readonly changes: ChangeFeed,
+    /** PostgreSQL's pool; none for PGlite, the process's one connection. */
     readonly pool?: PoolCounts,
     readonly embedded?: { dumpDataDir(compression: 'none'): Promise<Blob> },
   ) {
@@ -71,6 +73,16 @@ class PortalDatabase extends Kysely<Database> {
   override async destroy(): Promise<void> {
     await this.changes.close();
     await super.destroy();
+  }
+
+  // A closure that holds the connection is marked, so that on PGlite a statement it issues on this
+  // outer handle throws instead of waiting for ever (db/one-connection.ts).
+  override transaction(): TransactionBuilder<Database> {
+    return markedTransaction(super.transaction());
+  }
+
+  override connection(): ConnectionBuilder<Database> {
+    return markedConnection(super.connection());
   }
 }
 
@@ -83,6 +95,14 @@ export interface PoolCounts {
 
 /** The connection pool of a PostgreSQL server opened by `connect`; none for PGlite (one connection in the process). */
 export const poolOf = (db: DB): PoolCounts | undefined => (db instanceof PortalDatabase ? db.pool : undefined);
+
+/**
+ * On PGlite, throws when called from inside a transaction's closure with the outer handle: what would
+ * read through it there (a cache that may miss) would wait for ever (db/one-connection.ts).
+ */
+export function refuseOuterHandle(db: DB, what: string): void {
+  if (db instanceof PortalDatabase && !db.pool) refuseInsideTransaction(what);
+}
 
 /** The change feed of a database opened by `connect`; none for a transaction or another handle. */
 export const changesOf = (db: DB): ChangeFeed | undefined => (db instanceof PortalDatabase ? db.changes : undefined);
@@ -185,7 +205,7 @@ export async function connect({ databaseUrl, dataDir, onQuery, image }: ConnectO
     extensions: { pg_trgm },
     loadDataDir: image,
   });
-  return new PortalDatabase({ dialect: new PGliteDialect({ pglite }), log }, await pgliteFeed(pglite), undefined, pglite);
+  return new PortalDatabase({ dialect: new OneConnectionDialect({ pglite }), log }, await pgliteFeed(pglite), undefined, pglite);
 }
 
 /** A copy of an embedded (PGlite) database's data dir, to open others from (`connect({ image })`). */
@@ -219,7 +239,7 @@ export async function migrate(db: DB): Promise<void> {
  * long as the holder works. PGlite is one process with one connection: `work` simply runs.
  */
 export async function whileLocked<T>(db: DB, name: string, work: () => Promise<T>): Promise<T> {
-  if (db.getExecutor().adapter.supportsMultipleConnections === false) return work();
+  if (db.getExecutor().adapter instanceof PGliteAdapter) return work();
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtext(${name}))`.execute(connection);
     try {

@@ -262,7 +262,8 @@ function saleInstant(random: Random, monthStart: Date, monthEnd: Date, index: nu
   return new Date(dayStart + (12 + random() * 9) * 3_600_000); // monthStart is 03:00 UTC = 00:00 in Brasília
 }
 
-export async function seedDemoHistory(db: DB, now: Date): Promise<void> {
+/** `progress` hears each month once its sales are made (the first start prints it: the server is not listening yet). */
+export async function seedDemoHistory(db: DB, now: Date, progress?: (months: number, of: number) => void): Promise<void> {
   const random = randomSequence(2026);
   const sellers: { weight: number; who: HistorySeller }[] = [];
   for (const { email, weight } of SELLERS) {
@@ -274,7 +275,8 @@ export async function seedDemoHistory(db: DB, now: Date): Promise<void> {
   const [year, month] = brasiliaDay(now).split('-').map(Number) as [number, number];
   const toCancel: { who: HistorySeller; nrApolice: string; at: Date }[] = [];
 
-  for (const [back, count] of MONTHLY_SALES.map((c, i) => [MONTHLY_SALES.length - 1 - i, c] as const)) {
+  for (const [position, count] of MONTHLY_SALES.entries()) {
+    const back = MONTHLY_SALES.length - 1 - position;
     const monthStart = new Date(Date.UTC(year, month - 1 - back, 1, 3));
     const nextMonth = new Date(Date.UTC(year, month - back, 1, 3));
     // The current month runs up to yesterday: a sale of today would be later than the clock.
@@ -309,6 +311,7 @@ export async function seedDemoHistory(db: DB, now: Date): Promise<void> {
       if (cancelAt < now && random() < ODDS.cancelled) toCancel.push({ who, nrApolice, at: cancelAt });
       await payDue(db, random, nrApolice, toCancel.at(-1)?.nrApolice === nrApolice ? cancelAt : now);
     }
+    progress?.(position + 1, MONTHLY_SALES.length);
   }
   // Cancelled in the order they happened, after every sale: the clawbacks fall in their months.
   for (const { who, nrApolice, at } of toCancel.sort((a, b) => a.at.getTime() - b.at.getTime())) await cancel(db, who, nrApolice, at);

@@ -562,7 +562,7 @@ export async function seedDemoData(db: DB, { afterSale = true, history = false }
   }
   if (history && afterSale) {
     console.log('Demonstração: gerando um ano de vendas (só na primeira vez)…');
-    await seedDemoHistory(db, clockNow());
+    await seedDemoHistory(db, clockNow(), (months, of) => console.log(`Demonstração: ${months} de ${of} meses de vendas`));
   }
   await seedDemoQuotes(db, { afterSale });
   return true;
