@@ -50,6 +50,7 @@ import * as m044 from './migrations/044_session_devices';
 import * as m045 from './migrations/045_user_page';
 import * as m046 from './migrations/046_user_bulk_actions';
 import * as m047 from './migrations/047_access_reviews';
+import * as m055 from './migrations/055_documents_insured_name';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 
 export type DB = Kysely<Database>;
@@ -137,6 +138,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '045_user_page': m045,
   '046_user_bulk_actions': m046,
   '047_access_reviews': m047,
+  '055_documents_insured_name': m055,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the
