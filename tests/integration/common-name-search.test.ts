@@ -2,7 +2,9 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db';
 import { NAME_SEARCH_LIMIT, REFINE_SEARCH } from '../../src/lib/insured-search';
+import { brasiliaDay } from '../../src/lib/format';
 import { countCaption, keysetPager } from '../../src/lib/keyset-pages';
+import { now } from '../../src/server/clock';
 import { listDocuments } from '../../src/server/services/after-sale/documents';
 import { listInstallments } from '../../src/server/services/after-sale/payments';
 import { listPolicies } from '../../src/server/services/after-sale/policies';
@@ -25,7 +27,8 @@ import { viewerByEmail } from '../fixtures/selling';
  */
 const TIMES = 25;
 const RENAMED = 600;
-const TODAY = new Date().toISOString().slice(0, 10);
+/** The servers' own day (Brasília's), as the pages ask: it only tells a policy in force from an ended one here. */
+const TODAY = brasiliaDay(now());
 const ADMIN = 'admin@seguradora.demo';
 /** The first names given in turn; three of them hold "ana", so "ana quixaba" matches fewer than the limit. */
 const FIRST_NAMES = ['Bruno', 'Mariana', 'Carlos', 'Luana', 'Diego', 'Ana Paula', 'Eduardo', 'Felipe', 'Gustavo', 'Heitor'];
