@@ -17,7 +17,15 @@ import { build, cpuPinning, root, signIn, startPortal, startPostgres } from './b
 import { simulatorPaths } from './bench/simulator.mjs';
 import { measureReportGeneration } from './bench/report-generation.mjs';
 import { measureUploadPressure } from './bench/uploads.mjs';
-import { DEFAULT_SCALE_TIMES, measureScale, renderScale, SCALE_ENGINES, scaleChecks, withScaleSection } from './bench/scale.mjs';
+import {
+  DEFAULT_SCALE_TIMES,
+  measureScale,
+  renderScale,
+  SCALE_ENGINES,
+  scaleChecks,
+  selectRoutes,
+  withScaleSection,
+} from './bench/scale.mjs';
 
 const KB = 1024;
 const PASSWORD = 'Portal@2026';
@@ -276,16 +284,17 @@ function environment(pinning) {
 }
 
 const PHASES = ['scale'];
-const HELP = `npm run bench -- [--only scale | --skip scale] [--times K] [--engine postgres|pglite]
+const HELP = `npm run bench -- [--only scale | --skip scale] [--times K] [--engine postgres|pglite] [--routes A,B]
 
 Builds, serves the production build and measures it (see docs/decisions/013-benchmark.md); writes
 BENCHMARKS.md and exits non-zero when a budget is missed.
   --only scale   only the scale phase (its section of BENCHMARKS.md is replaced in place)
   --skip scale   every phase but the scale one
   --times K      the scale phase's growth (default ${DEFAULT_SCALE_TIMES}; budgets are judged at 1000 only, 10 is a quick try)
-  --engine E     the scale phase on one engine only (postgres or pglite; default both)`;
+  --engine E     the scale phase on one engine only (postgres or pglite; default both)
+  --routes A,B   with --only scale: only the scale routes whose address holds A or B (printed, BENCHMARKS.md untouched)`;
 
-/** The command line: `--only`/`--skip` a phase, the scale phase's `--times` and `--engine`. */
+/** The command line: `--only`/`--skip` a phase, the scale phase's `--times`, `--engine` and `--routes`. */
 function argsOf(argv) {
   const options = { times: DEFAULT_SCALE_TIMES, engines: SCALE_ENGINES };
   for (let i = 0; i < argv.length; i++) {
@@ -302,16 +311,19 @@ function argsOf(argv) {
       const engines = value().split(',');
       if (engines.some((e) => !SCALE_ENGINES.includes(e))) throw new Error(`--engine: one of ${SCALE_ENGINES.join(', ')}.`);
       options.engines = engines;
-    } else if (flag === '--help' || flag === '-h') options.help = true;
+    } else if (flag === '--routes') options.routes = value().split(',').filter(Boolean);
+    else if (flag === '--help' || flag === '-h') options.help = true;
     else throw new Error(`Unknown option ${argv[i]} (see --help).`);
   }
+  if (options.routes && options.only !== 'scale') throw new Error('--routes goes with --only scale.');
   return options;
 }
 
 /** The scale phase, its checks and its markdown section. */
 async function scalePhase(options, pinning) {
   console.error(`Scale: 1× and ${options.times}× on ${options.engines.join(' and ')}…`);
-  const result = await measureScale({ times: options.times, engines: options.engines, pinning, headers: BROWSER });
+  const routes = selectRoutes(options.routes);
+  const result = await measureScale({ times: options.times, engines: options.engines, routes, pinning, headers: BROWSER });
   const checks = scaleChecks(result);
   return { checks, section: renderScale(result, checks) };
 }
@@ -323,6 +335,8 @@ async function scaleOnly(options) {
   build();
   const { checks, section } = await scalePhase(options, pinning);
   console.log(section);
+  // Some routes measured: a look, not the section (it would drop every other route's figures).
+  if (options.routes) return checks.every((check) => check.pass);
   const file = join(root, 'BENCHMARKS.md');
   writeFileSync(file, withScaleSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', section));
   console.error('Wrote the scale section of BENCHMARKS.md');

@@ -34,3 +34,20 @@ export const hasSearchableWord = (typed: string): boolean => nameWords(typed).so
 
 /** `%word%` for LIKE, with the wildcards and the escape character typed taken literally. */
 export const containingPattern = (word: string): string => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Whether a list's insured filter names a person (a name) rather than a CPF/CNPJ (digits alone). */
+export const isNameSearch = (typed: string | undefined): typed is string => typed !== undefined && !/^\d+$/.test(typed);
+
+/**
+ * How many of a name's matches a list reads (issue 42). A common name ("almeida": 1 % of the insureds)
+ * matches thousands of policies in a large book, and reading them all to show ten grew with the book;
+ * so a name search reads at most this many, ranks them by how close the insured's name is to what was
+ * typed, and — when more matched — asks for a narrower search (REFINE_SEARCH). Twenty pages of ten.
+ */
+export const NAME_SEARCH_LIMIT = 200;
+
+/** What a page and an API answer say when a name matched more than NAME_SEARCH_LIMIT records. */
+export const REFINE_SEARCH =
+  `Refine a busca: mais de ${NAME_SEARCH_LIMIT} resultados para esse nome. ` +
+  `Mostramos ${NAME_SEARCH_LIMIT}, os de nome mais parecido com o digitado primeiro; ` +
+  'digite o nome completo ou o CPF/CNPJ do segurado.';

@@ -65,6 +65,18 @@ describe('the links around a page', () => {
     expect(countCaption(37, 'apólice', 'apólices')).toBe('37 apólices');
   });
 
+  it('a name search (ranked, decision 078): every link is a page number, and the caption says the order and the limit', () => {
+    const pager = keysetPager({ ...pageOf(5, true, 200), ranked: { limit: 200, exceeded: true } });
+    expect(pager.totalPages).toBe(20);
+    expect(pager.previous).toEqual({ page: 4 });
+    expect(pager.next).toEqual({ page: 6 });
+    expect(pager.pages.filter((p) => p !== 'gap').every((p) => p.cursor === undefined)).toBe(true);
+    expect(countCaption(200, 'apólice', 'apólices', { limit: 200, exceeded: true })).toBe(
+      'mais de 200 apólices, o nome mais parecido primeiro',
+    );
+    expect(countCaption(37, 'apólice', 'apólices', { limit: 200, exceeded: false })).toBe('37 apólices, o nome mais parecido primeiro');
+  });
+
   it('the last page offers no next', () => {
     const pager = keysetPager(pageOf(10, false, 95));
     expect(pager.next).toBeUndefined();

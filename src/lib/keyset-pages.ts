@@ -48,6 +48,12 @@ export interface KeysetPage<T> {
   more: boolean;
   /** How many rows the scope holds, when at most COUNT_LIMIT; undefined: more than that. */
   total?: number;
+  /**
+   * A name search's page (issue 42, server/db/keyset-page.ts readRankedPage): at most `limit` of the
+   * matches read, ranked by how close the name is to what was typed, paged by number (links carry no
+   * cursor) and `total` the matches kept; `exceeded` when more matched — the page asks to refine.
+   */
+  ranked?: { limit: number; exceeded: boolean };
 }
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -101,7 +107,8 @@ export function keysetPager(result: KeysetPage<unknown>): KeysetPager {
   const totalPages = totalPagesOf(result);
   const linkTo = (target: number): PageLink | undefined => {
     if (target === page) return { page };
-    if (target === 1) return { page: 1 };
+    // A ranked search is read whole (up to its limit) at each page: a page is its number.
+    if (target === 1 || result.ranked) return { page: target };
     if (target < page && first)
       return { page: target, cursor: encodeCursor({ from: first, direction: 'before', skip: page - target - 1 }) };
     if (target > page && last) return { page: target, cursor: encodeCursor({ from: last, direction: 'after', skip: target - page - 1 }) };
@@ -129,10 +136,12 @@ export function keysetPager(result: KeysetPage<unknown>): KeysetPager {
 export const totalPagesOf = ({ total, pageSize }: Pick<KeysetPage<unknown>, 'total' | 'pageSize'>) =>
   total === undefined ? undefined : Math.max(1, Math.ceil(total / pageSize));
 
-/** "1 apólice", "37 apólices", "mais de 1.000 apólices": a keyset list's caption. */
-export function countCaption(total: number | undefined, one: string, many: string): string {
+/** "1 apólice", "37 apólices", "mais de 1.000 apólices" (or "mais de 200", a name search's limit): a keyset list's caption. */
+export function countCaption(total: number | undefined, one: string, many: string, ranked?: KeysetPage<unknown>['ranked']): string {
+  const order = ranked ? ', o nome mais parecido primeiro' : '';
+  if (ranked?.exceeded) return `mais de ${ranked.limit.toLocaleString('pt-BR')} ${many}${order}`;
   if (total === undefined) return `mais de ${COUNT_LIMIT.toLocaleString('pt-BR')} ${many}`;
-  return total === 1 ? `1 ${one}` : `${total} ${many}`;
+  return `${total === 1 ? `1 ${one}` : `${total} ${many}`}${order}`;
 }
 
 /** A keyset page as the JSON APIs answer it (the access log's shape, a user's histories, the invitations). */

@@ -41,6 +41,7 @@ const OWN_PORT_OFFSETS = {
   policies: 40,
   'payments-report': 44,
   operations: 48,
+  'common-name-search': 52,
 } as const;
 
 /** The `n`-th port (0–3) of a spec's own servers. */

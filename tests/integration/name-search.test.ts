@@ -136,10 +136,10 @@ describe('the plans', () => {
   ];
 
   it.each(lists)('the insurer’s admin: %s reads the trigram index of %s', async (_, table, list) => {
-    for (const plan of await plansOf(async () => list(await policiesScope(ADMIN)))) {
-      expect(plan).toContain(`${table}_nome_busca`);
-      expect(plan).not.toMatch(/Seq Scan on (policies|quotes)/);
-    }
+    // The search finds its matches through the index; the page's rows are then read by their keys (decision 078).
+    const plans = await plansOf(async () => list(await policiesScope(ADMIN)));
+    expect(plans.some((plan) => plan.includes(`${table}_nome_busca`))).toBe(true);
+    for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (policies|quotes)/);
   });
 
   it('the insurer’s admin: the documents read no whole table of quotes or policies', async () => {

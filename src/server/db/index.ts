@@ -53,6 +53,7 @@ import * as m047 from './migrations/047_access_reviews';
 import * as m049 from './migrations/049_second_factor_guards';
 import * as m050 from './migrations/050_receipt_refunds';
 import * as m052 from './migrations/052_renewal_again';
+import * as m055 from './migrations/055_documents_insured_name';
 import { CHANGE_CHANNEL, pgliteFeed, postgresFeed, type ChangeFeed } from './changes';
 import { markedConnection, markedTransaction, OneConnectionDialect, refuseInsideTransaction } from './one-connection';
 
@@ -164,6 +165,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '049_second_factor_guards': m049,
   '050_receipt_refunds': m050,
   '052_renewal_again': m052,
+  '055_documents_insured_name': m055,
 };
 
 // PostgreSQL's `date` (OID 1082) stays the 'YYYY-MM-DD' string it is: a Date would shift with the

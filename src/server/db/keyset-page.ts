@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import type { DB } from './index';
 import { exactInstant, pastKey } from './keyset';
 import { COUNT_LIMIT, lastPlainPage, type KeysetPage, type PageRequest, type RowKey } from '../../lib/keyset-pages';
@@ -69,6 +69,70 @@ export async function readKeysetPage<Row>(db: DB, list: KeysetList<Row>, request
     more,
     total: total !== undefined && total <= COUNT_LIMIT ? total : undefined,
   };
+}
+
+/** A list searched by a name (issue 42): how close each row is to what was typed, and the column its page's rows are fetched by. */
+export interface RankedList<Row> extends KeysetList<Row> {
+  /** Higher is closer: an expression over the branches' columns (pg_trgm's similarity of the name). */
+  rank: Expression<number>;
+  /** The column that names a row for fetching what it shows (default `id`): one an index finds. */
+  key?: string;
+}
+
+type Candidate = { page_time: Date; page_id: number | string; page_key: number | string };
+
+/**
+ * A page of the rows a name search finds (issue 42): at most `limit` + 1 of the branches' matches are
+ * read — each branch unordered, so the database takes them as the trigram index finds them and stops
+ * (a common name matches thousands in a large book: in the list's order it had to read them all) —,
+ * ranked by `rank`, newest first among equals, and the first `limit` kept; `ranked.exceeded` when there
+ * were more. The page is a slice of them by its number (no cursor: they are read again at each page),
+ * and only its rows are joined to what they show. A page past the last shows the last.
+ */
+export async function readRankedPage<Row>(
+  db: DB,
+  list: RankedList<Row>,
+  requested: number,
+  pageSize: number,
+  limit: number,
+): Promise<KeysetPage<Row>> {
+  const ranked = { limit, exceeded: false };
+  if (list.branches.length === 0) return { content: [], page: 1, pageSize, more: false, total: 0, ranked };
+  const key = list.key ?? list.id;
+  const branches = list.branches.map((branch, i) =>
+    db
+      .selectFrom(
+        branch
+          .select([
+            sql.ref(list.time).as('page_time'),
+            sql.ref(list.id).as('page_id'),
+            sql.ref(key).as('page_key'),
+            sql<number>`${list.rank}`.as('page_rank'),
+          ])
+          .limit(limit + 1)
+          .as(`m${i}`),
+      )
+      .selectAll(),
+  );
+  const found = (await db
+    .selectFrom(branches.reduce((all, next) => all.unionAll(next)).as('matches'))
+    .select(['page_time', 'page_id', 'page_key'])
+    .orderBy('page_rank', 'desc')
+    .orderBy('page_time', 'desc')
+    .orderBy('page_id', 'desc')
+    .limit(limit + 1)
+    .execute()) as Candidate[];
+  ranked.exceeded = found.length > limit;
+  const kept = found.slice(0, limit);
+  const page = Math.min(Math.max(requested, 1), Math.max(1, Math.ceil(kept.length / pageSize)));
+  const shown = kept.slice((page - 1) * pageSize, page * pageSize);
+  const base = { page, pageSize, more: page * pageSize < kept.length, total: kept.length, ranked };
+  if (shown.length === 0) return { ...base, content: [] };
+  const keys = shown.map((row) => row.page_key);
+  const fetched = list.branches.map((branch) => list.columns(branch).select(sql.ref(key).as('page_key')).where(sql.ref(key), 'in', keys));
+  const rows = (await fetched.reduce((all, next) => all.unionAll(next)).execute()) as (Row & { page_key: number | string })[];
+  const byKey = new Map(rows.map(({ page_key, ...row }) => [String(page_key), row as Row]));
+  return { ...base, content: keys.flatMap((k) => byKey.get(String(k)) ?? []) };
 }
 
 /**

@@ -707,6 +707,8 @@ export interface DocumentsTable {
   company_id: Generated<number | null>;
   seller_id: Generated<number>;
   generation: Generated<Generation>;
+  /** The insured's name as the searches read it (the quote's nome_busca), kept by the database (migration 055): never written by a service. */
+  nome_busca: Generated<string | null>;
 }
 
 /** An upload under way (migration 024): counted against the limits until it ends or `expires_at` passes. */

@@ -14,7 +14,8 @@ import {
 } from '../../../lib/documents';
 import { removalProblem } from '../../../lib/document-limits';
 import { maskDocument } from '../../../lib/history';
-import { readKeysetPage } from '../../db/keyset-page';
+import { readKeysetPage, readRankedPage } from '../../db/keyset-page';
+import { isNameSearch, NAME_SEARCH_LIMIT } from '../../../lib/insured-search';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import type { Scope } from '../../../lib/scope';
 import { productFor } from '../../../lib/products/catalog';
@@ -22,7 +23,7 @@ import { stepPath } from '../../../lib/quote-flow';
 import type { ProductLine } from '../../../lib/simulators';
 import { storedDownload, type FileStore } from '../../files';
 import { documentRemoved } from './acceptance';
-import { insuredMatches } from './policies';
+import { insuredMatches, insuredRank, nameMatches } from './policies';
 import { soldWithin, soldWithinBranches } from '../identity/scope';
 import { recordDataAccess } from '../identity/access-log';
 import type { SessionViewer } from '../../../lib/session';
@@ -235,9 +236,10 @@ export const documentRowQuery = (db: DB) =>
  * documents_generation_category_created —, filtered (lib/documents.ts parseDocumentQuery). A filter on
  * the proposal, the policy or the insured names the proposals it keeps: the branch stays one table, so
  * its bounded count reads the index alone, and what a row shows is joined for the page's rows only
- * (listDocuments' columns). The insured's name is searched on the quotes of the branch's own scope (the
- * same condition on the quote's columns, which the document's equal), so a company's search reads the
- * company's quotes of that name rather than everyone's.
+ * (listDocuments' columns). The insured's name is searched on the document's own copy of it (migration
+ * 055), through its trigram index; a CPF/CNPJ on the quotes of the branch's own scope (the same
+ * condition on the quote's columns, which the document's equal), so a company's search reads the
+ * company's quotes of that document rather than everyone's.
  */
 const documentBranches = (db: DB, scope: Scope, generation: Generation, filters: DocumentFilters) => {
   const quotesOfBranch = soldWithinBranches(scope, sql.ref('sq.user_id'), sql.ref('sq.company_id'));
@@ -253,7 +255,8 @@ const documentBranches = (db: DB, scope: Scope, generation: Generation, filters:
       .$if(filters.nrApolice !== undefined, (qb) =>
         qb.where('d.proposal_id', 'in', db.selectFrom('policies').select('proposal_id').where('nr_apolice', '=', filters.nrApolice!)),
       )
-      .$if(filters.segurado !== undefined, (qb) =>
+      .$if(isNameSearch(filters.segurado), (qb) => qb.where((eb) => nameMatches(filters.segurado!, eb.ref('d.nome_busca'))))
+      .$if(filters.segurado !== undefined && !isNameSearch(filters.segurado), (qb) =>
         qb.where(
           'd.proposal_id',
           'in',
@@ -276,7 +279,8 @@ type DocumentBranch = ReturnType<typeof documentBranches>[number];
 
 /**
  * A keyset page (lib/keyset-pages.ts) of the documents a scope sees, newest first by (created_at, id),
- * filtered; counted only up to COUNT_LIMIT.
+ * filtered; counted only up to COUNT_LIMIT. A name search reads a bounded set of its matches, closest
+ * name first (readRankedPage, issue 42).
  */
 export async function listDocuments(
   db: DB,
@@ -287,23 +291,27 @@ export async function listDocuments(
   pageSize = DOCUMENTS_PAGE_SIZE,
   viewerId?: number,
 ): Promise<KeysetPage<DocumentRow>> {
-  const read = await readKeysetPage(
-    db,
-    {
-      branches: documentBranches(db, scope, generation, filters),
-      time: 'd.created_at',
-      id: 'd.id',
-      columns: (branch: DocumentBranch) =>
-        branch
-          .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
-          .innerJoin('quotes as q', 'q.id', 'p.quote_id')
-          .leftJoin('policies as a', 'a.proposal_id', 'p.id')
-          .innerJoin('users as u', 'u.id', 'd.user_id')
-          .select(documentColumns),
-    },
-    request,
-    pageSize,
-  );
+  const list = {
+    branches: documentBranches(db, scope, generation, filters),
+    time: 'd.created_at',
+    id: 'd.id',
+    columns: (branch: DocumentBranch) =>
+      branch
+        .innerJoin('proposals as p', 'p.id', 'd.proposal_id')
+        .innerJoin('quotes as q', 'q.id', 'p.quote_id')
+        .leftJoin('policies as a', 'a.proposal_id', 'p.id')
+        .innerJoin('users as u', 'u.id', 'd.user_id')
+        .select(documentColumns),
+  };
+  const read = isNameSearch(filters.segurado)
+    ? await readRankedPage(
+        db,
+        { ...list, rank: insuredRank(filters.segurado, sql.ref('d.nome_busca')) },
+        request.page,
+        pageSize,
+        NAME_SEARCH_LIMIT,
+      )
+    : await readKeysetPage(db, list, request, pageSize);
   return { ...read, content: read.content.map((row) => documentRowOf(row, viewerId)) };
 }
 

@@ -21,8 +21,9 @@ import {
 import { installmentStatus, type InstallmentStatus } from '../../../lib/policies';
 import type { Scope } from '../../../lib/scope';
 import { soldWithin, soldWithinBranches } from '../identity/scope';
-import { policyBranchesInScope, searchedPolicies } from './policies';
-import { readBatch, readKeysetPage, type KeysetList } from '../../db/keyset-page';
+import { insuredRank, policyBranchesInScope, searchedPolicies } from './policies';
+import { isNameSearch, NAME_SEARCH_LIMIT } from '../../../lib/insured-search';
+import { readBatch, readKeysetPage, readRankedPage, type KeysetList } from '../../db/keyset-page';
 import type { KeysetPage, PageRequest, RowKey } from '../../../lib/keyset-pages';
 import { RECEIPTS_PAGE_SIZE, type ReceiptSituation, type ReceiptsTab } from '../../../lib/receipts';
 import type { RefundStatus } from '../../../lib/refund-status';
@@ -77,7 +78,8 @@ export interface InstallmentLine {
  * The installments of the policies a search names, as disjoint branches of the scope (one per index
  * of migration 030, each in (emitida_em, id) order) — each installment with its page key: the
  * policy's instant, and `line_key`, the policy's id and the installment's number in one number that
- * sorts, descending, newest policy first and its installments 1…N (a policy has fewer than 1,000).
+ * sorts, descending, newest policy first and its installments 1…N (a policy has fewer than 1,000) —
+ * and, for a name search, `line_rank`: how close the policy's insured is to the name typed.
  */
 const installmentBranches = (db: DB, scope: Scope, generation: Generation, search: PaymentSearch, openOnly: boolean) =>
   policyBranchesInScope(db, scope, generation).map((branch) =>
@@ -87,6 +89,7 @@ const installmentBranches = (db: DB, scope: Scope, generation: Generation, searc
         .innerJoin('installments as i', 'i.policy_id', 'a.id')
         .$if(openOnly, (qb) => qb.where('i.status', '=', 'ABERTA'))
         .select(['i.id as installment_id', 'a.emitida_em as line_time', sql<number>`a.id::bigint * 1000 + (999 - i.numero)`.as('line_key')])
+        .$if(isNameSearch(search.segurado), (qb) => qb.select(insuredRank(search.segurado!, sql.ref('a.nome_busca')).as('line_rank')))
         .as('x'),
     ),
   );
@@ -96,7 +99,8 @@ type InstallmentBranch = ReturnType<typeof installmentBranches>[number];
 /**
  * A keyset page (lib/keyset-pages.ts) of the installments of the policies a search names, newest
  * policy first and in order within it; `openOnly` keeps those still to be paid (open or overdue), as
- * the 2ª via page offers. Counted only up to COUNT_LIMIT.
+ * the 2ª via page offers. Counted only up to COUNT_LIMIT. A name search reads a bounded set of the
+ * installments of its matches, closest name first (readRankedPage, issue 42).
  */
 export async function listInstallments(
   db: DB,
@@ -107,42 +111,46 @@ export async function listInstallments(
   today: string,
   { openOnly = false } = {},
 ): Promise<KeysetPage<InstallmentLine>> {
-  const read = await readKeysetPage(
-    db,
-    {
-      branches: installmentBranches(db, scope, generation, search, openOnly),
-      time: 'x.line_time',
-      id: 'x.line_key',
-      columns: (branch: InstallmentBranch) =>
-        branch
-          .innerJoin('installments as i', 'i.id', 'x.installment_id')
-          .innerJoin('policies as a', 'a.id', 'i.policy_id')
-          .innerJoin('simulators as s', 's.code', 'a.simulator_code')
-          .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
-          .leftJoin('charges as c', (join) => join.onRef('c.installment_id', '=', 'i.id').on('c.status', '=', 'ATIVA'))
-          .select([
-            'a.nr_apolice',
-            'a.nome_segurado',
-            'a.documento_segurado',
-            'a.forma_pagamento',
-            's.nome as product_name',
-            'i.numero',
-            'i.vencimento',
-            'i.valor',
-            'i.status',
-            'pg.pago_em',
-            'pg.valor as valor_pago',
-            'pg.meio',
-            'c.vencimento as charge_vencimento',
-            'c.total as charge_total',
-            'c.linha_digitavel',
-            'c.pix_copia_e_cola',
-            installmentCount,
-          ]),
-    },
-    request,
-    PAYMENTS_PAGE_SIZE,
-  );
+  const list = {
+    branches: installmentBranches(db, scope, generation, search, openOnly),
+    time: 'x.line_time',
+    id: 'x.line_key',
+    columns: (branch: InstallmentBranch) =>
+      branch
+        .innerJoin('installments as i', 'i.id', 'x.installment_id')
+        .innerJoin('policies as a', 'a.id', 'i.policy_id')
+        .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+        .leftJoin('payments as pg', 'pg.installment_id', 'i.id')
+        .leftJoin('charges as c', (join) => join.onRef('c.installment_id', '=', 'i.id').on('c.status', '=', 'ATIVA'))
+        .select([
+          'a.nr_apolice',
+          'a.nome_segurado',
+          'a.documento_segurado',
+          'a.forma_pagamento',
+          's.nome as product_name',
+          'i.numero',
+          'i.vencimento',
+          'i.valor',
+          'i.status',
+          'pg.pago_em',
+          'pg.valor as valor_pago',
+          'pg.meio',
+          'c.vencimento as charge_vencimento',
+          'c.total as charge_total',
+          'c.linha_digitavel',
+          'c.pix_copia_e_cola',
+          installmentCount,
+        ]),
+  };
+  const read = isNameSearch(search.segurado)
+    ? await readRankedPage(
+        db,
+        { ...list, rank: sql.ref('x.line_rank'), key: 'x.installment_id' },
+        request.page,
+        PAYMENTS_PAGE_SIZE,
+        NAME_SEARCH_LIMIT,
+      )
+    : await readKeysetPage(db, list, request, PAYMENTS_PAGE_SIZE);
   const content = read.content.map(
     (row): InstallmentLine => ({
       ...installmentNamed(row),

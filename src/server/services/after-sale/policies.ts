@@ -4,11 +4,11 @@ import type { Generation, PoliciesTable } from '../../db/schema';
 import { brasiliaDay } from '../../../lib/format';
 import { LINE_BRANCHES } from '../../../lib/insurer';
 import { maskDocument } from '../../../lib/history';
-import { containingPattern, nameWords } from '../../../lib/insured-search';
+import { containingPattern, isNameSearch, NAME_SEARCH_LIMIT, nameWords } from '../../../lib/insured-search';
 import type { Scope } from '../../../lib/scope';
 import { notFound } from '../../errors';
 import { soldWithin, soldWithinBranches } from '../identity/scope';
-import { readKeysetPage } from '../../db/keyset-page';
+import { readKeysetPage, readRankedPage } from '../../db/keyset-page';
 import type { KeysetPage, PageRequest } from '../../../lib/keyset-pages';
 import {
   installmentStatus,
@@ -162,10 +162,22 @@ export const searchedPolicies =
  * trigram index serves `like '%word%'`.
  */
 export function insuredMatches(typed: string, name: Expression<string>, document: Expression<string>): Expression<SqlBool> {
-  if (/^\d+$/.test(typed)) return sql<SqlBool>`${document} = ${typed}`;
+  return isNameSearch(typed) ? nameMatches(typed, name) : sql<SqlBool>`${document} = ${typed}`;
+}
+
+/** A name as insuredMatches reads one: each typed word anywhere in it. */
+export function nameMatches(typed: string, name: Expression<string | null>): Expression<SqlBool> {
   const words = nameWords(typed).map((word) => sql<SqlBool>`${name} like ${containingPattern(word)}`);
   return words.length > 0 ? sql<SqlBool>`(${sql.join(words, sql` and `)})` : sql<SqlBool>`true`;
 }
+
+/**
+ * How close an insured's name is to a name typed (issue 42), for ranking a name search's matches:
+ * pg_trgm's similarity of the whole name to the typed words — "ana almeida" puts "Ana Almeida" before
+ * "Mariana Almeida Souza".
+ */
+export const insuredRank = (typed: string, name: Expression<string | null>) =>
+  sql<number>`similarity(${name}, ${nameWords(typed).join(' ')})`;
 
 export const POLICY_NOT_FOUND = 'Apólice não encontrada.';
 
@@ -214,7 +226,10 @@ export const policyBranchesInScope = (db: DB, scope: Scope, generation: Generati
     db.selectFrom('policies as a').where(within).where('a.generation', '=', generation),
   );
 
-/** A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery), keyset-paged. */
+/**
+ * A page of the policies a scope sees, newest first, filtered (lib/policies.ts parsePolicyQuery), keyset-paged;
+ * a name search reads a bounded set of its matches, closest name first (readRankedPage, issue 42).
+ */
 export async function listPolicies(
   db: DB,
   scope: Scope,
@@ -236,33 +251,37 @@ export async function listPolicies(
         q.where('a.status', '=', 'VIGENTE').where('a.inicio_vigencia', '<=', today).where('a.fim_vigencia', '>=', today),
       )
       .$if(filters.situacao === 'VENCIDA', (q) => q.where('a.status', '=', 'VIGENTE').where('a.fim_vigencia', '<', today));
-  const read = await readKeysetPage(
-    db,
-    {
-      branches: policyBranchesInScope(db, scope, generation).map(filtered),
-      time: 'a.emitida_em',
-      id: 'a.id',
-      columns: (branch: ScopedPolicies) =>
-        branch
-          .innerJoin('simulators as s', 's.code', 'a.simulator_code')
-          .innerJoin('users as u', 'u.id', 'a.user_id')
-          .select([
-            'a.nr_apolice',
-            'a.id_contratacao',
-            'a.simulator_code',
-            'a.nome_segurado',
-            'a.documento_segurado',
-            'a.inicio_vigencia',
-            'a.fim_vigencia',
-            'a.premio_total',
-            'a.status',
-            's.nome as product_name',
-            'u.nome as seller',
-          ]),
-    },
-    request,
-    POLICIES_PAGE_SIZE,
-  );
+  const list = {
+    branches: policyBranchesInScope(db, scope, generation).map(filtered),
+    time: 'a.emitida_em',
+    id: 'a.id',
+    columns: (branch: ScopedPolicies) =>
+      branch
+        .innerJoin('simulators as s', 's.code', 'a.simulator_code')
+        .innerJoin('users as u', 'u.id', 'a.user_id')
+        .select([
+          'a.nr_apolice',
+          'a.id_contratacao',
+          'a.simulator_code',
+          'a.nome_segurado',
+          'a.documento_segurado',
+          'a.inicio_vigencia',
+          'a.fim_vigencia',
+          'a.premio_total',
+          'a.status',
+          's.nome as product_name',
+          'u.nome as seller',
+        ]),
+  };
+  const read = isNameSearch(filters.segurado)
+    ? await readRankedPage(
+        db,
+        { ...list, rank: insuredRank(filters.segurado, sql.ref('a.nome_busca')) },
+        request.page,
+        POLICIES_PAGE_SIZE,
+        NAME_SEARCH_LIMIT,
+      )
+    : await readKeysetPage(db, list, request, POLICIES_PAGE_SIZE);
   return { ...read, content: read.content.map((row) => policyRowOf(row, today)) };
 }
 
