@@ -2,8 +2,9 @@
 // K times it (default 1000×, `npm run scale`), on PostgreSQL and on PGlite — p50 and p99 of single
 // signed-in requests, the growth between them, a full year's sales report and the policies' first
 // page under load — judged against the issue's budgets (SCALE_BUDGETS) when K is 1000. One database
-// per engine: seeded by the portal's first start, measured, grown K× by scripts/scale.mjs, measured
-// again. Servers, PostgreSQL and temp dirs go away however the run ends (cleanup.mjs).
+// per engine, seeded by the portal's first start and copied; the original grown K× by scripts/scale.mjs;
+// then both served side by side and measured in alternated rounds (decision 080). Servers, PostgreSQL
+// and temp dirs go away however the run ends (cleanup.mjs).
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
