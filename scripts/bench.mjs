@@ -534,6 +534,7 @@ function goalCheck(label, value, goal, { higher, format }) {
 }
 
 const percent = { higher: true, format: (share) => `${(share * 100).toFixed(share < 0.01 ? 2 : 1)} %` };
+const reqs = (n) => Math.round(n).toLocaleString('en-US');
 const milliseconds = { higher: false, format: (n) => `${n.toFixed(1)} ms` };
 const megabytes = { higher: false, format: (n) => `${(n / 1024 / 1024).toFixed(0)} MB` };
 const seconds = { higher: false, format: (n) => `${n.toFixed(2)} s` };
@@ -558,7 +559,7 @@ function evaluate({ bundles, load, lighthouse, memory, startup, report }) {
       .flatMap((r) => {
         const goal = GOALS[r.goal];
         const share = goalCheck(
-          `${where(r)} share of raw (${Math.round(r.requestsPerSecond)} of ${Math.round(r.rawRequestsPerSecond)} req/s)`,
+          `${where(r)} share of raw (${reqs(r.requestsPerSecond)} of ${reqs(r.rawRequestsPerSecond)} req/s)`,
           r.requestsPerSecond / r.rawRequestsPerSecond,
           goal.minShare,
           percent,
