@@ -1,6 +1,8 @@
 // `npm run bench`: builds, serves the production build and measures what a visitor and the server
-// pay: JS/CSS per route (with budgets), throughput against a bare Node baseline (with a floor where a
-// target sets one), start-up time and memory, Lighthouse scores (with targets). Prints markdown
+// pay: JS/CSS per route (with budgets), throughput as a share of a bare Node baseline measured between
+// every two targets, start-up time (against a bare Node start of its size) and memory, Lighthouse
+// scores (with targets): every goal a ratio measured in the same run, so the verdict does not move
+// with the machine (issue 43). Prints markdown
 // tables, writes BENCHMARKS.md, and exits non-zero when a budget, a target or a load request fails.
 // docs/decisions/013-benchmark.md says why it measures this way. Everything runs on 127.0.0.1;
 // servers and the temp dir go away on exit. Its last phase, scale (issue 29, scripts/bench/scale.mjs),
@@ -11,9 +13,9 @@ import { join } from 'node:path';
 import { measureBundles } from './bench/bundles.mjs';
 import { cleanUp, onCleanup } from './bench/cleanup.mjs';
 import { measureLighthouse } from './bench/lighthouse.mjs';
-import { measureLoad, measureTarget } from './bench/load.mjs';
+import { measureAlternately, rawSummary, startBaseline } from './bench/load.mjs';
 import { renderDocument } from './bench/report.mjs';
-import { build, cpuPinning, root, signIn, startPortal, startPostgres } from './bench/server.mjs';
+import { bareStart, build, cpuPinning, root, signIn, startPortal, startPostgres } from './bench/server.mjs';
 import { simulatorPaths } from './bench/simulator.mjs';
 import { measureReportGeneration } from './bench/report-generation.mjs';
 import { measureUploadPressure } from './bench/uploads.mjs';
@@ -172,9 +174,14 @@ const BROWSER = {
 const BROWSER_FETCH = { ...BROWSER, accept: 'application/json' };
 
 /**
- * Issue 12's goals, as shares of the raw baseline's requests per second (and a p99 for signed-in
- * pages). A figure within MARGIN of its goal passes and says by how much it is short: this 2-core
- * machine moves every figure by several percent between runs.
+ * Every throughput goal is a share of the raw baseline's requests per second, the raw server measured
+ * just before and just after the target (load.mjs measureAlternately), so what else runs on the
+ * machine weighs on both sides of the ratio (issue 43; docs/decisions/079). Issue 12's goals (and a
+ * p99 for signed-in pages), then the pages rendered at every request, whose goals were absolute req/s
+ * floors until issue 43: each is now the floor over the raw baseline of the run that last set the
+ * figures (BENCHMARKS.md of 2026-11-27: raw 44,195 req/s), about half the share measured then. A figure
+ * within MARGIN of its goal passes and says by how much it is short: this 2-core machine moves every
+ * figure by several percent between runs.
  */
 const MARGIN = 0.1;
 const GOALS = {
@@ -186,9 +193,48 @@ const GOALS = {
     why: 'a signed-in page that depends only on who asks (the homes): rendered once per session, then answered from memory while nothing it shows changes (decision 044)',
   },
   api: { minShare: 0.25, why: 'the BFF user call every signed-in island makes (kept per session like the homes)' },
+  records: {
+    minShare: 0.003,
+    why:
+      "a page of records that change with every sale, payment and endorsement — the insured's data, whose every " +
+      'view the access log counts — rendered at each request (decision 044): 0.64 % of raw on PGlite and 1.0 % on ' +
+      'PostgreSQL on 2026-11-27 (282 and 452 req/s against 44,195), where its old floor of 150 req/s was 0.34 %; ' +
+      '0.3 % fails a page that starts doing twice the work',
+  },
+  metrics: {
+    minShare: 0.0015,
+    why:
+      "a year of the company's sales aggregated at each request (decision 043): 0.35 % of raw on PGlite and 0.8 % on " +
+      'PostgreSQL on 2026-11-27 (156 and 356 req/s), where its old floor of 50 req/s was 0.11 %; 0.15 % fails a ' +
+      'metrics page that starts scanning twice as much',
+  },
+  pdf: {
+    minShare: 0.0008,
+    why:
+      "a policy's PDF, generated at each request (it holds the insured's data): 0.17 % of raw on PGlite and 0.27 % on " +
+      'PostgreSQL on 2026-11-27 (76 and 119 req/s), where its old floor of 40 req/s was 0.09 %; 0.08 % fails a PDF ' +
+      'that starts costing twice as much',
+  },
+  pricing: {
+    minShare: 0.01,
+    why:
+      'the simulator waits on it at every change of plan or capital: 2.2 % of raw on 2026-11-27 (985 req/s), where ' +
+      'its old floor of 50 req/s (set when it answered 79–196 req/s) was 0.11 %; 1 % fails a pricing path that starts ' +
+      'doing twice the work',
+  },
 };
 const MEMORY_GOALS = { pglite: 400 * 1024 * 1024, postgres: 250 * 1024 * 1024 };
-const COLD_START_GOAL_SECONDS = 1;
+/**
+ * The cold start as a multiple of a bare Node start of the same size measured beside it (bareStart in
+ * scripts/bench/server.mjs: the same Node, flags and core importing every package the server imports at
+ * start, then a bare http server, timed to its first 200 as the portal is): the portal's own start-up
+ * work — its bundle, its middleware, the first page — over what starting any Node program of its size
+ * costs here. Measured on this 2-core machine on 2026-12-07 under a load average of 26–35 (8 alternated
+ * rounds: 1.9–4.4×, median 2.6×, while the absolute start took 8.6–25 s): the portal's own work is
+ * then about 1.6 bare starts, and 4× fails a start whose own work doubles. The goal was 1 s until
+ * issue 43 (0.56 s on 2026-11-27; 1.56 s on a busier host failed it while nothing had changed).
+ */
+const COLD_START_GOAL_RATIO = 4;
 // A 100,000-row sales report (decision 042): written within two minutes, the server under the memory
 // goal meanwhile, and another user's page no slower than twice its median before the report.
 const REPORT_GOALS = { seconds: 120, rss: MEMORY_GOALS.pglite, pageSlowdown: 2 };
@@ -207,38 +253,9 @@ const LOAD_TARGETS = [
   { name: 'v2 login', path: '/v2/login', goal: 'login', headers: BROWSER },
   { name: 'signed-in v2 home', path: '/v2/home', account: 'parceiro', goal: 'signedIn', headers: BROWSER },
   { name: 'signed-in legacy home', path: '/home', account: 'vendedor', goal: 'signedIn', headers: BROWSER },
-  {
-    name: 'signed-in v2 policies',
-    path: '/v2/apolices',
-    account: 'parceiro',
-    headers: BROWSER,
-    minRequestsPerSecond: 150,
-    floorWhy:
-      "a page of records that change with every sale, payment and endorsement — the insured's data, whose " +
-      'every view the access log will count — rendered at each request (decision 044): 228–525 req/s measured ' +
-      'on this 2-core machine (2026-11), so 150 leaves room for noise and fails a page that starts doing twice the work',
-  },
-  {
-    name: 'signed-in v2 sales metrics',
-    path: '/v2/metricas/evolucao-vendas',
-    account: 'parceiro',
-    headers: BROWSER,
-    minRequestsPerSecond: 50,
-    floorWhy:
-      "a year of the company's sales aggregated at each request (two grouped queries and the filters' lists, " +
-      'decision 043): 53–116 req/s measured on this 2-core machine with the demo year (2026-11), so 50 fails ' +
-      'a metrics page that starts scanning twice as much',
-  },
-  {
-    name: 'policy PDF',
-    path: (paths) => paths.policyPdf,
-    account: 'parceiro',
-    headers: BROWSER,
-    minRequestsPerSecond: 40,
-    floorWhy:
-      "generated at each request (it holds the insured's data): 53–111 req/s measured on this 2-core machine " +
-      '(2026-11), so 40 leaves room for noise and fails a PDF that starts costing twice as much',
-  },
+  { name: 'signed-in v2 policies', path: '/v2/apolices', account: 'parceiro', goal: 'records', headers: BROWSER },
+  { name: 'signed-in v2 sales metrics', path: '/v2/metricas/evolucao-vendas', account: 'parceiro', goal: 'metrics', headers: BROWSER },
+  { name: 'policy PDF', path: (paths) => paths.policyPdf, account: 'parceiro', goal: 'pdf', headers: BROWSER },
   { name: 'BFF user API', path: '/api/bff/v1/usuario', account: 'parceiro', goal: 'api', headers: BROWSER_FETCH },
   {
     name: 'BFF pricing API',
@@ -247,11 +264,7 @@ const LOAD_TARGETS = [
     body: PRICING_BODY,
     account: 'parceiro',
     headers: BROWSER_FETCH,
-    minRequestsPerSecond: 50,
-    floorWhy:
-      'the simulator waits on it at every change of plan or capital; 79–196 req/s measured on this ' +
-      '2-core machine while other suites ran (2026-11), so 50 leaves room for that noise and still fails ' +
-      'a pricing path that starts doing several times the work',
+    goal: 'pricing',
   },
 ];
 // The same signed-in targets with the portal on a PostgreSQL server.
@@ -347,6 +360,7 @@ async function main(options) {
   if (options.only === 'scale') return scaleOnly(options);
   const pinning = cpuPinning();
   const env = environment(pinning);
+  console.error(`Load average (1/5/15 min): ${env.loadAverage}`);
 
   console.error('Building…');
   build();
@@ -385,22 +399,18 @@ async function main(options) {
   // process that has just created and seeded it (whose peak memory is reported apart).
   const seeding = await first.memory();
   await first.stop();
-  console.error('Cold start on the seeded data directory…');
-  const second = await startPortal({ dataDir, pinning });
-  onCleanup(second.stop);
+  console.error('Cold start on the seeded data directory, alternated with a bare Node start of its size…');
+  const coldStart = await measureColdStart({ dataDir, pinning });
+  const second = coldStart.server;
   // The sessions made before the restart are still valid: the first signed-in page waits for the database.
   const signedInSeconds = await secondsToSignedInPage(second, cookies.parceiro);
 
-  console.error('Load…');
+  console.error('Load, each target between two runs of the raw baseline…');
   const withCookie = ({ account, ...target }) => ({ ...target, path: resolvePath(target.path, simulator), cookie: cookies[account] });
-  const load = await measureLoad({
-    url: second.url,
-    tmpDir,
-    pinning,
-    baseline: withCookie(BASELINE),
-    targets: LOAD_TARGETS.map(withCookie),
-    ...LOAD,
-  });
+  // Kept up until the PostgreSQL rows are measured too: it serves bytes saved once, whatever server runs.
+  const raw = await startBaseline({ url: second.url, target: withCookie(BASELINE), tmpDir, pinning });
+  onCleanup(raw.stop);
+  const pglite = await measureAlternately({ url: second.url, raw, pinning, targets: LOAD_TARGETS.map(withCookie), ...LOAD });
   const memory = { pglite: await second.memory() };
 
   console.error('Lighthouse…');
@@ -414,15 +424,24 @@ async function main(options) {
   const uploads = await measureUploadPressure({ dataDir, pinning, pagePath: '/v2/apolices', cookie: cookies.parceiro });
 
   console.error('PostgreSQL…');
-  const postgres = await measurePostgres({ tmpDir, pinning });
-  load.push(...postgres.load);
+  const postgres = await measurePostgres({ tmpDir, pinning, raw });
+  await raw.stop();
+  const rawRuns = [...pglite.rawRuns, ...postgres.rawRuns];
+  const baseline = {
+    name: `raw Node http, the ${raw.bytes.toLocaleString('en-US')} bytes of \`${BASELINE.path}\` from memory (median of ${rawRuns.length} runs)`,
+    path: BASELINE.path,
+    method: 'GET',
+    baseline: true,
+    ...rawSummary(rawRuns),
+  };
+  const load = [baseline, ...pglite.rows, ...postgres.rows];
   if (postgres.memory) memory.postgres = postgres.memory;
   await cleanUp();
   const scale = options.skip === 'scale' ? undefined : await scalePhase(options, pinning);
   await cleanUp();
 
   const results = {
-    environment: { ...env, chromium: weighed.browserVersion, loadAverageAtEnd: loadAverage() },
+    environment: { ...env, chromium: weighed.browserVersion, loadAverageAtEnd: loadAverage(), rawBaseline: baseline },
     bundles,
     load,
     loadSettings: LOAD,
@@ -432,7 +451,10 @@ async function main(options) {
       firstSignInSeconds,
       firstPeakMemory: seeding.peak,
       firstRssAfterLoad: firstAfterLoad.rss,
-      coldSeconds: second.startSeconds,
+      coldSeconds: coldStart.seconds,
+      bareSeconds: coldStart.bareSeconds,
+      coldRatio: coldStart.ratio,
+      coldRounds: coldStart.rounds,
       coldSignedInSeconds: signedInSeconds,
       report,
       uploads,
@@ -440,7 +462,7 @@ async function main(options) {
     memory,
     report,
     postgresSkipped: postgres.skipped,
-    goals: { GOALS, MARGIN, MEMORY_GOALS, COLD_START_GOAL_SECONDS, REPORT_GOALS, UPLOAD_GOALS },
+    goals: { GOALS, MARGIN, MEMORY_GOALS, COLD_START_GOAL_RATIO, REPORT_GOALS, UPLOAD_GOALS },
     lighthouse,
     lighthouseSettings: LIGHTHOUSE,
   };
@@ -459,6 +481,32 @@ function resolvePath(path, paths) {
   return typeof path === 'function' ? path(paths) : path;
 }
 
+/**
+ * COLD_START_ROUNDS rounds of a bare Node start of the portal's size, a cold start of the portal on
+ * the seeded data dir, and a bare start again (each bare start shared by the rounds on either side):
+ * a round's ratio is the portal's seconds over the mean of its two bare starts, the verdict the
+ * median round. The last round's server stays up (the load runs on it); the others are stopped.
+ */
+const COLD_START_ROUNDS = 3;
+async function measureColdStart({ dataDir, pinning }) {
+  const bare = [await bareStart(pinning)];
+  const rounds = [];
+  let server;
+  for (let i = 0; i < COLD_START_ROUNDS; i++) {
+    server = await startPortal({ dataDir, pinning });
+    onCleanup(server.stop);
+    if (i < COLD_START_ROUNDS - 1) await server.stop();
+    bare.push(await bareStart(pinning));
+    const bareSeconds = (bare.at(-2) + bare.at(-1)) / 2;
+    rounds.push({ seconds: server.startSeconds, bareSeconds, ratio: server.startSeconds / bareSeconds });
+    console.error(
+      `  cold start ${server.startSeconds.toFixed(2)} s, bare Node ${bareSeconds.toFixed(2)} s: ×${rounds.at(-1).ratio.toFixed(2)}`,
+    );
+  }
+  const middle = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+  return { server, ...middle, rounds };
+}
+
 /** Seconds from a server's spawn to its first 200 of a signed-in page (the database opened). */
 async function secondsToSignedInPage(server, cookie) {
   const res = await fetch(`${server.url}/v2/home`, {
@@ -472,24 +520,25 @@ async function secondsToSignedInPage(server, cookie) {
 }
 
 /** The signed-in targets again with the portal on a throwaway PostgreSQL server (skipped, and said so, without one). */
-async function measurePostgres({ tmpDir, pinning }) {
+async function measurePostgres({ tmpDir, pinning, raw }) {
   const postgres = await startPostgres();
-  if (postgres.skipped) return { load: [], skipped: postgres.skipped };
+  if (postgres.skipped) return { rows: [], rawRuns: [], skipped: postgres.skipped };
   onCleanup(postgres.stop);
   const server = await startPortal({ dataDir: join(tmpDir, 'unused'), pinning, databaseUrl: postgres.url });
   onCleanup(server.stop);
   const cookies = {};
   for (const [name, account] of Object.entries(ACCOUNTS)) cookies[name] = await signIn(server.url, account);
   const paths = await simulatorPaths(server.url, cookies.parceiro);
-  const load = [];
-  for (const { account, ...target } of POSTGRES_TARGETS) {
-    const resolved = { ...target, path: resolvePath(target.path, paths), cookie: cookies[account] };
-    load.push(await measureTarget(server.url, resolved, { pinning, ...LOAD }));
-  }
+  const targets = POSTGRES_TARGETS.map(({ account, ...target }) => ({
+    ...target,
+    path: resolvePath(target.path, paths),
+    cookie: cookies[account],
+  }));
+  const { rows, rawRuns } = await measureAlternately({ url: server.url, raw, pinning, targets, ...LOAD });
   const memory = await server.memory();
   await server.stop();
   await postgres.stop();
-  return { load, memory };
+  return { rows, rawRuns, memory };
 }
 
 /**
@@ -504,7 +553,8 @@ function goalCheck(label, value, goal, { higher, format }) {
   return { name: `${label} ${format(value)} ${higher ? '≥' : '≤'} ${format(goal)}${note}`, pass: short <= MARGIN };
 }
 
-const percent = { higher: true, format: (share) => `${(share * 100).toFixed(1)} %` };
+const percent = { higher: true, format: (share) => `${(share * 100).toFixed(share < 0.01 ? 2 : 1)} %` };
+const reqs = (n) => Math.round(n).toLocaleString('en-US');
 const milliseconds = { higher: false, format: (n) => `${n.toFixed(1)} ms` };
 const megabytes = { higher: false, format: (n) => `${(n / 1024 / 1024).toFixed(0)} MB` };
 const seconds = { higher: false, format: (n) => `${n.toFixed(2)} s` };
@@ -514,7 +564,6 @@ function evaluate({ bundles, load, lighthouse, memory, startup, report }) {
   const { uploads } = startup;
   const kb = (n) => `${(n / KB).toFixed(1)} KB`;
   const { targets } = LIGHTHOUSE;
-  const base = load.find((r) => r.baseline);
   const where = (r) => `\`${r.method} ${r.path}\`${r.database ? ' on PostgreSQL' : ''}`;
   return [
     ...bundles.map((r) => ({
@@ -526,23 +575,27 @@ function evaluate({ bundles, load, lighthouse, memory, startup, report }) {
       pass: r.total > 0 && r.errors === 0 && r.non2xx === 0,
     })),
     ...load
-      .filter((r) => r.minRequestsPerSecond !== undefined)
-      .map((r) => ({
-        name: `load ${where(r)} ${Math.round(r.requestsPerSecond)} req/s ≥ ${r.minRequestsPerSecond} req/s`,
-        pass: r.requestsPerSecond >= r.minRequestsPerSecond,
-      })),
-    ...load
       .filter((r) => r.goal)
       .flatMap((r) => {
         const goal = GOALS[r.goal];
-        const share = goalCheck(`${where(r)} share of raw`, r.requestsPerSecond / base.requestsPerSecond, goal.minShare, percent);
+        const share = goalCheck(
+          `${where(r)} share of raw (${reqs(r.requestsPerSecond)} of ${reqs(r.rawRequestsPerSecond)} req/s)`,
+          r.requestsPerSecond / r.rawRequestsPerSecond,
+          goal.minShare,
+          percent,
+        );
         return goal.maxP99 === undefined ? [share] : [share, goalCheck(`${where(r)} p99`, r.p99, goal.maxP99, milliseconds)];
       }),
     ...Object.entries(memory).map(([database, m]) =>
       goalCheck(`server RSS after the load on ${database}`, m.rss, MEMORY_GOALS[database], megabytes),
     ),
     goalCheck('first start: server RSS after 10 s of load on `/v2/home`', startup.firstRssAfterLoad, MEMORY_GOALS.pglite, megabytes),
-    goalCheck('cold start to the first 200', startup.coldSeconds, COLD_START_GOAL_SECONDS, seconds),
+    goalCheck(
+      `cold start to the first 200 as a multiple of a bare Node start of its size (${startup.coldSeconds.toFixed(2)} s against ${startup.bareSeconds.toFixed(2)} s, median of ${startup.coldRounds.length} rounds)`,
+      startup.coldRatio,
+      COLD_START_GOAL_RATIO,
+      { higher: false, format: (n) => `${n.toFixed(2)}×` },
+    ),
     goalCheck(`a ${report.rows.toLocaleString('en')}-row sales report written`, report.seconds, REPORT_GOALS.seconds, seconds),
     goalCheck('server peak RSS while the report is written', report.peakRss, REPORT_GOALS.rss, megabytes),
     goalCheck(

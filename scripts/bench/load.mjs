@@ -1,4 +1,4 @@
-// Throughput: autocannon against the portal and against a bare Node server answering, from memory,
+// Throughput: autocannon against the portal and, alternately, against a bare Node server answering, from memory,
 // the HTML the portal renders for the signed-in home — the same bytes, uncompressed, as issue 12
 // defines the baseline — so the portal's figures read as a share of what Node itself manages here.
 import { spawn } from 'node:child_process';
@@ -14,32 +14,46 @@ const CHILD_TIMEOUT_MS = 120_000; // far above warm-up + duration; a hung child 
 
 /**
  * A target is a GET unless it names a method; a `body` is sent as JSON with every request, with the
- * headers a browser sends (`headers`) and the session cookie. The baseline answers the bytes of
- * `baseline` (a target) as the portal answered them.
- * @param {{url: string, tmpDir: string, pinning: object, baseline: object,
+ * headers a browser sends (`headers`) and the session cookie. `raw` (startRawServer) is measured
+ * before the first target and again after each one, so every target has a raw run on each side of it;
+ * its share of raw is its requests per second over the mean of those two (`rawRequestsPerSecond`).
+ * Whatever else loads the machine then loads both: the share is what moves only with the portal.
+ * @param {{url: string, raw: object, pinning: object,
  *   targets: {name: string, path: string, method?: string, body?: object, cookie?: string, headers?: object}[],
  *   connections: number, duration: number, warmup: number}} options
+ * @returns {{rawRuns: object[], rows: object[]}} every raw run in order, and each target's row
  */
-export async function measureLoad({ url, tmpDir, pinning, baseline: baselineTarget, targets, connections, duration, warmup }) {
+export async function measureAlternately({ url, raw, pinning, targets, connections, duration, warmup }) {
   const settings = { pinning, connections, duration, warmup };
-  const raw = await startRawServer(requestOf(url, baselineTarget), tmpDir, pinning);
-  let baseline;
-  try {
-    baseline = await runAutocannon({ url: `${raw.url}${baselineTarget.path}`, method: 'GET', headers: baselineTarget.headers }, settings);
-  } finally {
-    await raw.stop();
+  const rawRuns = [await measureRaw(raw, settings)];
+  const rows = [];
+  for (const target of targets) {
+    const row = await measureTarget(url, target, settings);
+    rawRuns.push(await measureRaw(raw, settings));
+    const around = rawRuns.slice(-2).map((run) => run.requestsPerSecond);
+    rows.push({ ...row, rawRequestsPerSecond: (around[0] + around[1]) / 2 });
   }
-  const results = [
-    {
-      name: `raw Node http, the ${raw.bytes.toLocaleString('en-US')} bytes of \`${baselineTarget.path}\` from memory`,
-      path: baselineTarget.path,
-      method: 'GET',
-      ...baseline,
-      baseline: true,
-    },
-  ];
-  for (const target of targets) results.push(await measureTarget(url, target, settings));
-  return results;
+  return { rawRuns, rows };
+}
+
+/** One run of the raw server (its errors count like a target's). */
+function measureRaw(raw, settings) {
+  return runAutocannon({ url: `${raw.url}${raw.path}`, method: 'GET', headers: raw.headers }, settings);
+}
+
+/** The raw runs summed up for the report: the median's figures, the range of requests per second, the totals. */
+export function rawSummary(rawRuns) {
+  const sorted = [...rawRuns].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return {
+    ...median,
+    runs: rawRuns.length,
+    min: sorted[0].requestsPerSecond,
+    max: sorted.at(-1).requestsPerSecond,
+    total: rawRuns.reduce((n, run) => n + run.total, 0),
+    errors: rawRuns.reduce((n, run) => n + run.errors, 0),
+    non2xx: rawRuns.reduce((n, run) => n + run.non2xx, 0),
+  };
 }
 
 /** One target under load, after one request that must succeed. */
@@ -69,6 +83,15 @@ async function answersOnce({ url, method, headers, body }) {
   if (res.status < 200 || res.status >= 300) {
     throw new Error(`${method} ${url} answered ${res.status} before the load: ${text.slice(0, 500)}`);
   }
+}
+
+/**
+ * The raw baseline for `target` (a path, its cookie and headers, as measureTarget takes): the page the
+ * portal at `url` renders for it, served from memory by a bare Node child. Stop it with `stop()`.
+ */
+export async function startBaseline({ url, target, tmpDir, pinning }) {
+  const raw = await startRawServer(requestOf(url, target), tmpDir, pinning);
+  return { ...raw, path: target.path, headers: target.headers };
 }
 
 /**

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateSync } from 'otplib';
 
@@ -98,6 +98,54 @@ export async function startPortal({ dataDir, pinning, databaseUrl, environment =
   if (exitStatus !== undefined) throw new Error('The portal did not start (see its output above).');
   await server.stop();
   throw new Error(`The portal did not answer 200 on /signin within ${START_TIMEOUT_MS / 1000} s. Its last output:\n${log()}`);
+}
+
+/**
+ * The packages a server start imports before it answers (static imports only, as a start loads them):
+ * those of scripts/start.mjs and what it imports, and those of the built server's entry and its chunks.
+ * The pages and the database are imported on demand, so they are the portal's own start-up work.
+ */
+export function startPackages() {
+  const files = new Set();
+  const packages = new Set();
+  const walk = (file) => {
+    if (files.has(file) || !existsSync(file)) return;
+    files.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"]([^'"]+)['"]/g)) {
+      if (specifier.startsWith('.')) walk(resolve(dirname(file), specifier));
+      else if (!specifier.startsWith('node:')) packages.add(specifier);
+    }
+  };
+  walk(join(root, 'scripts/start.mjs'));
+  walk(join(root, 'dist/server/entry.mjs'));
+  return [...packages].sort();
+}
+
+/**
+ * Seconds from spawning a bare Node start of the portal's size (bare-start.mjs: the same Node, flags,
+ * core and NODE_ENV, importing startPackages()) to its first 200, polled as startPortal polls the portal.
+ */
+export async function bareStart(pinning) {
+  const port = await freePort();
+  const job = JSON.stringify({ port, host: HOST, packages: startPackages() });
+  const [command, args] = onCore(pinning, 0, process.execPath, [...SERVER_NODE_FLAGS, join(import.meta.dirname, 'bare-start.mjs'), job]);
+  const started = performance.now();
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    while (performance.now() < started + START_TIMEOUT_MS && child.exitCode === null) {
+      if (await answers200(`http://${HOST}:${port}/`)) return (performance.now() - started) / 1000;
+      await sleep(POLL_INTERVAL_MS);
+    }
+    throw new Error('The bare Node start (scripts/bench/bare-start.mjs) did not answer 200.');
+  } finally {
+    await stopProcess(child, exited);
+  }
 }
 
 async function answers200(url) {
