@@ -421,7 +421,8 @@ async function measureEngine(engine, { times, routes: selected, pinning, headers
     }
     await one.stop();
     // A run of some routes (--routes) measures those alone: not the report, not the load.
-    if (environment === 'PRD' && selected === SCALE_ROUTES) ({ report, load } = await reportAndLoad(engine, big, cookiesK, { times, pinning, headers, tmpDir, log }));
+    if (environment === 'PRD' && selected === SCALE_ROUTES)
+      ({ report, load } = await reportAndLoad(engine, big, cookiesK, { times, pinning, headers, tmpDir, log }));
     await big.stop();
   }
 
