@@ -23,7 +23,11 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',
     // Also here, for a pool whose workers do not start from NODE_OPTIONS (it installs once either way).
-    setupFiles: [fileURLToPath(new URL('./tests/fixtures/suite-clock.mjs', import.meta.url))],
+    // Then a cheap password hash for every file (tests/fixtures/fast-hashing.ts).
+    setupFiles: [
+      fileURLToPath(new URL('./tests/fixtures/suite-clock.mjs', import.meta.url)),
+      fileURLToPath(new URL('./tests/fixtures/fast-hashing.ts', import.meta.url)),
+    ],
     // Migrate and seed once per run and kind of seed; each file copies the template (decision 079).
     globalSetup: ['tests/fixtures/templates-setup.ts'],
     // Opening an embedded PostgreSQL and hashing passwords at full cost take seconds, not millis.

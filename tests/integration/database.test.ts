@@ -9,7 +9,7 @@ import { freshDatabase } from '../fixtures/db';
 import { DEMO_COMPANIES, DEMO_USERS, seedDemoData } from '../../src/server/demo/seed';
 import { SIMULATOR_CODES } from '../../src/lib/simulators';
 import { isValidCnpj } from '../../src/lib/validators';
-import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
+import { hashCostForTests, hashPassword, PASSWORD_COST, verifyPassword } from '../../src/server/auth/passwords';
 
 let db: DB;
 let close: () => Promise<void>;
@@ -40,6 +40,8 @@ describe('seed', () => {
 });
 
 describe('passwords', () => {
+  beforeAll(() => hashCostForTests(PASSWORD_COST.N)); // the suite hashes cheaply; this is about the cost
+
   it('verify only the password they were made from, with a fresh salt each time', async () => {
     const hash = await hashPassword('Portal@2026');
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
-import { HASH_SLOTS, hashLoad, hashPassword, verifyPassword } from './passwords';
+import { HASH_SLOTS, hashCostForTests, hashLoad, hashPassword, PASSWORD_COST, verifyPassword } from './passwords';
 
 describe('password hashing', () => {
+  // The cost itself, and slots held as long as a real hash holds them (the suite hashes cheaply).
+  beforeAll(() => hashCostForTests(PASSWORD_COST.N));
+
   it('verifies the password it hashed and refuses another, and a missing or malformed hash', async () => {
     const hash = await hashPassword('Portal@2026');
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);

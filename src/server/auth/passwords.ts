@@ -10,8 +10,21 @@ import { tooManyAttempts } from '../errors';
  * and beyond the queue a request is refused with 429 instead of starving page rendering
  * (docs/decisions/027-sign-in-limits.md).
  */
-const COST = { N: 2 ** 17, r: 8, p: 1 };
+export const PASSWORD_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
+let cost: ScryptOptions = PASSWORD_COST;
+
+/**
+ * The cost new hashes are made at, for a vitest run only (tests/fixtures/fast-hashing.ts): the suite
+ * makes and checks thousands of hashes — seeds, sign-ins, imports — and at full cost they were a good
+ * part of its time. A hash keeps its parameters, so checking needs nothing else; the tests of the
+ * cost itself and of the hash slots put PASSWORD_COST back. Refused anywhere but a vitest worker.
+ */
+export function hashCostForTests(N: number): void {
+  if (process.env.VITEST !== 'true') throw new Error('hashCostForTests: only inside a vitest run');
+  cost = { ...PASSWORD_COST, N };
+  dummyHash = undefined;
+}
 
 export const HASH_SLOTS = 2;
 const MAX_QUEUED = 16;
@@ -69,8 +82,8 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await scrypt(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 // Checked when there is no hash to check (unknown account, first access pending), so the answer
