@@ -2,16 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The suite's calendar (decision 079, tests/fixtures/suite-clock.mjs): every run starts on the same
- * day — a Wednesday, 10:00 in Brasília — whatever the machine's date, so a test that forgot to hold
- * its own clock cannot pass in November and fail in December. TEST_CLOCK=wall runs on the machine's
- * clock (to look for such tests); TEST_CLOCK=<ISO instant> starts the run there. Set in this
- * process's environment before the workers start, so they and every server a test spawns inherit it.
+ * The suite's calendar (decision 079, tests/fixtures/suite-clock.mjs): `TEST_CLOCK=<ISO instant>`
+ * starts the run there — every worker and every process a test starts shifts `Date` by the same
+ * amount — to find the tests that read the wall clock instead of holding their own
+ * (tests/fixtures/clock.ts). By default the run is on the machine's clock: a shifted `Date` disagrees
+ * with what the operating system dates — file times, an S3 request's signature — and those tests are
+ * right to compare them.
  */
-const SUITE_EPOCH = '2026-11-25T13:00:00Z';
-if (process.env.TEST_CLOCK_SHIFT_MS === undefined) {
-  const clock = process.env.TEST_CLOCK ?? SUITE_EPOCH;
-  const epoch = clock === 'wall' ? Date.now() : Date.parse(clock);
+const clock = process.env.TEST_CLOCK ?? 'wall';
+if (process.env.TEST_CLOCK_SHIFT_MS === undefined && clock !== 'wall') {
+  const epoch = Date.parse(clock);
   if (Number.isNaN(epoch)) throw new Error(`TEST_CLOCK=${clock}: an ISO instant or "wall"`);
   process.env.TEST_CLOCK_SHIFT_MS = String(epoch - Date.now());
   const shim = `--import=${new URL('./tests/fixtures/suite-clock.mjs', import.meta.url).href}`;
