@@ -7,7 +7,7 @@ import { hostileSegment, hostileText, MALFORMED_ESCAPES } from '../fixtures/host
 import { isStorableText } from '../../src/lib/storable-text';
 
 /**
- * The quote endpoints under random input from a signed-in partner (fuzz.test.ts covers strangers):
+ * The quote endpoints under random input from a signed-in partner (tests/fixtures/fuzz-api.ts covers strangers):
  * bodies that look almost right — the right keys with random values, numbers where strings go,
  * huge and negative capitals, text with NUL and lone surrogates — must answer 4xx with a message,
  * never a 5xx, and an invalid body must never change the saved quote. The history's filters and the

@@ -228,7 +228,7 @@ describe('whoever sees a policy’s installments gets their codes and boleto PDF
 });
 
 describe('under random input', () => {
-  // These are pages, not API endpoints (fuzz.test.ts walks the API's table): the same property here.
+  // These are pages, not API endpoints (tests/fixtures/fuzz-api.ts walks the API's table): the same property here.
   it('never throws, and answers a PDF only for the seller’s policy or a payable installment of it', async () => {
     const viewers = await Promise.all([SELLER, 'substabelecido@parceiro.demo', 'vendedor@legado.demo'].map(viewer));
     await fc.assert(

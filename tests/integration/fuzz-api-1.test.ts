@@ -1,0 +1,4 @@
+import { fuzzEndpoints } from '../fixtures/fuzz-api';
+
+// Every API endpoint under random input, the 1st of tests/fixtures/fuzz-api.ts's shards.
+fuzzEndpoints(1);
