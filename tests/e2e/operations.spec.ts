@@ -107,6 +107,7 @@ test.describe('a server whose database does not answer', () => {
     const id = answer!.headers()['x-request-id']!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     await expect(page.getByText(`Código para o suporte: ${id}`)).toBeVisible();
-    expect(server.output()).toContain(`"requisicao":"${id}"`);
+    // Log lines are written a few kilobytes or a second at a time (scripts/ops.mjs).
+    await expect.poll(() => server.output()).toContain(`"requisicao":"${id}"`);
   });
 });

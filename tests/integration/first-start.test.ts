@@ -33,10 +33,13 @@ describe('a first start on an empty data dir', () => {
     ensureBuilt();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
+    // The first start is an embedded database's (a server's database is made by its operator), so
+    // the PostgreSQL rerun's DATABASE_URL is left out.
+    const { DATABASE_URL: _server, ...inherited } = process.env;
     const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...inherited,
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
