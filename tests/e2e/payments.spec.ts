@@ -84,7 +84,8 @@ test('a partial payment leaves the installment open; the excess of the next is a
 
   // The whole amount on top: the installment is paid, and R$ 1,00 is owed back.
   await pay(due.replace('R$', '').trim());
-  await expect(admin.getByRole('status')).toContainText('R$ 1,00 pago a mais, a devolver');
+  // What was paid above is given back through the refunds' queue (decision 074).
+  await expect(admin.getByRole('status')).toContainText('R$ 1,00 pago a mais, na fila de restituições');
   await partner.reload();
   await expect(partner.getByTestId('parcela-1')).toContainText('Paga em');
   await expect(partner.getByTestId('pago-1')).toContainText(due);
