@@ -113,8 +113,8 @@ if (chromium) {
   process.env.CHROMIUM_PATH = chromium;
 } else if (wantE2e) {
   console.error(
-    'Chromium was not found (looked at $CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser).\n' +
-      'Install it with `sudo apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary.',
+    'Chromium was not found (looked at $CHROMIUM_PATH, /usr/bin/chromium-headless-shell, /usr/bin/chromium, /usr/bin/chromium-browser).\n' +
+      'Install it with `sudo apt-get install -y chromium-headless-shell`, or set CHROMIUM_PATH to a Chromium binary.',
   );
   totals.failed += 1;
   finish();
