@@ -96,8 +96,12 @@ test('a partial payment leaves the installment open; the excess of the next is a
   await expect(admin).toHaveURL(/\/v2\/boleto\/recebimentos$/);
   const listed = admin.getByRole('row').filter({ hasText: `1ª parcela da apólice ${nrApolice}` });
   await expect(listed).toHaveCount(1);
-  await expect(listed).toContainText('Pago a mais: devolver o excedente');
+  // The excess is a refund in the refunds' queue (decision 074), and the row leads there.
+  await expect(listed).toContainText('Devolução na fila de restituições, a pagar');
   await expect(admin.getByTestId('a-devolver')).toContainText('R$');
+  await listed.getByRole('link', { name: 'Ver na fila de restituições' }).click();
+  await expect(admin).toHaveURL(new RegExp(`nrApolice=${nrApolice}`));
+  await expect(admin.getByText(nrApolice).first()).toBeVisible();
   // A partner's user may not look at the insurer's receipts.
   expect((await partner.goto('/v2/boleto/recebimentos'))!.status()).toBe(403);
 });
