@@ -109,7 +109,7 @@ export async function submitLogin(page: Page, email: string, password: string): 
 }
 
 /**
- * Signs in through the account's own login screen and waits for its home page.
+ * Signs in through the account's own login screen and waits for its home page, hydrated.
  * `loginUrl` lets a caller use `/login` or a `?next=` variant.
  */
 export async function signIn(
@@ -122,6 +122,8 @@ export async function signIn(
   await submitLogin(page, options.typedEmail ?? account.email, options.password ?? DEMO_PASSWORD);
   await passSecondFactor(page, account);
   await expectHome(page, account);
+  // Ready to be used as a person would: a click before the shell's island hydrates does nothing.
+  await waitForIslands(page);
 }
 
 export const SECOND_FACTOR_PATH = { v1: '/signin/segundo-fator', v2: '/v2/login/segundo-fator' } as const;
