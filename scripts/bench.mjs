@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { measureBundles } from './bench/bundles.mjs';
 import { cleanUp, onCleanup } from './bench/cleanup.mjs';
 import { measureLighthouse } from './bench/lighthouse.mjs';
-import { measureAlternately, rawSummary, startBaseline } from './bench/load.mjs';
+import { measureAlternately, measureTarget, rawSummary, startBaseline } from './bench/load.mjs';
 import { renderDocument } from './bench/report.mjs';
 import { bareStart, build, cpuPinning, root, signIn, startPortal, startPostgres } from './bench/server.mjs';
 import { simulatorPaths } from './bench/simulator.mjs';

@@ -481,6 +481,17 @@ async function reportAndLoad(engine, server, cookies, { times, pinning, headers,
 }
 
 /**
+ * The routes whose address holds one of `parts` (`--routes segurado=,/v2/boleto`): a quick look at a
+ * few pages, judged as in a whole run; all of them when `parts` is empty.
+ */
+export function selectRoutes(parts = []) {
+  if (parts.length === 0) return SCALE_ROUTES;
+  const routes = SCALE_ROUTES.filter((r) => parts.some((part) => (r.path ?? r.deepOf).includes(part)));
+  if (routes.length === 0) throw new Error(`--routes ${parts.join(',')}: no scale route's address holds it.`);
+  return routes;
+}
+
+/**
  * The scale phase: each engine in `engines` in turn (a PostgreSQL without its binaries is skipped and
  * said so). `headers`: what a browser sends with each request. `routes`: selectRoutes' (default all).
  */
