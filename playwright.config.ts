@@ -40,8 +40,11 @@ export default defineConfig({
   // A file's journeys run in order on their worker's server; files spread over the workers.
   fullyParallel: false,
   workers: WORKERS,
-  // No retries, in CI least of all: a journey that passes on its second try is a failing journey.
-  retries: 0,
+  // A journey that passes only on its second try is a failing journey, so it is never hidden:
+  // scripts/test.mjs names each one ("!! passed only on its retry (flaky)") and CI's summary counts them.
+  // CI still gives one retry — one unexplained flake among ~340 journeys must not keep a whole
+  // submission from landing (decision 079) — a developer's run gives none.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   globalTeardown: './tests/e2e/global-teardown.ts',

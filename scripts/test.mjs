@@ -168,6 +168,8 @@ if (wantE2e) {
       totals.failed += 1;
     } else {
       totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0); // flaky = passed on retry
+      for (const title of flakyJourneys(readJson(PLAYWRIGHT_JSON))) console.error(`!! passed only on its retry (flaky): ${title}`);
+      if (stats.flaky) console.error(`!! ${stats.flaky} journey(s) passed only on a retry: a flake to find and fix (decision 079).`);
       totals.failed += stats.unexpected ?? 0;
       totals.skipped += stats.skipped ?? 0;
       // e.g. the web server did not start, or no tests were found: no test failed, yet the run did.
@@ -177,6 +179,18 @@ if (wantE2e) {
       }
     }
   }
+}
+
+/** The titles of the journeys that failed first and passed on a retry, from Playwright's JSON report. */
+function flakyJourneys(report) {
+  const titles = [];
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? []) if (test.status === 'flaky') titles.push([...path, spec.title].join(' › '));
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, [suite.title]);
+  return titles;
 }
 
 finish();

@@ -109,10 +109,31 @@ export async function submitLogin(page: Page, email: string, password: string): 
 }
 
 /**
- * Signs in through the account's own login screen and waits for its home page, hydrated.
- * `loginUrl` lets a caller use `/login` or a `?next=` variant.
+ * Signs in and waits for the account's home page, hydrated. Through the API, as the login form's
+ * script does (the same endpoint, the same cookies, the second factor proved): the journeys sign in
+ * some 200 times, and the login screen itself is the subject of login.spec.ts, second-factor.spec.ts
+ * and session.spec.ts, which use signInThroughForm. A caller's `password`, `loginUrl` or `typedEmail`
+ * is about the form, so those go through it too.
  */
 export async function signIn(
+  page: Page,
+  account: DemoAccount,
+  options: { password?: string; loginUrl?: string; typedEmail?: string } = {},
+): Promise<void> {
+  if (Object.keys(options).length) return signInThroughForm(page, account, options);
+  // The page's server (the worker's, or a journey's own on the context's baseURL), from a static file.
+  const base = new URL((await page.context().request.head('/favicon.svg')).url()).origin;
+  await apiSignIn(page.context(), account, { base });
+  await page.goto(HOME_PATH[account.generation]);
+  await expectHome(page, account);
+  await waitForIslands(page);
+}
+
+/**
+ * Signs in through the account's own login screen, as its person does, and waits for its home page,
+ * hydrated. `loginUrl` lets a caller use `/login` or a `?next=` variant.
+ */
+export async function signInThroughForm(
   page: Page,
   account: DemoAccount,
   options: { password?: string; loginUrl?: string; typedEmail?: string } = {},

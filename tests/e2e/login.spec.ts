@@ -12,7 +12,7 @@ import {
   LOGIN_PATH,
   loginForm,
   path,
-  signIn,
+  signInThroughForm,
   signOut,
   submitLogin,
   passSecondFactor,
@@ -73,7 +73,7 @@ test.describe('every demo account signs in on its own screen and signs out', () 
 
   for (const account of accounts) {
     test(`${account.email} (${account.generation})`, async ({ page }) => {
-      await signIn(page, account);
+      await signInThroughForm(page, account);
       if (account.partner) await expectSimulatorsAvailable(page);
 
       await signOut(page, account.generation);
@@ -84,7 +84,7 @@ test.describe('every demo account signs in on its own screen and signs out', () 
   }
 
   test('the legacy login also answers at /login', async ({ page }) => {
-    await signIn(page, ACCOUNTS.legacySeller, { loginUrl: '/login' });
+    await signInThroughForm(page, ACCOUNTS.legacySeller, { loginUrl: '/login' });
   });
 
   test('the e-mail is lower-cased and stripped of spaces before it is sent', async ({ page }) => {

@@ -11,7 +11,7 @@ import {
   passwordForm,
   path,
   screenshotsAt,
-  signIn,
+  signInThroughForm,
   signOut,
   submitLogin,
   waitForIslands,
@@ -37,7 +37,7 @@ const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 async function newLegacyAdmin(page: Page, browser: Browser, baseURL = BASE_URL, { staleCode = false } = {}) {
   const id = stamp();
   const email = `admin.${id}@legado.demo`;
-  await signIn(page, ACCOUNTS.legacySupport);
+  await signInThroughForm(page, ACCOUNTS.legacySupport);
   await gotoHydrated(page, '/cadastrar-usuario');
   await page.getByLabel('Nome completo').fill('Otávio Lacerda');
   await page.getByLabel('E-mail').fill(email);
@@ -318,13 +318,13 @@ test.describe('sessions from the profile', () => {
       const desktop = await browser.newContext({ baseURL: BASE_URL });
       const onPhone = await phone.newPage();
       const onDesktop = await desktop.newPage();
-      await signIn(onPhone, account);
-      await signIn(onDesktop, account);
+      await signInThroughForm(onPhone, account);
+      await signInThroughForm(onDesktop, account);
 
       // A later session of the same browser and place: it differs from this one only by its times, and
       // comes first by last use — "Esta sessão" must still head the list.
       const sameBrowser = await browser.newContext({ baseURL: BASE_URL });
-      await signIn(await sameBrowser.newPage(), account);
+      await signInThroughForm(await sameBrowser.newPage(), account);
       await sameBrowser.close();
 
       await onDesktop.goto(profile);
@@ -399,7 +399,7 @@ test("v2: a partner administrator resets a seller's second factor from the selle
   const seller = { email: 'juliana.costa@parceiro.demo', name: 'Juliana Costa', generation: 'v2' as const, partner: true };
   const sellerContext = await browser.newContext({ baseURL: BASE_URL });
   const sellerPage = await sellerContext.newPage();
-  await signIn(sellerPage, seller);
+  await signInThroughForm(sellerPage, seller);
   // The seller turns the app on, confirming with the password first.
   await sellerPage.goto('/v2/perfil/seguranca');
   await sellerPage.getByRole('button', { name: 'Configurar aplicativo autenticador' }).click();
@@ -412,7 +412,7 @@ test("v2: a partner administrator resets a seller's second factor from the selle
 
   const adminContext = await browser.newContext({ baseURL: BASE_URL });
   const admin = await adminContext.newPage();
-  await signIn(admin, ACCOUNTS.partnerAdmin);
+  await signInThroughForm(admin, ACCOUNTS.partnerAdmin);
   await admin.goto(`/v2/usuario/cadastro/consulta?email=${encodeURIComponent(seller.email)}`);
   await admin.getByRole('link', { name: 'Juliana Costa' }).first().click();
   await expect(admin.getByTestId('codigos-e-navegadores')).toHaveText('10 códigos de recuperação restantes; 0 navegadores lembrados.');

@@ -1,10 +1,20 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './fixtures';
-import { ACCOUNTS, DEMO_PASSWORD, expectHome, gotoHydrated, path, signIn, signOut, submitLogin, waitForIslands } from './helpers';
+import {
+  ACCOUNTS,
+  DEMO_PASSWORD,
+  expectHome,
+  gotoHydrated,
+  path,
+  signInThroughForm,
+  signOut,
+  submitLogin,
+  waitForIslands,
+} from './helpers';
 
 test.describe('session cookies', () => {
   test('the legacy token is an httpOnly cookie, invisible to scripts', async ({ page, context }) => {
-    await signIn(page, ACCOUNTS.legacySeller);
+    await signInThroughForm(page, ACCOUNTS.legacySeller);
 
     const cookies = await context.cookies();
     const tokenV1 = cookies.find((c) => c.name === 'tokenV1');
@@ -18,7 +28,7 @@ test.describe('session cookies', () => {
   });
 
   test('the v2 and simulator tokens of a partner are httpOnly cookies, invisible to scripts', async ({ page, context }) => {
-    await signIn(page, ACCOUNTS.partnerAdmin);
+    await signInThroughForm(page, ACCOUNTS.partnerAdmin);
 
     const cookies = await context.cookies();
     for (const name of ['tokenV2', 'tokenSimulador']) {
@@ -33,7 +43,7 @@ test.describe('session cookies', () => {
   });
 
   test('signing out removes the cookies', async ({ page, context }) => {
-    await signIn(page, ACCOUNTS.subagent);
+    await signInThroughForm(page, ACCOUNTS.subagent);
     await signOut(page, 'v2');
     const names = (await context.cookies()).map((c) => c.name);
     expect(names).not.toContain('tokenV2');
@@ -82,7 +92,7 @@ test.describe('redirects', () => {
   });
 
   test('a signed-in legacy user opening the login goes home', async ({ page }) => {
-    await signIn(page, ACCOUNTS.legacySeller);
+    await signInThroughForm(page, ACCOUNTS.legacySeller);
     for (const login of ['/signin', '/login']) {
       await page.goto(login);
       await expect(page).toHaveURL(path('/home'));
@@ -90,7 +100,7 @@ test.describe('redirects', () => {
   });
 
   test('a signed-in v2 user opening the login goes home', async ({ page }) => {
-    await signIn(page, ACCOUNTS.insurerAdmin);
+    await signInThroughForm(page, ACCOUNTS.insurerAdmin);
     await page.goto('/v2/login');
     await expectHome(page, ACCOUNTS.insurerAdmin);
   });
