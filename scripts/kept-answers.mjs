@@ -22,21 +22,27 @@ export function sendKept(kept, req, res, encoders) {
 
 /**
  * Watches what Astro answers (uncompressed: this runs before the compression sees it) and hands
- * `keep(headers, body)` the answer when it carried `marker: 1`, is a 200 and sets no cookie; the
+ * `keep(headers, body, value)` the answer when it carried the marker (`1`, or what the viewer memo's
+ * says it was judged on), is a 200 and sets no cookie; the
  * marker is removed either way. Astro's adapter hands its headers to writeHead at once, so they are
  * read there.
  */
 export function watchMarked(res, marker, keep) {
   const chunks = [];
   let kept;
+  let markerValue;
   const { writeHead, write, end } = res;
   res.writeHead = function (status, ...rest) {
     const given = headersGiven(rest);
-    const marked = given[marker] === '1' || res.getHeader(marker) === '1';
+    const value = String(given[marker] ?? res.getHeader(marker) ?? '');
+    const marked = value !== '';
     delete given[marker];
     res.removeHeader(marker);
     const headers = { ...res.getHeaders(), ...given };
-    if (marked && status === 200 && !headers['set-cookie']) kept = headers;
+    if (marked && status === 200 && !headers['set-cookie']) {
+      kept = headers;
+      markerValue = value;
+    }
     return writeHead.call(this, status, ...rest);
   };
   res.write = function (chunk, ...rest) {
@@ -45,7 +51,7 @@ export function watchMarked(res, marker, keep) {
   };
   res.end = function (chunk, ...rest) {
     if (kept && chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk));
-    if (kept) keep(withoutTransferHeaders(kept), Buffer.concat(chunks));
+    if (kept) keep(withoutTransferHeaders(kept), Buffer.concat(chunks), markerValue);
     return end.call(this, chunk, ...rest);
   };
 }

@@ -24,7 +24,10 @@ export function viewerMemo() {
     /** Keeps what Astro answers the request of `ticket`, when the answer said it may be. */
     watch(ticket, req, res) {
       if (!ticket || req.method !== 'GET') return;
-      watchMarked(res, VIEWER_MEMO_HEADER, (headers, identity) => memo().keep(ticket, { headers, bodies: { identity } }));
+      // The marker says which sessions the answer was judged on (src/server/boot/viewer-memo.ts judgedOnOf).
+      watchMarked(res, VIEWER_MEMO_HEADER, (headers, identity, marker) =>
+        memo().keep(ticket, { headers, bodies: { identity } }, undefined, marker),
+      );
     },
   };
 }

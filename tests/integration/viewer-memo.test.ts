@@ -3,7 +3,13 @@ import { sql } from 'kysely';
 import { changesSettled, type DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { useManualClock } from '../../src/server/clock';
-import { createSession, revokeTokens, revokeUserSessions, SESSION_IDLE_MS } from '../../src/server/services/identity/sessions';
+import {
+  createSession,
+  resolveSession,
+  revokeTokens,
+  revokeUserSessions,
+  SESSION_IDLE_MS,
+} from '../../src/server/services/identity/sessions';
 import { resolvePortalSession } from '../../src/server/services/identity/portal-session';
 import { findUserByEmail } from '../../src/server/services/identity/principals';
 import { keep, lookup, ticketOf, type MemoAnswer } from '../../src/server/boot/viewer-memo';
@@ -97,6 +103,28 @@ describe('the viewer memo keeps what depends on who asks', () => {
     expect(ticketOf(request(browser, { method: 'HEAD' }), db)).toBeDefined();
     // The live worklist's client asks for the page again after a notice the memo ignores (issue 31).
     expect(ticketOf(request(browser, { headers: { [LIVE_REFRESH_HEADER]: '1' } }), db)).toBeUndefined();
+  });
+
+  it('keeps the BFF user call, judged on the v2 session alone, beside the simulator token it never reads (issue 42, item 14)', async () => {
+    const { browser, v2 } = await signedIn();
+    const url = '/api/bff/v1/usuario';
+    // As the router does for `auth: ['v2']`: only the v2 session is read, judged and held in memory.
+    const ticket = ticketOf(request(browser, { url }), db)!;
+    await resolveSession(db, v2.token, ['v2']);
+    // Judged on every session asked with, it waited for a simulator session nobody reads: never kept.
+    keep(ticket, answer('{"atributos":"todas"}'), db, '1');
+    expect(fromMemory(browser, { url })).toBeUndefined();
+    keep(ticket, answer('{"atributos":"v2"}'), db, 'v2');
+    expect(fromMemory(browser, { url })).toBe('{"atributos":"v2"}');
+    // A kind no session of the request has is nothing to judge on: not kept.
+    const other = await signedIn();
+    const otherTicket = ticketOf(request(other.browser, { url }), db)!;
+    await resolveSession(db, other.v2.token, ['v2']);
+    keep(otherTicket, answer('{"atributos":"v1"}'), db, 'v1');
+    expect(fromMemory(other.browser, { url })).toBeUndefined();
+    // The v2 session ended: the answer goes the whole way again.
+    await revokeTokens(db, [v2.token]);
+    expect(fromMemory(browser, { url })).toBeUndefined();
   });
 
   it('forgets a session at its sign-out', async () => {

@@ -236,7 +236,8 @@ export function createRouter(prefix: string, bases: Record<ApiBase, readonly End
       if (payload instanceof Response) return payload;
       const headers = new Headers();
       for (const cookie of setCookies) headers.append('set-cookie', cookie);
-      if (e.viewerOnly) headers.set(VIEWER_MEMO_HEADER, '1');
+      // Judged on the endpoint's own session kinds: a cookie of another kind beside them is not read.
+      if (e.viewerOnly && e.auth) headers.set(VIEWER_MEMO_HEADER, e.auth.join(','));
       return json(200, ENVELOPES[base](payload), headers);
     } catch (error) {
       const refusal = apiErrorOf(error);

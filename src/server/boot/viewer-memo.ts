@@ -42,6 +42,8 @@ export interface MemoAnswer {
 
 interface Memo extends MemoAnswer {
   userIds: number[];
+  /** The session kinds the answer was judged on (an API endpoint's own); undefined: every session asked with. */
+  judgedOn?: readonly SessionKind[];
 }
 
 /** The request's memo key, the sessions it names, and the memo's version when it was asked. */
@@ -112,25 +114,43 @@ export function ticketOf(req: NodeRequest, db: DB | undefined = openedDatabase()
   return { key, sessions, version: cache.version() };
 }
 
-/** The users of the ticket's sessions when every one is fresh in memory; undefined otherwise. */
-function freshUsers(db: DB, ticket: Ticket): number[] | undefined {
-  const users = ticket.sessions.map((s) => userOfFreshSession(db, s.hash, s.kind));
-  return users.every((id) => id !== undefined) ? (users as number[]) : undefined;
+/**
+ * The users of the ticket's sessions the answer was judged on — all of them, or those of `judgedOn`'s
+ * kinds — when every one is fresh in memory; undefined otherwise, or when none is of those kinds.
+ */
+function freshUsers(db: DB, ticket: Ticket, judgedOn?: readonly SessionKind[]): number[] | undefined {
+  const sessions = judgedOn ? ticket.sessions.filter((s) => judgedOn.includes(s.kind)) : ticket.sessions;
+  const users = sessions.map((s) => userOfFreshSession(db, s.hash, s.kind));
+  return users.length > 0 && users.every((id) => id !== undefined) ? (users as number[]) : undefined;
+}
+
+/**
+ * What an answer's memo header says it was judged on: `1` every session it was asked with (a page);
+ * a list of session kinds, an API endpoint's (`v2`: the BFF's user call, which a partner's browser
+ * makes with its simulator token beside — a token that call never reads, so never holds in memory).
+ */
+export function judgedOnOf(marker: string): readonly SessionKind[] | undefined {
+  if (marker === '1') return undefined;
+  return marker.split(',').filter((kind): kind is SessionKind => COOKIE_KINDS.some((c) => c.kind === kind));
 }
 
 /** The kept answer to the ticket's request, while its sessions are fresh; undefined otherwise. */
 export function lookup(ticket: Ticket, db: DB | undefined = openedDatabase()): MemoAnswer | undefined {
   const memo = db && cacheOf(db, MEMO_CACHE)?.get(ticket.key);
-  const users = memo && freshUsers(db, ticket);
+  const users = memo && freshUsers(db, ticket, memo.judgedOn);
   if (!users) return undefined;
   noteUser(users[0]); // its request's log line names who asked, as a rendered answer's does
   return memo;
 }
 
-/** Keeps the pipeline's answer to the ticket's request, unless its sessions went stale or anything changed since it was asked. */
-export function keep(ticket: Ticket, answer: MemoAnswer, db: DB | undefined = openedDatabase()): void {
-  const userIds = db && freshUsers(db, ticket);
-  if (userIds) cacheOf(db, MEMO_CACHE)?.set(ticket.key, { ...answer, userIds: [...new Set(userIds)] }, ticket.version);
+/**
+ * Keeps the pipeline's answer to the ticket's request, unless the sessions it was judged on (the
+ * answer's memo header, `judgedOnOf`) went stale or anything changed since it was asked.
+ */
+export function keep(ticket: Ticket, answer: MemoAnswer, db: DB | undefined = openedDatabase(), marker = '1'): void {
+  const judgedOn = judgedOnOf(marker);
+  const userIds = db && freshUsers(db, ticket, judgedOn);
+  if (userIds) cacheOf(db, MEMO_CACHE)?.set(ticket.key, { ...answer, userIds: [...new Set(userIds)], judgedOn }, ticket.version);
 }
 
 // The server script lives outside the bundle: it finds the memo through this well-known hook.
