@@ -162,13 +162,14 @@ if (wantE2e) {
         PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
       }),
     );
-    const stats = readJson(PLAYWRIGHT_JSON)?.stats;
+    const report = readJson(PLAYWRIGHT_JSON);
+    const stats = report?.stats;
     if (!stats) {
       console.error(`Playwright produced no ${PLAYWRIGHT_JSON} (crashed?); counting it as 1 failure.`);
       totals.failed += 1;
     } else {
       totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0); // flaky = passed on retry
-      for (const title of flakyJourneys(readJson(PLAYWRIGHT_JSON))) console.error(`!! passed only on its retry (flaky): ${title}`);
+      for (const title of flakyJourneys(report)) console.error(`!! passed only on its retry (flaky): ${title}`);
       if (stats.flaky) console.error(`!! ${stats.flaky} journey(s) passed only on a retry: a flake to find and fix (decision 079).`);
       totals.failed += stats.unexpected ?? 0;
       totals.skipped += stats.skipped ?? 0;
