@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../src/server/db';
 import { freshDatabase } from '../fixtures/db';
 import { brasiliaDay } from '../../src/lib/format';
+import { seedDemoHistory } from '../../src/server/demo/seed-history';
 
 /**
  * The demo's year of sales (issue 15, server/demo/seed-history.ts): made through the real services, it
@@ -94,4 +95,24 @@ describe('the demo history', () => {
   it('takes seconds, not minutes', () => {
     expect(seconds).toBeLessThan(90);
   });
+});
+
+describe('the demo history, generated at any hour', () => {
+  // The premiums move with the instant the year is generated (ages, due days, how many installments
+  // fell due), so a fixed choice of installments was refused at some hours of some days: at 19h05 in
+  // Brasília on 07/12/2026, four installments of a small premium fell below the minimum installment.
+  it.each(['2026-12-07T22:05:00Z', '2026-12-08T03:00:00Z', '2027-06-20T15:30:00Z'])(
+    'generates the year when run at %s',
+    async (at) => {
+      const fresh = await freshDatabase();
+      try {
+        await seedDemoHistory(fresh.db, new Date(at));
+        const sold = await fresh.db.selectFrom('policies').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+        expect(sold.n).toBeGreaterThan(100);
+      } finally {
+        await fresh.close();
+      }
+    },
+    120_000,
+  );
 });

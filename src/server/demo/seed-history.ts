@@ -8,7 +8,8 @@ import { decideProposal } from '../services/after-sale/acceptance';
 import { currentCharge, payCharge } from '../services/after-sale/charges';
 import { cancellationContext, confirmCancellation, saveCoverages, saveReason } from '../services/after-sale/cancellation';
 import { productFor } from '../../lib/products/catalog';
-import type { Answers, ProductDef, Question } from '../../lib/products/types';
+import type { Answers, Cents, ProductDef, Question } from '../../lib/products/types';
+import { installmentOptions } from '../../lib/products/engine';
 import { brasiliaDay } from '../../lib/format';
 import { lastMonths } from '../../lib/metrics';
 import { monthOf } from '../../lib/commissions';
@@ -205,16 +206,33 @@ async function sell(db: DB, random: Random, who: HistorySeller, offer: OfferToQu
   if (random() >= ODDS.proposal) return undefined; // priced and left: a quote that never became a proposal
   if (product.riskQuestions.length > 0)
     await saveStep(db, who.seller, quote.nrCotacao, 'risco', { risco: answersOf(product.riskQuestions, random) }, step(2));
-  await saveStep(db, who.seller, quote.nrCotacao, 'planos', { selecao: { plan: pick(random, product.plans).id, capitals: {} } }, step(4));
+  const priced = await saveStep(
+    db,
+    who.seller,
+    quote.nrCotacao,
+    'planos',
+    { selecao: { plan: pick(random, product.plans).id, capitals: {} } },
+    step(4),
+  );
   const pix = random() < 0.3;
   const contratacao = {
     formaPagamento: pix ? 'pix' : 'boleto',
-    parcelas: pix ? 1 : pick(random, [1, 2, 4]),
+    parcelas: pix ? 1 : installmentsFor(product, priced.precificacao!.total, random),
     diaVencimento: pick(random, [5, 10, 15, 20]),
     ...(product.beneficiaries ? { beneficiarios: [{ nome: 'Beneficiário da Silva', parentesco: 'conjuge', percentual: 100 }] } : {}),
   };
   await saveStep(db, who.seller, quote.nrCotacao, 'contratacao', { contratacao }, step(6));
   return sendProposal(db, who.seller, quote.nrCotacao, { aceiteTermo: true }, step(8));
+}
+
+/**
+ * 1, 2 or 4 installments, among those the product offers for this premium: the premium moves with
+ * the day the year is generated (ages, due dates), and a small one does not split in four.
+ */
+function installmentsFor(product: ProductDef, total: Cents, random: Random): number {
+  const wanted = pick(random, [1, 2, 4]);
+  const offered = installmentOptions(product, total, 'boleto').map((option) => option.count);
+  return offered.includes(wanted) ? wanted : Math.max(...offered.filter((count) => count <= wanted));
 }
 
 /** Pays what fell due before `now`, on its due day, by the policy's boleto or Pix — and leaves a few unpaid. */
