@@ -8,6 +8,7 @@ import {
   USER_ADMIN_MESSAGES,
   v1GrantProblems,
   type FieldErrors,
+  type LegacyGroup,
   type LegacyUserInput,
   type V1Actor,
 } from '../../../lib/user-admin';
@@ -47,10 +48,17 @@ export function createLegacyUser(db: DB, actor: V1Actor, input: LegacyUserInput,
  * Checks and writes a new legacy user inside the caller's transaction (the form's, or a batch of an
  * import): a refusal is thrown before anything is written. The first-access code and its e-mail are
  * written in the same transaction (the delivery job sends it), so a user never exists without them.
+ * An import passes the permission groups it read for the whole file, not read again per row.
  */
-export async function insertLegacyUser(trx: DB, actor: V1Actor, input: LegacyUserInput, ip: string | null): Promise<SavedUser> {
+export async function insertLegacyUser(
+  trx: DB,
+  actor: V1Actor,
+  input: LegacyUserInput,
+  ip: string | null,
+  knownGroups?: readonly LegacyGroup[],
+): Promise<SavedUser> {
   requireChange(actor);
-  const groups = await legacyGroups(trx);
+  const groups = knownGroups ?? (await legacyGroups(trx));
   const companyId = await legacyCompanyId(trx, input.empresa);
   const errors: FieldErrors = {};
   if (companyId === undefined) errors.empresa = [USER_ADMIN_MESSAGES.company];

@@ -124,13 +124,15 @@ async function record(trx: DB, importId: number, outcomes: ReadonlyMap<number, O
     importId,
     [...outcomes].flatMap(([line, o]) => (o.result === 'criado' && o.userId ? [{ line, userId: o.userId }] : [])),
   );
-  for (const [line, { result, reason }] of outcomes)
-    await trx
-      .updateTable('user_import_rows')
-      .set({ result, reason: reason ?? null })
-      .where('import_id', '=', importId)
-      .where('line', '=', line)
-      .execute();
+  if (outcomes.size > 0) {
+    // One statement for the batch's rows, not one per row.
+    const results = sql.join(
+      [...outcomes].map(([line, { result, reason }]) => sql`(${line}::int, ${result}::text, ${reason ?? null}::text)`),
+    );
+    await sql`update user_import_rows as r set result = o.result, reason = o.reason
+      from (values ${results}) as o(line, result, reason)
+      where r.import_id = ${importId} and r.line = o.line`.execute(trx);
+  }
   await trx
     .updateTable('user_imports')
     .set({ processed_rows: sql`processed_rows + ${outcomes.size}`, claimed_at: now() })
@@ -173,7 +175,7 @@ async function writeBatch(
       // The new user's first-access code and e-mail are written with them, in this batch's transaction.
       const user =
         stored.generation === 'v1'
-          ? await insertLegacyUser(trx, actor as V1Actor, stored.input, ip)
+          ? await insertLegacyUser(trx, actor as V1Actor, stored.input, ip, facts.groups)
           : await insertV2User(trx, actor as V2Actor, stored.change, ip);
       return { result: 'criado', userId: user.id };
     } catch (error) {
