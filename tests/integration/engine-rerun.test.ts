@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
  * test them. Whatever opens one — a fresh database, the boot's, a connection, a started portal —
  * belongs in tests/integration.
  */
-const REACHES_A_DATABASE = /freshDatabase|openDatabase|server\/boot\/database|server\/db['/]|DATABASE_URL|startPortal|@electric-sql\/pglite|from 'pg'|fixtures\/(db|api|fuzz-api|instances|selling|grown|query-plans)'/;
+const REACHES_A_DATABASE =
+  /freshDatabase|openDatabase|server\/boot\/database|server\/db['/]|DATABASE_URL|startPortal|@electric-sql\/pglite|from 'pg'|fixtures\/(db|api|fuzz-api|instances|selling|grown|query-plans)'/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
