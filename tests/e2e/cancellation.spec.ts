@@ -291,6 +291,8 @@ test('v2: asked within the 7 days for a day ahead, the resumo says today would g
   const policy = await paidPolicy(page, browser, 'v2');
   await page.goto(`/v2/endosso/cancelamento/motivo?contratacao=${policy.idContratacao}`);
   await reason(page, 'O segurado', 'Desistência da contratação', isoPlus(10));
+  // The coverages step, hydrated: a click before its island wakes would post the bare form.
+  await expect(page).toHaveURL(/\/cancelamento\/coberturas\?/);
   await waitForIslands(page);
   await page.getByRole('radio', { name: 'Cancelar a apólice inteira' }).check();
   await page.getByRole('button', { name: 'Ver o resumo' }).click();
@@ -311,6 +313,8 @@ test('v2: cancelled within 7 days of contracting, everything paid comes back', a
   const policy = await paidPolicy(page, browser, 'v2');
   await page.goto(`/v2/endosso/cancelamento/motivo?contratacao=${policy.idContratacao}`);
   await reason(page, 'O segurado', 'Desistência da contratação', isoPlus(0));
+  // The coverages step, hydrated: a click before its island wakes would post the bare form.
+  await expect(page).toHaveURL(/\/cancelamento\/coberturas\?/);
   await waitForIslands(page);
   await page.getByRole('button', { name: 'Ver o resumo' }).click();
   await expect(page.getByTestId('regra')).toHaveText('Arrependimento em até 7 dias (CDC, art. 49): devolução integral');
@@ -322,6 +326,8 @@ test('v2: a partial cancellation drops an additional coverage and keeps the poli
   const policy = await paidPolicy(page, browser, 'v2');
   await page.goto(`/v2/endosso/cancelamento/motivo?contratacao=${policy.idContratacao}`);
   await reason(page, 'O segurado', 'Contratou outro seguro', isoPlus(0));
+  // The coverages step, hydrated: a click before its island wakes would post the bare form.
+  await expect(page).toHaveURL(/\/cancelamento\/coberturas\?/);
   await waitForIslands(page);
   await page.getByRole('radio', { name: 'Cancelar só algumas coberturas adicionais' }).check();
   await page.getByRole('button', { name: 'Ver o resumo' }).click();

@@ -22,8 +22,9 @@ import { viewerByEmail } from '../fixtures/selling';
  * matched — on the page (the caption and the notice) and in the API's answer.
  *
  * The demo year grown 25× (about 2,700 policies), then 600 of the v2 policies and every v2 quote with
- * a document given the surname "Quixaba" (their documents follow their quote, migration 055): more than
- * the limit of policies, of open installments and of documents share it.
+ * a document given the surname "Quixaba" (their documents follow their quote, migration 055) — those
+ * with open installments first: more than the limit of policies, of open installments and of documents
+ * share it.
  */
 const TIMES = 25;
 const RENAMED = 600;
@@ -49,7 +50,11 @@ beforeAll(async () => {
   // One statement per table: 600 policies, their quotes, and every other quote that has a document.
   const names = sql.join(FIRST_NAMES.map((name) => sql.lit(name)));
   await sql`with picked as (
-      select id, quote_id, row_number() over (order by id) - 1 as i from policies where generation = 'v2' order by id limit ${RENAMED}
+      select id, quote_id, row_number() over (order by id) - 1 as i from (
+        -- Those with open installments first: how many are still open depends on the day the year was generated.
+        select id, quote_id from policies p where generation = 'v2'
+        order by not exists (select 1 from installments i where i.policy_id = p.id and i.status = 'ABERTA'), id limit ${RENAMED}
+      ) chosen
     ), named as (
       select id, quote_id, case when i = 0 then ${EXACT} else (array[${names}])[i % ${FIRST_NAMES.length} + 1] || ' Quixaba ' || i end as name from picked
     ), policy as (

@@ -54,7 +54,7 @@ export default function AccountForm({
   const asksAccount = refund > 0 || scheduledFor !== undefined;
   const [tipo, setTipo] = useState<'CONTA' | 'PIX'>('PIX');
   const [values, setValues] = useState({ banco: '', agencia: '', conta: '', tipoConta: 'corrente', titular: '', chave: '' });
-  const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
+  const { errors, setErrors, failure, setFailure, busy, ready, send } = useStepForm();
   const [asking, setAsking] = useState(false);
   const set = (name: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [name]: value }));
   const account = () =>
@@ -174,7 +174,7 @@ export default function AccountForm({
       ) : (
         <p>Não há valor a restituir: nada do prêmio pago fica a devolver. Nenhuma conta é necessária.</p>
       )}
-      <Button type="submit" loading={busy} disabled={busy}>
+      <Button type="submit" loading={busy} disabled={busy || !ready}>
         {scheduledFor ? 'Agendar cancelamento' : 'Confirmar cancelamento'}
       </Button>
       <ConfirmDialog

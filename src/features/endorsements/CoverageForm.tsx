@@ -23,7 +23,7 @@ interface Props {
 export default function CoverageForm({ apis, generation, idContratacao, main, droppable, initial, next }: Props) {
   const [escopo, setEscopo] = useState<CoverageStep['escopo']>(initial?.escopo ?? 'TOTAL');
   const [chosen, setChosen] = useState<string[]>(initial?.escopo === 'PARCIAL' ? initial.coberturas : []);
-  const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
+  const { errors, setErrors, failure, setFailure, busy, ready, send } = useStepForm();
   const options = [
     { value: 'TOTAL', label: 'Cancelar a apólice inteira' },
     ...(droppable.length > 0 ? [{ value: 'PARCIAL', label: 'Cancelar só algumas coberturas adicionais' }] : []),
@@ -76,7 +76,7 @@ export default function CoverageForm({ apis, generation, idContratacao, main, dr
           ) : null}
         </fieldset>
       ) : null}
-      <Button type="submit" loading={busy}>
+      <Button type="submit" loading={busy} disabled={!ready}>
         Ver o resumo
       </Button>
     </form>

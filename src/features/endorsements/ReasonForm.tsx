@@ -43,7 +43,7 @@ export default function ReasonForm({ apis, generation, idContratacao, rules, win
   const [motivo, setMotivo] = useState(initial.motivo ?? '');
   const [detalhe, setDetalhe] = useState(initial.detalhe ?? '');
   const [efetivaEm, setEfetivaEm] = useState(initial.efetivaEm ?? '');
-  const { errors, setErrors, failure, setFailure, busy, send } = useStepForm();
+  const { errors, setErrors, failure, setFailure, busy, ready, send } = useStepForm();
   // Only the insurer's staff may date it back (decision 055): for anyone else a past day is just refused.
   const backdated = rules.insurerStaff && efetivaEm !== '' && efetivaEm < rules.today;
 
@@ -99,7 +99,7 @@ export default function ReasonForm({ apis, generation, idContratacao, rules, win
         onChange={(event) => setEfetivaEm(event.target.value)}
         error={errors.efetivaEm?.[0]}
       />
-      <Button type="submit" loading={busy}>
+      <Button type="submit" loading={busy} disabled={!ready}>
         Continuar
       </Button>
     </form>

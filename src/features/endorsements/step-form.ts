@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { messagesByField } from '../../lib/field-errors';
 import { apiBaseOf, type ApiBases } from '../../lib/http';
 import { post, type PostResult } from '../../lib/post';
+import { useHydrated } from '../../components/ui/useHydrated';
 
 /** A form's answer checked as the server will check it: its field errors keyed by the whole path. */
 export function checked<T>(
@@ -31,6 +32,9 @@ export const sendStep = <T = unknown>(
  * form's); on success `done` runs with the button still busy, since the page is about to change.
  */
 export function useStepForm() {
+  // The steps' forms post through their island only: until it runs, a click would submit the bare
+  // form to this address and lose the contract in its query — their submit waits for it instead.
+  const ready = useHydrated();
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -45,5 +49,5 @@ export function useStepForm() {
     if (Object.keys(fields).length === 0) setFailure(result.message);
   }
 
-  return { errors, setErrors, failure, setFailure, busy, send };
+  return { errors, setErrors, failure, setFailure, busy, ready, send };
 }

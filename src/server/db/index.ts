@@ -184,12 +184,25 @@ export interface ConnectOptions {
   image?: Blob;
 }
 
+/**
+ * What a page read out of order costs the planner against one read in order (PostgreSQL's default
+ * is 4, for spinning disks). The portal's pages read a bounded range of a partial index in its order
+ * (DESIGN §11); with 4, on a table of a few thousand rows whose index order is not the heap's, the
+ * planner rather reads every open installment and sorts them, a plan that grows with the book. The
+ * database is in memory (PGlite) or on SSD (every PostgreSQL we deploy on): 1.1 is the usual value
+ * there (docs/decisions/081-planner-costs.md).
+ */
+const RANDOM_PAGE_COST = 1.1;
+
 export async function connect({ databaseUrl, dataDir, onQuery, image }: ConnectOptions): Promise<DB> {
   const log: KyselyConfig['log'] = onQuery && ((event) => onQuery(event.query.sql, event.query.parameters));
   if (databaseUrl) {
     const pg = await import('pg');
     pg.default.types.setTypeParser(DATE_OID, keepDate);
-    const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
+    // The planner's cost of a page read out of order, as on SSD (RANDOM_PAGE_COST); a DATABASE_URL
+    // that carries its own `options` keeps them.
+    const options = new URL(databaseUrl).searchParams.has('options') ? {} : { options: `-c random_page_cost=${RANDOM_PAGE_COST}` };
+    const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10, ...options });
     // Keep-alive lets a listener on a dead network path notice it (and the caches stand down).
     const changes = postgresFeed(() => new pg.default.Client({ connectionString: databaseUrl, keepAlive: true }));
     return new PortalDatabase({ dialect: new PostgresDialect({ pool }), log }, changes, pool);
@@ -203,7 +216,7 @@ export async function connect({ databaseUrl, dataDir, onQuery, image }: ConnectO
     parsers: { [DATE_OID]: keepDate },
     // PostgreSQL's 128 MB of shared buffers would double what the operating system already caches of
     // the data dir's files; 16 MB holds the portal's hot pages (docs/decisions/031-request-cost.md).
-    postgresqlconf: 'shared_buffers = 16MB',
+    postgresqlconf: `shared_buffers = 16MB\nrandom_page_cost = ${RANDOM_PAGE_COST}`,
     extensions: { pg_trgm },
     loadDataDir: image,
   });

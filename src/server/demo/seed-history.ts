@@ -20,7 +20,7 @@ import { monthOf } from '../../lib/commissions';
  * it sells through the real services at past instants — pricing, acceptance, issuance, due dates,
  * payments, cancellations and their refunds follow their rules; nothing is inserted by hand.
  *
- * Deterministic (one seeded random sequence), but not fast: ~150 sales take seconds, so only the
+ * Deterministic (a seeded random sequence per sale), but not fast: ~150 sales take seconds, so only the
  * portal's own start asks for it (DEMO_HISTORY, on by default); tests start without it.
  */
 
@@ -32,7 +32,7 @@ const SELLERS = [
   { email: 'igor.pereira@parceiro.demo', weight: 3 },
   { email: 'juliana.costa@parceiro.demo', weight: 3 },
   { email: 'substabelecido@parceiro.demo', weight: 2 },
-  { email: 'vendedor@legado.demo', weight: 2 },
+  { email: 'vendedor@legado.demo', weight: 4 },
 ] as const;
 
 /** The lines sold, by weight; a seller who may not sell one sells residential instead. */
@@ -91,6 +91,8 @@ const CITIES = [
   { cidade: 'Campinas', uf: 'SP', cep: '13010-111', bairro: 'Cambuí' },
   { cidade: 'Curitiba', uf: 'PR', cep: '80020-310', bairro: 'Centro' },
 ];
+
+const SEED = 2026;
 
 /** mulberry32: a small seeded generator, so every fresh demo has the same year. */
 function randomSequence(seed: number): () => number {
@@ -282,7 +284,6 @@ function saleInstant(random: Random, monthStart: Date, monthEnd: Date, index: nu
 
 /** `progress` hears each month once its sales are made (the first start prints it: the server is not listening yet). */
 export async function seedDemoHistory(db: DB, now: Date, progress?: (months: number, of: number) => void): Promise<void> {
-  const random = randomSequence(2026);
   const sellers: { weight: number; who: HistorySeller }[] = [];
   for (const { email, weight } of SELLERS) {
     const who = await historySeller(db, email);
@@ -302,6 +303,10 @@ export async function seedDemoHistory(db: DB, now: Date, progress?: (months: num
     const sales =
       back === 0 ? Math.round((count * (monthEnd.getTime() - monthStart.getTime())) / (nextMonth.getTime() - monthStart.getTime())) : count;
     for (let index = 0; index < sales; index++) {
+      // Each sale draws from a sequence of its own: how many draws the clock lets happen (installments
+      // due by now, cancellations already past) never shifts what the next sales are, so the year has
+      // the same shape whatever the hour it is generated at.
+      const random = randomSequence(SEED * 10_000 + position * 1_000 + index);
       const at = saleInstant(random, monthStart, monthEnd, index, sales);
       if (at >= now) continue;
       const { who } = weighted(random, sellers);
@@ -326,14 +331,15 @@ export async function seedDemoHistory(db: DB, now: Date, progress?: (months: num
       }
       if (!nrApolice) continue;
       const cancelAt = new Date(at.getTime() + (30 + Math.floor(random() * 60)) * DAY_MS);
-      if (cancelAt < now && random() < ODDS.cancelled) toCancel.push({ who, nrApolice, at: cancelAt });
+      const cancelled = random() < ODDS.cancelled;
+      if (cancelAt < now && cancelled) toCancel.push({ who, nrApolice, at: cancelAt });
       await payDue(db, random, nrApolice, toCancel.at(-1)?.nrApolice === nrApolice ? cancelAt : now);
     }
     progress?.(position + 1, MONTHLY_SALES.length);
   }
   // Cancelled in the order they happened, after every sale: the clawbacks fall in their months.
   for (const { who, nrApolice, at } of toCancel.sort((a, b) => a.at.getTime() - b.at.getTime())) await cancel(db, who, nrApolice, at);
-  await seedTargets(db, random, adminId, now);
+  await seedTargets(db, randomSequence(SEED), adminId, now);
 }
 
 /**
