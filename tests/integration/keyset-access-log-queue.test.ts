@@ -8,6 +8,8 @@ import { keysetPager, pageRequestOf, type KeysetPage, type PageLink } from '../.
 import type { AccessLogFilters } from '../../src/lib/access-log';
 import { normalizeCnpj } from '../../src/lib/validators';
 import { grownDatabase } from '../fixtures/grown';
+import { brasiliaDay } from '../../src/lib/format';
+import { now } from '../../src/server/clock';
 
 /**
  * Issue 29: the access log and the underwriter's queue read keyset pages (db/keyset-page.ts) — the log
@@ -18,7 +20,9 @@ import { grownDatabase } from '../fixtures/grown';
  * neither skipped nor repeated.
  */
 const TIMES = 12;
-const YEARS: Pick<AccessLogFilters, 'de' | 'ate'> = { de: '2025-01-01', ate: '2026-12-31' };
+/** Last year and this one, by the run's calendar: the demo year and its growth fall inside, whatever the day. */
+const THIS_YEAR = Number(brasiliaDay(now()).slice(0, 4));
+const YEARS: Pick<AccessLogFilters, 'de' | 'ate'> = { de: `${THIS_YEAR - 1}-01-01`, ate: `${THIS_YEAR}-12-31` };
 let db: DB;
 let close: () => Promise<void>;
 
@@ -26,7 +30,8 @@ beforeAll(async () => {
   ({ db, close } = await grownDatabase(TIMES));
   // Thirty events written in one instant (an import); the log refuses updates, so its trigger steps aside here.
   await sql`alter table access_events disable trigger access_events_append_only`.execute(db);
-  await sql`update access_events set created_at = '2026-10-01 12:00:00.123456+00'
+  const instant = `${brasiliaDay(new Date(now().getTime() - 60 * 86_400_000))} 12:00:00.123456+00`;
+  await sql`update access_events set created_at = ${instant}::timestamptz
     where id in (select id from access_events order by id limit 30)`.execute(db);
   await sql`alter table access_events enable trigger access_events_append_only`.execute(db);
   // Ten pending proposals sharing one deadline.

@@ -5,6 +5,7 @@ import { fakeSmtpServer } from '../fixtures/smtp';
 import { sellResidential } from '../fixtures/selling';
 import { DEMO_INSURED } from '../../src/server/demo/seed-quotes';
 import { deliverQueued } from '../../src/server/mail/outbox';
+import { useManualClock } from '../../src/server/clock';
 import { POLICY_LINK_DAYS, policyOfLink } from '../../src/server/services/after-sale/policy-notices';
 
 /**
@@ -15,14 +16,20 @@ import { POLICY_LINK_DAYS, policyOfLink } from '../../src/server/services/after-
 let db: DB;
 let close: () => Promise<void>;
 let smtp: Awaited<ReturnType<typeof fakeSmtpServer>>;
+let clock: ReturnType<typeof useManualClock>;
 
 beforeAll(async () => {
   smtp = await fakeSmtpServer();
   process.env.SMTP_URL = smtp.url; // read once by the configuration, before the seed writes mail
   ({ db, close } = await freshDatabase());
   await deliverQueued(db); // the demo's notices, out of the way
+  // The sale's day, not the calendar's: the insured's link expires POLICY_LINK_DAYS after SOLD_AT, and
+  // the outbox sends no message whose link has expired — on the wall clock this file failed from
+  // 23/12/2026 on.
+  clock = useManualClock(SOLD_AT.getTime() + 3_600_000);
 });
 afterAll(async () => {
+  clock.restore();
   await close();
   await smtp.close();
   delete process.env.SMTP_URL;
