@@ -17,6 +17,8 @@ import { startOfBrasiliaDay } from '../../src/lib/calendar';
 import { isNameSearch, NAME_SEARCH_LIMIT, nameWords } from '../../src/lib/insured-search';
 import { viewerByEmail } from '../fixtures/selling';
 import { grownDatabase } from '../fixtures/grown';
+import { brasiliaDay } from '../../src/lib/format';
+import { now } from '../../src/server/clock';
 
 /**
  * Keyset pages (lib/keyset-pages.ts, db/keyset-page.ts) of the history, the payment lookups, the
@@ -27,8 +29,10 @@ import { grownDatabase } from '../fixtures/grown';
  * nor repeated.
  */
 const TIMES = 12;
-const TODAY = '2026-11-27';
-const ONE_INSTANT = '2026-10-01 12:00:00.123456+00';
+/** The run's day, and the month before last: inside the demo year whatever the calendar says. */
+const TODAY = brasiliaDay(now());
+const MONTH = brasiliaDay(new Date(now().getTime() - 60 * 86_400_000)).slice(0, 7);
+const ONE_INSTANT = `${MONTH}-01 12:00:00.123456+00`;
 let db: DB;
 let close: () => Promise<void>;
 
@@ -286,7 +290,7 @@ describe('the payments report (/relatorio-pagamento): its payments in the order 
   /** Every payment of the demo, grown: the period a year's report covers, and wider. */
   const EVERY_DAY: Period = { de: '2000-01-01', ate: '2099-12-31' };
   /** The month of the payments confirmed in one instant: a narrower period, the report's one filter. */
-  const OCTOBER: Period = { de: '2026-10-01', ate: '2026-10-31' };
+  const ONE_MONTH: Period = { de: `${MONTH}-01`, ate: `${MONTH}-28` };
 
   /** What the scope sees of a period by the one scope condition, oldest first: what the pages must show, in order. */
   const expected = async (scope: Scope, generation: 'v1' | 'v2', period: Period) => {
@@ -381,9 +385,9 @@ describe('the payments report (/relatorio-pagamento): its payments in the order 
         }>`select count(*)::int as n from payments where generation = ${generation} and pago_em = ${ONE_INSTANT}::timestamptz`.execute(db)
       ).rows[0]!;
       expect(n).toBe(40);
-      const all = await expected(scope, generation, OCTOBER);
+      const all = await expected(scope, generation, ONE_MONTH);
       expect(all.length).toBeGreaterThan(40);
-      const read = open(scope, generation, OCTOBER);
+      const read = open(scope, generation, ONE_MONTH);
       expect(await walk(read, key)).toEqual(all);
       expect(await walkBack(read, await lastLink(read))).toEqual(all);
     }
@@ -392,13 +396,13 @@ describe('the payments report (/relatorio-pagamento): its payments in the order 
   it('keeps its period: a narrower one pages through its own payments only, and its cursors stay in it', async () => {
     const viewer = await viewerByEmail(db, 'admin@seguradora.demo');
     const scope = await scopeFor(db, viewer, 'BOLETOS');
-    const october = await expected(scope, 'v2', OCTOBER);
+    const october = await expected(scope, 'v2', ONE_MONTH);
     const every = await expected(scope, 'v2', EVERY_DAY);
     expect(october.length).toBeGreaterThan(10);
     expect(every.length).toBeGreaterThan(october.length);
-    expect(await walk(open(scope, 'v2', OCTOBER), key)).toEqual(october);
+    expect(await walk(open(scope, 'v2', ONE_MONTH), key)).toEqual(october);
     // A cursor of one period opened with another reads that other period's payments past its key.
-    const second = keysetPager(await open(scope, 'v2', OCTOBER)({ page: 1 })).next!;
+    const second = keysetPager(await open(scope, 'v2', ONE_MONTH)({ page: 1 })).next!;
     const elsewhere = await open(scope, 'v2', EVERY_DAY)(second);
     expect(elsewhere.content.map(key)).toEqual(every.slice(every.indexOf(october[9]!) + 1, every.indexOf(october[9]!) + 11));
   }, 240_000);

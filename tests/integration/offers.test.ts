@@ -6,6 +6,9 @@ import { findSellableOffer, sellableOffers } from '../../src/server/services/net
 import { findUserByEmail, loadV2User } from '../../src/server/services/identity/principals';
 import { V2_SIMULATOR_CODES } from '../../src/lib/simulators';
 import type { V2SessionUser } from '../../src/lib/session';
+import { now } from '../../src/server/clock';
+import { brasiliaDay } from '../../src/lib/format';
+import { demoOfferTerm } from '../../src/server/demo/seed';
 
 /** Offers: who sells what (service and API), the simulator start, and the admin's offer management. */
 let db: DB;
@@ -19,7 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const TODAY = new Date('2026-06-15T12:00:00Z');
+const TODAY = now();
+/** The seed's offers run from the first day of last year to the last day of the year after next. */
+const TERM = demoOfferTerm(brasiliaDay(TODAY));
 
 async function v2User(email: string): Promise<V2SessionUser> {
   const user = await findUserByEmail(db, email);
@@ -67,7 +72,7 @@ describe('sellableOffers', () => {
       offerName: 'Residencial — Horizonte',
       line: 'residencial',
       companyName: 'Horizonte Seguros',
-      vigenciaFim: '2027-12-31',
+      vigenciaFim: TERM.fim,
       commissionPercent: 20,
       startPath: `/v2/simulador-residencial/cadastro/iniciar/${residencial!.idSimulador}/${residencial!.nrOferta}`,
     });
@@ -83,9 +88,10 @@ describe('sellableOffers', () => {
 
   it('hides offers outside their validity, inactive offers and offers of inactive simulators', async () => {
     const subagent = await v2User(SUBAGENT);
-    expect(await sellableOffers(db, subagent, new Date('2024-12-31T12:00:00Z'))).toEqual([]);
-    expect(await sellableOffers(db, subagent, new Date('2028-01-01T12:00:00Z'))).toEqual([]);
-    expect(await sellableOffers(db, subagent, new Date('2027-12-31T12:00:00Z'))).toHaveLength(3);
+    const noon = (day: string, days = 0) => new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000);
+    expect(await sellableOffers(db, subagent, noon(TERM.inicio, -1))).toEqual([]);
+    expect(await sellableOffers(db, subagent, noon(TERM.fim, 1))).toEqual([]);
+    expect(await sellableOffers(db, subagent, noon(TERM.fim))).toHaveLength(3);
 
     const res = await simulatorId('RES');
     const vida = await simulatorId('VEU');
