@@ -38,3 +38,13 @@ export function offerSituation(offer: Validity & { ativo: boolean }, today: stri
   if (isInForce(offer, today)) return 'VIGENTE';
   return today < offer.vigenciaInicio ? 'A_INICIAR' : 'ENCERRADA';
 }
+
+/**
+ * The demo offers' term, from the day the demo is made: since the first day of last year (the demo year
+ * sells over the last twelve months) to the last day of the year after next — a demo made any day
+ * sells for two years at least (a fixed end of 31/12/2027 would have stopped every sale on 01/01/2028).
+ */
+export function demoOfferTerm(day: string): { inicio: string; fim: string } {
+  const year = Number(day.slice(0, 4));
+  return { inicio: `${year - 1}-01-01`, fim: `${year + 2}-12-31` };
+}

@@ -8,7 +8,7 @@ import { V2_SIMULATOR_CODES } from '../../src/lib/simulators';
 import type { V2SessionUser } from '../../src/lib/session';
 import { now } from '../../src/server/clock';
 import { brasiliaDay } from '../../src/lib/format';
-import { demoOfferTerm } from '../../src/server/demo/seed';
+import { demoOfferTerm } from '../../src/lib/offer-validity';
 
 /** Offers: who sells what (service and API), the simulator start, and the admin's offer management. */
 let db: DB;

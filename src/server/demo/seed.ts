@@ -9,6 +9,7 @@ import { seedDemoQuotes } from './seed-quotes';
 import { seedDemoHistory } from './seed-history';
 import { now as clockNow } from '../clock';
 import { brasiliaDay } from '../../lib/format';
+import { demoOfferTerm } from '../../lib/offer-validity';
 import { seal } from '../auth/secret-box';
 // The demo's administrators come with an authenticator app already set up, its secret published in the
 // README like the demo password (decision 068): `npm run totp -- <e-mail>` prints the current code.
@@ -20,16 +21,6 @@ const DEMO_TOTP_SECRETS: Record<string, string | undefined> = DEMO_TOTP_SECRETS_
  * Demo data for an empty database (README lists the accounts). Runs once: a database that has users
  * is never touched, so a restart keeps everything, changed passwords included.
  */
-/**
- * The demo offers' term, from the day the demo is made: since the first day of last year (the demo year
- * sells over the last twelve months) to the last day of the year after next — a demo made any day
- * sells for two years at least (a fixed end of 31/12/2027 would have stopped every sale on 01/01/2028).
- */
-export function demoOfferTerm(day: string): { inicio: string; fim: string } {
-  const year = Number(day.slice(0, 4));
-  return { inicio: `${year - 1}-01-01`, fim: `${year + 2}-12-31` };
-}
-
 export const DEMO_PASSWORD = 'Portal@2026';
 
 export const DEMO_COMPANIES = {
